@@ -1,0 +1,47 @@
+/* The check registry: one const fmuc_check per file, listed once in checks.def. */
+#ifndef FMUC_CHECK_H
+#define FMUC_CHECK_H
+
+#include "fmuc/fmuc_fmu.h"
+#include "fmuc/fmuc_options.h"
+#include "fmuc/fmuc_result.h"
+
+/* Applicability: which interface the check is about */
+enum { FMUC_APPLIES_ME = 1u << 0, FMUC_APPLIES_CS = 1u << 1, FMUC_APPLIES_ANY = 3u };
+/* Needs: what must be available for the check to run */
+enum {
+    FMUC_NEEDS_ARCHIVE = 1u << 0, /* the zip listing (always there) */
+    FMUC_NEEDS_XML = 1u << 1,     /* a parsed model description */
+    FMUC_NEEDS_BINARY = 1u << 2,  /* the shared library for this platform */
+    FMUC_NEEDS_SANDBOX = 1u << 3  /* calls into the FMU (in a worker process) */
+};
+
+/** What a check sees: the opened FMU and the run's options. Read-only. */
+typedef struct fmuc_subject {
+    const fmuc_fmu *fmu;
+    const fmuc_options *opts;
+} fmuc_subject;
+
+typedef struct fmuc_check {
+    const char *id;     /* "<area>-<kebab>", stable, never reused */
+    const char *title;
+    const char *spec;   /* "FMI 2.0.4 §2.2.1" */
+    fmuc_level level;
+    unsigned applies;   /* FMUC_APPLIES_* : the check runs if the FMU declares one of these */
+    unsigned needs;     /* FMUC_NEEDS_* */
+    void (*run)(const fmuc_subject *s, fmuc_result *res);
+} fmuc_check;
+
+#define FMUC_CHECK(name) extern const fmuc_check fmuc_check_##name;
+#include "checks.def"
+#undef FMUC_CHECK
+
+/** All checks in run order; NULL-terminated. */
+extern const fmuc_check *const fmuc_checks[];
+size_t fmuc_checks_count(void);
+const fmuc_check *fmuc_check_find(const char *id);
+
+/** Shell-style pattern match of a check id ("md-*"). */
+int fmuc_check_id_matches(const char *pattern, const char *id);
+
+#endif

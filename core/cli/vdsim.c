@@ -1,0 +1,2 @@
+/* Placeholder vdsim command. */
+int main(void) { return 1; }

@@ -1,0 +1,108 @@
+/* Opening an FMU file: identity (sha256), safe archive listing and validation, model description,
+ * private extraction of binaries and resources (FMI 2.0 §2.3). */
+#ifndef FMUC_FMU_H
+#define FMUC_FMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmuc/fmuc_err.h"
+#include "fmuc/fmuc_md.h"
+
+/* Why an archive entry is unsafe or non-conforming (fmuc_zip_entry.problems bits) */
+enum {
+    FMUC_ZIP_DOTDOT = 1u << 0,        /* ".." component (zip-slip) */
+    FMUC_ZIP_ABSOLUTE = 1u << 1,      /* leading '/' or drive letter */
+    FMUC_ZIP_BACKSLASH = 1u << 2,     /* '\\' in the name */
+    FMUC_ZIP_SYMLINK = 1u << 3,       /* Unix mode says link */
+    FMUC_ZIP_ENCRYPTED = 1u << 4,
+    FMUC_ZIP_METHOD = 1u << 5,        /* compression neither store (0) nor deflate (8) */
+    FMUC_ZIP_VERSION = 1u << 6,       /* version needed to extract > 20 */
+    FMUC_ZIP_DESCRIPTOR = 1u << 7,    /* data descriptor (flag bit 3) on a stored entry */
+    FMUC_ZIP_DOT_PREFIX = 1u << 8,    /* "./" component */
+    FMUC_ZIP_NON_ASCII = 1u << 9,     /* non-ASCII name (allowed, discouraged) */
+    FMUC_ZIP_BAD_NAME = 1u << 10,     /* empty component, NUL or control character */
+    FMUC_ZIP_DUPLICATE = 1u << 11,    /* same name twice */
+    FMUC_ZIP_TOO_LARGE = 1u << 12,    /* over the per-entry size cap */
+    FMUC_ZIP_RATIO = 1u << 13,        /* compression ratio beyond the cap (bomb) */
+    FMUC_ZIP_CRC = 1u << 14           /* CRC mismatch found while reading */
+};
+/* Problems that make the archive unsafe to open: it is rejected (input-rejected exit code). */
+#define FMUC_ZIP_UNSAFE                                                                       \
+    (FMUC_ZIP_DOTDOT | FMUC_ZIP_ABSOLUTE | FMUC_ZIP_BACKSLASH | FMUC_ZIP_SYMLINK |            \
+     FMUC_ZIP_ENCRYPTED | FMUC_ZIP_METHOD | FMUC_ZIP_BAD_NAME | FMUC_ZIP_TOO_LARGE |          \
+     FMUC_ZIP_RATIO | FMUC_ZIP_CRC | FMUC_ZIP_DUPLICATE)
+
+typedef struct fmuc_zip_entry {
+    const char *name;        /* as stored (raw bytes, NUL-terminated) */
+    uint64_t size, comp_size;
+    uint32_t crc;
+    uint32_t external_attr;
+    uint16_t method;
+    uint16_t flags;          /* general-purpose bit flag */
+    uint16_t version_needed;
+    uint8_t made_by_os;
+    uint8_t is_dir;
+    uint32_t problems;       /* FMUC_ZIP_* */
+} fmuc_zip_entry;
+
+typedef struct fmuc_zip_listing {
+    size_t nentries;
+    fmuc_zip_entry *entries;
+    uint32_t problems;       /* union of entry problems plus archive-level ones below */
+    int zip64;               /* archive uses ZIP64 records */
+    int multi_disk;          /* split or spanned */
+    uint64_t total_size;     /* sum of declared uncompressed sizes */
+} fmuc_zip_listing;
+
+/** Size caps for opening; zero fields take the defaults in parentheses. */
+typedef struct fmuc_fmu_limits {
+    uint64_t max_file_bytes;    /* the .fmu file itself (4 GiB) */
+    size_t max_entries;         /* (65,536) */
+    uint64_t max_entry_bytes;   /* one inflated entry (1 GiB) */
+    uint64_t max_total_bytes;   /* all inflated bytes extracted (2 GiB) */
+    uint64_t max_ratio;         /* inflated/compressed per entry above 1 MiB (1000) */
+    uint64_t max_xml_bytes;     /* modelDescription.xml (512 MiB) */
+} fmuc_fmu_limits;
+
+typedef struct fmuc_fmu {
+    char *path;              /* as given */
+    char *file_name;         /* basename */
+    uint64_t file_size;
+    char sha256[65];         /* lowercase hex of the file's bytes */
+    fmuc_zip_listing listing;
+    int has_md_file;         /* modelDescription.xml at the root */
+    char *md_xml;            /* its bytes (NUL-terminated), NULL if absent */
+    size_t md_xml_len;
+    int md_parsed;           /* md below is valid */
+    fmuc_md md;
+    char *fmi_version_seen;  /* fmiVersion attribute as read (also for 1.0/3.0 files) */
+    char *tmp_dir;           /* private mkdtemp directory, removed by fmuc_fmu_close */
+    char *unpack_dir;        /* tmp_dir/fmu: binaries/<platform>/ and resources/ extracted here */
+    char *resource_uri;      /* file:// URI of unpack_dir/resources (percent-encoded) */
+    char *platform;          /* host platform folder name, "linux64" */
+    char *lib_path_me;       /* extracted binaries/linux64/<ME modelIdentifier>.so, NULL if none */
+    char *lib_path_cs;       /* same for CS */
+} fmuc_fmu;
+
+/** Open an FMU: refuse anything that is not a regular readable file (FMUC_EINPUT), hash it,
+ *  list and validate every entry before extracting anything (FMUC_EZIP when unsafe; the listing
+ *  is still filled), read and parse modelDescription.xml (FMUC_EUNSUPPORTED for FMI 1.0/3.0),
+ *  extract binaries for this platform and resources into a private temp dir.
+ *  tmp_parent NULL means $TMPDIR or /tmp. *out is always initialised; call fmuc_fmu_close. */
+fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *limits,
+                       const char *tmp_parent, fmuc_diag *diag);
+
+/** Remove the temp dir and free everything. Safe on a partly opened or zeroed fmu. */
+void fmuc_fmu_close(fmuc_fmu *fmu);
+
+/** SHA-256 of a file as lowercase hex (libcrypto). */
+fmuc_err fmuc_sha256_file(char out[65], const char *path, fmuc_diag *diag);
+
+/** Remove a directory tree without following symlinks. */
+fmuc_err fmuc_rmtree(const char *path);
+
+/** The host's FMI 2.0 platform folder name ("linux64" on x86-64 Linux). */
+const char *fmuc_host_platform(void);
+
+#endif

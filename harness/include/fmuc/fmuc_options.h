@@ -1,0 +1,30 @@
+/* Options that shape a run, set by the CLI (and the gating config) and read by checks. */
+#ifndef FMUC_OPTIONS_H
+#define FMUC_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmuc/fmuc_fmu.h"
+
+typedef struct fmuc_options {
+    double timeout_s;           /* default wall-clock limit per dynamic check (seconds) */
+    double timeout_multiplier;  /* scales every timeout (slow machines, sanitizers) */
+    uint64_t rlimit_as_bytes;   /* worker address-space limit (0: default 4 GiB) */
+    uint64_t rlimit_fsize_bytes;/* worker file-size limit */
+    uint64_t capture_cap_bytes; /* stdout/stderr bytes kept per worker */
+    const char *input_csv;      /* --input: drives the FMU's inputs */
+    const char *native;         /* --native l2|l3|none; NULL: automatic for vdsim FMUs */
+    const char *compare_fmu;    /* --compare other.fmu */
+    const char *reference_csv;  /* --reference ref.csv */
+    double rtol, atol;          /* tolerances for compare/reference */
+    const char *tmp_parent;     /* where private temp dirs go (NULL: $TMPDIR or /tmp) */
+    const char *self_exe;       /* path of the running fmucheck (for worker re-exec if needed) */
+    fmuc_fmu_limits limits;
+    int verbose;
+} fmuc_options;
+
+/** Defaults: 60 s per check, multiplier 1, rtol 1e-6, atol 1e-9. */
+void fmuc_options_init(fmuc_options *o);
+
+#endif

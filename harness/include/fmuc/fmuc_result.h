@@ -1,0 +1,98 @@
+/* Results as data: the verdict of one check with its messages and evidence, and the whole report
+ * (FMU identity plus every result). Reporters are pure functions of fmuc_report. */
+#ifndef FMUC_RESULT_H
+#define FMUC_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "fmuc/fmuc_err.h"
+
+/* Ordered so that aggregation is max(): the worst wins. */
+typedef enum {
+    FMUC_VERDICT_NA = 0,
+    FMUC_VERDICT_PASS,
+    FMUC_VERDICT_WARN,
+    FMUC_VERDICT_FAIL,
+    FMUC_VERDICT_ERROR
+} fmuc_verdict;
+
+typedef enum {
+    FMUC_LEVEL_MUST = 0,  /* M: a violation fails */
+    FMUC_LEVEL_SHOULD     /* S/D/T/U: a violation warns */
+} fmuc_level;
+
+#define FMUC_RESULT_MAX_MESSAGES 200
+
+typedef struct fmuc_result {
+    const char *id, *title, *spec; /* copied pointers from the check (static strings) */
+    fmuc_level level;              /* effective level (after config overrides) */
+    fmuc_verdict verdict;
+    size_t nmessages;
+    char *messages[FMUC_RESULT_MAX_MESSAGES];
+    size_t messages_dropped;       /* further messages counted, not kept */
+    cJSON *evidence;               /* object or NULL; owned */
+    double duration_s;
+    char *waiver;                  /* reason when a waiver turned a failure into a pass */
+} fmuc_result;
+
+void fmuc_result_init(fmuc_result *r, const char *id, const char *title, const char *spec,
+                      fmuc_level level);
+void fmuc_result_clear(fmuc_result *r);
+
+/** A rule violation: raises to FAIL for a MUST check, to WARN for a SHOULD check. */
+void fmuc_result_violation(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Explicit verdicts (raise only; worst wins). */
+void fmuc_result_fail(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fmuc_result_warn(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** The harness could not carry the check out (crash, timeout, internal error). */
+void fmuc_result_error(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Not applicable, with the reason; only takes effect while the verdict is still PASS/NA. */
+void fmuc_result_na(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** An informational message that does not change the verdict. */
+void fmuc_result_note(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** The evidence object, created on first use. */
+cJSON *fmuc_result_evidence(fmuc_result *r);
+
+const char *fmuc_verdict_name(fmuc_verdict v);   /* "pass", "warn", "fail", "error", "not-applicable" */
+int fmuc_verdict_parse(const char *s, fmuc_verdict *out);
+const char *fmuc_level_name(fmuc_level l);       /* "must", "should" */
+
+/* Identity of the checked FMU as it goes into the report. */
+typedef struct fmuc_report_identity {
+    char *path, *file_name, *sha256;
+    uint64_t file_size;
+    char *fmi_version, *model_name, *guid, *description, *author, *version;
+    char *generation_tool, *generation_date_and_time, *variable_naming_convention;
+    char *me_model_identifier, *cs_model_identifier; /* NULL if that interface is absent */
+    cJSON *me_caps, *cs_caps;                        /* flag name -> bool, NULL if absent */
+    unsigned number_of_event_indicators;
+    size_t nvars, nvars_by_causality[7];             /* fmuc_causality order */
+    size_t nstates;
+    char *platform;
+} fmuc_report_identity;
+
+typedef struct fmuc_report {
+    int schema_version;
+    char *tool_version, *libzip_version, *libxml2_version, *host_platform, *date_utc;
+    char *options_json;           /* the options that shaped the run, as JSON text */
+    fmuc_report_identity fmu;
+    int rejected;                 /* input rejected: only archive results are meaningful */
+    char *rejected_reason;
+    int unsupported;              /* FMI 1.0 / 3.0 */
+    int incomplete;               /* interrupted run */
+    size_t nresults;
+    fmuc_result *results;
+    cJSON *fmu_log;               /* array of logged FMU messages (from dynamic checks) */
+    size_t counts[5];             /* per verdict */
+    fmuc_verdict overall;
+    double duration_s;
+} fmuc_report;
+
+void fmuc_report_free(fmuc_report *r);
+/** Recount counts[] and overall from results. */
+void fmuc_report_tally(fmuc_report *r);
+
+#endif
