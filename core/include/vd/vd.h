@@ -49,6 +49,12 @@ vd_status vd_params_parse(vd_params **out, const char *vehicle_json, const char 
 /** L3 only, optional: suspension kinematics tables (front.csv, rear.csv). */
 vd_status vd_params_load_kinematics(vd_params *p, const char *front_csv_path,
                                     const char *rear_csv_path, vd_error *err);
+/** The same from in-memory CSV text for one axle (0 front, 1 rear); name is used in messages. */
+vd_status vd_params_parse_kinematics(vd_params *p, int axle, const char *csv_text,
+                                     const char *name, vd_error *err);
+/** Remove both kinematics tables (L3 then uses constant geometry). */
+void vd_params_clear_kinematics(vd_params *p);
+vd_tire_model vd_params_tire_model(const vd_params *p);
 vd_params *vd_params_clone(const vd_params *p);
 void vd_params_free(vd_params *p);
 
@@ -71,7 +77,15 @@ void vd_outputs(const vd_model *m, vd_out *out);
 void vd_destroy(vd_model *m);
 vd_level vd_model_level(const vd_model *m);
 double vd_time(const vd_model *m);
+/** Substep count for dt, or -1 if dt is not a positive finite value (or needs > 1e7 substeps). */
 int vd_substeps(const vd_model *m, double dt);
+/** Re-anchor the model time (e.g. to the host's communication point); no effect on dynamics. */
+void vd_set_time(vd_model *m, double t);
+/** The held command used by vd_outputs (set by vd_step; settable e.g. after vd_state_set). */
+void vd_set_cmd(vd_model *m, const vd_cmd *u);
+void vd_get_cmd(const vd_model *m, vd_cmd *u);
+/** The model's own copy of its parameters (read with vd_param_get). */
+const vd_params *vd_model_params(const vd_model *m);
 
 /* --- state vector (FMU state, Model Exchange) ---------------------------------------------- */
 /** Number of continuous states (pose, body, wheel spins, load-transfer lag, L3 suspension). */

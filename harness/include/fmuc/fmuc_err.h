@@ -32,4 +32,8 @@ fmuc_err fmuc_diag_set(fmuc_diag *diag, fmuc_err code, const char *fmt, ...)
 
 const char *fmuc_err_name(fmuc_err e);
 
+/** Versions of libzip and libxml2 in use (for the report). */
+const char *fmuc_libzip_version(void);
+const char *fmuc_libxml2_version(void);
+
 #endif

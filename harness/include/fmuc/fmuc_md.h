@@ -91,6 +91,8 @@ typedef struct fmuc_md_var {
     const char *start_text;   /* start attribute exactly as written (all types); NULL when absent */
     double start;             /* Real start, or Integer/Enumeration/Boolean start as a number */
     double min, max, nominal; /* valid when the matching FMUC_HAS_* bit is set */
+    /* FMUC_HAS_* bits mean "attribute given"; a given numeric value that is not valid for its
+     * XSD type reads NaN here (and derivative/valueReference 0) with an ATTR_SYNTAX issue. */
     uint32_t value_reference;
     uint32_t derivative;      /* 1-based index of the state, 0 when absent */
     uint32_t line;            /* line of <ScalarVariable> */
@@ -211,7 +213,8 @@ typedef enum {
     FMUC_ISSUE_ATTR_UNKNOWN,   /* attribute not defined by the schema for this element */
     FMUC_ISSUE_ELEMENT_UNKNOWN,/* element not defined by the schema at this place */
     FMUC_ISSUE_ELEMENT_ORDER,  /* element out of the XSD order or repeated */
-    FMUC_ISSUE_LIMIT           /* a size limit of the parser was hit */
+    FMUC_ISSUE_LIMIT,          /* a size limit of the parser was hit */
+    FMUC_ISSUE_ELEMENT_MISSING /* required element absent, or a list element without children */
 } fmuc_md_issue_kind;
 
 typedef struct fmuc_md_issue {
@@ -271,6 +274,7 @@ typedef struct fmuc_md {
     int parse_stopped;         /* a fatal XML error ended the parse early */
 
     void *arena_;              /* private */
+    size_t nissues_dropped;    /* issues found beyond limits.max_issues (not recorded) */
 } fmuc_md;
 
 /** Limits the parser enforces; zero fields take defaults. */
@@ -298,6 +302,14 @@ const char *fmuc_md_variability_name(fmuc_variability v);
 const char *fmuc_md_initial_name(fmuc_initial i);
 const char *fmuc_md_type_name(fmuc_type t);
 const char *fmuc_md_cap_name(fmuc_cap cap);
+
+/** Name of a dependenciesKind value ("dependent" ...) and of an issue kind ("attr-syntax"). */
+const char *fmuc_md_dep_kind_name(fmuc_dep_kind k);
+const char *fmuc_md_issue_kind_name(fmuc_md_issue_kind k);
+
+/** Read only the root element's fmiVersion attribute into out (truncated to outsz). FMUC_OK when
+ *  found, FMUC_ERROR when the root has none, FMUC_EXML when unreadable or with a DOCTYPE. */
+fmuc_err fmuc_md_peek_fmi_version(char *out, size_t outsz, const char *xml, size_t len);
 
 /** The effective `initial` of a variable per the §2.2.7 table (explicit value, or the default
  *  of its causality × variability cell); FMUC_INIT_NONE where initial must be absent. */

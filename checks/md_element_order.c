@@ -1,0 +1,83 @@
+/* md-element-order: the children of fmiModelDescription come in the XSD order
+ * (ModelExchange/CoSimulation, UnitDefinitions, TypeDefinitions, LogCategories, DefaultExperiment,
+ * VendorAnnotations, ModelVariables, ModelStructure), each at most once, with ModelVariables and
+ * ModelStructure present (FMI 2.0.4 §2.2.1, B-002). Nested order problems come from the parser's
+ * ELEMENT_ORDER issues; the top level is computed here from md->children. */
+#include <string.h>
+
+#include "check.h"
+#include "md_util.h"
+
+static const char *const top[] = {"ModelExchange", "CoSimulation", "UnitDefinitions",
+                                  "TypeDefinitions", "LogCategories", "DefaultExperiment",
+                                  "VendorAnnotations", "ModelVariables", "ModelStructure", NULL};
+
+/* rank in the sequence; ME and CS share rank 0; -1 for unknown names */
+static int rank_of(const char *name)
+{
+    for (int i = 0; name && top[i]; i++)
+        if (strcmp(name, top[i]) == 0)
+            return i < 2 ? 0 : i - 1;
+    return -1;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    int max_rank = -1;
+    const fmuc_md_child *max_child = NULL;
+    uint32_t seen_line[9] = {0};
+    int seen[9] = {0};
+    for (size_t i = 0; i < md->nchildren; i++) {
+        const fmuc_md_child *c = &md->children[i];
+        int r = rank_of(c->name);
+        if (r < 0)
+            continue; /* unknown element: md-xml-schema */
+        if (r > 0) {  /* ME/CS repetition: md-interfaces */
+            if (seen[r])
+                fmuc_result_violation(res, "line %u: <%s> repeated (first at line %u); it may "
+                                      "appear at most once", (unsigned)c->line, c->name,
+                                      (unsigned)seen_line[r]);
+            else {
+                seen[r] = 1;
+                seen_line[r] = c->line;
+            }
+        }
+        if (r < max_rank)
+            fmuc_result_violation(res, "line %u: <%s> after <%s> (line %u); the schema orders the "
+                                  "children of fmiModelDescription as ModelExchange, CoSimulation, "
+                                  "UnitDefinitions, TypeDefinitions, LogCategories, "
+                                  "DefaultExperiment, VendorAnnotations, ModelVariables, "
+                                  "ModelStructure", (unsigned)c->line, c->name, max_child->name,
+                                  (unsigned)max_child->line);
+        else if (r > max_rank) {
+            max_rank = r;
+            max_child = c;
+        }
+    }
+    if (!md->has_model_variables)
+        fmuc_result_violation(res, "line %u: required element <ModelVariables> is missing",
+                              (unsigned)md->root_line);
+    if (!md->has_model_structure)
+        fmuc_result_violation(res, "line %u: required element <ModelStructure> is missing",
+                              (unsigned)md->root_line);
+    /* nested order issues from the parser; top-level ones are covered above */
+    for (size_t i = 0; i < md->nissues; i++) {
+        const fmuc_md_issue *is = &md->issues[i];
+        if (strcmp(fmuc_mdu__issue_owner(md, is), "md-element-order") != 0 ||
+            rank_of(is->element) >= 0)
+            continue;
+        fmuc_result_violation(res, "line %u: %s", (unsigned)is->line,
+                              is->message ? is->message : fmuc_mdu__str(is->element));
+    }
+}
+
+const fmuc_check fmuc_check_md_element_order = {
+    .id = "md-element-order",
+    .title = "elements in schema order, required elements present",
+    .spec = "FMI 2.0.4 §2.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

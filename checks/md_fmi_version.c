@@ -1,0 +1,27 @@
+/* md-fmi-version: fmiVersion is exactly "2.0" (FMI 2.0.4 §2.2.1). */
+#include <string.h>
+
+#include "check.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    if (!md->fmi_version)
+        fmuc_result_violation(res, "<fmiModelDescription> (line %u): attribute 'fmiVersion' is missing",
+                              md->root_line);
+    else if (strcmp(md->fmi_version, "2.0") != 0)
+        fmuc_result_violation(res,
+                              "<fmiModelDescription> (line %u): fmiVersion=\"%s\", must be \"2.0\" "
+                              "(also for FMUs made for 2.0.1 to 2.0.5)",
+                              md->root_line, md->fmi_version);
+}
+
+const fmuc_check fmuc_check_md_fmi_version = {
+    .id = "md-fmi-version",
+    .title = "fmiVersion is \"2.0\"",
+    .spec = "FMI 2.0.4 §2.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,31 @@
+/* md-guid-present: the guid attribute is present and not blank (FMI 2.0.4 §2.2.1). */
+#include <ctype.h>
+
+#include "check.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    const char *g = md->guid;
+    if (!g) {
+        fmuc_result_violation(res, "<fmiModelDescription> (line %u): attribute 'guid' is missing",
+                              md->root_line);
+        return;
+    }
+    const unsigned char *p = (const unsigned char *)g;
+    while (*p && isspace(*p))
+        p++;
+    if (!*p)
+        fmuc_result_violation(res, "<fmiModelDescription> (line %u): attribute 'guid' is empty",
+                              md->root_line);
+}
+
+const fmuc_check fmuc_check_md_guid_present = {
+    .id = "md-guid-present",
+    .title = "guid is present and non-empty",
+    .spec = "FMI 2.0.4 §2.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,102 @@
+/* md-ms-dependencies: the dependencies attribute of every ModelStructure Unknown (FMI 2.0.4 §2.2.8,
+ * catalogue B-406, B-407, B-408): indices sorted ascending without duplicates; only allowed knowns:
+ * for Outputs and Derivatives the inputs, the continuous-time states and the independent variable;
+ * for InitialUnknowns the inputs, the variables with initial="exact" and the independent variable;
+ * a Co-Simulation-only FMU without providesDirectionalDerivative lists no states in Outputs or
+ * Derivatives. Out-of-range entries are md-ms-indices'. */
+#include "check.h"
+#include "md_ms_util.h"
+
+static const char *why_not_known(const fmuc_md *md, const fmuc_ms_roles *roles,
+                                 fmuc_ms_list_id list, uint32_t j)
+{
+    const fmuc_md_var *w = &md->vars[j - 1];
+    if (w->causality == FMUC_CAUS_INPUT || w->causality == FMUC_CAUS_INDEPENDENT)
+        return NULL;
+    if (list == FMUC_MS_INITIAL_UNKNOWNS) {
+        if (fmuc_md_effective_initial(w) == FMUC_INIT_EXACT)
+            return NULL;
+        return "InitialUnknowns may depend only on inputs, variables with initial=\"exact\" "
+               "and the independent variable";
+    }
+    if (roles->role[j] & FMUC_MS_STATE)
+        return NULL;
+    return "Outputs and Derivatives may depend only on inputs, continuous-time states and the "
+           "independent variable";
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_ms_roles roles = {0};
+    size_t nchecked = 0;
+    int cs_no_dd = md->cs.present && !md->me.present &&
+                   !(md->cs.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE));
+    if (fmuc_ms__roles(&roles, md) < 0) {
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
+    for (int id = FMUC_MS_OUTPUTS; id <= FMUC_MS_INITIAL_UNKNOWNS; id++) {
+        fmuc_ms_list l;
+        fmuc_ms__list(&l, md, (fmuc_ms_list_id)id);
+        for (size_t i = 0; i < l.n; i++) {
+            const fmuc_md_unknown *u = &l.u[i];
+            if (!u->has_deps || !u->deps)
+                continue;
+            nchecked++;
+            uint32_t prev = 0;
+            for (uint32_t k = 0; k < u->ndeps; k++) {
+                uint32_t j = u->deps[k];
+                if (j == 0)
+                    continue; /* unparsable: md-ms-indices */
+                if (prev && j == prev)
+                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependencies "
+                                          "lists %u twice", l.name, (unsigned)u->index,
+                                          (unsigned)u->line, (unsigned)j);
+                else if (prev && j < prev)
+                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependencies "
+                                          "not sorted ascending (%u after %u)", l.name,
+                                          (unsigned)u->index, (unsigned)u->line, (unsigned)j,
+                                          (unsigned)prev);
+                if (j > prev)
+                    prev = j;
+                if (!fmuc_ms__valid_index(md, j))
+                    continue;
+                const fmuc_md_var *w = &md->vars[j - 1];
+                const char *why = why_not_known(md, &roles, (fmuc_ms_list_id)id, j);
+                if (why) {
+                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependency %u, "
+                                          FMUC_MS_VAR " (causality=\"%s\"%s), is not a known%s: "
+                                          "%s", l.name, (unsigned)u->index, (unsigned)u->line,
+                                          (unsigned)j, FMUC_MS_VAR_ARGS(w),
+                                          fmuc_md_causality_name((fmuc_causality)w->causality),
+                                          (roles.role[j] & FMUC_MS_STATE) ? ", a state" : "",
+                                          j == u->index ? " (the unknown lists itself)" : "",
+                                          why);
+                } else if (cs_no_dd && id != FMUC_MS_INITIAL_UNKNOWNS &&
+                           (roles.role[j] & FMUC_MS_STATE)) {
+                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependency %u, "
+                                          FMUC_MS_VAR ", is a continuous-time state, but this "
+                                          "Co-Simulation FMU has providesDirectionalDerivative="
+                                          "false (states are not knowns then)", l.name,
+                                          (unsigned)u->index, (unsigned)u->line, (unsigned)j,
+                                          FMUC_MS_VAR_ARGS(w));
+                }
+            }
+        }
+    }
+    cJSON *ev = fmuc_result_evidence(res);
+    if (ev)
+        cJSON_AddNumberToObject(ev, "unknowns_with_dependencies", (double)nchecked);
+    fmuc_ms__roles_free(&roles);
+}
+
+const fmuc_check fmuc_check_md_ms_dependencies = {
+    .id = "md-ms-dependencies",
+    .title = "ModelStructure dependencies are sorted and name only allowed knowns",
+    .spec = "FMI 2.0.4 §2.2.8",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,78 @@
+/* md-ms-dependencies-kind: the dependenciesKind attribute of ModelStructure Unknowns (FMI 2.0.4
+ * §2.2.8, catalogue B-409, B-410): given only together with dependencies and with the same number
+ * of items; values dependent/constant/fixed/tunable/discrete; kinds other than "dependent" only
+ * for Real unknowns; in InitialUnknowns only "dependent" and "constant". */
+#include "check.h"
+#include "md_ms_util.h"
+
+static const char *kind_name(unsigned k)
+{
+    static const char *const names[] = {"dependent", "constant", "fixed", "tunable", "discrete"};
+    return k < sizeof names / sizeof names[0] ? names[k] : "(invalid)";
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    for (int id = FMUC_MS_OUTPUTS; id <= FMUC_MS_INITIAL_UNKNOWNS; id++) {
+        fmuc_ms_list l;
+        fmuc_ms__list(&l, md, (fmuc_ms_list_id)id);
+        for (size_t i = 0; i < l.n; i++) {
+            const fmuc_md_unknown *u = &l.u[i];
+            if (!u->has_kinds)
+                continue;
+            if (!u->has_deps) {
+                fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
+                                      "is given (%u items) without dependencies", l.name,
+                                      (unsigned)u->index, (unsigned)u->line,
+                                      (unsigned)u->nkinds);
+                continue;
+            }
+            if (u->nkinds != u->ndeps)
+                fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
+                                      "has %u items but dependencies has %u", l.name,
+                                      (unsigned)u->index, (unsigned)u->line,
+                                      (unsigned)u->nkinds, (unsigned)u->ndeps);
+            const fmuc_md_var *v =
+                fmuc_ms__valid_index(md, u->index) ? &md->vars[u->index - 1] : NULL;
+            for (uint32_t k = 0; k < u->nkinds && u->kinds; k++) {
+                unsigned kind = u->kinds[k];
+                uint32_t dep = k < u->ndeps && u->deps ? u->deps[k] : 0;
+                if (kind >= FMUC_DEPKIND_INVALID) {
+                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
+                                          "item %u is not one of dependent, constant, fixed, "
+                                          "tunable, discrete", l.name, (unsigned)u->index,
+                                          (unsigned)u->line, k + 1);
+                    continue;
+                }
+                if (kind == FMUC_DEPKIND_DEPENDENT)
+                    continue;
+                if (id == FMUC_MS_INITIAL_UNKNOWNS && kind != FMUC_DEPKIND_CONSTANT)
+                    fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): "
+                                          "dependenciesKind item %u (dependency %u) is \"%s\"; "
+                                          "only \"dependent\" and \"constant\" are allowed in "
+                                          "InitialUnknowns", (unsigned)u->index,
+                                          (unsigned)u->line, k + 1, (unsigned)dep,
+                                          kind_name(kind));
+                else if (v && v->type != FMUC_TYPE_REAL)
+                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
+                                          "item %u (dependency %u) is \"%s\" but the unknown "
+                                          FMUC_MS_VAR " is %s; only \"dependent\" is allowed "
+                                          "for non-Real unknowns", l.name, (unsigned)u->index,
+                                          (unsigned)u->line, k + 1, (unsigned)dep,
+                                          kind_name(kind), FMUC_MS_VAR_ARGS(v),
+                                          fmuc_md_type_name((fmuc_type)v->type));
+            }
+        }
+    }
+}
+
+const fmuc_check fmuc_check_md_ms_dependencies_kind = {
+    .id = "md-ms-dependencies-kind",
+    .title = "ModelStructure dependenciesKind matches dependencies and is allowed",
+    .spec = "FMI 2.0.4 §2.2.8",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

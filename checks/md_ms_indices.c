@@ -1,0 +1,60 @@
+/* md-ms-indices: every ModelStructure Unknown@index and every dependencies entry is a valid
+ * 1-based variable index 1..N (FMI 2.0.4 §2.2.8, catalogue B-401). */
+#include "check.h"
+#include "md_ms_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    size_t bad = 0;
+    for (int id = FMUC_MS_OUTPUTS; id <= FMUC_MS_INITIAL_UNKNOWNS; id++) {
+        fmuc_ms_list l;
+        fmuc_ms__list(&l, md, (fmuc_ms_list_id)id);
+        for (size_t i = 0; i < l.n; i++) {
+            const fmuc_md_unknown *u = &l.u[i];
+            if (!fmuc_ms__valid_index(md, u->index)) {
+                bad++;
+                if (u->index == 0)
+                    fmuc_result_violation(res,
+                                          "%s/Unknown (line %u): index is missing or not a valid "
+                                          "variable index (1..%zu)",
+                                          l.name, (unsigned)u->line, md->nvars);
+                else
+                    fmuc_result_violation(res,
+                                          "%s/Unknown (line %u): index=\"%u\" is not a variable "
+                                          "index (1..%zu)",
+                                          l.name, (unsigned)u->line, (unsigned)u->index,
+                                          md->nvars);
+            }
+            for (uint32_t k = 0; k < u->ndeps && u->deps; k++) {
+                if (fmuc_ms__valid_index(md, u->deps[k]))
+                    continue;
+                bad++;
+                if (u->deps[k] == 0)
+                    fmuc_result_violation(res,
+                                          "%s/Unknown index=%u (line %u): dependencies entry %u "
+                                          "is 0 or not a number (valid: 1..%zu)",
+                                          l.name, (unsigned)u->index, (unsigned)u->line, k + 1,
+                                          md->nvars);
+                else
+                    fmuc_result_violation(res,
+                                          "%s/Unknown index=%u (line %u): dependencies entry %u "
+                                          "= %u is not a variable index (1..%zu)",
+                                          l.name, (unsigned)u->index, (unsigned)u->line, k + 1,
+                                          (unsigned)u->deps[k], md->nvars);
+            }
+        }
+    }
+    if (!md->has_model_structure && !bad)
+        fmuc_result_na(res, "no ModelStructure element");
+}
+
+const fmuc_check fmuc_check_md_ms_indices = {
+    .id = "md-ms-indices",
+    .title = "ModelStructure indices and dependencies name existing variables",
+    .spec = "FMI 2.0.4 §2.2.8",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,117 @@
+/* md-ms-initial-unknowns: ModelStructure/InitialUnknowns lists exactly (1) the outputs with
+ * initial approx/calculated, (2) all calculatedParameters, (3) the continuous-time states and
+ * state derivatives with initial approx/calculated; no duplicates, ascending index order; the
+ * element is mandatory when that set is non-empty (FMI 2.0.4 §2.2.8, catalogue B-405). */
+#include <stdlib.h>
+
+#include "check.h"
+#include "md_ms_util.h"
+
+static int approx_or_calculated(const fmuc_md_var *v)
+{
+    fmuc_initial i = fmuc_md_effective_initial(v);
+    return i == FMUC_INIT_APPROX || i == FMUC_INIT_CALCULATED;
+}
+
+/* Why a variable must be an initial unknown, or NULL when it must not be one. */
+static const char *required_because(const fmuc_md_var *v, uint8_t role)
+{
+    if (v->causality == FMUC_CAUS_CALCULATED_PARAMETER)
+        return "it is a calculatedParameter";
+    if (!approx_or_calculated(v))
+        return NULL;
+    if (v->causality == FMUC_CAUS_OUTPUT)
+        return "it is an output with initial approx/calculated";
+    if (role & FMUC_MS_STATE)
+        return "it is a continuous-time state with initial approx/calculated";
+    if (role & FMUC_MS_DERIV)
+        return "it is a state derivative with initial approx/calculated";
+    return NULL;
+}
+
+static const char *initial_text(const fmuc_md_var *v)
+{
+    fmuc_initial i = fmuc_md_effective_initial(v);
+    return i == FMUC_INIT_NONE ? "(none)" : fmuc_md_initial_name(i);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_ms_roles roles = {0};
+    uint8_t *seen = calloc(md->nvars + 1, 1);
+    size_t nrequired = 0, missing = 0, extra = 0;
+    uint32_t prev = 0;
+    if (!seen || fmuc_ms__roles(&roles, md) < 0) {
+        fmuc_result_error(res, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < md->ninitial_unknowns && md->initial_unknowns; i++) {
+        const fmuc_md_unknown *u = &md->initial_unknowns[i];
+        if (!fmuc_ms__valid_index(md, u->index))
+            continue; /* md-ms-indices */
+        const fmuc_md_var *v = &md->vars[u->index - 1];
+        if (seen[u->index]) {
+            fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
+                                  " is listed more than once",
+                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v));
+            continue;
+        }
+        seen[u->index] = 1;
+        if (u->index < prev)
+            fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
+                                  " comes after index %u; InitialUnknowns must be sorted by "
+                                  "ascending index",
+                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v),
+                                  (unsigned)prev);
+        else
+            prev = u->index;
+        if (!required_because(v, roles.role[u->index])) {
+            extra++;
+            fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
+                                  " (causality=\"%s\", initial=\"%s\"%s) is not an initial "
+                                  "unknown: only outputs and states/derivatives with initial "
+                                  "approx/calculated and calculatedParameters belong here",
+                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v),
+                                  fmuc_md_causality_name((fmuc_causality)v->causality),
+                                  initial_text(v),
+                                  (roles.role[u->index] & FMUC_MS_STATE)   ? ", a state"
+                                  : (roles.role[u->index] & FMUC_MS_DERIV) ? ", a derivative"
+                                                                           : "");
+        }
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        const char *why = required_because(v, roles.role[i + 1]);
+        if (!why)
+            continue;
+        nrequired++;
+        if (seen[i + 1])
+            continue;
+        missing++;
+        fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) must be listed in "
+                              "ModelStructure/InitialUnknowns because %s%s",
+                              FMUC_MS_VAR_ARGS(v), i + 1, why,
+                              md->has_initial_unknowns ? "" : " (no InitialUnknowns element)");
+    }
+    cJSON *ev = fmuc_result_evidence(res);
+    if (ev) {
+        cJSON_AddNumberToObject(ev, "required", (double)nrequired);
+        cJSON_AddNumberToObject(ev, "listed", (double)md->ninitial_unknowns);
+        cJSON_AddNumberToObject(ev, "missing", (double)missing);
+        cJSON_AddNumberToObject(ev, "not_allowed", (double)extra);
+    }
+out:
+    fmuc_ms__roles_free(&roles);
+    free(seen);
+}
+
+const fmuc_check fmuc_check_md_ms_initial_unknowns = {
+    .id = "md-ms-initial-unknowns",
+    .title = "ModelStructure/InitialUnknowns lists exactly the required set, sorted",
+    .spec = "FMI 2.0.4 §2.2.8",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

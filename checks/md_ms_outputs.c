@@ -1,0 +1,69 @@
+/* md-ms-outputs: ModelStructure/Outputs lists exactly the variables with causality="output",
+ * each once (FMI 2.0.4 §2.2.8, catalogue B-402). Out-of-range indices are md-ms-indices'. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "md_ms_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    uint8_t *seen = calloc(md->nvars + 1, 1);
+    size_t nout = 0, missing = 0;
+    if (!seen) {
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < md->noutputs && md->outputs; i++) {
+        const fmuc_md_unknown *u = &md->outputs[i];
+        if (!fmuc_ms__valid_index(md, u->index))
+            continue;
+        const fmuc_md_var *v = &md->vars[u->index - 1];
+        if (seen[u->index]) {
+            fmuc_result_violation(res, "Outputs/Unknown index=%u (line %u): " FMUC_MS_VAR
+                                  " is listed more than once",
+                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v));
+            continue;
+        }
+        seen[u->index] = 1;
+        if (v->causality != FMUC_CAUS_OUTPUT)
+            fmuc_result_violation(res, "Outputs/Unknown index=%u (line %u): " FMUC_MS_VAR
+                                  " has causality=\"%s\", not \"output\"",
+                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v),
+                                  fmuc_md_causality_name((fmuc_causality)v->causality));
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->causality != FMUC_CAUS_OUTPUT)
+            continue;
+        nout++;
+        if (seen[i + 1])
+            continue;
+        missing++;
+        if (!md->has_outputs)
+            fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" but "
+                                  "ModelStructure has no Outputs element",
+                                  FMUC_MS_VAR_ARGS(v), i + 1);
+        else
+            fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" but "
+                                  "is not listed in ModelStructure/Outputs",
+                                  FMUC_MS_VAR_ARGS(v), i + 1);
+    }
+    cJSON *ev = fmuc_result_evidence(res);
+    if (ev) {
+        cJSON_AddNumberToObject(ev, "outputs_declared", (double)nout);
+        cJSON_AddNumberToObject(ev, "outputs_listed", (double)md->noutputs);
+        cJSON_AddNumberToObject(ev, "outputs_missing", (double)missing);
+    }
+    free(seen);
+}
+
+const fmuc_check fmuc_check_md_ms_outputs = {
+    .id = "md-ms-outputs",
+    .title = "ModelStructure/Outputs lists exactly the output variables",
+    .spec = "FMI 2.0.4 §2.2.8",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,41 @@
+/* md-nonempty-lists: an optional list element, if present, has at least one child:
+ * UnitDefinitions/Unit, TypeDefinitions/SimpleType, LogCategories/Category,
+ * VendorAnnotations/Tool; ModelVariables holds at least one ScalarVariable (FMI 2.0.4 §2.2.1
+ * footnote, XSD minOccurs=1; B-004). Enumeration items: md-enumerations; ModelStructure lists:
+ * md-ms-*. */
+#include <string.h>
+
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    static const struct {
+        const char *list, *child;
+    } lists[] = {{"UnitDefinitions", "Unit"},
+                 {"TypeDefinitions", "SimpleType"},
+                 {"LogCategories", "Category"},
+                 {"VendorAnnotations", "Tool"},
+                 {"ModelVariables", "ScalarVariable"}};
+    const size_t counts[] = {md->nunits, md->ntypes, md->ncategories, md->ntools, md->nvars};
+    for (size_t i = 0; i < md->nchildren; i++) {
+        const fmuc_md_child *c = &md->children[i];
+        for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+            if (c->name && strcmp(c->name, lists[k].list) == 0 && counts[k] == 0)
+                fmuc_result_violation(res, "line %u: <%s> is present but has no <%s> child; the "
+                                      "schema requires at least one (leave the element out "
+                                      "instead)", (unsigned)c->line, lists[k].list,
+                                      lists[k].child);
+    }
+}
+
+const fmuc_check fmuc_check_md_nonempty_lists = {
+    .id = "md-nonempty-lists",
+    .title = "list elements, when present, are not empty",
+    .spec = "FMI 2.0.4 §2.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,84 @@
+/* md-normalized-strings: xs:normalizedString attributes (guid, version, generationTool,
+ * modelIdentifier, File@name, unit and type names, quantity, unit, displayUnit, declaredType,
+ * Category/Tool/Item/ScalarVariable names) contain no carriage return, line feed or tab
+ * (FMI 2.0.4 §2.2, B-007). Such characters survive XML attribute normalisation only as character
+ * references (&#10; &#13; &#9;), which is what this catches. fmiVersion: md-fmi-version. */
+#include <string.h>
+
+#include "check.h"
+#include "md_util.h"
+
+static void chk(fmuc_result *res, uint32_t line, const char *what, const char *attr, const char *v)
+{
+    if (!v || !v[strcspn(v, "\r\n\t")])
+        return;
+    size_t at = strcspn(v, "\r\n\t");
+    fmuc_result_violation(res, "line %u: %s: %s contains a %s at offset %zu (normalizedString "
+                          "allows no CR, LF or TAB)", (unsigned)line, what, attr,
+                          v[at] == '\t' ? "tab" : v[at] == '\n' ? "line feed" : "carriage return",
+                          at);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char w[FMUC_MDU_DESC_LEN];
+    chk(res, md->root_line, "fmiModelDescription", "guid", md->guid);
+    chk(res, md->root_line, "fmiModelDescription", "version", md->version);
+    chk(res, md->root_line, "fmiModelDescription", "generationTool", md->generation_tool);
+    const fmuc_md_interface *ifs[2] = {&md->me, &md->cs};
+    for (int k = 0; k < 2; k++) {
+        const fmuc_md_interface *f = ifs[k];
+        if (!f->present)
+            continue;
+        const char *el = k ? "CoSimulation" : "ModelExchange";
+        chk(res, f->line, el, "modelIdentifier", f->model_identifier);
+        for (size_t i = 0; i < f->nsource_files; i++)
+            chk(res, f->line, el, "SourceFiles/File@name", f->source_files[i]);
+    }
+    for (size_t i = 0; i < md->nunits; i++) {
+        const fmuc_md_unit *u = &md->units[i];
+        chk(res, u->line, "Unit", "name", u->name);
+        for (size_t k = 0; k < u->ndisplay; k++)
+            chk(res, u->display[k].line, "DisplayUnit", "name", u->display[k].name);
+    }
+    for (size_t i = 0; i < md->ntypes; i++) {
+        const fmuc_md_type *t = &md->types[i];
+        snprintf(w, sizeof w, "SimpleType '%.200s'", fmuc_mdu__str(t->name));
+        chk(res, t->line, "SimpleType", "name", t->name);
+        chk(res, t->line, w, "quantity", t->quantity);
+        chk(res, t->line, w, "unit", t->unit);
+        chk(res, t->line, w, "displayUnit", t->display_unit);
+        for (size_t k = 0; k < t->nitems; k++)
+            chk(res, t->items[k].line, w, "Item@name", t->items[k].name);
+    }
+    for (size_t i = 0; i < md->ncategories; i++)
+        chk(res, md->categories[i].line, "Category", "name", md->categories[i].name);
+    for (size_t i = 0; i < md->ntools; i++)
+        chk(res, md->tool_lines ? md->tool_lines[i] : 0, "Tool", "name", md->tools[i]);
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!(v->name && v->name[strcspn(v->name, "\r\n\t")]) &&
+            !(v->declared_type && v->declared_type[strcspn(v->declared_type, "\r\n\t")]) &&
+            !(v->quantity && v->quantity[strcspn(v->quantity, "\r\n\t")]) &&
+            !(v->unit && v->unit[strcspn(v->unit, "\r\n\t")]) &&
+            !(v->display_unit && v->display_unit[strcspn(v->display_unit, "\r\n\t")]))
+            continue;
+        fmuc_mdu__var_desc(w, sizeof w, v);
+        chk(res, v->line, w, "name", v->name);
+        chk(res, v->type_line, w, "declaredType", v->declared_type);
+        chk(res, v->type_line, w, "quantity", v->quantity);
+        chk(res, v->type_line, w, "unit", v->unit);
+        chk(res, v->type_line, w, "displayUnit", v->display_unit);
+    }
+}
+
+const fmuc_check fmuc_check_md_normalized_strings = {
+    .id = "md-normalized-strings",
+    .title = "normalizedString attributes contain no CR, LF or TAB",
+    .spec = "FMI 2.0.4 §2.2",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

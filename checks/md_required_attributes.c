@@ -1,0 +1,97 @@
+/* md-required-attributes: every attribute the schema marks use="required" is present:
+ * fmiModelDescription@modelName, ModelExchange/CoSimulation@modelIdentifier, File@name,
+ * Unit@name, DisplayUnit@name, SimpleType@name, Item@name/@value, Category@name, Tool@name,
+ * ScalarVariable@name/@valueReference, Unknown@index (FMI 2.0.4 §2.2, XSD). The parser's
+ * ATTR_MISSING issues are reported, plus what the model shows missing and no issue covers.
+ * fmiVersion/guid: md-fmi-version/md-guid-present; Enumeration@declaredType: md-var-enumeration. */
+#include "check.h"
+#include "md_util.h"
+
+typedef struct ctx {
+    const fmuc_md *md;
+    fmuc_mdu_imap missing, syntax;
+    fmuc_result *res;
+} ctx;
+
+static int covered(const ctx *c, const char *attr, uint32_t line)
+{
+    return fmuc_mdu__imap_get(&c->missing, fmuc_mdu__issue_key(FMUC_ISSUE_ATTR_MISSING, attr, line),
+                              NULL) ||
+           fmuc_mdu__imap_get(&c->syntax, fmuc_mdu__issue_key(FMUC_ISSUE_ATTR_SYNTAX, attr, line),
+                              NULL);
+}
+
+static void miss(const ctx *c, const char *element, const char *attr, uint32_t line,
+                 const char *what)
+{
+    if (!covered(c, attr, line))
+        fmuc_result_violation(c->res, "line %u: <%s>%s%s: required attribute %s is missing",
+                              (unsigned)line, element, what ? " " : "", what ? what : "", attr);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    ctx c = {.md = md, .res = res};
+    if (fmuc_mdu__issue_keys(&c.missing, md, FMUC_ISSUE_ATTR_MISSING) < 0 ||
+        fmuc_mdu__issue_keys(&c.syntax, md, FMUC_ISSUE_ATTR_SYNTAX) < 0) {
+        fmuc_result_error(res, "out of memory");
+        goto out;
+    }
+    fmuc_mdu__report_issues(md, "md-required-attributes", res);
+
+    if (!md->model_name)
+        miss(&c, "fmiModelDescription", "modelName", md->root_line, NULL);
+    if (md->me.present && !md->me.model_identifier)
+        miss(&c, "ModelExchange", "modelIdentifier", md->me.line, NULL);
+    if (md->cs.present && !md->cs.model_identifier)
+        miss(&c, "CoSimulation", "modelIdentifier", md->cs.line, NULL);
+    for (size_t i = 0; i < md->nunits; i++) {
+        const fmuc_md_unit *u = &md->units[i];
+        if (!u->name)
+            miss(&c, "Unit", "name", u->line, NULL);
+        for (size_t k = 0; k < u->ndisplay; k++)
+            if (!u->display[k].name)
+                miss(&c, "DisplayUnit", "name", u->display[k].line, NULL);
+    }
+    for (size_t i = 0; i < md->ntypes; i++) {
+        const fmuc_md_type *t = &md->types[i];
+        if (!t->name)
+            miss(&c, "SimpleType", "name", t->line, NULL);
+        for (size_t k = 0; k < t->nitems; k++) {
+            const fmuc_md_item *it = &t->items[k];
+            if (!it->name)
+                miss(&c, "Item", "name", it->line, NULL);
+            if (!it->has_value)
+                miss(&c, "Item", "value", it->line, it->name);
+        }
+    }
+    for (size_t i = 0; i < md->ncategories; i++)
+        if (!md->categories[i].name)
+            miss(&c, "Category", "name", md->categories[i].line, NULL);
+    for (size_t i = 0; i < md->ntools; i++)
+        if (!md->tools[i])
+            miss(&c, "Tool", "name", md->tool_lines ? md->tool_lines[i] : 0, NULL);
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        char d[FMUC_MDU_DESC_LEN];
+        if (!v->name)
+            miss(&c, "ScalarVariable", "name", v->line, NULL);
+        if (!(v->has & FMUC_HAS_VALUE_REFERENCE))
+            miss(&c, "ScalarVariable", "valueReference", v->line,
+                 v->name ? fmuc_mdu__var_desc(d, sizeof d, v) : NULL);
+    }
+out:
+    fmuc_mdu__imap_free(&c.missing);
+    fmuc_mdu__imap_free(&c.syntax);
+}
+
+const fmuc_check fmuc_check_md_required_attributes = {
+    .id = "md-required-attributes",
+    .title = "required attributes are present",
+    .spec = "FMI 2.0.4 §2.2 (XSD use=\"required\")",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

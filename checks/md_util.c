@@ -1,0 +1,610 @@
+/* Shared helpers of the static modelDescription checks (see md_util.h). */
+#include "md_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------------------------------------------------------- hashing */
+
+uint64_t fmuc_mdu__hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    if (s)
+        for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+            h ^= *p;
+            h *= 1099511628211ull;
+        }
+    return h;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static size_t cap_for(size_t expected)
+{
+    size_t cap = 16;
+    while (cap < expected * 2 + 2)
+        cap <<= 1;
+    return cap;
+}
+
+/* ---------------------------------------------------------------- string map */
+
+int fmuc_mdu__map_init(fmuc_mdu_map *m, size_t expected)
+{
+    memset(m, 0, sizeof *m);
+    m->cap = cap_for(expected);
+    m->keys = calloc(m->cap, sizeof *m->keys);
+    m->vals = calloc(m->cap, sizeof *m->vals);
+    if (!m->keys || !m->vals) {
+        fmuc_mdu__map_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+static size_t map_slot(const char *const *keys, size_t cap, const char *key)
+{
+    size_t i = (size_t)fmuc_mdu__hash(key) & (cap - 1);
+    while (keys[i] && strcmp(keys[i], key) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+static int map_grow(fmuc_mdu_map *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 16;
+    const char **nk = calloc(ncap, sizeof *nk);
+    size_t *nv = calloc(ncap, sizeof *nv);
+    if (!nk || !nv) {
+        free(nk);
+        free(nv);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) {
+            size_t j = map_slot(nk, ncap, m->keys[i]);
+            nk[j] = m->keys[i];
+            nv[j] = m->vals[i];
+        }
+    free(m->keys);
+    free(m->vals);
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = ncap;
+    return 0;
+}
+
+int fmuc_mdu__map_put(fmuc_mdu_map *m, const char *key, size_t val, size_t *existing)
+{
+    if (!key)
+        key = "";
+    if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
+        return -1;
+    size_t i = map_slot(m->keys, m->cap, key);
+    if (m->keys[i]) {
+        if (existing)
+            *existing = m->vals[i];
+        return 0;
+    }
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return 1;
+}
+
+int fmuc_mdu__map_get(const fmuc_mdu_map *m, const char *key, size_t *val)
+{
+    if (!m->cap)
+        return 0;
+    size_t i = map_slot(m->keys, m->cap, key ? key : "");
+    if (!m->keys[i])
+        return 0;
+    if (val)
+        *val = m->vals[i];
+    return 1;
+}
+
+void fmuc_mdu__map_free(fmuc_mdu_map *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---------------------------------------------------------------- integer map */
+
+int fmuc_mdu__imap_init(fmuc_mdu_imap *m, size_t expected)
+{
+    memset(m, 0, sizeof *m);
+    m->cap = cap_for(expected);
+    m->keys = calloc(m->cap, sizeof *m->keys);
+    m->vals = calloc(m->cap, sizeof *m->vals);
+    m->used = calloc(m->cap, 1);
+    if (!m->keys || !m->vals || !m->used) {
+        fmuc_mdu__imap_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+static size_t imap_slot(const uint64_t *keys, const unsigned char *used, size_t cap, uint64_t key)
+{
+    size_t i = (size_t)mix64(key) & (cap - 1);
+    while (used[i] && keys[i] != key)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+static int imap_grow(fmuc_mdu_imap *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 16;
+    uint64_t *nk = calloc(ncap, sizeof *nk);
+    size_t *nv = calloc(ncap, sizeof *nv);
+    unsigned char *nu = calloc(ncap, 1);
+    if (!nk || !nv || !nu) {
+        free(nk);
+        free(nv);
+        free(nu);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->used[i]) {
+            size_t j = imap_slot(nk, nu, ncap, m->keys[i]);
+            nk[j] = m->keys[i];
+            nv[j] = m->vals[i];
+            nu[j] = 1;
+        }
+    free(m->keys);
+    free(m->vals);
+    free(m->used);
+    m->keys = nk;
+    m->vals = nv;
+    m->used = nu;
+    m->cap = ncap;
+    return 0;
+}
+
+int fmuc_mdu__imap_put(fmuc_mdu_imap *m, uint64_t key, size_t val, size_t *existing)
+{
+    if ((m->n + 1) * 2 > m->cap && imap_grow(m) < 0)
+        return -1;
+    size_t i = imap_slot(m->keys, m->used, m->cap, key);
+    if (m->used[i]) {
+        if (existing)
+            *existing = m->vals[i];
+        return 0;
+    }
+    m->used[i] = 1;
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return 1;
+}
+
+int fmuc_mdu__imap_get(const fmuc_mdu_imap *m, uint64_t key, size_t *val)
+{
+    if (!m->cap)
+        return 0;
+    size_t i = imap_slot(m->keys, m->used, m->cap, key);
+    if (!m->used[i])
+        return 0;
+    if (val)
+        *val = m->vals[i];
+    return 1;
+}
+
+void fmuc_mdu__imap_free(fmuc_mdu_imap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    free(m->used);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---------------------------------------------------------------- formatting */
+
+const char *fmuc_mdu__fmt_double(char buf[32], double v)
+{
+    snprintf(buf, 32, "%.15g", v);
+    if (isfinite(v) && strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
+    return buf;
+}
+
+const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v)
+{
+    char vr[16];
+    if (v->has & FMUC_HAS_VALUE_REFERENCE)
+        snprintf(vr, sizeof vr, "%u", (unsigned)v->value_reference);
+    else
+        snprintf(vr, sizeof vr, "?");
+    if (v->name)
+        snprintf(buf, n, "variable '%.200s' (vr %s, line %u)", v->name, vr, (unsigned)v->line);
+    else
+        snprintf(buf, n, "unnamed variable (vr %s, line %u)", vr, (unsigned)v->line);
+    return buf;
+}
+
+const char *fmuc_mdu__str(const char *s)
+{
+    return s ? s : "(absent)";
+}
+
+/* ---------------------------------------------------------------- §2.2.7 tables */
+
+/* Per cell: 0 = invalid; else 'A'..'E' as in the catalogue (B.6). Rows: variability
+ * constant, fixed, tunable, discrete, continuous; columns: causality parameter,
+ * calculatedParameter, input, output, local, independent. */
+static const char cells[5][6] = {
+    /* constant   */ {0, 0, 0, 'A', 'A', 0},
+    /* fixed      */ {'A', 'B', 0, 0, 'B', 0},
+    /* tunable    */ {'A', 'B', 0, 0, 'B', 0},
+    /* discrete   */ {0, 0, 'D', 'C', 'C', 0},
+    /* continuous */ {0, 0, 'D', 'C', 'C', 'E'},
+};
+
+static char cell(unsigned causality, unsigned variability)
+{
+    if (causality > FMUC_CAUS_INDEPENDENT || variability > FMUC_VAR_CONTINUOUS)
+        return 0;
+    return cells[variability][causality];
+}
+
+int fmuc_mdu__cell_valid(unsigned causality, unsigned variability)
+{
+    return cell(causality, variability) != 0;
+}
+
+fmuc_initial fmuc_mdu__initial_default(unsigned causality, unsigned variability)
+{
+    switch (cell(causality, variability)) {
+    case 'A':
+        return FMUC_INIT_EXACT;
+    case 'B':
+    case 'C':
+        return FMUC_INIT_CALCULATED;
+    default:
+        return FMUC_INIT_NONE;
+    }
+}
+
+int fmuc_mdu__initial_allowed(unsigned causality, unsigned variability, unsigned initial)
+{
+    if (initial == FMUC_INIT_NONE)
+        return cell(causality, variability) != 0;
+    switch (cell(causality, variability)) {
+    case 'A':
+        return initial == FMUC_INIT_EXACT;
+    case 'B':
+        return initial == FMUC_INIT_APPROX || initial == FMUC_INIT_CALCULATED;
+    case 'C':
+        return initial == FMUC_INIT_EXACT || initial == FMUC_INIT_APPROX ||
+               initial == FMUC_INIT_CALCULATED;
+    default:
+        return 0;
+    }
+}
+
+int fmuc_mdu__var_consistent(const fmuc_md_var *v)
+{
+    return fmuc_mdu__initial_allowed(v->causality, v->variability, v->initial);
+}
+
+fmuc_initial fmuc_mdu__var_initial(const fmuc_md_var *v)
+{
+    if (v->initial != FMUC_INIT_NONE)
+        return (fmuc_initial)v->initial;
+    return fmuc_mdu__initial_default(v->causality, v->variability);
+}
+
+/* ---------------------------------------------------------------- types and units */
+
+int fmuc_mdu__types_map(fmuc_mdu_map *m, const fmuc_md *md)
+{
+    if (fmuc_mdu__map_init(m, md->ntypes) < 0)
+        return -1;
+    for (size_t i = 0; i < md->ntypes; i++)
+        if (md->types[i].name && fmuc_mdu__map_put(m, md->types[i].name, i, NULL) < 0)
+            return -1;
+    return 0;
+}
+
+int fmuc_mdu__units_map(fmuc_mdu_map *m, const fmuc_md *md)
+{
+    if (fmuc_mdu__map_init(m, md->nunits) < 0)
+        return -1;
+    for (size_t i = 0; i < md->nunits; i++)
+        if (md->units[i].name && fmuc_mdu__map_put(m, md->units[i].name, i, NULL) < 0)
+            return -1;
+    return 0;
+}
+
+const fmuc_md_type *fmuc_mdu__var_type(const fmuc_md *md, const fmuc_mdu_map *types,
+                                       const fmuc_md_var *v)
+{
+    size_t idx;
+    if (!v->declared_type || !fmuc_mdu__map_get(types, v->declared_type, &idx) || idx >= md->ntypes)
+        return NULL;
+    return &md->types[idx];
+}
+
+void fmuc_mdu__effective(fmuc_mdu_eff *e, const fmuc_md_var *v, const fmuc_md_type *t)
+{
+    memset(e, 0, sizeof *e);
+    if (t && t->type != v->type)
+        t = NULL;
+    if (v->has & FMUC_HAS_MIN) {
+        e->has_min = 1;
+        e->min = v->min;
+    } else if (t && (t->has & FMUC_HAS_MIN)) {
+        e->has_min = 1;
+        e->min = t->min;
+    }
+    if (v->has & FMUC_HAS_MAX) {
+        e->has_max = 1;
+        e->max = v->max;
+    } else if (t && (t->has & FMUC_HAS_MAX)) {
+        e->has_max = 1;
+        e->max = t->max;
+    }
+    if (v->has & FMUC_HAS_NOMINAL) {
+        e->has_nominal = 1;
+        e->nominal = v->nominal;
+    } else if (t && (t->has & FMUC_HAS_NOMINAL)) {
+        e->has_nominal = 1;
+        e->nominal = t->nominal;
+    }
+    e->unit = v->unit ? v->unit : (t ? t->unit : NULL);
+    e->display_unit = v->display_unit ? v->display_unit : (t ? t->display_unit : NULL);
+}
+
+/* ---------------------------------------------------------------- issues */
+
+static int eq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+int fmuc_mdu__is_special_double(const char *s)
+{
+    if (!s)
+        return 0;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    size_t n = 0;
+    if (strncasecmp(s, "infinity", 8) == 0)
+        n = 8;
+    else if (strncasecmp(s, "inf", 3) == 0 || strncasecmp(s, "nan", 3) == 0)
+        n = 3;
+    else
+        return 0;
+    s += n;
+    if (n == 3 && *s == '(') { /* nan(chars) */
+        const char *close = strchr(s, ')');
+        if (!close)
+            return 0;
+        s = close + 1;
+    }
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    return *s == '\0';
+}
+
+static int is_cap_attribute(const char *a)
+{
+    static const char *const names[] = {"needsExecutionTool",
+                                        "completedIntegratorStepNotNeeded",
+                                        "canBeInstantiatedOnlyOncePerProcess",
+                                        "canNotUseMemoryManagementFunctions",
+                                        "canGetAndSetFMUstate",
+                                        "canSerializeFMUstate",
+                                        "providesDirectionalDerivative",
+                                        "canHandleVariableCommunicationStepSize",
+                                        "canInterpolateInputs",
+                                        "maxOutputDerivativeOrder",
+                                        "canRunAsynchronuously",
+                                        NULL};
+    for (size_t i = 0; names[i]; i++)
+        if (eq(a, names[i]))
+            return 1;
+    return 0;
+}
+
+const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
+{
+    const char *el = is->element, *at = is->attribute;
+    int root = eq(el, "fmiModelDescription");
+    if (root && eq(at, "fmiVersion"))
+        return "md-fmi-version";
+    if (root && eq(at, "guid"))
+        return "md-guid-present";
+    switch (is->kind) {
+    case FMUC_ISSUE_XML:
+        return "md-well-formed";
+    case FMUC_ISSUE_LIMIT:
+    case FMUC_ISSUE_ELEMENT_UNKNOWN:
+        return "md-xml-schema";
+    case FMUC_ISSUE_ATTR_UNKNOWN:
+        if ((eq(el, "ModelExchange") || eq(el, "CoSimulation")) && is_cap_attribute(at))
+            return "md-capability-flags";
+        return "md-xml-schema";
+    case FMUC_ISSUE_ELEMENT_ORDER:
+        if ((eq(el, "ModelExchange") && md->me.count > 1) ||
+            (eq(el, "CoSimulation") && md->cs.count > 1))
+            return "md-interfaces";
+        return "md-element-order";
+    case FMUC_ISSUE_ATTR_MISSING:
+        if (eq(el, "Enumeration") && eq(at, "declaredType"))
+            return "md-var-enumeration";
+        return "md-required-attributes";
+    case FMUC_ISSUE_ATTR_SYNTAX:
+        if (fmuc_mdu__is_special_double(is->value))
+            return "md-special-values";
+        if (root && (eq(at, "variableNamingConvention") || eq(at, "numberOfEventIndicators")))
+            return "md-fmi-attributes";
+        if (root && eq(at, "generationDateAndTime"))
+            return "md-generation-date";
+        return "md-attribute-syntax";
+    default:
+        return "md-xml-schema";
+    }
+}
+
+size_t fmuc_mdu__report_issues(const fmuc_md *md, const char *check_id, fmuc_result *res)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < md->nissues; i++) {
+        const fmuc_md_issue *is = &md->issues[i];
+        if (strcmp(fmuc_mdu__issue_owner(md, is), check_id) != 0)
+            continue;
+        if (is->kind == FMUC_ISSUE_LIMIT) {
+            fmuc_result_note(res, "line %u: parser limit: %s", (unsigned)is->line,
+                             fmuc_mdu__str(is->message));
+            continue;
+        }
+        n++;
+        if (is->message)
+            fmuc_result_violation(res, "line %u: %s", (unsigned)is->line, is->message);
+        else if (is->attribute)
+            fmuc_result_violation(res, "line %u: <%s> attribute %s%s%s%s", (unsigned)is->line,
+                                  fmuc_mdu__str(is->element), is->attribute,
+                                  is->value ? "=\"" : "", is->value ? is->value : "",
+                                  is->value ? "\"" : "");
+        else
+            fmuc_result_violation(res, "line %u: element <%s>", (unsigned)is->line,
+                                  fmuc_mdu__str(is->element));
+    }
+    return n;
+}
+
+int fmuc_mdu__issue_at(const fmuc_md *md, unsigned kind, const char *element,
+                       const char *attribute, uint32_t line)
+{
+    for (size_t i = 0; i < md->nissues; i++) {
+        const fmuc_md_issue *is = &md->issues[i];
+        if (is->kind == kind && is->line == line && (!element || eq(is->element, element)) &&
+            (!attribute || eq(is->attribute, attribute)))
+            return 1;
+    }
+    return 0;
+}
+
+uint64_t fmuc_mdu__issue_key(unsigned kind, const char *attribute, uint32_t line)
+{
+    return ((uint64_t)line << 32) ^ (fmuc_mdu__hash(attribute) & 0xffffff00u) ^ kind;
+}
+
+int fmuc_mdu__issue_keys(fmuc_mdu_imap *set, const fmuc_md *md, unsigned kind)
+{
+    if (fmuc_mdu__imap_init(set, 16) < 0)
+        return -1;
+    for (size_t i = 0; i < md->nissues; i++) {
+        const fmuc_md_issue *is = &md->issues[i];
+        if (is->kind == kind &&
+            fmuc_mdu__imap_put(set, fmuc_mdu__issue_key(kind, is->attribute, is->line), i,
+                               NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- xs:dateTime */
+
+static int digits(const char **p, int n, int *out)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        char ch = (*p)[i];
+        if (ch < '0' || ch > '9')
+            return 0;
+        v = v * 10 + (ch - '0');
+    }
+    *p += n;
+    *out = v;
+    return 1;
+}
+
+int fmuc_mdu__parse_datetime(const char *s, int *utc_form)
+{
+    static const int mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int year = 0, mon, day, hh, mm, ss, utc = 1;
+    if (utc_form)
+        *utc_form = 0;
+    if (!s)
+        return 0;
+    const char *p = s;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p == '-') { /* negative years are lexically valid */
+        utc = 0;
+        p++;
+    }
+    const char *y0 = p;
+    while (*p >= '0' && *p <= '9') {
+        if (p - y0 < 9)
+            year = year * 10 + (*p - '0');
+        p++;
+    }
+    size_t ny = (size_t)(p - y0);
+    if (ny < 4 || (ny > 4 && *y0 == '0') || year == 0)
+        return 0;
+    if (ny != 4)
+        utc = 0;
+    if (*p++ != '-' || !digits(&p, 2, &mon) || *p++ != '-' || !digits(&p, 2, &day) ||
+        *p++ != 'T' || !digits(&p, 2, &hh) || *p++ != ':' || !digits(&p, 2, &mm) ||
+        *p++ != ':' || !digits(&p, 2, &ss))
+        return 0;
+    if (mon < 1 || mon > 12 || day < 1 || day > mdays[mon - 1])
+        return 0;
+    int leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (mon == 2 && day == 29 && !leap)
+        return 0;
+    if (mm > 59 || ss > 59 || hh > 24)
+        return 0;
+    int frac_nonzero = 0;
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            frac_nonzero |= *p++ != '0';
+    }
+    if (hh == 24 && (mm || ss || frac_nonzero))
+        return 0;
+    if (*p == 'Z')
+        p++;
+    else if (*p == '+' || *p == '-') {
+        int th, tm;
+        p++;
+        if (!digits(&p, 2, &th) || *p++ != ':' || !digits(&p, 2, &tm))
+            return 0;
+        if (th > 14 || tm > 59 || (th == 14 && tm))
+            return 0;
+        utc = 0;
+    } else
+        utc = 0;
+    if (p > s && p[-1] != 'Z')
+        utc = 0;
+    const char *end = p;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p)
+        return 0;
+    if (utc_form)
+        *utc_form = utc && end[-1] == 'Z' && *s != ' ' && *s != '\t' && end[0] == '\0' &&
+                    hh != 24;
+    return 1;
+}

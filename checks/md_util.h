@@ -1,0 +1,107 @@
+/* Helpers shared by the static modelDescription checks (checks/md_*.c): hash maps over the
+ * model's arena strings, number formatting, variable descriptions for messages, the FMI 2.0
+ * causality x variability x initial table (§2.2.7), declaredType resolution and the routing of
+ * parser issues (fmuc_md.issues) to the one check that reports each of them.
+ * Cross-file internals: read-only reuse by other check files is welcome. */
+#ifndef FMUC_MD_UTIL_H
+#define FMUC_MD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmuc/fmuc_md.h"
+#include "fmuc/fmuc_result.h"
+
+/* ---- string -> size_t map (keys are borrowed, not copied; open addressing, FNV-1a) ---- */
+typedef struct fmuc_mdu_map {
+    size_t cap, n;       /* cap is a power of two, or 0 */
+    const char **keys;   /* NULL = empty slot */
+    size_t *vals;
+} fmuc_mdu_map;
+
+/** Prepare a map for about `expected` keys (it grows when needed). 0 or -1 (out of memory). */
+int fmuc_mdu__map_init(fmuc_mdu_map *m, size_t expected);
+/** Insert key -> val unless key is present. Returns 1 when inserted, 0 when the key was already
+ *  there (*existing, if not NULL, receives its stored value), -1 when out of memory. */
+int fmuc_mdu__map_put(fmuc_mdu_map *m, const char *key, size_t val, size_t *existing);
+/** 1 and *val when found, else 0. */
+int fmuc_mdu__map_get(const fmuc_mdu_map *m, const char *key, size_t *val);
+void fmuc_mdu__map_free(fmuc_mdu_map *m);
+
+/* ---- uint64 -> size_t map (same contract) ---- */
+typedef struct fmuc_mdu_imap {
+    size_t cap, n;
+    uint64_t *keys;
+    size_t *vals;
+    unsigned char *used;
+} fmuc_mdu_imap;
+
+int fmuc_mdu__imap_init(fmuc_mdu_imap *m, size_t expected);
+int fmuc_mdu__imap_put(fmuc_mdu_imap *m, uint64_t key, size_t val, size_t *existing);
+int fmuc_mdu__imap_get(const fmuc_mdu_imap *m, uint64_t key, size_t *val);
+void fmuc_mdu__imap_free(fmuc_mdu_imap *m);
+
+/** 64-bit FNV-1a of a string (NULL hashes like ""). */
+uint64_t fmuc_mdu__hash(const char *s);
+
+/* ---- formatting ---- */
+/** Shortest of %.15g / %.17g that reads back as v; buf must hold 32 bytes. Returns buf. */
+const char *fmuc_mdu__fmt_double(char buf[32], double v);
+/** "variable 'x' (vr 3, line 42)" into buf (name shortened to 200 bytes). Returns buf. */
+const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v);
+#define FMUC_MDU_DESC_LEN 288
+/** Printable string: NULL -> "(absent)". */
+const char *fmuc_mdu__str(const char *s);
+
+/* ---- §2.2.7 tables ---- */
+/** causality x variability is one of the 15 valid cells (INVALID values give 0). */
+int fmuc_mdu__cell_valid(unsigned causality, unsigned variability);
+/** Default `initial` of a valid cell (FMUC_INIT_NONE where initial must be absent). */
+fmuc_initial fmuc_mdu__initial_default(unsigned causality, unsigned variability);
+/** Is `initial` (FMUC_INIT_NONE = absent) allowed in that valid cell? */
+int fmuc_mdu__initial_allowed(unsigned causality, unsigned variability, unsigned initial);
+/** Cell valid and initial allowed: the start rules (B-207/B-208) are meaningful. */
+int fmuc_mdu__var_consistent(const fmuc_md_var *v);
+/** Effective initial: explicit value or the cell default (call only when consistent). */
+fmuc_initial fmuc_mdu__var_initial(const fmuc_md_var *v);
+
+/* ---- declaredType resolution ---- */
+/** Map SimpleType name -> index into md->types (first occurrence wins). 0 or -1 (ENOMEM). */
+int fmuc_mdu__types_map(fmuc_mdu_map *m, const fmuc_md *md);
+/** The SimpleType a variable's declaredType names, or NULL (absent / unknown name). */
+const fmuc_md_type *fmuc_mdu__var_type(const fmuc_md *md, const fmuc_mdu_map *types,
+                                       const fmuc_md_var *v);
+/** Map Unit name -> index into md->units. 0 or -1. */
+int fmuc_mdu__units_map(fmuc_mdu_map *m, const fmuc_md *md);
+
+/** Attribute values in effect for a variable: its own, else those of its declaredType when the
+ *  type is of the same kind (§2.2.7: variable attributes override the type's). */
+typedef struct fmuc_mdu_eff {
+    int has_min, has_max, has_nominal;
+    double min, max, nominal;
+    const char *unit, *display_unit; /* NULL when neither gives one */
+} fmuc_mdu_eff;
+void fmuc_mdu__effective(fmuc_mdu_eff *e, const fmuc_md_var *v, const fmuc_md_type *t);
+
+/* ---- parser issues ---- */
+/** The id of the check that reports this issue ("md-well-formed" for XML issues, etc.). */
+const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is);
+/** Report every issue owned by check_id as a violation. Returns how many were reported. */
+size_t fmuc_mdu__report_issues(const fmuc_md *md, const char *check_id, fmuc_result *res);
+/** Is there an issue of `kind` for element/attribute (attribute NULL = any) at line? Linear; use
+ *  fmuc_mdu__issue_keys for many look-ups. */
+int fmuc_mdu__issue_at(const fmuc_md *md, unsigned kind, const char *element,
+                       const char *attribute, uint32_t line);
+/** Key of (kind, attribute, line) for a set of issues (element-independent). */
+uint64_t fmuc_mdu__issue_key(unsigned kind, const char *attribute, uint32_t line);
+/** Fill a set with the keys of every issue of `kind` (0 or -1). */
+int fmuc_mdu__issue_keys(fmuc_mdu_imap *set, const fmuc_md *md, unsigned kind);
+
+/** 1 when s is a valid xs:dateTime (XSD 1.0 lexical form, blanks around allowed);
+ *  *utc_form (may be NULL) is set to 1 when it is exactly YYYY-MM-DDThh:mm:ss[.s+]Z. */
+int fmuc_mdu__parse_datetime(const char *s, int *utc_form);
+
+/** Is s an xs:double special literal (NaN/INF/+INF/-INF, any case, surrounding blanks)? */
+int fmuc_mdu__is_special_double(const char *s);
+
+#endif

@@ -1,0 +1,20 @@
+/* md-xml-schema: every element and attribute is one the FMI 2.0 schema defines at that place
+ * (fmi2ModelDescription.xsd; FMI 2.0.4 §2.2, B-002). Reports the parser's ELEMENT_UNKNOWN and
+ * ATTR_UNKNOWN issues (capability flags on the wrong interface go to md-capability-flags). */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    fmuc_mdu__report_issues(&s->fmu->md, "md-xml-schema", res);
+}
+
+const fmuc_check fmuc_check_md_xml_schema = {
+    .id = "md-xml-schema",
+    .title = "only elements and attributes defined by the FMI 2.0 schema",
+    .spec = "FMI 2.0.4 §2.2 (fmi2ModelDescription.xsd)",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,162 @@
+/* The runner: decides applicability and needs for each check, runs it, times it. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runner.h"
+
+int fmuc_run_selected(const fmuc_run_filter *f, const fmuc_check *c)
+{
+    if (!f)
+        return 1;
+    int sel = f->nonly == 0;
+    for (size_t i = 0; i < f->nonly && !sel; i++)
+        sel = fmuc_check_id_matches(f->only[i], c->id);
+    for (size_t i = 0; i < f->nskip && sel; i++)
+        if (fmuc_check_id_matches(f->skip[i], c->id))
+            sel = 0;
+    return sel;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static cJSON *caps_json(const fmuc_md_interface *itf, int cs)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
+        int me_only = k == FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED;
+        int cs_only = k >= FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE;
+        if ((cs && me_only) || (!cs && cs_only))
+            continue;
+        cJSON_AddBoolToObject(o, fmuc_md_cap_name((fmuc_cap)k), (itf->caps >> k) & 1u);
+    }
+    if (cs)
+        cJSON_AddNumberToObject(o, "maxOutputDerivativeOrder", itf->max_output_derivative_order);
+    return o;
+}
+
+void fmuc_report_identity_fill(fmuc_report *rep, const fmuc_fmu *fmu)
+{
+    fmuc_report_identity *id = &rep->fmu;
+    id->path = dup_or_null(fmu->path);
+    id->file_name = dup_or_null(fmu->file_name);
+    id->sha256 = fmu->sha256[0] ? strdup(fmu->sha256) : NULL;
+    id->file_size = fmu->file_size;
+    id->platform = dup_or_null(fmu->platform ? fmu->platform : fmuc_host_platform());
+    id->fmi_version = dup_or_null(fmu->fmi_version_seen);
+    if (!fmu->md_parsed)
+        return;
+    const fmuc_md *md = &fmu->md;
+    free(id->fmi_version);
+    id->fmi_version = dup_or_null(md->fmi_version ? md->fmi_version : fmu->fmi_version_seen);
+    id->model_name = dup_or_null(md->model_name);
+    id->guid = dup_or_null(md->guid);
+    id->description = dup_or_null(md->description);
+    id->author = dup_or_null(md->author);
+    id->version = dup_or_null(md->version);
+    id->generation_tool = dup_or_null(md->generation_tool);
+    id->generation_date_and_time = dup_or_null(md->generation_date_and_time);
+    id->variable_naming_convention =
+        dup_or_null(md->variable_naming_convention ? md->variable_naming_convention : "flat");
+    if (md->me.present) {
+        id->me_model_identifier = dup_or_null(md->me.model_identifier);
+        id->me_caps = caps_json(&md->me, 0);
+    }
+    if (md->cs.present) {
+        id->cs_model_identifier = dup_or_null(md->cs.model_identifier);
+        id->cs_caps = caps_json(&md->cs, 1);
+    }
+    id->number_of_event_indicators = md->number_of_event_indicators;
+    id->nvars = md->nvars;
+    for (size_t i = 0; i < md->nvars; i++) {
+        unsigned c = md->vars[i].causality;
+        if (c < 7)
+            id->nvars_by_causality[c]++;
+    }
+    id->nstates = md->nderivatives;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Why a check cannot run on this FMU, or NULL when it can. */
+static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open_err,
+                         char *buf, size_t len)
+{
+    if (open_err == FMUC_EZIP && (c->needs & ~FMUC_NEEDS_ARCHIVE))
+        return "the archive was rejected as unsafe; only archive checks ran";
+    if (open_err == FMUC_EUNSUPPORTED && (c->needs & ~FMUC_NEEDS_ARCHIVE))
+        return "not an FMI 2.0 FMU";
+    if (!(c->needs & ~FMUC_NEEDS_ARCHIVE))
+        return NULL;
+    if (!fmu->md_parsed)
+        return fmu->has_md_file ? "modelDescription.xml could not be parsed"
+                                : "modelDescription.xml is missing";
+    const fmuc_md *md = &fmu->md;
+    unsigned declared = (md->me.present ? FMUC_APPLIES_ME : 0u) |
+                        (md->cs.present ? FMUC_APPLIES_CS : 0u);
+    if (!declared) /* neither interface declared: md-interfaces reports it; XML checks still run */
+        declared = FMUC_APPLIES_ANY;
+    if (!(c->applies & declared)) {
+        snprintf(buf, len, "applies to %s, which the FMU does not declare",
+                 c->applies == FMUC_APPLIES_ME   ? "Model Exchange"
+                 : c->applies == FMUC_APPLIES_CS ? "Co-Simulation"
+                                                 : "an interface");
+        return buf;
+    }
+    if (c->needs & (FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX)) {
+        int have = ((c->applies & FMUC_APPLIES_ME) && md->me.present && fmu->lib_path_me) ||
+                   ((c->applies & FMUC_APPLIES_CS) && md->cs.present && fmu->lib_path_cs);
+        if (!have) {
+            snprintf(buf, len, "no %s binary for the declared interface(s)",
+                     fmu->platform ? fmu->platform : fmuc_host_platform());
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_err,
+                         const fmuc_options *opts, const fmuc_run_filter *filter,
+                         const fmuc_run_hooks *hooks)
+{
+    size_t total = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++)
+        total += fmuc_run_selected(filter, fmuc_checks[i]) ? 1 : 0;
+    fmuc_result *arr = realloc(rep->results, (rep->nresults + total) * sizeof *arr + 1);
+    if (!arr)
+        return FMUC_ENOMEM;
+    rep->results = arr;
+    fmuc_subject subj = {.fmu = fmu, .opts = opts};
+    size_t done = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        if (!fmuc_run_selected(filter, c))
+            continue;
+        fmuc_level level = c->level;
+        if (hooks && hooks->level_override)
+            hooks->level_override(c->id, &level, hooks->payload);
+        fmuc_result *r = &rep->results[rep->nresults++];
+        fmuc_result_init(r, c->id, c->title, c->spec, level);
+        char buf[256];
+        const char *why = unmet(c, fmu, open_err, buf, sizeof buf);
+        double t0 = now_s();
+        if (why)
+            fmuc_result_na(r, "%s", why);
+        else
+            c->run(&subj, r);
+        r->duration_s = now_s() - t0;
+        done++;
+        if (hooks && hooks->progress)
+            hooks->progress(r, done, total, hooks->payload);
+    }
+    fmuc_report_tally(rep);
+    return FMUC_OK;
+}

@@ -1,0 +1,102 @@
+/* zip-binary-present: an implementation is present, and each platform folder holds a library named
+ * after every declared modelIdentifier (FMI 2.0.4 §2.3, A-12, A-13). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+static int has_entry(const fmuc_zip_listing *l, const char *name)
+{
+    for (size_t i = 0; i < l->nentries; i++)
+        if (l->entries[i].name && strcmp(l->entries[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *lib_ext(const char *platform)
+{
+    if (strncmp(platform, "win", 3) == 0 || strstr(platform, "-windows"))
+        return ".dll";
+    if (strncmp(platform, "darwin", 6) == 0 || strstr(platform, "-darwin"))
+        return ".dylib";
+    if (strncmp(platform, "linux", 5) == 0 || strstr(platform, "-linux"))
+        return ".so";
+    return NULL;
+}
+
+/* Collect distinct platform folder names under binaries/ into out (max n). */
+static size_t platforms(const fmuc_zip_listing *l, char out[][64], size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const char *nm = l->entries[i].name;
+        if (!nm || strncmp(nm, "binaries/", 9) != 0)
+            continue;
+        const char *p = nm + 9;
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (len == 0 || len >= 64 || !slash || slash[1] == '\0')
+            continue; /* the folder entry itself, or a file directly in binaries/ */
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = strlen(out[j]) == len && strncmp(out[j], p, len) == 0;
+        if (!seen && k < n) {
+            memcpy(out[k], p, len);
+            out[k][len] = '\0';
+            k++;
+        }
+    }
+    return k;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_fmu *fmu = s->fmu;
+    const fmuc_zip_listing *l = &fmu->listing;
+    int has_sources = 0;
+    for (size_t i = 0; i < l->nentries && !has_sources; i++)
+        has_sources = l->entries[i].name && strncmp(l->entries[i].name, "sources/", 8) == 0 &&
+                      !l->entries[i].is_dir;
+    char plats[32][64];
+    size_t np = platforms(l, plats, 32);
+    if (np == 0 && !has_sources) {
+        fmuc_result_violation(res, "no implementation: neither binaries/<platform>/ nor sources/");
+        return;
+    }
+    const fmuc_md *md = fmu->md_parsed ? &fmu->md : NULL;
+    const char *ids[2] = {md && md->me.present ? md->me.model_identifier : NULL,
+                          md && md->cs.present ? md->cs.model_identifier : NULL};
+    const char *host = fmuc_host_platform();
+    int host_found = 0;
+    cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "platforms");
+    for (size_t p = 0; p < np; p++) {
+        cJSON_AddItemToArray(ev, cJSON_CreateString(plats[p]));
+        const char *ext = lib_ext(plats[p]);
+        if (!ext)
+            continue; /* vendor-specific folder: not an error */
+        if (strcmp(plats[p], host) == 0)
+            host_found = 1;
+        for (int k = 0; k < 2; k++) {
+            if (!ids[k] || !*ids[k] || (k == 1 && ids[0] && strcmp(ids[0], ids[1]) == 0))
+                continue;
+            char want[512];
+            snprintf(want, sizeof want, "binaries/%s/%s%s", plats[p], ids[k], ext);
+            if (!has_entry(l, want))
+                fmuc_result_violation(res, "%s modelIdentifier '%s': '%s' is missing",
+                                      k ? "CoSimulation" : "ModelExchange", ids[k], want);
+        }
+    }
+    if (!host_found)
+        fmuc_result_note(res, "no binary for this host's platform '%s': dynamic checks cannot run",
+                         host);
+}
+
+const fmuc_check fmuc_check_zip_binary_present = {
+    .id = "zip-binary-present",
+    .title = "an implementation is present; libraries are named after the modelIdentifier",
+    .spec = "FMI 2.0.4 §2.3, §2.1.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

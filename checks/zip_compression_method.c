@@ -1,0 +1,44 @@
+/* zip-compression-method: every entry is stored (0) or deflated (8) (FMI 2.0.4 §2.3, A-02). */
+#include "check.h"
+#include "zip_util.h"
+
+static const char *method_name(unsigned m)
+{
+    switch (m) {
+    case 1: return "shrink";
+    case 6: return "implode";
+    case 9: return "deflate64";
+    case 12: return "bzip2";
+    case 14: return "LZMA";
+    case 93: return "zstd";
+    case 95: return "xz";
+    case 98: return "PPMd";
+    case 99: return "AES-encrypted";
+    default: return "other";
+    }
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    char shown[512];
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        if (e->method != 0 && e->method != 8)
+            fmuc_result_violation(res,
+                                  "entry '%s': compression method %u (%s) is neither store (0) "
+                                  "nor deflate (8)",
+                                  zipu_show(shown, sizeof shown, e->name), (unsigned)e->method,
+                                  method_name(e->method));
+    }
+}
+
+const fmuc_check fmuc_check_zip_compression_method = {
+    .id = "zip-compression-method",
+    .title = "Archive entries are stored or deflated only",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

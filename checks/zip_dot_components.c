@@ -1,0 +1,44 @@
+/* zip-dot-components: no ".." path components (zip-slip) and no "." components such as a "./"
+ * prefix (FMI 2.0.4 §2.3, A-09; fmi-standard#547). */
+#include <string.h>
+
+#include "check.h"
+#include "zip_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    char shown[512];
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        const char *p = e->name ? e->name : "";
+        int dotdot = 0, dot = 0;
+        while (*p) {
+            /* Backslash-separated names are split too: an importer may treat '\' as separator. */
+            size_t len = strcspn(p, "/\\");
+            if (len == 2 && p[0] == '.' && p[1] == '.')
+                dotdot = 1;
+            else if (len == 1 && p[0] == '.')
+                dot = 1;
+            p += len;
+            if (*p)
+                p++;
+        }
+        zipu_show(shown, sizeof shown, e->name);
+        if (dotdot || (e->problems & FMUC_ZIP_DOTDOT))
+            fmuc_result_violation(res, "entry '%s': '..' path component (points outside the FMU)",
+                                  shown);
+        if (dot || (e->problems & FMUC_ZIP_DOT_PREFIX))
+            fmuc_result_violation(res, "entry '%s': '.' path component (\"./\" prefix)", shown);
+    }
+}
+
+const fmuc_check fmuc_check_zip_dot_components = {
+    .id = "zip-dot-components",
+    .title = "Entry names have no '..' or '.' components",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

@@ -1,0 +1,34 @@
+/* zip-model-description-present: modelDescription.xml at the archive root (FMI 2.0.4 §2.3, A-11). */
+#include <strings.h>
+
+#include "check.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_fmu *fmu = s->fmu;
+    if (fmu->has_md_file)
+        return;
+    const fmuc_zip_listing *l = &fmu->listing;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const char *n = l->entries[i].name;
+        if (n && strcasecmp(n, "modelDescription.xml") == 0) {
+            fmuc_result_violation(res,
+                                  "archive has '%s' but the name must be exactly "
+                                  "'modelDescription.xml' (case-sensitive)",
+                                  n);
+            return;
+        }
+    }
+    fmuc_result_violation(res, "modelDescription.xml is missing at the archive root (%zu entries)",
+                          l->nentries);
+}
+
+const fmuc_check fmuc_check_zip_model_description_present = {
+    .id = "zip-model-description-present",
+    .title = "modelDescription.xml is present at the archive root",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

@@ -1,0 +1,19 @@
+/* zip-split: the FMU is a single-disk archive, not split or spanned (FMI 2.0.4 §2.3, A-06). */
+#include "check.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    if (s->fmu->listing.multi_disk)
+        fmuc_result_violation(res, "the archive is split or spanned over several disks "
+                                   "(disk numbers in the end-of-central-directory record are not 0)");
+}
+
+const fmuc_check fmuc_check_zip_split = {
+    .id = "zip-split",
+    .title = "The archive is not split or spanned",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

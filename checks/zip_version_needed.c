@@ -1,0 +1,30 @@
+/* zip-version-needed: "version needed to extract" of every entry is at most 2.0, hence no ZIP64
+ * (FMI 2.0.4 §2.3, A-04). */
+#include "check.h"
+#include "zip_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    char shown[512];
+    if (l->zip64)
+        fmuc_result_violation(res, "the archive uses ZIP64 records (needs ZIP version 4.5)");
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        /* The low byte is the version (major*10 + minor); the high byte is not a version. */
+        unsigned v = e->version_needed & 0xffu;
+        if (v > 20)
+            fmuc_result_violation(res, "entry '%s': version needed to extract is %u.%u (> 2.0)",
+                                  zipu_show(shown, sizeof shown, e->name), v / 10, v % 10);
+    }
+}
+
+const fmuc_check fmuc_check_zip_version_needed = {
+    .id = "zip-version-needed",
+    .title = "Entries need at most ZIP version 2.0 to extract (no ZIP64)",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

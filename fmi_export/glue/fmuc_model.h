@@ -1,0 +1,188 @@
+/* fmuc model API: what a model implements so that the model-agnostic FMI 2.0 glue (fmi2_glue.c)
+ * and the modelDescription generator (mdgen.c) can turn it into an FMU. One model = one const
+ * descriptor `fmuc_model` (variable table + capabilities + callbacks); no mutable globals.
+ * Variables live in the model's flat data block (`data_size` bytes, zeroed, allocated by the
+ * glue through the host's allocateMemory); the table gives each variable's byte offset there. */
+#ifndef FMUC_MODEL_H
+#define FMUC_MODEL_H
+
+#include <stddef.h>
+
+#include "fmuc/fmi2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Base type of a variable; storage in the data block: double, int, int (fmi2Boolean),
+ *  char[FMUC_M_STRLEN] (NUL-terminated). */
+typedef enum { FMUC_M_REAL = 0, FMUC_M_INTEGER, FMUC_M_BOOLEAN, FMUC_M_STRING } fmuc_m_type;
+
+typedef enum {
+    FMUC_M_LOCAL = 0, /* default (zero) */
+    FMUC_M_PARAMETER,
+    FMUC_M_CALCULATED_PARAMETER,
+    FMUC_M_INPUT,
+    FMUC_M_OUTPUT,
+    FMUC_M_INDEPENDENT /* no storage: the glue serves the current time */
+} fmuc_m_causality;
+
+typedef enum {
+    FMUC_M_CONTINUOUS = 0, /* default (zero), Real only */
+    FMUC_M_DISCRETE,
+    FMUC_M_TUNABLE,
+    FMUC_M_FIXED,
+    FMUC_M_CONSTANT
+} fmuc_m_variability;
+
+/** FMUC_M_INITIAL_DEFAULT = the default of the causality x variability cell (§2.2.7). */
+typedef enum {
+    FMUC_M_INITIAL_DEFAULT = 0,
+    FMUC_M_EXACT,
+    FMUC_M_APPROX,
+    FMUC_M_CALCULATED,
+    FMUC_M_INITIAL_NONE /* effective value for input / independent (attribute absent) */
+} fmuc_m_initial;
+
+/* fmuc_m_var.flags */
+#define FMUC_M_HAS_START 0x01u
+#define FMUC_M_HAS_MIN 0x02u
+#define FMUC_M_HAS_MAX 0x04u
+#define FMUC_M_HAS_NOMINAL 0x08u
+
+#define FMUC_M_STRLEN 256
+
+/** One ScalarVariable. Use designated initializers; zero means "absent/default". */
+typedef struct fmuc_m_var {
+    const char *name;
+    fmi2ValueReference vr;
+    fmuc_m_type type;
+    fmuc_m_causality causality;
+    fmuc_m_variability variability;
+    fmuc_m_initial initial;
+    unsigned flags;         /* FMUC_M_HAS_* */
+    double start;           /* Real/Integer/Boolean start (Integer/Boolean: integral value) */
+    const char *start_str;  /* String start */
+    double min, max, nominal;
+    const char *unit;        /* Real: unit name (UnitDefinitions are generated) */
+    const char *description;
+    size_t offset;           /* byte offset in the data block (offsetof); unused for independent */
+    const char *derivative_of; /* Real: this variable is d/dt of the named variable (a state) */
+    /* ModelStructure dependencies: space-separated variable names. NULL = attribute omitted
+     * (depends on all knowns); "" = depends on no known. */
+    const char *deps;      /* for Outputs / Derivatives: inputs, states, independent */
+    const char *init_deps; /* for InitialUnknowns: inputs, initial="exact" variables, independent */
+} fmuc_m_var;
+
+/* fmuc_m_desc.caps */
+#define FMUC_M_CAP_ME 0x001u                     /* ModelExchange element + ME functions work */
+#define FMUC_M_CAP_CS 0x002u                     /* CoSimulation */
+#define FMUC_M_CAP_GET_SET_STATE 0x004u          /* canGetAndSetFMUstate */
+#define FMUC_M_CAP_SERIALIZE 0x008u              /* canSerializeFMUstate */
+#define FMUC_M_CAP_DIR_DERIV 0x010u              /* providesDirectionalDerivative (needs dir_deriv) */
+#define FMUC_M_CAP_VAR_STEP 0x020u               /* canHandleVariableCommunicationStepSize */
+#define FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED 0x040u
+#define FMUC_M_CAP_ONCE_PER_PROCESS 0x080u       /* canBeInstantiatedOnlyOncePerProcess (XML only) */
+
+/* fmuc_m_desc.experiment.flags */
+#define FMUC_M_EXP_START 0x1u
+#define FMUC_M_EXP_STOP 0x2u
+#define FMUC_M_EXP_TOL 0x4u
+#define FMUC_M_EXP_STEP 0x8u
+
+/** Opaque instance handle the glue passes to every callback (logger, allocator, time, ...). */
+typedef struct fmuc_m_ctx fmuc_m_ctx;
+
+/** Phase of the instance as seen by the model (a coarse view of the FMI state machine). */
+typedef enum {
+    FMUC_M_PHASE_INSTANTIATED = 0,
+    FMUC_M_PHASE_INIT,
+    FMUC_M_PHASE_EVENT,      /* ME Event Mode */
+    FMUC_M_PHASE_CONTINUOUS, /* ME Continuous-Time Mode */
+    FMUC_M_PHASE_STEP,       /* CS stepComplete / stepFailed */
+    FMUC_M_PHASE_TERMINATED,
+    FMUC_M_PHASE_ERROR
+} fmuc_m_phase;
+
+/** The model. All callbacks are optional unless noted; return fmi2OK/Warning/Discard/Error. */
+typedef struct fmuc_m_desc {
+    const char *model_name;
+    const char *model_identifier; /* library name, C identifier */
+    const char *version;          /* model version; part of the GUID hash */
+    const char *description, *author;
+    unsigned caps; /* FMUC_M_CAP_* */
+    const fmuc_m_var *vars;
+    size_t nvars;
+    size_t n_event_indicators;
+    /** NULL-terminated; NULL = the standard set (logEvents, logStatusWarning, logStatusDiscard,
+     *  logStatusError, logStatusFatal, logAll). Glue messages use logStatus* / logEvents if
+     *  declared, else the first category (or NULL when none). */
+    const char *const *log_categories;
+    struct {
+        unsigned flags; /* FMUC_M_EXP_* */
+        double start, stop, tolerance, step;
+    } experiment;
+    size_t data_size; /* bytes of the flat data block */
+    /** CS without do_step: the glue integrates the ME equations with fixed-step RK4,
+     *  n = max(1, ceil(h/cs_h_max - 1e-9)) substeps of h/n. */
+    double cs_h_max;
+
+    /** After the start values of the table were written into data (Instantiate, Reset). */
+    fmi2Status (*start)(fmuc_m_ctx *c, void *data);
+    /** Release what the model owns (FreeInstance, and Reset before start runs again). */
+    void (*release)(fmuc_m_ctx *c, void *data);
+    fmi2Status (*enter_init)(fmuc_m_ctx *c, void *data);
+    fmi2Status (*exit_init)(fmuc_m_ctx *c, void *data);
+    /** Compute every calculated variable (outputs, derivatives, ...) from parameters, inputs,
+     *  states and fmuc_m_time(). Called lazily before reads after anything changed. */
+    fmi2Status (*calc)(fmuc_m_ctx *c, void *data);
+    /** CS step from t to t+h (t = currentCommunicationPoint). NULL: the glue's RK4 (above). */
+    fmi2Status (*do_step)(fmuc_m_ctx *c, void *data, double t, double h);
+    fmi2Status (*event_indicators)(fmuc_m_ctx *c, void *data, double *z, size_t ni);
+    /** ME fmi2NewDiscreteStates; info arrives cleared (all false). */
+    fmi2Status (*event_update)(fmuc_m_ctx *c, void *data, fmi2EventInfo *info);
+    /** ME fmi2CompletedIntegratorStep; *enter_event arrives false. */
+    fmi2Status (*step_completed)(fmuc_m_ctx *c, void *data, fmi2Boolean *enter_event);
+    /** dvUnknown = J * dvKnown; VRs already validated as Real. calc has run. */
+    fmi2Status (*dir_deriv)(fmuc_m_ctx *c, void *data, const fmi2ValueReference *unknown,
+                            size_t n_unknown, const fmi2ValueReference *known, size_t n_known,
+                            const double *dv_known, double *dv_unknown);
+    /** FMU state of the model (Get/SetFMUstate, serialization). NULL: the data block itself is
+     *  copied (right for plain-data models). With hooks, state_size gives the byte count. */
+    fmi2Status (*state_size)(fmuc_m_ctx *c, const void *data, size_t *size);
+    fmi2Status (*state_save)(fmuc_m_ctx *c, const void *data, void *buf, size_t size);
+    fmi2Status (*state_load)(fmuc_m_ctx *c, void *data, const void *buf, size_t size);
+} fmuc_m_desc;
+
+/** The one model linked into an FMU (defined by model.c). */
+extern const fmuc_m_desc fmuc_model;
+
+/* --- services of the glue for models ------------------------------------------------------- */
+/** Log through the host logger (category: a declared one or NULL = the glue's choice). */
+void fmuc_m_log(fmuc_m_ctx *c, fmi2Status status, const char *category, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/** Host allocateMemory (zeroed) / freeMemory. */
+void *fmuc_m_alloc(fmuc_m_ctx *c, size_t n, size_t size);
+void fmuc_m_free(fmuc_m_ctx *c, void *p);
+/** Decoded local path of the resources directory (no trailing '/'), or NULL. */
+const char *fmuc_m_resource_dir(const fmuc_m_ctx *c);
+/** out = <resource dir>/<rel>; returns 0, or -1 (no resource location / too long). */
+int fmuc_m_resource_path(const fmuc_m_ctx *c, const char *rel, char *out, size_t size);
+double fmuc_m_time(const fmuc_m_ctx *c);
+fmuc_m_phase fmuc_m_get_phase(const fmuc_m_ctx *c);
+fmi2Type fmuc_m_interface(const fmuc_m_ctx *c);
+const char *fmuc_m_instance_name(const fmuc_m_ctx *c);
+
+/* --- table helpers (also used by mdgen) ---------------------------------------------------- */
+/** Effective initial (resolving FMUC_M_INITIAL_DEFAULT; FMUC_M_INITIAL_NONE for input and
+ *  independent). */
+fmuc_m_initial fmuc_m_effective_initial(const fmuc_m_var *v);
+/** The GUID "{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}" derived from the descriptor content. */
+void fmuc_m_guid(const fmuc_m_desc *d, char out[39]);
+/** Index of the variable named name, or -1. */
+long fmuc_m_find(const fmuc_m_desc *d, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FMUC_MODEL_H */

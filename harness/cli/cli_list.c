@@ -1,0 +1,61 @@
+/* `fmucheck --list-checks [--json]`: the registry's metadata, no FMU needed. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+static const char *applies_name(unsigned a)
+{
+    return a == FMUC_APPLIES_ME ? "ME" : a == FMUC_APPLIES_CS ? "CS" : "ME,CS";
+}
+
+static cJSON *needs_json(unsigned n)
+{
+    cJSON *a = cJSON_CreateArray();
+    if (n & FMUC_NEEDS_ARCHIVE)
+        cJSON_AddItemToArray(a, cJSON_CreateString("archive"));
+    if (n & FMUC_NEEDS_XML)
+        cJSON_AddItemToArray(a, cJSON_CreateString("xml"));
+    if (n & FMUC_NEEDS_BINARY)
+        cJSON_AddItemToArray(a, cJSON_CreateString("binary"));
+    if (n & FMUC_NEEDS_SANDBOX)
+        cJSON_AddItemToArray(a, cJSON_CreateString("sandbox"));
+    return a;
+}
+
+int fmuc_cli_list_checks(const fmuc_cli *cli)
+{
+    if (cli->list_json) {
+        cJSON *arr = cJSON_CreateArray();
+        for (size_t i = 0; fmuc_checks[i]; i++) {
+            const fmuc_check *c = fmuc_checks[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", c->id);
+            cJSON_AddStringToObject(o, "title", c->title);
+            cJSON_AddStringToObject(o, "spec", c->spec);
+            cJSON_AddStringToObject(o, "level", fmuc_level_name(c->level));
+            cJSON *ap = cJSON_AddArrayToObject(o, "applies");
+            if (c->applies & FMUC_APPLIES_ME)
+                cJSON_AddItemToArray(ap, cJSON_CreateString("ME"));
+            if (c->applies & FMUC_APPLIES_CS)
+                cJSON_AddItemToArray(ap, cJSON_CreateString("CS"));
+            cJSON_AddItemToObject(o, "needs", needs_json(c->needs));
+            cJSON_AddItemToArray(arr, o);
+        }
+        char *s = cJSON_Print(arr);
+        cJSON_Delete(arr);
+        if (!s)
+            return FMUC_EXIT_INTERNAL;
+        puts(s);
+        cJSON_free(s);
+        return FMUC_EXIT_OK;
+    }
+    printf("%-40s %-6s %-6s %-26s %s\n", "ID", "LEVEL", "FOR", "SPEC", "TITLE");
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        printf("%-40s %-6s %-6s %-26s %s\n", c->id, fmuc_level_name(c->level),
+               applies_name(c->applies), c->spec, c->title);
+    }
+    printf("%zu checks\n", fmuc_checks_count());
+    return FMUC_EXIT_OK;
+}

@@ -1,0 +1,190 @@
+/* Command-line parsing. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum {
+    OPT_VERSION = 256, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
+    OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR
+};
+
+static const struct option long_opts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"output", required_argument, NULL, 'o'},
+    {"json", optional_argument, NULL, OPT_JSON},
+    {"junit", required_argument, NULL, OPT_JUNIT},
+    {"no-html", no_argument, NULL, OPT_NO_HTML},
+    {"only", required_argument, NULL, OPT_ONLY},
+    {"skip", required_argument, NULL, OPT_SKIP},
+    {"list-checks", no_argument, NULL, OPT_LIST},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"timeout-multiplier", required_argument, NULL, OPT_TMULT},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"native", required_argument, NULL, OPT_NATIVE},
+    {"compare", required_argument, NULL, OPT_COMPARE},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"rtol", required_argument, NULL, OPT_RTOL},
+    {"atol", required_argument, NULL, OPT_ATOL},
+    {"tmpdir", required_argument, NULL, OPT_TMPDIR},
+    {NULL, 0, NULL, 0}};
+
+void fmuc_cli_usage(FILE *out)
+{
+    fputs("usage: fmucheck [options] FILE.fmu\n"
+          "       fmucheck --list-checks [--json]\n"
+          "\n"
+          "Checks an FMI 2.0 FMU against the standard and writes an evidence report\n"
+          "(report.json, report.html) into the output folder.\n"
+          "\n"
+          "options:\n"
+          "  -o, --output DIR          output folder (default: ./<fmu name>.fmucheck)\n"
+          "      --json[=FILE]         also write the JSON report to FILE ('-' = stdout);\n"
+          "                            with --list-checks: list as JSON\n"
+          "      --junit FILE          write a JUnit XML file for CI\n"
+          "      --no-html             do not write report.html\n"
+          "      --only PATTERN        run only checks whose id matches (glob, repeatable,\n"
+          "                            comma-separated lists allowed), e.g. 'md-*'\n"
+          "      --skip PATTERN        skip checks whose id matches\n"
+          "      --list-checks         list every check with id, level, spec section\n"
+          "      --timeout SECONDS     wall-clock limit per dynamic check (default 60)\n"
+          "      --timeout-multiplier X  scale every timeout (slow machines, sanitizers)\n"
+          "      --input FILE.csv      drive the FMU's inputs from a CSV (time + input names)\n"
+          "      --native l2|l3|none   native model for the bit-exact round trip\n"
+          "                            (default: automatic for vdsim FMUs)\n"
+          "      --compare OTHER.fmu   compare outputs with another FMU\n"
+          "      --reference REF.csv   compare outputs with reference results\n"
+          "      --rtol X, --atol X    tolerances for --compare/--reference (1e-6, 1e-9)\n"
+          "      --tmpdir DIR          where private temporary folders are made\n"
+          "  -q, --quiet               print only the verdict line\n"
+          "  -v, --verbose             print every check's messages\n"
+          "  -h, --help                this text\n"
+          "      --version             version and library versions\n"
+          "\n"
+          "exit codes:\n"
+          "  0  all checks passed (warnings and not-applicable allowed)\n"
+          "  1  at least one check failed\n"
+          "  2  at least one check ended in error (the FMU crashed or hung, or a check\n"
+          "     could not be carried out)\n"
+          "  3  input rejected: not a readable, safe FMU file\n"
+          "  4  an FMI 1.0 or 3.0 FMU: recognised but not supported yet\n"
+          " 64  usage or environment error (bad option, unwritable output folder)\n"
+          " 70  internal error in fmucheck\n",
+          out);
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || !end || end == s || *end || !(v >= lo) || v != v) {
+        fprintf(stderr, "fmucheck: %s: '%s' is not a number >= %g\n", opt, s, lo);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int add_patterns(const char **arr, size_t *n, char *list, const char *opt)
+{
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (*n >= FMUC_CLI_MAX_PATTERNS) {
+            fprintf(stderr, "fmucheck: %s: at most %d patterns\n", opt, FMUC_CLI_MAX_PATTERNS);
+            return -1;
+        }
+        arr[(*n)++] = tok;
+    }
+    return 0;
+}
+
+int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
+{
+    memset(cli, 0, sizeof *cli);
+    fmuc_options_init(&cli->opts);
+    cli->opts.self_exe = argv[0];
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:qv", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': fmuc_cli_usage(stdout); return FMUC_EXIT_OK;
+        case OPT_VERSION:
+            printf("fmucheck %s\n", FMUC_VERSION);
+            return FMUC_EXIT_OK;
+        case 'o': cli->output_dir = optarg; break;
+        case OPT_JSON:
+            cli->list_json = 1;
+            cli->json_path = optarg;
+            break;
+        case OPT_JUNIT: cli->junit_path = optarg; break;
+        case OPT_NO_HTML: cli->no_html = 1; break;
+        case OPT_ONLY:
+            if (add_patterns(cli->only, &cli->nonly, optarg, "--only") < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_SKIP:
+            if (add_patterns(cli->skip, &cli->nskip, optarg, "--skip") < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_LIST: cli->list_checks = 1; break;
+        case 'q': cli->quiet = 1; break;
+        case 'v': cli->verbose = 1; cli->opts.verbose = 1; break;
+        case OPT_TIMEOUT:
+            if (parse_double("--timeout", optarg, 0.001, &cli->opts.timeout_s) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_TMULT:
+            if (parse_double("--timeout-multiplier", optarg, 0.001, &cli->opts.timeout_multiplier) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_INPUT: cli->opts.input_csv = optarg; break;
+        case OPT_NATIVE:
+            if (strcmp(optarg, "l2") && strcmp(optarg, "l3") && strcmp(optarg, "none")) {
+                fprintf(stderr, "fmucheck: --native: '%s' is not one of l2, l3, none\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.native = optarg;
+            break;
+        case OPT_COMPARE: cli->opts.compare_fmu = optarg; break;
+        case OPT_REFERENCE: cli->opts.reference_csv = optarg; break;
+        case OPT_RTOL:
+            if (parse_double("--rtol", optarg, 0, &cli->opts.rtol) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_ATOL:
+            if (parse_double("--atol", optarg, 0, &cli->opts.atol) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_TMPDIR: cli->opts.tmp_parent = optarg; break;
+        case ':':
+            fprintf(stderr, "fmucheck: option '%s' needs a value\n", argv[optind - 1]);
+            return FMUC_EXIT_USAGE;
+        default:
+            fprintf(stderr, "fmucheck: unknown option '%s' (try 'fmucheck --help')\n",
+                    argv[optind - 1]);
+            return FMUC_EXIT_USAGE;
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (cli->ninputs >= FMUC_CLI_MAX_INPUTS) {
+            fprintf(stderr, "fmucheck: at most %d inputs\n", FMUC_CLI_MAX_INPUTS);
+            return FMUC_EXIT_USAGE;
+        }
+        cli->inputs[cli->ninputs++] = argv[i];
+    }
+    if (!cli->list_checks)
+        cli->list_json = 0;
+    const char *nc = getenv("NO_COLOR");
+    int no_color = nc && *nc;
+    cli->color = !no_color && isatty(STDERR_FILENO);
+    cli->stdout_color = !no_color && isatty(STDOUT_FILENO);
+    return -1;
+}

@@ -1,0 +1,246 @@
+/* Isolation: every call into FMU code happens in a forked, resource-limited worker process that
+ * reports back over a validated pipe protocol; the parent judges only what it observed (exit
+ * status, signal, timeout, reply). Also the FMI loader and traced call wrappers used in the worker. */
+#ifndef FMUC_WORKER_H
+#define FMUC_WORKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "fmuc/fmi2.h"
+#include "fmuc/fmuc_err.h"
+#include "fmuc/fmuc_fmu.h"
+#include "fmuc/fmuc_options.h"
+#include "fmuc/fmuc_result.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Parent side
+ * ------------------------------------------------------------------------------------------- */
+
+/** What the worker runs on and its limits. Zero fields take the defaults in parentheses. */
+typedef struct fmuc_worker_spec {
+    const fmuc_fmu *fmu;          /* FMU to load in the worker (may be NULL for non-FMU workers) */
+    double timeout_s;             /* wall clock, CLOCK_MONOTONIC (60 s) */
+    double timeout_multiplier;    /* scales timeout_s (1) */
+    uint64_t rlimit_as_bytes;     /* RLIMIT_AS (4 GiB; not applied under AddressSanitizer) */
+    uint64_t rlimit_fsize_bytes;  /* RLIMIT_FSIZE (1 GiB) */
+    uint64_t capture_cap_bytes;   /* stdout and stderr bytes kept, each (64 KiB); rest counted */
+    size_t reply_max_bytes;       /* largest accepted reply document (16 MiB) */
+    const char *label;            /* what runs, for messages (e.g. the check id); may be NULL */
+} fmuc_worker_spec;
+
+/** Fill a spec from the run's options (timeouts, limits, capture cap) for this FMU. */
+void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fmuc_options *opts);
+
+/** How the worker ended, as observed by the parent. */
+typedef enum {
+    FMUC_WORKER_OK = 0,        /* exit 0 after a valid reply and the end marker */
+    FMUC_WORKER_CRASHED,       /* terminated by a signal (signal) */
+    FMUC_WORKER_TIMEOUT,       /* wall clock exceeded; the process group was killed */
+    FMUC_WORKER_EXITED_EARLY,  /* exited (exit_code, also 0) without completing the protocol */
+    FMUC_WORKER_PROTOCOL       /* reply missing, too large, garbled or of the wrong shape */
+} fmuc_worker_end;
+
+/** Captured output of one stream: the first bytes kept, all bytes counted. */
+typedef struct fmuc_worker_capture {
+    uint64_t bytes;            /* total written by the worker (and its children) */
+    char *head;                /* first min(bytes, cap) bytes, NUL-terminated (may contain NULs) */
+    size_t head_len;
+    int truncated;             /* bytes > head_len */
+} fmuc_worker_capture;
+
+typedef struct fmuc_worker_outcome {
+    fmuc_worker_end end;
+    int signal;                /* CRASHED: the signal number */
+    int exit_code;             /* EXITED_EARLY / OK: the exit status */
+    int fn_status;             /* OK: the value fn returned */
+    char phase[256];           /* the phase the worker last announced ("" if none) */
+    char last_call[256];       /* the FMI call in progress, else the last one ("" if none) */
+    int call_in_progress;      /* last_call had not returned when the worker ended */
+    char *detail;              /* PROTOCOL/TIMEOUT/internal detail, or NULL */
+    cJSON *reply;              /* OK: the object fn filled (owned) */
+    cJSON *trace;              /* array of {"seq","call","status"[,"in_progress"]} plus
+                                  {"omitted":n} between the first and the last calls (owned) */
+    uint64_t ncalls;           /* FMI calls made in total */
+    cJSON *log;                /* array of {"instance","status","category","message"[,"raw"]} */
+    uint64_t log_total;        /* logger calls in total (log keeps the first ones) */
+    fmuc_worker_capture out, err;
+    uint64_t allocs, frees;    /* through allocateMemory/freeMemory */
+    uint64_t live_bytes;       /* allocated and not yet freed */
+    uint64_t bad_frees;        /* freeMemory on a pointer allocateMemory did not return */
+    int load_attempted;        /* fmuc_worker_load was called */
+    int load_ok;
+    char load_error[512];      /* dlerror() text or reason when the load failed */
+    cJSON *missing;            /* array of fmi2* names not found (owned; NULL when none) */
+    double duration_s;
+} fmuc_worker_outcome;
+
+/** What runs in the worker. Return 0 normally; the value comes back as fn_status. */
+typedef struct fmuc_worker_ctx fmuc_worker_ctx;
+typedef int (*fmuc_worker_fn)(fmuc_worker_ctx *ctx, void *payload);
+
+/** Fork a worker (own process group, rlimits, stdout/stderr captured, other fds closed) that
+ *  runs fn(ctx, payload), wait for it under the wall-clock limit, kill its process group, and
+ *  describe what happened in *out (always initialised; free with fmuc_worker_outcome_free).
+ *  Returns FMUC_OK whenever the worker ran, whatever it did: crashes, timeouts and protocol
+ *  errors are in out->end. A negative fmuc_err only when the harness itself failed (fork, pipe,
+ *  mmap). The parent never runs FMU code. */
+fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec, fmuc_worker_fn fn, void *payload,
+                         fmuc_worker_outcome *out, fmuc_diag *diag);
+
+void fmuc_worker_outcome_free(fmuc_worker_outcome *o);
+
+/** Short names: "ok", "crashed", "timeout", "exited-early", "protocol-error". */
+const char *fmuc_worker_end_name(fmuc_worker_end e);
+
+/** Describe the outcome in res: a crash/timeout/early exit/protocol error becomes an ERROR with a
+ *  message naming the signal and the call or phase ("worker terminated by SIGSEGV during
+ *  fmi2DoStep(t=0.5, h=0.1, noSet=0)") and the last calls; evidence "worker" gets the end, trace
+ *  excerpt, log excerpt, output byte counts and allocation stats. Returns nonzero when the check
+ *  must not interpret out->reply (anything but FMUC_WORKER_OK), 0 otherwise. */
+int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res);
+
+/* ---------------------------------------------------------------------------------------------
+ * Worker side (only valid inside fn)
+ * ------------------------------------------------------------------------------------------- */
+
+/** The resolved FMI 2.0 functions of one loaded library. Check presence with fmuc_fmi_has() or
+ *  f->raw.fmi2X != NULL; always CALL through the fmuc_fmi_* wrappers below (they trace). */
+typedef struct fmuc_fmi_raw {
+#define FMUC_FMI_RAW_FIELD_(ret, name, params, iface) name##TYPE name;
+    FMUC_FMI2_FUNCTIONS(FMUC_FMI_RAW_FIELD_)
+#undef FMUC_FMI_RAW_FIELD_
+} fmuc_fmi_raw;
+
+#define FMUC_FMI_NFUNCTIONS 44
+
+typedef struct fmuc_fmi {
+    fmuc_fmi_raw raw;
+    fmi2Type iface;                       /* which library was loaded */
+    const char *lib_path;
+    size_t nmissing;                      /* common + this interface's functions not found */
+    const char *missing[FMUC_FMI_NFUNCTIONS];
+    fmuc_worker_ctx *ctx;                 /* owner (internal) */
+} fmuc_fmi;
+
+/** Status returned by a wrapper whose function the library does not provide (never an FMU
+ *  status; the trace records "not provided"). */
+#define FMUC_FMI_NOT_PROVIDED ((fmi2Status)99)
+
+/** dlopen (RTLD_NOW|RTLD_LOCAL, absolute path, no chdir) the library of interface iface
+ *  (spec->fmu->lib_path_me / lib_path_cs) and resolve all 44 functions (NULL where missing).
+ *  Announces phase "load". NULL on failure: the reason is in fmuc_worker_load_error() and in
+ *  the outcome's load_error. Loading the same interface again returns the same table. */
+const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface);
+const char *fmuc_worker_load_error(const fmuc_worker_ctx *ctx);
+/** 1 if the named function ("fmi2DoStep") was resolved. */
+int fmuc_fmi_has(const fmuc_fmi *f, const char *name);
+
+/** The FMU being worked on (spec->fmu), or NULL. */
+const fmuc_fmu *fmuc_worker_fmu(const fmuc_worker_ctx *ctx);
+/** The reply object fn fills; the parent gets it as outcome->reply when the worker ends well. */
+cJSON *fmuc_worker_reply(fmuc_worker_ctx *ctx);
+/** Announce a phase ("init", "step 12"); survives a crash. */
+void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** The harness callbacks (logger, allocateMemory, freeMemory, stepFinished, environment). */
+const fmi2CallbackFunctions *fmuc_worker_callbacks(fmuc_worker_ctx *ctx);
+/** Number of logger messages received so far (all, also those not kept). */
+uint64_t fmuc_worker_log_count(const fmuc_worker_ctx *ctx);
+
+/** Instantiate with the harness callbacks, resource URI of spec->fmu, visible=false,
+ *  loggingOn=true. guid NULL: the model description's guid. */
+fmi2Component fmuc_fmi_instantiate(const fmuc_fmi *f, fmi2Type type, const char *guid,
+                                   const char *instance_name);
+/** Full control; functions NULL passes a NULL callbacks pointer (to probe robustness). */
+fmi2Component fmuc_fmi_instantiate_ex(const fmuc_fmi *f, const char *instance_name, fmi2Type type,
+                                      const char *guid, const char *resource_uri,
+                                      const fmi2CallbackFunctions *functions, int visible,
+                                      int logging_on);
+
+/* Traced wrappers: one per FMI 2.0 function, same arguments as the standard. */
+const char *fmuc_fmi_getTypesPlatform(const fmuc_fmi *f);
+const char *fmuc_fmi_getVersion(const fmuc_fmi *f);
+fmi2Status fmuc_fmi_setDebugLogging(const fmuc_fmi *f, fmi2Component c, int logging_on,
+                                    size_t ncat, const fmi2String cats[]);
+void fmuc_fmi_freeInstance(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_setupExperiment(const fmuc_fmi *f, fmi2Component c, int tol_defined,
+                                    double tol, double start, int stop_defined, double stop);
+fmi2Status fmuc_fmi_enterInitializationMode(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_exitInitializationMode(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_terminate(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_reset(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_getReal(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                            size_t nvr, fmi2Real value[]);
+fmi2Status fmuc_fmi_getInteger(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                               size_t nvr, fmi2Integer value[]);
+fmi2Status fmuc_fmi_getBoolean(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                               size_t nvr, fmi2Boolean value[]);
+fmi2Status fmuc_fmi_getString(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                              size_t nvr, fmi2String value[]);
+fmi2Status fmuc_fmi_setReal(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                            size_t nvr, const fmi2Real value[]);
+fmi2Status fmuc_fmi_setInteger(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                               size_t nvr, const fmi2Integer value[]);
+fmi2Status fmuc_fmi_setBoolean(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                               size_t nvr, const fmi2Boolean value[]);
+fmi2Status fmuc_fmi_setString(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                              size_t nvr, const fmi2String value[]);
+fmi2Status fmuc_fmi_getFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate *state);
+fmi2Status fmuc_fmi_setFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate state);
+fmi2Status fmuc_fmi_freeFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate *state);
+fmi2Status fmuc_fmi_serializedFMUstateSize(const fmuc_fmi *f, fmi2Component c,
+                                           fmi2FMUstate state, size_t *size);
+fmi2Status fmuc_fmi_serializeFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate state,
+                                      fmi2Byte buf[], size_t size);
+fmi2Status fmuc_fmi_deSerializeFMUstate(const fmuc_fmi *f, fmi2Component c, const fmi2Byte buf[],
+                                        size_t size, fmi2FMUstate *state);
+fmi2Status fmuc_fmi_getDirectionalDerivative(const fmuc_fmi *f, fmi2Component c,
+                                             const fmi2ValueReference unknown[], size_t nunknown,
+                                             const fmi2ValueReference known[], size_t nknown,
+                                             const fmi2Real dv_known[], fmi2Real dv_unknown[]);
+/* Model Exchange */
+fmi2Status fmuc_fmi_enterEventMode(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_newDiscreteStates(const fmuc_fmi *f, fmi2Component c, fmi2EventInfo *info);
+fmi2Status fmuc_fmi_enterContinuousTimeMode(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_completedIntegratorStep(const fmuc_fmi *f, fmi2Component c, int no_set_prior,
+                                            fmi2Boolean *enter_event_mode,
+                                            fmi2Boolean *terminate_simulation);
+fmi2Status fmuc_fmi_setTime(const fmuc_fmi *f, fmi2Component c, double t);
+fmi2Status fmuc_fmi_setContinuousStates(const fmuc_fmi *f, fmi2Component c, const fmi2Real x[],
+                                        size_t nx);
+fmi2Status fmuc_fmi_getDerivatives(const fmuc_fmi *f, fmi2Component c, fmi2Real dx[], size_t nx);
+fmi2Status fmuc_fmi_getEventIndicators(const fmuc_fmi *f, fmi2Component c, fmi2Real z[],
+                                       size_t ni);
+fmi2Status fmuc_fmi_getContinuousStates(const fmuc_fmi *f, fmi2Component c, fmi2Real x[],
+                                        size_t nx);
+fmi2Status fmuc_fmi_getNominalsOfContinuousStates(const fmuc_fmi *f, fmi2Component c,
+                                                  fmi2Real x_nominal[], size_t nx);
+/* Co-Simulation */
+fmi2Status fmuc_fmi_setRealInputDerivatives(const fmuc_fmi *f, fmi2Component c,
+                                            const fmi2ValueReference vr[], size_t nvr,
+                                            const fmi2Integer order[], const fmi2Real value[]);
+fmi2Status fmuc_fmi_getRealOutputDerivatives(const fmuc_fmi *f, fmi2Component c,
+                                             const fmi2ValueReference vr[], size_t nvr,
+                                             const fmi2Integer order[], fmi2Real value[]);
+fmi2Status fmuc_fmi_doStep(const fmuc_fmi *f, fmi2Component c, double t, double h, int no_set_prior);
+fmi2Status fmuc_fmi_cancelStep(const fmuc_fmi *f, fmi2Component c);
+fmi2Status fmuc_fmi_getStatus(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s,
+                              fmi2Status *value);
+fmi2Status fmuc_fmi_getRealStatus(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s,
+                                  fmi2Real *value);
+fmi2Status fmuc_fmi_getIntegerStatus(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s,
+                                     fmi2Integer *value);
+fmi2Status fmuc_fmi_getBooleanStatus(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s,
+                                     fmi2Boolean *value);
+fmi2Status fmuc_fmi_getStringStatus(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s,
+                                    fmi2String *value);
+
+/** "fmi2OK" ... "fmi2Pending"; "invalid(42)"-style text for anything else (buf used then). */
+const char *fmuc_fmi_status_name(int status, char *buf, size_t bufsize);
+
+/** Tests only: the raw reply pipe of the worker (to inject protocol garbage). */
+int fmuc_worker__reply_fd(const fmuc_worker_ctx *ctx);
+
+#endif

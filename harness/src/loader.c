@@ -1,0 +1,496 @@
+/* The FMI loader (worker side): dlopen of the extracted library with RTLD_NOW|RTLD_LOCAL, the
+ * 44-function table, and traced wrappers that record every call in the crash-proof trace. */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "worker_internal.h"
+
+static const char *const fn_names[FMUC_FMI_NFUNCTIONS] = {
+#define FMUC_NAME_(ret, name, params, iface) #name,
+    FMUC_FMI2_FUNCTIONS(FMUC_NAME_)
+#undef FMUC_NAME_
+};
+
+enum { IF_C = 0, IF_ME = 1, IF_CS = 2 };
+static const int fn_iface[FMUC_FMI_NFUNCTIONS] = {
+#define FMUC_IFACE_(ret, name, params, iface) IF_##iface,
+    FMUC_FMI2_FUNCTIONS(FMUC_IFACE_)
+#undef FMUC_IFACE_
+};
+
+static void set_load_error(fmuc_worker_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_load_error(fmuc_worker_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->sh->load_error, sizeof ctx->sh->load_error, fmt, ap);
+    va_end(ap);
+}
+
+const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
+{
+    int k = iface == fmi2CoSimulation ? 1 : 0;
+    const fmuc_fmu *fmu = ctx->spec->fmu;
+    const char *path;
+    fmuc_fmi *f = &ctx->fmi[k];
+    fmuc_w_call *e;
+    void *h;
+    size_t i;
+
+    if (ctx->loaded[k])
+        return f;
+    ctx->sh->load_attempted = 1;
+    ctx->sh->load_ok = 0;
+    path = !fmu ? NULL : k ? fmu->lib_path_cs : fmu->lib_path_me;
+    if (!path) {
+        set_load_error(ctx, "no %s binary for this platform",
+                       k ? "Co-Simulation" : "Model Exchange");
+        return NULL;
+    }
+    if (path[0] != '/') {
+        set_load_error(ctx, "library path is not absolute: %s", path);
+        return NULL;
+    }
+    fmuc_worker_phase(ctx, "load");
+    dlerror();
+    e = fmuc_trace__begin(ctx, "dlopen(%s)", strrchr(path, '/') + 1);
+    /* Never chdir (FMIL): the library gets an absolute path and RTLD_LOCAL so two FMUs'
+     * helper symbols cannot clash. */
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    fmuc_trace__end(e, h ? 0 : -1, FMUC_W_CALL_RETURNED);
+    if (!h) {
+        const char *msg = dlerror();
+        set_load_error(ctx, "dlopen failed: %s", msg ? msg : "unknown error");
+        return NULL;
+    }
+    memset(f, 0, sizeof *f);
+    i = 0;
+    /* dlsym gives void*; POSIX guarantees it converts to a function pointer, memcpy avoids the
+     * object-to-function pointer cast. */
+#define FMUC_RESOLVE_(ret, name, params, iface_)                                             \
+    {                                                                                        \
+        void *sym_ = dlsym(h, #name);                                                        \
+        memcpy(&f->raw.name, &sym_, sizeof sym_);                                            \
+        if (!sym_ && (fn_iface[i] == IF_C || fn_iface[i] == (k ? IF_CS : IF_ME))) {          \
+            f->missing[f->nmissing++] = fn_names[i];                                         \
+            ctx->sh->missing_mask |= 1ull << i;                                              \
+        }                                                                                    \
+        i++;                                                                                 \
+    }
+    FMUC_FMI2_FUNCTIONS(FMUC_RESOLVE_)
+#undef FMUC_RESOLVE_
+    f->iface = k ? fmi2CoSimulation : fmi2ModelExchange;
+    f->lib_path = path;
+    f->ctx = ctx;
+    ctx->handle[k] = h;
+    ctx->loaded[k] = 1;
+    ctx->sh->load_ok = 1;
+    return f;
+}
+
+const char *fmuc_worker_load_error(const fmuc_worker_ctx *ctx)
+{
+    return ctx->sh->load_error;
+}
+
+int fmuc_fmi_has(const fmuc_fmi *f, const char *name)
+{
+    if (!f || !name)
+        return 0;
+#define FMUC_HAS_(ret, fname, params, iface)                                                 \
+    if (strcmp(#fname, name) == 0)                                                           \
+        return f->raw.fname != NULL;
+    FMUC_FMI2_FUNCTIONS(FMUC_HAS_)
+#undef FMUC_HAS_
+    return 0;
+}
+
+void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
+{
+    int k;
+    for (k = 0; k < 2; k++) {
+        if (!ctx->loaded[k])
+            continue;
+        fmuc_worker_phase(ctx, "unload");
+        fmuc_w_call *e = fmuc_trace__begin(ctx, "dlclose(%s)", strrchr(ctx->fmi[k].lib_path, '/') + 1);
+        dlclose(ctx->handle[k]);
+        fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+        ctx->loaded[k] = 0;
+    }
+}
+
+const char *fmuc_fmi_status_name(int status, char *buf, size_t bufsize)
+{
+    static const char *const names[] = {"fmi2OK", "fmi2Warning", "fmi2Discard",
+                                        "fmi2Error", "fmi2Fatal", "fmi2Pending"};
+    if (status >= 0 && status <= 5)
+        return names[status];
+    if (status == (int)FMUC_FMI_NOT_PROVIDED)
+        return "not provided";
+    snprintf(buf, bufsize, "invalid(%d)", status);
+    return buf;
+}
+
+/* ---- argument formatting for the trace ---- */
+
+static void fmt_vrs(char *buf, size_t n, const fmi2ValueReference vr[], size_t nvr)
+{
+    size_t i, o = 0;
+    int w;
+    if (!vr) {
+        snprintf(buf, n, "vr=NULL, nvr=%zu", nvr);
+        return;
+    }
+    w = snprintf(buf, n, "vr=[");
+    o = w > 0 ? (size_t)w : 0;
+    for (i = 0; i < nvr && i < 6 && o < n; i++) {
+        w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", vr[i]);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    if (o < n)
+        snprintf(buf + o, n - o, "%s], nvr=%zu", nvr > 6 ? ",..." : "", nvr);
+}
+
+static void fmt_reals(char *buf, size_t n, const double v[], size_t nv)
+{
+    size_t i, o = 0;
+    int w;
+    if (!v) {
+        snprintf(buf, n, "NULL");
+        return;
+    }
+    buf[0] = '\0';
+    for (i = 0; i < nv && i < 4 && o < n; i++) {
+        w = snprintf(buf + o, n - o, "%s%.10g", i ? "," : "", v[i]);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    if (nv > 4 && o < n)
+        snprintf(buf + o, n - o, ",...");
+}
+
+static void fmt_ints(char *buf, size_t n, const int v[], size_t nv)
+{
+    size_t i, o = 0;
+    int w;
+    if (!v) {
+        snprintf(buf, n, "NULL");
+        return;
+    }
+    buf[0] = '\0';
+    for (i = 0; i < nv && i < 4 && o < n; i++) {
+        w = snprintf(buf + o, n - o, "%s%d", i ? "," : "", v[i]);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    if (nv > 4 && o < n)
+        snprintf(buf + o, n - o, ",...");
+}
+
+#define NOT_PROVIDED_(name, ret)                                                             \
+    do {                                                                                     \
+        fmuc_w_call *np_ = fmuc_trace__begin(f->ctx, #name "()");                            \
+        fmuc_trace__end(np_, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);          \
+        return ret;                                                                          \
+    } while (0)
+
+/* Record, call, record the status. fmtargs is the parenthesised argument list of
+ * fmuc_trace__begin (ctx, format, ...). */
+#define TRACED_(name, fmtargs, call)                                                         \
+    do {                                                                                     \
+        fmuc_w_call *e_;                                                                     \
+        fmi2Status st_;                                                                      \
+        if (!f->raw.name)                                                                    \
+            NOT_PROVIDED_(name, FMUC_FMI_NOT_PROVIDED);                                      \
+        e_ = fmuc_trace__begin fmtargs;                                                      \
+        st_ = call;                                                                          \
+        fmuc_trace__end(e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
+        return st_;                                                                          \
+    } while (0)
+
+#define SIMPLE_(wrapper, name)                                                               \
+    fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c)                                   \
+    {                                                                                        \
+        TRACED_(name, (f->ctx, #name "()"), f->raw.name(c));                                 \
+    }
+
+const char *fmuc_fmi_getTypesPlatform(const fmuc_fmi *f)
+{
+    fmuc_w_call *e;
+    const char *r;
+    if (!f->raw.fmi2GetTypesPlatform)
+        NOT_PROVIDED_(fmi2GetTypesPlatform, NULL);
+    e = fmuc_trace__begin(f->ctx, "fmi2GetTypesPlatform()");
+    r = f->raw.fmi2GetTypesPlatform();
+    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+    return r;
+}
+
+const char *fmuc_fmi_getVersion(const fmuc_fmi *f)
+{
+    fmuc_w_call *e;
+    const char *r;
+    if (!f->raw.fmi2GetVersion)
+        NOT_PROVIDED_(fmi2GetVersion, NULL);
+    e = fmuc_trace__begin(f->ctx, "fmi2GetVersion()");
+    r = f->raw.fmi2GetVersion();
+    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+    return r;
+}
+
+fmi2Status fmuc_fmi_setDebugLogging(const fmuc_fmi *f, fmi2Component c, int logging_on,
+                                    size_t ncat, const fmi2String cats[])
+{
+    TRACED_(fmi2SetDebugLogging,
+            (f->ctx, "fmi2SetDebugLogging(loggingOn=%d, nCategories=%zu)", logging_on, ncat),
+            f->raw.fmi2SetDebugLogging(c, logging_on, ncat, cats));
+}
+
+fmi2Component fmuc_fmi_instantiate_ex(const fmuc_fmi *f, const char *instance_name, fmi2Type type,
+                                      const char *guid, const char *resource_uri,
+                                      const fmi2CallbackFunctions *functions, int visible,
+                                      int logging_on)
+{
+    fmuc_w_call *e;
+    fmi2Component c;
+    if (!f->raw.fmi2Instantiate)
+        NOT_PROVIDED_(fmi2Instantiate, NULL);
+    e = fmuc_trace__begin(f->ctx,
+                          "fmi2Instantiate(instanceName=\"%.40s\", fmuType=%s, guid=\"%.60s\", "
+                          "visible=%d, loggingOn=%d%s)",
+                          instance_name ? instance_name : "(null)",
+                          type == fmi2CoSimulation ? "CS" : "ME", guid ? guid : "(null)", visible,
+                          logging_on, functions ? "" : ", functions=NULL");
+    c = f->raw.fmi2Instantiate(instance_name, type, guid, resource_uri, functions, visible,
+                               logging_on);
+    /* status field: 1 when an instance came back, 0 for NULL */
+    fmuc_trace__end(e, c ? 0 : 3, FMUC_W_CALL_RETURNED);
+    return c;
+}
+
+fmi2Component fmuc_fmi_instantiate(const fmuc_fmi *f, fmi2Type type, const char *guid,
+                                   const char *instance_name)
+{
+    const fmuc_fmu *fmu = f->ctx->spec->fmu;
+    if (!guid && fmu && fmu->md_parsed)
+        guid = fmu->md.guid;
+    return fmuc_fmi_instantiate_ex(f, instance_name ? instance_name : "fmucheck", type, guid,
+                                   fmu ? fmu->resource_uri : NULL, &f->ctx->cb, 0, 1);
+}
+
+void fmuc_fmi_freeInstance(const fmuc_fmi *f, fmi2Component c)
+{
+    fmuc_w_call *e;
+    if (!f->raw.fmi2FreeInstance) {
+        e = fmuc_trace__begin(f->ctx, "fmi2FreeInstance()");
+        fmuc_trace__end(e, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
+        return;
+    }
+    e = fmuc_trace__begin(f->ctx, "fmi2FreeInstance(%s)", c ? "c" : "NULL");
+    f->raw.fmi2FreeInstance(c);
+    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+}
+
+fmi2Status fmuc_fmi_setupExperiment(const fmuc_fmi *f, fmi2Component c, int tol_defined,
+                                    double tol, double start, int stop_defined, double stop)
+{
+    TRACED_(fmi2SetupExperiment,
+            (f->ctx,
+             "fmi2SetupExperiment(toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, "
+             "stopTimeDefined=%d, stopTime=%.10g)",
+             tol_defined, tol, start, stop_defined, stop),
+            f->raw.fmi2SetupExperiment(c, tol_defined, tol, start, stop_defined, stop));
+}
+
+SIMPLE_(fmuc_fmi_enterInitializationMode, fmi2EnterInitializationMode)
+SIMPLE_(fmuc_fmi_exitInitializationMode, fmi2ExitInitializationMode)
+SIMPLE_(fmuc_fmi_terminate, fmi2Terminate)
+SIMPLE_(fmuc_fmi_reset, fmi2Reset)
+SIMPLE_(fmuc_fmi_enterEventMode, fmi2EnterEventMode)
+SIMPLE_(fmuc_fmi_enterContinuousTimeMode, fmi2EnterContinuousTimeMode)
+SIMPLE_(fmuc_fmi_cancelStep, fmi2CancelStep)
+
+#define GETTER_(wrapper, name, vtype)                                                        \
+    fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],    \
+                       size_t nvr, vtype value[])                                            \
+    {                                                                                        \
+        char vrs[160];                                                                       \
+        fmt_vrs(vrs, sizeof vrs, vr, nvr);                                                   \
+        TRACED_(name, (f->ctx, #name "(%s)", vrs), f->raw.name(c, vr, nvr, value));          \
+    }
+
+GETTER_(fmuc_fmi_getReal, fmi2GetReal, fmi2Real)
+GETTER_(fmuc_fmi_getInteger, fmi2GetInteger, fmi2Integer)
+GETTER_(fmuc_fmi_getBoolean, fmi2GetBoolean, fmi2Boolean)
+GETTER_(fmuc_fmi_getString, fmi2GetString, fmi2String)
+
+fmi2Status fmuc_fmi_setReal(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                            size_t nvr, const fmi2Real value[])
+{
+    char vrs[120], vals[100];
+    fmt_vrs(vrs, sizeof vrs, vr, nvr);
+    fmt_reals(vals, sizeof vals, value, nvr);
+    TRACED_(fmi2SetReal, (f->ctx, "fmi2SetReal(%s, value=[%s])", vrs, vals),
+            f->raw.fmi2SetReal(c, vr, nvr, value));
+}
+
+fmi2Status fmuc_fmi_setInteger(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                               size_t nvr, const fmi2Integer value[])
+{
+    char vrs[120], vals[100];
+    fmt_vrs(vrs, sizeof vrs, vr, nvr);
+    fmt_ints(vals, sizeof vals, value, nvr);
+    TRACED_(fmi2SetInteger, (f->ctx, "fmi2SetInteger(%s, value=[%s])", vrs, vals),
+            f->raw.fmi2SetInteger(c, vr, nvr, value));
+}
+
+fmi2Status fmuc_fmi_setBoolean(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                               size_t nvr, const fmi2Boolean value[])
+{
+    char vrs[120], vals[100];
+    fmt_vrs(vrs, sizeof vrs, vr, nvr);
+    fmt_ints(vals, sizeof vals, value, nvr);
+    TRACED_(fmi2SetBoolean, (f->ctx, "fmi2SetBoolean(%s, value=[%s])", vrs, vals),
+            f->raw.fmi2SetBoolean(c, vr, nvr, value));
+}
+
+fmi2Status fmuc_fmi_setString(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
+                              size_t nvr, const fmi2String value[])
+{
+    char vrs[160];
+    fmt_vrs(vrs, sizeof vrs, vr, nvr);
+    TRACED_(fmi2SetString, (f->ctx, "fmi2SetString(%s)", vrs),
+            f->raw.fmi2SetString(c, vr, nvr, value));
+}
+
+fmi2Status fmuc_fmi_getFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate *state)
+{
+    TRACED_(fmi2GetFMUstate, (f->ctx, "fmi2GetFMUstate()"), f->raw.fmi2GetFMUstate(c, state));
+}
+
+fmi2Status fmuc_fmi_setFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate state)
+{
+    TRACED_(fmi2SetFMUstate, (f->ctx, "fmi2SetFMUstate(%s)", state ? "state" : "NULL"),
+            f->raw.fmi2SetFMUstate(c, state));
+}
+
+fmi2Status fmuc_fmi_freeFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate *state)
+{
+    TRACED_(fmi2FreeFMUstate, (f->ctx, "fmi2FreeFMUstate()"), f->raw.fmi2FreeFMUstate(c, state));
+}
+
+fmi2Status fmuc_fmi_serializedFMUstateSize(const fmuc_fmi *f, fmi2Component c,
+                                           fmi2FMUstate state, size_t *size)
+{
+    TRACED_(fmi2SerializedFMUstateSize, (f->ctx, "fmi2SerializedFMUstateSize()"),
+            f->raw.fmi2SerializedFMUstateSize(c, state, size));
+}
+
+fmi2Status fmuc_fmi_serializeFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate state,
+                                      fmi2Byte buf[], size_t size)
+{
+    TRACED_(fmi2SerializeFMUstate, (f->ctx, "fmi2SerializeFMUstate(size=%zu)", size),
+            f->raw.fmi2SerializeFMUstate(c, state, buf, size));
+}
+
+fmi2Status fmuc_fmi_deSerializeFMUstate(const fmuc_fmi *f, fmi2Component c, const fmi2Byte buf[],
+                                        size_t size, fmi2FMUstate *state)
+{
+    TRACED_(fmi2DeSerializeFMUstate, (f->ctx, "fmi2DeSerializeFMUstate(size=%zu)", size),
+            f->raw.fmi2DeSerializeFMUstate(c, buf, size, state));
+}
+
+fmi2Status fmuc_fmi_getDirectionalDerivative(const fmuc_fmi *f, fmi2Component c,
+                                             const fmi2ValueReference unknown[], size_t nunknown,
+                                             const fmi2ValueReference known[], size_t nknown,
+                                             const fmi2Real dv_known[], fmi2Real dv_unknown[])
+{
+    char u[100], k[100];
+    fmt_vrs(u, sizeof u, unknown, nunknown);
+    fmt_vrs(k, sizeof k, known, nknown);
+    TRACED_(fmi2GetDirectionalDerivative,
+            (f->ctx, "fmi2GetDirectionalDerivative(unknown %s; known %s)", u, k),
+            f->raw.fmi2GetDirectionalDerivative(c, unknown, nunknown, known, nknown, dv_known,
+                                                dv_unknown));
+}
+
+fmi2Status fmuc_fmi_newDiscreteStates(const fmuc_fmi *f, fmi2Component c, fmi2EventInfo *info)
+{
+    TRACED_(fmi2NewDiscreteStates, (f->ctx, "fmi2NewDiscreteStates()"),
+            f->raw.fmi2NewDiscreteStates(c, info));
+}
+
+fmi2Status fmuc_fmi_completedIntegratorStep(const fmuc_fmi *f, fmi2Component c, int no_set_prior,
+                                            fmi2Boolean *enter_event_mode,
+                                            fmi2Boolean *terminate_simulation)
+{
+    TRACED_(fmi2CompletedIntegratorStep,
+            (f->ctx, "fmi2CompletedIntegratorStep(noSetFMUStatePriorToCurrentPoint=%d)",
+             no_set_prior),
+            f->raw.fmi2CompletedIntegratorStep(c, no_set_prior, enter_event_mode,
+                                               terminate_simulation));
+}
+
+fmi2Status fmuc_fmi_setTime(const fmuc_fmi *f, fmi2Component c, double t)
+{
+    TRACED_(fmi2SetTime, (f->ctx, "fmi2SetTime(t=%.10g)", t), f->raw.fmi2SetTime(c, t));
+}
+
+fmi2Status fmuc_fmi_setContinuousStates(const fmuc_fmi *f, fmi2Component c, const fmi2Real x[],
+                                        size_t nx)
+{
+    char vals[100];
+    fmt_reals(vals, sizeof vals, x, nx);
+    TRACED_(fmi2SetContinuousStates, (f->ctx, "fmi2SetContinuousStates(x=[%s], nx=%zu)", vals, nx),
+            f->raw.fmi2SetContinuousStates(c, x, nx));
+}
+
+#define ARRAY_OUT_(wrapper, name, arg)                                                       \
+    fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c, fmi2Real v[], size_t n)           \
+    {                                                                                        \
+        TRACED_(name, (f->ctx, #name "(" arg "=%zu)", n), f->raw.name(c, v, n));             \
+    }
+
+ARRAY_OUT_(fmuc_fmi_getDerivatives, fmi2GetDerivatives, "nx")
+ARRAY_OUT_(fmuc_fmi_getEventIndicators, fmi2GetEventIndicators, "ni")
+ARRAY_OUT_(fmuc_fmi_getContinuousStates, fmi2GetContinuousStates, "nx")
+ARRAY_OUT_(fmuc_fmi_getNominalsOfContinuousStates, fmi2GetNominalsOfContinuousStates, "nx")
+
+fmi2Status fmuc_fmi_setRealInputDerivatives(const fmuc_fmi *f, fmi2Component c,
+                                            const fmi2ValueReference vr[], size_t nvr,
+                                            const fmi2Integer order[], const fmi2Real value[])
+{
+    char vrs[160];
+    fmt_vrs(vrs, sizeof vrs, vr, nvr);
+    TRACED_(fmi2SetRealInputDerivatives, (f->ctx, "fmi2SetRealInputDerivatives(%s)", vrs),
+            f->raw.fmi2SetRealInputDerivatives(c, vr, nvr, order, value));
+}
+
+fmi2Status fmuc_fmi_getRealOutputDerivatives(const fmuc_fmi *f, fmi2Component c,
+                                             const fmi2ValueReference vr[], size_t nvr,
+                                             const fmi2Integer order[], fmi2Real value[])
+{
+    char vrs[160];
+    fmt_vrs(vrs, sizeof vrs, vr, nvr);
+    TRACED_(fmi2GetRealOutputDerivatives, (f->ctx, "fmi2GetRealOutputDerivatives(%s)", vrs),
+            f->raw.fmi2GetRealOutputDerivatives(c, vr, nvr, order, value));
+}
+
+fmi2Status fmuc_fmi_doStep(const fmuc_fmi *f, fmi2Component c, double t, double h, int no_set_prior)
+{
+    TRACED_(fmi2DoStep, (f->ctx, "fmi2DoStep(t=%.10g, h=%.10g, noSet=%d)", t, h, no_set_prior),
+            f->raw.fmi2DoStep(c, t, h, no_set_prior));
+}
+
+#define STATUS_(wrapper, name, vtype)                                                        \
+    fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s, vtype *value)   \
+    {                                                                                        \
+        TRACED_(name, (f->ctx, #name "(kind=%d)", (int)s), f->raw.name(c, s, value));        \
+    }
+
+STATUS_(fmuc_fmi_getStatus, fmi2GetStatus, fmi2Status)
+STATUS_(fmuc_fmi_getRealStatus, fmi2GetRealStatus, fmi2Real)
+STATUS_(fmuc_fmi_getIntegerStatus, fmi2GetIntegerStatus, fmi2Integer)
+STATUS_(fmuc_fmi_getBooleanStatus, fmi2GetBooleanStatus, fmi2Boolean)
+STATUS_(fmuc_fmi_getStringStatus, fmi2GetStringStatus, fmi2String)

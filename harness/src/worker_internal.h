@@ -1,0 +1,97 @@
+/* Internals shared by worker.c, trace.c, callbacks.c and loader.c: the MAP_SHARED region that the
+ * worker writes (phase, call trace, log, allocation stats) and the parent reads after the worker
+ * ended (even by a crash), and the worker-side context. The parent treats the region as hostile. */
+#ifndef FMUC_WORKER_INTERNAL_H
+#define FMUC_WORKER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmuc/fmuc_worker.h"
+
+#define FMUC_W_MAGIC 0x31524b5743554d46ull /* "FMUCWKR1" */
+#define FMUC_W_TRACE_HEAD 64               /* first calls kept */
+#define FMUC_W_TRACE_TAIL 64               /* last calls kept (ring) */
+#define FMUC_W_CALL_TEXT 240
+#define FMUC_W_LOG_KEPT 1000
+#define FMUC_W_LOG_MSG 4096
+#define FMUC_W_LOG_NAME 128
+
+enum { FMUC_W_CALL_EMPTY = 0, FMUC_W_CALL_RUNNING = 1, FMUC_W_CALL_RETURNED = 2,
+       FMUC_W_CALL_NOT_PROVIDED = 3 };
+
+typedef struct fmuc_w_call {
+    uint64_t seq;
+    int32_t status;      /* raw returned value (or 0 for void / pointer returns) */
+    uint32_t state;      /* FMUC_W_CALL_* */
+    char text[FMUC_W_CALL_TEXT];
+} fmuc_w_call;
+
+/* log entry flags */
+enum {
+    FMUC_W_LOG_INST_NULL = 1u << 0,
+    FMUC_W_LOG_CAT_NULL = 1u << 1,
+    FMUC_W_LOG_MSG_NULL = 1u << 2,
+    FMUC_W_LOG_RAW = 1u << 3,        /* format refused (e.g. %n): message kept unformatted */
+    FMUC_W_LOG_TRUNCATED = 1u << 4,
+    FMUC_W_LOG_ENV_MISMATCH = 1u << 5 /* first argument was not the componentEnvironment */
+};
+
+typedef struct fmuc_w_log {
+    int32_t status;
+    uint32_t flags;
+    char instance[FMUC_W_LOG_NAME];
+    char category[FMUC_W_LOG_NAME];
+    char message[FMUC_W_LOG_MSG];
+} fmuc_w_log;
+
+typedef struct fmuc_w_shared {
+    uint64_t magic;
+    char phase[256];
+    uint64_t ncalls;
+    fmuc_w_call head[FMUC_W_TRACE_HEAD];
+    fmuc_w_call tail[FMUC_W_TRACE_TAIL];
+    uint64_t allocs, frees, live_bytes, bad_frees, refused_allocs, step_finished;
+    uint64_t log_total;
+    uint32_t load_attempted, load_ok;
+    uint64_t missing_mask;   /* bit i: function i of FMUC_FMI2_FUNCTIONS not found */
+    char load_error[512];
+    fmuc_w_log log[FMUC_W_LOG_KEPT];
+} fmuc_w_shared;
+
+typedef struct fmuc_w_alloc_slot {
+    void *ptr;               /* NULL empty, (void*)1 tombstone */
+    size_t size;
+} fmuc_w_alloc_slot;
+
+struct fmuc_worker_ctx {
+    const fmuc_worker_spec *spec;
+    fmuc_w_shared *sh;
+    cJSON *reply;
+    int reply_fd;
+    uint64_t alloc_cap;      /* largest single allocateMemory request honoured */
+    fmuc_w_alloc_slot *slots;
+    size_t nslots, nused;    /* open-addressing set of live allocations */
+    fmi2CallbackFunctions cb;
+    fmuc_fmi fmi[2];
+    void *handle[2];
+    int loaded[2];
+};
+
+/* trace.c */
+fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
+/** Parent: decode the (untrusted) region into outcome fields. */
+void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out);
+/** Copy bytes into a JSON-safe string (valid UTF-8 kept, other bytes as \xNN); malloc'ed. */
+char *fmuc_trace__sanitize(const char *s, size_t n);
+
+/* callbacks.c */
+void fmuc_callbacks__init(fmuc_worker_ctx *ctx);
+void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
+
+/* loader.c */
+void fmuc_loader__unload_all(fmuc_worker_ctx *ctx);
+
+#endif

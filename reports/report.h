@@ -1,0 +1,71 @@
+/* Reporters: pure functions from an fmuc_report to JSON (canonical), HTML, JUnit XML and a terminal
+ * summary. Each writes to a FILE and returns FMUC_OK or FMUC_EIO/FMUC_ENOMEM; none prints anywhere else,
+ * none keeps state. The HTML reporter also runs gnuplot (FMUC_GNUPLOT) as a child process to draw the
+ * plots found in evidence (convention in reports/README.md). */
+#ifndef FMUC_REPORT_H
+#define FMUC_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "fmuc/fmuc_err.h"
+#include "fmuc/fmuc_result.h"
+
+/** The shape every reporter has (Criterion's criterion_reporter: a name and a writer). */
+typedef fmuc_err (*fmuc_report_writer)(FILE *out, const fmuc_report *r);
+
+typedef struct fmuc_reporter {
+    const char *name;         /* "html", "junit", "text", ... (the --format value) */
+    fmuc_report_writer write;
+    const char *extension;    /* suggested file extension without dot */
+} fmuc_reporter;
+
+/** Self-contained HTML page (inline CSS/JS/SVG, no external resources). */
+fmuc_err fmuc_report_html_write(FILE *out, const fmuc_report *r);
+/** JUnit XML: <testsuites> with one <testsuite> per FMU, one <testcase> per check. */
+fmuc_err fmuc_report_junit_write(FILE *out, const fmuc_report *r);
+/** Compact terminal summary: counts, one line per non-pass check, overall verdict.
+ *  color != 0 emits ANSI SGR colors (the caller decides: TTY, NO_COLOR). */
+fmuc_err fmuc_report_text_write(FILE *out, const fmuc_report *r, int color);
+/** fmuc_report_text_write without color, in the fmuc_report_writer shape. */
+fmuc_err fmuc_report_text_write_plain(FILE *out, const fmuc_report *r);
+
+/** The reporter table, terminated by { NULL, NULL, NULL }. */
+extern const fmuc_reporter fmuc_reporters[];
+/** The reporter named name, or NULL. */
+const fmuc_reporter *fmuc_reporter_find(const char *name);
+
+/** Write a report atomically: render into a temp file in path's directory, fflush + fsync, rename
+ *  over path (then fsync the directory). On any error (including the writer's) the temp file is
+ *  removed and path is left untouched: never a truncated report. The file gets mode 0644. */
+fmuc_err fmuc_report_write_atomic(const char *path, fmuc_report_writer write, const fmuc_report *r);
+
+/* ---- internals shared by the reporters in reports/ (not for other modules) ---------------------- */
+
+/** Decode one UTF-8 sequence from s[0..len): returns the code point and sets *adv to its byte length,
+ *  or returns -1 with *adv = 1 for an invalid, overlong, surrogate or truncated sequence. */
+int32_t fmuc_report__utf8_decode(const unsigned char *s, size_t len, size_t *adv);
+
+enum {
+    FMUC_ESC_HTML = 0,      /* invalid UTF-8 and disallowed controls -> U+FFFD */
+    FMUC_ESC_XML_STRIP = 1  /* invalid UTF-8 -> U+FFFD; characters illegal in XML 1.0 are dropped */
+};
+/** Write s (may be NULL: nothing) escaped for XML/HTML text and attribute values (& < > " '), at
+ *  most max_bytes input bytes (0: no limit; an ellipsis marks the cut). Always valid UTF-8. */
+void fmuc_report__xml_escape(FILE *out, const char *s, size_t max_bytes, int mode);
+
+/** Locale-independent number formatting ("%.*g" with '.' as decimal point; nan/inf spelled
+ *  "NaN"/"inf"/"-inf"). Returns buf. */
+char *fmuc_report__num(char *buf, size_t bufsize, double v, int precision);
+
+/** Render one plot object of the evidence convention (reports/README.md) to an SVG fragment (XML
+ *  prolog stripped, element ids prefixed with id_prefix so several plots can share a page).
+ *  On success *svg is a malloc'd string (caller frees). On failure returns < 0, *svg is NULL and
+ *  why holds a short human-readable reason. Runs gnuplot with a timeout. */
+fmuc_err fmuc_plot__svg(const cJSON *plot, const char *id_prefix, char **svg, char *why,
+                        size_t whylen);
+
+#endif

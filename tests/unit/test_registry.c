@@ -1,0 +1,110 @@
+/* The registry: ids unique and well-formed, metadata complete, id <-> file mapping, and every
+ * check has at least one broken reference FMU that proves it catches what it claims. */
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "runner.h"
+
+static int kebab(const char *id)
+{
+    if (!id || !islower((unsigned char)id[0]))
+        return 0;
+    int dash = 0;
+    for (const char *p = id; *p; p++) {
+        if (*p == '-') {
+            if (p[1] == '-' || p[1] == '\0')
+                return 0;
+            dash = 1;
+        } else if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p)) {
+            return 0;
+        }
+    }
+    return dash;
+}
+
+Test(registry, ids_unique_and_kebab)
+{
+    size_t n = fmuc_checks_count();
+    cr_assert(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        cr_assert(kebab(c->id), "id '%s' is not <area>-<kebab>", c->id);
+        for (size_t j = i + 1; j < n; j++)
+            cr_assert(strcmp(c->id, fmuc_checks[j]->id) != 0, "duplicate id %s", c->id);
+    }
+}
+
+Test(registry, metadata_complete)
+{
+    static const char *const areas[] = {"zip-", "md-", "load-", "api-", "cs-", "me-", "eq-"};
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        cr_assert(c->title && *c->title, "%s: no title", c->id);
+        cr_assert(c->spec && strncmp(c->spec, "FMI 2.0", 7) == 0, "%s: spec '%s'", c->id,
+                  c->spec ? c->spec : "(null)");
+        cr_assert(strchr(c->spec, 0xc2) || strstr(c->spec, "§"), "%s: spec cites no section",
+                  c->id);
+        cr_assert(c->run, "%s: no run function", c->id);
+        cr_assert(c->applies & FMUC_APPLIES_ANY, "%s: applies to nothing", c->id);
+        cr_assert(c->level == FMUC_LEVEL_MUST || c->level == FMUC_LEVEL_SHOULD);
+        int area = 0;
+        for (size_t k = 0; k < sizeof areas / sizeof areas[0]; k++)
+            area |= strncmp(c->id, areas[k], strlen(areas[k])) == 0;
+        cr_assert(area, "%s: unknown area", c->id);
+    }
+}
+
+Test(registry, id_matches_file)
+{
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        char file[512];
+        int n = snprintf(file, sizeof file, "%s/checks/", FMUC_SOURCE_DIR);
+        for (const char *p = c->id; *p && n < (int)sizeof file - 3; p++)
+            file[n++] = *p == '-' ? '_' : *p;
+        snprintf(file + n, sizeof file - (size_t)n, ".c");
+        cr_assert(access(file, R_OK) == 0, "%s: expected source file %s", c->id, file);
+    }
+}
+
+Test(registry, every_check_has_a_broken_fmu)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/reference_fmus/broken", FMUC_SOURCE_DIR);
+    size_t missing = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const char *id = fmuc_checks[i]->id;
+        size_t len = strlen(id);
+        int found = 0;
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)) && !found)
+            found = strncmp(e->d_name, id, len) == 0 &&
+                    (e->d_name[len] == '\0' || strncmp(e->d_name + len, "--", 2) == 0);
+        if (d)
+            closedir(d);
+        if (!found) {
+            cr_log_error("check %s has no reference_fmus/broken/%s/", id, id);
+            missing++;
+        }
+    }
+    cr_assert(missing == 0, "%zu checks without a broken reference FMU", missing);
+}
+
+Test(registry, find_and_patterns)
+{
+    cr_assert(fmuc_check_find("md-guid-present"));
+    cr_assert_null(fmuc_check_find("no-such-check"));
+    cr_assert(fmuc_check_id_matches("md-*", "md-guid-present"));
+    cr_assert(!fmuc_check_id_matches("zip-*", "md-guid-present"));
+    const char *only[] = {"md-*"};
+    const char *skip[] = {"md-guid-*"};
+    fmuc_run_filter f = {only, 1, skip, 1};
+    cr_assert(!fmuc_run_selected(&f, fmuc_check_find("md-guid-present")));
+    cr_assert(fmuc_run_selected(&f, fmuc_check_find("md-fmi-version")));
+    cr_assert(!fmuc_run_selected(&f, fmuc_check_find("zip-binary-present")));
+}
