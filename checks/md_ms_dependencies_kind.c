@@ -1,6 +1,7 @@
 /* md-ms-dependencies-kind: the dependenciesKind attribute of ModelStructure Unknowns (FMI 2.0.4
  * §2.2.8, catalogue B-409, B-410): given only together with dependencies and with the same number
- * of items; values dependent/constant/fixed/tunable/discrete; kinds other than "dependent" only
+ * of items (values other than dependent/constant/fixed/tunable/discrete are parser issues,
+ * reported by md-attribute-syntax); kinds other than "dependent" only
  * for Real unknowns; in InitialUnknowns only "dependent" and "constant". */
 #include "check.h"
 #include "md_ms_util.h"
@@ -38,14 +39,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             for (uint32_t k = 0; k < u->nkinds && u->kinds; k++) {
                 unsigned kind = u->kinds[k];
                 uint32_t dep = k < u->ndeps && u->deps ? u->deps[k] : 0;
-                if (kind >= FMUC_DEPKIND_INVALID) {
-                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
-                                          "item %u is not one of dependent, constant, fixed, "
-                                          "tunable, discrete", l.name, (unsigned)u->index,
-                                          (unsigned)u->line, k + 1);
-                    continue;
-                }
-                if (kind == FMUC_DEPKIND_DEPENDENT)
+                /* an unknown value is a parser issue (md-attribute-syntax reports it) */
+                if (kind >= FMUC_DEPKIND_INVALID || kind == FMUC_DEPKIND_DEPENDENT)
                     continue;
                 if (id == FMUC_MS_INITIAL_UNKNOWNS && kind != FMUC_DEPKIND_CONSTANT)
                     fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): "

@@ -54,13 +54,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     const fmuc_md *md = &s->fmu->md;
     fmuc_ms_roles roles = {0};
     uint8_t *seen = calloc(md->nvars + 1, 2); /* [i]: entry seen; [n+1+i]: state seen */
-    uint32_t *vrs = malloc((md->nderivatives * 2 + 1) * sizeof *vrs);
-    size_t nvrs = 0, missing = 0;
-    if (!seen || !vrs || fmuc_ms__roles(&roles, md) < 0) {
+    /* valueReferences of the listed derivatives (dvrs) and of their states (svrs) */
+    uint32_t *dvrs = malloc((md->nderivatives * 2 + 1) * sizeof *dvrs);
+    uint32_t *svrs = dvrs ? dvrs + md->nderivatives : NULL;
+    size_t ndvrs = 0, nsvrs = 0, missing = 0;
+    if (!seen || !dvrs || fmuc_ms__roles(&roles, md) < 0) {
         fmuc_result_error(res, "out of memory");
         goto out;
     }
     uint8_t *state_seen = seen + md->nvars + 1;
+    if (md->has_derivatives && md->nderivatives == 0)
+        fmuc_result_violation(res, "ModelStructure/Derivatives is present but has no Unknown; the "
+                              "schema requires at least one (leave Derivatives out when there "
+                              "are no states)");
     for (size_t i = 0; i < md->nderivatives && md->derivatives; i++) {
         const fmuc_md_unknown *u = &md->derivatives[i];
         if (!fmuc_ms__valid_index(md, u->index))
@@ -87,11 +93,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                   (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(d));
             continue;
         }
-        vrs[nvrs++] = d->value_reference;
+        dvrs[ndvrs++] = d->value_reference;
         if (!fmuc_ms__valid_index(md, d->derivative))
             continue; /* the derivative attribute's own range check is elsewhere */
         const fmuc_md_var *x = &md->vars[d->derivative - 1];
-        vrs[nvrs++] = x->value_reference;
+        svrs[nsvrs++] = x->value_reference;
         if (state_seen[d->derivative]) {
             fmuc_result_violation(res, "Derivatives/Unknown index=%u (line %u): " FMUC_MS_VAR
                                   " is a second derivative entry for the state " FMUC_MS_VAR,
@@ -108,7 +114,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
      * continuous output) whose pair is not listed, directly or through an alias of a listed
      * state or derivative, is a state left out. Pairs of outputs/inputs are not states. */
     if (md->me.present) {
-        qsort(vrs, nvrs, sizeof *vrs, cmp_u32);
+        qsort(dvrs, ndvrs, sizeof *dvrs, cmp_u32);
+        qsort(svrs, nsvrs, sizeof *svrs, cmp_u32);
         for (size_t i = 0; i < md->nvars; i++) {
             const fmuc_md_var *d = &md->vars[i];
             if (d->type != FMUC_TYPE_REAL || !(d->has & FMUC_HAS_DERIVATIVE) ||
@@ -123,7 +130,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 continue;
             if (x->causality != FMUC_CAUS_LOCAL && d->causality != FMUC_CAUS_LOCAL)
                 continue;
-            if (vr_in(vrs, nvrs, d->value_reference) || vr_in(vrs, nvrs, x->value_reference))
+            if (vr_in(dvrs, ndvrs, d->value_reference) || vr_in(svrs, nsvrs, x->value_reference))
                 continue; /* alias of a listed derivative or state */
             missing++;
             fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) is the derivative of the "
@@ -142,7 +149,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 out:
     fmuc_ms__roles_free(&roles);
     free(seen);
-    free(vrs);
+    free(dvrs);
 }
 
 const fmuc_check fmuc_check_md_ms_derivatives = {

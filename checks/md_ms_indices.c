@@ -2,6 +2,7 @@
  * 1-based variable index 1..N (FMI 2.0.4 §2.2.8, catalogue B-401). */
 #include "check.h"
 #include "md_ms_util.h"
+#include "md_util.h"
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
@@ -14,7 +15,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             const fmuc_md_unknown *u = &l.u[i];
             if (!fmuc_ms__valid_index(md, u->index)) {
                 bad++;
-                if (u->index == 0)
+                if (u->index == 0 &&
+                    (fmuc_mdu__issue_at(md, FMUC_ISSUE_ATTR_SYNTAX, NULL, "index", u->line) ||
+                     fmuc_mdu__issue_at(md, FMUC_ISSUE_ATTR_MISSING, NULL, "index", u->line)))
+                    ; /* absent or unparsable: md-required-attributes / md-attribute-syntax */
+                else if (u->index == 0)
                     fmuc_result_violation(res,
                                           "%s/Unknown (line %u): index is missing or not a valid "
                                           "variable index (1..%zu)",
@@ -26,14 +31,20 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                           l.name, (unsigned)u->line, (unsigned)u->index,
                                           md->nvars);
             }
+            int syntax = -1; /* unknown yet */
             for (uint32_t k = 0; k < u->ndeps && u->deps; k++) {
                 if (fmuc_ms__valid_index(md, u->deps[k]))
                     continue;
                 bad++;
+                if (u->deps[k] == 0 && syntax < 0)
+                    syntax = fmuc_mdu__issue_at(md, FMUC_ISSUE_ATTR_SYNTAX, NULL, "dependencies",
+                                                u->line);
+                if (u->deps[k] == 0 && syntax == 1)
+                    continue; /* an unparsable item: md-attribute-syntax */
                 if (u->deps[k] == 0)
                     fmuc_result_violation(res,
                                           "%s/Unknown index=%u (line %u): dependencies entry %u "
-                                          "is 0 or not a number (valid: 1..%zu)",
+                                          "is 0, not a variable index (1..%zu)",
                                           l.name, (unsigned)u->index, (unsigned)u->line, k + 1,
                                           md->nvars);
                 else

@@ -46,6 +46,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_error(res, "out of memory");
         goto out;
     }
+    if (md->has_initial_unknowns && md->ninitial_unknowns == 0)
+        fmuc_result_violation(res, "ModelStructure/InitialUnknowns is present but has no "
+                              "Unknown; the schema requires at least one");
     for (size_t i = 0; i < md->ninitial_unknowns && md->initial_unknowns; i++) {
         const fmuc_md_unknown *u = &md->initial_unknowns[i];
         if (!fmuc_ms__valid_index(md, u->index))

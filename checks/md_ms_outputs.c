@@ -14,6 +14,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_error(res, "out of memory");
         return;
     }
+    if (md->has_outputs && md->noutputs == 0)
+        fmuc_result_violation(res, "ModelStructure/Outputs is present but has no Unknown; the "
+                              "schema requires at least one (leave Outputs out when there are "
+                              "no outputs)");
     for (size_t i = 0; i < md->noutputs && md->outputs; i++) {
         const fmuc_md_unknown *u = &md->outputs[i];
         if (!fmuc_ms__valid_index(md, u->index))

@@ -1,4 +1,5 @@
 /* Helpers for the ModelStructure, alias and naming checks (see md_ms_util.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,28 @@ void fmuc_ms__roles_free(fmuc_ms_roles *r)
     free(r->role);
     r->role = NULL;
     r->n = 0;
+}
+
+const char *fmuc_ms__members_text(char *buf, size_t len, const fmuc_md *md,
+                                  const uint32_t *members, size_t n)
+{
+    size_t used = 0;
+    if (!len)
+        return buf;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        if (i == 6) {
+            snprintf(buf + used, len - used, ", ... (%zu in all)", n);
+            break;
+        }
+        const fmuc_md_var *v = &md->vars[members[i] - 1];
+        int w = snprintf(buf + used, len - used, "%s'%.120s' (line %u)", i ? ", " : "",
+                     fmuc_ms__name(v), (unsigned)v->line);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return buf;
 }
 
 int fmuc_ms__settable(const fmuc_md_var *v)
@@ -293,12 +316,4 @@ int fmuc_ms__structured_name(const char *name, size_t *where)
 int fmuc_ms__is_der_name(const char *name)
 {
     return name && strncmp(name, "der(", 4) == 0 && fmuc_ms__structured_name(name, NULL);
-}
-
-int fmuc_ms__has_ws_control(const char *s)
-{
-    for (; s && *s; s++)
-        if (*s == '\r' || *s == '\n' || *s == '\t')
-            return 1;
-    return 0;
 }

@@ -66,6 +66,12 @@ typedef void (*fmuc_ms_alias_fn)(const fmuc_md *md, int kind, uint32_t vr,
  *  alias sets, or -1 when out of memory. */
 long fmuc_ms__alias_sets(const fmuc_md *md, fmuc_ms_alias_fn fn, void *payload);
 
+/** "'a' (line 3), 'b' (line 7)" for the listed variables (1-based indices); at most 6 names,
+ *  then ", ... (N in all)". Returns buf. */
+const char *fmuc_ms__members_text(char *buf, size_t len, const fmuc_md *md,
+                                  const uint32_t *members, size_t n);
+#define FMUC_MS_MEMBERS_LEN 1024
+
 /** Settable in the sense of §2.2.7 alias rules: variability != constant with initial exact or
  *  approx, or causality input, or a tunable parameter. */
 int fmuc_ms__settable(const fmuc_md_var *v);
@@ -76,7 +82,5 @@ int fmuc_ms__settable(const fmuc_md_var *v);
 int fmuc_ms__structured_name(const char *name, size_t *where);
 /** 1 when name is a structured "der(...)" name (grammar-valid). */
 int fmuc_ms__is_der_name(const char *name);
-/** Does s contain a character a normalizedString may not hold (CR, LF, TAB)? */
-int fmuc_ms__has_ws_control(const char *s);
 
 #endif

@@ -1,4 +1,5 @@
 /* The runner: decides applicability and needs for each check, runs it, times it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -223,6 +223,7 @@ static void write_rows(FILE *f, const plot_data *p)
             put_row(f, p, i);
         return;
     }
+    size_t last = 0;
     for (size_t b = 0; b < nb; b++) {
         size_t lo = n * b / nb, hi = n * (b + 1) / nb;
         if (hi <= lo)
@@ -251,10 +252,12 @@ static void write_rows(FILE *f, const plot_data *p)
         }
         qsort(idx, m, sizeof *idx, cmp_size);
         for (size_t j = 0; j < m; j++)
-            if (j == 0 || idx[j] != idx[j - 1])
+            if (j == 0 || idx[j] != idx[j - 1]) {
                 put_row(f, p, idx[j]);
+                last = idx[j];
+            }
     }
-    if (n > 0)
+    if (last != n - 1)
         put_row(f, p, n - 1);
     free(idx);
 }
@@ -442,8 +445,21 @@ static int run_gnuplot(const char *script, size_t slen, capbuf *out, capbuf *err
         }
     }
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    for (;;) { /* output closed: gnuplot should be exiting; still bounded by the deadline */
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            snprintf(why, whylen, "waitpid: %s", strerror(errno));
+            goto out;
+        }
+        if (now_s() > deadline) {
+            snprintf(why, whylen, "gnuplot timed out after %.0f s", PLOT_TIMEOUT_S);
+            goto out;
+        }
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     spawned = 0;
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         first_line(why, whylen, "gnuplot failed", err);

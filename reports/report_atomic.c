@@ -9,9 +9,10 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "report_json.h"
 
-/* The JSON reporter (report_json.c) joins this table as { "json", fmuc_report_json_write, "json" }. */
 const fmuc_reporter fmuc_reporters[] = {
+    {"json", fmuc_report_json_write, "json"},
     {"html", fmuc_report_html_write, "html"},
     {"junit", fmuc_report_junit_write, "xml"},
     {"text", fmuc_report_text_write_plain, "txt"},

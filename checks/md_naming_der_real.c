@@ -1,0 +1,34 @@
+/* md-naming-der-real: with variableNamingConvention="structured", a variable named der(...) is a
+ * derivative and should be Real (FMI 2.0.4 §2.2.9; catalogue B.9, a tool heuristic of VDMCheck). */
+#include <string.h>
+
+#include "check.h"
+#include "md_ms_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    const char *conv = md->variable_naming_convention;
+    if (!conv || strcmp(conv, "structured") != 0) {
+        fmuc_result_na(res, "variableNamingConvention is not \"structured\"");
+        return;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->type == FMUC_TYPE_REAL || v->type == FMUC_TYPE_NONE || !fmuc_ms__is_der_name(v->name))
+            continue;
+        fmuc_result_violation(res, FMUC_MS_VAR ": a der(...) name denotes a derivative, but the "
+                              "variable is %s, not Real",
+                              FMUC_MS_VAR_ARGS(v), fmuc_md_type_name((fmuc_type)v->type));
+    }
+}
+
+const fmuc_check fmuc_check_md_naming_der_real = {
+    .id = "md-naming-der-real",
+    .title = "der(...) variables are Real",
+    .spec = "FMI 2.0.4 §2.2.9",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,48 @@
+/* md-naming-structured: with variableNamingConvention="structured" every variable name matches
+ * the EBNF of FMI 2.0.4 §2.2.9 (identifiers with '.' hierarchy, [i,j] array indices, 'quoted'
+ * names with escapes, der(name[,order])) (catalogue B.9). With "flat" (the default) any
+ * normalizedString is a name: CR/LF/TAB are md-normalized-strings', empty and duplicate names
+ * md-var-names'. */
+#include <string.h>
+
+#include "check.h"
+#include "md_ms_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    const char *conv = md->variable_naming_convention;
+    int structured = conv && strcmp(conv, "structured") == 0;
+    size_t bad = 0;
+    if (!structured) {
+        fmuc_result_na(res, "variableNamingConvention is \"flat\": any normalizedString is a name");
+        return;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!v->name || !v->name[0])
+            continue;
+        size_t where = 0;
+        if (fmuc_ms__structured_name(v->name, &where))
+            continue;
+        bad++;
+        fmuc_result_violation(res, FMUC_MS_VAR ": name is not a structured name (FMI 2.0 "
+                              "§2.2.9 EBNF): unexpected %s at offset %zu",
+                              FMUC_MS_VAR_ARGS(v), v->name[where] ? "character" : "end of name",
+                              where);
+    }
+    cJSON *ev = fmuc_result_evidence(res);
+    if (ev) {
+        cJSON_AddNumberToObject(ev, "bad_names", (double)bad);
+    }
+}
+
+const fmuc_check fmuc_check_md_naming_structured = {
+    .id = "md-naming-structured",
+    .title = "Variable names follow the declared variableNamingConvention",
+    .spec = "FMI 2.0.4 §2.2.9",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,3 @@
+# Structured naming with a name containing a blank (B.9 EBNF).
+s|variableNamingConvention="flat"|variableNamingConvention="structured"|
+s|ScalarVariable name="x0"|ScalarVariable name="x0 initial"|

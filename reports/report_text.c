@@ -1,0 +1,137 @@
+/* The terminal summary: counts per verdict, one line per non-pass check (worst first) with its
+ * first message, and the overall verdict. FMU text is made safe for a terminal: control characters
+ * (ESC included) become '?', invalid UTF-8 becomes U+FFFD. Color only when the caller asks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define TEXT_ID_WIDTH_MAX 40
+#define TEXT_MSG_CHARS 110
+
+static const char *const label[5] = {"N/A", "PASS", "WARN", "FAIL", "ERROR"};
+static const char *const sgr[5] = {"\033[2m", "\033[32m", "\033[33m", "\033[31;1m", "\033[35;1m"};
+
+static void put_verdict(FILE *f, fmuc_verdict v, int color, int width)
+{
+    const char *l = (unsigned)v < 5 ? label[v] : "?";
+    if (color && (unsigned)v < 5)
+        fprintf(f, "%s%-*s\033[0m", sgr[v], width, l);
+    else
+        fprintf(f, "%-*s", width, l);
+}
+
+/* Write at most max_chars characters of s on one line, terminal-safe; an ellipsis marks a cut. */
+static void put_safe(FILE *f, const char *s, size_t max_chars)
+{
+    if (!s)
+        return;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t len = strlen(s), i = 0, chars = 0;
+    while (i < len) {
+        if (chars == max_chars) {
+            fputs("\xE2\x80\xA6", f);
+            return;
+        }
+        size_t adv;
+        int32_t cp = fmuc_report__utf8_decode(u + i, len - i, &adv);
+        if (cp < 0)
+            fputs("\xEF\xBF\xBD", f);
+        else if (cp == '\n' || cp == '\t' || cp == '\r')
+            fputc(' ', f);
+        else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+            fputc('?', f);
+        else
+            fwrite(u + i, 1, adv, f);
+        i += adv;
+        chars++;
+    }
+}
+
+static size_t id_chars(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
+
+fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
+{
+    if (!f || !r)
+        return FMUC_ERROR;
+    char d[40];
+    fputs("fmucheck ", f);
+    put_safe(f, r->tool_version ? r->tool_version : "", 40);
+    fputs(": ", f);
+    put_safe(f, r->fmu.file_name ? r->fmu.file_name : "(unnamed FMU)", 120);
+    if (r->fmu.fmi_version) {
+        fputs(" (FMI ", f);
+        put_safe(f, r->fmu.fmi_version, 20);
+        if (r->fmu.me_model_identifier || r->fmu.cs_model_identifier)
+            fprintf(f, ", %s%s%s", r->fmu.me_model_identifier ? "ME" : "",
+                    r->fmu.me_model_identifier && r->fmu.cs_model_identifier ? "+" : "",
+                    r->fmu.cs_model_identifier ? "CS" : "");
+        fputc(')', f);
+    }
+    fputc('\n', f);
+    if (r->rejected) {
+        fputs("input rejected: ", f);
+        put_safe(f, r->rejected_reason ? r->rejected_reason : "no reason given", 200);
+        fputc('\n', f);
+    }
+    if (r->unsupported)
+        fputs("unsupported FMI version: only FMI 2.0 is checked\n", f);
+    if (r->incomplete)
+        fputs("run interrupted: the results are incomplete\n", f);
+
+    static const fmuc_verdict order[5] = {FMUC_VERDICT_ERROR, FMUC_VERDICT_FAIL, FMUC_VERDICT_WARN,
+                                          FMUC_VERDICT_NA, FMUC_VERDICT_PASS};
+    fputs("\n ", f);
+    for (int k = 4; k >= 0; k--) {
+        fmuc_verdict v = order[k];
+        fputc(' ', f);
+        put_verdict(f, v, color, 0);
+        fprintf(f, " %zu", r->counts[v]);
+    }
+    fprintf(f, "   (%zu checks, %s s)\n", r->nresults, fmuc_report__num(d, sizeof d, r->duration_s, 3));
+
+    size_t w = 0;
+    for (size_t i = 0; i < r->nresults; i++)
+        if (r->results[i].verdict != FMUC_VERDICT_PASS && id_chars(r->results[i].id) > w)
+            w = id_chars(r->results[i].id);
+    if (w > TEXT_ID_WIDTH_MAX)
+        w = TEXT_ID_WIDTH_MAX;
+    int any = 0;
+    for (int k = 0; k < 4; k++) {
+        for (size_t i = 0; i < r->nresults; i++) {
+            const fmuc_result *res = &r->results[i];
+            if (res->verdict != order[k])
+                continue;
+            if (!any)
+                fputc('\n', f);
+            any = 1;
+            fputs("  ", f);
+            put_verdict(f, res->verdict, color, 5);
+            fputs("  ", f);
+            size_t l = id_chars(res->id);
+            put_safe(f, res->id ? res->id : "?", TEXT_ID_WIDTH_MAX);
+            for (size_t p = l; p < w; p++)
+                fputc(' ', f);
+            if (res->nmessages) {
+                fputs("  ", f);
+                put_safe(f, res->messages[0], TEXT_MSG_CHARS);
+                if (res->nmessages + res->messages_dropped > 1)
+                    fprintf(f, " (+%zu more)", res->nmessages + res->messages_dropped - 1);
+            }
+            fputc('\n', f);
+        }
+    }
+    fputs("\nOverall: ", f);
+    put_verdict(f, r->overall, color, 0);
+    fputc('\n', f);
+    return ferror(f) ? FMUC_EIO : FMUC_OK;
+}
+
+fmuc_err fmuc_report_text_write_plain(FILE *out, const fmuc_report *r)
+{
+    return fmuc_report_text_write(out, r, 0);
+}

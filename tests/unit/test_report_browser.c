@@ -1,0 +1,275 @@
+/* The HTML report in a real browser: Debian's chromium, headless. The page must load without any
+ * console message or uncaught exception, its script must have run (body[data-js=ready]), the
+ * #filter=fail deep link must hide the passing checks, and a screenshot is left for humans. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+
+extern char **environ;
+
+#define CHROMIUM "/usr/bin/chromium"
+#define BROWSER_TIMEOUT_S 90
+
+static const char *find_chromium(void)
+{
+    static const char *const cands[] = {CHROMIUM, "/usr/bin/chromium-browser"};
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++)
+        if (access(cands[i], X_OK) == 0)
+            return cands[i];
+    return NULL;
+}
+
+static cJSON *num_array(size_t n, double scale, double off)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(off + scale * (double)i + 0.3 * (double)(i % 5)));
+    return a;
+}
+
+static void make_report(fmuc_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->schema_version = 1;
+    r->tool_version = strdup("0.1.0");
+    r->date_utc = strdup("2026-01-02T03:04:05Z");
+    r->fmu.file_name = strdup("<script>alert(1)</script>\xff.fmu");
+    r->fmu.sha256 = strdup("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    r->fmu.guid = strdup("{guid}");
+    r->fmu.fmi_version = strdup("2.0");
+    r->fmu.model_name = strdup("Model \"</title><script>alert(2)</script>");
+    r->fmu.cs_model_identifier = strdup("model");
+    r->fmu.cs_caps = cJSON_CreateObject();
+    cJSON_AddBoolToObject(r->fmu.cs_caps, "canHandleVariableCommunicationStepSize", 1);
+    r->nresults = 6;
+    r->results = calloc(r->nresults, sizeof *r->results);
+    fmuc_result *res = r->results;
+    fmuc_result_init(&res[0], "zip-file-extension", "File name", "§2.3", FMUC_LEVEL_MUST);
+    fmuc_result_init(&res[1], "md-units", "Units", "§2.2.2", FMUC_LEVEL_SHOULD);
+    fmuc_result_violation(&res[1], "unit '<img src=x onerror=alert(3)>' undefined");
+    fmuc_result_init(&res[2], "md-guid", "GUID", "§2.2.1", FMUC_LEVEL_MUST);
+    fmuc_result_violation(&res[2], "bad \xc3( guid '</article><script>alert(4)</script>'");
+    cJSON_AddStringToObject(fmuc_result_evidence(&res[2]), "guid", "\"><svg onload=alert(5)>");
+    fmuc_result_init(&res[3], "api-instantiate", "Instantiate", "§2.1.5", FMUC_LEVEL_MUST);
+    fmuc_result_error(&res[3], "terminated by SIGSEGV");
+    fmuc_result_init(&res[4], "me-events", "Events", "§3.2.2", FMUC_LEVEL_MUST);
+    fmuc_result_na(&res[4], "no Model Exchange interface");
+    fmuc_result_init(&res[5], "sim-nominal-run", "Nominal run", "§4.2", FMUC_LEVEL_SHOULD);
+    cJSON *plot = cJSON_CreateObject();
+    cJSON_AddStringToObject(plot, "title", "outputs <b>");
+    cJSON_AddItemToObject(plot, "x", num_array(50, 1, 0));
+    cJSON *series = cJSON_AddArrayToObject(plot, "series");
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "name", "y");
+    cJSON_AddItemToObject(s, "y", num_array(50, 0.5, 1));
+    cJSON_AddItemToArray(series, s);
+    cJSON *band = cJSON_AddObjectToObject(plot, "band");
+    cJSON_AddItemToObject(band, "lo", num_array(50, 0.5, 0.8));
+    cJSON_AddItemToObject(band, "hi", num_array(50, 0.5, 1.2));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(fmuc_result_evidence(&res[5]), "plots"), plot);
+    r->fmu_log = cJSON_CreateArray();
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "status", "fmi2Error");
+    cJSON_AddStringToObject(e, "message", "<script>alert(6)</script>");
+    cJSON_AddItemToArray(r->fmu_log, e);
+    fmuc_report_tally(r);
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(p) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run argv with stdout/stderr into files, in its own process group, HOME pointed at home.
+ * Returns the exit status, or -1 on timeout / abnormal end. */
+static int run(char *const argv[], const char *out, const char *err, const char *home)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    cr_assert_eq(posix_spawn_file_actions_init(&fa), 0);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert_eq(posix_spawnattr_init(&at), 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **envp = calloc(n + 2, sizeof *envp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "HOME=", 5) != 0)
+            envp[k++] = environ[i];
+    char homevar[512];
+    snprintf(homevar, sizeof homevar, "HOME=%s", home);
+    envp[k++] = homevar;
+    envp[k] = NULL;
+
+    pid_t pid;
+    int e = posix_spawn(&pid, argv[0], &fa, &at, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    free(envp);
+    cr_assert_eq(e, 0, "cannot spawn %s: %s", argv[0], strerror(e));
+
+    int st = 0, done = 0;
+    double deadline = now_s() + BROWSER_TIMEOUT_S;
+    while (!done) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) {
+            done = 1;
+            break;
+        }
+        if (now_s() > deadline)
+            break;
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(-pid, SIGKILL); /* the browser's own helper processes, if any are left */
+    if (!done) {
+        waitpid(pid, &st, 0);
+        cr_log_error("%s timed out after %d s", argv[0], BROWSER_TIMEOUT_S);
+        return -1;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    char tmp[8192];
+    size_t k;
+    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+        fwrite(tmp, 1, k, m);
+    fclose(f);
+    fclose(m);
+    return buf;
+}
+
+/* Whether the start tag around position p (inside it) contains word before its '>'. */
+static int tag_has(const char *p, const char *word)
+{
+    const char *end = strchr(p, '>');
+    return end && memmem(p, (size_t)(end - p), word, strlen(word)) != NULL;
+}
+
+/* Console lines of the page (chromium logs every console message and uncaught exception as
+ * "...:CONSOLE:<line>] "<text>", source: file:///...") */
+static int page_console_lines(const char *log, const char *url_prefix, char *first, size_t firstlen)
+{
+    int n = 0;
+    for (const char *p = log; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char *line = strndup(p, l);
+        if ((strstr(line, ":CONSOLE") && strstr(line, url_prefix)) || strstr(line, "Uncaught")) {
+            if (n == 0)
+                snprintf(first, firstlen, "%s", line);
+            n++;
+        }
+        free(line);
+        p = e ? e + 1 : NULL;
+    }
+    return n;
+}
+
+Test(report_browser, renders_in_headless_chromium, .timeout = 300)
+{
+    const char *chromium = find_chromium();
+    if (!chromium)
+        cr_skip_test("chromium is not installed");
+
+    char art[1024];
+    snprintf(art, sizeof art, "%s/test-artifacts", FMUC_BUILD_DIR);
+    mkdir(art, 0755);
+    snprintf(art, sizeof art, "%s/test-artifacts/report_browser", FMUC_BUILD_DIR);
+    mkdir(art, 0755);
+    char tmp[] = "/tmp/fmuc_browser_XXXXXX";
+    cr_assert_not_null(mkdtemp(tmp));
+
+    fmuc_report r;
+    make_report(&r);
+    char html[1100], png[1100], dom[1100], log[1100], profile[1100], url[1200];
+    snprintf(html, sizeof html, "%s/report.html", art);
+    snprintf(png, sizeof png, "%s/report.png", art);
+    snprintf(dom, sizeof dom, "%s/dom.html", tmp);
+    snprintf(log, sizeof log, "%s/chromium.log", tmp);
+    snprintf(profile, sizeof profile, "--user-data-dir=%s/profile", tmp);
+    cr_assert_eq(fmuc_report_write_atomic(html, fmuc_report_html_write, &r), FMUC_OK);
+    fmuc_report_free(&r);
+
+    char scr[1200];
+    snprintf(scr, sizeof scr, "--screenshot=%s", png);
+    const char *url_prefix = "file://";
+    int passes[2] = {0, 1}; /* 0: dump the DOM (#filter=fail); 1: screenshot */
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(url, sizeof url, "file://%s%s", html, passes[pass] == 0 ? "#filter=fail" : "");
+        char *argv[] = {(char *)chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-quic", "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", profile,
+                        "--enable-logging=stderr", "--v=0",
+                        passes[pass] == 0 ? "--dump-dom" : scr,
+                        "--window-size=1280,2000", url, NULL};
+        int rc = run(argv, dom, log, tmp);
+        char *errlog = slurp(log);
+        cr_assert_eq(rc, 0, "chromium exited with %d:\n%s", rc, errlog);
+        char first[1024] = "";
+        int bad = page_console_lines(errlog, url_prefix, first, sizeof first);
+        cr_assert_eq(bad, 0, "%d console/uncaught lines from the page, first: %s", bad, first);
+        free(errlog);
+        if (passes[pass] == 0) {
+            char *d = slurp(dom);
+            cr_assert_not_null(strstr(d, "data-js=\"ready\""), "the page's script did not finish");
+            cr_assert_null(strstr(d, "<script>alert"), "hostile text became markup");
+            /* #filter=fail: the passing zip-file-extension card is hidden, the failing md-guid not */
+            const char *pass_card = strstr(d, "id=\"check-zip-file-extension\"");
+            const char *fail_card = strstr(d, "id=\"check-md-guid\"");
+            cr_assert_not_null(pass_card);
+            cr_assert_not_null(fail_card);
+            cr_assert(tag_has(pass_card, "hidden"), "passing check not hidden by #filter=fail");
+            cr_assert(!tag_has(fail_card, "hidden"), "failing check hidden by #filter=fail");
+            const char *bar = strstr(d, "id=\"filters\"");
+            cr_assert_not_null(bar);
+            cr_assert(!tag_has(bar, "hidden"), "filter bar still hidden after the script ran");
+            free(d);
+        }
+    }
+    struct stat st;
+    cr_assert_eq(stat(png, &st), 0, "no screenshot");
+    cr_assert_gt(st.st_size, 1000);
+    char *p = slurp(png);
+    cr_assert_eq(memcmp(p, "\x89PNG", 4), 0);
+    free(p);
+    cr_log_info("HTML report: %s", html);
+    cr_log_info("screenshot: %s", png);
+    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
