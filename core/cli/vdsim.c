@@ -88,11 +88,7 @@ static int load_commands(cmd_table *tab, const char *path)
         if (*l == '\0' || *l == '#')
             continue;
         if (!header) {
-            char *h = l;
-            for (char *q = h; *q; q++)
-                if (*q == ' ')
-                    *q = '\0' == 0 ? ' ' : ' ';
-            if (strncmp(h, "time", 4) != 0) {
+            if (strncmp(l, "time", 4) != 0) {
                 fprintf(stderr, "vdsim: %s: line %d: header must be 'time,steer,throttle,brake'\n",
                         path, lineno);
                 rc = -1;

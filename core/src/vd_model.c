@@ -3,6 +3,7 @@
  * parameters, its state array and the held command (vehicle-brief §5). */
 #include "vd_internal.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -100,8 +101,8 @@ static void tire(const vd_model *m, int i, double fz, double vl, double vc, doub
 {
     const vd_params *p = &m->p;
     double den = maxd(fabs(vl), p->v_min);
-    double kappa = (re * w - vl) / den;
     if (p->tire_model == VD_TIRE_LINEAR) {
+        double kappa = (re * w - vl) / den;
         double alpha = -atan2(vc, den);
         double l = m->Ck[i] * kappa, c = m->Ca[i] * alpha;
         double lim = p->mu * fz;
@@ -115,12 +116,14 @@ static void tire(const vd_model *m, int i, double fz, double vl, double vc, doub
         *fc = c;
         return;
     }
-    /* simplified Magic Formula, combined slip by the similarity method */
-    double onek = 1.0 + kappa;
-    if (onek < 1e-3)
-        onek = 1e-3;
-    double tan_a = -vc / den; /* tan(alpha) with alpha = -atan2(vc, den) */
-    double sx = kappa / onek, sy = tan_a / onek;
+    /* Simplified Magic Formula, combined slip by the similarity method on practical slips:
+     * s = |(kappa, tan(alpha))|, force along the slip direction with magnitude MF(s).
+     * kappa uses the bounded denominator max(|v_l|, |R_e*omega|, v_min), so kappa is in
+     * [-1, 1]: a locked or spinning wheel sits at s = 1 (0.91 of the peak for dry asphalt)
+     * instead of s -> infinity, where MF with C near 2 would collapse to sin(C*pi/2)*D. */
+    double den_k = maxd(den, fabs(re * w));
+    double sx = (re * w - vl) / den_k;
+    double sy = -vc / den; /* tan(alpha) with alpha = -atan2(vc, den) */
     double s = sqrt(sx * sx + sy * sy);
     double d = p->mu * fz;
     if (s < 1e-12) {
@@ -374,6 +377,17 @@ vd_status vd_create(vd_model **out, vd_level level, const vd_params *p, vd_error
     *out = m;
     return VD_OK;
 }
+
+vd_status vd_model_set_params(vd_model *m, const vd_params *p)
+{
+    if (!m || !p)
+        return VD_EINVAL;
+    m->p = *p;
+    derive(m);
+    return VD_OK;
+}
+
+int vd_fp_env_ok(void) { return fegetround() == FE_TONEAREST; }
 
 vd_status vd_init(vd_model *m)
 {

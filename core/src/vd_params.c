@@ -175,6 +175,18 @@ static int key_known(int file, const char *section, const char *key)
     return 0;
 }
 
+/* 1 if an earlier sibling of it has the same key. */
+static int duplicate_key(const cJSON *it)
+{
+    for (const cJSON *q = it->prev; q && q->next; q = q->prev) {
+        if (q->string && it->string && strcmp(q->string, it->string) == 0)
+            return 1;
+        if (q == q->prev)
+            break;
+    }
+    return 0;
+}
+
 /* Unknown keys are errors (a misspelt optional key would otherwise be ignored silently).
  * Keys starting with '_' are comments; top-level "name"/"description" must be strings. */
 static vd_status check_unknown(const cJSON *root, int file, const char *fname, vd_error *err)
@@ -183,6 +195,10 @@ static vd_status check_unknown(const cJSON *root, int file, const char *fname, v
     cJSON_ArrayForEach(it, root)
     {
         const char *k = it->string ? it->string : "";
+        if (duplicate_key(it)) {
+            set_err(err, "%s: field '%s': duplicated", fname, k);
+            return VD_ECONFIG;
+        }
         if (k[0] == '_')
             continue;
         if (strcmp(k, "name") == 0 || strcmp(k, "description") == 0 ||
@@ -204,6 +220,10 @@ static vd_status check_unknown(const cJSON *root, int file, const char *fname, v
             cJSON_ArrayForEach(sub, it)
             {
                 const char *sk = sub->string ? sub->string : "";
+                if (duplicate_key(sub)) {
+                    set_err(err, "%s: field '%s.%s': duplicated", fname, k, sk);
+                    return VD_ECONFIG;
+                }
                 if (sk[0] == '_')
                     continue;
                 if (!key_known(file, k, sk)) {
@@ -276,9 +296,9 @@ static vd_status parse_file(vd_params *p, int file, const char *text, const char
         set_err(err, "%s: no JSON text", fname);
         return VD_EINVAL;
     }
-    cJSON *root = cJSON_Parse(text);
+    const char *at = NULL; /* error position; avoids cJSON's global cJSON_GetErrorPtr */
+    cJSON *root = cJSON_ParseWithOpts(text, &at, 0);
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
         int line = 1;
         if (at) {
             for (const char *q = text; q < at && *q; q++)

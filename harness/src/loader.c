@@ -2,7 +2,9 @@
  * 44-function table, and traced wrappers that record every call in the crash-proof trace. */
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "worker_internal.h"
@@ -54,13 +56,26 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
         set_load_error(ctx, "library path is not absolute: %s", path);
         return NULL;
     }
+    /* S4: the library must resolve to a file inside the FMU's extraction directory. */
+    if (fmu->unpack_dir) {
+        char *real = realpath(path, NULL), *base = realpath(fmu->unpack_dir, NULL);
+        size_t bl = base ? strlen(base) : 0;
+        int inside = real && base && strncmp(real, base, bl) == 0 && real[bl] == '/';
+        free(real);
+        free(base);
+        if (!inside) {
+            set_load_error(ctx, "library %s does not resolve to a file inside %s", path,
+                           fmu->unpack_dir);
+            return NULL;
+        }
+    }
     fmuc_worker_phase(ctx, "load");
     dlerror();
     e = fmuc_trace__begin(ctx, "dlopen(%s)", strrchr(path, '/') + 1);
     /* Never chdir (FMIL): the library gets an absolute path and RTLD_LOCAL so two FMUs'
      * helper symbols cannot clash. */
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    fmuc_trace__end(e, h ? 0 : -1, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!h) {
         const char *msg = dlerror();
         set_load_error(ctx, "dlopen failed: %s", msg ? msg : "unknown error");
@@ -117,7 +132,7 @@ void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
         fmuc_worker_phase(ctx, "unload");
         fmuc_w_call *e = fmuc_trace__begin(ctx, "dlclose(%s)", strrchr(ctx->fmi[k].lib_path, '/') + 1);
         dlclose(ctx->handle[k]);
-        fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+        fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
         ctx->loaded[k] = 0;
     }
 }
@@ -223,7 +238,7 @@ const char *fmuc_fmi_getTypesPlatform(const fmuc_fmi *f)
         NOT_PROVIDED_(fmi2GetTypesPlatform, NULL);
     e = fmuc_trace__begin(f->ctx, "fmi2GetTypesPlatform()");
     r = f->raw.fmi2GetTypesPlatform();
-    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
 }
 
@@ -235,7 +250,7 @@ const char *fmuc_fmi_getVersion(const fmuc_fmi *f)
         NOT_PROVIDED_(fmi2GetVersion, NULL);
     e = fmuc_trace__begin(f->ctx, "fmi2GetVersion()");
     r = f->raw.fmi2GetVersion();
-    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
 }
 
@@ -264,8 +279,7 @@ fmi2Component fmuc_fmi_instantiate_ex(const fmuc_fmi *f, const char *instance_na
                           logging_on, functions ? "" : ", functions=NULL");
     c = f->raw.fmi2Instantiate(instance_name, type, guid, resource_uri, functions, visible,
                                logging_on);
-    /* status field: 1 when an instance came back, 0 for NULL */
-    fmuc_trace__end(e, c ? 0 : 3, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
     return c;
 }
 
@@ -289,7 +303,7 @@ void fmuc_fmi_freeInstance(const fmuc_fmi *f, fmi2Component c)
     }
     e = fmuc_trace__begin(f->ctx, "fmi2FreeInstance(%s)", c ? "c" : "NULL");
     f->raw.fmi2FreeInstance(c);
-    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
 }
 
 fmi2Status fmuc_fmi_setupExperiment(const fmuc_fmi *f, fmi2Component c, int tol_defined,

@@ -109,6 +109,12 @@ static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
     case FMUC_W_CALL_NOT_PROVIDED:
         cJSON_AddStringToObject(o, "status", "not provided");
         break;
+    case FMUC_W_CALL_RETURNED_PTR:
+        cJSON_AddStringToObject(o, "status", e->status ? "non-NULL" : "NULL");
+        break;
+    case FMUC_W_CALL_RETURNED_VOID:
+        cJSON_AddStringToObject(o, "status", "returned");
+        break;
     default:
         cJSON_AddNullToObject(o, "status");
         cJSON_AddBoolToObject(o, "in_progress", 1);

@@ -18,7 +18,9 @@
 #define FMUC_W_LOG_NAME 128
 
 enum { FMUC_W_CALL_EMPTY = 0, FMUC_W_CALL_RUNNING = 1, FMUC_W_CALL_RETURNED = 2,
-       FMUC_W_CALL_NOT_PROVIDED = 3 };
+       FMUC_W_CALL_NOT_PROVIDED = 3,
+       FMUC_W_CALL_RETURNED_PTR = 4,  /* pointer result: status 1 non-NULL, 0 NULL */
+       FMUC_W_CALL_RETURNED_VOID = 5 };
 
 typedef struct fmuc_w_call {
     uint64_t seq;

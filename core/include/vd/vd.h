@@ -69,6 +69,10 @@ vd_status vd_param_info(const char *name, double *min, double *max, const char *
 
 /* --- model --------------------------------------------------------------------------------- */
 vd_status vd_create(vd_model **out, vd_level level, const vd_params *p, vd_error *err);
+/** Replace the model's parameters (same level); the state is kept, call vd_init to reset. */
+vd_status vd_model_set_params(vd_model *m, const vd_params *p);
+/** 1 if the floating-point environment is the one results are defined for (round to nearest). */
+int vd_fp_env_ok(void);
 /** Reset to the initial condition from the parameters (speed vx0; L3 in static equilibrium). */
 vd_status vd_init(vd_model *m);
 /** Advance by dt with RK4 substeps: n = max(1, ceil(dt/h_max - 1e-9)), h = dt/n. */

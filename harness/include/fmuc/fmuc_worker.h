@@ -1,6 +1,28 @@
 /* Isolation: every call into FMU code happens in a forked, resource-limited worker process that
  * reports back over a validated pipe protocol; the parent judges only what it observed (exit
- * status, signal, timeout, reply). Also the FMI loader and traced call wrappers used in the worker. */
+ * status, signal, timeout, reply). Also the FMI loader and traced call wrappers used in the worker.
+ *
+ * Typical check (the parent never calls FMU code; fn runs in the child):
+ *
+ *   static int probe(fmuc_worker_ctx *ctx, void *payload) {
+ *       const fmuc_fmi *f = fmuc_worker_load(ctx, fmi2CoSimulation);
+ *       if (!f) return 1;                               // reason in outcome.load_error
+ *       fmi2Component c = fmuc_fmi_instantiate(f, fmi2CoSimulation, NULL, "probe");
+ *       fmuc_worker_phase(ctx, "step 1");
+ *       fmi2Status st = fmuc_fmi_doStep(f, c, 0.0, 0.1, fmi2False);
+ *       cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "status", st);
+ *       fmuc_fmi_freeInstance(f, c);
+ *       return 0;
+ *   }
+ *   static void run(const fmuc_subject *s, fmuc_result *res) {
+ *       fmuc_worker_spec spec; fmuc_worker_outcome o; fmuc_diag d = {0};
+ *       fmuc_worker_spec_init(&spec, s->fmu, s->opts);
+ *       if (fmuc_worker_run(&spec, probe, NULL, &o, &d) < 0) {
+ *           fmuc_result_error(res, "%s", d.msg); return; }
+ *       if (!fmuc_worker_outcome_to_result(&o, res)) { ...interpret o.reply, o.log... }
+ *       fmuc_worker_outcome_free(&o);
+ *   }
+ */
 #ifndef FMUC_WORKER_H
 #define FMUC_WORKER_H
 

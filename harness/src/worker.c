@@ -1,0 +1,892 @@
+/* The worker process: fork with its own process group and resource limits, captured output, a
+ * length-prefixed JSON reply with an end marker, a wall-clock timeout that kills the whole group,
+ * and a parent that judges only what it observed. Design §6 "Isolation", robustness §4.3. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "worker_internal.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FMUC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FMUC_ASAN 1
+#endif
+#endif
+#ifndef FMUC_ASAN
+#define FMUC_ASAN 0
+#endif
+
+#define DEFAULT_TIMEOUT_S 60.0
+#define DEFAULT_AS (4ull << 30)
+#define DEFAULT_FSIZE (1ull << 30)
+#define DEFAULT_CAPTURE (64u << 10)
+#define DEFAULT_REPLY_MAX (16u << 20)
+#define NPROC_LIMIT 1024
+#define DRAIN_GRACE_S 0.5
+#define REPLY_MAGIC "FMUCRPL1 "
+#define REPLY_END "\nFMUCEND1\n"
+#define REPLY_HDR_LEN (sizeof REPLY_MAGIC - 1 + 16 + 1) /* magic, 16 hex digits, '\n' */
+
+/* ------------------------------------------------------------------------------------------ */
+
+void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fmuc_options *opts)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->fmu = fmu;
+    if (opts) {
+        spec->timeout_s = opts->timeout_s;
+        spec->timeout_multiplier = opts->timeout_multiplier;
+        spec->rlimit_as_bytes = opts->rlimit_as_bytes;
+        spec->rlimit_fsize_bytes = opts->rlimit_fsize_bytes;
+        spec->capture_cap_bytes = opts->capture_cap_bytes;
+    }
+}
+
+const char *fmuc_worker_end_name(fmuc_worker_end e)
+{
+    switch (e) {
+    case FMUC_WORKER_OK: return "ok";
+    case FMUC_WORKER_CRASHED: return "crashed";
+    case FMUC_WORKER_TIMEOUT: return "timeout";
+    case FMUC_WORKER_EXITED_EARLY: return "exited-early";
+    case FMUC_WORKER_PROTOCOL: return "protocol-error";
+    }
+    return "unknown";
+}
+
+/* ---- worker side ------------------------------------------------------------------------ */
+
+const fmuc_fmu *fmuc_worker_fmu(const fmuc_worker_ctx *ctx)
+{
+    return ctx->spec->fmu;
+}
+
+cJSON *fmuc_worker_reply(fmuc_worker_ctx *ctx)
+{
+    return ctx->reply;
+}
+
+void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->sh->phase, sizeof ctx->sh->phase, fmt, ap);
+    va_end(ap);
+}
+
+int fmuc_worker__reply_fd(const fmuc_worker_ctx *ctx)
+{
+    return ctx->reply_fd;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void send_reply(fmuc_worker_ctx *ctx, int fn_status)
+{
+    cJSON *env = cJSON_CreateObject();
+    char *text = NULL;
+    char hdr[REPLY_HDR_LEN + 1];
+
+    if (env) {
+        cJSON_AddNumberToObject(env, "fn_status", fn_status);
+        if (ctx->reply)
+            cJSON_AddItemReferenceToObject(env, "reply", ctx->reply);
+        text = cJSON_PrintUnformatted(env);
+    }
+    if (text) {
+        size_t len = strlen(text);
+        snprintf(hdr, sizeof hdr, "%s%016" PRIx64 "\n", REPLY_MAGIC, (uint64_t)len);
+        if (write_all(ctx->reply_fd, hdr, REPLY_HDR_LEN) == 0 &&
+            write_all(ctx->reply_fd, text, len) == 0)
+            write_all(ctx->reply_fd, REPLY_END, sizeof REPLY_END - 1);
+    }
+    free(text);
+    cJSON_Delete(env);
+}
+
+static void reset_signals(void)
+{
+    struct sigaction sa;
+    sigset_t all;
+    int s;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            sigaction(s, &sa, NULL);
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+}
+
+static void set_limit(int res, rlim_t want)
+{
+    struct rlimit rl;
+    if (getrlimit(res, &rl) != 0)
+        return;
+    if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+        want = rl.rlim_max;
+    rl.rlim_cur = want;
+    setrlimit(res, &rl);
+}
+
+/* Move fd to at least 10 so the dup2 onto 0..3 below cannot clobber another source fd. */
+static int lift_fd(int fd)
+{
+    return fcntl(fd, F_DUPFD, 10);
+}
+
+static void close_from(int lowfd)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)lowfd, ~0u, 0u) == 0)
+        return;
+#endif
+    {
+        long max = sysconf(_SC_OPEN_MAX);
+        int fd;
+        if (max < 0 || max > 65536)
+            max = 65536;
+        for (fd = lowfd; fd < max; fd++)
+            close(fd);
+    }
+}
+
+typedef struct child_args {
+    const fmuc_worker_spec *spec;
+    fmuc_w_shared *sh;
+    int out_w, err_w, rep_w;
+    pid_t parent;
+    const char *token;
+    double timeout_s;
+    fmuc_worker_fn fn;
+    void *payload;
+} child_args;
+
+static void worker_child(const child_args *a) __attribute__((noreturn));
+static void worker_child(const child_args *a)
+{
+    fmuc_worker_ctx ctx;
+    int out_w, err_w, rep_w, nul, rc;
+    rlim_t cpu;
+
+    setpgid(0, 0);
+    /* E04: the worker dies with the parent. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != a->parent)
+        _exit(125);
+    reset_signals();
+
+    out_w = lift_fd(a->out_w);
+    err_w = lift_fd(a->err_w);
+    rep_w = lift_fd(a->rep_w);
+    nul = open("/dev/null", O_RDONLY);
+    if (out_w < 0 || err_w < 0 || rep_w < 0 || nul < 0)
+        _exit(126);
+    if (dup2(nul, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0 || dup2(rep_w, 3) < 0)
+        _exit(126);
+    close_from(4);
+
+    set_limit(RLIMIT_CORE, 0);
+    cpu = (rlim_t)ceil(a->timeout_s) + 1;
+    set_limit(RLIMIT_CPU, cpu);
+    set_limit(RLIMIT_FSIZE, (rlim_t)a->spec->rlimit_fsize_bytes);
+    set_limit(RLIMIT_NPROC, NPROC_LIMIT);
+#if !FMUC_ASAN
+    /* ASan reserves terabytes of shadow address space: RLIMIT_AS would break it. */
+    set_limit(RLIMIT_AS, (rlim_t)a->spec->rlimit_as_bytes);
+#endif
+    memset(&ctx, 0, sizeof ctx);
+    ctx.spec = a->spec;
+    ctx.sh = a->sh;
+    ctx.reply_fd = 3;
+    ctx.alloc_cap = a->spec->rlimit_as_bytes;
+    ctx.reply = cJSON_CreateObject();
+    fmuc_callbacks__init(&ctx);
+    ctx.sh->magic = FMUC_W_MAGIC;
+    fmuc_worker_phase(&ctx, "run");
+
+    rc = a->fn(&ctx, a->payload);
+
+    fmuc_loader__unload_all(&ctx);
+    fmuc_worker_phase(&ctx, "reply");
+    send_reply(&ctx, rc);
+    _exit(0);
+}
+
+/* ---- parent side ------------------------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct sink {
+    int fd;
+    char *buf;
+    size_t len, keep;   /* bytes stored, most bytes to store */
+    uint64_t total;
+} sink;
+
+/* Read what is available, at most 1 MiB per call so that an endless writer cannot keep the
+ * parent from checking its deadline. */
+static int sink_read(sink *s)
+{
+    char tmp[65536];
+    for (int rounds = 0; rounds < 16; rounds++) {
+        ssize_t r = read(s->fd, tmp, sizeof tmp);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                return 0;
+            r = 0; /* treat errors as end of stream */
+        }
+        if (r == 0) {
+            close(s->fd);
+            s->fd = -1;
+            return 0;
+        }
+        s->total += (uint64_t)r;
+        if (s->len < s->keep) {
+            size_t take = (size_t)r < s->keep - s->len ? (size_t)r : s->keep - s->len;
+            char *nb = realloc(s->buf, s->len + take + 1);
+            if (!nb)
+                return -1;
+            s->buf = nb;
+            memcpy(s->buf + s->len, tmp, take);
+            s->len += take;
+            s->buf[s->len] = '\0';
+        }
+    }
+    return 0;
+}
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Parse "/proc/<pid>/stat" for the parent pid (field 4, after the ')' of the comm). */
+static pid_t proc_ppid(long pid)
+{
+    char path[64], buf[512];
+    int fd;
+    ssize_t n;
+    char *p, *end;
+    long v;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    p = strrchr(buf, ')');
+    if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+        return -1;
+    v = strtol(p + 4, &end, 10);
+    if (end == p + 4)
+        return -1;
+    return (pid_t)v;
+}
+
+static int proc_has_token(long pid, const char *needle, size_t nlen)
+{
+    char path[64];
+    char *buf;
+    size_t len = 0, cap = 4u << 20;
+    int fd, found = 0;
+    ssize_t n;
+
+    snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    buf = malloc(cap);
+    if (buf) {
+        while (len < cap && (n = read(fd, buf + len, cap - len)) > 0)
+            len += (size_t)n;
+        found = memmem(buf, len, needle, nlen) != NULL;
+        free(buf);
+    }
+    close(fd);
+    return found;
+}
+
+/* B10: descendants that escaped the process group (setsid/setpgid) were reparented to us while
+ * we are a child subreaper; they still map the shared region, a memfd whose name carries the
+ * token ("/memfd:fmuc-worker-<token>" in /proc/<pid>/maps): find them by it and kill them. */
+static void sweep_escaped(const char *token)
+{
+    char needle[96];
+    size_t nlen;
+    int round;
+    pid_t self = getpid();
+
+    nlen = (size_t)snprintf(needle, sizeof needle, "fmuc-worker-%s ", token);
+    for (round = 0; round < 20; round++) {
+        DIR *d = opendir("/proc");
+        struct dirent *de;
+        int killed = 0;
+        if (!d)
+            return;
+        while ((de = readdir(d)) != NULL) {
+            char *end;
+            long pid = strtol(de->d_name, &end, 10);
+            if (*end || pid <= 0)
+                continue;
+            if (proc_ppid(pid) != self)
+                continue;
+            if (!proc_has_token(pid, needle, nlen))
+                continue;
+            kill((pid_t)pid, SIGKILL);
+            waitpid((pid_t)pid, NULL, 0);
+            killed++;
+        }
+        closedir(d);
+        if (!killed)
+            return;
+    }
+}
+
+/* Kill the whole process group and reap what became our children. */
+static void kill_group(pid_t pgid)
+{
+    double until = now_s() + 2.0;
+    kill(-pgid, SIGKILL);
+    for (;;) {
+        pid_t r = waitpid(-pgid, NULL, WNOHANG);
+        if (r < 0)
+            break; /* ECHILD: none of the group is our child any more */
+        if (r == 0) {
+            struct timespec ts = {0, 5 * 1000 * 1000};
+            if (now_s() > until)
+                break;
+            kill(-pgid, SIGKILL);
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* The shared region: a memfd named after the token (so escaped descendants can be recognised),
+ * falling back to anonymous shared memory. */
+static fmuc_w_shared *map_shared(const char *token)
+{
+    char name[96];
+    int fd;
+    void *p;
+
+    snprintf(name, sizeof name, "fmuc-worker-%s", token);
+    fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd >= 0) {
+        if (ftruncate(fd, (off_t)sizeof(fmuc_w_shared)) == 0) {
+            p = mmap(NULL, sizeof(fmuc_w_shared), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            close(fd);
+            if (p != MAP_FAILED)
+                return p;
+        } else {
+            close(fd);
+        }
+    }
+    return mmap(NULL, sizeof(fmuc_w_shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                -1, 0);
+}
+
+static int set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static void set_detail(fmuc_worker_outcome *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_detail(fmuc_worker_outcome *out, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    free(out->detail);
+    out->detail = strdup(buf);
+}
+
+/* Validate the reply frame: header, exact length, body JSON of the expected shape, end marker. */
+static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_outcome *out)
+{
+    const size_t endlen = sizeof REPLY_END - 1;
+    char hex[17];
+    char *end;
+    unsigned long long len;
+    cJSON *doc, *st, *rep;
+
+    if (overflow) {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply larger than the %zu-byte limit (%" PRIu64 " bytes sent)", max,
+                   r->total);
+        return;
+    }
+    if (r->len < REPLY_HDR_LEN || memcmp(r->buf, REPLY_MAGIC, sizeof REPLY_MAGIC - 1) != 0 ||
+        r->buf[REPLY_HDR_LEN - 1] != '\n') {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply has no valid header (%zu bytes received)", r->len);
+        return;
+    }
+    memcpy(hex, r->buf + sizeof REPLY_MAGIC - 1, 16);
+    hex[16] = '\0';
+    errno = 0;
+    len = strtoull(hex, &end, 16);
+    if (errno || *end || hex[0] == '-' || hex[0] == '+' || hex[0] == ' ') {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply length field is not hexadecimal");
+        return;
+    }
+    if (len > max) {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply announces %llu bytes, over the %zu-byte limit", len, max);
+        return;
+    }
+    if (r->len != REPLY_HDR_LEN + len + endlen ||
+        memcmp(r->buf + REPLY_HDR_LEN + len, REPLY_END, endlen) != 0) {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply frame is %zu bytes, %llu announced, or lacks the end marker",
+                   r->len, len);
+        return;
+    }
+    doc = cJSON_ParseWithLength(r->buf + REPLY_HDR_LEN, (size_t)len);
+    st = doc ? cJSON_GetObjectItemCaseSensitive(doc, "fn_status") : NULL;
+    rep = doc ? cJSON_GetObjectItemCaseSensitive(doc, "reply") : NULL;
+    if (!cJSON_IsObject(doc) || !cJSON_IsNumber(st) || !cJSON_IsObject(rep) ||
+        st->valuedouble != (double)(int)st->valuedouble) {
+        cJSON_Delete(doc);
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply is not a JSON object of the expected shape");
+        return;
+    }
+    out->fn_status = (int)st->valuedouble;
+    out->reply = cJSON_DetachItemViaPointer(doc, rep);
+    cJSON_Delete(doc);
+    out->end = FMUC_WORKER_OK;
+}
+
+static void capture_out(fmuc_worker_capture *c, sink *s)
+{
+    c->bytes = s->total;
+    c->head = s->buf ? s->buf : strdup("");
+    c->head_len = s->len;
+    c->truncated = s->total > s->len;
+    s->buf = NULL;
+}
+
+fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, void *payload,
+                         fmuc_worker_outcome *out, fmuc_diag *diag)
+{
+    fmuc_worker_spec spec;
+    fmuc_w_shared *sh = MAP_FAILED;
+    int pout[2] = {-1, -1}, perr[2] = {-1, -1}, prep[2] = {-1, -1};
+    sink so = {-1, NULL, 0, 0, 0}, se = {-1, NULL, 0, 0, 0}, sr = {-1, NULL, 0, 0, 0};
+    int pidfd = -1, status = 0, alive = 0, timed_out = 0, reply_overflow = 0;
+    int prev_subreaper = 0, subreaper_set = 0;
+    double start, deadline, drain_until = 0, timeout;
+    char token[64];
+    pid_t pid = -1;
+    fmuc_err err = FMUC_OK;
+    child_args ca;
+
+    memset(out, 0, sizeof *out);
+    if (!spec_in || !fn)
+        return fmuc_diag_set(diag, FMUC_ERROR, "worker: no spec or function");
+    spec = *spec_in;
+    if (!(spec.timeout_s > 0))
+        spec.timeout_s = DEFAULT_TIMEOUT_S;
+    if (!(spec.timeout_multiplier > 0))
+        spec.timeout_multiplier = 1.0;
+    if (!spec.rlimit_as_bytes)
+        spec.rlimit_as_bytes = DEFAULT_AS;
+    if (!spec.rlimit_fsize_bytes)
+        spec.rlimit_fsize_bytes = DEFAULT_FSIZE;
+    if (!spec.capture_cap_bytes)
+        spec.capture_cap_bytes = DEFAULT_CAPTURE;
+    if (!spec.reply_max_bytes)
+        spec.reply_max_bytes = DEFAULT_REPLY_MAX;
+    timeout = spec.timeout_s * spec.timeout_multiplier;
+
+    snprintf(token, sizeof token, "%ld-%lld", (long)getpid(), (long long)(now_s() * 1e6));
+    sh = map_shared(token);
+    if (sh == MAP_FAILED) {
+        err = fmuc_diag_set(diag, FMUC_ENOMEM, "worker: mmap of the shared region failed: %s",
+                            strerror(errno));
+        goto out;
+    }
+    if (pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0 || pipe2(prep, O_CLOEXEC) < 0) {
+        err = fmuc_diag_set(diag, FMUC_EIO, "worker: pipe failed: %s", strerror(errno));
+        goto out;
+    }
+
+    /* Orphans of the worker get reparented to us (not init) so they can be killed and reaped. */
+    if (prctl(PR_GET_CHILD_SUBREAPER, &prev_subreaper) == 0 && !prev_subreaper &&
+        prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+        subreaper_set = 1;
+
+    ca.spec = &spec;
+    ca.sh = sh;
+    ca.out_w = pout[1];
+    ca.err_w = perr[1];
+    ca.rep_w = prep[1];
+    ca.parent = getpid();
+    ca.token = token;
+    ca.timeout_s = timeout;
+    ca.fn = fn;
+    ca.payload = payload;
+
+    fflush(NULL); /* no buffered parent output duplicated by a worker that calls exit() */
+    start = now_s();
+    pid = fork();
+    if (pid < 0) {
+        err = fmuc_diag_set(diag, FMUC_ERROR, "worker: fork failed: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0)
+        worker_child(&ca);
+    alive = 1;
+    setpgid(pid, pid); /* also here: no race with the kill below */
+    close(pout[1]);
+    close(perr[1]);
+    close(prep[1]);
+    pout[1] = perr[1] = prep[1] = -1;
+    so.fd = pout[0];
+    se.fd = perr[0];
+    sr.fd = prep[0];
+    pout[0] = perr[0] = prep[0] = -1;
+    so.keep = se.keep = (size_t)spec.capture_cap_bytes;
+    sr.keep = REPLY_HDR_LEN + spec.reply_max_bytes + sizeof REPLY_END;
+    set_nonblock(so.fd);
+    set_nonblock(se.fd);
+    set_nonblock(sr.fd);
+    pidfd = pidfd_open_(pid);
+    deadline = start + timeout;
+
+    for (;;) {
+        struct pollfd pfd[4];
+        sink *map[4];
+        nfds_t n = 0, i;
+        double t = now_s(), wait_s;
+
+        if (so.fd >= 0) { pfd[n].fd = so.fd; pfd[n].events = POLLIN; map[n++] = &so; }
+        if (se.fd >= 0) { pfd[n].fd = se.fd; pfd[n].events = POLLIN; map[n++] = &se; }
+        if (sr.fd >= 0) { pfd[n].fd = sr.fd; pfd[n].events = POLLIN; map[n++] = &sr; }
+        if (alive && pidfd >= 0) { pfd[n].fd = pidfd; pfd[n].events = POLLIN; map[n++] = NULL; }
+        if (alive)
+            wait_s = deadline - t;
+        else
+            wait_s = drain_until - t;
+        if (alive && pidfd < 0 && wait_s > 0.02)
+            wait_s = 0.02;
+        if (wait_s < 0)
+            wait_s = 0;
+        if (poll(pfd, n, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR) {
+            err = fmuc_diag_set(diag, FMUC_EIO, "worker: poll failed: %s", strerror(errno));
+            break;
+        }
+        for (i = 0; i < n; i++) {
+            if (!map[i] || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if (sink_read(map[i]) < 0) {
+                err = fmuc_diag_set(diag, FMUC_ENOMEM, "worker: out of memory capturing output");
+                break;
+            }
+        }
+        if (err < 0)
+            break;
+        if (sr.total > sr.keep)
+            reply_overflow = 1;
+        if (alive) {
+            pid_t r = waitpid(pid, &status, WNOHANG);
+            if (r == pid) {
+                alive = 0;
+            } else if (r < 0 && errno == ECHILD) {
+                /* SIGCHLD ignored by the host process: the status is lost */
+                alive = 0;
+                status = -1;
+            } else if (now_s() >= deadline) {
+                kill(-pid, SIGKILL);
+                kill(pid, SIGKILL);
+                while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                    ;
+                alive = 0;
+                timed_out = 1;
+            }
+            if (!alive) {
+                out->duration_s = now_s() - start;
+                /* descendants may hold the pipes open: kill them all, then drain */
+                kill_group(pid);
+                sweep_escaped(token);
+                drain_until = now_s() + DRAIN_GRACE_S;
+            }
+        } else if ((so.fd < 0 && se.fd < 0 && sr.fd < 0) || now_s() >= drain_until) {
+            break;
+        }
+    }
+    if (alive) { /* internal failure mid-loop: never leave the worker running */
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        alive = 0;
+        out->duration_s = now_s() - start;
+    }
+    kill_group(pid);
+    sweep_escaped(token);
+    if (err < 0)
+        goto out;
+
+    fmuc_trace__decode(sh, out);
+    capture_out(&out->out, &so);
+    capture_out(&out->err, &se);
+
+    if (timed_out) {
+        out->end = FMUC_WORKER_TIMEOUT;
+        set_detail(out, "wall-clock limit of %g s exceeded; process group killed", timeout);
+    } else if (status == -1) {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "worker exit status unavailable (SIGCHLD ignored by the host process?)");
+    } else if (WIFSIGNALED(status)) {
+        out->signal = WTERMSIG(status);
+        if (out->signal == SIGXCPU) {
+            out->end = FMUC_WORKER_TIMEOUT;
+            set_detail(out, "CPU time limit of %g s exceeded (SIGXCPU)", ceil(timeout) + 1);
+        } else {
+            out->end = FMUC_WORKER_CRASHED;
+        }
+    } else if (WIFEXITED(status)) {
+        out->exit_code = WEXITSTATUS(status);
+        if (out->exit_code != 0 || sr.total == 0) {
+            out->end = FMUC_WORKER_EXITED_EARLY;
+            if (sr.total)
+                set_detail(out, "exit status %d after %" PRIu64 " reply bytes", out->exit_code,
+                           sr.total);
+        } else {
+            parse_reply(&sr, reply_overflow, spec.reply_max_bytes, out);
+        }
+    } else {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "unexpected wait status 0x%x", (unsigned)status);
+    }
+
+out:
+    if (pidfd >= 0)
+        close(pidfd);
+    if (so.fd >= 0)
+        close(so.fd);
+    if (se.fd >= 0)
+        close(se.fd);
+    if (sr.fd >= 0)
+        close(sr.fd);
+    free(so.buf);
+    free(se.buf);
+    free(sr.buf);
+    for (int i = 0; i < 2; i++) {
+        if (pout[i] >= 0)
+            close(pout[i]);
+        if (perr[i] >= 0)
+            close(perr[i]);
+        if (prep[i] >= 0)
+            close(prep[i]);
+    }
+    if (subreaper_set)
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+    if (sh != MAP_FAILED)
+        munmap(sh, sizeof *sh);
+    if (err < 0) {
+        fmuc_worker_outcome_free(out);
+        out->end = FMUC_WORKER_PROTOCOL;
+    }
+    return err;
+}
+
+void fmuc_worker_outcome_free(fmuc_worker_outcome *o)
+{
+    if (!o)
+        return;
+    free(o->detail);
+    cJSON_Delete(o->reply);
+    cJSON_Delete(o->trace);
+    cJSON_Delete(o->log);
+    cJSON_Delete(o->missing);
+    free(o->out.head);
+    free(o->err.head);
+    memset(o, 0, sizeof *o);
+}
+
+/* ---- outcome -> result ------------------------------------------------------------------- */
+
+static const char *sig_name(int sig, char *buf, size_t n)
+{
+    const char *abbr = sigabbrev_np(sig);
+    if (abbr)
+        snprintf(buf, n, "SIG%s", abbr);
+    else
+        snprintf(buf, n, "signal %d", sig);
+    return buf;
+}
+
+static void where(const fmuc_worker_outcome *o, char *buf, size_t n)
+{
+    if (o->call_in_progress && o->last_call[0])
+        snprintf(buf, n, "during %s%s%s%s", o->last_call, o->phase[0] ? " (phase '" : "",
+                 o->phase, o->phase[0] ? "')" : "");
+    else if (o->last_call[0])
+        snprintf(buf, n, "in phase '%s' after %s", o->phase[0] ? o->phase : "?", o->last_call);
+    else if (o->phase[0])
+        snprintf(buf, n, "in phase '%s' before any FMI call", o->phase);
+    else
+        snprintf(buf, n, "before it started");
+}
+
+static void last_calls(const fmuc_worker_outcome *o, char *buf, size_t n)
+{
+    int cnt = cJSON_GetArraySize(o->trace), i, first = cnt > 5 ? cnt - 5 : 0;
+    size_t off = 0;
+    buf[0] = '\0';
+    for (i = first; i < cnt && off < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(o->trace, i);
+        const cJSON *call = cJSON_GetObjectItemCaseSensitive(e, "call");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+        const cJSON *seq = cJSON_GetObjectItemCaseSensitive(e, "seq");
+        int w;
+        if (!cJSON_IsString(call))
+            continue;
+        w = snprintf(buf + off, n - off, "%s#%.0f %s -> %s", off ? "; " : "",
+                     cJSON_IsNumber(seq) ? seq->valuedouble : -1.0, call->valuestring,
+                     cJSON_IsString(st) ? st->valuestring : "(did not return)");
+        if (w > 0)
+            off += (size_t)w;
+    }
+}
+
+static cJSON *head_json(const fmuc_worker_capture *c, size_t max)
+{
+    size_t n = c->head_len < max ? c->head_len : max;
+    char *s = c->head ? fmuc_trace__sanitize(c->head, n) : NULL;
+    cJSON *j = cJSON_CreateString(s ? s : "");
+    free(s);
+    return j;
+}
+
+int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res)
+{
+    cJSON *ev = fmuc_result_evidence(res), *w;
+    char wh[768], sig[32], calls[1400];
+    int bad = o->end != FMUC_WORKER_OK;
+
+    where(o, wh, sizeof wh);
+    switch (o->end) {
+    case FMUC_WORKER_OK:
+        break;
+    case FMUC_WORKER_CRASHED:
+        fmuc_result_error(res, "worker terminated by %s %s", sig_name(o->signal, sig, sizeof sig),
+                          wh);
+        break;
+    case FMUC_WORKER_TIMEOUT:
+        fmuc_result_error(res, "worker timed out %s: %s", wh, o->detail ? o->detail : "");
+        break;
+    case FMUC_WORKER_EXITED_EARLY:
+        fmuc_result_error(res, "worker exited with status %d without completing its reply %s",
+                          o->exit_code, wh);
+        break;
+    case FMUC_WORKER_PROTOCOL:
+        fmuc_result_error(res, "worker reply rejected %s: %s", wh, o->detail ? o->detail : "");
+        break;
+    }
+    if (bad && o->trace) {
+        last_calls(o, calls, sizeof calls);
+        if (calls[0])
+            fmuc_result_note(res, "last FMI calls: %s", calls);
+    }
+    if (bad && o->load_attempted && !o->load_ok && o->load_error[0])
+        fmuc_result_note(res, "load: %s", o->load_error);
+
+    if (!ev)
+        return bad;
+    cJSON_DeleteItemFromObjectCaseSensitive(ev, "worker");
+    w = cJSON_AddObjectToObject(ev, "worker");
+    if (!w)
+        return bad;
+    cJSON_AddStringToObject(w, "end", fmuc_worker_end_name(o->end));
+    if (o->end == FMUC_WORKER_CRASHED)
+        cJSON_AddStringToObject(w, "signal", sig_name(o->signal, sig, sizeof sig));
+    if (o->end == FMUC_WORKER_EXITED_EARLY)
+        cJSON_AddNumberToObject(w, "exit_code", o->exit_code);
+    if (o->detail)
+        cJSON_AddStringToObject(w, "detail", o->detail);
+    cJSON_AddStringToObject(w, "phase", o->phase);
+    if (o->last_call[0])
+        cJSON_AddStringToObject(w, "last_call", o->last_call);
+    cJSON_AddNumberToObject(w, "fmi_calls", (double)o->ncalls);
+    if (bad && o->trace)
+        cJSON_AddItemToObject(w, "trace", cJSON_Duplicate(o->trace, 1));
+    cJSON_AddNumberToObject(w, "log_messages", (double)o->log_total);
+    if (o->log && cJSON_GetArraySize(o->log) > 0) {
+        cJSON *lg = cJSON_AddArrayToObject(w, "log");
+        int i, n = cJSON_GetArraySize(o->log);
+        for (i = 0; i < n && i < 20 && lg; i++)
+            cJSON_AddItemToArray(lg, cJSON_Duplicate(cJSON_GetArrayItem(o->log, i), 1));
+    }
+    cJSON_AddNumberToObject(w, "stdout_bytes", (double)o->out.bytes);
+    cJSON_AddNumberToObject(w, "stderr_bytes", (double)o->err.bytes);
+    if (bad && o->out.head_len)
+        cJSON_AddItemToObject(w, "stdout_head", head_json(&o->out, 1024));
+    if (bad && o->err.head_len)
+        cJSON_AddItemToObject(w, "stderr_head", head_json(&o->err, 1024));
+    cJSON_AddNumberToObject(w, "allocs", (double)o->allocs);
+    cJSON_AddNumberToObject(w, "frees", (double)o->frees);
+    cJSON_AddNumberToObject(w, "live_bytes", (double)o->live_bytes);
+    cJSON_AddNumberToObject(w, "bad_frees", (double)o->bad_frees);
+    if (o->missing)
+        cJSON_AddItemToObject(w, "missing_functions", cJSON_Duplicate(o->missing, 1));
+    cJSON_AddNumberToObject(w, "duration_s", o->duration_s);
+    return bad;
+}

@@ -1,0 +1,651 @@
+/* Worker isolation: hostile behaviours (robustness.md §4.3) run in the worker and the parent
+ * observes them correctly: crash, timeout, early exit, abort, output flood, logger abuse, crash at
+ * load, orphans, huge allocations, protocol garbage, and the crash-proof call trace. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fmuc/fmuc_worker.h"
+
+#define HOSTILE_DIR FMUC_BUILD_DIR "/tests/fixtures/hostile"
+
+static fmuc_fmu fake_fmu(const char *lib)
+{
+    fmuc_fmu f;
+    memset(&f, 0, sizeof f);
+    f.lib_path_cs = (char *)lib;
+    f.lib_path_me = (char *)lib;
+    return f;
+}
+
+static fmuc_worker_spec spec_for(const fmuc_fmu *fmu, double timeout)
+{
+    fmuc_worker_spec s;
+    fmuc_worker_spec_init(&s, fmu, NULL);
+    s.timeout_s = timeout;
+    return s;
+}
+
+static void run(const fmuc_worker_spec *spec, fmuc_worker_fn fn, void *payload,
+                fmuc_worker_outcome *out)
+{
+    fmuc_diag diag = {{0}, FMUC_OK};
+    fmuc_err err = fmuc_worker_run(spec, fn, payload, out, &diag);
+    cr_assert_eq(err, FMUC_OK, "worker_run failed: %s", diag.msg);
+}
+
+/* ---- worker functions ---- */
+
+static int fn_ok(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "x", 42);
+    printf("hello from the worker\n");
+    fprintf(stderr, "err line\n");
+    fflush(stdout);
+    return 7;
+}
+
+static int fn_segv(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    fmuc_worker_phase(ctx, "poke");
+    raise(SIGSEGV);
+    return 0;
+}
+
+static int fn_exit0(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)ctx;
+    (void)payload;
+    _exit(0);
+}
+
+static int fn_sleep(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    fmuc_worker_phase(ctx, "sleeping");
+    for (;;)
+        pause();
+    return 0;
+}
+
+static int fn_big_reply(fmuc_worker_ctx *ctx, void *payload)
+{
+    size_t n = 2u << 20;
+    char *s = malloc(n + 1);
+    (void)payload;
+    memset(s, 'a', n);
+    s[n] = '\0';
+    cJSON_AddStringToObject(fmuc_worker_reply(ctx), "big", s);
+    free(s);
+    return 0;
+}
+
+static int fn_garbage(fmuc_worker_ctx *ctx, void *payload)
+{
+    static const char junk[] = "PASS PASS PASS\n";
+    (void)payload;
+    if (write(fmuc_worker__reply_fd(ctx), junk, sizeof junk - 1) < 0)
+        return 1;
+    return 0; /* the real reply follows the garbage: the frame is invalid */
+}
+
+static int fn_malloc_huge(fmuc_worker_ctx *ctx, void *payload)
+{
+    void *p = malloc((size_t)64 << 30);
+    (void)payload;
+    cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "got", p != NULL);
+    free(p);
+    return 0;
+}
+
+/* Load the hostile library and run one co-simulation step with the given mode. */
+static int fn_hostile(fmuc_worker_ctx *ctx, void *payload)
+{
+    const char *mode = payload;
+    const fmuc_fmi *f = fmuc_worker_load(ctx, fmi2CoSimulation);
+    fmi2Component c;
+    fmi2Status st;
+    if (!f) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "load_error", fmuc_worker_load_error(ctx));
+        return 1;
+    }
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "nmissing", (double)f->nmissing);
+    c = fmuc_fmi_instantiate(f, fmi2CoSimulation, "{guid}", mode);
+    if (!c)
+        return 2;
+    fmuc_fmi_setupExperiment(f, c, 0, 0, 0, 0, 0);
+    fmuc_fmi_enterInitializationMode(f, c);
+    fmuc_fmi_exitInitializationMode(f, c);
+    fmuc_worker_phase(ctx, "step loop");
+    for (int i = 0; i < 3; i++) {
+        st = fmuc_fmi_doStep(f, c, 0.25 * i, 0.25, 0);
+        cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "status", st);
+    }
+    fmuc_fmi_terminate(f, c);
+    fmuc_fmi_freeInstance(f, c);
+    return 0;
+}
+
+static int fn_missing(fmuc_worker_ctx *ctx, void *payload)
+{
+    const fmuc_fmi *f = fmuc_worker_load(ctx, fmi2CoSimulation);
+    (void)payload;
+    if (!f)
+        return 1;
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "nmissing", (double)f->nmissing);
+    cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "has_version", fmuc_fmi_has(f, "fmi2GetVersion"));
+    cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "has_step", fmuc_fmi_has(f, "fmi2DoStep"));
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "step_status",
+                            fmuc_fmi_doStep(f, NULL, 0, 1, 0));
+    cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "inst_null",
+                          fmuc_fmi_instantiate(f, fmi2CoSimulation, "g", "x") == NULL);
+    return 0;
+}
+
+static int fn_logger_formats(fmuc_worker_ctx *ctx, void *payload)
+{
+    const fmi2CallbackFunctions *cb = fmuc_worker_callbacks(ctx);
+    void *env = cb->componentEnvironment;
+    char *big = malloc(10000);
+    (void)payload;
+    memset(big, 'b', 9999);
+    big[9999] = '\0';
+    cb->logger(env, "i", fmi2OK, "c", "%5.2f|%-3d|%lld|%zu|%x|%%|%c|%s", 3.14159, 7, 1234567890123ll,
+               (size_t)9, 255u, 'z', "str");
+    cb->logger(env, "i", fmi2OK, "c", "%1$s", "positional");
+    cb->logger(env, "i", fmi2OK, "c", "%ls", L"wide");
+    cb->logger(env, "i", fmi2OK, "c", big);
+    cb->logger((void *)0x1, "i", fmi2Error, "c", "wrong env");
+    for (int i = 0; i < 1500; i++)
+        cb->logger(env, "i", fmi2OK, "c", "n=%d", i);
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "count", (double)fmuc_worker_log_count(ctx));
+    free(big);
+    return 0;
+}
+
+static const char *log_msg(const fmuc_worker_outcome *o, int i)
+{
+    return cJSON_GetObjectItem(cJSON_GetArrayItem(o->log, i), "message")->valuestring;
+}
+
+static int log_flag(const fmuc_worker_outcome *o, int i, const char *flag)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(o->log, i), flag));
+}
+
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *de;
+    int n = 0;
+    cr_assert_not_null(d);
+    while ((de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n - 1; /* the DIR's own fd */
+}
+
+static long read_pid_file(const char *path)
+{
+    long pid = -1;
+    FILE *f;
+    for (int i = 0; i < 200; i++) {
+        f = fopen(path, "r");
+        if (f) {
+            if (fscanf(f, "%ld", &pid) != 1)
+                pid = -1;
+            fclose(f);
+            if (pid > 0)
+                break;
+        }
+        usleep(10000);
+    }
+    return pid;
+}
+
+/* dead = no such process, or a zombie nobody waits for (not possible here: we reap) */
+static int process_gone(long pid)
+{
+    return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+/* ---- tests ---- */
+
+Test(worker, ok_reply_and_capture, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 5);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_ok, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s detail=%s", fmuc_worker_end_name(o.end),
+                 o.detail ? o.detail : "");
+    cr_assert_eq(o.fn_status, 7);
+    cr_assert_eq(cJSON_GetObjectItem(o.reply, "x")->valuedouble, 42);
+    cr_assert_str_eq(o.out.head, "hello from the worker\n");
+    cr_assert_eq(o.out.bytes, 22);
+    cr_assert_eq(o.err.bytes, 9);
+    cr_assert_eq(o.out.truncated, 0);
+    fmuc_result_init(&res, "t-ok", "t", "spec", FMUC_LEVEL_MUST);
+    cr_assert_eq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_assert_eq(res.verdict, FMUC_VERDICT_PASS);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(res.evidence, "worker"), "end")->valuestring,
+                     "ok");
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, fn_crash_is_reported_with_signal_and_phase, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_segv, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED);
+    cr_assert_eq(o.signal, SIGSEGV);
+    cr_assert_str_eq(o.phase, "poke");
+    cr_assert_null(o.reply);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, exit0_before_reply_is_early_exit, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 5);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_exit0, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_EXITED_EARLY);
+    cr_assert_eq(o.exit_code, 0);
+    fmuc_result_init(&res, "t-exit", "t", "spec", FMUC_LEVEL_MUST);
+    cr_assert_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_assert_eq(res.verdict, FMUC_VERDICT_ERROR);
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, timeout_kills_quickly, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 1);
+    fmuc_worker_outcome o;
+    run(&s, fn_sleep, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_TIMEOUT);
+    cr_assert_str_eq(o.phase, "sleeping");
+    cr_assert_lt(o.duration_s, 4.0);
+    cr_assert_geq(o.duration_s, 0.9);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, timeout_multiplier_scales, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 0.25);
+    fmuc_worker_outcome o;
+    s.timeout_multiplier = 4;
+    run(&s, fn_sleep, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_TIMEOUT);
+    cr_assert_geq(o.duration_s, 0.9);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, segv_in_dostep_keeps_trace, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_hostile, "segv", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert_eq(o.signal, SIGSEGV);
+    cr_assert_eq(o.call_in_progress, 1);
+    cr_assert_str_eq(o.last_call, "fmi2DoStep(t=0.5, h=0.25, noSet=0)");
+    cr_assert_str_eq(o.phase, "step loop");
+    /* dlopen, instantiate, setup, enter, exit, 3 steps (the third in progress) */
+    cr_assert_eq(o.ncalls, 8);
+    cr_assert_eq(cJSON_GetArraySize(o.trace), 8);
+    {
+        cJSON *last = cJSON_GetArrayItem(o.trace, 7);
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(last, "in_progress")));
+        cJSON *prev = cJSON_GetArrayItem(o.trace, 6);
+        cr_assert_str_eq(cJSON_GetObjectItem(prev, "status")->valuestring, "fmi2OK");
+        cJSON *inst = cJSON_GetArrayItem(o.trace, 1);
+        cr_assert(strncmp(cJSON_GetObjectItem(inst, "call")->valuestring, "fmi2Instantiate(", 16) == 0);
+        cr_assert_str_eq(cJSON_GetObjectItem(inst, "status")->valuestring, "non-NULL");
+    }
+    fmuc_result_init(&res, "t-segv", "t", "spec", FMUC_LEVEL_MUST);
+    cr_assert_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_assert_eq(res.verdict, FMUC_VERDICT_ERROR);
+    cr_assert(strstr(res.messages[0], "SIGSEGV") && strstr(res.messages[0], "fmi2DoStep(t=0.5"),
+              "%s", res.messages[0]);
+    cr_assert_not_null(cJSON_GetObjectItem(cJSON_GetObjectItem(res.evidence, "worker"), "trace"));
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, endless_loop_in_dostep_times_out, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 1);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "loop", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_TIMEOUT);
+    cr_assert_eq(o.call_in_progress, 1);
+    cr_assert(strncmp(o.last_call, "fmi2DoStep(", 11) == 0, "%s", o.last_call);
+    cr_assert_lt(o.duration_s, 4.0);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, exit3_in_dostep, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "exit3", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_EXITED_EARLY);
+    cr_assert_eq(o.exit_code, 3);
+    cr_assert_eq(o.call_in_progress, 1);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, abort_in_dostep, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "abort", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED);
+    cr_assert_eq(o.signal, SIGABRT);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, stdout_flood_is_capped_and_counted, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 20);
+    fmuc_worker_outcome o;
+    s.capture_cap_bytes = 4096;
+    run(&s, fn_hostile, "flood", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
+    /* three steps, 50 MiB each */
+    cr_assert_eq(o.out.bytes, 3ull * 800 * 65536);
+    cr_assert_eq(o.out.head_len, 4096);
+    cr_assert_eq(o.out.truncated, 1);
+    cr_assert(strncmp(o.out.head, "0123456789", 10) == 0);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, endless_output_still_times_out, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 1);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "flood_forever", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_TIMEOUT);
+    cr_assert_lt(o.duration_s, 4.0);
+    cr_assert_gt(o.out.bytes, o.out.head_len);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, logger_refuses_percent_n_and_tolerates_null, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    cJSON *m0, *m1, *m2;
+    run(&s, fn_hostile, "lognfmt", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert_eq(o.log_total, 9); /* three messages per step */
+    m0 = cJSON_GetArrayItem(o.log, 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(m0, "message")->valuestring, "%s%s%n");
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(m0, "raw")));
+    cr_assert_str_eq(cJSON_GetObjectItem(m0, "status")->valuestring, "fmi2Warning");
+    cr_assert_str_eq(cJSON_GetObjectItem(m0, "instance")->valuestring, "hostile");
+    m1 = cJSON_GetArrayItem(o.log, 1);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(m1, "instance")));
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(m1, "category")));
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(m1, "message")));
+    m2 = cJSON_GetArrayItem(o.log, 2);
+    cr_assert_str_eq(cJSON_GetObjectItem(m2, "message")->valuestring, "t=0 n=7");
+    cr_assert_null(cJSON_GetObjectItem(m2, "raw"));
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, logger_formats_safe_subset_and_caps, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_logger_formats, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    cr_assert_eq(o.log_total, 1505);
+    cr_assert_eq(cJSON_GetObjectItem(o.reply, "count")->valuedouble, 1505);
+    cr_assert_eq(cJSON_GetArraySize(o.log), 1000);
+    cr_assert_str_eq(log_msg(&o, 0), " 3.14|7  |1234567890123|9|ff|%|z|str");
+    cr_assert_str_eq(log_msg(&o, 1), "%1$s");
+    cr_assert(log_flag(&o, 1, "raw"));
+    cr_assert_str_eq(log_msg(&o, 2), "%ls");
+    cr_assert(log_flag(&o, 2, "raw"));
+    cr_assert_eq(strlen(log_msg(&o, 3)), 4095);
+    cr_assert(log_flag(&o, 3, "truncated"));
+    cr_assert(log_flag(&o, 4, "env_mismatch"));
+    cr_assert_str_eq(log_msg(&o, 5), "n=0");
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, library_outside_unpack_dir_is_refused, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    fmu.unpack_dir = (char *)"/proc";
+    run(&s, fn_hostile, "ok", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    cr_assert_eq(o.fn_status, 1);
+    cr_assert_eq(o.load_ok, 0);
+    cr_assert_eq(o.ncalls, 0); /* never dlopen'ed */
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, constructor_crash_at_dlopen, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile_ctor.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "ok", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED);
+    cr_assert_eq(o.signal, SIGSEGV);
+    cr_assert_str_eq(o.phase, "load");
+    cr_assert_str_eq(o.last_call, "dlopen(hostile_ctor.so)");
+    cr_assert_eq(o.call_in_progress, 1);
+    cr_assert_eq(o.load_attempted, 1);
+    cr_assert_eq(o.load_ok, 0);
+    {
+        fmuc_result res;
+        fmuc_result_init(&res, "t-ctor", "t", "spec", FMUC_LEVEL_MUST);
+        cr_assert_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+        cr_assert_eq(res.verdict, FMUC_VERDICT_ERROR);
+        cr_assert(strstr(res.messages[0], "dlopen(hostile_ctor.so)") != NULL, "%s", res.messages[0]);
+        fmuc_result_clear(&res);
+    }
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, dlopen_failure_is_reported, .timeout = 30)
+{
+    /* a non-ELF file */
+    fmuc_fmu fmu = fake_fmu(FMUC_SOURCE_DIR "/tests/fixtures/CMakeLists.txt");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "ok", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    cr_assert_eq(o.fn_status, 1);
+    cr_assert_eq(o.load_attempted, 1);
+    cr_assert_eq(o.load_ok, 0);
+    cr_assert(strstr(o.load_error, "dlopen failed") != NULL, "%s", o.load_error);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, missing_symbols_are_listed_and_not_called, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile_missing.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_missing, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    /* 25 common + 9 CS functions, 2 present */
+    cr_assert_eq(cJSON_GetObjectItem(o.reply, "nmissing")->valuedouble, 32);
+    cr_assert_eq(cJSON_GetArraySize(o.missing), 32);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(o.reply, "has_version")));
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(o.reply, "has_step")));
+    cr_assert_eq(cJSON_GetObjectItem(o.reply, "step_status")->valuedouble, FMUC_FMI_NOT_PROVIDED);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(o.reply, "inst_null")));
+    fmuc_worker_outcome_free(&o);
+}
+
+static void orphan_case(const char *mode_prefix)
+{
+    char file[] = "/tmp/fmuc_orphan_XXXXXX";
+    char mode[600];
+    int fd = mkstemp(file);
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    long pid;
+
+    cr_assert_geq(fd, 0);
+    close(fd);
+    unlink(file);
+    snprintf(mode, sizeof mode, "%s%s", mode_prefix, file);
+    run(&s, fn_hostile, mode, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
+    pid = read_pid_file(file);
+    unlink(file);
+    cr_assert_gt(pid, 0);
+    cr_assert(process_gone(pid), "orphan %ld still exists", pid);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, forked_orphan_is_killed, .timeout = 30)
+{
+    orphan_case("orphan:");
+}
+
+Test(worker, setsid_daemon_is_killed, .timeout = 30)
+{
+    orphan_case("orphan_setsid:");
+}
+
+Test(worker, huge_allocation_via_callback_fails_cleanly, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "alloc_huge", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(o.log, 0), "message")->valuestring,
+                     "alloc=null");
+    cr_assert_eq(o.allocs, 0);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, huge_malloc_does_not_hurt_parent, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 10);
+    fmuc_worker_outcome o;
+    run(&s, fn_malloc_huge, NULL, &o);
+    /* Without ASan RLIMIT_AS makes malloc fail; under ASan the allocator may abort instead. */
+    if (o.end == FMUC_WORKER_OK)
+        cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(o.reply, "got")));
+    else
+        cr_assert(o.end == FMUC_WORKER_CRASHED || o.end == FMUC_WORKER_EXITED_EARLY);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, foreign_free_is_counted_not_crashing, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "bad_free", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
+    /* per step: 2 allocations, 1 good free, 3 bad ones (stack, foreign heap, double free) */
+    cr_assert_eq(o.allocs, 6);
+    cr_assert_eq(o.frees, 3);
+    cr_assert_eq(o.bad_frees, 9);
+    cr_assert_eq(o.live_bytes, 300);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, reply_too_large_is_protocol_error, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 10);
+    fmuc_worker_outcome o;
+    s.reply_max_bytes = 1u << 20;
+    run(&s, fn_big_reply, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_PROTOCOL);
+    cr_assert_null(o.reply);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, garbage_before_reply_is_protocol_error, .timeout = 30)
+{
+    fmuc_worker_spec s = spec_for(NULL, 5);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_garbage, NULL, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_PROTOCOL);
+    fmuc_result_init(&res, "t-proto", "t", "spec", FMUC_LEVEL_MUST);
+    cr_assert_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_assert_eq(res.verdict, FMUC_VERDICT_ERROR);
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, fake_frame_from_fmu_is_protocol_error, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "garbage_reply", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_PROTOCOL);
+    cr_assert_null(o.reply);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, invalid_status_is_traced_raw, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "status42", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    cr_assert_eq(cJSON_GetObjectItem(o.reply, "status")->valuedouble, 42);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(o.trace, 5), "status")->valuestring,
+                     "invalid(42)");
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, nothing_left_running_and_no_fd_leak, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 1);
+    fmuc_worker_outcome o;
+    int before = count_fds();
+    static const char *const modes[] = {"ok", "segv", "abort", "loop", "exit3", "lognfmt"};
+
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        run(&s, fn_hostile, (void *)modes[i], &o);
+        fmuc_worker_outcome_free(&o);
+    }
+    run(&s, fn_ok, NULL, &o);
+    fmuc_worker_outcome_free(&o);
+    cr_assert_eq(count_fds(), before);
+    /* every worker was reaped: no child of ours remains */
+    cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1);
+    cr_assert_eq(errno, ECHILD);
+}
