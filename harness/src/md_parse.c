@@ -38,6 +38,7 @@ typedef enum {
 
 typedef struct frame {
     uint8_t st, kind;
+    uint8_t aux;       /* SourceFiles: 1 when inside CoSimulation */
     int8_t last_rank;  /* order rank of the last child seen (-1: none) */
     uint32_t nchild;   /* child elements seen */
     uint32_t line;
@@ -61,7 +62,13 @@ typedef struct parser {
     int oom, stop;
     uint32_t line;    /* line of the current element */
     const char *elem; /* its name (libxml2 dictionary string; copied when kept) */
-    size_t issue_mark;
+    int sv_vr_seen;
+    /* exact start-tag lines: a cursor over the raw bytes, advanced one start tag per element
+     * (libxml2 keeps only 16-bit element lines, at the end of the start tag) */
+    const char *raw;
+    size_t raw_len, raw_pos;
+    uint32_t raw_line;
+    int raw_ok;
     int root_seen;
     size_t dropped;
 } parser;
@@ -572,6 +579,7 @@ static int a_sv(parser *p, const char *n, const char *v, void *obj)
         var->name = dup(p, v);
         var->has |= FMUC_HAS_NAME;
     } else if (strcmp(n, "valueReference") == 0) {
+        p->sv_vr_seen = 1;
         if (attr_uint(p, n, v, &var->value_reference) == 0)
             var->has |= FMUC_HAS_VALUE_REFERENCE;
         else
@@ -757,6 +765,7 @@ static void push(parser *p, uint8_t st, uint8_t k)
     f->nchild = 0;
     f->line = p->line;
     f->seen = 0;
+    f->aux = 0;
 }
 
 static const char *top_names[] = {"ModelExchange",     "CoSimulation",  "UnitDefinitions",
@@ -866,18 +875,12 @@ static void start_sv(parser *p)
     v->variability = FMUC_VAR_CONTINUOUS;
     v->line = p->line;
     size_t mark = md->nissues;
+    p->sv_vr_seen = 0;
     for_attrs(p, a_sv, v);
     if (!(v->has & FMUC_HAS_NAME))
         missing_attr(p, "name");
-    if (!v->value_reference && !(v->has & FMUC_HAS_VALUE_REFERENCE)) {
-        /* distinguish absent from unparsable: an unparsable one already has an issue */
-        int had = 0;
-        for (size_t i = mark; i < md->nissues; i++)
-            if (md->issues[i].attribute && strcmp(md->issues[i].attribute, "valueReference") == 0)
-                had = 1;
-        if (!had)
-            missing_attr(p, "valueReference");
-    }
+    if (!p->sv_vr_seen)
+        missing_attr(p, "valueReference");
     /* name the variable in the messages of its issues */
     for (size_t i = mark; i < md->nissues; i++) {
         char buf[1024];
@@ -1038,14 +1041,16 @@ static void start_element(parser *p)
             }
             for_attrs(p, a_none, NULL);
             p->cap_src[f->kind == K_CS] = 0;
-            push(p, S_SRCFILES, f->kind);
+            uint8_t cs = f->kind == K_CS;
+            push(p, S_SRCFILES, K_SRCFILES);
+            p->stack[p->depth - 1].aux = cs;
             return;
         }
         unknown_element(p, f->kind == K_ME ? "ModelExchange" : "CoSimulation");
         break;
     case S_SRCFILES:
         if (strcmp(e, "File") == 0) {
-            fmuc_md_interface *itf = f->kind == K_ME ? &md->me : &md->cs;
+            fmuc_md_interface *itf = f->aux ? &md->cs : &md->me;
             struct {
                 const char *name;
                 req q;
@@ -1053,7 +1058,7 @@ static void start_element(parser *p)
             for_attrs(p, a_name_only, &c);
             if (!(c.q.seen & R_A))
                 missing_attr(p, "name");
-            if (grow(p, (void **)&itf->source_files, &p->cap_src[f->kind == K_CS],
+            if (grow(p, (void **)&itf->source_files, &p->cap_src[f->aux],
                      itf->nsource_files + 1, sizeof *itf->source_files) == 0)
                 itf->source_files[itf->nsource_files++] = c.name ? c.name : dup(p, "");
             push(p, S_LEAF, K_NONE);
@@ -1385,6 +1390,56 @@ static xmlParserInputPtr deny_loader(const char *url, const char *id, xmlParserC
     return NULL; /* never load anything external */
 }
 
+static const char *skip_past(parser *p, const char *from, const char *pat, size_t patlen)
+{
+    const char *end = p->raw + p->raw_len;
+    const char *e = memmem(from, (size_t)(end - from), pat, patlen);
+    return e ? e + patlen : NULL;
+}
+
+static void count_lines(parser *p, const char *to)
+{
+    const char *c = p->raw + p->raw_pos;
+    uint32_t ln = p->raw_line;
+    while ((c = memchr(c, '\n', (size_t)(to - c))) != NULL)
+        ln++, c++;
+    p->raw_line = ln;
+    p->raw_pos = (size_t)(to - p->raw);
+}
+
+/* Line of the next start tag in the raw bytes; 0 when the scan lost track. */
+static uint32_t next_start_tag_line(parser *p)
+{
+    if (!p->raw_ok)
+        return 0;
+    const char *end = p->raw + p->raw_len;
+    const char *c = p->raw + p->raw_pos;
+    for (;;) {
+        const char *lt = memchr(c, '<', (size_t)(end - c));
+        if (!lt || lt + 1 >= end)
+            break;
+        const char *nx = NULL;
+        if (lt[1] == '?')
+            nx = skip_past(p, lt + 2, "?>", 2);
+        else if (lt[1] == '!' && end - lt >= 4 && lt[2] == '-' && lt[3] == '-')
+            nx = skip_past(p, lt + 4, "-->", 3);
+        else if (lt[1] == '!' && end - lt >= 9 && memcmp(lt, "<![CDATA[", 9) == 0)
+            nx = skip_past(p, lt + 9, "]]>", 3);
+        else if (lt[1] == '/' || lt[1] == '!')
+            nx = lt + 2;
+        else {
+            count_lines(p, lt);
+            p->raw_pos++; /* past the '<' */
+            return p->raw_line;
+        }
+        if (!nx)
+            break;
+        c = nx;
+    }
+    p->raw_ok = 0;
+    return 0;
+}
+
 /* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace); returns 1 and sets *line if
  * a DOCTYPE follows. */
 static int prolog_doctype(const char *x, size_t n, uint32_t *line)
@@ -1490,6 +1545,12 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_ENOMEM;
         goto out;
     }
+    p->raw = xml;
+    p->raw_len = len;
+    p->raw_line = 1;
+    /* the byte scan works for ASCII-compatible encodings only (not UTF-16/32) */
+    p->raw_ok = !(len >= 2 && (xml[0] == '\0' || xml[1] == '\0' ||
+                               (unsigned char)xml[0] >= 0xFE));
     p->r = open_reader(p, xml, len);
     if (!p->r) {
         err = FMUC_ENOMEM;
@@ -1520,9 +1581,14 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
             continue;
         }
         if (type == XML_READER_TYPE_ELEMENT) {
-            xmlNodePtr node = xmlTextReaderCurrentNode(p->r);
-            long ln = node ? xmlGetLineNo(node) : -1;
-            p->line = ln > 0 ? (uint32_t)ln : (uint32_t)xmlTextReaderGetParserLineNumber(p->r);
+            uint32_t sl = next_start_tag_line(p);
+            if (sl) {
+                p->line = sl;
+            } else {
+                xmlNodePtr node = xmlTextReaderCurrentNode(p->r);
+                long ln = node ? xmlGetLineNo(node) : -1;
+                p->line = ln > 0 ? (uint32_t)ln : (uint32_t)xmlTextReaderGetParserLineNumber(p->r);
+            }
             p->elem = (const char *)xmlTextReaderConstName(p->r);
             if (!p->elem)
                 p->elem = "";

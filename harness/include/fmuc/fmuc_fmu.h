@@ -25,13 +25,20 @@ enum {
     FMUC_ZIP_DUPLICATE = 1u << 11,    /* same name twice */
     FMUC_ZIP_TOO_LARGE = 1u << 12,    /* over the per-entry size cap */
     FMUC_ZIP_RATIO = 1u << 13,        /* compression ratio beyond the cap (bomb) */
-    FMUC_ZIP_CRC = 1u << 14           /* CRC mismatch found while reading */
+    FMUC_ZIP_CRC = 1u << 14,          /* CRC mismatch found while reading */
+    FMUC_ZIP_OVERLAP = 1u << 15,      /* entry data overlaps another entry or the directory */
+    FMUC_ZIP_ENTRY_COUNT = 1u << 16,  /* archive: more entries than limits.max_entries */
+    FMUC_ZIP_INCONSISTENT = 1u << 17, /* central directory / local header / data inconsistent */
+    FMUC_ZIP_CASE_COLLISION = 1u << 18, /* two names equal ignoring ASCII case (not unsafe) */
+    FMUC_ZIP_TOTAL_SIZE = 1u << 19,   /* archive: inflated bytes over limits.max_total_bytes */
+    FMUC_ZIP_MULTI_DISK = 1u << 20    /* archive: split or spanned */
 };
 /* Problems that make the archive unsafe to open: it is rejected (input-rejected exit code). */
 #define FMUC_ZIP_UNSAFE                                                                       \
     (FMUC_ZIP_DOTDOT | FMUC_ZIP_ABSOLUTE | FMUC_ZIP_BACKSLASH | FMUC_ZIP_SYMLINK |            \
      FMUC_ZIP_ENCRYPTED | FMUC_ZIP_METHOD | FMUC_ZIP_BAD_NAME | FMUC_ZIP_TOO_LARGE |          \
-     FMUC_ZIP_RATIO | FMUC_ZIP_CRC | FMUC_ZIP_DUPLICATE)
+     FMUC_ZIP_RATIO | FMUC_ZIP_CRC | FMUC_ZIP_DUPLICATE | FMUC_ZIP_OVERLAP |                  \
+     FMUC_ZIP_ENTRY_COUNT | FMUC_ZIP_INCONSISTENT | FMUC_ZIP_TOTAL_SIZE | FMUC_ZIP_MULTI_DISK)
 
 typedef struct fmuc_zip_entry {
     const char *name;        /* as stored (raw bytes, NUL-terminated) */
@@ -44,6 +51,10 @@ typedef struct fmuc_zip_entry {
     uint8_t made_by_os;
     uint8_t is_dir;
     uint32_t problems;       /* FMUC_ZIP_* */
+    uint64_t local_offset;   /* of the local header (central directory value) */
+    uint16_t encryption;     /* libzip encryption method (0 none) */
+    uint8_t extracted;       /* written to unpack_dir */
+    uint8_t verified;        /* read to the end with CRC checked */
 } fmuc_zip_entry;
 
 typedef struct fmuc_zip_listing {
@@ -92,6 +103,9 @@ typedef struct fmuc_fmu {
  *  tmp_parent NULL means $TMPDIR or /tmp. *out is always initialised; call fmuc_fmu_close. */
 fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *limits,
                        const char *tmp_parent, fmuc_diag *diag);
+
+/** Short name of one FMUC_ZIP_* bit ("dotdot", "symlink" ...), "unknown" otherwise. */
+const char *fmuc_zip_problem_name(uint32_t bit);
 
 /** Remove the temp dir and free everything. Safe on a partly opened or zeroed fmu. */
 void fmuc_fmu_close(fmuc_fmu *fmu);
