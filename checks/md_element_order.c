@@ -65,10 +65,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (size_t i = 0; i < md->nissues; i++) {
         const fmuc_md_issue *is = &md->issues[i];
         if (strcmp(fmuc_mdu__issue_owner(md, is), "md-element-order") != 0 ||
-            rank_of(is->element) >= 0)
+            is->kind != FMUC_ISSUE_ELEMENT_ORDER || rank_of(is->element) >= 0)
             continue;
-        fmuc_result_violation(res, "line %u: %s", (unsigned)is->line,
-                              is->message ? is->message : fmuc_mdu__str(is->element));
+        if (is->message)
+            fmuc_result_violation(res, "%s", is->message);
+        else
+            fmuc_result_violation(res, "line %u: element <%s> out of order", (unsigned)is->line,
+                                  fmuc_mdu__str(is->element));
     }
 }
 

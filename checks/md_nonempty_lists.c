@@ -1,8 +1,9 @@
 /* md-nonempty-lists: an optional list element, if present, has at least one child:
  * UnitDefinitions/Unit, TypeDefinitions/SimpleType, LogCategories/Category,
- * VendorAnnotations/Tool; ModelVariables holds at least one ScalarVariable (FMI 2.0.4 §2.2.1
- * footnote, XSD minOccurs=1; B-004). Enumeration items: md-enumerations; ModelStructure lists:
- * md-ms-*. */
+ * VendorAnnotations/Tool, SourceFiles/File, Annotations/Tool; ModelVariables holds at least one
+ * ScalarVariable (FMI 2.0.4 §2.2.1 footnote, XSD minOccurs=1; B-004). The parser's
+ * ELEMENT_MISSING issues, plus the top-level lists from the model. Enumeration items:
+ * md-enumerations; ModelStructure lists: md-ms-*. */
 #include <string.h>
 
 #include "check.h"
@@ -19,10 +20,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                  {"VendorAnnotations", "Tool"},
                  {"ModelVariables", "ScalarVariable"}};
     const size_t counts[] = {md->nunits, md->ntypes, md->ncategories, md->ntools, md->nvars};
+    fmuc_mdu__report_issues(md, "md-nonempty-lists", res);
     for (size_t i = 0; i < md->nchildren; i++) {
         const fmuc_md_child *c = &md->children[i];
         for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
-            if (c->name && strcmp(c->name, lists[k].list) == 0 && counts[k] == 0)
+            if (c->name && strcmp(c->name, lists[k].list) == 0 && counts[k] == 0 &&
+                !fmuc_mdu__issue_at(md, FMUC_ISSUE_ELEMENT_MISSING, lists[k].list, NULL, c->line))
                 fmuc_result_violation(res, "line %u: <%s> is present but has no <%s> child; the "
                                       "schema requires at least one (leave the element out "
                                       "instead)", (unsigned)c->line, lists[k].list,

@@ -3,6 +3,7 @@
  * Category/Tool/Item/ScalarVariable names) contain no carriage return, line feed or tab
  * (FMI 2.0.4 §2.2, B-007). Such characters survive XML attribute normalisation only as character
  * references (&#10; &#13; &#9;), which is what this catches. fmiVersion: md-fmi-version. */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"

@@ -241,6 +241,31 @@ const char *fmuc_mdu__str(const char *s)
     return s ? s : "(absent)";
 }
 
+const char *fmuc_mdu__type_name(unsigned t)
+{
+    static const char *const n[] = {"(none)", "Real", "Integer", "Boolean", "String", "Enumeration"};
+    return t < sizeof n / sizeof n[0] ? n[t] : "?";
+}
+
+const char *fmuc_mdu__causality_name(unsigned c)
+{
+    static const char *const n[] = {"parameter", "calculatedParameter", "input",
+                                    "output",    "local",               "independent"};
+    return c < sizeof n / sizeof n[0] ? n[c] : "?";
+}
+
+const char *fmuc_mdu__variability_name(unsigned v)
+{
+    static const char *const n[] = {"constant", "fixed", "tunable", "discrete", "continuous"};
+    return v < sizeof n / sizeof n[0] ? n[v] : "?";
+}
+
+const char *fmuc_mdu__initial_name(unsigned i)
+{
+    static const char *const n[] = {"(absent)", "exact", "approx", "calculated"};
+    return i < sizeof n / sizeof n[0] ? n[i] : "?";
+}
+
 /* ---------------------------------------------------------------- §2.2.7 tables */
 
 /* Per cell: 0 = invalid; else 'A'..'E' as in the catalogue (B.6). Rows: variability
@@ -423,6 +448,40 @@ static int is_cap_attribute(const char *a)
     return 0;
 }
 
+static int is_type_element(const char *e)
+{
+    return eq(e, "Real") || eq(e, "Integer") || eq(e, "Boolean") || eq(e, "String") ||
+           eq(e, "Enumeration");
+}
+
+/* Elements are stored in document order, so their lines ascend: the element whose line is the
+ * greatest one <= line contains it (binary search). */
+static const fmuc_md_var *var_containing(const fmuc_md *md, uint32_t line)
+{
+    size_t lo = 0, hi = md->nvars;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (md->vars[mid].line <= line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &md->vars[lo - 1] : NULL;
+}
+
+static const fmuc_md_type *type_containing(const fmuc_md *md, uint32_t line)
+{
+    size_t lo = 0, hi = md->ntypes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (md->types[mid].line <= line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? &md->types[lo - 1] : NULL;
+}
+
 const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
 {
     const char *el = is->element, *at = is->attribute;
@@ -435,7 +494,11 @@ const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
     case FMUC_ISSUE_XML:
         return "md-well-formed";
     case FMUC_ISSUE_LIMIT:
+        return "md-xml-schema";
     case FMUC_ISSUE_ELEMENT_UNKNOWN:
+        if (is->line == md->root_line && md->root_name && eq(el, md->root_name) &&
+            !eq(el, "fmiModelDescription"))
+            return "md-well-formed"; /* wrong root element */
         return "md-xml-schema";
     case FMUC_ISSUE_ATTR_UNKNOWN:
         if ((eq(el, "ModelExchange") || eq(el, "CoSimulation")) && is_cap_attribute(at))
@@ -445,7 +508,29 @@ const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
         if ((eq(el, "ModelExchange") && md->me.count > 1) ||
             (eq(el, "CoSimulation") && md->cs.count > 1))
             return "md-interfaces";
+        if (is_type_element(el)) {
+            /* a second type element: reported from the model by the owner of that element */
+            const fmuc_md_var *v = var_containing(md, is->line);
+            const fmuc_md_type *t = type_containing(md, is->line);
+            uint32_t vl = v ? v->line : 0, tl = t ? t->line : 0;
+            if (v && vl >= tl && (v->has & FMUC_HAS_SEVERAL_TYPES))
+                return "md-var-type-element";
+            if (t && tl > vl && t->ntypes > 1)
+                return "md-type-definitions";
+        }
         return "md-element-order";
+    case FMUC_ISSUE_ELEMENT_MISSING:
+        if (eq(el, "Outputs") || eq(el, "Derivatives") || eq(el, "InitialUnknowns"))
+            return "md-ms-*"; /* the md-ms-* checks report empty lists from the model */
+        if (eq(el, "Enumeration"))
+            return "md-enumerations";
+        if (eq(el, "SimpleType"))
+            return "md-type-definitions";
+        if (eq(el, "ScalarVariable"))
+            return "md-var-type-element";
+        if (root)
+            return "md-element-order";
+        return "md-nonempty-lists";
     case FMUC_ISSUE_ATTR_MISSING:
         if (eq(el, "Enumeration") && eq(at, "declaredType"))
             return "md-var-enumeration";
@@ -477,7 +562,7 @@ size_t fmuc_mdu__report_issues(const fmuc_md *md, const char *check_id, fmuc_res
         }
         n++;
         if (is->message)
-            fmuc_result_violation(res, "line %u: %s", (unsigned)is->line, is->message);
+            fmuc_result_violation(res, "%s", is->message);
         else if (is->attribute)
             fmuc_result_violation(res, "line %u: <%s> attribute %s%s%s%s", (unsigned)is->line,
                                   fmuc_mdu__str(is->element), is->attribute,

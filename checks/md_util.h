@@ -53,6 +53,12 @@ const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v);
 /** Printable string: NULL -> "(absent)". */
 const char *fmuc_mdu__str(const char *s);
 
+/** Names as written in the XML ("Real", "parameter", "continuous", "exact"); "?" if invalid. */
+const char *fmuc_mdu__type_name(unsigned t);
+const char *fmuc_mdu__causality_name(unsigned c);
+const char *fmuc_mdu__variability_name(unsigned v);
+const char *fmuc_mdu__initial_name(unsigned i);
+
 /* ---- §2.2.7 tables ---- */
 /** causality x variability is one of the 15 valid cells (INVALID values give 0). */
 int fmuc_mdu__cell_valid(unsigned causality, unsigned variability);

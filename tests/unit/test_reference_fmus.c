@@ -104,7 +104,7 @@ static size_t read_expect(const char *path, char ids[][128], char verdicts[][32]
 }
 
 /* Extra fmucheck arguments from <dir>/fmucheck.args (one per line; @SRC@ = fixture folder). */
-static size_t read_args(const char *dir, char args[][1024], size_t max)
+static size_t read_args(const char *dir, char args[][8192], size_t max)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/fmucheck.args", dir);
@@ -120,9 +120,9 @@ static size_t read_args(const char *dir, char args[][1024], size_t max)
         char *at = strstr(line, "@SRC@");
         if (at) {
             *at = '\0';
-            snprintf(args[n], 1024, "%s%s%s", line, dir, at + 5);
+            snprintf(args[n], 8192, "%s%s%s", line, dir, at + 5);
         } else {
-            snprintf(args[n], 1024, "%s", line);
+            snprintf(args[n], 8192, "%s", line);
         }
         n++;
     }
@@ -143,7 +143,7 @@ ParameterizedTest(ref_case *c, reference, matrix, .timeout = 600)
     cr_assert(access(fmu, R_OK) == 0, "%s/%s: FMU not built at %s", c->kind, c->name, fmu);
     char *out = fmuc_test_mkdtemp("ref");
     cr_assert(out);
-    char args[16][1024];
+    static char args[16][8192];
     size_t nargs = strcmp(c->kind, "vdsim") ? read_args(src, args, 16) : 0;
     char *argv[32];
     size_t k = 0;

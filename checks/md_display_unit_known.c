@@ -1,0 +1,69 @@
+/* md-display-unit-known: a displayUnit (of a variable or a SimpleType) is one of the DisplayUnits
+ * of its unit. The spec says an unknown displayUnit is ignored; FMPy reports it as an error
+ * (FMI 2.0.4 §2.2.3, B-107: T, so a warning). */
+#include "check.h"
+#include "md_util.h"
+
+static uint64_t key(size_t unit_index, const char *display)
+{
+    return fmuc_mdu__hash(display) ^ ((uint64_t)unit_index * 0x9e3779b97f4a7c15ull);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_mdu_map types = {0}, units = {0};
+    fmuc_mdu_imap dus = {0};
+    char d[FMUC_MDU_DESC_LEN];
+    size_t total = 0;
+    for (size_t i = 0; i < md->nunits; i++)
+        total += md->units[i].ndisplay;
+    if (fmuc_mdu__types_map(&types, md) < 0 || fmuc_mdu__units_map(&units, md) < 0 ||
+        fmuc_mdu__imap_init(&dus, total) < 0)
+        goto oom;
+    for (size_t i = 0; i < md->nunits; i++)
+        for (size_t k = 0; k < md->units[i].ndisplay; k++)
+            if (md->units[i].display[k].name &&
+                fmuc_mdu__imap_put(&dus, key(i, md->units[i].display[k].name), k, NULL) < 0)
+                goto oom;
+    for (size_t i = 0; i < md->ntypes; i++) {
+        const fmuc_md_type *t = &md->types[i];
+        size_t ui;
+        if (t->display_unit && t->unit && fmuc_mdu__map_get(&units, t->unit, &ui) &&
+            !fmuc_mdu__imap_get(&dus, key(ui, t->display_unit), NULL))
+            fmuc_result_violation(res, "line %u: SimpleType '%.200s': displayUnit=\"%.200s\" is not "
+                                  "a DisplayUnit of unit '%.200s' (line %u)", (unsigned)t->line,
+                                  fmuc_mdu__str(t->name), t->display_unit, t->unit,
+                                  (unsigned)md->units[ui].line);
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!v->display_unit)
+            continue;
+        fmuc_mdu_eff e;
+        size_t ui;
+        fmuc_mdu__effective(&e, v, fmuc_mdu__var_type(md, &types, v));
+        if (e.unit && fmuc_mdu__map_get(&units, e.unit, &ui) &&
+            !fmuc_mdu__imap_get(&dus, key(ui, v->display_unit), NULL))
+            fmuc_result_violation(res, "%s: displayUnit=\"%.200s\" is not a DisplayUnit of unit "
+                                  "'%.200s' (line %u)", fmuc_mdu__var_desc(d, sizeof d, v),
+                                  v->display_unit, e.unit, (unsigned)md->units[ui].line);
+    }
+    goto out;
+oom:
+    fmuc_result_error(res, "out of memory");
+out:
+    fmuc_mdu__map_free(&types);
+    fmuc_mdu__map_free(&units);
+    fmuc_mdu__imap_free(&dus);
+}
+
+const fmuc_check fmuc_check_md_display_unit_known = {
+    .id = "md-display-unit-known",
+    .title = "display units are listed under their unit",
+    .spec = "FMI 2.0.4 §2.2.3",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

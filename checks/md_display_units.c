@@ -1,0 +1,54 @@
+/* md-display-units: DisplayUnit@name is unique within its Unit (the same name may appear under
+ * different Units) (FMI 2.0.4 §2.2.2, B-103; VDM validDisplayUnitNames). */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_mdu_map m = {0};
+    size_t total = 0;
+    for (size_t i = 0; i < md->nunits; i++)
+        total += md->units[i].ndisplay;
+    if (!total) {
+        fmuc_result_na(res, "no DisplayUnit defined");
+        return;
+    }
+    for (size_t i = 0; i < md->nunits; i++) {
+        const fmuc_md_unit *u = &md->units[i];
+        if (u->ndisplay < 2)
+            continue;
+        fmuc_mdu__map_free(&m);
+        if (fmuc_mdu__map_init(&m, u->ndisplay) < 0)
+            goto oom;
+        for (size_t k = 0; k < u->ndisplay; k++) {
+            const fmuc_md_display_unit *du = &u->display[k];
+            size_t first;
+            if (!du->name)
+                continue;
+            int r = fmuc_mdu__map_put(&m, du->name, k, &first);
+            if (r < 0)
+                goto oom;
+            if (r == 0)
+                fmuc_result_violation(res, "line %u: Unit '%.200s': DisplayUnit name=\"%.200s\" is "
+                                      "already defined for this unit at line %u", (unsigned)du->line,
+                                      fmuc_mdu__str(u->name), du->name,
+                                      (unsigned)u->display[first].line);
+        }
+    }
+    fmuc_mdu__map_free(&m);
+    return;
+oom:
+    fmuc_mdu__map_free(&m);
+    fmuc_result_error(res, "out of memory");
+}
+
+const fmuc_check fmuc_check_md_display_units = {
+    .id = "md-display-units",
+    .title = "display unit names are unique per unit",
+    .spec = "FMI 2.0.4 §2.2.2",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,30 @@
+/* md-generation-date: generationDateAndTime, when given, is an xs:dateTime
+ * (YYYY-MM-DDThh:mm:ss with optional fraction and time zone) (FMI 2.0.4 §2.2.1, B.2; G-11). */
+#include <string.h>
+
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    const char *dt = md->generation_date_and_time;
+    if (!dt) {
+        fmuc_result_na(res, "no generationDateAndTime attribute");
+        return;
+    }
+    if (!fmuc_mdu__parse_datetime(dt, NULL))
+        fmuc_result_violation(res, "line %u: fmiModelDescription: generationDateAndTime=\"%.100s\" "
+                              "is not an xs:dateTime (expected e.g. 2024-01-31T12:00:00Z)",
+                              (unsigned)md->root_line, dt);
+}
+
+const fmuc_check fmuc_check_md_generation_date = {
+    .id = "md-generation-date",
+    .title = "generationDateAndTime is an xs:dateTime",
+    .spec = "FMI 2.0.4 §2.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

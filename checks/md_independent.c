@@ -1,0 +1,38 @@
+/* md-independent: at most one variable has causality="independent", and it is a Real
+ * (FMI 2.0.4 §2.2.7, B-209; VDM validIndependentVariable). Its variability: 
+ * md-var-causality-variability; its start/initial: md-var-start-forbidden / md-var-initial. */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char d[FMUC_MDU_DESC_LEN];
+    const fmuc_md_var *first = NULL;
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->causality != FMUC_CAUS_INDEPENDENT)
+            continue;
+        if (v->type != FMUC_TYPE_REAL && v->type != FMUC_TYPE_NONE)
+            fmuc_result_violation(res, "%s: the independent variable is a %s; it must be a Real",
+                                  fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__type_name(v->type));
+        if (first)
+            fmuc_result_violation(res, "%s: a second independent variable (the first is at line %u); "
+                                  "at most one is allowed", fmuc_mdu__var_desc(d, sizeof d, v),
+                                  (unsigned)first->line);
+        else
+            first = v;
+    }
+    if (!first)
+        fmuc_result_na(res, "no independent variable declared (implicit time)");
+}
+
+const fmuc_check fmuc_check_md_independent = {
+    .id = "md-independent",
+    .title = "at most one independent variable, and it is a Real",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

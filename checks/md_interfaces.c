@@ -1,0 +1,29 @@
+/* md-interfaces: at least one of ModelExchange / CoSimulation is present, each at most once
+ * (FMI 2.0.4 §2.2.1, B-003). */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    if (!md->me.present && !md->cs.present)
+        fmuc_result_violation(res, "line %u: neither <ModelExchange> nor <CoSimulation> is present; "
+                              "an FMU must declare at least one interface",
+                              (unsigned)md->root_line);
+    if (md->me.count > 1)
+        fmuc_result_violation(res, "line %u: <ModelExchange> appears %d times; at most once",
+                              (unsigned)md->me.line, md->me.count);
+    if (md->cs.count > 1)
+        fmuc_result_violation(res, "line %u: <CoSimulation> appears %d times; at most once",
+                              (unsigned)md->cs.line, md->cs.count);
+}
+
+const fmuc_check fmuc_check_md_interfaces = {
+    .id = "md-interfaces",
+    .title = "ModelExchange and/or CoSimulation declared, each at most once",
+    .spec = "FMI 2.0.4 §2.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

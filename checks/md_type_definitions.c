@@ -1,0 +1,76 @@
+/* md-type-definitions: SimpleType@name is unique and differs from every ScalarVariable name
+ * (B-104); a SimpleType holds exactly one of Real/Integer/Boolean/String/Enumeration (B-105);
+ * min <= max, nominal > 0 (B-108); a type's unit names a defined Unit, and a displayUnit needs a
+ * defined unit (B-106, B-107) (FMI 2.0.4 §2.2.3; VDM validTypeDefinitionNames, validTypeNames,
+ * validTypeUnits, validTypeMinMax). Enumeration items: md-enumerations. */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_mdu_map types = {0}, vars = {0}, units = {0};
+    char b1[32], b2[32];
+    if (!md->ntypes) {
+        fmuc_result_na(res, "no TypeDefinitions");
+        return;
+    }
+    if (fmuc_mdu__map_init(&types, md->ntypes) < 0 || fmuc_mdu__map_init(&vars, md->nvars) < 0 ||
+        fmuc_mdu__units_map(&units, md) < 0)
+        goto oom;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].name && fmuc_mdu__map_put(&vars, md->vars[i].name, i, NULL) < 0)
+            goto oom;
+    for (size_t i = 0; i < md->ntypes; i++) {
+        const fmuc_md_type *t = &md->types[i];
+        const char *n = fmuc_mdu__str(t->name);
+        size_t other;
+        if (t->name) {
+            int r = fmuc_mdu__map_put(&types, t->name, i, &other);
+            if (r < 0)
+                goto oom;
+            if (r == 0)
+                fmuc_result_violation(res, "line %u: SimpleType name=\"%.200s\" is already defined "
+                                      "at line %u", (unsigned)t->line, n,
+                                      (unsigned)md->types[other].line);
+            if (fmuc_mdu__map_get(&vars, t->name, &other))
+                fmuc_result_violation(res, "line %u: SimpleType name=\"%.200s\" equals the name of "
+                                      "the variable at line %u", (unsigned)t->line, n,
+                                      (unsigned)md->vars[other].line);
+        }
+        if (t->ntypes != 1)
+            fmuc_result_violation(res, "line %u: SimpleType '%.200s' has %u type elements; exactly "
+                                  "one of Real, Integer, Boolean, String, Enumeration is required",
+                                  (unsigned)t->line, n, (unsigned)t->ntypes);
+        if ((t->has & FMUC_HAS_MIN) && (t->has & FMUC_HAS_MAX) && t->min > t->max)
+            fmuc_result_violation(res, "line %u: SimpleType '%.200s': min=\"%s\" > max=\"%s\"",
+                                  (unsigned)t->line, n, fmuc_mdu__fmt_double(b1, t->min),
+                                  fmuc_mdu__fmt_double(b2, t->max));
+        if ((t->has & FMUC_HAS_NOMINAL) && t->nominal <= 0)
+            fmuc_result_violation(res, "line %u: SimpleType '%.200s': nominal=\"%s\" must be > 0",
+                                  (unsigned)t->line, n, fmuc_mdu__fmt_double(b1, t->nominal));
+        if (t->unit && !fmuc_mdu__map_get(&units, t->unit, NULL))
+            fmuc_result_violation(res, "line %u: SimpleType '%.200s': unit=\"%.200s\" is not defined "
+                                  "in UnitDefinitions", (unsigned)t->line, n, t->unit);
+        if (t->display_unit && !t->unit)
+            fmuc_result_violation(res, "line %u: SimpleType '%.200s': displayUnit=\"%.200s\" given "
+                                  "without a unit", (unsigned)t->line, n, t->display_unit);
+    }
+    goto out;
+oom:
+    fmuc_result_error(res, "out of memory");
+out:
+    fmuc_mdu__map_free(&types);
+    fmuc_mdu__map_free(&vars);
+    fmuc_mdu__map_free(&units);
+}
+
+const fmuc_check fmuc_check_md_type_definitions = {
+    .id = "md-type-definitions",
+    .title = "type definitions are unique, well-formed and consistent",
+    .spec = "FMI 2.0.4 §2.2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

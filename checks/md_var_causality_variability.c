@@ -1,0 +1,48 @@
+/* md-var-causality-variability: causality x variability is one of the 15 valid combinations of
+ * the §2.2.7 table (FMI 2.0.4 §2.2.7, B-205/B.6; G-09). Unknown attribute values are
+ * md-attribute-syntax'. */
+#include "check.h"
+#include "md_util.h"
+
+static const char *reason(unsigned c, unsigned v)
+{
+    if (c == FMUC_CAUS_INDEPENDENT)
+        return "(c) the independent variable must be continuous";
+    if (v == FMUC_VAR_CONSTANT)
+        return "(a) parameters and inputs get their value from outside, a constant has a fixed one";
+    if (v == FMUC_VAR_DISCRETE || v == FMUC_VAR_CONTINUOUS)
+        return "(b) parameters are time-invariant, discrete/continuous variables vary in time";
+    if (c == FMUC_CAUS_INPUT)
+        return "(d) a fixed/tunable input is a parameter: use causality=\"parameter\"";
+    return "(e) a fixed/tunable output is a calculated parameter: use "
+           "causality=\"calculatedParameter\"";
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char d[FMUC_MDU_DESC_LEN];
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->causality >= FMUC_CAUS_INVALID || v->variability >= FMUC_VAR_INVALID ||
+            fmuc_mdu__cell_valid(v->causality, v->variability))
+            continue;
+        fmuc_result_violation(res, "%s: causality=\"%s\"%s with variability=\"%s\"%s is not allowed: "
+                              "%s", fmuc_mdu__var_desc(d, sizeof d, v),
+                              fmuc_mdu__causality_name(v->causality),
+                              (v->has & FMUC_HAS_CAUSALITY) ? "" : " (default)",
+                              fmuc_mdu__variability_name(v->variability),
+                              (v->has & FMUC_HAS_VARIABILITY) ? "" : " (default)",
+                              reason(v->causality, v->variability));
+    }
+}
+
+const fmuc_check fmuc_check_md_var_causality_variability = {
+    .id = "md-var-causality-variability",
+    .title = "causality and variability form a valid combination",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,42 @@
+/* md-var-declared-type: a declaredType names an existing SimpleType of the same kind as the
+ * variable's type element (Real -> Real, ..., Enumeration -> Enumeration) (FMI 2.0.4 §2.2.7,
+ * B-212; VDM validVariableTypes). */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_mdu_map types;
+    char d[FMUC_MDU_DESC_LEN];
+    if (fmuc_mdu__types_map(&types, md) < 0) {
+        fmuc_mdu__map_free(&types);
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!v->declared_type)
+            continue;
+        const fmuc_md_type *t = fmuc_mdu__var_type(md, &types, v);
+        if (!t)
+            fmuc_result_violation(res, "%s: declaredType=\"%.200s\" is not defined in TypeDefinitions",
+                                  fmuc_mdu__var_desc(d, sizeof d, v), v->declared_type);
+        else if (t->type != FMUC_TYPE_NONE && v->type != FMUC_TYPE_NONE && t->type != v->type)
+            fmuc_result_violation(res, "%s: %s variable with declaredType=\"%.200s\", which is a %s "
+                                  "type (line %u)", fmuc_mdu__var_desc(d, sizeof d, v),
+                                  fmuc_mdu__type_name(v->type), v->declared_type,
+                                  fmuc_mdu__type_name(t->type), (unsigned)t->line);
+    }
+    fmuc_mdu__map_free(&types);
+}
+
+const fmuc_check fmuc_check_md_var_declared_type = {
+    .id = "md-var-declared-type",
+    .title = "declaredType exists and is of the variable's kind",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,44 @@
+/* md-var-min-max: a variable's effective min <= max (own attributes, else its declaredType's) and
+ * its nominal > 0 (FMI 2.0.4 §2.2.7, XSD doc; B-108). Type-level bounds: md-type-definitions. */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_mdu_map types;
+    char d[FMUC_MDU_DESC_LEN], b1[32], b2[32];
+    if (fmuc_mdu__types_map(&types, md) < 0) {
+        fmuc_mdu__map_free(&types);
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!(v->has & (FMUC_HAS_MIN | FMUC_HAS_MAX | FMUC_HAS_NOMINAL)))
+            continue; /* nothing of its own: the type's values are checked with the type */
+        fmuc_mdu_eff e;
+        fmuc_mdu__effective(&e, v, fmuc_mdu__var_type(md, &types, v));
+        if (e.has_min && e.has_max && e.min > e.max && (v->has & (FMUC_HAS_MIN | FMUC_HAS_MAX)))
+            fmuc_result_violation(res, "%s: min=\"%s\"%s > max=\"%s\"%s",
+                                  fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__fmt_double(b1, e.min),
+                                  (v->has & FMUC_HAS_MIN) ? "" : " (declaredType)",
+                                  fmuc_mdu__fmt_double(b2, e.max),
+                                  (v->has & FMUC_HAS_MAX) ? "" : " (declaredType)");
+        if ((v->has & FMUC_HAS_NOMINAL) && v->nominal <= 0)
+            fmuc_result_violation(res, "%s: nominal=\"%s\" must be > 0",
+                                  fmuc_mdu__var_desc(d, sizeof d, v),
+                                  fmuc_mdu__fmt_double(b1, v->nominal));
+    }
+    fmuc_mdu__map_free(&types);
+}
+
+const fmuc_check fmuc_check_md_var_min_max = {
+    .id = "md-var-min-max",
+    .title = "variable min <= max and nominal > 0",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,41 @@
+/* md-var-multiset: canHandleMultipleSetPerTimeInstant is a Model Exchange attribute of inputs
+ * (the spec's "variability = input" means causality): only on causality="input", and absent in a
+ * Co-Simulation-only FMU (FMI 2.0.4 §2.2.7, B-217; VDM validMultipleSets). */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char d[FMUC_MDU_DESC_LEN];
+    int cs_only = md->cs.present && !md->me.present;
+    size_t n = 0;
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!(v->has & FMUC_HAS_MULTISET))
+            continue;
+        n++;
+        const char *val = (v->flags & FMUC_FLAG_MULTISET) ? "true" : "false";
+        if (cs_only)
+            fmuc_result_violation(res, "%s: canHandleMultipleSetPerTimeInstant=\"%s\" in a "
+                                  "Co-Simulation-only FMU (Model Exchange only)",
+                                  fmuc_mdu__var_desc(d, sizeof d, v), val);
+        else if (v->causality != FMUC_CAUS_INPUT)
+            fmuc_result_violation(res, "%s: canHandleMultipleSetPerTimeInstant=\"%s\" on a variable "
+                                  "with causality=\"%s\"; only inputs may have it",
+                                  fmuc_mdu__var_desc(d, sizeof d, v), val,
+                                  fmuc_mdu__causality_name(v->causality));
+    }
+    if (!n)
+        fmuc_result_na(res, "no variable has canHandleMultipleSetPerTimeInstant");
+}
+
+const fmuc_check fmuc_check_md_var_multiset = {
+    .id = "md-var-multiset",
+    .title = "canHandleMultipleSetPerTimeInstant only on Model Exchange inputs",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,51 @@
+/* md-var-start-range: a numeric start (Real, Integer, Enumeration) lies within [min, max], the
+ * bounds taken from the variable or else from its declaredType (FMI 2.0.4 §2.2.7, XSD doc; B-210;
+ * VDM validStart). Inconsistent bounds (min > max) are md-var-min-max's. */
+#include <math.h>
+
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    fmuc_mdu_map types;
+    char d[FMUC_MDU_DESC_LEN], b1[32];
+    if (fmuc_mdu__types_map(&types, md) < 0) {
+        fmuc_mdu__map_free(&types);
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!(v->has & FMUC_HAS_START) || !isfinite(v->start) ||
+            (v->type != FMUC_TYPE_REAL && v->type != FMUC_TYPE_INTEGER &&
+             v->type != FMUC_TYPE_ENUMERATION))
+            continue;
+        fmuc_mdu_eff e;
+        fmuc_mdu__effective(&e, v, fmuc_mdu__var_type(md, &types, v));
+        if (e.has_min && e.has_max && e.min > e.max)
+            continue;
+        int lo = e.has_min && v->start < e.min, hi = e.has_max && v->start > e.max;
+        if (!lo && !hi)
+            continue;
+        fmuc_result_violation(res, "%s: start=\"%.100s\" is %s %s=\"%s\"%s",
+                              fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__str(v->start_text),
+                              lo ? "below" : "above", lo ? "min" : "max",
+                              fmuc_mdu__fmt_double(b1, lo ? e.min : e.max),
+                              (lo ? (v->has & FMUC_HAS_MIN) : (v->has & FMUC_HAS_MAX))
+                                  ? ""
+                                  : " (from its declaredType)");
+    }
+    fmuc_mdu__map_free(&types);
+}
+
+const fmuc_check fmuc_check_md_var_start_range = {
+    .id = "md-var-start-range",
+    .title = "start values lie within [min, max]",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

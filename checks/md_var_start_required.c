@@ -1,0 +1,38 @@
+/* md-var-start-required: a start value is given when the (explicit or default) initial is "exact"
+ * or "approx", and for every input (this covers every parameter and constant) (FMI 2.0.4 §2.2.7,
+ * B-207; G-07). Variables whose causality/variability/initial are inconsistent are left to
+ * md-var-causality-variability and md-var-initial. */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char d[FMUC_MDU_DESC_LEN];
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if ((v->has & FMUC_HAS_START) || v->type == FMUC_TYPE_NONE || !fmuc_mdu__var_consistent(v))
+            continue;
+        fmuc_initial ini = fmuc_mdu__var_initial(v);
+        if (v->causality == FMUC_CAUS_INPUT)
+            fmuc_result_violation(res, "%s: input without start value",
+                                  fmuc_mdu__var_desc(d, sizeof d, v));
+        else if (ini == FMUC_INIT_EXACT || ini == FMUC_INIT_APPROX)
+            fmuc_result_violation(res, "%s: no start value although initial=\"%s\"%s "
+                                  "(causality=\"%s\", variability=\"%s\")",
+                                  fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__initial_name(ini),
+                                  v->initial == FMUC_INIT_NONE ? " (default)" : "",
+                                  fmuc_mdu__causality_name(v->causality),
+                                  fmuc_mdu__variability_name(v->variability));
+    }
+}
+
+const fmuc_check fmuc_check_md_var_start_required = {
+    .id = "md-var-start-required",
+    .title = "start given where initial is exact/approx and for inputs",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

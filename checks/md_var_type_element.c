@@ -1,0 +1,30 @@
+/* md-var-type-element: every ScalarVariable has exactly one type element (Real, Integer, Boolean,
+ * String or Enumeration) (FMI 2.0.4 §2.2.7, fmi2ScalarVariable.xsd choice). */
+#include "check.h"
+#include "md_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char d[FMUC_MDU_DESC_LEN];
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->has & FMUC_HAS_SEVERAL_TYPES)
+            fmuc_result_violation(res, "%s: more than one type element; exactly one of Real, Integer, "
+                                  "Boolean, String, Enumeration is allowed",
+                                  fmuc_mdu__var_desc(d, sizeof d, v));
+        else if (v->type == FMUC_TYPE_NONE)
+            fmuc_result_violation(res, "%s: no type element (Real, Integer, Boolean, String or "
+                                  "Enumeration)", fmuc_mdu__var_desc(d, sizeof d, v));
+    }
+}
+
+const fmuc_check fmuc_check_md_var_type_element = {
+    .id = "md-var-type-element",
+    .title = "each variable has exactly one type element",
+    .spec = "FMI 2.0.4 §2.2.7",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML,
+    .run = run,
+};

@@ -1,0 +1,2 @@
+# canInterpolateInputs (a Co-Simulation attribute) on ModelExchange.
+s|<ModelExchange modelIdentifier="SpringMassDamper"|& canInterpolateInputs="false"|

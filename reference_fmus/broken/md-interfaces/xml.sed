@@ -1,0 +1,2 @@
+# CoSimulation declared twice (B-003).
+/<CoSimulation /p

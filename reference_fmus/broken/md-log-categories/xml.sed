@@ -1,0 +1,2 @@
+# Category logAll declared twice (B-110).
+/<Category name="logAll"/p

@@ -1,0 +1,2 @@
+# fmiModelDescription without the required modelName.
+s| modelName="[^"]*"||
