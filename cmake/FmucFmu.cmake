@@ -9,9 +9,10 @@
 #                [EXTRA <src>=<dst>...]    # any other file at an archive path (may be used by
 #                                          # broken fixtures to add odd entries)
 #                [NO_BINARY]               # leave the library out (fixture for a missing binary)
-#                [OUTPUT_DIR <dir>])       # default ${CMAKE_BINARY_DIR}/fmus
+#                [OUTPUT_DIR <dir>]        # default ${CMAKE_BINARY_DIR}/fmus
+#                [FMU_FILE <basename>])    # <OUTPUT_DIR>/<FMU_FILE>.fmu; default NAME
 function(fmuc_add_fmu)
-  cmake_parse_arguments(F "NO_BINARY" "NAME;TARGET;XML;MODEL_IDENTIFIER;PLATFORM;OUTPUT_DIR"
+  cmake_parse_arguments(F "NO_BINARY" "NAME;TARGET;XML;MODEL_IDENTIFIER;PLATFORM;OUTPUT_DIR;FMU_FILE"
                         "RESOURCES;RESOURCE_DIRS;EXTRA" ${ARGN})
   if(NOT F_NAME OR NOT F_XML)
     message(FATAL_ERROR "fmuc_add_fmu: NAME and XML are required")
@@ -25,8 +26,11 @@ function(fmuc_add_fmu)
   if(NOT F_OUTPUT_DIR)
     set(F_OUTPUT_DIR ${CMAKE_BINARY_DIR}/fmus)
   endif()
+  if(NOT F_FMU_FILE)
+    set(F_FMU_FILE ${F_NAME})
+  endif()
   set(stage ${CMAKE_CURRENT_BINARY_DIR}/fmu_stage/${F_NAME})
-  set(out ${F_OUTPUT_DIR}/${F_NAME}.fmu)
+  set(out ${F_OUTPUT_DIR}/${F_FMU_FILE}.fmu)
   file(MAKE_DIRECTORY ${stage} ${F_OUTPUT_DIR})
 
   set(cmds COMMAND ${CMAKE_COMMAND} -E rm -rf ${stage}
@@ -72,10 +76,11 @@ function(fmuc_add_fmu)
   add_custom_command(OUTPUT ${out}
     ${cmds}
     COMMAND ${CMAKE_COMMAND} -E rm -f ${out}
-    COMMAND ${CMAKE_COMMAND} -E tar cf ${out} --format=zip ${entries}
-    WORKING_DIRECTORY ${stage}
+    COMMAND ${CMAKE_COMMAND} -E chdir ${stage} ${CMAKE_COMMAND} -E tar cf ${out} --format=zip
+            ${entries}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
     DEPENDS ${deps}
-    COMMENT "Packaging FMU ${F_NAME}.fmu"
+    COMMENT "Packaging FMU ${F_FMU_FILE}.fmu"
     VERBATIM)
   add_custom_target(fmu_${F_NAME} ALL DEPENDS ${out})
   set_property(GLOBAL APPEND PROPERTY FMUC_ALL_FMUS ${out})
@@ -94,4 +99,87 @@ function(fmuc_fmu_library target)
                       "LINKER:--version-script=${PROJECT_SOURCE_DIR}/cmake/fmi2.map"
                       "LINKER:--no-undefined" "LINKER:-z,noexecstack")
   target_link_libraries(${target} PRIVATE fmuc_warnings ${L_LINK})
+endfunction()
+
+# fmuc_add_model_fmu(): an FMU from a model on the fmuc glue (fmi_export/glue/, see its README).
+# Builds glue + model into a MODULE library named <MODEL_IDENTIFIER>.so, builds the host tool
+# mdgen_<NAME> from the same sources, runs it to write modelDescription.xml (GUID derived from the
+# model table, so XML and binary agree), and packages the FMU with fmuc_add_fmu().
+#
+#   fmuc_add_model_fmu(NAME <name> SOURCES <model.c>...
+#                      [MODEL_IDENTIFIER <id>]    # must equal the descriptor's; default NAME
+#                      [DEFINES <def>...]         # compile definitions (e.g. FMUC_DEFECT_*)
+#                      [INCLUDES <dir>...] [LINK <lib>...] [MDGEN_LINK <lib>...]
+#                      [RESOURCES <file>...] [RESOURCE_DIRS <dir>...] [EXTRA <src>=<dst>...]
+#                      [XML_OVERRIDE <file>]      # ship this XML verbatim instead of mdgen's
+#                      [XML_SED <script>]         # sed -f <script> over mdgen's XML
+#                      [LENIENT]                  # mdgen only warns about table errors
+#                      [NO_BINARY] [OUTPUT_DIR <dir>] [FMU_FILE <basename>])
+# Targets: fmulib_<NAME> (library), mdgen_<NAME>, fmu_<NAME>; the generated XML is
+# ${CMAKE_CURRENT_BINARY_DIR}/mdgen/<NAME>/modelDescription.xml.
+set(FMUC_GLUE_DIR ${CMAKE_CURRENT_LIST_DIR}/../fmi_export/glue)
+function(fmuc_add_model_fmu)
+  cmake_parse_arguments(M "LENIENT;NO_BINARY"
+    "NAME;MODEL_IDENTIFIER;XML_OVERRIDE;XML_SED;OUTPUT_DIR;FMU_FILE"
+    "SOURCES;DEFINES;INCLUDES;LINK;MDGEN_LINK;RESOURCES;RESOURCE_DIRS;EXTRA" ${ARGN})
+  if(NOT M_NAME OR NOT M_SOURCES)
+    message(FATAL_ERROR "fmuc_add_model_fmu: NAME and SOURCES are required")
+  endif()
+  if(NOT M_MODEL_IDENTIFIER)
+    set(M_MODEL_IDENTIFIER ${M_NAME})
+  endif()
+  get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
+  set(glue_src ${glue}/fmi2_glue.c ${glue}/model_table.c)
+
+  fmuc_fmu_library(fmulib_${M_NAME} SOURCES ${glue_src} ${M_SOURCES} LINK ${M_LINK} m)
+  set_target_properties(fmulib_${M_NAME} PROPERTIES OUTPUT_NAME ${M_MODEL_IDENTIFIER}
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fmulib/${M_NAME})
+  target_include_directories(fmulib_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
+  target_compile_definitions(fmulib_${M_NAME} PRIVATE _GNU_SOURCE ${M_DEFINES})
+  target_link_libraries(fmulib_${M_NAME} PRIVATE fmuc_fp_strict)
+
+  set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
+  file(MAKE_DIRECTORY ${gendir})
+  add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue_src} ${M_SOURCES})
+  target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/harness/include
+                             ${M_INCLUDES})
+  target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI2_EXPORTING ${M_DEFINES})
+  target_link_libraries(mdgen_${M_NAME} PRIVATE fmuc_warnings fmuc_fp_strict ${M_LINK}
+                        ${M_MDGEN_LINK} m)
+  set(lenient)
+  if(M_LENIENT)
+    set(lenient --lenient)
+  endif()
+  set(genxml ${gendir}/modelDescription.xml)
+  add_custom_command(OUTPUT ${genxml}
+    COMMAND mdgen_${M_NAME} ${lenient} ${genxml}
+    DEPENDS mdgen_${M_NAME}
+    COMMENT "Generating modelDescription.xml for ${M_NAME}"
+    VERBATIM)
+  set(xml ${genxml})
+  if(M_XML_OVERRIDE)
+    set(xml ${M_XML_OVERRIDE})
+  elseif(M_XML_SED)
+    set(xml ${gendir}/modelDescription.sed.xml)
+    add_custom_command(OUTPUT ${xml}
+      COMMAND sed -f ${M_XML_SED} ${genxml} > ${xml}
+      DEPENDS ${genxml} ${M_XML_SED}
+      COMMENT "Deriving modelDescription.xml for ${M_NAME} with ${M_XML_SED}")
+  endif()
+  add_custom_target(mdxml_${M_NAME} DEPENDS ${genxml} ${xml})
+
+  set(extra_args)
+  if(M_NO_BINARY)
+    list(APPEND extra_args NO_BINARY)
+  endif()
+  if(M_OUTPUT_DIR)
+    list(APPEND extra_args OUTPUT_DIR ${M_OUTPUT_DIR})
+  endif()
+  if(M_FMU_FILE)
+    list(APPEND extra_args FMU_FILE ${M_FMU_FILE})
+  endif()
+  fmuc_add_fmu(NAME ${M_NAME} TARGET fmulib_${M_NAME} XML ${xml}
+               MODEL_IDENTIFIER ${M_MODEL_IDENTIFIER}
+               RESOURCES ${M_RESOURCES} RESOURCE_DIRS ${M_RESOURCE_DIRS} EXTRA ${M_EXTRA}
+               ${extra_args})
 endfunction()

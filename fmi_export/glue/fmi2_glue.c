@@ -15,6 +15,9 @@
 
 #include "fmuc_model.h"
 
+/* Helpers that a FMUC_DEFECT_* build may leave unused. */
+#define MAYBE_UNUSED __attribute__((unused))
+
 /* --- state machine as data ----------------------------------------------------------------- */
 enum {
     ST_INST = 1u << 0,
@@ -391,7 +394,7 @@ static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmi2ValueReference vr, fmu
     return NULL;
 }
 
-static const char *type_name(fmuc_m_type t)
+MAYBE_UNUSED static const char *type_name(fmuc_m_type t)
 {
     static const char *const n[] = {"Real", "Integer", "Boolean", "String"};
     return n[t];
@@ -402,7 +405,7 @@ static void *field(const fmuc_m_ctx *c, const fmuc_m_var *v)
     return (char *)c->data + v->offset;
 }
 
-static int is_state(const fmuc_m_ctx *c, const fmuc_m_var *v)
+MAYBE_UNUSED static int is_state(const fmuc_m_ctx *c, const fmuc_m_var *v)
 {
     for (size_t i = 0; i < c->nx; i++)
         if (&c->desc->vars[c->xi[i]] == v)
@@ -516,7 +519,7 @@ static fmi2Status calc_for_read(fmuc_m_ctx *c)
 }
 
 /* --- resource URI -------------------------------------------------------------------------- */
-static int hexval(int ch)
+MAYBE_UNUSED static int hexval(int ch)
 {
     if (ch >= '0' && ch <= '9')
         return ch - '0';
@@ -569,7 +572,7 @@ static char *decode_uri(const fmi2CallbackFunctions *cb, const char *uri, const 
     for (size_t i = 0; i < n; i++) {
 #ifndef FMUC_DEFECT_URI_NO_DECODE
         if (p[i] == '%') {
-            int hi = i + 2 < n + 1 ? hexval((unsigned char)p[i + 1]) : -1;
+            int hi = hexval((unsigned char)p[i + 1]); /* p[i+1] may be the NUL */
             int lo = hi >= 0 ? hexval((unsigned char)p[i + 2]) : -1;
             if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
                 mem_free(cb, out);
@@ -717,6 +720,8 @@ static fmi2Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t si
     const unsigned char *m = bytes + sizeof(blob_header) + sizeof g;
     size_t msize = size - sizeof(blob_header) - sizeof g;
     fmi2Status st = fmi2OK;
+    unsigned old_state = c->state;
+    c->state = g.state; /* the model's state_load sees the phase it is restored into */
 #ifndef FMUC_DEFECT_PARTIAL_SET_FMUSTATE
     if (c->desc->state_load)
         st = c->desc->state_load(c, c->data, m, msize);
@@ -726,9 +731,10 @@ static fmi2Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t si
     (void)m;
     (void)msize;
 #endif
-    if (st > fmi2Warning)
+    if (st > fmi2Warning) {
+        c->state = old_state;
         return st;
-    c->state = g.state;
+    }
     c->stop_defined = (g.flags & GF_STOP) != 0;
     c->tol_defined = (g.flags & GF_TOL) != 0;
     c->terminated = (g.flags & GF_TERMINATED) != 0;
@@ -824,7 +830,7 @@ static void early_log(const fmi2CallbackFunctions *f, fmi2String name, const cha
     }
 }
 
-static int blank(const char *s)
+MAYBE_UNUSED static int blank(const char *s)
 {
     for (; *s; s++)
         if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
@@ -880,6 +886,8 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
         early_log(functions, instanceName, msg);
         return NULL;
     }
+#else
+    (void)fmuGUID;
 #endif
 
     fmuc_m_ctx *c = mem_alloc(functions, 1, sizeof *c);

@@ -1,0 +1,553 @@
+/* mdgen: build-time host tool that writes modelDescription.xml from the model descriptor linked
+ * into it (the same table the FMU library uses), validating the table against §B.5/B.6/B.10.
+ * Usage: mdgen_<model> [--lenient] <out.xml>   |   mdgen_<model> --guid
+ * --lenient turns table errors into warnings (for deliberately broken fixtures). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmuc_model.h"
+
+typedef struct {
+    const fmuc_m_desc *d;
+    int lenient, errors;
+} gen;
+
+static void problem(gen *g, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "mdgen: %s: ", g->lenient ? "warning" : "error");
+    fprintf(stderr, fmt, a ? a : "(null)", b ? b : "(null)");
+    fputc('\n', stderr);
+    g->errors++;
+}
+
+static void xml_str(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\n':
+            fputs("&#10;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+static void attr(FILE *f, const char *name, const char *val)
+{
+    if (!val)
+        return;
+    fprintf(f, " %s=\"", name);
+    xml_str(f, val);
+    fputc('"', f);
+}
+
+/* Shortest of %.15g/%.16g/%.17g that reads back bit-identically. */
+static void attr_dbl(FILE *f, const char *name, double v)
+{
+    char buf[64];
+    for (int p = 15; p <= 17; p++) {
+        snprintf(buf, sizeof buf, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fprintf(f, " %s=\"%s\"", name, buf);
+}
+
+static const char *caus_name(fmuc_m_causality c)
+{
+    static const char *const n[] = {"local", "parameter", "calculatedParameter",
+                                    "input", "output", "independent"};
+    return n[c];
+}
+
+static const char *var_name(fmuc_m_variability v)
+{
+    static const char *const n[] = {"continuous", "discrete", "tunable", "fixed", "constant"};
+    return n[v];
+}
+
+static const char *init_name(fmuc_m_initial i)
+{
+    static const char *const n[] = {NULL, "exact", "approx", "calculated", NULL};
+    return n[i];
+}
+
+/* --- units --------------------------------------------------------------------------------- */
+typedef struct {
+    const char *name;
+    int kg, m, s, A, K, mol, cd, rad;
+    double factor;
+} unit_def;
+
+static const unit_def known_units[] = {
+    {"m", 0, 1, 0, 0, 0, 0, 0, 0, 1.0},        {"s", 0, 0, 1, 0, 0, 0, 0, 0, 1.0},
+    {"kg", 1, 0, 0, 0, 0, 0, 0, 0, 1.0},       {"rad", 0, 0, 0, 0, 0, 0, 0, 1, 1.0},
+    {"N", 1, 1, -2, 0, 0, 0, 0, 0, 1.0},       {"N/m", 1, 0, -2, 0, 0, 0, 0, 0, 1.0},
+    {"N.s/m", 1, 0, -1, 0, 0, 0, 0, 0, 1.0},   {"J", 1, 2, -2, 0, 0, 0, 0, 0, 1.0},
+    {"W", 1, 2, -3, 0, 0, 0, 0, 0, 1.0},       {"m/s", 0, 1, -1, 0, 0, 0, 0, 0, 1.0},
+    {"m/s2", 0, 1, -2, 0, 0, 0, 0, 0, 1.0},    {"rad/s", 0, 0, -1, 0, 0, 0, 0, 1, 1.0},
+    {"rad/s2", 0, 0, -2, 0, 0, 0, 0, 1, 1.0},  {"kg.m2", 1, 2, 0, 0, 0, 0, 0, 0, 1.0},
+    {"N.m", 1, 2, -2, 0, 0, 0, 0, 0, 1.0},     {"N/rad", 1, 1, -2, 0, 0, 0, 0, -1, 1.0},
+    {"N.m/rad", 1, 2, -2, 0, 0, 0, 0, -1, 1.0}, {"N.m.s/rad", 1, 2, -1, 0, 0, 0, 0, -1, 1.0},
+    {"Pa", 1, -1, -2, 0, 0, 0, 0, 0, 1.0},     {"Hz", 0, 0, -1, 0, 0, 0, 0, 0, 1.0},
+    {"1/m", 0, -1, 0, 0, 0, 0, 0, 0, 1.0},     {"m2", 0, 2, 0, 0, 0, 0, 0, 0, 1.0},
+    {"1", 0, 0, 0, 0, 0, 0, 0, 0, 1.0},     {"1/rad", 0, 0, 0, 0, 0, 0, 0, -1, 1.0},
+    {"deg", 0, 0, 0, 0, 0, 0, 0, 1, 0.017453292519943295},
+    {"km/h", 0, 1, -1, 0, 0, 0, 0, 0, 1.0 / 3.6},
+};
+
+static void write_unit(FILE *f, const char *name)
+{
+    fputs("    <Unit", f);
+    attr(f, "name", name);
+    for (size_t i = 0; i < sizeof known_units / sizeof known_units[0]; i++) {
+        const unit_def *u = &known_units[i];
+        if (strcmp(u->name, name) != 0)
+            continue;
+        fputs(">\n      <BaseUnit", f);
+        const struct {
+            const char *n;
+            int e;
+        } ex[] = {{"kg", u->kg}, {"m", u->m},     {"s", u->s},   {"A", u->A},
+                  {"K", u->K},   {"mol", u->mol}, {"cd", u->cd}, {"rad", u->rad}};
+        for (size_t k = 0; k < 8; k++)
+            if (ex[k].e)
+                fprintf(f, " %s=\"%d\"", ex[k].n, ex[k].e);
+        if (u->factor != 1.0)
+            attr_dbl(f, "factor", u->factor);
+        fputs("/>\n    </Unit>\n", f);
+        return;
+    }
+    fputs("/>\n", f);
+}
+
+/* --- table validation ---------------------------------------------------------------------- */
+static int cell_valid(const fmuc_m_var *v)
+{
+    switch (v->variability) {
+    case FMUC_M_CONSTANT:
+        return v->causality == FMUC_M_OUTPUT || v->causality == FMUC_M_LOCAL;
+    case FMUC_M_FIXED:
+    case FMUC_M_TUNABLE:
+        return v->causality == FMUC_M_PARAMETER || v->causality == FMUC_M_CALCULATED_PARAMETER ||
+               v->causality == FMUC_M_LOCAL;
+    case FMUC_M_DISCRETE:
+        return v->causality == FMUC_M_INPUT || v->causality == FMUC_M_OUTPUT ||
+               v->causality == FMUC_M_LOCAL;
+    case FMUC_M_CONTINUOUS:
+        return v->causality != FMUC_M_PARAMETER && v->causality != FMUC_M_CALCULATED_PARAMETER;
+    }
+    return 0;
+}
+
+static int initial_allowed(const fmuc_m_var *v)
+{
+    fmuc_m_initial i = fmuc_m_effective_initial(v);
+    if (v->causality == FMUC_M_INPUT || v->causality == FMUC_M_INDEPENDENT)
+        return v->initial == FMUC_M_INITIAL_DEFAULT;
+    if (v->variability == FMUC_M_CONSTANT ||
+        ((v->variability == FMUC_M_FIXED || v->variability == FMUC_M_TUNABLE) &&
+         v->causality == FMUC_M_PARAMETER))
+        return i == FMUC_M_EXACT;
+    if (v->variability == FMUC_M_FIXED || v->variability == FMUC_M_TUNABLE)
+        return i == FMUC_M_APPROX || i == FMUC_M_CALCULATED;
+    return i == FMUC_M_EXACT || i == FMUC_M_APPROX || i == FMUC_M_CALCULATED;
+}
+
+static int is_state_idx(const fmuc_m_desc *d, long idx)
+{
+    for (size_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].derivative_of && fmuc_m_find(d, d->vars[i].derivative_of) == idx)
+            return 1;
+    return 0;
+}
+
+static void validate(gen *g)
+{
+    const fmuc_m_desc *d = g->d;
+    size_t n_indep = 0;
+    const char *id = d->model_identifier;
+    if (!id || !*id || !((id[0] >= 'A' && id[0] <= 'Z') || (id[0] >= 'a' && id[0] <= 'z') || id[0] == '_'))
+        problem(g, "modelIdentifier '%s' is not a C identifier%s", id, "");
+    if ((d->caps & FMUC_M_CAP_SERIALIZE) && !(d->caps & FMUC_M_CAP_GET_SET_STATE))
+        problem(g, "canSerializeFMUstate requires canGetAndSetFMUstate%s%s", "", "");
+    if ((d->caps & FMUC_M_CAP_DIR_DERIV) && !d->dir_deriv)
+        problem(g, "providesDirectionalDerivative without a dir_deriv callback%s%s", "", "");
+    if (!(d->caps & (FMUC_M_CAP_ME | FMUC_M_CAP_CS)))
+        problem(g, "neither ModelExchange nor CoSimulation%s%s", "", "");
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        if (!v->name || !*v->name) {
+            problem(g, "variable without a name%s%s", "", "");
+            continue;
+        }
+        for (size_t j = 0; j < i; j++) {
+            const fmuc_m_var *w = &d->vars[j];
+            if (w->name && strcmp(w->name, v->name) == 0)
+                problem(g, "duplicate variable name '%s'%s", v->name, "");
+            if (w->vr == v->vr && w->type == v->type)
+                problem(g, "'%s' and '%s' share a valueReference of the same type", w->name,
+                        v->name);
+        }
+        if (v->type != FMUC_M_REAL && v->variability == FMUC_M_CONTINUOUS)
+            problem(g, "'%s': only Real variables may be continuous%s", v->name, "");
+        if (!cell_valid(v))
+            problem(g, "'%s': invalid causality/variability combination (%s)", v->name,
+                    caus_name(v->causality));
+        if (!initial_allowed(v))
+            problem(g, "'%s': initial not allowed for its causality/variability%s", v->name, "");
+        fmuc_m_initial ini = fmuc_m_effective_initial(v);
+        int need = ini == FMUC_M_EXACT || ini == FMUC_M_APPROX || v->causality == FMUC_M_INPUT;
+        int has = (v->flags & FMUC_M_HAS_START) != 0;
+        if (need && !has)
+            problem(g, "'%s': start is required%s", v->name, "");
+        if (!need && has)
+            problem(g, "'%s': start is forbidden (initial calculated or independent)%s", v->name,
+                    "");
+        if (v->causality == FMUC_M_INDEPENDENT) {
+            n_indep++;
+            if (v->type != FMUC_M_REAL)
+                problem(g, "'%s': the independent variable must be Real%s", v->name, "");
+        }
+        if (has && (v->type == FMUC_M_REAL || v->type == FMUC_M_INTEGER) &&
+            (((v->flags & FMUC_M_HAS_MIN) && v->start < v->min) ||
+             ((v->flags & FMUC_M_HAS_MAX) && v->start > v->max)))
+            problem(g, "'%s': start outside [min, max]%s", v->name, "");
+        if ((v->flags & FMUC_M_HAS_MIN) && (v->flags & FMUC_M_HAS_MAX) && v->min > v->max)
+            problem(g, "'%s': min > max%s", v->name, "");
+        if ((v->flags & FMUC_M_HAS_NOMINAL) && !(v->nominal > 0.0))
+            problem(g, "'%s': nominal must be > 0%s", v->name, "");
+        if (v->derivative_of) {
+            long s = fmuc_m_find(d, v->derivative_of);
+            if (s < 0 || (size_t)s == i)
+                problem(g, "'%s': derivative_of '%s' does not name another variable", v->name,
+                        v->derivative_of);
+            else if (d->vars[s].type != FMUC_M_REAL || v->type != FMUC_M_REAL ||
+                     d->vars[s].variability != FMUC_M_CONTINUOUS ||
+                     (d->vars[s].causality != FMUC_M_LOCAL &&
+                      d->vars[s].causality != FMUC_M_OUTPUT))
+                problem(g, "'%s': state '%s' must be a continuous Real local or output", v->name,
+                        v->derivative_of);
+        }
+    }
+    if (n_indep > 1)
+        problem(g, "more than one independent variable%s%s", "", "");
+}
+
+/* --- ModelStructure ------------------------------------------------------------------------ */
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* init: 0 = Outputs/Derivatives knowns, 1 = InitialUnknowns knowns. */
+static void write_deps(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, int init)
+{
+    const fmuc_m_desc *d = g->d;
+    if (!deps)
+        return;
+    long idx[512];
+    size_t n = 0;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", deps);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        long k = fmuc_m_find(d, tok);
+        if (k < 0) {
+            problem(g, "'%s': dependency '%s' is not a variable", u->name, tok);
+            continue;
+        }
+        const fmuc_m_var *kv = &d->vars[k];
+        int ok = kv->causality == FMUC_M_INPUT || kv->causality == FMUC_M_INDEPENDENT ||
+                 (init ? fmuc_m_effective_initial(kv) == FMUC_M_EXACT : is_state_idx(d, k));
+        if (!ok)
+            problem(g, "'%s': dependency '%s' is not an allowed known", u->name, tok);
+        if (n < sizeof idx / sizeof idx[0])
+            idx[n++] = k + 1;
+    }
+    qsort(idx, n, sizeof idx[0], cmp_long);
+    fputs(" dependencies=\"", f);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || idx[i] != idx[i - 1])
+            fprintf(f, "%s%ld", i ? " " : "", idx[i]);
+    fputc('"', f);
+}
+
+static int in_initial_unknowns(const fmuc_m_desc *d, size_t i)
+{
+    const fmuc_m_var *v = &d->vars[i];
+    fmuc_m_initial ini = fmuc_m_effective_initial(v);
+    int calc = ini == FMUC_M_APPROX || ini == FMUC_M_CALCULATED;
+    if (v->causality == FMUC_M_OUTPUT && calc)
+        return 1;
+    if (v->causality == FMUC_M_CALCULATED_PARAMETER)
+        return 1;
+    if (calc && (is_state_idx(d, (long)i) ||
+                 (v->derivative_of && fmuc_m_find(d, v->derivative_of) >= 0)))
+        return 1;
+    return 0;
+}
+
+static void write_iface(FILE *f, const fmuc_m_desc *d, int cs)
+{
+    fputs(cs ? "  <CoSimulation" : "  <ModelExchange", f);
+    attr(f, "modelIdentifier", d->model_identifier);
+    if (!cs && (d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED))
+        attr(f, "completedIntegratorStepNotNeeded", "true");
+    if (cs)
+        attr(f, "canHandleVariableCommunicationStepSize",
+             (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
+    if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
+        attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
+    attr(f, "canNotUseMemoryManagementFunctions", "false");
+    attr(f, "canGetAndSetFMUstate", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
+    attr(f, "canSerializeFMUstate", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
+    attr(f, "providesDirectionalDerivative", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
+    fputs("/>\n", f);
+}
+
+static const char *cat_description(const char *c)
+{
+    static const char *const t[][2] = {
+        {"logEvents", "Log events"},
+        {"logStatusWarning", "Log messages with status fmi2Warning"},
+        {"logStatusDiscard", "Log messages with status fmi2Discard"},
+        {"logStatusError", "Log messages with status fmi2Error"},
+        {"logStatusFatal", "Log messages with status fmi2Fatal"},
+        {"logAll", "Log everything"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(t[i][0], c) == 0)
+            return t[i][1];
+    return NULL;
+}
+
+static int write_xml(gen *g, FILE *f)
+{
+    const fmuc_m_desc *d = g->d;
+    static const char *const std_cats[] = {"logEvents",      "logStatusWarning",
+                                           "logStatusDiscard", "logStatusError",
+                                           "logStatusFatal", "logAll", NULL};
+    const char *const *cats = d->log_categories ? d->log_categories : std_cats;
+    char guid[39];
+    fmuc_m_guid(d, guid);
+
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription", f);
+    attr(f, "fmiVersion", "2.0");
+    attr(f, "modelName", d->model_name);
+    attr(f, "guid", guid);
+    attr(f, "description", d->description);
+    attr(f, "author", d->author);
+    attr(f, "version", d->version);
+    attr(f, "generationTool", "fmucheck mdgen");
+    attr(f, "variableNamingConvention", "flat");
+    if (d->caps & FMUC_M_CAP_ME)
+        fprintf(f, " numberOfEventIndicators=\"%zu\"", d->n_event_indicators);
+    fputs(">\n", f);
+    if (d->caps & FMUC_M_CAP_ME)
+        write_iface(f, d, 0);
+    if (d->caps & FMUC_M_CAP_CS)
+        write_iface(f, d, 1);
+
+    /* UnitDefinitions: each used unit once, in first-use order */
+    int any_unit = 0;
+    for (size_t i = 0; i < d->nvars; i++) {
+        const char *u = d->vars[i].type == FMUC_M_REAL ? d->vars[i].unit : NULL;
+        if (!u)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = d->vars[j].type == FMUC_M_REAL && d->vars[j].unit &&
+                   strcmp(d->vars[j].unit, u) == 0;
+        if (seen)
+            continue;
+        if (!any_unit)
+            fputs("  <UnitDefinitions>\n", f);
+        any_unit = 1;
+        write_unit(f, u);
+    }
+    if (any_unit)
+        fputs("  </UnitDefinitions>\n", f);
+
+    if (cats[0]) {
+        fputs("  <LogCategories>\n", f);
+        for (size_t i = 0; cats[i]; i++) {
+            fputs("    <Category", f);
+            attr(f, "name", cats[i]);
+            attr(f, "description", cat_description(cats[i]));
+            fputs("/>\n", f);
+        }
+        fputs("  </LogCategories>\n", f);
+    }
+    if (d->experiment.flags) {
+        fputs("  <DefaultExperiment", f);
+        if (d->experiment.flags & FMUC_M_EXP_START)
+            attr_dbl(f, "startTime", d->experiment.start);
+        if (d->experiment.flags & FMUC_M_EXP_STOP)
+            attr_dbl(f, "stopTime", d->experiment.stop);
+        if (d->experiment.flags & FMUC_M_EXP_TOL)
+            attr_dbl(f, "tolerance", d->experiment.tolerance);
+        if (d->experiment.flags & FMUC_M_EXP_STEP)
+            attr_dbl(f, "stepSize", d->experiment.step);
+        fputs("/>\n", f);
+    }
+
+    fputs("  <ModelVariables>\n", f);
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        fprintf(f, "    <!-- index %zu -->\n    <ScalarVariable", i + 1);
+        attr(f, "name", v->name);
+        fprintf(f, " valueReference=\"%u\"", v->vr);
+        attr(f, "description", v->description);
+        attr(f, "causality", caus_name(v->causality));
+        attr(f, "variability", var_name(v->variability));
+        attr(f, "initial", init_name(fmuc_m_effective_initial(v)));
+        fputs(">\n      ", f);
+        int has_start = (v->flags & FMUC_M_HAS_START) != 0;
+        switch (v->type) {
+        case FMUC_M_REAL:
+            fputs("<Real", f);
+            attr(f, "unit", v->unit);
+            if (v->flags & FMUC_M_HAS_MIN)
+                attr_dbl(f, "min", v->min);
+            if (v->flags & FMUC_M_HAS_MAX)
+                attr_dbl(f, "max", v->max);
+            if (v->flags & FMUC_M_HAS_NOMINAL)
+                attr_dbl(f, "nominal", v->nominal);
+            if (has_start)
+                attr_dbl(f, "start", v->start);
+            if (v->derivative_of) {
+                long s = fmuc_m_find(d, v->derivative_of);
+                if (s >= 0)
+                    fprintf(f, " derivative=\"%ld\"", s + 1);
+            }
+            break;
+        case FMUC_M_INTEGER:
+            fputs("<Integer", f);
+            if (v->flags & FMUC_M_HAS_MIN)
+                fprintf(f, " min=\"%d\"", (int)v->min);
+            if (v->flags & FMUC_M_HAS_MAX)
+                fprintf(f, " max=\"%d\"", (int)v->max);
+            if (has_start)
+                fprintf(f, " start=\"%d\"", (int)v->start);
+            break;
+        case FMUC_M_BOOLEAN:
+            fputs("<Boolean", f);
+            if (has_start)
+                attr(f, "start", v->start != 0.0 ? "true" : "false");
+            break;
+        case FMUC_M_STRING:
+            fputs("<String", f);
+            if (has_start)
+                attr(f, "start", v->start_str ? v->start_str : "");
+            break;
+        }
+        fputs("/>\n    </ScalarVariable>\n", f);
+    }
+    fputs("  </ModelVariables>\n  <ModelStructure>\n", f);
+
+    int any = 0;
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        if (v->causality != FMUC_M_OUTPUT)
+            continue;
+        if (!any)
+            fputs("    <Outputs>\n", f);
+        any = 1;
+        fprintf(f, "      <Unknown index=\"%zu\"", i + 1);
+        write_deps(g, f, v, v->deps, 0);
+        fputs("/>\n", f);
+    }
+    if (any)
+        fputs("    </Outputs>\n", f);
+    any = 0;
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        if (!v->derivative_of || fmuc_m_find(d, v->derivative_of) < 0)
+            continue;
+        if (!any)
+            fputs("    <Derivatives>\n", f);
+        any = 1;
+        fprintf(f, "      <Unknown index=\"%zu\"", i + 1);
+        write_deps(g, f, v, v->deps, 0);
+        fputs("/>\n", f);
+    }
+    if (any)
+        fputs("    </Derivatives>\n", f);
+    any = 0;
+    for (size_t i = 0; i < d->nvars; i++) {
+        if (!in_initial_unknowns(d, i))
+            continue;
+        if (!any)
+            fputs("    <InitialUnknowns>\n", f);
+        any = 1;
+        fprintf(f, "      <Unknown index=\"%zu\"", i + 1);
+        write_deps(g, f, &d->vars[i], d->vars[i].init_deps, 1);
+        fputs("/>\n", f);
+    }
+    if (any)
+        fputs("    </InitialUnknowns>\n", f);
+    fputs("  </ModelStructure>\n</fmiModelDescription>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    gen g = {&fmuc_model, 0, 0};
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--lenient") == 0)
+            g.lenient = 1;
+        else if (strcmp(argv[i], "--guid") == 0) {
+            char guid[39];
+            fmuc_m_guid(g.d, guid);
+            printf("%s\n", guid);
+            return 0;
+        } else
+            out = argv[i];
+    }
+    if (!out) {
+        fprintf(stderr, "usage: %s [--lenient] <modelDescription.xml> | --guid\n", argv[0]);
+        return 64;
+    }
+    validate(&g);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        perror(tmp);
+        return 1;
+    }
+    int rc = write_xml(&g, f);
+    if (fclose(f) != 0 || rc != 0) {
+        fprintf(stderr, "mdgen: cannot write %s\n", tmp);
+        remove(tmp);
+        return 1;
+    }
+    if (g.errors && !g.lenient) {
+        fprintf(stderr, "mdgen: %d table error(s) in model '%s'\n", g.errors,
+                g.d->model_identifier ? g.d->model_identifier : "?");
+        remove(tmp);
+        return 1;
+    }
+    if (rename(tmp, out) != 0) {
+        perror(out);
+        return 1;
+    }
+    return 0;
+}
