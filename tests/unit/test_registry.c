@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -46,7 +47,7 @@ Test(registry, metadata_complete)
         cr_assert(c->title && *c->title, "%s: no title", c->id);
         cr_assert(c->spec && strncmp(c->spec, "FMI 2.0", 7) == 0, "%s: spec '%s'", c->id,
                   c->spec ? c->spec : "(null)");
-        cr_assert(strchr(c->spec, 0xc2) || strstr(c->spec, "§"), "%s: spec cites no section",
+        cr_assert(strstr(c->spec, "§") != NULL, "%s: spec cites no section",
                   c->id);
         cr_assert(c->run, "%s: no run function", c->id);
         cr_assert(c->applies & FMUC_APPLIES_ANY, "%s: applies to nothing", c->id);

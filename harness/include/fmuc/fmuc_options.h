@@ -18,6 +18,7 @@ typedef struct fmuc_options {
     const char *compare_fmu;    /* --compare other.fmu */
     const char *reference_csv;  /* --reference ref.csv */
     double rtol, atol;          /* tolerances for compare/reference */
+    const char *energy_spec;    /* --energy-spec spec.json: me-energy-residual variables (opt-in) */
     const char *tmp_parent;     /* where private temp dirs go (NULL: $TMPDIR or /tmp) */
     const char *self_exe;       /* path of the running fmucheck (for worker re-exec if needed) */
     fmuc_fmu_limits limits;

@@ -1,0 +1,369 @@
+/* me-directional-derivatives: when providesDirectionalDerivative="true", J·v from
+ * fmi2GetDirectionalDerivative (knowns = the state VRs, unknowns = the derivative VRs) agrees
+ * with the central difference (f(x+δv) − f(x−δv)) / 2δ, δ = 1e-6·max(1, ‖x‖∞), at several
+ * points of the continuous region and seeded random unit directions:
+ *   ε_dd = ‖Jv − fd‖₂ / max(‖fd‖₂, 1e-4·‖f(x)‖₂) ≤ 1e-6.
+ * Also the Jacobian (column-wise central differences along unit directions) against the
+ * state-to-derivative dependencies of <ModelStructure><Derivatives>: a non-zero entry the XML
+ * does not declare is a violation (a declared dependency that is zero is fine).
+ * FMI 2.0.4 §2.1.9 (E-09, E-11), §2.2.8 (B-406). */
+#include <float.h>
+
+#include "me_util.h"
+
+#define NPOINTS 4
+#define NDIRS 2
+#define EPS_DD_MAX 1e-6
+#define SEED 0x5EEDF00Dull
+
+typedef struct dd_job {
+    const meu_model *m;
+    uint8_t *declared; /* nx*nx: declared[i*nx+j] = der i may depend on state j */
+} dd_job;
+
+static double norm2(const double *a, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += a[i] * a[i];
+    return sqrt(s);
+}
+
+/* Same sign of every event indicator (the points are in one continuous region). */
+static int same_region(const double *z0, const double *z, size_t ni)
+{
+    for (size_t j = 0; j < ni; j++)
+        if ((z0[j] > 0.0) != (z[j] > 0.0))
+            return 0;
+    return 1;
+}
+
+static int worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const dd_job *job = payload;
+    const meu_model *m = job->m;
+    const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
+    meu_session s;
+    char sb[32], vb[512];
+    size_t nx = m->nx, ni = m->ni;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    cJSON *points = cJSON_AddArrayToObject(reply, "points");
+    if (meu_start(ctx, md, &s) < 0) {
+        meu_end(&s);
+        return 0;
+    }
+    size_t nb = nx + 1, zb = ni + 1;
+    double *x0 = calloc(nb, sizeof(double)), *nom = calloc(nb, sizeof(double));
+    double *x = calloc(nb, sizeof(double)), *xp = calloc(nb, sizeof(double));
+    double *f = calloc(nb, sizeof(double)), *fp = calloc(nb, sizeof(double));
+    double *fm = calloc(nb, sizeof(double)), *fd = calloc(nb, sizeof(double));
+    double *jv = calloc(nb, sizeof(double)), *v = calloc(nb, sizeof(double));
+    double *z0 = calloc(zb, sizeof(double)), *z = calloc(zb, sizeof(double));
+    double *colmax = calloc(nb * nb, sizeof(double)); /* max |∂f_i/∂x_j| over the points */
+    double *rowscale = calloc(nb, sizeof(double));
+    if (!x0 || !nom || !x || !xp || !f || !fp || !fm || !fd || !jv || !v || !z0 || !z ||
+        !colmax || !rowscale) {
+        meu_fatal(ctx, "out of memory");
+        goto out;
+    }
+    fmi2Status st = fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx);
+    if (meu_ok(st))
+        st = fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx);
+    if (!meu_ok(st)) {
+        meu_fatal(ctx, "could not read the start state (%s; see me-state-roundtrip)",
+                  meu_status(st, sb, sizeof sb));
+        goto out;
+    }
+    uint64_t rng = SEED;
+    size_t evaluated = 0, failed = 0;
+    double worst = 0.0;
+    for (int p = 0; p < NPOINTS; p++) {
+        double t = s.t0;
+        for (size_t i = 0; i < nx; i++) {
+            double sc = isfinite(nom[i]) && nom[i] > 0.0 ? nom[i] : 1.0;
+            x[i] = x0[i] + (p == 0 ? 0.0 : 0.1 * sc * (2.0 * meu_rand(&rng) - 1.0));
+        }
+        fmuc_worker_phase(ctx, "point %d", p);
+        st = meu_eval(&s, nx, ni, t, x, f, z0);
+        if (!meu_ok(st)) {
+            meu_note(ctx, "point %d (x = %s): evaluation returned %s; skipped", p,
+                     meu_vec(vb, sizeof vb, x, nx), meu_status(st, sb, sizeof sb));
+            continue;
+        }
+        double xinf = 0.0;
+        for (size_t i = 0; i < nx; i++)
+            xinf = fabs(x[i]) > xinf ? fabs(x[i]) : xinf;
+        double delta = 1e-6 * (xinf > 1.0 ? xinf : 1.0);
+        double fnorm = norm2(f, nx);
+        /* directions */
+        for (int d = 0; d < NDIRS; d++) {
+            double vn = 0.0;
+            while (!(vn > 1e-3)) {
+                for (size_t i = 0; i < nx; i++)
+                    v[i] = 2.0 * meu_rand(&rng) - 1.0;
+                vn = norm2(v, nx);
+            }
+            for (size_t i = 0; i < nx; i++)
+                v[i] /= vn;
+            for (size_t i = 0; i < nx; i++)
+                xp[i] = x[i] + delta * v[i];
+            fmi2Status s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
+            int region = same_region(z0, z, ni);
+            for (size_t i = 0; i < nx; i++)
+                xp[i] = x[i] - delta * v[i];
+            fmi2Status s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
+            region = region && same_region(z0, z, ni);
+            if (!meu_ok(s1) || !meu_ok(s2)) {
+                meu_note(ctx, "point %d direction %d: evaluation at x ± δv returned %s; skipped",
+                         p, d, meu_status(s1 > s2 ? s1 : s2, sb, sizeof sb));
+                continue;
+            }
+            if (!region) {
+                meu_note(ctx, "point %d direction %d: an event indicator changes sign within "
+                              "x ± δv (not in one continuous region); skipped", p, d);
+                continue;
+            }
+            for (size_t i = 0; i < nx; i++)
+                fd[i] = (fp[i] - fm[i]) / (2.0 * delta);
+            /* J·v at x */
+            st = meu_eval(&s, nx, ni, t, x, f, z);
+            for (size_t i = 0; i < nx; i++)
+                jv[i] = NAN;
+            if (meu_ok(st))
+                st = fmuc_fmi_getDirectionalDerivative(s.f, s.c, m->dxvr, nx, m->xvr, nx, v, jv);
+            cJSON *pt = cJSON_CreateObject();
+            cJSON_AddNumberToObject(pt, "point", p);
+            cJSON_AddNumberToObject(pt, "direction", d);
+            cJSON_AddNumberToObject(pt, "t", t);
+            cJSON *a;
+            a = cJSON_AddArrayToObject(pt, "x");
+            for (size_t i = 0; i < nx; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(x[i]));
+            a = cJSON_AddArrayToObject(pt, "v");
+            for (size_t i = 0; i < nx; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+            cJSON_AddNumberToObject(pt, "delta", delta);
+            cJSON_AddItemToArray(points, pt);
+            if (st == FMUC_FMI_NOT_PROVIDED || !meu_ok(st)) {
+                failed++;
+                meu_violation(ctx, "providesDirectionalDerivative=\"true\" but "
+                                   "fmi2GetDirectionalDerivative(unknowns = %zu derivatives, "
+                                   "knowns = %zu states) returned %s at point %d",
+                              nx, nx, st == FMUC_FMI_NOT_PROVIDED ? "not provided"
+                                                                  : meu_status(st, sb, sizeof sb),
+                              p);
+                cJSON_AddNullToObject(pt, "eps_dd");
+                goto out; /* the instance may be in the error state now */
+            }
+            double dn = 0.0;
+            for (size_t i = 0; i < nx; i++)
+                dn += (jv[i] - fd[i]) * (jv[i] - fd[i]);
+            dn = sqrt(dn);
+            double fdn = norm2(fd, nx);
+            double tiny = 1e-4 * fnorm > DBL_MIN ? 1e-4 * fnorm : DBL_MIN;
+            double eps = dn / (fdn > tiny ? fdn : tiny);
+            if (!isfinite(eps))
+                eps = INFINITY;
+            evaluated++;
+            worst = eps > worst ? eps : worst;
+            cJSON_AddNumberToObject(pt, "eps_dd", isfinite(eps) ? eps : 1e300);
+            a = cJSON_AddArrayToObject(pt, "jv");
+            for (size_t i = 0; i < nx; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(isfinite(jv[i]) ? jv[i] : 0.0));
+            a = cJSON_AddArrayToObject(pt, "fd");
+            for (size_t i = 0; i < nx; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(fd[i]));
+            if (!(eps <= EPS_DD_MAX)) {
+                size_t imax = 0;
+                for (size_t i = 1; i < nx; i++)
+                    if (fabs(jv[i] - fd[i]) > fabs(jv[imax] - fd[imax]))
+                        imax = i;
+                meu_violation(ctx, "point %d direction %d (t = %.17g, x = %s): ε_dd = %.3g > "
+                                   "%.0e; largest difference at '%s' (vr %u): J·v = %.17g, "
+                                   "central difference %.17g",
+                              p, d, t, meu_vec(vb, sizeof vb, x, nx), eps, EPS_DD_MAX,
+                              meu_name(m->dxvar[imax]), m->dxvr[imax], jv[imax], fd[imax]);
+            }
+        }
+        /* column-wise central differences for the dependency structure */
+        for (size_t j = 0; j < nx; j++) {
+            double dj = 1e-6 * (fabs(x[j]) > 1.0 ? fabs(x[j]) : 1.0);
+            memcpy(xp, x, nx * sizeof *x);
+            xp[j] = x[j] + dj;
+            fmi2Status s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
+            int region = same_region(z0, z, ni);
+            xp[j] = x[j] - dj;
+            fmi2Status s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
+            region = region && same_region(z0, z, ni);
+            if (!meu_ok(s1) || !meu_ok(s2) || !region)
+                continue;
+            double sj = fabs(x[j]) > 1.0 ? fabs(x[j]) : 1.0;
+            for (size_t i = 0; i < nx; i++) {
+                double dij = fabs((fp[i] - fm[i]) / (2.0 * dj));
+                if (!isfinite(dij))
+                    continue;
+                if (dij * sj > colmax[i * nx + j])
+                    colmax[i * nx + j] = dij * sj;
+                double r = fabs(f[i]) > dij * sj ? fabs(f[i]) : dij * sj;
+                rowscale[i] = r > rowscale[i] ? r : rowscale[i];
+            }
+        }
+    }
+    /* undeclared non-zero entries (relative to the row's scale, above difference noise) */
+    cJSON *undeclared = cJSON_AddArrayToObject(reply, "undeclared");
+    for (size_t i = 0; i < nx; i++) {
+        for (size_t j = 0; j < nx; j++) {
+            if (job->declared[i * nx + j])
+                continue;
+            double val = colmax[i * nx + j];
+            if (!(val > 1e-6 * rowscale[i] + 1e-14))
+                continue;
+            const fmuc_md_unknown *u = m->dx_unknown[i];
+            meu_violation(ctx, "derivative '%s' (vr %u, <Derivatives> line %u) depends on state "
+                               "'%s' (vr %u, index %u): |∂f/∂x|·max(1,|x|) = %.3g, but "
+                               "dependencies=\"...\" does not list index %u",
+                          meu_name(m->dxvar[i]), m->dxvr[i], u->line, meu_name(m->xvar[j]),
+                          m->xvr[j], m->x_index[j], val, m->x_index[j]);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "derivative", meu_name(m->dxvar[i]));
+            cJSON_AddStringToObject(o, "state", meu_name(m->xvar[j]));
+            cJSON_AddNumberToObject(o, "scaled_partial", val);
+            cJSON_AddItemToArray(undeclared, o);
+        }
+    }
+    cJSON_AddNumberToObject(reply, "evaluated", (double)evaluated);
+    cJSON_AddNumberToObject(reply, "worst_eps_dd", isfinite(worst) ? worst : 1e300);
+    (void)failed;
+out:
+    free(x0);
+    free(nom);
+    free(x);
+    free(xp);
+    free(f);
+    free(fp);
+    free(fm);
+    free(fd);
+    free(jv);
+    free(v);
+    free(z0);
+    free(z);
+    free(colmax);
+    free(rowscale);
+    meu_end(&s);
+    return 0;
+}
+
+/* declared[i*nx+j]: <Derivatives> entry i lists state j, or has no dependencies attribute. */
+static int build_declared(const meu_model *m, uint8_t **out)
+{
+    size_t nx = m->nx;
+    uint8_t *d = calloc(nx * nx + 1, 1);
+    if (!d)
+        return -1;
+    for (size_t i = 0; i < nx; i++) {
+        const fmuc_md_unknown *u = m->dx_unknown[i];
+        for (size_t j = 0; j < nx; j++) {
+            if (!u->has_deps) {
+                d[i * nx + j] = 1;
+                continue;
+            }
+            for (uint32_t k = 0; k < u->ndeps; k++)
+                if (u->deps[k] == m->x_index[j])
+                    d[i * nx + j] = 1;
+        }
+    }
+    *out = d;
+    return 0;
+}
+
+static void add_plot(cJSON *ev, const cJSON *points)
+{
+    cJSON *plots = cJSON_AddArrayToObject(ev, "plots");
+    cJSON *pl = cJSON_CreateObject();
+    cJSON_AddStringToObject(pl, "title", "directional derivative error per point and direction");
+    cJSON_AddStringToObject(pl, "xlabel", "evaluation (point, direction)");
+    cJSON_AddStringToObject(pl, "ylabel", "eps_dd");
+    cJSON_AddTrueToObject(pl, "logy");
+    cJSON *xs = cJSON_AddArrayToObject(pl, "x");
+    cJSON *series = cJSON_AddArrayToObject(pl, "series");
+    cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();
+    cJSON_AddStringToObject(s1, "name", "eps_dd");
+    cJSON_AddStringToObject(s2, "name", "limit 1e-6");
+    cJSON *y1 = cJSON_AddArrayToObject(s1, "y"), *y2 = cJSON_AddArrayToObject(s2, "y");
+    cJSON_AddItemToArray(series, s1);
+    cJSON_AddItemToArray(series, s2);
+    int k = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, points)
+    {
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "eps_dd");
+        cJSON_AddItemToArray(xs, cJSON_CreateNumber(++k));
+        /* an exact agreement (0) is drawn at 1e-17 so it stays visible on the log axis */
+        cJSON_AddItemToArray(y1, cJSON_IsNumber(e) ? cJSON_CreateNumber(e->valuedouble > 1e-17 ? e->valuedouble : 1e-17)
+                                                   : cJSON_CreateNull());
+        cJSON_AddItemToArray(y2, cJSON_CreateNumber(EPS_DD_MAX));
+    }
+    if (k > 0)
+        cJSON_AddItemToArray(plots, pl);
+    else
+        cJSON_Delete(pl);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    if (md->me.present && !(md->me.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE))) {
+        fmuc_result_na(res, "providesDirectionalDerivative is not \"true\" for ModelExchange");
+        return;
+    }
+    meu_model m;
+    if (meu_applies(s, res, &m) < 0)
+        return;
+    if (m.nx == 0) {
+        fmuc_result_na(res, "no continuous states (<Derivatives> is empty or absent)");
+        meu_model_free(&m);
+        return;
+    }
+    dd_job job = {.m = &m};
+    if (build_declared(&m, &job.declared) < 0) {
+        fmuc_result_error(res, "out of memory");
+        meu_model_free(&m);
+        return;
+    }
+    fmuc_worker_outcome o;
+    const cJSON *reply = meu_run(s, res, "me-directional-derivatives", worker, &job, &o);
+    if (reply) {
+        cJSON *ev = fmuc_result_evidence(res);
+        cJSON_AddNumberToObject(ev, "eps_dd_limit", EPS_DD_MAX);
+        cJSON_AddStringToObject(ev, "formula",
+                                "eps_dd = |Jv - fd|_2 / max(|fd|_2, 1e-4 |f(x)|_2), fd = (f(x+dv) "
+                                "- f(x-dv)) / 2d, d = 1e-6 max(1, |x|_inf)");
+        const cJSON *pts = cJSON_GetObjectItemCaseSensitive(reply, "points");
+        static const char *const keys[] = {"points", "evaluated", "worst_eps_dd", "undeclared"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            const cJSON *it = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
+            if (it)
+                cJSON_AddItemToObject(ev, keys[k], cJSON_Duplicate(it, 1));
+        }
+        add_plot(ev, pts);
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(reply, "worst_eps_dd");
+        if (cJSON_IsNumber(w))
+            fmuc_result_note(res, "worst ε_dd = %.3g over %d evaluations (limit %.0e)",
+                             w->valuedouble,
+                             cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reply, "points")),
+                             EPS_DD_MAX);
+    }
+    fmuc_worker_outcome_free(&o);
+    free(job.declared);
+    meu_model_free(&m);
+}
+
+const fmuc_check fmuc_check_me_directional_derivatives = {
+    .id = "me-directional-derivatives",
+    .title = "Directional derivatives match finite differences and the declared dependencies",
+    .spec = "FMI 2.0.4 §2.1.9, §2.2.8",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ME,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

@@ -1,0 +1,349 @@
+/* me-events: Model Exchange event handling (FMI 2.0.4 §3.1, §3.2.2, fmi2-rules F.1, F-03, F-04).
+ * 1. numberOfEventIndicators matches what the FMU serves: fmi2GetEventIndicators(z, ni =
+ *    declared) returns OK, writes every z[j] (two calls with different caller fill patterns give
+ *    the same values), the values are finite, and nothing is written beyond z[ni-1].
+ * 2. An external event (fmi2EnterEventMode in Continuous-Time Mode): the fmi2NewDiscreteStates
+ *    iteration settles within 100 calls and valuesOfContinuousStatesChanged is true exactly when
+ *    some state value changed.
+ * 3. The default experiment run by the CVODE host loop (state events by root finding, time events
+ *    at nextEventTime) at tolerance 1e-8 against a reference run at 1e-10: the same state/time
+ *    events, |t_ev − t_ref| ≤ max(1e-6 s, 1e-6·t_end); every event iteration settles. */
+#include "fmuc/fmuc_sim.h"
+#include "me_util.h"
+
+#define GUARD 4
+#define RUN_TOL 1e-8
+#define REF_TOL 1e-10
+#define MAX_ITER 100u
+
+static const double fill_a = -3.25e303, fill_b = 4.9406564584124654e-322;
+
+static int probe_indicators(fmuc_worker_ctx *ctx, const meu_session *s, size_t ni)
+{
+    char sb[32];
+    double *za = calloc(ni + GUARD, sizeof *za), *zb = calloc(ni + GUARD, sizeof *zb);
+    int bad = 0;
+    if (!za || !zb) {
+        meu_fatal(ctx, "out of memory");
+        free(za);
+        free(zb);
+        return -1;
+    }
+    for (size_t j = 0; j < ni + GUARD; j++) {
+        za[j] = fill_a;
+        zb[j] = fill_b;
+    }
+    fmuc_worker_phase(ctx, "event indicators (ni = %zu)", ni);
+    fmi2Status st = fmuc_fmi_getEventIndicators(s->f, s->c, za, ni);
+    fmi2Status st2 = meu_ok(st) ? fmuc_fmi_getEventIndicators(s->f, s->c, zb, ni) : st;
+    if (st == fmi2Discard || st2 == fmi2Discard) {
+        meu_note(ctx, "fmi2GetEventIndicators(ni = %zu) returned fmi2Discard at the start "
+                      "point; indicator values not checked", ni);
+    } else if (!meu_ok(st) || !meu_ok(st2)) {
+        meu_violation(ctx, "fmi2GetEventIndicators(ni = %zu, numberOfEventIndicators) returned "
+                           "%s: the FMU does not accept the declared number of event indicators",
+                      ni, meu_status(meu_ok(st) ? st2 : st, sb, sizeof sb));
+        bad = 1;
+    } else {
+        for (size_t j = 0; j < ni; j++) {
+            if (memcmp(&za[j], &zb[j], sizeof za[j]) != 0) {
+                meu_violation(ctx, "fmi2GetEventIndicators(ni = %zu) did not write z[%zu] (it "
+                                   "keeps what the caller's buffer held): numberOfEventIndicators "
+                                   "=%zu is more than the FMU has",
+                              ni, j, ni);
+                bad = 1;
+            } else if (!isfinite(za[j])) {
+                meu_violation(ctx, "event indicator z[%zu] = %g at the start point is not finite",
+                              j, za[j]);
+                bad = 1;
+            }
+        }
+        for (size_t j = ni; j < ni + GUARD; j++) {
+            if (memcmp(&za[j], &fill_a, sizeof fill_a) != 0 ||
+                memcmp(&zb[j], &fill_b, sizeof fill_b) != 0) {
+                meu_violation(ctx, "fmi2GetEventIndicators(ni = %zu) wrote z[%zu], beyond the "
+                                   "declared numberOfEventIndicators=%zu (buffer overrun; the FMU "
+                                   "has more event indicators than declared)",
+                              ni, j, ni);
+                bad = 1;
+                break;
+            }
+        }
+    }
+    cJSON *arr = cJSON_AddArrayToObject(fmuc_worker_reply(ctx), "z_start");
+    for (size_t j = 0; j < ni && arr; j++)
+        cJSON_AddItemToArray(arr, isfinite(za[j]) ? cJSON_CreateNumber(za[j]) : cJSON_CreateNull());
+    free(za);
+    free(zb);
+    return bad;
+}
+
+/* An external event in the middle of a flight: nothing should change; the flag must say so. */
+static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, const meu_session *s)
+{
+    char sb[32];
+    size_t nx = m->nx, nb = nx ? nx : 1;
+    double *xb = calloc(nb, sizeof *xb), *xa = calloc(nb, sizeof *xa);
+    if (!xb || !xa) {
+        meu_fatal(ctx, "out of memory");
+        goto out;
+    }
+    double span = s->t1 - s->t0;
+    double te = s->t0 + (span > 0.0 && span * 1e-3 < 1e-3 ? span * 1e-3 : 1e-3);
+    fmuc_worker_phase(ctx, "external event at t = %.9g", te);
+    fmi2Status st = fmuc_fmi_setTime(s->f, s->c, te);
+    if (meu_ok(st))
+        st = fmuc_fmi_enterEventMode(s->f, s->c);
+    if (!meu_ok(st)) {
+        meu_fatal(ctx, "could not enter Event Mode at t = %.17g (%s)", te,
+                  meu_status(st, sb, sizeof sb));
+        goto out;
+    }
+    if (nx && !meu_ok(fmuc_fmi_getContinuousStates(s->f, s->c, xb, nx))) {
+        meu_fatal(ctx, "fmi2GetContinuousStates failed in Event Mode");
+        goto out;
+    }
+    unsigned it = 0;
+    fmi2EventInfo info;
+    do {
+        memset(&info, 0, sizeof info);
+        st = fmuc_fmi_newDiscreteStates(s->f, s->c, &info);
+        it++;
+        if (!meu_ok(st)) {
+            meu_violation(ctx, "fmi2NewDiscreteStates at an external event (t = %.17g) returned "
+                               "%s", te, meu_status(st, sb, sizeof sb));
+            goto out;
+        }
+        if (nx && !meu_ok(fmuc_fmi_getContinuousStates(s->f, s->c, xa, nx))) {
+            meu_fatal(ctx, "fmi2GetContinuousStates failed in Event Mode");
+            goto out;
+        }
+        size_t changed = nx, nchanged = 0;
+        for (size_t i = 0; i < nx; i++)
+            if (memcmp(&xa[i], &xb[i], sizeof xa[i]) != 0) {
+                nchanged++;
+                if (changed == nx)
+                    changed = i;
+            }
+        if (info.valuesOfContinuousStatesChanged && nchanged == 0)
+            meu_violation(ctx, "fmi2NewDiscreteStates (external event at t = %.17g, iteration %u) "
+                               "set valuesOfContinuousStatesChanged although no continuous state "
+                               "changed (must be false then: hosts restart the integrator or loop)",
+                          te, it);
+        if (!info.valuesOfContinuousStatesChanged && nchanged > 0)
+            meu_violation(ctx, "fmi2NewDiscreteStates (external event at t = %.17g, iteration %u) "
+                               "changed state '%s' (vr %u) from %.17g to %.17g but did not set "
+                               "valuesOfContinuousStatesChanged",
+                          te, it, meu_name(m->xvar[changed]), m->xvr[changed], xb[changed],
+                          xa[changed]);
+        memcpy(xb, xa, nx * sizeof *xa);
+    } while (info.newDiscreteStatesNeeded && !info.terminateSimulation && it < MAX_ITER);
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "external_event_iterations", it);
+    if (info.newDiscreteStatesNeeded && !info.terminateSimulation) {
+        meu_violation(ctx, "the event iteration of an external event at t = %.17g did not settle: "
+                           "newDiscreteStatesNeeded still true after %u fmi2NewDiscreteStates "
+                           "calls", te, MAX_ITER);
+        goto out;
+    }
+    if (!info.terminateSimulation) {
+        st = fmuc_fmi_enterContinuousTimeMode(s->f, s->c);
+        if (!meu_ok(st))
+            meu_violation(ctx, "fmi2EnterContinuousTimeMode after an external event returned %s",
+                          meu_status(st, sb, sizeof sb));
+    }
+out:
+    free(xb);
+    free(xa);
+}
+
+static int worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const meu_model *m = payload;
+    const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
+    meu_session s;
+    if (meu_start(ctx, md, &s) == 0) {
+        if (probe_indicators(ctx, &s, m->ni) >= 0)
+            external_event(ctx, m, &s);
+    } else if (s.no_settle) {
+        meu_violation(ctx, "the event iteration after fmi2ExitInitializationMode did not settle: "
+                           "newDiscreteStatesNeeded still true after %u fmi2NewDiscreteStates "
+                           "calls", MEU_MAX_EVENT_ITERATIONS);
+    }
+    meu_end(&s);
+    return 0;
+}
+
+/* State and time events of a run (the ones the host locates). */
+static size_t located_events(const fmuc_sim_result *r, const fmuc_sim_event **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nevents && n < max; i++)
+        if (r->events[i].kind == FMUC_SIM_EV_STATE || r->events[i].kind == FMUC_SIM_EV_TIME)
+            out[n++] = &r->events[i];
+    return n;
+}
+
+static const char *kind_name(int k)
+{
+    static const char *const n[] = {"init", "time", "state", "step", "input"};
+    return k >= 0 && k < 5 ? n[k] : "?";
+}
+
+static void overflow_violation(const fmuc_sim_result *r, double tol, fmuc_result *res)
+{
+    double t = r->end_time;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (r->events[i].iterations >= MAX_ITER)
+            t = r->events[i].t;
+    fmuc_result_violation(res, "event iteration at t = %.17g did not settle: newDiscreteStatesNeeded "
+                               "still true after %u fmi2NewDiscreteStates calls (run at tolerance "
+                               "%g)", t, MAX_ITER, tol);
+}
+
+/* Returns 0 when the run is usable for the timing comparison. */
+static int sim_once(const fmuc_subject *s, double tol, fmuc_sim_result *r, fmuc_result *res)
+{
+    fmuc_sim_config cfg;
+    fmuc_worker_outcome o;
+    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
+    cfg.tolerance = tol;
+    cfg.input_csv = s->opts->input_csv;
+    cfg.max_event_iterations = MAX_ITER;
+    cfg.record_inputs = 0;
+    int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-events", r, &o, res);
+    fmuc_worker_outcome_free(&o);
+    if (rc != 0)
+        return -1;
+    if (r->event_iteration_overflow) {
+        overflow_violation(r, tol, res);
+        return -1;
+    }
+    if (r->stop_reason && !r->completed) {
+        fmuc_result_note(res, "the ME run at tolerance %g ended early at t = %.17g (%s); event "
+                              "timing not compared (see me-nominal-run)", tol, r->end_time,
+                         r->stop_reason);
+        return -1;
+    }
+    return 0;
+}
+
+static void compare_runs(const fmuc_sim_result *a, const fmuc_sim_result *b, fmuc_result *res)
+{
+    enum { MAXEV = 2000 };
+    const fmuc_sim_event **ea = calloc(MAXEV, sizeof *ea), **eb = calloc(MAXEV, sizeof *eb);
+    if (!ea || !eb) {
+        fmuc_result_error(res, "out of memory");
+        free(ea);
+        free(eb);
+        return;
+    }
+    size_t na = located_events(a, ea, MAXEV), nb = located_events(b, eb, MAXEV);
+    double tend = fabs(a->stop) > fabs(a->start) ? fabs(a->stop) : fabs(a->start);
+    double lim = 1e-6 * tend > 1e-6 ? 1e-6 * tend : 1e-6;
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON_AddNumberToObject(ev, "run_tolerance", RUN_TOL);
+    cJSON_AddNumberToObject(ev, "reference_tolerance", REF_TOL);
+    cJSON_AddNumberToObject(ev, "time_limit_s", lim);
+    cJSON_AddNumberToObject(ev, "events", (double)na);
+    cJSON_AddNumberToObject(ev, "reference_events", (double)nb);
+    if (na != nb)
+        fmuc_result_violation(res, "the run at tolerance %g located %zu state/time events, the "
+                                   "reference run at %g located %zu: events are not located "
+                                   "consistently", RUN_TOL, na, REF_TOL, nb);
+    size_t n = na < nb ? na : nb;
+    cJSON *list = cJSON_AddArrayToObject(ev, "event_times");
+    cJSON *plots = cJSON_AddArrayToObject(ev, "plots");
+    cJSON *pl = cJSON_CreateObject();
+    cJSON_AddStringToObject(pl, "title", "event time deviation from the reference run");
+    cJSON_AddStringToObject(pl, "xlabel", "event number");
+    cJSON_AddStringToObject(pl, "ylabel", "|t_ev - t_ref| [s]");
+    cJSON_AddTrueToObject(pl, "logy");
+    cJSON *xs = cJSON_AddArrayToObject(pl, "x"), *series = cJSON_AddArrayToObject(pl, "series");
+    cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();
+    cJSON_AddStringToObject(s1, "name", "|t_ev - t_ref|");
+    cJSON_AddStringToObject(s2, "name", "limit");
+    cJSON *y1 = cJSON_AddArrayToObject(s1, "y"), *y2 = cJSON_AddArrayToObject(s2, "y");
+    cJSON_AddItemToArray(series, s1);
+    cJSON_AddItemToArray(series, s2);
+    double worst = 0.0;
+    size_t reported = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs(ea[i]->t - eb[i]->t);
+        worst = d > worst ? d : worst;
+        if (i < 200) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "kind", kind_name(ea[i]->kind));
+            cJSON_AddNumberToObject(o, "t", ea[i]->t);
+            cJSON_AddNumberToObject(o, "t_ref", eb[i]->t);
+            cJSON_AddItemToArray(list, o);
+            cJSON_AddItemToArray(xs, cJSON_CreateNumber((double)(i + 1)));
+            cJSON_AddItemToArray(y1, cJSON_CreateNumber(d > 1e-17 ? d : 1e-17));
+            cJSON_AddItemToArray(y2, cJSON_CreateNumber(lim));
+        }
+        if (ea[i]->kind != eb[i]->kind && reported++ < 20)
+            fmuc_result_violation(res, "event %zu is a %s event at t = %.17g, but a %s event in the "
+                                       "reference run (t = %.17g)", i + 1, kind_name(ea[i]->kind),
+                                  ea[i]->t, kind_name(eb[i]->kind), eb[i]->t);
+        else if (!(d <= lim) && reported++ < 20)
+            fmuc_result_violation(res, "%s event %zu at t = %.17g, reference (tolerance %g) t = "
+                                       "%.17g: |Δt| = %.3g s > %.3g s",
+                                  kind_name(ea[i]->kind), i + 1, ea[i]->t, REF_TOL, eb[i]->t, d,
+                                  lim);
+    }
+    cJSON_AddNumberToObject(ev, "worst_time_deviation_s", worst);
+    if (n > 0) {
+        cJSON_AddItemToArray(plots, pl);
+        fmuc_result_note(res, "%zu state/time events; worst |t_ev - t_ref| = %.3g s (limit %.3g s)",
+                         n, worst, lim);
+    } else {
+        cJSON_Delete(pl);
+    }
+    free(ea);
+    free(eb);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    meu_model m;
+    if (meu_applies(s, res, &m) < 0)
+        return;
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON_AddNumberToObject(ev, "numberOfEventIndicators", (double)m.ni);
+    fmuc_worker_outcome o;
+    const cJSON *reply = meu_run(s, res, "me-events", worker, &m, &o);
+    if (reply) {
+        const cJSON *z = cJSON_GetObjectItemCaseSensitive(reply, "z_start");
+        if (z)
+            cJSON_AddItemToObject(ev, "z_start", cJSON_Duplicate(z, 1));
+    }
+    fmuc_worker_outcome_free(&o);
+    if (res->verdict >= FMUC_VERDICT_FAIL || res->verdict == FMUC_VERDICT_NA) {
+        meu_model_free(&m);
+        return; /* the interface is already broken: do not pile simulation noise on top */
+    }
+    fmuc_sim_result a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    if (sim_once(s, RUN_TOL, &a, res) == 0) {
+        const fmuc_sim_event *tmp[1];
+        if (located_events(&a, tmp, 1) == 0) {
+            fmuc_result_note(res, "no state or time events in the default experiment "
+                                  "[%.17g, %.17g]", a.start, a.stop);
+        } else if (sim_once(s, REF_TOL, &b, res) == 0) {
+            compare_runs(&a, &b, res);
+        }
+    }
+    fmuc_sim_result_free(&a);
+    fmuc_sim_result_free(&b);
+    meu_model_free(&m);
+}
+
+const fmuc_check fmuc_check_me_events = {
+    .id = "me-events",
+    .title = "Event indicators as declared; events located; event iterations settle",
+    .spec = "FMI 2.0.4 §3.1, §3.2.2",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ME,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

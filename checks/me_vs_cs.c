@@ -1,0 +1,170 @@
+/* me-vs-cs: an FMU that offers both interfaces describes one model, so Model Exchange (the CVODE
+ * host loop at tolerance 1e-8) and Co-Simulation (the FMU's own solver) agree over the default
+ * experiment on the same output grid and inputs: per output and grid point
+ *   |y_ME − y_CS| ≤ max(a, r·|y_CS|), r = max(1e-3, --rtol), a = max(1e-3, --atol)
+ * (i.e. 1e-3·max(1, |y|) by default). Grid points within 1e-6·max(1, t_end) of an event of the
+ * ME run are not compared (left/right limits at a jump are both right). Derived from the FMI
+ * 2.0.4 §3.1 / §4.1 model definitions (one model, two interfaces); reported as a warning.
+ * Inputs keep their start values in both runs (an input trajectory would be sampled differently
+ * by a CS master and an ME host). */
+#include "fmuc/fmuc_sim.h"
+#include "me_util.h"
+
+#define ME_TOL 1e-8
+
+static int near_event(const fmuc_sim_result *r, double t, double w)
+{
+    for (size_t i = 0; i < r->nevents; i++)
+        if (r->events[i].kind != FMUC_SIM_EV_INIT && fabs(r->events[i].t - t) <= w)
+            return 1;
+    return 0;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    if (!md->me.present || !md->cs.present) {
+        fmuc_result_na(res, "the FMU does not offer both ModelExchange and CoSimulation");
+        return;
+    }
+    if (!s->fmu->lib_path_me || !s->fmu->lib_path_cs) {
+        fmuc_result_na(res, "no binary for both interfaces on this platform");
+        return;
+    }
+    double rr = s->opts->rtol > 1e-3 ? s->opts->rtol : 1e-3;
+    double aa = s->opts->atol > 1e-3 ? s->opts->atol : 1e-3;
+    fmuc_sim_config cme, ccs;
+    fmuc_sim_result rme, rcs;
+    fmuc_worker_outcome o;
+    memset(&rme, 0, sizeof rme);
+    memset(&rcs, 0, sizeof rcs);
+    fmuc_sim_config_init(&cme, fmi2ModelExchange);
+    fmuc_sim_config_init(&ccs, fmi2CoSimulation);
+    cme.tolerance = ME_TOL;
+    /* inputs held at their start values: a CS master holds inputs over a communication step
+     * while the ME host sees them continuously, which would differ for reasons of the drivers */
+    cme.no_excitation = ccs.no_excitation = 1;
+    cme.max_event_iterations = ccs.max_event_iterations = MEU_MAX_EVENT_ITERATIONS;
+    int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cme, "me-vs-cs (ME)", &rme, &o, res);
+    fmuc_worker_outcome_free(&o);
+    if (rc == 0)
+        rc = fmuc_sim_run_isolated(s->fmu, s->opts, &ccs, "me-vs-cs (CS)", &rcs, &o, res);
+    fmuc_worker_outcome_free(&o);
+    if (rc != 0)
+        goto out;
+    if (!rme.completed || !rcs.completed) {
+        const fmuc_sim_result *bad = !rme.completed ? &rme : &rcs;
+        fmuc_result_na(res, "the %s run ended early at t = %.17g (%s; reported by %s): nothing "
+                            "to compare", bad == &rme ? "ME" : "CS", bad->end_time,
+                       bad->stop_reason ? bad->stop_reason : "?",
+                       bad == &rme ? "me-events / me-nominal-run" : "cs-nominal-run");
+        goto out;
+    }
+    size_t n = rme.npoints < rcs.npoints ? rme.npoints : rcs.npoints;
+    if (rme.npoints != rcs.npoints)
+        fmuc_result_note(res, "the ME run has %zu grid points, the CS run %zu; comparing the "
+                              "first %zu", rme.npoints, rcs.npoints, n);
+    double tend = fabs(rme.stop) > 1.0 ? fabs(rme.stop) : 1.0;
+    double w = 1e-6 * tend;
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON_AddNumberToObject(ev, "me_tolerance", ME_TOL);
+    cJSON_AddNumberToObject(ev, "rtol", rr);
+    cJSON_AddNumberToObject(ev, "atol", aa);
+    cJSON_AddStringToObject(ev, "criterion", "|y_ME - y_CS| <= max(atol, rtol*|y_CS|)");
+    cJSON *cols = cJSON_AddArrayToObject(ev, "outputs");
+    cJSON *plots = cJSON_AddArrayToObject(ev, "plots");
+    size_t compared = 0, skipped = 0, nplots = 0;
+    for (size_t c = 0; c < rcs.ncols; c++) {
+        const fmuc_sim_column *col = &rcs.cols[c];
+        if (col->causality != FMUC_CAUS_OUTPUT || col->type == FMUC_TYPE_STRING)
+            continue;
+        long cm = fmuc_sim_column_find(&rme, col->name);
+        if (cm < 0)
+            continue;
+        double worst = 0.0, worst_t = 0.0, worst_me = 0.0, worst_cs = 0.0, worst_ratio = 0.0;
+        size_t nbad = 0;
+        cJSON *pl = NULL, *xs = NULL, *yme = NULL, *ycs = NULL;
+        if (nplots < 8) {
+            pl = cJSON_CreateObject();
+            char title[200];
+            snprintf(title, sizeof title, "%s: ME (CVODE %g) vs CS", col->name, ME_TOL);
+            cJSON_AddStringToObject(pl, "title", title);
+            cJSON_AddStringToObject(pl, "xlabel", "time [s]");
+            cJSON_AddStringToObject(pl, "ylabel", col->unit ? col->unit : col->name);
+            xs = cJSON_AddArrayToObject(pl, "x");
+            cJSON *series = cJSON_AddArrayToObject(pl, "series");
+            cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();
+            cJSON_AddStringToObject(s1, "name", "ME");
+            cJSON_AddStringToObject(s2, "name", "CS");
+            yme = cJSON_AddArrayToObject(s1, "y");
+            ycs = cJSON_AddArrayToObject(s2, "y");
+            cJSON_AddItemToArray(series, s1);
+            cJSON_AddItemToArray(series, s2);
+        }
+        for (size_t k = 0; k < n; k++) {
+            double t = rcs.times[k];
+            double a = fmuc_sim_value(&rme, k, (size_t)cm), b = fmuc_sim_value(&rcs, k, c);
+            if (pl && k < 5000) {
+                cJSON_AddItemToArray(xs, cJSON_CreateNumber(t));
+                cJSON_AddItemToArray(yme, isfinite(a) ? cJSON_CreateNumber(a) : cJSON_CreateNull());
+                cJSON_AddItemToArray(ycs, isfinite(b) ? cJSON_CreateNumber(b) : cJSON_CreateNull());
+            }
+            if (fabs(rme.times[k] - t) > w || near_event(&rme, t, w) || near_event(&rcs, t, w)) {
+                skipped++;
+                continue;
+            }
+            if (!isfinite(a) || !isfinite(b))
+                continue; /* non-finite values belong to the nominal-run checks */
+            compared++;
+            double d = fabs(a - b);
+            double lim = aa > rr * fabs(b) ? aa : rr * fabs(b);
+            double ratio = d / lim;
+            if (ratio > worst_ratio) {
+                worst_ratio = ratio;
+                worst = d;
+                worst_t = t;
+                worst_me = a;
+                worst_cs = b;
+            }
+            if (d > lim)
+                nbad++;
+        }
+        if (pl) {
+            cJSON_AddItemToArray(plots, pl);
+            nplots++;
+        }
+        cJSON *o2 = cJSON_CreateObject();
+        cJSON_AddStringToObject(o2, "name", col->name);
+        cJSON_AddNumberToObject(o2, "worst_abs_diff", worst);
+        cJSON_AddNumberToObject(o2, "worst_t", worst_t);
+        cJSON_AddNumberToObject(o2, "worst_ratio_to_limit", worst_ratio);
+        cJSON_AddNumberToObject(o2, "points_outside", (double)nbad);
+        cJSON_AddItemToArray(cols, o2);
+        if (nbad)
+            fmuc_result_violation(res, "output '%s' (vr %u): ME and CS differ at %zu grid points; "
+                                       "worst at t = %.17g: ME %.17g, CS %.17g (|Δ| = %.3g > "
+                                       "max(%g, %g·|y|))",
+                                  col->name, col->vr, nbad, worst_t, worst_me, worst_cs, worst, aa,
+                                  rr);
+    }
+    cJSON_AddNumberToObject(ev, "points_compared", (double)compared);
+    cJSON_AddNumberToObject(ev, "points_skipped_near_events", (double)skipped);
+    if (compared == 0 && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no output could be compared");
+    else
+        fmuc_result_note(res, "%zu output values compared (%zu grid points near events skipped); "
+                              "limit max(%g, %g·|y|)", compared, skipped, aa, rr);
+out:
+    fmuc_sim_result_free(&rme);
+    fmuc_sim_result_free(&rcs);
+}
+
+const fmuc_check fmuc_check_me_vs_cs = {
+    .id = "me-vs-cs",
+    .title = "Model Exchange and Co-Simulation give the same outputs",
+    .spec = "FMI 2.0.4 §3.1, §4.1",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ME,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};
