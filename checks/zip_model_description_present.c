@@ -1,4 +1,5 @@
 /* zip-model-description-present: modelDescription.xml at the archive root (FMI 2.0.4 §2.3, A-11). */
+#include <string.h>
 #include <strings.h>
 
 #include "check.h"
@@ -9,6 +10,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (fmu->has_md_file)
         return;
     const fmuc_zip_listing *l = &fmu->listing;
+    /* A rejected archive is listed but not read (has_md_file 0): judge by the listing. */
+    for (size_t i = 0; i < l->nentries; i++)
+        if (l->entries[i].name && strcmp(l->entries[i].name, "modelDescription.xml") == 0)
+            return;
     for (size_t i = 0; i < l->nentries; i++) {
         const char *n = l->entries[i].name;
         if (n && strcasecmp(n, "modelDescription.xml") == 0) {

@@ -232,7 +232,8 @@ static int vaddr_to_off(const elf_ctx *c, uint64_t va, uint64_t *off)
     return 0;
 }
 
-static fmuc_err add_symbol(fmuc_elf_info *info, char *name, uint8_t type, uint8_t bind)
+static fmuc_err add_symbol(fmuc_elf_info *info, char *name, uint8_t type, uint8_t bind,
+                           uint16_t shndx, uint64_t value)
 {
     fmuc_elf_symbol *n = realloc(info->symbols, (info->nsymbols + 1) * sizeof *n);
     if (!n) {
@@ -243,6 +244,8 @@ static fmuc_err add_symbol(fmuc_elf_info *info, char *name, uint8_t type, uint8_
     n[info->nsymbols].name = name;
     n[info->nsymbols].type = type;
     n[info->nsymbols].bind = bind;
+    n[info->nsymbols].shndx = shndx;
+    n[info->nsymbols].value = value;
     info->nsymbols++;
     return FMUC_OK;
 }
@@ -259,11 +262,13 @@ static fmuc_err read_symbols(elf_ctx *c, uint64_t off, uint64_t entsize, uint64_
     if (!in_bounds(&c->r, stroff, strsz))
         return bad(c, "dynamic string table outside the file");
     for (uint64_t i = 1; i < count; i++) {
-        uint64_t b = off + i * entsize, name, info, other, shndx;
+        uint64_t b = off + i * entsize, name, info, other, shndx, value;
         int ok = c->is64 ? rd(&c->r, b, 4, &name) && rd(&c->r, b + 4, 1, &info) &&
-                               rd(&c->r, b + 5, 1, &other) && rd(&c->r, b + 6, 2, &shndx)
-                         : rd(&c->r, b, 4, &name) && rd(&c->r, b + 12, 1, &info) &&
-                               rd(&c->r, b + 13, 1, &other) && rd(&c->r, b + 14, 2, &shndx);
+                               rd(&c->r, b + 5, 1, &other) && rd(&c->r, b + 6, 2, &shndx) &&
+                               rd(&c->r, b + 8, 8, &value)
+                         : rd(&c->r, b, 4, &name) && rd(&c->r, b + 4, 4, &value) &&
+                               rd(&c->r, b + 12, 1, &info) && rd(&c->r, b + 13, 1, &other) &&
+                               rd(&c->r, b + 14, 2, &shndx);
         if (!ok)
             return bad(c, "symbol table truncated");
         unsigned bind = (unsigned)info >> 4, type = (unsigned)info & 0xf, vis = (unsigned)other & 3;
@@ -280,7 +285,7 @@ static fmuc_err read_symbols(elf_ctx *c, uint64_t off, uint64_t entsize, uint64_
             free(s);
             continue;
         }
-        fmuc_err err = add_symbol(c->info, s, (uint8_t)type, (uint8_t)bind);
+        fmuc_err err = add_symbol(c->info, s, (uint8_t)type, (uint8_t)bind, (uint16_t)shndx, value);
         if (err < 0)
             return fmuc_diag_set(c->diag, err, "out of memory");
     }

@@ -47,6 +47,8 @@ typedef struct fmuc_elf_symbol {
     char *name;
     uint8_t type;          /* STT_* */
     uint8_t bind;          /* STB_* */
+    uint16_t shndx;        /* section index (SHN_ABS for absolute symbols) */
+    uint64_t value;
 } fmuc_elf_symbol;
 
 typedef struct fmuc_elf_info {

@@ -1,0 +1,129 @@
+/* load-binary-arch: the real architecture of each shared library matches its platform folder:
+ * ELF class and e_machine for linux folders, PE Machine for win folders, Mach-O cputype for darwin
+ * folders (FMI 2.0.4 §2.3: "32"/"64" mean 32/64-bit x86; A-16). Reads the first bytes of every
+ * library from the archive, for all platforms, not only this host's. */
+#include <elf.h>
+#include <string.h>
+
+#include "check.h"
+#include "fmuc/fmuc_elf.h"
+#include "zip_util.h"
+
+static const char *format_name(fmuc_bin_format f)
+{
+    switch (f) {
+    case FMUC_BIN_ELF: return "ELF";
+    case FMUC_BIN_PE: return "PE";
+    case FMUC_BIN_MACHO: return "Mach-O";
+    case FMUC_BIN_MACHO_FAT: return "universal Mach-O";
+    default: return "unknown";
+    }
+}
+
+static const char *ext_of(fmuc_bin_format f)
+{
+    return f == FMUC_BIN_ELF ? ".so" : f == FMUC_BIN_PE ? ".dll" : ".dylib";
+}
+
+static int is_library(const char *base, fmuc_bin_format f)
+{
+    size_t n = strlen(base), e = strlen(ext_of(f));
+    if (n > e && strcmp(base + n - e, ext_of(f)) == 0)
+        return 1;
+    return f == FMUC_BIN_ELF && strstr(base, ".so.") != NULL;
+}
+
+static void describe(char *buf, size_t n, const fmuc_bin_header *h)
+{
+    if (h->format == FMUC_BIN_ELF) {
+        const char *m = fmuc_elf_machine_name(h->machine);
+        snprintf(buf, n, "ELF %d-bit, e_machine %u (%s)", h->bits, (unsigned)h->machine,
+                 m ? m : "unknown");
+    } else if (h->format == FMUC_BIN_MACHO_FAT) {
+        snprintf(buf, n, "universal Mach-O with %zu architecture(s)", h->nslices);
+    } else {
+        snprintf(buf, n, "%s %d-bit, machine 0x%x", format_name(h->format), h->bits,
+                 (unsigned)h->machine);
+    }
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_fmu *fmu = s->fmu;
+    const fmuc_zip_listing *l = &fmu->listing;
+    char shown[512], plat[256], got[160];
+    size_t checked = 0;
+    if (l->problems & FMUC_ZIP_UNSAFE) {
+        fmuc_result_na(res, "the archive was rejected as unsafe");
+        return;
+    }
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        fmuc_bin_format want_fmt;
+        int want_bits;
+        uint32_t want_machine;
+        if (!zipu_under(e->name, "binaries/") || zipu_is_dir(e) ||
+            !zipu_component(e->name, 1, plat, sizeof plat) ||
+            !fmuc_platform_arch(plat, &want_fmt, &want_bits, &want_machine))
+            continue;
+        const char *base = e->name + strlen("binaries/") + strlen(plat);
+        if (*base != '/' || strchr(base + 1, '/') || !is_library(base + 1, want_fmt))
+            continue;
+        zipu_show(shown, sizeof shown, e->name);
+        checked++;
+        if (e->size == 0) {
+            fmuc_result_violation(res, "%s is empty; %s needs a %s library", shown, plat,
+                                  format_name(want_fmt));
+            continue;
+        }
+        fmuc_bin_header h;
+        fmuc_diag diag = {0};
+        if (fmuc_bin_header_from_zip(&h, fmu->path, e->name, &diag) < 0) {
+            fmuc_result_error(res, "%s: cannot read its header: %s", shown, diag.msg);
+            continue;
+        }
+        describe(got, sizeof got, &h);
+        int fmt_ok = h.format == want_fmt || (want_fmt == FMUC_BIN_MACHO && h.format == FMUC_BIN_MACHO_FAT);
+        if (!fmt_ok) {
+            fmuc_result_violation(res, "%s is not a %s file (%s); platform folder %s needs %s",
+                                  shown, format_name(want_fmt),
+                                  h.format == FMUC_BIN_UNKNOWN ? "unknown format" : got, plat,
+                                  format_name(want_fmt));
+            continue;
+        }
+        if (h.format == FMUC_BIN_MACHO_FAT) {
+            int found = 0;
+            for (size_t k = 0; k < h.nslices; k++)
+                found |= h.slices[k] == want_machine;
+            if (!found)
+                fmuc_result_violation(res, "%s (%s) has no slice for the architecture of %s "
+                                           "(cputype 0x%x)", shown, got, plat, (unsigned)want_machine);
+            continue;
+        }
+        if (h.bits != want_bits || h.machine != want_machine) {
+            if (want_fmt == FMUC_BIN_ELF) {
+                const char *m = fmuc_elf_machine_name(want_machine);
+                fmuc_result_violation(res, "%s is %s; platform folder %s needs ELFCLASS%d, %s", shown,
+                                      got, plat, want_bits, m ? m : "?");
+            } else {
+                fmuc_result_violation(res, "%s is %s; platform folder %s needs %d-bit, machine 0x%x",
+                                      shown, got, plat, want_bits, (unsigned)want_machine);
+            }
+        }
+        if (want_fmt == FMUC_BIN_ELF && h.elf_type != ET_DYN)
+            fmuc_result_violation(res, "%s is an ELF file of type %u, not a shared object (ET_DYN)",
+                                  shown, (unsigned)h.elf_type);
+    }
+    if (!checked)
+        fmuc_result_na(res, "no shared libraries in known platform folders");
+}
+
+const fmuc_check fmuc_check_load_binary_arch = {
+    .id = "load-binary-arch",
+    .title = "Each library's architecture matches its platform folder",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

@@ -1,0 +1,141 @@
+/* Helpers shared by the load-* checks (header-only): the FMU's model libraries for this platform
+ * and a worker round trip that loads one of them and optionally calls a string getter. */
+#ifndef FMUC_CHECKS_LOAD_UTIL_H
+#define FMUC_CHECKS_LOAD_UTIL_H
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "fmuc/fmuc_worker.h"
+
+typedef struct loadu_lib {
+    const char *path;   /* extracted file */
+    char entry[512];    /* archive name, for messages: binaries/<platform>/<file> */
+    fmi2Type iface;     /* the interface to load it as (ME first when shared) */
+    int shared;         /* ME and CS use this same library */
+} loadu_lib;
+
+/* The distinct model libraries of the declared interfaces (0, 1 or 2). */
+static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[2])
+{
+    size_t n = 0;
+    const char *plat = fmu->platform ? fmu->platform : fmuc_host_platform();
+    const char *paths[2] = {fmu->md.me.present ? fmu->lib_path_me : NULL,
+                            fmu->md.cs.present ? fmu->lib_path_cs : NULL};
+    for (int k = 0; k < 2; k++) {
+        if (!paths[k])
+            continue;
+        if (n == 1 && strcmp(out[0].path, paths[k]) == 0) {
+            out[0].shared = 1;
+            continue;
+        }
+        const char *base = strrchr(paths[k], '/');
+        out[n].path = paths[k];
+        snprintf(out[n].entry, sizeof out[n].entry, "binaries/%s/%s", plat, base ? base + 1 : paths[k]);
+        out[n].iface = k ? fmi2CoSimulation : fmi2ModelExchange;
+        out[n].shared = 0;
+        n++;
+    }
+    return n;
+}
+
+enum { LOADU_LOAD_ONLY = 0, LOADU_GET_VERSION, LOADU_GET_TYPES_PLATFORM };
+
+typedef struct loadu_request {
+    fmi2Type iface;
+    int what;
+} loadu_request;
+
+/* Worker side: load the library, report {"loaded", "error", "missing", "provided", "value"}. */
+static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const loadu_request *rq = payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    const fmuc_fmi *f = fmuc_worker_load(ctx, rq->iface);
+    if (!f) {
+        cJSON_AddFalseToObject(reply, "loaded");
+        cJSON_AddStringToObject(reply, "error", fmuc_worker_load_error(ctx));
+        return 0;
+    }
+    cJSON_AddTrueToObject(reply, "loaded");
+    cJSON *missing = cJSON_AddArrayToObject(reply, "missing");
+    for (size_t i = 0; i < f->nmissing; i++)
+        cJSON_AddItemToArray(missing, cJSON_CreateString(f->missing[i]));
+    if (rq->what == LOADU_LOAD_ONLY)
+        return 0;
+    const char *fn = rq->what == LOADU_GET_VERSION ? "fmi2GetVersion" : "fmi2GetTypesPlatform";
+    if (!fmuc_fmi_has(f, fn)) {
+        cJSON_AddFalseToObject(reply, "provided");
+        return 0;
+    }
+    cJSON_AddTrueToObject(reply, "provided");
+    const char *v = rq->what == LOADU_GET_VERSION ? fmuc_fmi_getVersion(f)
+                                                  : fmuc_fmi_getTypesPlatform(f);
+    if (!v) {
+        cJSON_AddNullToObject(reply, "value");
+        return 0;
+    }
+    char buf[257];
+    size_t len = strnlen(v, sizeof buf - 1);
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    cJSON_AddStringToObject(reply, "value", buf);
+    if (len == sizeof buf - 1)
+        cJSON_AddTrueToObject(reply, "truncated");
+    return 0;
+}
+
+/* Parent side: run the worker for one library. Returns the reply (owned by *o) or NULL when the
+ * worker did not end well; then res already carries the ERROR. Free *o afterwards. */
+static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib, int what,
+                                     const char *label, fmuc_worker_outcome *o, fmuc_result *res)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag diag = {0};
+    loadu_request rq = {.iface = lib->iface, .what = what};
+    fmuc_worker_spec_init(&spec, s->fmu, s->opts);
+    spec.label = label;
+    if (fmuc_worker_run(&spec, loadu_worker, &rq, o, &diag) < 0) {
+        fmuc_result_error(res, "%s: could not start a worker: %s", lib->entry, diag.msg);
+        return NULL;
+    }
+    if (fmuc_worker_outcome_to_result(o, res))
+        return NULL;
+    return o->reply;
+}
+
+/* "loaded" of a reply; the load error text in *error when it failed. */
+static inline int loadu_loaded(const cJSON *reply, const char **error)
+{
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(reply, "error");
+    *error = cJSON_IsString(err) ? err->valuestring : "unknown error";
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "loaded"));
+}
+
+/* Is entry e a file directly in binaries/<host platform>/? Then its extracted path goes to path. */
+static inline int loadu_host_file(const fmuc_fmu *fmu, const fmuc_zip_entry *e, char *path, size_t n)
+{
+    char prefix[300];
+    const char *plat = fmu->platform ? fmu->platform : fmuc_host_platform();
+    snprintf(prefix, sizeof prefix, "binaries/%s/", plat);
+    size_t pl = strlen(prefix);
+    if (!e->name || strncmp(e->name, prefix, pl) != 0 || !e->name[pl] || strchr(e->name + pl, '/') ||
+        e->is_dir || !fmu->unpack_dir)
+        return 0;
+    struct stat st;
+    if (snprintf(path, n, "%s/%s", fmu->unpack_dir, e->name) >= (int)n || lstat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
+        return 0;
+    return 1;
+}
+
+/* Does a file name look like a shared object (x.so, x.so.1)? */
+static inline int loadu_is_so_name(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL;
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* zip-documentation-index: when documentation/ is present its entry point is
+ * documentation/index.html, and documentation/licenses/ has license.txt or license.html
+ * (FMI 2.0.4 §2.3, A-22). */
+#include "check.h"
+#include "zip_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    int docs = 0, licenses = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        if (zipu_is_dir(e))
+            continue;
+        if (zipu_under(e->name, "documentation/"))
+            docs = 1;
+        if (zipu_under(e->name, "documentation/licenses/"))
+            licenses = 1;
+    }
+    if (!docs) {
+        fmuc_result_na(res, "no files in documentation/");
+        return;
+    }
+    if (!zipu_find(l, "documentation/index.html"))
+        fmuc_result_violation(res, "documentation/ has files but no entry point "
+                                   "documentation/index.html");
+    if (licenses && !zipu_find(l, "documentation/licenses/license.txt") &&
+        !zipu_find(l, "documentation/licenses/license.html"))
+        fmuc_result_violation(res, "documentation/licenses/ has files but no entry point "
+                                   "license.txt or license.html");
+}
+
+const fmuc_check fmuc_check_zip_documentation_index = {
+    .id = "zip-documentation-index",
+    .title = "documentation/ has the entry point index.html",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

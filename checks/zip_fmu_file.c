@@ -1,0 +1,50 @@
+/* zip-fmu-file: the FMU is a ZIP file whose name ends in ".fmu" and that holds one FMU, not
+ * several side by side (FMI 2.0.4 §2.3, A-01). A second FMU is recognised as a modelDescription.xml
+ * in a top-level folder that is not one of the standard FMU folders. */
+#include <string.h>
+
+#include "check.h"
+#include "zip_util.h"
+
+static int standard_folder(const char *top)
+{
+    static const char *const std[] = {"binaries", "sources", "resources", "documentation",
+                                      "extra", "terminalsAndIcons"};
+    for (size_t i = 0; i < sizeof std / sizeof std[0]; i++)
+        if (strcmp(std[i], top) == 0)
+            return 1;
+    return 0;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const char *name = s->fmu->file_name;
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    char shown[512], top[256];
+    if (name && *name) {
+        size_t n = strlen(name);
+        if (n <= 4 || strcmp(name + n - 4, ".fmu") != 0)
+            fmuc_result_violation(res, "file name '%s' does not end in \".fmu\"",
+                                  zipu_show(shown, sizeof shown, name));
+    }
+    for (size_t i = 0; i < l->nentries; i++) {
+        const char *e = l->entries[i].name;
+        const char *slash = e ? strchr(e, '/') : NULL;
+        if (!slash || strcmp(slash + 1, "modelDescription.xml") != 0)
+            continue;
+        zipu_component(e, 0, top, sizeof top);
+        if (!standard_folder(top))
+            fmuc_result_violation(res, "entry '%s': a second FMU inside the archive (one FMU per "
+                                       "ZIP file)", zipu_show(shown, sizeof shown, e));
+    }
+}
+
+const fmuc_check fmuc_check_zip_fmu_file = {
+    .id = "zip-fmu-file",
+    .title = "The FMU is one .fmu file holding one FMU",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

@@ -1,0 +1,94 @@
+/* zip-platform-folders: folders under binaries/ are standard FMI 2 platform names (win32, win64,
+ * linux32, linux64, darwin32, darwin64) or FMI 3 platform tuples <arch>-<sys>; other (vendor)
+ * names are allowed but should be tuples (FMI 2.0.4 §2.3, A-14). */
+#include <string.h>
+#include <strings.h>
+
+#include "check.h"
+#include "zip_util.h"
+
+static const char *const fmi2_names[] = {"win32", "win64", "linux32", "linux64", "darwin32",
+                                         "darwin64"};
+static const char *const archs[] = {"aarch32", "aarch64", "x86", "x86_64"};
+static const char *const systems[] = {"darwin", "linux", "windows"};
+
+static int is_tuple(const char *p)
+{
+    const char *dash = strrchr(p, '-');
+    if (!dash)
+        return 0;
+    size_t alen = (size_t)(dash - p);
+    int arch_ok = 0, sys_ok = 0;
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (strlen(archs[i]) == alen && strncmp(archs[i], p, alen) == 0)
+            arch_ok = 1;
+    for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i++)
+        if (strcmp(systems[i], dash + 1) == 0)
+            sys_ok = 1;
+    return arch_ok && sys_ok;
+}
+
+static int is_standard(const char *p, int *case_only)
+{
+    *case_only = 0;
+    for (size_t i = 0; i < sizeof fmi2_names / sizeof fmi2_names[0]; i++) {
+        if (strcmp(fmi2_names[i], p) == 0)
+            return 1;
+        if (strcasecmp(fmi2_names[i], p) == 0)
+            *case_only = 1;
+    }
+    return is_tuple(p);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    char shown[512], plat[256];
+    int any = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        if (!zipu_under(e->name, "binaries/") || !zipu_component(e->name, 1, plat, sizeof plat))
+            continue;
+        any = 1;
+        const char *rest = e->name + strlen("binaries/") + strlen(plat);
+        if (*rest != '/' && !zipu_is_dir(e)) {
+            fmuc_result_violation(res, "entry '%s': file directly in binaries/, not in a platform folder",
+                                  zipu_show(shown, sizeof shown, e->name));
+            continue;
+        }
+        /* Report each folder once: only at its first entry. */
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            char other[256];
+            if (zipu_under(l->entries[j].name, "binaries/") &&
+                zipu_component(l->entries[j].name, 1, other, sizeof other) &&
+                strcmp(other, plat) == 0)
+                seen = 1;
+        }
+        int case_only;
+        if (seen || is_standard(plat, &case_only))
+            continue;
+        zipu_show(shown, sizeof shown, plat);
+        if (case_only)
+            fmuc_result_violation(res, "platform folder 'binaries/%s/': FMI 2 platform names are "
+                                       "lower case (win32, win64, linux32, linux64, darwin32, darwin64)",
+                                  shown);
+        else
+            fmuc_result_violation(res, "platform folder 'binaries/%s/' is neither an FMI 2 platform "
+                                       "name nor an FMI 3 platform tuple <arch>-<sys> (arch: aarch32, "
+                                       "aarch64, x86, x86_64; sys: darwin, linux, windows)",
+                                  shown);
+    }
+    if (!any)
+        fmuc_result_na(res, "no binaries/ folder");
+}
+
+const fmuc_check fmuc_check_zip_platform_folders = {
+    .id = "zip-platform-folders",
+    .title = "Platform folders under binaries/ use standard names",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

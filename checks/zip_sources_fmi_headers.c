@@ -1,0 +1,39 @@
+/* zip-sources-fmi-headers: sources/ should not ship fmi2TypesPlatform.h, fmi2FunctionTypes.h or
+ * fmi2Functions.h; the importer's copies must be used (FMI 2.0.4 §2.3, A-18). */
+#include <string.h>
+
+#include "check.h"
+#include "zip_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    static const char *const headers[] = {"fmi2TypesPlatform.h", "fmi2FunctionTypes.h",
+                                          "fmi2Functions.h"};
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    char shown[512];
+    int any = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const char *n = l->entries[i].name;
+        if (!zipu_under(n, "sources/"))
+            continue;
+        any = 1;
+        const char *base = strrchr(n, '/') + 1;
+        for (size_t k = 0; k < sizeof headers / sizeof headers[0]; k++)
+            if (strcmp(base, headers[k]) == 0)
+                fmuc_result_violation(res, "entry '%s': the FMI header %s should not be shipped; "
+                                           "the importer compiles with its own copy",
+                                      zipu_show(shown, sizeof shown, n), headers[k]);
+    }
+    if (!any)
+        fmuc_result_na(res, "no sources/ folder");
+}
+
+const fmuc_check fmuc_check_zip_sources_fmi_headers = {
+    .id = "zip-sources-fmi-headers",
+    .title = "sources/ does not ship the standard FMI 2 headers",
+    .spec = "FMI 2.0.4 §2.3",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE,
+    .run = run,
+};

@@ -1,0 +1,50 @@
+/* zip-sources-listed: an FMU that ships its implementation as C sources only (no binary) names
+ * the files to compile in <SourceFiles> of ModelExchange / CoSimulation, or (2.0.4) in
+ * sources/buildDescription.xml (FMI 2.0.4 §2.3, §3.3.1, §4.3.1, A-19/A-21). Whether each listed
+ * file exists, is relative and unique is md-source-files. */
+#include <string.h>
+
+#include "check.h"
+#include "zip_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    const fmuc_md *md = &s->fmu->md;
+    size_t listed = (md->me.present ? md->me.nsource_files : 0) +
+                    (md->cs.present ? md->cs.nsource_files : 0);
+    size_t c_sources = 0;
+    int binaries = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const char *n = l->entries[i].name;
+        size_t len = n ? strlen(n) : 0;
+        if (zipu_under(n, "sources/") && len > 2 && strcmp(n + len - 2, ".c") == 0)
+            c_sources++;
+        if (zipu_under(n, "binaries/") && !zipu_is_dir(&l->entries[i]))
+            binaries = 1;
+    }
+    if (!c_sources) {
+        fmuc_result_na(res, "no C sources in sources/");
+        return;
+    }
+    if (binaries) {
+        fmuc_result_na(res, "the FMU also ships binaries");
+        return;
+    }
+    if (!listed && !zipu_find(l, "sources/buildDescription.xml"))
+        fmuc_result_violation(res, "the FMU ships only C sources (%zu .c file%s in sources/), but "
+                                   "neither ModelExchange nor CoSimulation lists the files to "
+                                   "compile in <SourceFiles>, and there is no "
+                                   "sources/buildDescription.xml",
+                              c_sources, c_sources == 1 ? "" : "s");
+}
+
+const fmuc_check fmuc_check_zip_sources_listed = {
+    .id = "zip-sources-listed",
+    .title = "A source-code FMU lists the files to compile",
+    .spec = "FMI 2.0.4 §2.3, §3.3.1, §4.3.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_ARCHIVE | FMUC_NEEDS_XML,
+    .run = run,
+};
