@@ -239,7 +239,11 @@ static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const
 #ifdef FMUC_DEFECT_LOGGER_ENV_NULL
     env = NULL;
 #endif
+#ifdef FMUC_HOSTILE_LOGGER_FORMAT
+    cb->logger(env, c->name, st, cat, "%s%s%n"); /* directives without arguments (B15) */
+#else
     cb->logger(env, c->name, st, cat, "%s", buf);
+#endif
 }
 
 static void glog(const fmuc_m_ctx *c, fmi2Status st, const char *fmt, ...)
@@ -890,6 +894,12 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     (void)fmuGUID;
 #endif
 
+#ifdef FMUC_DEFECT_INSTANTIATE_NEEDS_LOGGING
+    if (!loggingOn) {
+        early_log(functions, instanceName, "fmi2Instantiate: loggingOn=false is not supported");
+        return NULL;
+    }
+#endif
     fmuc_m_ctx *c = mem_alloc(functions, 1, sizeof *c);
     if (!c) {
         early_log(functions, instanceName, "fmi2Instantiate: out of memory");
@@ -1033,6 +1043,9 @@ fmi2Status fmi2Terminate(fmi2Component comp)
 {
     BEGIN(Terminate);
     c->state = ST_TERM;
+#ifdef FMUC_DEFECT_TERMINATE_DISCARD
+    return fmi2Discard; /* not a status fmi2Terminate may return (§2.1.3) */
+#endif
     return fmi2OK;
 }
 

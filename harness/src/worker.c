@@ -454,8 +454,9 @@ static void set_detail(fmuc_worker_outcome *out, const char *fmt, ...)
     out->detail = strdup(buf);
 }
 
-/* Validate the reply frame: header, exact length, body JSON of the expected shape, end marker. */
-static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_outcome *out)
+/* Validate the reply frame: header, exact length, body JSON of the expected shape, end marker.
+ * buf/len are the (untrusted) bytes the worker wrote; buf may be NULL when len is 0. */
+void fmuc_worker__decode_reply(const char *buf, size_t len_in, size_t max, fmuc_worker_outcome *out)
 {
     const size_t endlen = sizeof REPLY_END - 1;
     char hex[17];
@@ -463,23 +464,25 @@ static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_out
     unsigned long long len;
     cJSON *doc, *st, *rep;
 
-    if (overflow) {
+    if (!buf || len_in < REPLY_HDR_LEN || memcmp(buf, REPLY_MAGIC, sizeof REPLY_MAGIC - 1) != 0 ||
+        buf[REPLY_HDR_LEN - 1] != '\n') {
         out->end = FMUC_WORKER_PROTOCOL;
-        set_detail(out, "reply larger than the %zu-byte limit (%" PRIu64 " bytes sent)", max,
-                   r->total);
+        set_detail(out, "reply has no valid header (%zu bytes received)", len_in);
         return;
     }
-    if (r->len < REPLY_HDR_LEN || memcmp(r->buf, REPLY_MAGIC, sizeof REPLY_MAGIC - 1) != 0 ||
-        r->buf[REPLY_HDR_LEN - 1] != '\n') {
-        out->end = FMUC_WORKER_PROTOCOL;
-        set_detail(out, "reply has no valid header (%zu bytes received)", r->len);
-        return;
-    }
-    memcpy(hex, r->buf + sizeof REPLY_MAGIC - 1, 16);
+    memcpy(hex, buf + sizeof REPLY_MAGIC - 1, 16);
     hex[16] = '\0';
+    for (int i = 0; i < 16; i++) {
+        char c = hex[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+            out->end = FMUC_WORKER_PROTOCOL;
+            set_detail(out, "reply length field is not hexadecimal");
+            return;
+        }
+    }
     errno = 0;
     len = strtoull(hex, &end, 16);
-    if (errno || *end || hex[0] == '-' || hex[0] == '+' || hex[0] == ' ') {
+    if (errno || *end) {
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "reply length field is not hexadecimal");
         return;
@@ -489,17 +492,19 @@ static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_out
         set_detail(out, "reply announces %llu bytes, over the %zu-byte limit", len, max);
         return;
     }
-    if (r->len != REPLY_HDR_LEN + len + endlen ||
-        memcmp(r->buf + REPLY_HDR_LEN + len, REPLY_END, endlen) != 0) {
+    if (len_in - REPLY_HDR_LEN < endlen || len != len_in - REPLY_HDR_LEN - endlen ||
+        memcmp(buf + REPLY_HDR_LEN + len, REPLY_END, endlen) != 0) {
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "reply frame is %zu bytes, %llu announced, or lacks the end marker",
-                   r->len, len);
+                   len_in, len);
         return;
     }
-    doc = cJSON_ParseWithLength(r->buf + REPLY_HDR_LEN, (size_t)len);
+    doc = cJSON_ParseWithLength(buf + REPLY_HDR_LEN, (size_t)len);
     st = doc ? cJSON_GetObjectItemCaseSensitive(doc, "fn_status") : NULL;
     rep = doc ? cJSON_GetObjectItemCaseSensitive(doc, "reply") : NULL;
+    /* range check before the conversion: (int) of NaN or 1e300 is undefined behaviour */
     if (!cJSON_IsObject(doc) || !cJSON_IsNumber(st) || !cJSON_IsObject(rep) ||
+        !(st->valuedouble >= -2147483648.0 && st->valuedouble <= 2147483647.0) ||
         st->valuedouble != (double)(int)st->valuedouble) {
         cJSON_Delete(doc);
         out->end = FMUC_WORKER_PROTOCOL;
@@ -507,9 +512,21 @@ static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_out
         return;
     }
     out->fn_status = (int)st->valuedouble;
+    cJSON_Delete(out->reply);
     out->reply = cJSON_DetachItemViaPointer(doc, rep);
     cJSON_Delete(doc);
     out->end = FMUC_WORKER_OK;
+}
+
+static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_outcome *out)
+{
+    if (overflow) {
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "reply larger than the %zu-byte limit (%" PRIu64 " bytes sent)", max,
+                   r->total);
+        return;
+    }
+    fmuc_worker__decode_reply(r->buf, r->len, max, out);
 }
 
 static void capture_out(fmuc_worker_capture *c, sink *s)
@@ -615,6 +632,8 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         nfds_t n = 0, i;
         double t = now_s(), wait_s;
 
+        if (!alive && so.fd < 0 && se.fd < 0 && sr.fd < 0)
+            break; /* all drained: do not poll zero fds for the whole grace period */
         if (so.fd >= 0) { pfd[n].fd = so.fd; pfd[n].events = POLLIN; map[n++] = &so; }
         if (se.fd >= 0) { pfd[n].fd = se.fd; pfd[n].events = POLLIN; map[n++] = &se; }
         if (sr.fd >= 0) { pfd[n].fd = sr.fd; pfd[n].events = POLLIN; map[n++] = &sr; }
@@ -821,6 +840,7 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     cJSON *ev = fmuc_result_evidence(res), *w;
     char wh[768], sig[32], calls[1400];
     int bad = o->end != FMUC_WORKER_OK;
+    double prev_workers = 0, prev_fmi = 0, prev_dur = 0;
 
     where(o, wh, sizeof wh);
     switch (o->end) {
@@ -851,6 +871,15 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
 
     if (!ev)
         return bad;
+    {
+        cJSON *old = cJSON_GetObjectItemCaseSensitive(ev, "worker");
+        cJSON *n = cJSON_GetObjectItemCaseSensitive(old, "workers");
+        cJSON *f = cJSON_GetObjectItemCaseSensitive(old, "fmi_time_total_s");
+        cJSON *d = cJSON_GetObjectItemCaseSensitive(old, "duration_total_s");
+        prev_workers = cJSON_IsNumber(n) ? n->valuedouble : 0;
+        prev_fmi = cJSON_IsNumber(f) ? f->valuedouble : 0;
+        prev_dur = cJSON_IsNumber(d) ? d->valuedouble : 0;
+    }
     cJSON_DeleteItemFromObjectCaseSensitive(ev, "worker");
     w = cJSON_AddObjectToObject(ev, "worker");
     if (!w)
@@ -888,5 +917,11 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     if (o->missing)
         cJSON_AddItemToObject(w, "missing_functions", cJSON_Duplicate(o->missing, 1));
     cJSON_AddNumberToObject(w, "duration_s", o->duration_s);
+    cJSON_AddNumberToObject(w, "fmi_time_s", o->fmi_time_s);
+    cJSON_AddNumberToObject(w, "lib_time_s", o->lib_time_s);
+    /* running totals over every worker of this check (each worker replaces "worker") */
+    cJSON_AddNumberToObject(w, "workers", prev_workers + 1);
+    cJSON_AddNumberToObject(w, "fmi_time_total_s", prev_fmi + o->fmi_time_s);
+    cJSON_AddNumberToObject(w, "duration_total_s", prev_dur + o->duration_s);
     return bad;
 }

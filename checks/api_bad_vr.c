@@ -1,0 +1,198 @@
+/* api-bad-vr: wrong value references are refused with fmi2Error (FMI 2.0.4 §2.1.2, fmi2-rules
+ * C-05): fmi2Get/Set of every base type with a valueReference no variable of that type uses, and
+ * fmi2Set* of a constant (the standard's own example) fail the check when accepted; setting an
+ * output or the independent variable after initialization (derived, "D") warns. Each probe runs
+ * on a fresh instance after fmi2ExitInitializationMode (ME Event Mode, CS stepComplete). */
+#include "api_util.h"
+
+#define MAX_PROBES 24
+
+typedef struct probe {
+    int set;                   /* 0 get, 1 set */
+    int type;                  /* fmuc_type class (Real/Integer/Boolean/String) */
+    fmi2ValueReference vr;
+    const fmuc_md_var *var;    /* NULL: unknown vr */
+    int must;                  /* 1: violation fails, 0: warns */
+    const char *what;          /* "unknown valueReference", "constant", ... */
+} probe;
+
+typedef struct plan {
+    fmi2Type iface;
+    const fmuc_md *md;
+    probe p[MAX_PROBES];
+    size_t n;
+    char desc[200];
+} plan;
+
+static const char *tname(int t)
+{
+    switch (t) {
+    case FMUC_TYPE_REAL: return "Real";
+    case FMUC_TYPE_INTEGER: return "Integer";
+    case FMUC_TYPE_BOOLEAN: return "Boolean";
+    default: return "String";
+    }
+}
+
+/* Another variable with the same base type and vr that may legally be set after init. */
+static int shares_settable_vr(const fmuc_md *md, const fmuc_md_var *v)
+{
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *w = &md->vars[i];
+        if (w == v || w->value_reference != v->value_reference ||
+            apiu_vr_class(w->type) != apiu_vr_class(v->type))
+            continue;
+        if (w->causality == FMUC_CAUS_INPUT || w->causality == FMUC_CAUS_PARAMETER)
+            return 1;
+    }
+    return 0;
+}
+
+static void add(plan *pl, probe p)
+{
+    if (pl->n < MAX_PROBES)
+        pl->p[pl->n++] = p;
+}
+
+static void build(plan *pl)
+{
+    const fmuc_md *md = pl->md;
+    static const int types[] = {FMUC_TYPE_REAL, FMUC_TYPE_INTEGER, FMUC_TYPE_BOOLEAN, FMUC_TYPE_STRING};
+    for (size_t k = 0; k < 4; k++) {
+        fmi2ValueReference u = apiu_unused_vr(md, types[k]);
+        add(pl, (probe){0, types[k], u, NULL, 1, "unknown valueReference"});
+        add(pl, (probe){1, types[k], u, NULL, 1, "unknown valueReference"});
+    }
+    size_t nconst = 0;
+    const fmuc_md_var *out = NULL, *indep = NULL;
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!(v->has & FMUC_HAS_VALUE_REFERENCE) || v->type == FMUC_TYPE_NONE ||
+            shares_settable_vr(md, v))
+            continue;
+        if (v->variability == FMUC_VAR_CONSTANT && nconst < 3) {
+            add(pl, (probe){1, apiu_vr_class(v->type), v->value_reference, v, 1, "constant"});
+            nconst++;
+        } else if (v->causality == FMUC_CAUS_OUTPUT && !out && v->variability != FMUC_VAR_CONSTANT) {
+            out = v;
+        } else if (v->causality == FMUC_CAUS_INDEPENDENT && !indep && v->type == FMUC_TYPE_REAL) {
+            indep = v;
+        }
+    }
+    if (out)
+        add(pl, (probe){1, apiu_vr_class(out->type), out->value_reference, out, 0, "output"});
+    if (indep)
+        add(pl, (probe){1, FMUC_TYPE_REAL, indep->value_reference, indep, 0, "independent variable"});
+}
+
+static const char *describe(size_t i, void *user)
+{
+    plan *pl = user;
+    const probe *p = &pl->p[i];
+    snprintf(pl->desc, sizeof pl->desc, "fmi2%s%s(vr %u: %s%s%s)", p->set ? "Set" : "Get",
+             tname(p->type), p->vr, p->what, p->var ? " " : "", p->var && p->var->name ? p->var->name : "");
+    return pl->desc;
+}
+
+static fmi2Status call(const fmuc_fmi *f, fmi2Component c, const probe *p)
+{
+    fmi2ValueReference vr = p->vr;
+    double r = p->var && (p->var->has & FMUC_HAS_START) && isfinite(p->var->start) ? p->var->start : 0.0;
+    fmi2Integer i = (fmi2Integer)(isfinite(r) && fabs(r) < 2e9 ? r : 0);
+    fmi2Boolean b = r != 0.0;
+    fmi2String s = p->var && p->var->start_text ? p->var->start_text : "";
+    switch (p->type) {
+    case FMUC_TYPE_REAL:
+        return p->set ? fmuc_fmi_setReal(f, c, &vr, 1, &r) : fmuc_fmi_getReal(f, c, &vr, 1, &r);
+    case FMUC_TYPE_INTEGER:
+        return p->set ? fmuc_fmi_setInteger(f, c, &vr, 1, &i) : fmuc_fmi_getInteger(f, c, &vr, 1, &i);
+    case FMUC_TYPE_BOOLEAN:
+        return p->set ? fmuc_fmi_setBoolean(f, c, &vr, 1, &b) : fmuc_fmi_getBoolean(f, c, &vr, 1, &b);
+    default:
+        return p->set ? fmuc_fmi_setString(f, c, &vr, 1, &s) : fmuc_fmi_getString(f, c, &vr, 1, &s);
+    }
+}
+
+static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
+{
+    const plan *pl = user;
+    char why[160];
+    (void)ctx;
+    unsigned st = pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC;
+    fmi2Component c = apiu_reach(f, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
+    if (!c)
+        return cJSON_CreateString(why);
+    fmi2Status s = call(f, c, &pl->p[i]);
+    if (s != fmi2Fatal)
+        fmuc_fmi_freeInstance(f, c);
+    return cJSON_CreateNumber((double)s);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    if (!n) {
+        fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    cJSON *list = cJSON_AddArrayToObject(fmuc_result_evidence(res), "probes");
+    for (size_t i = 0; i < n; i++) {
+        plan pl;
+        memset(&pl, 0, sizeof pl);
+        pl.iface = ifs[i].type;
+        pl.md = &s->fmu->md;
+        build(&pl);
+        cJSON *results[MAX_PROBES];
+        apiu_probes set = {pl.iface, pl.n, one, &pl, 0, 0};
+        if (apiu_run_probes(s, res, "api-bad-vr", &set, results, describe) != 0)
+            continue;
+        for (size_t k = 0; k < pl.n; k++) {
+            const probe *p = &pl.p[k];
+            cJSON *r = results[k];
+            char b[32], line[300], d[200];
+            snprintf(d, sizeof d, "%s", describe(k, &pl));
+            if (!r) {
+                snprintf(line, sizeof line, "%s: %s -> worker died", ifs[i].name, d);
+            } else if (cJSON_IsString(r)) {
+                snprintf(line, sizeof line, "%s: %s -> not carried out: %s", ifs[i].name, d, r->valuestring);
+                fmuc_result_note(res, "%s: %s not carried out: %s", ifs[i].name, d, r->valuestring);
+            } else {
+                int code = (int)r->valuedouble;
+                const char *sn = code == (int)FMUC_FMI_NOT_PROVIDED ? "not provided"
+                                                                    : fmuc_fmi_status_name(code, b, sizeof b);
+                snprintf(line, sizeof line, "%s: %s -> %s", ifs[i].name, d, sn);
+                tested++;
+                if (code != fmi2Error && code != (int)FMUC_FMI_NOT_PROVIDED) {
+                    char who[160];
+                    if (p->var)
+                        snprintf(who, sizeof who, "%s '%s' (vr %u, line %u)", p->what,
+                                 p->var->name ? p->var->name : "?", p->vr, p->var->line);
+                    else
+                        snprintf(who, sizeof who, "unknown %s valueReference %u", tname(p->type), p->vr);
+                    if (p->must)
+                        fmuc_result_fail(res, "%s: fmi2%s%s of the %s returned %s (expected fmi2Error)",
+                                         ifs[i].name, p->set ? "Set" : "Get", tname(p->type), who, sn);
+                    else
+                        fmuc_result_warn(res, "%s: fmi2%s%s of the %s after initialization returned %s "
+                                              "(expected fmi2Error)",
+                                         ifs[i].name, p->set ? "Set" : "Get", tname(p->type), who, sn);
+                }
+            }
+            cJSON_AddItemToArray(list, cJSON_CreateString(line));
+            cJSON_Delete(r);
+        }
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no probe could be carried out");
+}
+
+const fmuc_check fmuc_check_api_bad_vr = {
+    .id = "api-bad-vr",
+    .title = "Unknown or non-settable value references are refused with fmi2Error",
+    .spec = "FMI 2.0.4 §2.1.2",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

@@ -1,0 +1,79 @@
+/* api-guid: fmi2Instantiate compares fmuGUID with the GUID the binary was built for: the model
+ * description's guid is accepted, a different one gives NULL (FMI 2.0.4 §2.1.5, fmi2-rules C-06),
+ * for every declared interface. */
+#include "api_util.h"
+
+#define WRONG_GUID_A "{00000000-0000-0000-0000-000000000000}"
+#define WRONG_GUID_B "{ffffffff-ffff-ffff-ffff-ffffffffffff}"
+
+static int probe(fmuc_worker_ctx *ctx, void *payload)
+{
+    fmi2Type t = *(const fmi2Type *)payload;
+    const fmuc_fmi *f = apiu_load(ctx, t);
+    if (!f)
+        return 0;
+    const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_worker_phase(ctx, "instantiate with the model description's guid");
+    fmi2Component c = fmuc_fmi_instantiate(f, t, NULL, "fmucheck-guid");
+    cJSON_AddBoolToObject(reply, "ok_guid", c != NULL);
+    if (c)
+        fmuc_fmi_freeInstance(f, c);
+    const char *wrong = md->guid && strcmp(md->guid, WRONG_GUID_A) == 0 ? WRONG_GUID_B : WRONG_GUID_A;
+    cJSON_AddStringToObject(reply, "wrong", wrong);
+    fmuc_worker_phase(ctx, "instantiate with a wrong guid");
+    c = fmuc_fmi_instantiate(f, t, wrong, "fmucheck-wrong-guid");
+    cJSON_AddBoolToObject(reply, "accepted_wrong", c != NULL);
+    if (c)
+        fmuc_fmi_freeInstance(f, c);
+    return 0;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    const fmuc_md *md = &s->fmu->md;
+    if (!n) {
+        fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    if (!md->guid || !*md->guid) {
+        fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fmuc_worker_outcome o;
+        const cJSON *r = apiu_run(s, res, "api-guid", probe, &ifs[i].type, &o);
+        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+            if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "ok_guid"))) {
+                fmuc_result_note(res, "%s: fmi2Instantiate with the model description's guid "
+                                      "failed (see api-instantiate); the GUID comparison was not tested",
+                                 ifs[i].name);
+            } else {
+                tested++;
+                if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_wrong")))
+                    fmuc_result_violation(
+                        res,
+                        "%s: fmi2Instantiate accepted fmuGUID \"%s\" although the model "
+                        "description's guid is \"%s\" (line %u): it must return NULL",
+                        ifs[i].name,
+                        cJSON_GetStringValue(cJSON_GetObjectItem(r, "wrong")), md->guid,
+                        md->root_line);
+            }
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no interface could be instantiated");
+}
+
+const fmuc_check fmuc_check_api_guid = {
+    .id = "api-guid",
+    .title = "fmi2Instantiate refuses a GUID that does not match",
+    .spec = "FMI 2.0.4 §2.1.5",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

@@ -1,0 +1,80 @@
+/* api-instantiate-refuses: fmi2Instantiate refuses what it cannot serve: an interface type the
+ * model description does not declare, and an empty instance name (FMI 2.0.4 §2.1.5; derived,
+ * fmi2-rules C-06 "D": reported as warnings). */
+#include "api_util.h"
+
+typedef struct rq {
+    fmi2Type lib;      /* library to load */
+    int other_type;    /* also try the undeclared interface type */
+} rq;
+
+static int probe(fmuc_worker_ctx *ctx, void *payload)
+{
+    const rq *q = payload;
+    const fmuc_fmi *f = apiu_load(ctx, q->lib);
+    if (!f)
+        return 0;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmi2Component c;
+    if (q->other_type) {
+        fmi2Type other = q->lib == fmi2ModelExchange ? fmi2CoSimulation : fmi2ModelExchange;
+        fmuc_worker_phase(ctx, "instantiate the undeclared interface %s", apiu_iface_name(other));
+        c = fmuc_fmi_instantiate(f, other, NULL, "fmucheck-undeclared");
+        cJSON_AddBoolToObject(reply, "accepted_other", c != NULL);
+        if (c)
+            fmuc_fmi_freeInstance(f, c);
+    }
+    fmuc_worker_phase(ctx, "instantiate with an empty instance name");
+    c = fmuc_fmi_instantiate(f, q->lib, NULL, "");
+    cJSON_AddBoolToObject(reply, "accepted_empty", c != NULL);
+    if (c)
+        fmuc_fmi_freeInstance(f, c);
+    return 0;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    const fmuc_md *md = &s->fmu->md;
+    if (!n) {
+        fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    int one = !(md->me.present && md->cs.present);
+    for (size_t i = 0; i < n; i++) {
+        rq q = {ifs[i].type, one};
+        fmuc_worker_outcome o;
+        const cJSON *r = apiu_run(s, res, "api-instantiate-refuses", probe, &q, &o);
+        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+            tested++;
+            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")))
+                fmuc_result_violation(res,
+                                      "%s library: fmi2Instantiate accepted fmuType=%s although "
+                                      "the model description declares only <%s> (line %u)",
+                                      ifs[i].name,
+                                      ifs[i].type == fmi2ModelExchange ? "fmi2CoSimulation"
+                                                                       : "fmi2ModelExchange",
+                                      ifs[i].name,
+                                      ifs[i].type == fmi2ModelExchange ? md->me.line : md->cs.line);
+            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_empty")))
+                fmuc_result_violation(res,
+                                      "%s: fmi2Instantiate accepted an empty instanceName \"\" "
+                                      "(the host must pass a non-empty name; the FMU should refuse)",
+                                      ifs[i].name);
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no library could be loaded");
+}
+
+const fmuc_check fmuc_check_api_instantiate_refuses = {
+    .id = "api-instantiate-refuses",
+    .title = "fmi2Instantiate refuses an undeclared interface and an empty instance name",
+    .spec = "FMI 2.0.4 §2.1.5",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

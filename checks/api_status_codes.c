@@ -1,0 +1,109 @@
+/* api-status-codes: functions return only the statuses allowed for them (FMI 2.0.4 §2.1.3,
+ * fmi2-rules C.3): fmi2Discard only from the setters, ME fmi2GetReal / GetDerivatives /
+ * GetContinuousStates / GetEventIndicators / SetContinuousStates and CS fmi2DoStep /
+ * fmi2Get*Status; fmi2Pending only from CS fmi2DoStep / fmi2GetStatus; nothing outside
+ * fmi2OK..fmi2Pending. Judged over the calls of a nominal run of each declared interface. */
+#include "api_util.h"
+
+static int discard_allowed(fmi2Type t, int fn)
+{
+    switch (fn) {
+    case FMUC_SIM_FN_SetReal:
+    case FMUC_SIM_FN_SetInteger:
+    case FMUC_SIM_FN_SetBoolean:
+    case FMUC_SIM_FN_SetString:
+        return 1;
+    case FMUC_SIM_FN_GetReal:
+    case FMUC_SIM_FN_GetDerivatives:
+    case FMUC_SIM_FN_GetContinuousStates:
+    case FMUC_SIM_FN_GetEventIndicators:
+    case FMUC_SIM_FN_SetContinuousStates:
+        return t == fmi2ModelExchange;
+    case FMUC_SIM_FN_DoStep:
+    case FMUC_SIM_FN_GetStatus:
+    case FMUC_SIM_FN_GetRealStatus:
+    case FMUC_SIM_FN_GetBooleanStatus:
+        return t == fmi2CoSimulation;
+    default:
+        return 0;
+    }
+}
+
+static int allowed(fmi2Type t, int fn, int k)
+{
+    if (k == fmi2Discard)
+        return discard_allowed(t, fn);
+    if (k == fmi2Pending)
+        return t == fmi2CoSimulation && (fn == FMUC_SIM_FN_DoStep || fn == FMUC_SIM_FN_GetStatus);
+    return k >= fmi2OK && k <= fmi2Fatal;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    if (!n) {
+        fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fmuc_sim_config cfg;
+        fmuc_sim_result r;
+        fmuc_worker_outcome o;
+        fmuc_sim_config_init(&cfg, ifs[i].type);
+        cfg.input_csv = s->opts ? s->opts->input_csv : NULL;
+        cfg.instance_name = "fmucheck-status-codes";
+        int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "api-status-codes", &r, &o, res);
+        if (rc == 0 && r.instantiate_failed) {
+            fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
+                             ifs[i].name);
+        } else if (rc == 0) {
+            tested++;
+            for (int fn = 0; fn < FMUC_SIM_NFN; fn++)
+                for (int k = 0; k < FMUC_SIM_NSTATUS; k++) {
+                    uint64_t cnt = r.status_counts[fn][k];
+                    if (!cnt || (k < FMUC_SIM_NSTATUS - 1 && allowed(ifs[i].type, fn, k)))
+                        continue;
+                    char b[32];
+                    const char *when = "";
+                    double t = NAN;
+                    for (size_t j = 0; j < r.nbad; j++)
+                        if (r.bad[j].fn == fn && (k == FMUC_SIM_NSTATUS - 1 ? (r.bad[j].status < 0 || r.bad[j].status > fmi2Pending)
+                                                                            : r.bad[j].status == k)) {
+                            t = r.bad[j].t;
+                            when = " first at t=";
+                            break;
+                        }
+                    if (k == FMUC_SIM_NSTATUS - 1)
+                        fmuc_result_violation(res, "%s: %s returned a status outside fmi2OK..fmi2Pending "
+                                                   "(%llu times)%s%.9g",
+                                              ifs[i].name, fmuc_sim_fn_name(fn), (unsigned long long)cnt,
+                                              when, t);
+                    else
+                        fmuc_result_violation(res, "%s: %s returned %s (%llu times%s%.9g), which only %s",
+                                              ifs[i].name, fmuc_sim_fn_name(fn),
+                                              fmuc_fmi_status_name(k, b, sizeof b),
+                                              (unsigned long long)cnt, when, t,
+                                              k == fmi2Pending
+                                                  ? "an asynchronous CS fmi2DoStep or fmi2GetStatus may return"
+                                                  : "setters, ME state/derivative/indicator access and "
+                                                    "CS fmi2DoStep/fmi2Get*Status may return");
+                }
+            fmuc_sim_add_summary(&r, fmuc_result_evidence(res));
+        }
+        fmuc_sim_result_free(&r);
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no interface could be simulated");
+}
+
+const fmuc_check fmuc_check_api_status_codes = {
+    .id = "api-status-codes",
+    .title = "Functions return only the status codes allowed for them",
+    .spec = "FMI 2.0.4 §2.1.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

@@ -1,0 +1,424 @@
+/* Helpers shared by the dynamic checks (api-*, cs-*, me-*): the declared interfaces with a
+ * library, a worker round trip that turns crash/timeout/exit into ERROR and copies the FMU log
+ * into the evidence, driving a fresh instance into a given FMI state, and value references
+ * unused per base type. */
+#ifndef FMUC_API_UTIL_H
+#define FMUC_API_UTIL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fmuc/fmuc_sim.h"
+#include "fmuc/fmuc_worker.h"
+
+typedef struct apiu_iface {
+    fmi2Type type;
+    const char *name; /* "ModelExchange" / "CoSimulation" */
+} apiu_iface;
+
+/** Declared interfaces whose library was extracted (0..2). */
+static inline size_t apiu_ifaces(const fmuc_fmu *fmu, apiu_iface out[2])
+{
+    size_t n = 0;
+    if (fmu->md_parsed && fmu->md.me.present && fmu->lib_path_me)
+        out[n++] = (apiu_iface){fmi2ModelExchange, "ModelExchange"};
+    if (fmu->md_parsed && fmu->md.cs.present && fmu->lib_path_cs)
+        out[n++] = (apiu_iface){fmi2CoSimulation, "CoSimulation"};
+    return n;
+}
+
+static inline const char *apiu_iface_name(fmi2Type t)
+{
+    return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
+}
+
+/** Run fn in a worker. Returns the reply (owned by *o) or NULL when the worker did not end
+ *  well (res then carries the ERROR). The FMU log goes to evidence "log". Free *o always. */
+static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, const char *label,
+                                    fmuc_worker_fn fn, void *payload, fmuc_worker_outcome *o)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, s->fmu, s->opts);
+    spec.label = label;
+    if (fmuc_worker_run(&spec, fn, payload, o, &d) < 0) {
+        fmuc_result_error(res, "%s: could not start a worker: %s", label, d.msg);
+        return NULL;
+    }
+    fmuc_sim_add_log(o, fmuc_result_evidence(res));
+    if (fmuc_worker_outcome_to_result(o, res))
+        return NULL;
+    return o->reply;
+}
+
+/** The reply says the library did not load: a note, and 1 (the interface is skipped). */
+static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmi2Type t)
+{
+    const char *le = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "load_error"));
+    if (!le)
+        return 0;
+    fmuc_result_note(res, "%s: the library does not load (see load-dlopen): %s",
+                     apiu_iface_name(t), le);
+    return 1;
+}
+
+/** Worker side: load iface, reply "load_error" on failure. */
+static inline const fmuc_fmi *apiu_load(fmuc_worker_ctx *ctx, fmi2Type t)
+{
+    const fmuc_fmi *f = fmuc_worker_load(ctx, t);
+    if (!f)
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "load_error", fmuc_worker_load_error(ctx));
+    return f;
+}
+
+/** The last logged message of the instance named name (parent side), or NULL. */
+static inline const char *apiu_last_log(const fmuc_worker_outcome *o, const char *name)
+{
+    const char *m = NULL;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, o->log)
+    {
+        const char *in = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "instance"));
+        if (in && strcmp(in, name) == 0)
+            m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "message"));
+    }
+    return m;
+}
+
+static inline int apiu_ok(fmi2Status st)
+{
+    return st == fmi2OK || st == fmi2Warning;
+}
+
+/** Worker side: instantiate and drive a fresh instance into state st (FMUC_ST_INST, _INIT,
+ *  _EM, _CTM, _SC, _TERM) with legal calls. Returns the instance, or NULL with why[] set (the
+ *  instance is freed then). */
+static inline fmi2Component apiu_reach(const fmuc_fmi *f, fmi2Type t, const fmuc_md *md,
+                                       unsigned st, const char *name, char *why, size_t whylen)
+{
+    char b[32];
+    fmi2Status s;
+    double t0 = md->experiment.present && md->experiment.has_start ? md->experiment.start_time : 0.0;
+    fmi2Component c = fmuc_fmi_instantiate(f, t, NULL, name);
+    if (!c) {
+        snprintf(why, whylen, "fmi2Instantiate returned NULL");
+        return NULL;
+    }
+    if (st == FMUC_ST_INST)
+        return c;
+    if (!apiu_ok(s = fmuc_fmi_setupExperiment(f, c, 0, 0.0, t0, 0, 0.0))) {
+        snprintf(why, whylen, "fmi2SetupExperiment returned %s", fmuc_fmi_status_name(s, b, sizeof b));
+        goto fail;
+    }
+    if (!apiu_ok(s = fmuc_fmi_enterInitializationMode(f, c))) {
+        snprintf(why, whylen, "fmi2EnterInitializationMode returned %s",
+                 fmuc_fmi_status_name(s, b, sizeof b));
+        goto fail;
+    }
+    if (st == FMUC_ST_INIT)
+        return c;
+    if (!apiu_ok(s = fmuc_fmi_exitInitializationMode(f, c))) {
+        snprintf(why, whylen, "fmi2ExitInitializationMode returned %s",
+                 fmuc_fmi_status_name(s, b, sizeof b));
+        goto fail;
+    }
+    if (st == FMUC_ST_EM || st == FMUC_ST_SC || (st == FMUC_ST_TERM && t == fmi2CoSimulation))
+        goto term;
+    /* ME: event iteration, then continuous-time mode */
+    for (int i = 0; i < 100; i++) {
+        fmi2EventInfo info;
+        memset(&info, 0, sizeof info);
+        if (!apiu_ok(s = fmuc_fmi_newDiscreteStates(f, c, &info))) {
+            snprintf(why, whylen, "fmi2NewDiscreteStates returned %s",
+                     fmuc_fmi_status_name(s, b, sizeof b));
+            goto fail;
+        }
+        if (!info.newDiscreteStatesNeeded || info.terminateSimulation)
+            break;
+        if (i == 99) {
+            snprintf(why, whylen, "the event iteration did not settle");
+            goto fail;
+        }
+    }
+    if (st == FMUC_ST_TERM)
+        goto term;
+    if (!apiu_ok(s = fmuc_fmi_enterContinuousTimeMode(f, c))) {
+        snprintf(why, whylen, "fmi2EnterContinuousTimeMode returned %s",
+                 fmuc_fmi_status_name(s, b, sizeof b));
+        goto fail;
+    }
+    return c;
+term:
+    if (st != FMUC_ST_TERM)
+        return c;
+    if (!apiu_ok(s = fmuc_fmi_terminate(f, c))) {
+        snprintf(why, whylen, "fmi2Terminate returned %s", fmuc_fmi_status_name(s, b, sizeof b));
+        goto fail;
+    }
+    return c;
+fail:
+    if (s != fmi2Fatal)
+        fmuc_fmi_freeInstance(f, c);
+    return NULL;
+}
+
+/** Base-type class of a variable for value references: Enumeration shares Integer's. */
+static inline int apiu_vr_class(int type)
+{
+    return type == FMUC_TYPE_ENUMERATION ? FMUC_TYPE_INTEGER : type;
+}
+
+/** A value reference not used by any variable of that base type (Integer incl. Enumeration). */
+static inline fmi2ValueReference apiu_unused_vr(const fmuc_md *md, int type)
+{
+    uint64_t max = 0;
+    int any = 0;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (apiu_vr_class(md->vars[i].type) == type && (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE)) {
+            if (!any || md->vars[i].value_reference > max)
+                max = md->vars[i].value_reference;
+            any = 1;
+        }
+    if (!any || max < 0xFFFFFFFFu)
+        return any ? (fmi2ValueReference)(max + 1) : 0x7FFFFFF0u;
+    for (fmi2ValueReference v = 0;; v++) { /* the maximum is taken: first gap */
+        int used = 0;
+        for (size_t i = 0; i < md->nvars && !used; i++)
+            used = apiu_vr_class(md->vars[i].type) == type && md->vars[i].value_reference == v;
+        if (!used)
+            return v;
+    }
+}
+
+/* ---- nominal runs (cs-nominal-run, me-nominal-run) ----------------------------------------- */
+
+static inline const fmuc_md_type *apiu_decl_type(const fmuc_md *md, const fmuc_md_var *v)
+{
+    for (size_t i = 0; v->declared_type && i < md->ntypes; i++)
+        if (md->types[i].name && strcmp(md->types[i].name, v->declared_type) == 0)
+            return &md->types[i];
+    return NULL;
+}
+
+/* min/max of a variable (its own attribute, else its declared type's); 0 when absent */
+static inline int apiu_min(const fmuc_md *md, const fmuc_md_var *v, double *x)
+{
+    const fmuc_md_type *t = apiu_decl_type(md, v);
+    if ((v->has & FMUC_HAS_MIN) && isfinite(v->min)) {
+        *x = v->min;
+        return 1;
+    }
+    if (t && (t->has & FMUC_HAS_MIN) && isfinite(t->min)) {
+        *x = t->min;
+        return 1;
+    }
+    return 0;
+}
+
+static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
+{
+    const fmuc_md_type *t = apiu_decl_type(md, v);
+    if ((v->has & FMUC_HAS_MAX) && isfinite(v->max)) {
+        *x = v->max;
+        return 1;
+    }
+    if (t && (t->has & FMUC_HAS_MAX) && isfinite(t->max)) {
+        *x = t->max;
+        return 1;
+    }
+    return 0;
+}
+
+/** Judge a nominal run: failed calls, non-finite values, event iteration, early end and output
+ *  ranges (Integer/Enumeration outside [min,max] fail, Reals beyond a small tolerance warn,
+ *  §2.2.3 / fmi2-rules C-18). Adds the summary and the plots to the evidence. */
+static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *r, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    char b[32];
+    size_t explained = 0, discards = 0;
+    cJSON *ev = fmuc_result_evidence(res);
+    fmuc_sim_add_summary(r, ev);
+    fmuc_sim_add_plots(r, ev, r->iface == fmi2ModelExchange ? "ME run" : "CS run");
+    if (r->instantiate_failed) {
+        fmuc_result_na(res, "fmi2Instantiate returned NULL (see api-instantiate)");
+        return;
+    }
+    for (size_t i = 0; i < r->nbad; i++) {
+        const fmuc_sim_bad_call *c = &r->bad[i];
+        const char *fn = fmuc_sim_fn_name(c->fn);
+        if (c->status == fmi2Discard) {
+            if (discards++ < 5)
+                fmuc_result_note(res, "%s (%s) returned fmi2Discard at t=%.9g (handled)", fn,
+                                 c->detail, c->t);
+            continue;
+        }
+        explained++;
+        if (c->status == fmi2Error || c->status == fmi2Fatal)
+            fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g", fn, c->detail,
+                                  fmuc_fmi_status_name(c->status, b, sizeof b), c->t);
+        else if (c->status == fmi2Pending)
+            fmuc_result_violation(res, "%s (%s) returned fmi2Pending at t=%.9g (only an "
+                                       "asynchronous fmi2DoStep or fmi2GetStatus may)",
+                                  fn, c->detail, c->t);
+        else
+            fmuc_result_violation(res, "%s (%s) returned the invalid status %d at t=%.9g", fn,
+                                  c->detail, c->status, c->t);
+    }
+    if (r->bad_dropped)
+        fmuc_result_note(res, "%zu further failed calls not listed", r->bad_dropped);
+    for (size_t i = 0; i < r->nnonfinite; i++) {
+        const fmuc_sim_nonfinite *n = &r->nonfinite[i];
+        long col = fmuc_sim_column_find(r, n->name);
+        explained++;
+        if (col >= 0)
+            fmuc_result_violation(res, "%s '%s' (vr %u) is %s at t=%.9g", n->what, n->name,
+                                  r->cols[col].vr, isnan(n->value) ? "NaN" : "infinite", n->t);
+        else
+            fmuc_result_violation(res, "%s %s is %s at t=%.9g", n->what, n->name,
+                                  isnan(n->value) ? "NaN" : "infinite", n->t);
+    }
+    if (r->event_iteration_overflow) {
+        explained++;
+        fmuc_result_violation(res, "%s", r->stop_reason ? r->stop_reason : "event iteration did not settle");
+    }
+    if (r->stop_reason && !r->completed && !explained) {
+        if (strncmp(r->stop_reason, "CVODE failed", 12) == 0)
+            fmuc_result_warn(res, "the harness integrator could not complete the run: %s",
+                             r->stop_reason);
+        else if (strstr(r->stop_reason, "returned fmi2Discard"))
+            fmuc_result_note(res, "run ended early: %s", r->stop_reason);
+        else
+            fmuc_result_violation(res, "run ended early: %s", r->stop_reason);
+    }
+    if (r->terminated_by_fmu)
+        fmuc_result_note(res, "the FMU asked to terminate the simulation at t=%.9g", r->end_time);
+    /* output ranges */
+    for (size_t k = 0; k < r->ncols; k++) {
+        const fmuc_sim_column *col = &r->cols[k];
+        const fmuc_md_var *v = fmuc_md_var_at(md, col->var_index);
+        if (!v || col->causality != FMUC_CAUS_OUTPUT || col->type == FMUC_TYPE_BOOLEAN)
+            continue;
+        double mn = 0, mx = 0;
+        int hmin = apiu_min(md, v, &mn), hmax = apiu_max(md, v, &mx);
+        if (!hmin && !hmax)
+            continue;
+        int integer = col->type == FMUC_TYPE_INTEGER || col->type == FMUC_TYPE_ENUMERATION;
+        double scale = fmax(1.0, fmax(hmin ? fabs(mn) : 0.0, hmax ? fabs(mx) : 0.0));
+        double tol = integer ? 0.0 : 1e-6 * scale;
+        size_t nout = 0, first = 0;
+        for (size_t p = 0; p < r->npoints; p++) {
+            double x = fmuc_sim_value(r, p, k);
+            if (!isfinite(x))
+                continue;
+            if ((hmin && x < mn - tol) || (hmax && x > mx + tol)) {
+                if (!nout)
+                    first = p;
+                nout++;
+            }
+        }
+        if (!nout)
+            continue;
+        char lo[40] = "-inf", hi[40] = "+inf";
+        if (hmin)
+            snprintf(lo, sizeof lo, "%.17g", mn);
+        if (hmax)
+            snprintf(hi, sizeof hi, "%.17g", mx);
+        if (integer)
+            fmuc_result_fail(res, "output '%s' (vr %u, line %u): value %.17g at t=%.9g outside "
+                                  "[min=%s, max=%s] (%zu of %zu points)",
+                             col->name, col->vr, v->line, fmuc_sim_value(r, first, k),
+                             r->times[first], lo, hi, nout, r->npoints);
+        else
+            fmuc_result_warn(res, "output '%s' (vr %u, line %u): value %.17g at t=%.9g outside "
+                                  "[min=%s, max=%s] beyond the tolerance %g (%zu of %zu points)",
+                             col->name, col->vr, v->line, fmuc_sim_value(r, first, k),
+                             r->times[first], lo, hi, tol, nout, r->npoints);
+    }
+}
+
+/* ---- probe sets: many small probes, restarted after a crash ---------------------------------- */
+
+/** One probe runs in the worker on its own fresh instance and returns its outcome as a cJSON
+ *  item (a number = fmi2Status, a string = why it was not carried out). */
+typedef cJSON *(*apiu_probe_fn)(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user);
+
+typedef struct apiu_probes {
+    fmi2Type iface;
+    size_t n;
+    apiu_probe_fn one;
+    void *user;
+    size_t from, to; /* internal */
+} apiu_probes;
+
+static inline int apiu_probe_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const apiu_probes *p = payload;
+    const fmuc_fmi *f = apiu_load(ctx, p->iface);
+    if (!f)
+        return 0;
+    cJSON *out = cJSON_AddArrayToObject(fmuc_worker_reply(ctx), "results");
+    for (size_t i = p->from; i < p->to; i++) {
+        fmuc_worker_phase(ctx, "probe %zu", i);
+        cJSON *item = p->one(ctx, f, i, p->user);
+        cJSON_AddItemToArray(out, item ? item : cJSON_CreateNull());
+    }
+    return 0;
+}
+
+/** Run all probes of set; results[i] (owned by the caller, cJSON_Delete each) is the probe's
+ *  item, or NULL when the worker died in it (res then carries an ERROR naming the probe via the
+ *  phase "probe i"; describe(i) should be given in the caller's messages). Returns 0, or 1 when
+ *  the library did not load (noted). */
+static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const char *label,
+                                  apiu_probes *set, cJSON **results,
+                                  const char *(*describe)(size_t i, void *user))
+{
+    size_t from = 0;
+    for (size_t i = 0; i < set->n; i++)
+        results[i] = NULL;
+    while (from < set->n) {
+        fmuc_worker_outcome o;
+        set->from = from;
+        set->to = set->n;
+        const cJSON *r = apiu_run(s, res, label, apiu_probe_worker, set, &o);
+        if (r && apiu_load_failed(r, res, set->iface)) {
+            fmuc_worker_outcome_free(&o);
+            return 1;
+        }
+        if (r) {
+            const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r, "results");
+            for (size_t i = from; i < set->n; i++)
+                results[i] = cJSON_Duplicate(cJSON_GetArrayItem(arr, (int)(i - from)), 1);
+            fmuc_worker_outcome_free(&o);
+            break;
+        }
+        size_t k;
+        if (sscanf(o.phase, "probe %zu", &k) != 1 || k < from || k >= set->n) {
+            fmuc_worker_outcome_free(&o);
+            break; /* died outside a probe (load, setup): nothing to continue with */
+        }
+        fmuc_result_error(res, "%s: the worker died in probe %zu: %s", apiu_iface_name(set->iface),
+                          k, describe ? describe(k, set->user) : "?");
+        fmuc_worker_outcome_free(&o);
+        if (k > from) { /* the probes before k passed: run them again to get their results */
+            set->from = from;
+            set->to = k;
+            fmuc_worker_outcome o2;
+            const cJSON *r2 = apiu_run(s, res, label, apiu_probe_worker, set, &o2);
+            if (r2) {
+                const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r2, "results");
+                for (size_t i = from; i < k; i++)
+                    results[i] = cJSON_Duplicate(cJSON_GetArrayItem(arr, (int)(i - from)), 1);
+            }
+            fmuc_worker_outcome_free(&o2);
+        }
+        from = k + 1;
+    }
+    return 0;
+}
+
+#endif

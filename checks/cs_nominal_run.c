@@ -1,0 +1,33 @@
+/* cs-nominal-run: the Co-Simulation run from startTime to stopTime of the DefaultExperiment at
+ * its step size, inputs from --input or the deterministic excitation: every call returns
+ * fmi2OK/fmi2Warning, outputs are finite and within [min,max] (FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3);
+ * fmi2Discard from fmi2DoStep is handled via fmi2GetBooleanStatus/GetRealStatus. */
+#include "api_util.h"
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    if (!s->fmu->lib_path_cs) {
+        fmuc_result_na(res, "no CoSimulation binary for this platform");
+        return;
+    }
+    fmuc_sim_config cfg;
+    fmuc_sim_result r;
+    fmuc_worker_outcome o;
+    fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    cfg.input_csv = s->opts ? s->opts->input_csv : NULL;
+    cfg.instance_name = "fmucheck-cs-nominal";
+    if (fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "cs-nominal-run", &r, &o, res) == 0)
+        apiu_judge_run(s, &r, res);
+    fmuc_sim_result_free(&r);
+    fmuc_worker_outcome_free(&o);
+}
+
+const fmuc_check fmuc_check_cs_nominal_run = {
+    .id = "cs-nominal-run",
+    .title = "A nominal Co-Simulation run succeeds with finite, in-range outputs",
+    .spec = "FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_CS,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

@@ -1,0 +1,1131 @@
+/* Simulation driver (runs inside a worker): CS master loop with DoStep at the default step and
+ * the ME host loop of §3.2.4 (event iteration, CVODE BDF with root finding on the event
+ * indicators, time events, CompletedIntegratorStep) recording series, events and call statuses.
+ * fmuc_sim.h documents the contract. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include "fmuc/fmuc_sim.h"
+
+#define MAX_BAD 200
+#define MAX_NONFINITE 50
+#define MAX_EVENTS_KEPT 1000
+#define MAX_VALUES 2000000u /* npoints * ncols recorded at most */
+
+#define FN_NAME_(n) "fmi2" #n,
+static const char *const fn_names[FMUC_SIM_NFN] = {FMUC_SIM_FUNCTIONS(FN_NAME_)};
+#undef FN_NAME_
+
+const char *fmuc_sim_fn_name(int fn)
+{
+    return fn >= 0 && fn < FMUC_SIM_NFN ? fn_names[fn] : "?";
+}
+
+void fmuc_sim_config_init(fmuc_sim_config *cfg, fmi2Type iface)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->iface = iface;
+    cfg->start = cfg->stop = cfg->step = cfg->tolerance = NAN;
+    cfg->record_inputs = 1;
+    cfg->max_event_iterations = 1000;
+    cfg->max_points = 20000;
+    cfg->max_events = 100000;
+}
+
+/* ---- driver state ----------------------------------------------------------------------- */
+
+typedef struct rec_var {
+    fmi2ValueReference vr;
+    size_t col;
+} rec_var;
+
+typedef struct sim {
+    fmuc_worker_ctx *ctx;
+    const fmuc_fmi *f;
+    const fmuc_md *md;
+    const fmuc_sim_config *cfg;
+    fmuc_sim_result *r;
+    fmi2Component c;
+    const fmuc_sim_input *in;
+    fmuc_sim_input own_in;
+    double *last_in;          /* last value set per input column (discrete change detection) */
+    const char **last_str;
+    /* recording by base type */
+    rec_var *rr, *ri, *rb;
+    size_t nr, ni_, nb;
+    fmi2ValueReference *vbuf;
+    double *rbuf;
+    int *ibuf;
+    size_t cap_points;
+    size_t max_points;
+    /* ME */
+    size_t nx, nz;
+    double *x, *dx, *z, *nom;
+    int cb_failed;            /* an RHS/root callback hit a hard failure (reason set) */
+    int fatal;                /* fmi2Fatal seen: no more calls at all */
+    int error;                /* fmi2Error seen: only FreeInstance */
+    char cvode_msg[256];
+    double tnext;             /* next time event (HUGE_VAL when none) */
+} sim;
+
+static int ok(fmi2Status st)
+{
+    return st == fmi2OK || st == fmi2Warning;
+}
+
+static void stop(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void stop(sim *s, const char *fmt, ...)
+{
+    if (s->r->stop_reason)
+        return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    s->r->stop_reason = strdup(buf);
+}
+
+static const char *stname(int st, char *buf, size_t n)
+{
+    return fmuc_fmi_status_name(st, buf, n);
+}
+
+/* Count the status of one call; keep calls that were not OK/Warning. */
+static fmi2Status rec(sim *s, int fn, fmi2Status st, double t, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static fmi2Status rec(sim *s, int fn, fmi2Status st, double t, const char *fmt, ...)
+{
+    fmuc_sim_result *r = s->r;
+    int k = ((int)st >= 0 && (int)st <= fmi2Pending) ? (int)st : 6;
+    r->status_counts[fn][k]++;
+    if (ok(st))
+        return st;
+    if (st == fmi2Fatal)
+        s->fatal = 1;
+    else if (st != fmi2Discard)
+        s->error = 1;
+    if (r->nbad >= MAX_BAD) {
+        r->bad_dropped++;
+        return st;
+    }
+    fmuc_sim_bad_call *b = &r->bad[r->nbad++];
+    b->fn = fn;
+    b->status = (int)st;
+    b->t = t;
+    b->detail[0] = '\0';
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(b->detail, sizeof b->detail, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+static void nonfinite(sim *s, double t, const char *what, const char *name, double v)
+{
+    fmuc_sim_result *r = s->r;
+    if (r->nnonfinite >= MAX_NONFINITE) {
+        r->nonfinite_dropped++;
+        return;
+    }
+    fmuc_sim_nonfinite *n = &r->nonfinite[r->nnonfinite++];
+    n->t = t;
+    snprintf(n->what, sizeof n->what, "%s", what);
+    snprintf(n->name, sizeof n->name, "%s", name);
+    n->value = v;
+}
+
+/* A call failed hard (Error/Fatal/invalid): describe it as the stop reason. */
+static void stop_call(sim *s, int fn, fmi2Status st, double t)
+{
+    char b[32];
+    stop(s, "%s returned %s at t=%.17g", fmuc_sim_fn_name(fn), stname(st, b, sizeof b), t);
+}
+
+/* ---- columns ------------------------------------------------------------------------------ */
+
+static int want_column(const fmuc_sim_config *cfg, const fmuc_md_var *v)
+{
+    if (!v->name || !(v->has & FMUC_HAS_VALUE_REFERENCE))
+        return 0;
+    if (v->type == FMUC_TYPE_NONE || v->type == FMUC_TYPE_STRING)
+        return 0;
+    if (v->causality == FMUC_CAUS_OUTPUT)
+        return 1;
+    if (cfg->record_inputs && v->causality == FMUC_CAUS_INPUT)
+        return 1;
+    return cfg->record_all_reals && v->type == FMUC_TYPE_REAL;
+}
+
+static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
+{
+    const fmuc_md *md = s->md;
+    fmuc_sim_result *r = s->r;
+    size_t n = 0;
+    for (size_t i = 0; i < md->nvars; i++)
+        n += want_column(s->cfg, &md->vars[i]) != 0;
+    r->cols = calloc(n ? n : 1, sizeof *r->cols);
+    s->rr = calloc(n ? n : 1, sizeof *s->rr);
+    s->ri = calloc(n ? n : 1, sizeof *s->ri);
+    s->rb = calloc(n ? n : 1, sizeof *s->rb);
+    s->vbuf = calloc(n ? n : 1, sizeof *s->vbuf);
+    s->rbuf = calloc(n ? n : 1, sizeof *s->rbuf);
+    s->ibuf = calloc(n ? n : 1, sizeof *s->ibuf);
+    if (!r->cols || !s->rr || !s->ri || !s->rb || !s->vbuf || !s->rbuf || !s->ibuf)
+        return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (!want_column(s->cfg, v))
+            continue;
+        fmuc_sim_column *c = &r->cols[r->ncols];
+        c->name = strdup(v->name);
+        c->unit = v->unit ? strdup(v->unit) : NULL;
+        if (!c->name)
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+        c->vr = v->value_reference;
+        c->var_index = (uint32_t)(i + 1);
+        c->type = v->type;
+        c->causality = v->causality;
+        rec_var rv = {v->value_reference, r->ncols};
+        if (v->type == FMUC_TYPE_REAL)
+            s->rr[s->nr++] = rv;
+        else if (v->type == FMUC_TYPE_BOOLEAN)
+            s->rb[s->nb++] = rv;
+        else
+            s->ri[s->ni_++] = rv;
+        r->ncols++;
+    }
+    return FMUC_OK;
+}
+
+static fmuc_err grow_points(sim *s, fmuc_diag *diag)
+{
+    fmuc_sim_result *r = s->r;
+    if (r->npoints < s->cap_points)
+        return FMUC_OK;
+    size_t ncap = s->cap_points ? s->cap_points * 2 : 512;
+    double *t = realloc(r->times, ncap * sizeof *t);
+    if (!t)
+        return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+    r->times = t;
+    double *v = realloc(r->values, ncap * (r->ncols ? r->ncols : 1) * sizeof *v);
+    if (!v)
+        return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+    r->values = v;
+    s->cap_points = ncap;
+    return FMUC_OK;
+}
+
+/* Read every recorded column at time t into a new row. Returns 0, or -1 when a read failed
+ * hard (Error/Fatal) or an output was not finite (the run stops). */
+static int record_row(sim *s, double t, fmuc_diag *diag)
+{
+    fmuc_sim_result *r = s->r;
+    if (r->npoints >= s->max_points)
+        return 0;
+    if (grow_points(s, diag) < 0)
+        return -1;
+    double *row = r->values + r->npoints * r->ncols;
+    for (size_t k = 0; k < r->ncols; k++)
+        row[k] = NAN;
+    r->times[r->npoints] = t;
+    int bad = 0;
+    if (s->nr) {
+        for (size_t k = 0; k < s->nr; k++)
+            s->vbuf[k] = s->rr[k].vr;
+        fmi2Status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_fmi_getReal(s->f, s->c, s->vbuf, s->nr, s->rbuf),
+                            t, "%zu outputs", s->nr);
+        if (ok(st))
+            for (size_t k = 0; k < s->nr; k++)
+                row[s->rr[k].col] = s->rbuf[k];
+        else if (st != fmi2Discard) {
+            stop_call(s, FMUC_SIM_FN_GetReal, st, t);
+            bad = 1;
+        }
+    }
+    if (s->ni_ && !bad) {
+        for (size_t k = 0; k < s->ni_; k++)
+            s->vbuf[k] = s->ri[k].vr;
+        fmi2Status st = rec(s, FMUC_SIM_FN_GetInteger,
+                            fmuc_fmi_getInteger(s->f, s->c, s->vbuf, s->ni_, s->ibuf), t,
+                            "%zu variables", s->ni_);
+        if (ok(st))
+            for (size_t k = 0; k < s->ni_; k++)
+                row[s->ri[k].col] = (double)s->ibuf[k];
+        else {
+            stop_call(s, FMUC_SIM_FN_GetInteger, st, t);
+            bad = 1;
+        }
+    }
+    if (s->nb && !bad) {
+        for (size_t k = 0; k < s->nb; k++)
+            s->vbuf[k] = s->rb[k].vr;
+        fmi2Status st = rec(s, FMUC_SIM_FN_GetBoolean,
+                            fmuc_fmi_getBoolean(s->f, s->c, s->vbuf, s->nb, s->ibuf), t,
+                            "%zu variables", s->nb);
+        if (ok(st))
+            for (size_t k = 0; k < s->nb; k++)
+                row[s->rb[k].col] = s->ibuf[k] ? 1.0 : 0.0;
+        else {
+            stop_call(s, FMUC_SIM_FN_GetBoolean, st, t);
+            bad = 1;
+        }
+    }
+    r->npoints++;
+    if (bad)
+        return -1;
+    int nf = 0;
+    for (size_t k = 0; k < s->nr; k++) {
+        double v = row[s->rr[k].col];
+        if (!isfinite(v) && r->cols[s->rr[k].col].causality == FMUC_CAUS_OUTPUT) {
+            nonfinite(s, t, "output", r->cols[s->rr[k].col].name, v);
+            nf = 1;
+        }
+    }
+    if (nf) {
+        stop(s, "non-finite output at t=%.17g", t);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- inputs ------------------------------------------------------------------------------- */
+
+enum { IN_ALL = 0, IN_CONTINUOUS, IN_DISCRETE };
+
+/* Set inputs at time t. which: all, continuous Reals only, discrete ones only. changed_only:
+ * discrete inputs only when their value changed. Returns the number set, -1 on a hard failure. */
+static int set_inputs(sim *s, double t, int which, int changed_only)
+{
+    const fmuc_sim_input *in = s->in;
+    int n = 0;
+    if (!in)
+        return 0;
+    for (size_t k = 0; k < in->ncols; k++) {
+        const fmuc_md_var *v = in->cols[k].var;
+        int cont = in->cols[k].interpolate;
+        if ((which == IN_CONTINUOUS && !cont) || (which == IN_DISCRETE && cont))
+            continue;
+        fmi2ValueReference vr = v->value_reference;
+        fmi2Status st;
+        int fn;
+        if (v->type == FMUC_TYPE_STRING) {
+            const char *str = fmuc_sim_input_string(in, k, t);
+            if (changed_only && s->last_str[k] && strcmp(s->last_str[k], str) == 0)
+                continue;
+            s->last_str[k] = str;
+            fn = FMUC_SIM_FN_SetString;
+            st = fmuc_fmi_setString(s->f, s->c, &vr, 1, &str);
+        } else {
+            double x = fmuc_sim_input_value(in, k, t);
+            if (changed_only && !cont && x == s->last_in[k])
+                continue;
+            s->last_in[k] = x;
+            if (v->type == FMUC_TYPE_REAL) {
+                fn = FMUC_SIM_FN_SetReal;
+                st = fmuc_fmi_setReal(s->f, s->c, &vr, 1, &x);
+            } else if (v->type == FMUC_TYPE_BOOLEAN) {
+                fmi2Boolean b = x != 0.0 ? fmi2True : fmi2False;
+                fn = FMUC_SIM_FN_SetBoolean;
+                st = fmuc_fmi_setBoolean(s->f, s->c, &vr, 1, &b);
+            } else {
+                fmi2Integer i = (fmi2Integer)x;
+                fn = FMUC_SIM_FN_SetInteger;
+                st = fmuc_fmi_setInteger(s->f, s->c, &vr, 1, &i);
+            }
+        }
+        rec(s, fn, st, t, "input '%s' (vr %u)", v->name, vr);
+        if (!ok(st) && st != fmi2Discard) {
+            stop_call(s, fn, st, t);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Would a discrete input change at time t? */
+static int discrete_change(const sim *s, double t)
+{
+    const fmuc_sim_input *in = s->in;
+    for (size_t k = 0; in && k < in->ncols; k++) {
+        if (in->cols[k].interpolate)
+            continue;
+        if (in->cols[k].var->type == FMUC_TYPE_STRING) {
+            const char *str = fmuc_sim_input_string(in, k, t);
+            if (!s->last_str[k] || strcmp(s->last_str[k], str) != 0)
+                return 1;
+        } else if (fmuc_sim_input_value(in, k, t) != s->last_in[k]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- common setup ------------------------------------------------------------------------- */
+
+static fmuc_err resolve_times(sim *s, fmuc_diag *diag)
+{
+    const fmuc_md_experiment *e = &s->md->experiment;
+    const fmuc_sim_config *cfg = s->cfg;
+    fmuc_sim_result *r = s->r;
+    r->start = !isnan(cfg->start) ? cfg->start : (e->present && e->has_start && isfinite(e->start_time)) ? e->start_time : 0.0;
+    r->stop = !isnan(cfg->stop) ? cfg->stop : (e->present && e->has_stop && isfinite(e->stop_time)) ? e->stop_time : r->start + 1.0;
+    if (!(r->stop > r->start))
+        return fmuc_diag_set(diag, FMUC_ERROR, "simulation: stop time %.17g is not after start %.17g",
+                             r->stop, r->start);
+    if (!isnan(cfg->step))
+        r->step = cfg->step;
+    else if (e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0.0)
+        r->step = e->step_size;
+    else
+        r->step = (r->stop - r->start) / 500.0;
+    if (!(r->step > 0.0) || !isfinite(r->step))
+        return fmuc_diag_set(diag, FMUC_ERROR, "simulation: invalid step size %.17g", r->step);
+    if (r->step > r->stop - r->start)
+        r->step = r->stop - r->start;
+    if (!isnan(cfg->tolerance)) {
+        r->tolerance = cfg->tolerance;
+        r->tolerance_defined = 1;
+    } else if (e->present && e->has_tolerance && isfinite(e->tolerance) && e->tolerance > 0.0) {
+        r->tolerance = e->tolerance;
+        r->tolerance_defined = 1;
+    } else {
+        r->tolerance = 1e-6;
+        r->tolerance_defined = cfg->iface == fmi2ModelExchange;
+    }
+    return FMUC_OK;
+}
+
+static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
+{
+    const fmuc_sim_config *cfg = s->cfg;
+    fmuc_err err = FMUC_OK;
+    if (cfg->no_excitation) {
+        s->in = NULL;
+    } else if (cfg->input) {
+        s->in = cfg->input;
+    } else if (cfg->input_csv) {
+        if ((err = fmuc_sim_input_load_csv(&s->own_in, cfg->input_csv, s->md, diag)) < 0)
+            return err;
+        s->in = &s->own_in;
+    } else {
+        if ((err = fmuc_sim_input_excitation(&s->own_in, s->md, s->r->start, s->r->stop, diag)) < 0)
+            return err;
+        s->in = &s->own_in;
+    }
+    if (s->in) {
+        size_t n = s->in->ncols ? s->in->ncols : 1;
+        s->last_in = calloc(n, sizeof *s->last_in);
+        s->last_str = calloc(n, sizeof *s->last_str);
+        if (!s->last_in || !s->last_str)
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+        for (size_t k = 0; k < s->in->ncols; k++)
+            s->last_in[k] = NAN;
+        s->r->inputs = fmuc_sim_input_to_json(s->in);
+    } else {
+        s->r->inputs = cJSON_CreateObject();
+        if (s->r->inputs)
+            cJSON_AddStringToObject(s->r->inputs, "source", "start values (no excitation)");
+    }
+    return FMUC_OK;
+}
+
+/* Instantiate, SetupExperiment, EnterInitializationMode, inputs, ExitInitializationMode.
+ * Returns 0 or -1 (stop_reason set). */
+static int initialize(sim *s)
+{
+    fmuc_sim_result *r = s->r;
+    double t0 = r->start;
+    const char *name = s->cfg->instance_name ? s->cfg->instance_name : "fmucheck-sim";
+    fmuc_worker_phase(s->ctx, "instantiate");
+    s->c = fmuc_fmi_instantiate(s->f, s->cfg->iface, NULL, name);
+    r->status_counts[FMUC_SIM_FN_Instantiate][s->c ? fmi2OK : fmi2Error]++;
+    if (!s->c) {
+        r->instantiate_failed = 1;
+        stop(s, "fmi2Instantiate(%s) returned NULL",
+             s->cfg->iface == fmi2ModelExchange ? "fmi2ModelExchange" : "fmi2CoSimulation");
+        return -1;
+    }
+    fmuc_worker_phase(s->ctx, "initialization");
+    fmi2Status st = rec(s, FMUC_SIM_FN_SetupExperiment,
+                        fmuc_fmi_setupExperiment(s->f, s->c, r->tolerance_defined, r->tolerance,
+                                                 t0, 1, r->stop),
+                        t0, "start=%g stop=%g", t0, r->stop);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_SetupExperiment, st, t0);
+        return -1;
+    }
+    st = rec(s, FMUC_SIM_FN_EnterInitializationMode, fmuc_fmi_enterInitializationMode(s->f, s->c),
+             t0, NULL);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_EnterInitializationMode, st, t0);
+        return -1;
+    }
+    if (set_inputs(s, t0, IN_ALL, 0) < 0)
+        return -1;
+    st = rec(s, FMUC_SIM_FN_ExitInitializationMode, fmuc_fmi_exitInitializationMode(s->f, s->c),
+             t0, NULL);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_ExitInitializationMode, st, t0);
+        return -1;
+    }
+    return 0;
+}
+
+/* Terminate (when the state allows it) and FreeInstance (unless fatal). */
+static void finish(sim *s, int can_terminate, double t)
+{
+    if (!s->c)
+        return;
+    if (s->fatal) {
+        s->c = NULL; /* §C.3: no call at all after fmi2Fatal */
+        return;
+    }
+    if (can_terminate && !s->error) {
+        fmuc_worker_phase(s->ctx, "terminate");
+        fmi2Status st = rec(s, FMUC_SIM_FN_Terminate, fmuc_fmi_terminate(s->f, s->c), t, NULL);
+        if (!ok(st))
+            stop_call(s, FMUC_SIM_FN_Terminate, st, t);
+    }
+    if (s->fatal) {
+        s->c = NULL;
+        return;
+    }
+    fmuc_worker_phase(s->ctx, "free instance");
+    fmuc_fmi_freeInstance(s->f, s->c);
+    s->r->status_counts[FMUC_SIM_FN_FreeInstance][fmi2OK]++;
+    s->c = NULL;
+}
+
+/* ---- Co-Simulation ------------------------------------------------------------------------ */
+
+static int run_cs(sim *s, fmuc_diag *diag)
+{
+    fmuc_sim_result *r = s->r;
+    const fmuc_md *md = s->md;
+    double t0 = r->start, h = r->step;
+    int var_step = (md->cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u;
+    double q = (r->stop - t0) / h;
+    size_t nsteps = (size_t)ceil(q - 1e-9);
+    if (!var_step && fabs(q - round(q)) > 1e-9) /* constant steps only: stop before stopTime */
+        nsteps = (size_t)floor(q + 1e-9);
+    if (nsteps == 0)
+        nsteps = 1;
+    size_t every = (nsteps + s->max_points - 2) / (s->max_points - 1);
+    if (every < 1)
+        every = 1;
+    int can_terminate = 0;
+    double t = t0;
+
+    if (initialize(s) < 0)
+        goto out;
+    can_terminate = 1;
+    if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->f, s->c, t0)) {
+        stop(s, "stopped by hook after initialization");
+        goto out;
+    }
+    if (record_row(s, t0, diag) < 0)
+        goto out;
+    if (s->cfg->hooks.at_point && s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, 0, t0)) {
+        stop(s, "stopped by hook at t=%.17g", t0);
+        goto out;
+    }
+    for (size_t k = 0; k < nsteps; k++) {
+        double tc = t0 + (double)k * h;
+        double tn = k + 1 == nsteps && var_step ? r->stop : t0 + (double)(k + 1) * h;
+        if (tn > r->stop)
+            tn = r->stop;
+        double hk = tn - tc;
+        if (!(hk > 0.0))
+            break;
+        if (set_inputs(s, tc, IN_ALL, 0) < 0) {
+            can_terminate = 0;
+            goto out;
+        }
+        fmuc_worker_phase(s->ctx, "step %zu (t=%.9g)", k + 1, tc);
+        fmi2Status st = rec(s, FMUC_SIM_FN_DoStep, fmuc_fmi_doStep(s->f, s->c, tc, hk, 0), tc,
+                            "t=%.9g h=%.9g", tc, hk);
+        r->steps++;
+        if (st == fmi2Discard) {
+            fmi2Boolean term = fmi2False;
+            double last = NAN;
+            fmi2Status s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus,
+                                fmuc_fmi_getBooleanStatus(s->f, s->c, fmi2Terminated, &term), tc,
+                                "fmi2Terminated");
+            fmi2Status s2 = rec(s, FMUC_SIM_FN_GetRealStatus,
+                                fmuc_fmi_getRealStatus(s->f, s->c, fmi2LastSuccessfulTime, &last),
+                                tc, "fmi2LastSuccessfulTime");
+            r->last_successful_time = ok(s2) ? last : NAN;
+            if (ok(s1) && term)
+                r->terminated_by_fmu = 1;
+            r->end_time = ok(s2) && isfinite(last) ? last : tc;
+            stop(s, "fmi2DoStep(t=%.9g, h=%.9g) returned fmi2Discard; fmi2Terminated=%s, "
+                    "lastSuccessfulTime=%.17g",
+                 tc, hk, ok(s1) ? (term ? "true" : "false") : "unavailable", last);
+            can_terminate = !s->error && !s->fatal;
+            if (r->terminated_by_fmu)
+                r->completed = 1;
+            goto out;
+        }
+        if (!ok(st)) {
+            stop_call(s, FMUC_SIM_FN_DoStep, st, tc);
+            can_terminate = 0;
+            goto out;
+        }
+        t = tn;
+        r->end_time = t;
+        if ((k + 1) % every == 0 || k + 1 == nsteps) {
+            if (record_row(s, tn, diag) < 0) {
+                can_terminate = !s->error;
+                goto out;
+            }
+            if (s->cfg->hooks.at_point &&
+                s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, r->npoints - 1, tn)) {
+                stop(s, "stopped by hook at t=%.17g", tn);
+                goto out;
+            }
+        }
+    }
+    r->completed = 1;
+out:
+    finish(s, can_terminate, t);
+    return r->completed && !r->stop_reason ? 0 : 1;
+}
+
+/* ---- Model Exchange ----------------------------------------------------------------------- */
+
+static void add_event(sim *s, double t, int kind, unsigned iter, int changed, int root)
+{
+    fmuc_sim_result *r = s->r;
+    if (r->nevents >= MAX_EVENTS_KEPT) {
+        r->events_dropped++;
+        r->nevents++;
+        return;
+    }
+    fmuc_sim_event *e = &r->events[r->nevents++];
+    e->t = t;
+    e->kind = kind;
+    e->iterations = iter;
+    e->states_changed = changed;
+    e->root = root;
+}
+
+/* The fmi2NewDiscreteStates loop at one event instant (F-02). Returns 0 (settled), 1 (the FMU
+ * asked to terminate), -1 (failure or no settling: stop_reason set). *states_changed and
+ * *nominals_changed are or-ed over the iterations; s->tnext is updated. */
+static int event_iteration(sim *s, double t, int kind, int root, int *states_changed,
+                           int *nominals_changed)
+{
+    fmi2EventInfo info;
+    unsigned it = 0;
+    *states_changed = *nominals_changed = 0;
+    fmuc_worker_phase(s->ctx, "event iteration (t=%.9g)", t);
+    for (;;) {
+        memset(&info, 0, sizeof info);
+        fmi2Status st = rec(s, FMUC_SIM_FN_NewDiscreteStates,
+                            fmuc_fmi_newDiscreteStates(s->f, s->c, &info), t, "iteration %u", it + 1);
+        it++;
+        if (!ok(st)) {
+            stop_call(s, FMUC_SIM_FN_NewDiscreteStates, st, t);
+            add_event(s, t, kind, it, *states_changed, root);
+            return -1;
+        }
+        if (info.valuesOfContinuousStatesChanged)
+            *states_changed = 1;
+        if (info.nominalsOfContinuousStatesChanged)
+            *nominals_changed = 1;
+        if (info.terminateSimulation) {
+            add_event(s, t, kind, it, *states_changed, root);
+            s->r->terminated_by_fmu = 1;
+            return 1;
+        }
+        if (!info.newDiscreteStatesNeeded)
+            break;
+        if (it >= s->cfg->max_event_iterations) {
+            add_event(s, t, kind, it, *states_changed, root);
+            s->r->event_iteration_overflow = 1;
+            stop(s, "event iteration did not settle: fmi2NewDiscreteStates still reports "
+                    "newDiscreteStatesNeeded after %u iterations at t=%.17g",
+                 it, t);
+            return -1;
+        }
+    }
+    add_event(s, t, kind, it, *states_changed, root);
+    if (info.nextEventTimeDefined) {
+        if (!isfinite(info.nextEventTime) || info.nextEventTime <= t) {
+            stop(s, "fmi2NewDiscreteStates at t=%.17g announced nextEventTime=%.17g (not "
+                    "finite or not after the current time)",
+                 t, info.nextEventTime);
+            return -1;
+        }
+        s->tnext = info.nextEventTime;
+    } else {
+        s->tnext = HUGE_VAL;
+    }
+    return 0;
+}
+
+static int read_states(sim *s, double t, int nominals)
+{
+    if (!s->nx)
+        return 0;
+    fmi2Status st = rec(s, FMUC_SIM_FN_GetContinuousStates,
+                        fmuc_fmi_getContinuousStates(s->f, s->c, s->x, s->nx), t, "nx=%zu", s->nx);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_GetContinuousStates, st, t);
+        return -1;
+    }
+    for (size_t i = 0; i < s->nx; i++)
+        if (!isfinite(s->x[i])) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "x[%zu]", i);
+            nonfinite(s, t, "state", nm, s->x[i]);
+            stop(s, "non-finite continuous state at t=%.17g", t);
+            return -1;
+        }
+    if (nominals) {
+        st = rec(s, FMUC_SIM_FN_GetNominalsOfContinuousStates,
+                 fmuc_fmi_getNominalsOfContinuousStates(s->f, s->c, s->nom, s->nx), t, "nx=%zu",
+                 s->nx);
+        if (!ok(st)) {
+            stop_call(s, FMUC_SIM_FN_GetNominalsOfContinuousStates, st, t);
+            return -1;
+        }
+        for (size_t i = 0; i < s->nx; i++) /* only used for the absolute tolerance here */
+            if (!isfinite(s->nom[i]) || !(s->nom[i] > 0.0))
+                s->nom[i] = 1.0;
+    }
+    return 0;
+}
+
+/* Put the FMU at (t, y) with continuous inputs at t (inside CVODE callbacks and after steps). */
+static int sync_fmu(sim *s, double t, const double *y)
+{
+    fmi2Status st = rec(s, FMUC_SIM_FN_SetTime, fmuc_fmi_setTime(s->f, s->c, t), t, NULL);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_SetTime, st, t);
+        return -1;
+    }
+    if (set_inputs(s, t, IN_CONTINUOUS, 0) < 0)
+        return -1;
+    if (s->nx) {
+        st = rec(s, FMUC_SIM_FN_SetContinuousStates,
+                 fmuc_fmi_setContinuousStates(s->f, s->c, y, s->nx), t, "nx=%zu", s->nx);
+        if (st == fmi2Discard)
+            return 1;
+        if (!ok(st)) {
+            stop_call(s, FMUC_SIM_FN_SetContinuousStates, st, t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+{
+    sim *s = ud;
+    double *yd = N_VGetArrayPointer(ydot);
+    s->r->rhs_evals++;
+    if (s->cb_failed)
+        return -1;
+    int k = sync_fmu(s, t, N_VGetArrayPointer(y));
+    if (k)
+        return k < 0 ? (s->cb_failed = 1, -1) : 1;
+    if (!s->nx) {
+        yd[0] = 0.0;
+        return 0;
+    }
+    fmi2Status st = rec(s, FMUC_SIM_FN_GetDerivatives,
+                        fmuc_fmi_getDerivatives(s->f, s->c, s->dx, s->nx), t, "nx=%zu", s->nx);
+    if (st == fmi2Discard)
+        return 1; /* recoverable: CVODE retries with a smaller step */
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_GetDerivatives, st, t);
+        s->cb_failed = 1;
+        return -1;
+    }
+    for (size_t i = 0; i < s->nx; i++) {
+        if (!isfinite(s->dx[i])) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "der(x[%zu])", i);
+            nonfinite(s, t, "derivative", nm, s->dx[i]);
+            stop(s, "non-finite state derivative at t=%.17g", t);
+            s->cb_failed = 1;
+            return -1;
+        }
+        yd[i] = s->dx[i];
+    }
+    return 0;
+}
+
+static int rootfn(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
+{
+    sim *s = ud;
+    s->r->root_evals++;
+    if (s->cb_failed)
+        return -1;
+    if (sync_fmu(s, t, N_VGetArrayPointer(y)) != 0) {
+        s->cb_failed = 1;
+        return -1;
+    }
+    fmi2Status st = rec(s, FMUC_SIM_FN_GetEventIndicators,
+                        fmuc_fmi_getEventIndicators(s->f, s->c, s->z, s->nz), t, "ni=%zu", s->nz);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_GetEventIndicators, st, t);
+        s->cb_failed = 1;
+        return -1;
+    }
+    for (size_t i = 0; i < s->nz; i++) {
+        if (!isfinite(s->z[i])) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "z[%zu]", i);
+            nonfinite(s, t, "eventIndicator", nm, s->z[i]);
+            stop(s, "non-finite event indicator at t=%.17g", t);
+            s->cb_failed = 1;
+            return -1;
+        }
+        g[i] = s->z[i];
+    }
+    return 0;
+}
+
+static void cvode_err(int code, const char *module, const char *function, char *msg, void *ud)
+{
+    sim *s = ud;
+    (void)module;
+    snprintf(s->cvode_msg, sizeof s->cvode_msg, "%s (%d): %s", function ? function : "CVODE",
+             code, msg ? msg : "");
+}
+
+/* Event mode at t, iteration, back to CTM, states/nominals re-read. 0 go on, 1 terminate,
+ * -1 stop. */
+static int handle_event(sim *s, double t, int kind, int root, int input_change, double *y)
+{
+    fmuc_sim_result *r = s->r;
+    if (r->nevents >= s->cfg->max_events) {
+        stop(s, "more than %zu events; the run was stopped at t=%.17g", s->cfg->max_events, t);
+        return -1;
+    }
+    fmi2Status st = rec(s, FMUC_SIM_FN_EnterEventMode, fmuc_fmi_enterEventMode(s->f, s->c), t, NULL);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_EnterEventMode, st, t);
+        return -1;
+    }
+    if (input_change && set_inputs(s, t, IN_DISCRETE, 1) < 0)
+        return -1;
+    int sc, nc;
+    int k = event_iteration(s, t, kind, root, &sc, &nc);
+    if (k)
+        return k;
+    st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode, fmuc_fmi_enterContinuousTimeMode(s->f, s->c),
+             t, NULL);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_EnterContinuousTimeMode, st, t);
+        return -1;
+    }
+    if ((sc || nc) && read_states(s, t, nc) < 0)
+        return -1;
+    if (s->nx && sc)
+        memcpy(y, s->x, s->nx * sizeof *y);
+    return 0;
+}
+
+static int run_me(sim *s, fmuc_diag *diag)
+{
+    fmuc_sim_result *r = s->r;
+    const fmuc_md *md = s->md;
+    double t0 = r->start, t = t0;
+    int can_terminate = 0;
+    SUNContext sunctx = NULL;
+    N_Vector y = NULL, atol = NULL;
+    SUNMatrix A = NULL;
+    SUNLinearSolver LS = NULL;
+    void *cv = NULL;
+    int cis_needed = !((md->me.caps >> FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED) & 1u);
+
+    s->nx = md->nderivatives;
+    s->nz = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
+    size_t N = s->nx ? s->nx : 1;
+    if (s->nx > 1000000 || s->nz > 1000000) {
+        stop(s, "model too large for the harness (%zu states, %zu event indicators)", s->nx, s->nz);
+        return 1;
+    }
+    s->x = calloc(N, sizeof *s->x);
+    s->dx = calloc(N, sizeof *s->dx);
+    s->nom = calloc(N, sizeof *s->nom);
+    s->z = calloc(s->nz ? s->nz : 1, sizeof *s->z);
+    if (!s->x || !s->dx || !s->nom || !s->z) {
+        fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < N; i++)
+        s->nom[i] = 1.0;
+    s->tnext = HUGE_VAL;
+
+    if (initialize(s) < 0)
+        goto out;
+    can_terminate = 1;
+    int sc, nc;
+    int k = event_iteration(s, t0, FMUC_SIM_EV_INIT, -1, &sc, &nc);
+    if (k < 0) {
+        can_terminate = !s->error;
+        goto out;
+    }
+    if (k > 0) {
+        r->completed = 1;
+        r->end_time = t0;
+        goto out;
+    }
+    fmi2Status st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode,
+                        fmuc_fmi_enterContinuousTimeMode(s->f, s->c), t0, NULL);
+    if (!ok(st)) {
+        stop_call(s, FMUC_SIM_FN_EnterContinuousTimeMode, st, t0);
+        can_terminate = 0;
+        goto out;
+    }
+    if (read_states(s, t0, 1) < 0) { /* after the initial iteration: unconditionally (F-02) */
+        can_terminate = !s->error;
+        goto out;
+    }
+    if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->f, s->c, t0)) {
+        stop(s, "stopped by hook after initialization");
+        goto out;
+    }
+    if (record_row(s, t0, diag) < 0) {
+        can_terminate = !s->error;
+        goto out;
+    }
+    if (s->cfg->hooks.at_point && s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, 0, t0)) {
+        stop(s, "stopped by hook at t=%.17g", t0);
+        goto out;
+    }
+
+    /* CVODE: BDF, dense Newton, atol_i = rtol * nominal_i */
+    if (SUNContext_Create(NULL, &sunctx) != 0 || !(y = N_VNew_Serial((sunindextype)N, sunctx)) ||
+        !(atol = N_VNew_Serial((sunindextype)N, sunctx)) ||
+        !(A = SUNDenseMatrix((sunindextype)N, (sunindextype)N, sunctx)) ||
+        !(LS = SUNLinSol_Dense(y, A, sunctx)) || !(cv = CVodeCreate(CV_BDF, sunctx))) {
+        fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: cannot create the CVODE solver");
+        stop(s, "cannot create the CVODE solver");
+        goto out;
+    }
+    double *yv = N_VGetArrayPointer(y), *av = N_VGetArrayPointer(atol);
+    double rtol = r->tolerance;
+    for (size_t i = 0; i < N; i++) {
+        yv[i] = s->nx ? s->x[i] : 0.0;
+        av[i] = rtol * s->nom[i];
+    }
+    if (CVodeSetErrHandlerFn(cv, cvode_err, s) < 0 || CVodeInit(cv, rhs, t0, y) < 0 ||
+        CVodeSVtolerances(cv, rtol, atol) < 0 || CVodeSetUserData(cv, s) < 0 ||
+        CVodeSetLinearSolver(cv, LS, A) < 0 || CVodeSetMaxNumSteps(cv, 100000) < 0 ||
+        (s->nz && CVodeRootInit(cv, (int)s->nz, rootfn) < 0)) {
+        stop(s, "cannot set up CVODE: %s", s->cvode_msg);
+        goto out;
+    }
+    if (s->cb_failed) /* CVodeInit does not call f, but be safe */
+        goto out;
+
+    double h = r->step, span = r->stop - t0;
+    size_t npts = (size_t)ceil(span / h - 1e-9);
+    if (npts + 1 > s->max_points) {
+        npts = s->max_points - 1;
+        h = span / (double)npts;
+    }
+    double eps = 1e-12 * fmax(1.0, fabs(r->stop)) + 1e-14;
+    size_t kpt = 1;
+    int *rootsfound = calloc(s->nz ? s->nz : 1, sizeof *rootsfound);
+    if (!rootsfound) {
+        fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+        goto out;
+    }
+    while (kpt <= npts) {
+        double tout = kpt == npts ? r->stop : t0 + (double)kpt * h;
+        double tstop = s->tnext < tout ? s->tnext : tout;
+        if (tstop <= t + eps && !(s->tnext <= t + eps)) /* grid point already reached */
+            tstop = tout;
+        int flag = 0, stepped = 0;
+        double tret = t;
+        if (tstop > t + eps) {
+            stepped = 1;
+            CVodeSetStopTime(cv, tstop);
+            fmuc_worker_phase(s->ctx, "integrate (t=%.9g)", t);
+            flag = CVode(cv, tstop, y, &tret, CV_ONE_STEP);
+            if (flag < 0) {
+                if (!s->cb_failed)
+                    stop(s, "CVODE failed at t=%.17g: %s%s%s", tret, CVodeGetReturnFlagName(flag),
+                         s->cvode_msg[0] ? ": " : "", s->cvode_msg);
+                can_terminate = !s->error && !s->fatal;
+                break;
+            }
+            r->steps++;
+            if (fabs(tret - tstop) <= eps)
+                tret = tstop;
+            t = tret;
+            r->end_time = t;
+            /* the accepted point: the FMU sees exactly CVODE's solution there */
+            int ks = sync_fmu(s, t, yv);
+            if (ks) {
+                if (ks > 0)
+                    stop(s, "fmi2SetContinuousStates returned fmi2Discard at an accepted step "
+                            "(t=%.17g)",
+                         t);
+                can_terminate = !s->error;
+                break;
+            }
+            for (size_t i = 0; i < s->nx; i++)
+                if (!isfinite(yv[i])) {
+                    char nm[32];
+                    snprintf(nm, sizeof nm, "x[%zu]", i);
+                    nonfinite(s, t, "state", nm, yv[i]);
+                    stop(s, "non-finite continuous state at t=%.17g", t);
+                    break;
+                }
+            if (r->stop_reason)
+                break;
+        }
+        int enter = 0;
+        if (cis_needed && stepped) {
+            fmi2Boolean em = fmi2False, term = fmi2False;
+            st = rec(s, FMUC_SIM_FN_CompletedIntegratorStep,
+                     fmuc_fmi_completedIntegratorStep(s->f, s->c, 0, &em, &term), t, NULL);
+            if (!ok(st)) {
+                stop_call(s, FMUC_SIM_FN_CompletedIntegratorStep, st, t);
+                can_terminate = 0;
+                break;
+            }
+            if (term) {
+                r->terminated_by_fmu = 1;
+                r->completed = 1;
+                break;
+            }
+            enter = em != fmi2False;
+        }
+        int time_ev = s->tnext <= t + eps;
+        int state_ev = flag == CV_ROOT_RETURN;
+        int at_grid = fabs(t - tout) <= eps;
+        int input_ev = at_grid && discrete_change(s, t);
+        if (time_ev || state_ev || enter || input_ev) {
+            int root = -1;
+            if (state_ev && CVodeGetRootInfo(cv, rootsfound) == CV_SUCCESS)
+                for (size_t i = 0; i < s->nz; i++)
+                    if (rootsfound[i]) {
+                        root = (int)i;
+                        break;
+                    }
+            int kind = state_ev ? FMUC_SIM_EV_STATE
+                       : time_ev ? FMUC_SIM_EV_TIME
+                       : enter   ? FMUC_SIM_EV_STEP
+                                 : FMUC_SIM_EV_INPUT;
+            int ke = handle_event(s, t, kind, root, input_ev, yv);
+            if (ke < 0) {
+                can_terminate = !s->error && !s->fatal;
+                break;
+            }
+            if (ke > 0) {
+                r->completed = 1;
+                break;
+            }
+            if (CVodeReInit(cv, t, y) < 0) {
+                stop(s, "CVODE re-initialization failed at t=%.17g: %s", t, s->cvode_msg);
+                break;
+            }
+        }
+        if (at_grid) {
+            if (record_row(s, t, diag) < 0) {
+                can_terminate = !s->error;
+                break;
+            }
+            if (s->cfg->hooks.at_point &&
+                s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, r->npoints - 1, t)) {
+                stop(s, "stopped by hook at t=%.17g", t);
+                break;
+            }
+            kpt++;
+        }
+    }
+    if (kpt > npts && !r->stop_reason)
+        r->completed = 1;
+    free(rootsfound);
+out:
+    finish(s, can_terminate, t);
+    if (cv)
+        CVodeFree(&cv);
+    if (LS)
+        SUNLinSolFree(LS);
+    if (A)
+        SUNMatDestroy(A);
+    if (y)
+        N_VDestroy(y);
+    if (atol)
+        N_VDestroy(atol);
+    if (sunctx)
+        SUNContext_Free(&sunctx);
+    return r->completed && !r->stop_reason ? 0 : 1;
+}
+
+/* ---- entry -------------------------------------------------------------------------------- */
+
+int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const fmuc_sim_config *cfg,
+                 fmuc_sim_result *out, fmuc_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    out->iface = cfg->iface;
+    out->last_successful_time = NAN;
+    out->end_time = NAN;
+    const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
+    if (!fmu || !fmu->md_parsed)
+        return fmuc_diag_set(diag, FMUC_ERROR, "simulation: no parsed model description");
+    sim s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.f = f;
+    s.md = &fmu->md;
+    s.cfg = cfg;
+    s.r = out;
+    out->bad = calloc(MAX_BAD, sizeof *out->bad);
+    out->nonfinite = calloc(MAX_NONFINITE, sizeof *out->nonfinite);
+    out->events = calloc(MAX_EVENTS_KEPT, sizeof *out->events);
+    int rc;
+    fmuc_err err;
+    if (!out->bad || !out->nonfinite || !out->events) {
+        rc = fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+        goto done;
+    }
+    if ((err = resolve_times(&s, diag)) < 0 || (err = setup_columns(&s, diag)) < 0 ||
+        (err = setup_inputs(&s, diag)) < 0) {
+        rc = err;
+        goto done;
+    }
+    s.max_points = cfg->max_points >= 2 ? cfg->max_points : 2;
+    if (out->ncols && s.max_points > MAX_VALUES / out->ncols)
+        s.max_points = MAX_VALUES / out->ncols > 2 ? MAX_VALUES / out->ncols : 2;
+    out->end_time = out->start;
+    rc = cfg->iface == fmi2ModelExchange ? run_me(&s, diag) : run_cs(&s, diag);
+done:
+    free(s.rr);
+    free(s.ri);
+    free(s.rb);
+    free(s.vbuf);
+    free(s.rbuf);
+    free(s.ibuf);
+    free(s.last_in);
+    free(s.last_str);
+    free(s.x);
+    free(s.dx);
+    free(s.z);
+    free(s.nom);
+    fmuc_sim_input_free(&s.own_in);
+    return rc;
+}

@@ -1,0 +1,64 @@
+/* The FMI 2.0 function x state tables (fmi2_states.def) behind fmuc_fmi2_states(). */
+#include <string.h>
+
+#include "fmuc/fmuc_sim.h"
+
+#define START FMUC_ST_START
+#define INST FMUC_ST_INST
+#define INIT FMUC_ST_INIT
+#define EM FMUC_ST_EM
+#define CTM FMUC_ST_CTM
+#define SC FMUC_ST_SC
+#define SIP FMUC_ST_SIP
+#define SF FMUC_ST_SF
+#define SCAN FMUC_ST_SCAN
+#define TERM FMUC_ST_TERM
+#define ERR FMUC_ST_ERR
+
+typedef struct {
+    const char *name;
+    unsigned me, me_cond, cs, cs_cond;
+} state_row;
+
+#define FMUC_FMI2_FN(n, a, b, c, d) {"fmi2" #n, (a), (b), (c), (d)},
+static const state_row rows[] = {
+#include "fmi2_states.def"
+};
+#undef FMUC_FMI2_FN
+
+int fmuc_fmi2_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional)
+{
+    for (size_t i = 0; fn && i < sizeof rows / sizeof rows[0]; i++) {
+        if (strcmp(rows[i].name, fn) != 0)
+            continue;
+        unsigned a = iface == fmi2ModelExchange ? rows[i].me : rows[i].cs;
+        unsigned c = iface == fmi2ModelExchange ? rows[i].me_cond : rows[i].cs_cond;
+        if (!a && !c)
+            return -1;
+        if (allowed)
+            *allowed = a;
+        if (conditional)
+            *conditional = c;
+        return 0;
+    }
+    return -1;
+}
+
+const char *fmuc_fmi2_state_name(unsigned st)
+{
+    switch (st) {
+    case FMUC_ST_START: return "start";
+    case FMUC_ST_INST: return "instantiated";
+    case FMUC_ST_INIT: return "initializationMode";
+    case FMUC_ST_EM: return "eventMode";
+    case FMUC_ST_CTM: return "continuousTimeMode";
+    case FMUC_ST_SC: return "stepComplete";
+    case FMUC_ST_SIP: return "stepInProgress";
+    case FMUC_ST_SF: return "stepFailed";
+    case FMUC_ST_SCAN: return "stepCanceled";
+    case FMUC_ST_TERM: return "terminated";
+    case FMUC_ST_ERR: return "error";
+    case FMUC_ST_FAT: return "fatal";
+    }
+    return "?";
+}

@@ -1,0 +1,260 @@
+/* Dynamic checks (api-*, cs-nominal-run, me-nominal-run) on real FMUs: each passes on the good
+ * SpringMassDamper and gives its verdict on its broken FMU; hostile FMUs end in ERROR naming the
+ * signal and the call/phase, the test process survives and no worker process is left. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fmuc_test_util.h"
+
+#define GOOD FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
+#define BROKEN(x) FMUC_FMU_DIR "/broken/" x ".fmu"
+#define HOSTILE(x) FMUC_FMU_DIR "/hostile/" x ".fmu"
+
+static fmuc_verdict run_check(const char *path, const fmuc_check *chk, fmuc_result *res,
+                              double timeout)
+{
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    fmuc_options_init(&opts);
+    if (timeout > 0)
+        opts.timeout_s = timeout;
+    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
+    if (mult > 0)
+        opts.timeout_multiplier = mult;
+    fmuc_subject s = {&fmu, &opts};
+    fmuc_result_init(res, chk->id, chk->title, chk->spec, chk->level);
+    chk->run(&s, res);
+    fmuc_fmu_close(&fmu);
+    return res->verdict;
+}
+
+static int any_message(const fmuc_result *res, const char *a, const char *b)
+{
+    for (size_t i = 0; i < res->nmessages; i++)
+        if (strstr(res->messages[i], a) && (!b || strstr(res->messages[i], b)))
+            return 1;
+    return 0;
+}
+
+static void dump(const fmuc_result *res)
+{
+    for (size_t i = 0; i < res->nmessages; i++)
+        cr_log_info("%s: %s", res->id, res->messages[i]);
+}
+
+static void expect(const char *path, const fmuc_check *chk, fmuc_verdict v)
+{
+    fmuc_result res;
+    fmuc_verdict got = run_check(path, chk, &res, 0);
+    if (got != v)
+        dump(&res);
+    cr_expect_eq(got, v, "%s on %s: %s, expected %s", chk->id, path, fmuc_verdict_name(got),
+                 fmuc_verdict_name(v));
+    fmuc_result_clear(&res);
+}
+
+static void no_children_left(void)
+{
+    errno = 0;
+    cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child process is left");
+    cr_assert_eq(errno, ECHILD);
+}
+
+static const fmuc_check *const dyn_checks[] = {
+    &fmuc_check_api_instantiate,  &fmuc_check_api_instantiate_refuses, &fmuc_check_api_guid,
+    &fmuc_check_api_free_instance_null, &fmuc_check_api_bad_vr,   &fmuc_check_api_illegal_calls,
+    &fmuc_check_cs_nominal_run,   &fmuc_check_me_nominal_run,        &fmuc_check_api_status_codes,
+};
+
+Test(checks_dyn, all_pass_on_the_good_fmu, .timeout = 60)
+{
+    for (size_t i = 0; i < sizeof dyn_checks / sizeof dyn_checks[0]; i++)
+        expect(GOOD, dyn_checks[i], FMUC_VERDICT_PASS);
+    no_children_left();
+}
+
+Test(checks_dyn, each_broken_fmu_is_caught, .timeout = 60)
+{
+    expect(BROKEN("api-guid"), &fmuc_check_api_guid, FMUC_VERDICT_FAIL);
+    expect(BROKEN("api-instantiate"), &fmuc_check_api_instantiate, FMUC_VERDICT_FAIL);
+    expect(BROKEN("api-instantiate-refuses"), &fmuc_check_api_instantiate_refuses, FMUC_VERDICT_WARN);
+    expect(BROKEN("api-instantiate-refuses--interface"), &fmuc_check_api_instantiate_refuses,
+           FMUC_VERDICT_WARN);
+    expect(BROKEN("api-free-instance-null"), &fmuc_check_api_free_instance_null, FMUC_VERDICT_ERROR);
+    expect(BROKEN("api-bad-vr"), &fmuc_check_api_bad_vr, FMUC_VERDICT_FAIL);
+    expect(BROKEN("api-illegal-calls"), &fmuc_check_api_illegal_calls, FMUC_VERDICT_WARN);
+    expect(BROKEN("cs-nominal-run"), &fmuc_check_cs_nominal_run, FMUC_VERDICT_FAIL);
+    expect(BROKEN("me-nominal-run"), &fmuc_check_me_nominal_run, FMUC_VERDICT_FAIL);
+    expect(BROKEN("api-status-codes"), &fmuc_check_api_status_codes, FMUC_VERDICT_FAIL);
+    /* the defects are specific: the neighbours stay clean */
+    expect(BROKEN("cs-nominal-run"), &fmuc_check_me_nominal_run, FMUC_VERDICT_PASS);
+    expect(BROKEN("me-nominal-run"), &fmuc_check_cs_nominal_run, FMUC_VERDICT_PASS);
+    expect(BROKEN("api-guid"), &fmuc_check_api_instantiate, FMUC_VERDICT_PASS);
+    expect(BROKEN("api-bad-vr"), &fmuc_check_api_illegal_calls, FMUC_VERDICT_PASS);
+    no_children_left();
+}
+
+Test(checks_dyn, messages_name_the_call_state_and_variable, .timeout = 60)
+{
+    fmuc_result res;
+    run_check(BROKEN("api-illegal-calls"), &fmuc_check_api_illegal_calls, &res, 0);
+    cr_assert(any_message(&res, "fmi2DoStep in state instantiated", "fmi2OK"));
+    cJSON *probes = cJSON_GetObjectItem(res.evidence, "probes");
+    cr_assert_gt(cJSON_GetArraySize(probes), 40);
+    /* the variable check of the setters is not part of the state machine: still refused */
+    int fixed = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, probes) fixed += strstr(it->valuestring, "SetReal(fixed parameter) in "
+                                                                    "stepComplete -> fmi2Error") != NULL;
+    cr_assert_eq(fixed, 1);
+    fmuc_result_clear(&res);
+
+    run_check(BROKEN("api-bad-vr"), &fmuc_check_api_bad_vr, &res, 0);
+    cr_assert(any_message(&res, "unknown Boolean valueReference", "fmi2OK"));
+    cr_assert_eq(res.nmessages, 16, "8 probes per interface"); /* output/independent still refused */
+    fmuc_result_clear(&res);
+
+    run_check(BROKEN("cs-nominal-run"), &fmuc_check_cs_nominal_run, &res, 0);
+    cr_assert(any_message(&res, "output 'E' (vr 5)", "NaN"));
+    cr_assert(cJSON_IsArray(cJSON_GetObjectItem(res.evidence, "plots")));
+    cr_assert(cJSON_IsObject(cJSON_GetObjectItem(res.evidence, "final_values")));
+    fmuc_result_clear(&res);
+
+    run_check(BROKEN("me-nominal-run"), &fmuc_check_me_nominal_run, &res, 0);
+    cr_assert(any_message(&res, "did not settle", "1000"));
+    fmuc_result_clear(&res);
+
+    run_check(BROKEN("api-instantiate"), &fmuc_check_api_instantiate, &res, 0);
+    cr_assert(any_message(&res, "loggingOn=false", "loggingOn=false is not supported"));
+    cr_assert(cJSON_IsArray(cJSON_GetObjectItem(res.evidence, "log")), "FMU log in the evidence");
+    fmuc_result_clear(&res);
+}
+
+Test(checks_dyn, good_run_evidence_has_plots_inputs_and_calls, .timeout = 30)
+{
+    fmuc_result res;
+    cr_assert_eq(run_check(GOOD, &fmuc_check_me_nominal_run, &res, 0), FMUC_VERDICT_PASS);
+    cJSON *ev = res.evidence;
+    cJSON *plots = cJSON_GetObjectItem(ev, "plots");
+    cr_assert_geq(cJSON_GetArraySize(plots), 1);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "inputs"), "source")->valuestring,
+                     "excitation");
+    cJSON *calls = cJSON_GetObjectItem(ev, "calls");
+    cr_assert(cJSON_GetObjectItem(cJSON_GetObjectItem(calls, "fmi2CompletedIntegratorStep"), "fmi2OK"));
+    fmuc_result_clear(&res);
+}
+
+Test(checks_dyn, hostile_crash_in_dostep_is_error_with_signal, .timeout = 60)
+{
+    fmuc_result res;
+    cr_assert_eq(run_check(HOSTILE("crash-in-dostep"), &fmuc_check_cs_nominal_run, &res, 0),
+                 FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&res, "SIGSEGV", "fmi2DoStep"));
+    fmuc_result_clear(&res);
+    /* ME does not step: still fine */
+    cr_assert_eq(run_check(HOSTILE("crash-in-dostep"), &fmuc_check_me_nominal_run, &res, 0),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&res);
+    no_children_left();
+}
+
+Test(checks_dyn, hostile_hang_times_out_with_phase, .timeout = 60)
+{
+    fmuc_result res;
+    cr_assert_eq(run_check(HOSTILE("hang-in-dostep"), &fmuc_check_cs_nominal_run, &res, 1.0),
+                 FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&res, "timed out", "step 1"));
+    fmuc_result_clear(&res);
+    no_children_left();
+}
+
+Test(checks_dyn, hostile_abort_exit_and_constructor, .timeout = 60)
+{
+    fmuc_result res;
+    cr_assert_eq(run_check(HOSTILE("abort-in-instantiate"), &fmuc_check_api_instantiate, &res, 0),
+                 FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&res, "SIGABRT", "fmi2Instantiate"));
+    fmuc_result_clear(&res);
+    cr_assert_eq(run_check(HOSTILE("exit-in-exit-init"), &fmuc_check_cs_nominal_run, &res, 0),
+                 FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&res, "status 0", "fmi2ExitInitializationMode"));
+    fmuc_result_clear(&res);
+    /* api-illegal-calls continues after the worker died in a probe */
+    cr_assert_eq(run_check(HOSTILE("exit-in-exit-init"), &fmuc_check_api_illegal_calls, &res, 0),
+                 FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&res, "died in probe", "eventMode"));
+    cJSON *probes = cJSON_GetObjectItem(res.evidence, "probes");
+    int refused = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, probes) refused += strstr(it->valuestring, "-> fmi2Error") != NULL;
+    cr_assert_gt(refused, 20, "the probes that need no initialization still ran");
+    fmuc_result_clear(&res);
+    cr_assert_eq(run_check(HOSTILE("ctor-crash"), &fmuc_check_api_guid, &res, 0), FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&res, "SIGSEGV", "dlopen"));
+    fmuc_result_clear(&res);
+    no_children_left();
+}
+
+static int orphans_alive(void)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d))) {
+        char p[300], comm[64] = "";
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(p, sizeof p, "/proc/%s/comm", e->d_name);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        if (fgets(comm, sizeof comm, f) && strncmp(comm, "fmuc-orphan", 11) == 0) {
+            snprintf(p, sizeof p, "/proc/%s/stat", e->d_name);
+            FILE *s = fopen(p, "r");
+            char st = 0;
+            if (s && fscanf(s, "%*d %*s %c", &st) == 1 && st != 'Z')
+                n++;
+            if (s)
+                fclose(s);
+        }
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+Test(checks_dyn, hostile_benign_behaviours_still_pass, .timeout = 60)
+{
+    fmuc_result res;
+    cr_assert_eq(run_check(HOSTILE("orphan-child"), &fmuc_check_cs_nominal_run, &res, 0),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&res);
+    cr_assert_eq(orphans_alive(), 0, "the detached grandchild survived the worker");
+
+    cr_assert_eq(run_check(HOSTILE("stdout-flood"), &fmuc_check_cs_nominal_run, &res, 0),
+                 FMUC_VERDICT_PASS);
+    cJSON *w = cJSON_GetObjectItem(res.evidence, "worker");
+    cr_assert_geq(cJSON_GetObjectItem(w, "stdout_bytes")->valuedouble, 50e6);
+    fmuc_result_clear(&res);
+
+    cr_assert_eq(run_check(HOSTILE("logger-format"), &fmuc_check_me_nominal_run, &res, 0),
+                 FMUC_VERDICT_PASS);
+    cJSON *log0 = cJSON_GetArrayItem(cJSON_GetObjectItem(res.evidence, "log"), 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(log0, "message")->valuestring, "%s%s%n");
+    fmuc_result_clear(&res);
+
+    cr_assert_eq(run_check(HOSTILE("huge-alloc"), &fmuc_check_api_instantiate, &res, 0),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&res);
+    no_children_left();
+}
