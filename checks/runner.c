@@ -101,6 +101,11 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
         return fmu->has_md_file ? "modelDescription.xml could not be parsed"
                                 : "modelDescription.xml is missing";
     const fmuc_md *md = &fmu->md;
+    if (md->parse_stopped)
+        /* A document cut short by an XML error gives a partial model: judging it would report
+         * absent elements that are really there. md-well-formed reports the error itself. */
+        return "modelDescription.xml is not well-formed (see md-well-formed); the model is "
+               "incomplete";
     unsigned declared = (md->me.present ? FMUC_APPLIES_ME : 0u) |
                         (md->cs.present ? FMUC_APPLIES_CS : 0u);
     if (!declared) /* neither interface declared: md-interfaces reports it; XML checks still run */

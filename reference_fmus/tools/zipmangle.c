@@ -8,6 +8,7 @@
  *               symlink NAME TARGET    add an entry whose Unix mode is a symbolic link
  *               store NAME             re-store an existing entry uncompressed
  *               copy NAME NEWNAME      add a copy of an entry under another name
+ *               rename NAME NEWNAME    rename an entry
  * OPs (raw patch of local and central headers of entry NAME, or of the end record):
  *               set-method NAME N      compression method field
  *               set-flags NAME MASK    OR MASK into the general-purpose bit flag
@@ -78,6 +79,9 @@ static int with_zip(const char *path, const char *op, int argc, char **argv)
             if (rc == 0 && strcmp(op, "add-stored") == 0)
                 rc = zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_STORE, 0);
         }
+    } else if (strcmp(op, "rename") == 0 && argc >= 2) {
+        zip_int64_t idx = zip_name_locate(za, argv[0], ZIP_FL_ENC_RAW);
+        rc = idx >= 0 ? zip_file_rename(za, (zip_uint64_t)idx, argv[1], ZIP_FL_ENC_RAW) : -1;
     } else if (strcmp(op, "copy") == 0 && argc >= 2) {
         zip_int64_t idx = zip_name_locate(za, argv[0], ZIP_FL_ENC_RAW);
         zip_stat_t st;

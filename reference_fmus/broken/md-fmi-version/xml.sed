@@ -1,0 +1,1 @@
+s|fmiVersion="2.0"|fmiVersion="2.0.4"|

@@ -1,0 +1,1 @@
+s|</fmiModelDescription>|</fmiModelDescription\n|
