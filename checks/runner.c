@@ -91,10 +91,14 @@ static double now_s(void)
 static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open_err,
                          char *buf, size_t len)
 {
+    if (open_err == FMUC_EUNSUPPORTED) {
+        /* FMI 1.0/3.0: its own verdict, never judged by FMI 2.0 rules (archive layouts differ). */
+        snprintf(buf, len, "fmiVersion \"%s\" is not supported yet; FMI 2.0 rules do not apply",
+                 fmu->fmi_version_seen ? fmu->fmi_version_seen : "?");
+        return buf;
+    }
     if (open_err == FMUC_EZIP && (c->needs & ~FMUC_NEEDS_ARCHIVE))
         return "the archive was rejected as unsafe; only archive checks ran";
-    if (open_err == FMUC_EUNSUPPORTED && (c->needs & ~FMUC_NEEDS_ARCHIVE))
-        return "not an FMI 2.0 FMU";
     if (!(c->needs & ~FMUC_NEEDS_ARCHIVE))
         return NULL;
     if (!fmu->md_parsed)
