@@ -1625,6 +1625,23 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_EXML;
     }
 out:
+    if (out->parse_stopped && err != FMUC_ENOMEM && !p->oom) {
+        /* A parse cut short (by a parser limit too) leaves a partial model that the checks
+         * must not judge; md-well-formed reports XML issues, so it must see one, or the run
+         * would end as a silent PASS of an unread document. Recorded even over max_issues. */
+        int have_xml = 0;
+        for (size_t i = 0; i < out->nissues && !have_xml; i++)
+            have_xml = out->issues[i].kind == FMUC_ISSUE_XML;
+        if (!have_xml) {
+            size_t keep = p->lim.max_issues;
+            p->lim.max_issues = SIZE_MAX;
+            issue_at(p, FMUC_ISSUE_XML, p->line, "", NULL, NULL,
+                     "the document was not read to the end: a parser limit stopped the parse at "
+                     "line %u",
+                     p->line);
+            p->lim.max_issues = keep;
+        }
+    }
     if (p->dropped) {
         size_t keep = p->lim.max_issues;
         p->lim.max_issues = SIZE_MAX; /* room for the one summary */

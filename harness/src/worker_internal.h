@@ -27,6 +27,9 @@ typedef struct fmuc_w_call {
     int32_t status;      /* raw returned value (or 0 for void / pointer returns) */
     uint32_t state;      /* FMUC_W_CALL_* */
     char text[FMUC_W_CALL_TEXT];
+    uint64_t t0_ns;      /* CLOCK_MONOTONIC when the call was made (timed calls) */
+    uint64_t dt_ns;      /* how long it took, set when it returned */
+    uint32_t timed;      /* 1: an fmi2* call whose dt_ns is not yet in fmi_ns; 2: dlopen/dlclose */
 } fmuc_w_call;
 
 /* log entry flags */
@@ -59,6 +62,8 @@ typedef struct fmuc_w_shared {
     uint64_t missing_mask;   /* bit i: function i of FMUC_FMI2_FUNCTIONS not found */
     char load_error[512];
     fmuc_w_log log[FMUC_W_LOG_KEPT];
+    uint64_t fmi_ns;         /* time inside returned fmi2* calls (all but the last call) */
+    uint64_t dl_ns;          /* time inside dlopen/dlclose (same accounting) */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -88,6 +93,11 @@ void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
 void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out);
 /** Copy bytes into a JSON-safe string (valid UTF-8 kept, other bytes as \xNN); malloc'ed. */
 char *fmuc_trace__sanitize(const char *s, size_t n);
+
+/* worker.c */
+/** Parent: decode the worker's reply frame (untrusted bytes, buf may be NULL when len is 0; at
+ *  most max body bytes) into out->end / fn_status / reply / detail. Exposed for fuzzing. */
+void fmuc_worker__decode_reply(const char *buf, size_t len, size_t max, fmuc_worker_outcome *out);
 
 /* callbacks.c */
 void fmuc_callbacks__init(fmuc_worker_ctx *ctx);

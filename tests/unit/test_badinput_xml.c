@@ -1,0 +1,473 @@
+/* Bad-input suite, modelDescription.xml (robustness.md §4.2, X01-X10), end to end through
+ * fmucheck on the good reference FMU with its modelDescription.xml replaced. XML problems are
+ * check failures (exit 1), never crashes; nothing from a DTD or an external resource reaches any
+ * output; report strings stay valid JSON / UTF-8, HTML is escaped, the terminal sees no ESC. */
+#include <criterion/criterion.h>
+#include <time.h>
+
+#include "fmuc/fmuc_fmu.h"
+#include "fmuc/fmuc_md.h"
+#include "test_badinput_util.h"
+
+#define CANARY "CANARY-7f3a9c-SECRET"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *good_md(void)
+{
+    bi_fmu f;
+    bi_fmu_load(&f, BI_GOOD_FMU);
+    char *md = strdup((char *)bi_fmu_find(&f, "modelDescription.xml")->data);
+    bi_fmu_free(&f);
+    return md;
+}
+
+/* Everything the run wrote or printed, concatenated. */
+static char *all_output(const bi_env *e, const fmuc_test_run *r, size_t *len)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    fmuc_test__append(&buf, &n, r->out, r->out_len);
+    fmuc_test__append(&buf, &n, r->err, r->err_len);
+    const char *files[] = {"report.json", "report.html", "junit.xml"};
+    for (size_t i = 0; i < 3; i++) {
+        char p[800];
+        snprintf(p, sizeof p, "%s/%s", e->out, files[i]);
+        size_t l = 0;
+        char *s = fmuc_test_read_file(p, &l);
+        if (s)
+            fmuc_test__append(&buf, &n, s, l);
+        free(s);
+    }
+    *len = n;
+    return buf ? buf : calloc(1, 1);
+}
+
+static int valid_utf8(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (!k || i + k > n || (k == 2 && c < 0xC2))
+            return 0;
+        for (size_t j = 1; j < k; j++)
+            if ((s[i + j] & 0xC0) != 0x80)
+                return 0;
+        i += k;
+    }
+    return 1;
+}
+
+typedef struct xrun {
+    int status;
+    cJSON *rep;
+    char *all;
+    size_t all_len;
+    fmuc_test_run r;
+} xrun;
+
+/* Run fmucheck (with HTML and JUnit) on the good FMU carrying xml; the contract is checked. */
+static void run_md(bi_env *e, const char *xml, size_t len, xrun *x)
+{
+    char p[700], junit[800];
+    bi_in(e, "x.fmu", p, sizeof p);
+    bi_fmu_with_md(p, xml, len);
+    fmuc_test_rm_rf(e->out);
+    snprintf(junit, sizeof junit, "%s/junit.xml", e->out);
+    const char *extra[] = {"--junit", junit, NULL};
+    bi_opts o = {.html = 1};
+    cr_assert(bi_exec(e, &x->r, &o, p, extra) == 0);
+    bi_expect_hygiene(e, "x.fmu");
+    x->status = x->r.status;
+    x->rep = bi_report(e);
+    x->all = all_output(e, &x->r, &x->all_len);
+    cr_expect(x->rep, "a report is written for an FMU with a bad model description");
+    cr_expect(x->status < 3, "exit %d: an XML problem is a check result, not a tool failure\n%s",
+              x->status, x->r.err);
+    if (x->rep) {
+        char rp[800];
+        snprintf(rp, sizeof rp, "%s/report.json", e->out);
+        size_t l;
+        char *s = fmuc_test_read_file(rp, &l);
+        cr_expect(valid_utf8((unsigned char *)s, l), "report.json is not valid UTF-8");
+        free(s);
+    }
+    cr_expect(!memchr(x->r.out, 0x1b, x->r.out_len) && !memchr(x->r.err, 0x1b, x->r.err_len),
+              "terminal output carries ESC");
+}
+
+static void xrun_free(xrun *x)
+{
+    cJSON_Delete(x->rep);
+    free(x->all);
+    fmuc_test_run_free(&x->r);
+}
+
+static void expect_check(const xrun *x, const char *id, const char *verdict)
+{
+    cr_expect_str_eq(bi_verdict(x->rep, id), verdict, "check %s", id);
+}
+
+/* Text after the XML declaration: the root element onwards. */
+static const char *root_of(const char *md)
+{
+    const char *r = strstr(md, "<fmiModelDescription");
+    cr_assert(r);
+    return r;
+}
+
+static char *with_prolog(const char *prolog, const char *md)
+{
+    char *s = NULL;
+    cr_assert(asprintf(&s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s\n%s", prolog, root_of(md)) > 0);
+    return s;
+}
+
+/* ---- X01-X03: DTDs, entities, external resources ------------------------------------------ */
+
+Test(badinput_xml, x01_xxe_never_reads_the_file, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x01");
+    char canary[700], prolog[1600];
+    snprintf(canary, sizeof canary, "%s/canary.txt", e.root);
+    cr_assert(fmuc_test_write_file(canary, CANARY "\n", strlen(CANARY) + 1) == 0);
+    char *md = good_md();
+    snprintf(prolog, sizeof prolog,
+             "<!DOCTYPE fmiModelDescription [<!ENTITY x SYSTEM \"file://%s\">"
+             "<!ENTITY %% p SYSTEM \"file://%s\"> %%p;]>", canary, canary);
+    char *doc0 = with_prolog(prolog, md);
+    char *doc = bi_replace(doc0, "author=\"", "author=\"&x;");
+    xrun x;
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 1);
+    expect_check(&x, "md-well-formed", "fail");
+    cr_expect(!memmem(x.all, x.all_len, CANARY, strlen(CANARY)), "the canary leaked into the output");
+    xrun_free(&x);
+    free(doc0);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
+Test(badinput_xml, x02_billion_laughs_within_a_second, .timeout = 60)
+{
+    bi_env e;
+    bi_env_init(&e, "x02");
+    char *md = good_md();
+    char prolog[4096];
+    size_t o = (size_t)snprintf(prolog, sizeof prolog,
+                                "<!DOCTYPE fmiModelDescription [<!ENTITY l0 \"lol\">");
+    for (int i = 1; i < 10; i++)
+        o += (size_t)snprintf(prolog + o, sizeof prolog - o,
+                              "<!ENTITY l%d \"&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;\">", i,
+                              i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+    snprintf(prolog + o, sizeof prolog - o, "]>");
+    char *doc0 = with_prolog(prolog, md);
+    char *doc = bi_replace(doc0, "author=\"", "author=\"&l9;");
+    /* the parser itself: refused in well under a second */
+    fmuc_md m;
+    double t0 = now_s();
+    fmuc_err err = fmuc_md_parse(&m, doc, strlen(doc), NULL);
+    double dt = now_s() - t0;
+    cr_expect_eq(err, FMUC_EXML);
+    cr_expect(dt < 1.0, "billion laughs took %.2f s", dt);
+    fmuc_md_free(&m);
+    xrun x;
+    t0 = now_s();
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect(now_s() - t0 < 5.0, "end to end took %.2f s", now_s() - t0);
+    cr_expect_eq(x.status, 1);
+    expect_check(&x, "md-well-formed", "fail");
+    cr_expect(!memmem(x.all, x.all_len, "lollollol", 9), "an entity was expanded");
+    xrun_free(&x);
+    free(doc0);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
+Test(badinput_xml, x03_external_dtd_and_xinclude, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x03");
+    char canary[700], prolog[1600];
+    snprintf(canary, sizeof canary, "%s/canary.xml", e.root);
+    cr_assert(fmuc_test_write_file(canary, "<x>" CANARY "</x>", strlen(CANARY) + 7) == 0);
+    char *md = good_md();
+    /* external DTD (a metadata endpoint: must never be fetched) */
+    snprintf(prolog, sizeof prolog,
+             "<!DOCTYPE fmiModelDescription SYSTEM \"http://169.254.169.254/latest/dtd\">");
+    char *doc = with_prolog(prolog, md);
+    xrun x;
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 1);
+    expect_check(&x, "md-well-formed", "fail");
+    xrun_free(&x);
+    free(doc);
+    /* xi:include is just an unknown element: never processed */
+    char inc[1200];
+    snprintf(inc, sizeof inc,
+             "<VendorAnnotations><Tool name=\"x\"><xi:include "
+             "xmlns:xi=\"http://www.w3.org/2001/XInclude\" href=\"file://%s\" parse=\"text\"/>"
+             "</Tool></VendorAnnotations>\n  <ModelVariables>",
+             canary);
+    doc = bi_replace(md, "<ModelVariables>", inc);
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect(x.status <= 1);
+    cr_expect(!memmem(x.all, x.all_len, CANARY, strlen(CANARY)), "xi:include was processed");
+    xrun_free(&x);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
+/* ---- X04: size and depth -------------------------------------------------------------------- */
+
+Test(badinput_xml, x04_xml_cap_and_deep_nesting, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x04");
+    char *md = good_md();
+    /* the byte cap, lowered: 4 MiB of comment is over a 1 MiB limit */
+    size_t pad = 4u << 20;
+    const char *root = root_of(md);
+    size_t pre = (size_t)(root - md), rl = strlen(root);
+    char *big = malloc(pre + pad + 7 + rl + 1);
+    memcpy(big, md, pre);
+    memcpy(big + pre, "<!--", 4);
+    memset(big + pre + 4, 'x', pad);
+    memcpy(big + pre + 4 + pad, "-->", 3);
+    memcpy(big + pre + 7 + pad, root, rl + 1);
+    char p[700];
+    bi_in(&e, "big.fmu", p, sizeof p);
+    bi_fmu_with_md(p, big, strlen(big));
+    fmuc_fmu fmu;
+    fmuc_fmu_limits lim = {.max_xml_bytes = 1u << 20};
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_err err = fmuc_fmu_open(&fmu, p, &lim, e.tmp, &d);
+    cr_expect_eq(err, FMUC_EZIP, "over the XML cap: %s", d.msg);
+    cr_expect(fmu.listing.problems & FMUC_ZIP_TOO_LARGE);
+    fmuc_fmu_close(&fmu);
+    cr_expect_eq(fmuc_test_count_entries(e.tmp), 0);
+    /* and at the default cap the same document is fine */
+    xrun x;
+    run_md(&e, big, strlen(big), &x);
+    cr_expect_eq(x.status, 0, "a 4 MiB comment is legal: %s", x.r.out);
+    xrun_free(&x);
+    free(big);
+
+    /* nesting 100k deep inside ModelVariables */
+    size_t depth = 100000;
+    char *deep = malloc(strlen(md) + depth * 7 + 64);
+    const char *mv = strstr(md, "<ModelVariables>") + strlen("<ModelVariables>");
+    size_t a = (size_t)(mv - md);
+    memcpy(deep, md, a);
+    char *w = deep + a;
+    for (size_t i = 0; i < depth; i++)
+        memcpy(w, "<a>", 3), w += 3;
+    for (size_t i = 0; i < depth; i++)
+        memcpy(w, "</a>", 4), w += 4;
+    memcpy(w, mv, strlen(mv) + 1);
+    run_md(&e, deep, strlen(deep), &x);
+    /* the parse stops at the depth limit: never a silent PASS of the unread rest */
+    cr_expect_eq(x.status, 1, "a document cut short by a parser limit fails: %s", x.r.out);
+    expect_check(&x, "md-well-formed", "fail");
+    xrun_free(&x);
+    free(deep);
+
+    /* the same for the variable-count cap (5M ScalarVariables, scaled down with a lowered cap) */
+    fmuc_md m;
+    fmuc_md_limits ml = {.max_variables = 1};
+    fmuc_md_parse(&m, md, strlen(md), &ml);
+    cr_expect(m.parse_stopped);
+    int xml_issue = 0;
+    for (size_t i = 0; i < m.nissues; i++)
+        xml_issue |= m.issues[i].kind == FMUC_ISSUE_XML;
+    cr_expect(xml_issue, "a stopped parse carries an XML issue (md-well-formed fails)");
+    fmuc_md_free(&m);
+    free(md);
+    bi_env_fini(&e);
+}
+
+/* ---- X05, X06: encodings and malformed documents ------------------------------------------- */
+
+Test(badinput_xml, x05_encodings_and_bom, .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "x05");
+    char *md = good_md();
+    xrun x;
+    /* a UTF-8 BOM is accepted */
+    size_t n = strlen(md);
+    char *bom = malloc(n + 4);
+    memcpy(bom, "\xEF\xBB\xBF", 3);
+    memcpy(bom + 3, md, n + 1);
+    run_md(&e, bom, n + 3, &x);
+    cr_expect_eq(x.status, 0, "BOM: %s", x.r.out);
+    xrun_free(&x);
+    free(bom);
+    /* non-UTF-8 bytes, an overlong sequence, &#0;, ISO-8859-1: each a failed check */
+    const char *bad[][2] = {{"author=\"", "author=\"\xE9\xFF"},
+                            {"author=\"", "author=\"\xC0\xAF"},
+                            {"author=\"", "author=\"&#0;"},
+                            {"encoding=\"UTF-8\"", "encoding=\"ISO-8859-1\""}};
+    for (size_t i = 0; i < 4; i++) {
+        char *doc = bi_replace(md, bad[i][0], bad[i][1]);
+        run_md(&e, doc, strlen(doc), &x);
+        cr_expect_eq(x.status, 1, "case %zu", i);
+        expect_check(&x, "md-well-formed", "fail");
+        xrun_free(&x);
+        free(doc);
+    }
+    /* UTF-16 with a BOM */
+    char *u16 = malloc(2 * n + 2);
+    u16[0] = (char)0xFF;
+    u16[1] = (char)0xFE;
+    for (size_t i = 0; i < n; i++) {
+        u16[2 + 2 * i] = md[i];
+        u16[3 + 2 * i] = 0;
+    }
+    run_md(&e, u16, 2 * n + 2, &x);
+    cr_expect_eq(x.status, 1, "UTF-16");
+    expect_check(&x, "md-well-formed", "fail");
+    xrun_free(&x);
+    free(u16);
+    free(md);
+    bi_env_fini(&e);
+}
+
+Test(badinput_xml, x06_malformed_documents_name_the_line, .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "x06");
+    char *md = good_md();
+    size_t n = strlen(md);
+    xrun x;
+    char *docs[4];
+    docs[0] = bi_replace(md, "</ModelVariables>", "<ScalarVariable name=\"open\"></ModelVariables>");
+    cr_assert(asprintf(&docs[1], "%s<fmiModelDescription fmiVersion=\"2.0\"/>", md) > 0);
+    const char *cut = strstr(md, "guid=\"") + 8;
+    docs[2] = strndup(md, (size_t)(cut - md));
+    cr_assert(asprintf(&docs[3], "%sgarbage & <more", md) > 0);
+    (void)n;
+    for (int i = 0; i < 4; i++) {
+        run_md(&e, docs[i], strlen(docs[i]), &x);
+        cr_expect_eq(x.status, 1, "case %d", i);
+        expect_check(&x, "md-well-formed", "fail");
+        cr_expect(strstr(x.r.out, "line "), "case %d: the message names the line: %s", i, x.r.out);
+        xrun_free(&x);
+        free(docs[i]);
+    }
+    free(md);
+    bi_env_fini(&e);
+}
+
+/* ---- X07: semantic nonsense ------------------------------------------------------------------ */
+
+Test(badinput_xml, x07_semantic_nonsense_is_a_finding_not_a_crash, .timeout = 300)
+{
+    bi_env e;
+    bi_env_init(&e, "x07");
+    char *md = good_md();
+    const char *vr_at = strstr(md, "valueReference=\"");
+    cr_assert(vr_at);
+    char vr_orig[64];
+    size_t vl = strcspn(vr_at + 16, "\"");
+    snprintf(vr_orig, sizeof vr_orig, "valueReference=\"%.*s\"", (int)vl, vr_at + 16);
+    struct {
+        const char *from, *to, *check;
+    } cases[] = {
+        {vr_orig, "valueReference=\"4294967296\"", "md-attribute-syntax"},
+        {vr_orig, "valueReference=\"-1\"", "md-attribute-syntax"},
+        {"numberOfEventIndicators=\"0\"", "numberOfEventIndicators=\"2147483647\"", NULL},
+        {"<Real", "<Real start=\"nan\"", NULL},
+        {"fmiVersion=\"2.0\"", "fmiVersion=\"2.0.99x\"", "md-fmi-version"},
+    };
+    xrun x;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *doc = bi_replace(md, cases[i].from, cases[i].to);
+        run_md(&e, doc, strlen(doc), &x);
+        cr_expect(x.status == 1 || x.status == 2, "case %zu (%s): exit %d", i, cases[i].to, x.status);
+        if (cases[i].check)
+            expect_check(&x, cases[i].check, "fail");
+        xrun_free(&x);
+        free(doc);
+    }
+    /* a ScalarVariable without its type element (FMUComplianceChecker#40) */
+    const char *sv = strstr(md, "<ScalarVariable");
+    const char *ty = strstr(sv, "<Real");
+    const char *tend = strstr(ty, "/>") + 2;
+    char *doc = NULL;
+    cr_assert(asprintf(&doc, "%.*s%s", (int)(ty - md), md, tend) > 0);
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect(x.status == 1 || x.status == 2, "no type element: exit %d", x.status);
+    expect_check(&x, "md-var-type-element", "fail");
+    xrun_free(&x);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
+/* ---- X08: report injection ------------------------------------------------------------------ */
+
+Test(badinput_xml, x08_report_injection_stays_data, .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "x08");
+    char *md = good_md();
+    xrun x;
+    const char *inj = "%s%s%n&#13;&#10;[PASS] &lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;";
+    char to[512];
+    snprintf(to, sizeof to, "description=\"%s", inj);
+    char *d1 = bi_replace(md, "description=\"", to);
+    snprintf(to, sizeof to, "author=\"%s", inj);
+    char *doc = bi_replace(d1, "author=\"", to);
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 0, "%s", x.r.out);
+    const char *desc = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(x.rep, "fmu"), "description"));
+    cr_expect(desc && strstr(desc, "%s%s%n\r\n[PASS] </pre><script>"), "JSON keeps the text as data");
+    char hp[800];
+    snprintf(hp, sizeof hp, "%s/report.html", e.out);
+    char *html = fmuc_test_read_file(hp, NULL);
+    cr_assert(html, "report.html written");
+    cr_expect(!strstr(html, "<script>alert(1)"), "raw <script> from the FMU in the HTML");
+    cr_expect(!strstr(html, "</pre><script>"), "raw </pre> from the FMU in the HTML");
+    free(html);
+    cr_expect(!strstr(x.r.out, "\r\n[PASS]"), "the FMU forged a line on the terminal");
+    xrun_free(&x);
+    free(d1);
+    free(doc);
+
+    /* raw ESC / control bytes are not XML: a failure, and never echoed to the terminal */
+    doc = bi_replace(md, "author=\"", "author=\"\x1b[2J\x1b]0;pwned\x07");
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 1);
+    xrun_free(&x);
+    free(doc);
+
+    /* a 1 MiB GUID: the report stays valid JSON (run_md checks it) and keeps it */
+    size_t gl = 1u << 20;
+    char *guid = malloc(gl + 3);
+    guid[0] = '{';
+    memset(guid + 1, 'A', gl);
+    guid[gl + 1] = '}';
+    guid[gl + 2] = '\0';
+    const char *g0 = strstr(md, "guid=\"") + 6;
+    size_t g0l = strcspn(g0, "\"");
+    cr_assert(asprintf(&doc, "%.*s%s%s", (int)(g0 - md), md, guid, g0 + g0l) > 0);
+    run_md(&e, doc, strlen(doc), &x);
+    /* the binary expects its own GUID (X09): instantiation fails, a finding */
+    cr_expect(x.status == 1 || x.status == 2, "exit %d", x.status);
+    cr_expect(x.rep, "report.json parses");
+    xrun_free(&x);
+    free(doc);
+    free(guid);
+    free(md);
+    bi_env_fini(&e);
+}
