@@ -4,29 +4,67 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "worker_internal.h"
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static fmuc_w_call *slot(fmuc_w_shared *sh, uint64_t seq)
+{
+    return seq < FMUC_W_TRACE_HEAD ? &sh->head[seq] : &sh->tail[seq % FMUC_W_TRACE_TAIL];
+}
+
+/* Calls never nest, so when call seq begins, call seq-1 has returned: its duration moves into
+ * the cumulative timers (the last call's is added by the parent when decoding). */
+static void fold_previous(fmuc_w_shared *sh, uint64_t seq)
+{
+    fmuc_w_call *p;
+    if (seq == 0)
+        return;
+    p = slot(sh, seq - 1);
+    if (p->seq != seq - 1 || p->state == FMUC_W_CALL_RUNNING || !p->timed)
+        return;
+    if (p->timed == 1)
+        sh->fmi_ns += p->dt_ns;
+    else
+        sh->dl_ns += p->dt_ns;
+    p->timed = 0;
+}
 
 fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, const char *fmt, ...)
 {
     fmuc_w_shared *sh = ctx->sh;
     uint64_t seq = sh->ncalls;
-    fmuc_w_call *e = seq < FMUC_W_TRACE_HEAD ? &sh->head[seq] : &sh->tail[seq % FMUC_W_TRACE_TAIL];
+    fmuc_w_call *e = slot(sh, seq);
     va_list ap;
 
+    fold_previous(sh, seq);
     e->state = FMUC_W_CALL_EMPTY;
     e->seq = seq;
     e->status = 0;
+    e->dt_ns = 0;
     va_start(ap, fmt);
     vsnprintf(e->text, sizeof e->text, fmt, ap);
     va_end(ap);
+    e->timed = strncmp(e->text, "fmi2", 4) == 0                                     ? 1u
+               : strncmp(e->text, "dlopen(", 7) == 0 || strncmp(e->text, "dlclose(", 8) == 0 ? 2u
+                                                                                    : 0u;
     __atomic_store_n(&e->state, FMUC_W_CALL_RUNNING, __ATOMIC_SEQ_CST);
     __atomic_store_n(&sh->ncalls, seq + 1, __ATOMIC_SEQ_CST);
+    e->t0_ns = e->timed ? mono_ns() : 0; /* last: the formatting above is harness time */
     return e;
 }
 
 void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state)
 {
+    if (e->timed)
+        e->dt_ns = mono_ns() - e->t0_ns;
     e->status = status;
     __atomic_store_n(&e->state, state, __ATOMIC_SEQ_CST);
 }
@@ -178,6 +216,21 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
     if (last) {
         copy_str(out->last_call, sizeof out->last_call, last->text, sizeof last->text);
         out->call_in_progress = last->state == FMUC_W_CALL_RUNNING;
+    }
+    {
+        /* cumulative timers plus the last call's own time (not folded yet); a call still
+         * running when the worker ended is not counted */
+        uint64_t fmi = sh->fmi_ns, dl = sh->dl_ns;
+        if (n > 0) {
+            const fmuc_w_call *lc = n - 1 < FMUC_W_TRACE_HEAD ? &sh->head[n - 1]
+                                                              : &sh->tail[(n - 1) % FMUC_W_TRACE_TAIL];
+            if (lc->seq == n - 1 && lc->state != FMUC_W_CALL_RUNNING && lc->timed == 1)
+                fmi += lc->dt_ns;
+            else if (lc->seq == n - 1 && lc->state != FMUC_W_CALL_RUNNING && lc->timed == 2)
+                dl += lc->dt_ns;
+        }
+        out->fmi_time_s = 1e-9 * (double)fmi;
+        out->lib_time_s = 1e-9 * (double)dl;
     }
 
     out->allocs = sh->allocs;

@@ -97,6 +97,9 @@ typedef struct fmuc_worker_outcome {
     char load_error[512];      /* dlerror() text or reason when the load failed */
     cJSON *missing;            /* array of fmi2* names not found (owned; NULL when none) */
     double duration_s;
+    double fmi_time_s;         /* wall time inside fmi2* calls that returned (CLOCK_MONOTONIC,
+                                  measured around each traced call; callbacks included) */
+    double lib_time_s;         /* wall time inside dlopen/dlclose of the FMU's library */
 } fmuc_worker_outcome;
 
 /** What runs in the worker. Return 0 normally; the value comes back as fn_status. */
@@ -120,8 +123,10 @@ const char *fmuc_worker_end_name(fmuc_worker_end e);
 /** Describe the outcome in res: a crash/timeout/early exit/protocol error becomes an ERROR with a
  *  message naming the signal and the call or phase ("worker terminated by SIGSEGV during
  *  fmi2DoStep(t=0.5, h=0.1, noSet=0)") and the last calls; evidence "worker" gets the end, trace
- *  excerpt, log excerpt, output byte counts and allocation stats. Returns nonzero when the check
- *  must not interpret out->reply (anything but FMUC_WORKER_OK), 0 otherwise. */
+ *  excerpt, log excerpt, output byte counts and allocation stats, duration_s, fmi_time_s and
+ *  lib_time_s, and running totals over the check's workers so far ("workers",
+ *  "fmi_time_total_s", "duration_total_s"). Returns nonzero when the check must not interpret
+ *  out->reply (anything but FMUC_WORKER_OK), 0 otherwise. */
 int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res);
 
 /* ---------------------------------------------------------------------------------------------
