@@ -124,6 +124,8 @@ cJSON *fmuc_report_to_json(const fmuc_report *r)
     cJSON_AddNumberToObject(sum, "notApplicable", (double)r->counts[FMUC_VERDICT_NA]);
     cJSON_AddStringToObject(sum, "verdict", fmuc_verdict_name(r->overall));
     cJSON_AddNumberToObject(sum, "durationSeconds", r->duration_s);
+    if (r->baseline)
+        cJSON_AddItemToObject(root, "baseline", cJSON_Duplicate(r->baseline, 1));
     return root;
 }
 

@@ -35,11 +35,24 @@ static const char *color(const fmuc_cli *cli, fmuc_verdict v)
     }
 }
 
-static void progress(const fmuc_result *r, size_t done, size_t total, void *payload)
+/* Per-run state shared by the runner hooks (one payload for progress and level override). */
+typedef struct run_state {
+    fmuc_cli *cli;
+    fmuc_run_filter *filter;
+    int stopped;        /* a stop signal was seen: no further checks start */
+    size_t keep;        /* results that finished before the signal */
+    size_t nfail, nwarn, nerror;
+    int live;           /* the live counter line is on the terminal */
+} run_state;
+
+static int level_hook(const char *check_id, fmuc_level *level, void *payload)
 {
-    const fmuc_cli *cli = payload;
-    if (cli->quiet)
-        return;
+    run_state *st = payload;
+    return fmuc_cli_config_level(check_id, level, &st->cli->config);
+}
+
+static void check_line(const fmuc_cli *cli, const fmuc_result *r, size_t done, size_t total)
+{
     const char *on = color(cli, r->verdict), *off = cli->color ? "\033[0m" : "";
     fprintf(stderr, "[%3zu/%zu] %s%-14s%s %s", done, total, on, fmuc_verdict_name(r->verdict), off,
             r->id);
@@ -50,6 +63,44 @@ static void progress(const fmuc_result *r, size_t done, size_t total, void *payl
     if (cli->verbose)
         for (size_t i = r->verdict != FMUC_VERDICT_PASS ? 1 : 0; i < r->nmessages; i++)
             fprintf(stderr, "          %s\n", r->messages[i]);
+}
+
+/* Stop starting checks: the runner consults the filter before each one; "*" skips them all. */
+static void stop_runner(run_state *st, size_t done)
+{
+    st->stopped = 1;
+    st->keep = done - 1; /* the check that just ended was running when the signal came */
+    st->cli->skip[st->cli->nskip] = "*";
+    st->filter->skip = st->cli->skip;
+    st->filter->nskip = st->cli->nskip + 1;
+}
+
+static void progress(const fmuc_result *r, size_t done, size_t total, void *payload)
+{
+    run_state *st = payload;
+    const fmuc_cli *cli = st->cli;
+    if (!st->stopped && fmuc_cli_signal_stop())
+        stop_runner(st, done);
+    if (st->stopped)
+        return;
+    st->nfail += r->verdict == FMUC_VERDICT_FAIL;
+    st->nwarn += r->verdict == FMUC_VERDICT_WARN;
+    st->nerror += r->verdict == FMUC_VERDICT_ERROR;
+    if (cli->quiet)
+        return;
+    if (!cli->stderr_tty || cli->verbose) {
+        check_line(cli, r, done, total);
+        return;
+    }
+    /* terminal: findings stay on screen, the counter line is redrawn in place */
+    fputs("\r\033[K", stderr);
+    if (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR ||
+        r->verdict == FMUC_VERDICT_WARN)
+        check_line(cli, r, done, total);
+    fprintf(stderr, "[%3zu/%zu] %zu fail, %zu error, %zu warn  %s", done, total, st->nfail,
+            st->nerror, st->nwarn, r->id);
+    fflush(stderr);
+    st->live = 1;
 }
 
 static char *options_json(const fmuc_cli *cli)
@@ -68,6 +119,15 @@ static char *options_json(const fmuc_cli *cli)
         cJSON_AddStringToObject(o, "compare", op->compare_fmu);
     if (op->reference_csv)
         cJSON_AddStringToObject(o, "reference", op->reference_csv);
+    if (op->energy_spec)
+        cJSON_AddStringToObject(o, "energySpec", op->energy_spec);
+    if (cli->config_path)
+        cJSON_AddStringToObject(o, "config", cli->config_path);
+    if (cli->config.strict)
+        cJSON_AddStringToObject(o, "profile", "strict");
+    if (cli->baseline_path)
+        cJSON_AddStringToObject(o, "baseline", cli->baseline_path);
+    cJSON_AddStringToObject(o, "failOn", cli->fail_on_new ? "new" : "any");
     cJSON *only = cJSON_AddArrayToObject(o, "only");
     for (size_t i = 0; i < cli->nonly; i++)
         cJSON_AddItemToArray(only, cJSON_CreateString(cli->only[i]));
@@ -77,36 +137,6 @@ static char *options_json(const fmuc_cli *cli)
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return s;
-}
-
-static char *utc_now(void)
-{
-    char buf[32];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return strdup(buf);
-}
-
-/* mkdir -p with mode 0755; error message names the folder. */
-static int make_dirs(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
 /* Write via a temp file in the same folder and rename, so a report is complete or absent. */
@@ -164,6 +194,24 @@ static int exit_code_for(const fmuc_report *rep)
     return FMUC_EXIT_OK;
 }
 
+static void print_ids(const char *label, const cJSON *arr)
+{
+    int n = cJSON_GetArraySize(arr);
+    printf("  %-20s %d", label, n);
+    const cJSON *it;
+    int k = 0;
+    cJSON_ArrayForEach(it, arr)
+    {
+        if (k == 8) {
+            printf(" ...");
+            break;
+        }
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "id"));
+        printf("%s%s", k++ ? ", " : ": ", id ? id : "?");
+    }
+    putchar('\n');
+}
+
 static void print_summary(const fmuc_cli *cli, const fmuc_report *rep, const char *json_path,
                           const char *html_path)
 {
@@ -171,25 +219,27 @@ static void print_summary(const fmuc_cli *cli, const fmuc_report *rep, const cha
     const char *off = cli->stdout_color ? "\033[0m" : "";
     const char *what = rep->rejected      ? "REJECTED"
                        : rep->unsupported ? "UNSUPPORTED"
+                       : rep->incomplete  ? "INTERRUPTED"
                        : rep->overall == FMUC_VERDICT_ERROR ? "ERROR"
                        : rep->overall == FMUC_VERDICT_FAIL  ? "FAIL"
                                                             : "PASS";
     if (!cli->quiet) {
-        printf("\n%s  sha256 %s\n", rep->fmu.file_name ? rep->fmu.file_name : "?",
-               rep->fmu.sha256 ? rep->fmu.sha256 : "-");
-        printf("  %zu checks: %zu pass, %zu warn, %zu fail, %zu error, %zu not applicable "
-               "(%.2f s)\n",
-               rep->nresults, rep->counts[FMUC_VERDICT_PASS], rep->counts[FMUC_VERDICT_WARN],
-               rep->counts[FMUC_VERDICT_FAIL], rep->counts[FMUC_VERDICT_ERROR],
-               rep->counts[FMUC_VERDICT_NA], rep->duration_s);
-        for (size_t i = 0; i < rep->nresults; i++) {
-            const fmuc_result *r = &rep->results[i];
-            if (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR)
-                printf("  %-5s %s: %s\n", fmuc_verdict_name(r->verdict), r->id,
-                       r->nmessages ? r->messages[0] : r->title);
+        putchar('\n');
+        fflush(stdout);
+        fmuc_report_text_write(stdout, rep, cli->stdout_color);
+        printf("  sha256 %s\n", rep->fmu.sha256 ? rep->fmu.sha256 : "-");
+        if (rep->baseline) {
+            const char *bp = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rep->baseline,
+                                                                                   "path"));
+            printf("\nbaseline %s\n", bp ? bp : "(none for this FMU)");
+            print_ids("new failures", cJSON_GetObjectItemCaseSensitive(rep->baseline, "newFailures"));
+            print_ids("fixed", cJSON_GetObjectItemCaseSensitive(rep->baseline, "fixed"));
+            print_ids("unchanged failures",
+                      cJSON_GetObjectItemCaseSensitive(rep->baseline, "unchangedFailures"));
+            const cJSON *nr = cJSON_GetObjectItemCaseSensitive(rep->baseline, "notRun");
+            if (cJSON_GetArraySize(nr))
+                print_ids("not run now", nr);
         }
-        if (rep->rejected_reason)
-            printf("  %s\n", rep->rejected_reason);
         if (json_path)
             printf("  report: %s\n", json_path);
         if (html_path)
@@ -198,7 +248,48 @@ static void print_summary(const fmuc_cli *cli, const fmuc_report *rep, const cha
     printf("%s%s%s %s\n", on, what, off, rep->fmu.file_name ? rep->fmu.file_name : "");
 }
 
-int fmuc_cli_check_one(const fmuc_cli *cli, const char *path)
+static int write_all_reports(const fmuc_cli *cli, const fmuc_report *rep, const char *outdir,
+                             char **json_path, char **html_path)
+{
+    if (asprintf(json_path, "%s/report.json", outdir) < 0) {
+        *json_path = NULL;
+        return FMUC_EXIT_INTERNAL;
+    }
+    if (write_atomic(*json_path, fmuc_report_json_write, rep) < 0) {
+        fprintf(stderr, "fmucheck: cannot write '%s': %s\n", *json_path, strerror(errno));
+        return FMUC_EXIT_USAGE;
+    }
+#ifdef FMUC_HAVE_REPORTERS
+    if (!cli->no_html) {
+        if (asprintf(html_path, "%s/report.html", outdir) < 0) {
+            *html_path = NULL;
+            return FMUC_EXIT_INTERNAL;
+        }
+        if (write_atomic(*html_path, fmuc_report_html_write, rep) < 0) {
+            fprintf(stderr, "fmucheck: cannot write '%s': %s\n", *html_path, strerror(errno));
+            return FMUC_EXIT_USAGE;
+        }
+    }
+    if (cli->junit_path && write_atomic(cli->junit_path, fmuc_report_junit_write, rep) < 0) {
+        fprintf(stderr, "fmucheck: cannot write '%s': %s\n", cli->junit_path, strerror(errno));
+        return FMUC_EXIT_USAGE;
+    }
+#else
+    (void)html_path;
+#endif
+    if (cli->json_path) {
+        if (strcmp(cli->json_path, "-") == 0) {
+            if (fmuc_report_json_write(stdout, rep) != FMUC_OK)
+                return FMUC_EXIT_INTERNAL;
+        } else if (write_atomic(cli->json_path, fmuc_report_json_write, rep) < 0) {
+            fprintf(stderr, "fmucheck: cannot write '%s': %s\n", cli->json_path, strerror(errno));
+            return FMUC_EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
 {
     int rc = FMUC_EXIT_INTERNAL;
     double t0 = now_s();
@@ -220,13 +311,21 @@ int fmuc_cli_check_one(const fmuc_cli *cli, const char *path)
         rc = oerr == FMUC_ENOMEM ? FMUC_EXIT_INTERNAL : FMUC_EXIT_USAGE;
         goto out;
     }
+    if (!fmuc_cli_config_pin_ok(&cli->config, fmu.sha256)) {
+        fprintf(stderr,
+                "fmucheck: %s: refused: its sha256 %s is not the one pinned in config %s (%s%s)\n",
+                path, fmu.sha256[0] ? fmu.sha256 : "(unknown)", cli->config.path,
+                cli->config.pins[0], cli->config.npins > 1 ? ", ..." : "");
+        rc = FMUC_EXIT_REJECTED;
+        goto out;
+    }
 
     rep.schema_version = 1;
     rep.tool_version = strdup(FMUC_VERSION);
     rep.libzip_version = strdup(fmuc_libzip_version());
     rep.libxml2_version = strdup(fmuc_libxml2_version());
     rep.host_platform = strdup(fmuc_host_platform());
-    rep.date_utc = utc_now();
+    rep.date_utc = fmuc_cli_utc_now();
     rep.options_json = options_json(cli);
     rep.fmu_log = cJSON_CreateArray();
     fmuc_report_identity_fill(&rep, &fmu);
@@ -239,62 +338,75 @@ int fmuc_cli_check_one(const fmuc_cli *cli, const char *path)
     }
 
     fmuc_run_filter filter = {cli->only, cli->nonly, cli->skip, cli->nskip};
-    fmuc_run_hooks hooks = {.progress = progress, .payload = (void *)cli};
-    if (fmuc_run_checks(&rep, &fmu, oerr, &cli->opts, &filter, &hooks) != FMUC_OK) {
-        fprintf(stderr, "fmucheck: out of memory while running checks\n");
+    run_state st = {.cli = cli, .filter = &filter};
+    fmuc_run_hooks hooks = {.progress = progress,
+                            .level_override = cli->config.path ? level_hook : NULL,
+                            .payload = &st};
+    if (fmuc_cli_signal_stop()) {
+        st.stopped = 1; /* interrupted while opening: no check starts */
+    } else {
+        fmuc_cli_signals_kill_children(1);
+        fmuc_err rerr = fmuc_run_checks(&rep, &fmu, oerr, &cli->opts, &filter, &hooks);
+        fmuc_cli_signals_kill_children(0);
+        if (st.live)
+            fputs("\r\033[K", stderr);
+        if (rerr != FMUC_OK) {
+            fprintf(stderr, "fmucheck: out of memory while running checks\n");
+            goto out;
+        }
+    }
+    if (st.stopped) { /* drop what the signal cut short */
+        for (size_t i = st.keep; i < rep.nresults; i++)
+            fmuc_result_clear(&rep.results[i]);
+        if (rep.nresults > st.keep)
+            rep.nresults = st.keep;
+    }
+    if (st.stopped || fmuc_cli_signal_stop())
+        rep.incomplete = 1;
+    fmuc_report_tally(&rep);
+    if (fmuc_cli_config_apply(&cli->config, &rep) != FMUC_OK) {
+        fprintf(stderr, "fmucheck: out of memory applying the gating config\n");
         goto out;
     }
     rep.duration_s = now_s() - t0;
+    if (cli->baseline_path) {
+        char why[256];
+        struct stat bst;
+        const char *bp = cli->baseline_path;
+        if (cli->batch_child && stat(bp, &bst) != 0)
+            bp = NULL; /* a batch FMU new since the baseline: every failure is new */
+        rep.baseline = fmuc_cli_baseline_compare(&rep, bp, why, sizeof why);
+        if (!rep.baseline) {
+            fprintf(stderr, "fmucheck: --baseline %s: %s\n", cli->baseline_path, why);
+            rc = FMUC_EXIT_USAGE;
+            goto out;
+        }
+    }
 
     outdir = cli->output_dir ? strdup(cli->output_dir) : default_output_dir(path);
-    if (!outdir || make_dirs(outdir) < 0) {
+    if (!outdir || fmuc_cli_make_dirs(outdir) < 0) {
         fprintf(stderr, "fmucheck: cannot create output folder '%s': %s\n",
                 outdir ? outdir : "?", strerror(errno));
         rc = FMUC_EXIT_USAGE;
         goto out;
     }
-    if (asprintf(&json_path, "%s/report.json", outdir) < 0) {
-        json_path = NULL;
+    int wrc = write_all_reports(cli, &rep, outdir, &json_path, &html_path);
+    if (wrc >= 0) {
+        rc = wrc;
         goto out;
-    }
-    if (write_atomic(json_path, fmuc_report_json_write, &rep) < 0) {
-        fprintf(stderr, "fmucheck: cannot write '%s': %s\n", json_path, strerror(errno));
-        rc = FMUC_EXIT_USAGE;
-        goto out;
-    }
-#ifdef FMUC_HAVE_REPORTERS
-    if (!cli->no_html) {
-        if (asprintf(&html_path, "%s/report.html", outdir) < 0) {
-            html_path = NULL;
-            goto out;
-        }
-        if (write_atomic(html_path, fmuc_report_html_write, &rep) < 0) {
-            fprintf(stderr, "fmucheck: cannot write '%s': %s\n", html_path, strerror(errno));
-            rc = FMUC_EXIT_USAGE;
-            goto out;
-        }
-    }
-    if (cli->junit_path && write_atomic(cli->junit_path, fmuc_report_junit_write, &rep) < 0) {
-        fprintf(stderr, "fmucheck: cannot write '%s': %s\n", cli->junit_path, strerror(errno));
-        rc = FMUC_EXIT_USAGE;
-        goto out;
-    }
-#endif
-    if (cli->json_path) {
-        if (strcmp(cli->json_path, "-") == 0) {
-            if (fmuc_report_json_write(stdout, &rep) != FMUC_OK)
-                goto out;
-        } else if (write_atomic(cli->json_path, fmuc_report_json_write, &rep) < 0) {
-            fprintf(stderr, "fmucheck: cannot write '%s': %s\n", cli->json_path, strerror(errno));
-            rc = FMUC_EXIT_USAGE;
-            goto out;
-        }
     }
     if (!(cli->json_path && strcmp(cli->json_path, "-") == 0))
         print_summary(cli, &rep, json_path, html_path);
-    rc = exit_code_for(&rep);
+    if (fmuc_cli_signal_stop())
+        rc = 128 + fmuc_cli_signal_stop();
+    else if (cli->fail_on_new && rep.baseline && !rep.rejected && !rep.unsupported)
+        rc = fmuc_cli_baseline_exit(rep.baseline);
+    else
+        rc = exit_code_for(&rep);
 out:
     fflush(stdout);
+    cJSON_Delete(rep.baseline);
+    rep.baseline = NULL;
     fmuc_report_free(&rep);
     fmuc_fmu_close(&fmu);
     free(outdir);

@@ -10,7 +10,8 @@
 
 enum {
     OPT_VERSION = 256, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
-    OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR
+    OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR,
+    OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC
 };
 
 static const struct option long_opts[] = {
@@ -34,18 +35,29 @@ static const struct option long_opts[] = {
     {"rtol", required_argument, NULL, OPT_RTOL},
     {"atol", required_argument, NULL, OPT_ATOL},
     {"tmpdir", required_argument, NULL, OPT_TMPDIR},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+    {"jobs", required_argument, NULL, 'j'},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"energy-spec", required_argument, NULL, OPT_ENERGY_SPEC},
     {NULL, 0, NULL, 0}};
 
 void fmuc_cli_usage(FILE *out)
 {
     fputs("usage: fmucheck [options] FILE.fmu\n"
+          "       fmucheck [options] [-j N] [--shard I/N] FILE.fmu|DIR ...   (a batch)\n"
+          "       fmucheck merge OUTDIR index1.json index2.json ...\n"
           "       fmucheck --list-checks [--json]\n"
           "\n"
           "Checks an FMI 2.0 FMU against the standard and writes an evidence report\n"
-          "(report.json, report.html) into the output folder.\n"
+          "(report.json, report.html) into the output folder. A batch (several FMUs, or a\n"
+          "folder searched for *.fmu) writes OUTDIR/<fmu name>/ per FMU plus index.json and\n"
+          "index.html.\n"
           "\n"
           "options:\n"
-          "  -o, --output DIR          output folder (default: ./<fmu name>.fmucheck)\n"
+          "  -o, --output DIR          output folder (default: ./<fmu name>.fmucheck;\n"
+          "                            batch: ./fmucheck-batch)\n"
           "      --json[=FILE]         also write the JSON report to FILE ('-' = stdout);\n"
           "                            with --list-checks: list as JSON\n"
           "      --junit FILE          write a JUnit XML file for CI\n"
@@ -63,6 +75,16 @@ void fmuc_cli_usage(FILE *out)
           "      --reference REF.csv   compare outputs with reference results\n"
           "      --rtol X, --atol X    tolerances for --compare/--reference (1e-6, 1e-9)\n"
           "      --tmpdir DIR          where private temporary folders are made\n"
+          "      --energy-spec FILE    JSON spec for me-energy-residual (opt-in)\n"
+          "      --config FILE         gating config (JSON): profile, levels, waivers,\n"
+          "                            tolerances, timeouts, pinned sha256\n"
+          "      --baseline REPORT     compare with an earlier report.json (batch: the\n"
+          "                            earlier OUTDIR or its index.json)\n"
+          "      --fail-on any|new     with new: only new failures against the baseline\n"
+          "                            set the exit code (default any)\n"
+          "  -j, --jobs N              batch: check N FMUs in parallel (default 1)\n"
+          "      --shard I/N           batch: keep the FMUs at sorted positions k\n"
+          "                            (from 0) with k % N == I-1\n"
           "  -q, --quiet               print only the verdict line\n"
           "  -v, --verbose             print every check's messages\n"
           "  -h, --help                this text\n"
@@ -75,8 +97,10 @@ void fmuc_cli_usage(FILE *out)
           "     could not be carried out)\n"
           "  3  input rejected: not a readable, safe FMU file\n"
           "  4  an FMI 1.0 or 3.0 FMU: recognised but not supported yet\n"
-          " 64  usage or environment error (bad option, unwritable output folder)\n"
-          " 70  internal error in fmucheck\n",
+          " 64  usage or environment error (bad option, bad config, unwritable output folder)\n"
+          " 70  internal error in fmucheck\n"
+          "130  interrupted by SIGINT, 143 by SIGTERM (report marked incomplete)\n"
+          "a batch exits with the highest code of its FMUs (130/143 when interrupted)\n",
           out);
 }
 
@@ -90,6 +114,20 @@ static int parse_double(const char *opt, const char *s, double lo, double *out)
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || !end || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr, "fmucheck: %s: '%s' is not a whole number from %ld to %ld\n", opt, s, lo,
+                hi);
+        return -1;
+    }
+    *out = (int)v;
     return 0;
 }
 
@@ -113,7 +151,8 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
     cli->opts.self_exe = argv[0];
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:qv", long_opts, NULL)) != -1) {
+    cli->jobs = 1;
+    while ((c = getopt_long(argc, argv, ":ho:qvj:", long_opts, NULL)) != -1) {
         switch (c) {
         case 'h': fmuc_cli_usage(stdout); return FMUC_EXIT_OK;
         case OPT_VERSION:
@@ -140,10 +179,12 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
         case OPT_TIMEOUT:
             if (parse_double("--timeout", optarg, 0.001, &cli->opts.timeout_s) < 0)
                 return FMUC_EXIT_USAGE;
+            cli->set_timeout = 1;
             break;
         case OPT_TMULT:
             if (parse_double("--timeout-multiplier", optarg, 0.001, &cli->opts.timeout_multiplier) < 0)
                 return FMUC_EXIT_USAGE;
+            cli->set_tmult = 1;
             break;
         case OPT_INPUT: cli->opts.input_csv = optarg; break;
         case OPT_NATIVE:
@@ -158,12 +199,42 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
         case OPT_RTOL:
             if (parse_double("--rtol", optarg, 0, &cli->opts.rtol) < 0)
                 return FMUC_EXIT_USAGE;
+            cli->set_rtol = 1;
             break;
         case OPT_ATOL:
             if (parse_double("--atol", optarg, 0, &cli->opts.atol) < 0)
                 return FMUC_EXIT_USAGE;
+            cli->set_atol = 1;
             break;
         case OPT_TMPDIR: cli->opts.tmp_parent = optarg; break;
+        case OPT_CONFIG: cli->config_path = optarg; break;
+        case OPT_ENERGY_SPEC: cli->opts.energy_spec = optarg; break;
+        case OPT_BASELINE: cli->baseline_path = optarg; break;
+        case OPT_FAIL_ON:
+            if (strcmp(optarg, "any") && strcmp(optarg, "new")) {
+                fprintf(stderr, "fmucheck: --fail-on: '%s' is not one of any, new\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->fail_on_new = strcmp(optarg, "new") == 0;
+            break;
+        case 'j':
+            if (parse_int("--jobs", optarg, 1, 256, &cli->jobs) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        case OPT_SHARD: {
+            const char *slash = strchr(optarg, '/');
+            char ibuf[32];
+            if (!slash || (size_t)(slash - optarg) >= sizeof ibuf) {
+                fprintf(stderr, "fmucheck: --shard: '%s' is not I/N (e.g. 2/4)\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            memcpy(ibuf, optarg, (size_t)(slash - optarg));
+            ibuf[slash - optarg] = '\0';
+            if (parse_int("--shard N", slash + 1, 1, 100000, &cli->shard_n) < 0 ||
+                parse_int("--shard I", ibuf, 1, cli->shard_n, &cli->shard_i) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
+        }
         case ':':
             fprintf(stderr, "fmucheck: option '%s' needs a value\n", argv[optind - 1]);
             return FMUC_EXIT_USAGE;
@@ -182,9 +253,14 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
     }
     if (!cli->list_checks)
         cli->list_json = 0;
+    if (cli->fail_on_new && !cli->baseline_path) {
+        fprintf(stderr, "fmucheck: --fail-on new needs --baseline\n");
+        return FMUC_EXIT_USAGE;
+    }
     const char *nc = getenv("NO_COLOR");
     int no_color = nc && *nc;
     cli->color = !no_color && isatty(STDERR_FILENO);
     cli->stdout_color = !no_color && isatty(STDOUT_FILENO);
+    cli->stderr_tty = isatty(STDERR_FILENO);
     return -1;
 }

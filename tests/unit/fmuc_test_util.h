@@ -178,4 +178,176 @@ static inline const char *fmuc_test_timeout_multiplier(void)
     return m && *m ? m : "1";
 }
 
+/* ---- asynchronous runs, signals, hostile FMUs (used by the CLI tests) ------------------------- */
+
+#include <time.h>
+#include <zip.h>
+
+/* Start argv with stdout/stderr redirected to files (NULL: /dev/null); returns the pid or -1. */
+static inline pid_t fmuc_test_spawn(char *const argv[], char *const extra_env[], const char *out_path,
+                                    const char *err_path)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    int fo = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fo < 0 || fe < 0)
+        _exit(127);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    for (size_t i = 0; extra_env && extra_env[i]; i++)
+        putenv(extra_env[i]);
+    execv(argv[0], argv);
+    _exit(127);
+}
+
+static inline double fmuc_test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wait up to timeout_s for pid; *code = exit code or 128+signal. Returns -1 (and SIGKILLs it) on
+ * timeout. */
+static inline int fmuc_test_wait(pid_t pid, double timeout_s, int *code)
+{
+    double end = fmuc_test_now() + timeout_s;
+    int st = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (fmuc_test_now() > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            return -1;
+        }
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    *code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return 0;
+}
+
+/* Wait until path exists (up to timeout_s). 0 when it does. */
+static inline int fmuc_test_wait_file(const char *path, double timeout_s)
+{
+    double end = fmuc_test_now() + timeout_s;
+    struct stat st;
+    while (stat(path, &st) != 0) {
+        if (fmuc_test_now() > end)
+            return -1;
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* Number of live (non-zombie) processes whose command line or environment mentions needle. */
+static inline int fmuc_test_procs_with(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || strtol(e->d_name, NULL, 10) == (long)getpid())
+            continue;
+        static const char *const files[] = {"cmdline", "environ"};
+        int hit = 0;
+        for (int k = 0; k < 2 && !hit; k++) {
+            char p[300];
+            snprintf(p, sizeof p, "/proc/%s/%s", e->d_name, files[k]);
+            size_t len = 0;
+            char *buf = fmuc_test_read_file(p, &len);
+            if (!buf)
+                continue;
+            for (size_t i = 0; i < len; i++)
+                if (buf[i] == '\0')
+                    buf[i] = ' ';
+            hit = len > 0 && strstr(buf, needle) != NULL;
+            free(buf);
+        }
+        if (hit) {
+            char sp[300];
+            snprintf(sp, sizeof sp, "/proc/%s/stat", e->d_name);
+            char *st = fmuc_test_read_file(sp, NULL);
+            const char *rp = st ? strrchr(st, ')') : NULL;
+            if (!(rp && rp[1] == ' ' && rp[2] == 'Z'))
+                n++;
+            free(st);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* A copy of good/SpringMassDamper.fmu whose linux64 library hangs in its ELF constructor (the
+ * first dynamic check never returns) after writing its pid to $FMUC_TEST_HANG_PIDFILE. Built with
+ * /usr/bin/cc into dir; returns the FMU path (caller frees) or NULL. */
+static inline char *fmuc_test_make_hang_fmu(const char *dir, const char *good_fmu)
+{
+    static const char src[] =
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
+        "__attribute__((constructor)) static void hang(void)\n{\n"
+        "    const char *p = getenv(\"FMUC_TEST_HANG_PIDFILE\");\n"
+        "    if (p) {\n        char tmp[4200];\n"
+        "        snprintf(tmp, sizeof tmp, \"%s.%ld.tmp\", p, (long)getpid());\n"
+        "        FILE *f = fopen(tmp, \"w\");\n"
+        "        if (f) { fprintf(f, \"%ld\\n\", (long)getpid()); fclose(f); rename(tmp, p); }\n"
+        "    }\n    for (;;) pause();\n}\n";
+    char c_path[4200], so_path[4200], *fmu = NULL;
+    snprintf(c_path, sizeof c_path, "%s/hang.c", dir);
+    snprintf(so_path, sizeof so_path, "%s/hang.so", dir);
+    if (fmuc_test_write_file(c_path, src, sizeof src - 1) < 0)
+        return NULL;
+    char *cc[] = {"/usr/bin/cc", "-shared", "-fPIC", "-o", so_path, c_path, NULL};
+    fmuc_test_run r;
+    if (fmuc_test_exec(&r, cc, NULL) < 0 || r.status != 0) {
+        fmuc_test_run_free(&r);
+        return NULL;
+    }
+    fmuc_test_run_free(&r);
+    if (asprintf(&fmu, "%s/hang.fmu", dir) < 0)
+        return NULL;
+    size_t len = 0;
+    char *bytes = fmuc_test_read_file(good_fmu, &len);
+    if (!bytes || fmuc_test_write_file(fmu, bytes, len) < 0) {
+        free(bytes);
+        free(fmu);
+        return NULL;
+    }
+    free(bytes);
+    int zerr = 0;
+    zip_t *z = zip_open(fmu, 0, &zerr);
+    int ok = z != NULL;
+    for (zip_int64_t i = 0; ok && i < zip_get_num_entries(z, 0); i++) {
+        const char *name = zip_get_name(z, (zip_uint64_t)i, 0);
+        size_t nl = name ? strlen(name) : 0;
+        if (!name || strncmp(name, "binaries/linux64/", 17) || nl < 4 || strcmp(name + nl - 3, ".so"))
+            continue;
+        zip_source_t *src_so = zip_source_file(z, so_path, 0, -1);
+        ok = src_so && zip_file_replace(z, (zip_uint64_t)i, src_so, 0) == 0;
+    }
+    if (z && zip_close(z) != 0)
+        ok = 0;
+    if (!ok) {
+        free(fmu);
+        return NULL;
+    }
+    return fmu;
+}
+
+/* LeakSanitizer: Criterion's runner (libcriterion itself, not the code under test) leaks a few
+ * bytes when tests run in parallel; a test file that spawns fmucheck many times hits it. Put
+ * FMUC_TEST_LSAN_IGNORE_CRITERION() once in such a test file (outside any function). */
+#define FMUC_TEST_LSAN_IGNORE_CRITERION()                                                       \
+    const char *__lsan_default_suppressions(void);                                           \
+    const char *__lsan_default_suppressions(void) { return "leak:libcriterion.so\n"; }
+
 #endif

@@ -1,11 +1,17 @@
 /* The fmucheck command end to end: exit codes, report identity, rejected inputs, temp hygiene. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <zip.h>
 
 #include "fmuc_test_util.h"
 
+FMUC_TEST_LSAN_IGNORE_CRITERION()
+
 #define GOOD_FMU FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
+#define GUID_FMU FMUC_FMU_DIR "/broken/md-guid-present.fmu"
+#define STATIC_CHECKS "zip-*,md-*" /* no FMU code runs: fast and independent of dynamic checks */
 
 static int run_fmucheck(fmuc_test_run *r, const char *tmpdir, const char *outdir,
                         const char *a1, const char *a2, const char *a3)
@@ -106,8 +112,12 @@ Test(cli, rejects_text_empty_directory_missing, .timeout = 60)
     cr_assert(fmuc_test_write_file(empty, "", 0) == 0);
     expect_rejected(text);
     expect_rejected(empty);
-    expect_rejected(dir);
     expect_rejected(missing);
+    /* a folder is a batch: one without any *.fmu is rejected with one line */
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/no-fmus-here", dir);
+    cr_assert(mkdir(sub, 0755) == 0);
+    expect_rejected(sub);
     fmuc_test_rm_rf(dir);
     free(dir);
 }
@@ -226,4 +236,202 @@ Test(cli, only_and_skip_select_checks, .timeout = 120)
     fmuc_test_run_free(&r);
     fmuc_test_rm_rf(out);
     free(out);
+}
+
+static size_t count_str(const char *s, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+Test(cli, quiet_prints_only_the_verdict_line, .timeout = 60)
+{
+    char *out = fmuc_test_mkdtemp("cli-quiet");
+    fmuc_test_run r;
+    cr_assert(run_fmucheck(&r, NULL, out, "-q", "--only=" STATIC_CHECKS, GUID_FMU) == 0);
+    cr_expect_eq(r.status, 1, "exit %d, stderr %s", r.status, r.err);
+    cr_expect_eq(count_lines(r.out), 1, "stdout: %s", r.out);
+    cr_expect(strncmp(r.out, "FAIL md-guid-present.fmu", 24) == 0, "stdout: %s", r.out);
+    cr_expect_eq(r.err_len, 0, "stderr: %s", r.err);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
+Test(cli, plain_progress_one_line_per_check_and_summary_table, .timeout = 60)
+{
+    char *out = fmuc_test_mkdtemp("cli-prog");
+    fmuc_test_run r;
+    char *argv[] = {FMUC_EXE, "-o", out, "--no-html", "--only", STATIC_CHECKS, GUID_FMU, NULL};
+    char *env[] = {"NO_COLOR=1", NULL};
+    cr_assert(fmuc_test_exec(&r, argv, env) == 0);
+    cr_expect_eq(r.status, 1);
+    char rp[4200];
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep);
+    size_t nchecks = (size_t)cJSON_GetArraySize(cJSON_GetObjectItem(rep, "checks"));
+    cr_expect_eq(count_lines(r.err), nchecks, "one progress line per check (%zu): %s", nchecks,
+                 r.err);
+    cr_expect(strstr(r.err, "fail           md-guid-present"), "stderr: %s", r.err);
+    cr_expect(!strchr(r.err, '\r') && !strchr(r.err, '\033'), "no terminal control when piped");
+    cr_expect(!strchr(r.out, '\033'), "NO_COLOR: no escape sequences");
+    cr_expect(strstr(r.out, "Overall: FAIL"), "summary table from the text reporter: %s", r.out);
+    cr_expect(strstr(r.out, "FAIL   md-guid-present"), "the failing check is listed: %s", r.out);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
+/* On a terminal (util-linux `script` provides a pty) progress is one live counter line. */
+Test(cli, tty_progress_is_a_live_counter_line, .timeout = 60)
+{
+    if (access("/usr/bin/script", X_OK) != 0)
+        cr_skip_test("no /usr/bin/script for a pseudo terminal");
+    char *out = fmuc_test_mkdtemp("cli-tty");
+    char *cmd = NULL;
+    cr_assert(asprintf(&cmd, "%s -o %s --no-html --only '%s' %s", FMUC_EXE, out, STATIC_CHECKS,
+                       GUID_FMU) > 0);
+    char *argv[] = {"/usr/bin/script", "-qec", cmd, "/dev/null", NULL};
+    fmuc_test_run r;
+    cr_assert(fmuc_test_exec(&r, argv, NULL) == 0);
+    cr_expect_eq(r.status, 1, "exit %d: %s", r.status, r.out);
+    cr_expect(count_str(r.out, "\r\033[K") > 10, "the counter line is redrawn in place: %.300s", r.out);
+    cr_expect(strstr(r.out, "md-guid-present: "), "the failure stays on screen");
+    cr_expect_eq(count_str(r.out, "pass           "), 0, "passing checks get no line of their own");
+    cr_expect(strstr(r.out, "\033[31"), "colors on a terminal");
+    fmuc_test_run_free(&r);
+    char *argv2[] = {"/usr/bin/script", "-qec", cmd, "/dev/null", NULL};
+    char *env[] = {"NO_COLOR=1", NULL};
+    cr_assert(fmuc_test_exec(&r, argv2, env) == 0);
+    cr_expect(!strstr(r.out, "\033[3"), "NO_COLOR honoured on a terminal");
+    fmuc_test_run_free(&r);
+    free(cmd);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
+static xmlNode *child_el(xmlNode *n, const char *name)
+{
+    for (xmlNode *c = n ? n->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+static long attr_long(xmlNode *n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    long x = v ? strtol((const char *)v, NULL, 10) : -1;
+    xmlFree(v);
+    return x;
+}
+
+Test(cli, junit_end_to_end_shape, .timeout = 60)
+{
+    char *out = fmuc_test_mkdtemp("cli-junit");
+    char jp[4200], rp[4200];
+    snprintf(jp, sizeof jp, "%s/junit.xml", out);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    fmuc_test_run r;
+    char *argv[] = {FMUC_EXE, "-o", out, "--no-html", "--only", STATIC_CHECKS, "--junit", jp,
+                    GUID_FMU, NULL};
+    cr_assert(fmuc_test_exec(&r, argv, NULL) == 0);
+    cr_expect_eq(r.status, 1);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep);
+    int nchecks = cJSON_GetArraySize(cJSON_GetObjectItem(rep, "checks"));
+    xmlDoc *doc = xmlReadFile(jp, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+    cr_assert(doc, "junit.xml is not well-formed XML");
+    xmlNode *root = xmlDocGetRootElement(doc);
+    cr_assert_str_eq((const char *)root->name, "testsuites");
+    xmlNode *suite = child_el(root, "testsuite");
+    cr_assert(suite);
+    xmlChar *sname = xmlGetProp(suite, (const xmlChar *)"name");
+    cr_expect_str_eq((const char *)sname, "md-guid-present.fmu");
+    xmlFree(sname);
+    cr_expect_eq(attr_long(root, "tests"), nchecks);
+    cr_expect_eq(attr_long(suite, "tests"), nchecks);
+    cr_expect_eq(attr_long(suite, "failures"), 1);
+    int ncases = 0, failed_guid = 0;
+    for (xmlNode *c = suite->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE || strcmp((const char *)c->name, "testcase"))
+            continue;
+        ncases++;
+        xmlChar *name = xmlGetProp(c, (const xmlChar *)"name");
+        xmlChar *cls = xmlGetProp(c, (const xmlChar *)"classname");
+        cr_expect(cls && strncmp((const char *)cls, "fmucheck.", 9) == 0);
+        if (name && strcmp((const char *)name, "md-guid-present") == 0)
+            failed_guid = child_el(c, "failure") != NULL;
+        xmlFree(name);
+        xmlFree(cls);
+    }
+    cr_expect_eq(ncases, nchecks, "one testcase per check");
+    cr_expect(failed_guid, "md-guid-present is a <failure>");
+    xmlFreeDoc(doc);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
+/* SIGINT while a worker hangs in the FMU's library: prompt exit 130, report marked incomplete
+ * with the checks that finished, no temp folder, no process left. */
+Test(cli, sigint_stops_promptly_and_writes_incomplete_report, .timeout = 120)
+{
+    char *dir = fmuc_test_mkdtemp("cli-sig"), *tmp = fmuc_test_mkdtemp("cli-sig-tmp");
+    char *fmu = fmuc_test_make_hang_fmu(dir, GOOD_FMU);
+    if (!fmu)
+        cr_skip_test("cannot build the hanging FMU (no /usr/bin/cc?)");
+    char out[4200], pidfile[4200], envp[4300], so[4300], se[4300], rp[4300];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(pidfile, sizeof pidfile, "%s/worker.pid", dir);
+    snprintf(envp, sizeof envp, "FMUC_TEST_HANG_PIDFILE=%s", pidfile);
+    snprintf(so, sizeof so, "%s/stdout", dir);
+    snprintf(se, sizeof se, "%s/stderr", dir);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    char *argv[] = {FMUC_EXE, "--timeout", "60", "--tmpdir", tmp, "-o", out, fmu, NULL};
+    char *env[] = {envp, NULL};
+    pid_t pid = fmuc_test_spawn(argv, env, so, se);
+    cr_assert(pid > 0);
+    cr_assert(fmuc_test_wait_file(pidfile, 30) == 0, "the worker never reached the library");
+    char *wp = fmuc_test_read_file(pidfile, NULL);
+    long worker = wp ? strtol(wp, NULL, 10) : 0;
+    free(wp);
+    double t0 = fmuc_test_now();
+    cr_assert(kill(pid, SIGINT) == 0);
+    int code = -1;
+    cr_assert(fmuc_test_wait(pid, 15, &code) == 0, "fmucheck did not exit after SIGINT");
+    double dt = fmuc_test_now() - t0;
+    cr_expect_eq(code, 130, "exit %d", code);
+    cr_expect(dt < 10, "took %.2f s to stop", dt);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep, "no report.json after SIGINT");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rep, "status")), "incomplete");
+    int n = cJSON_GetArraySize(cJSON_GetObjectItem(rep, "checks"));
+    cr_expect(n > 10, "the finished checks are kept (%d)", n);
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
+        cr_expect(strcmp(v, "error"), "%s: an interrupted check is not reported as an error",
+                  cJSON_GetStringValue(cJSON_GetObjectItem(it, "id")));
+    }
+    cJSON_Delete(rep);
+    cr_expect_eq(fmuc_test_count_entries(tmp), 0, "temp folder left behind");
+    cr_expect_eq(fmuc_test_procs_with(pidfile), 0, "a process is left over");
+    char stat_path[64];
+    snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", worker);
+    char *st = fmuc_test_read_file(stat_path, NULL);
+    const char *rpar = st ? strrchr(st, ')') : NULL;
+    cr_expect(!st || (rpar && rpar[2] == 'Z'), "worker %ld still alive", worker);
+    free(st);
+    fmuc_test_rm_rf(dir);
+    fmuc_test_rm_rf(tmp);
+    free(fmu);
+    free(dir);
+    free(tmp);
 }

@@ -103,7 +103,8 @@ static size_t read_expect(const char *path, char ids[][128], char verdicts[][32]
     return n;
 }
 
-/* Extra fmucheck arguments from <dir>/fmucheck.args (one per line; @SRC@ = fixture folder). */
+/* Extra fmucheck arguments from <dir>/fmucheck.args (one per line; @SRC@ = fixture folder,
+ * @FMUS@ = the folder of the built FMUs). */
 static size_t read_args(const char *dir, char args[][8192], size_t max)
 {
     char path[4200];
@@ -118,9 +119,13 @@ static size_t read_args(const char *dir, char args[][8192], size_t max)
         if (!line[0] || line[0] == '#')
             continue;
         char *at = strstr(line, "@SRC@");
+        char *fm = strstr(line, "@FMUS@"); /* the built FMUs (FMUC_FMU_DIR), e.g. for --compare */
         if (at) {
             *at = '\0';
             snprintf(args[n], 8192, "%s%s%s", line, dir, at + 5);
+        } else if (fm) {
+            *fm = '\0';
+            snprintf(args[n], 8192, "%s%s%s", line, FMUC_FMU_DIR, fm + 6);
         } else {
             snprintf(args[n], 8192, "%s", line);
         }

@@ -89,6 +89,7 @@ typedef struct fmuc_report {
     size_t counts[5];             /* per verdict */
     fmuc_verdict overall;
     double duration_s;
+    cJSON *baseline;              /* --baseline comparison object or NULL; set and freed by the CLI */
 } fmuc_report;
 
 void fmuc_report_free(fmuc_report *r);
