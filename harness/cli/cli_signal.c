@@ -118,6 +118,10 @@ void fmuc_cli_signals_install(void)
     sigaction(SIGTERM, &sa, NULL);
     sa.sa_flags = SA_RESTART;
     sigaction(SIGALRM, &sa, NULL);
+    /* A closed stdout (fmucheck | head) must not kill the run before cleanup: writes then fail
+     * with EPIPE, and the report files are written regardless (robustness E10). */
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
 }
 
 int fmuc_cli_signal_stop(void)
