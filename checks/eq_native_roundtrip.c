@@ -1,0 +1,374 @@
+/* eq-native-roundtrip: the vdsim FMUs reproduce the linked native core bit for bit (max |Δ| = 0
+ * on every output), in CS (fmi2DoStep = vd_step per communication step) and ME (an external RK4
+ * that mirrors vd_step's substeps through fmi2SetTime/SetContinuousStates/GetDerivatives).
+ * Parameters: the native side loads the FMU's own extracted resources (same bytes). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eq_util.h"
+#include "eq_vdsim_guid.h"
+#include "vd/vd.h"
+
+const char *fmuc_eq__vdsim_guid(int level)
+{
+    return level == 2 ? FMUC_EQ_VDSIM_L2_GUID : level == 3 ? FMUC_EQ_VDSIM_L3_GUID : NULL;
+}
+
+int fmuc_eq__vdsim_level(const fmuc_fmu *fmu, const fmuc_options *opts, char *why, size_t n)
+{
+    const fmuc_md *md = &fmu->md;
+    if (opts && opts->native) {
+        if (strcmp(opts->native, "l2") == 0)
+            return 2;
+        if (strcmp(opts->native, "l3") == 0)
+            return 3;
+        snprintf(why, n, "--native %s: no native model requested", opts->native);
+        return 0;
+    }
+    for (int level = 2; level <= 3; level++) {
+        char id[16];
+        snprintf(id, sizeof id, "vdsim_l%d", level);
+        if (!md->model_name || strcmp(md->model_name, id) != 0)
+            continue;
+        const char *mi = md->cs.present ? md->cs.model_identifier : md->me.model_identifier;
+        if (!mi || strcmp(mi, id) != 0) {
+            snprintf(why, n, "modelName is '%s' but the modelIdentifier is '%s'", id,
+                     mi ? mi : "(none)");
+            return 0;
+        }
+        if (!md->guid || strcmp(md->guid, fmuc_eq__vdsim_guid(level)) != 0) {
+            snprintf(why, n,
+                     "modelName is '%s' but the GUID %s is not the one generated for it in this "
+                     "build (%s); use --native l%d to force the comparison",
+                     id, md->guid ? md->guid : "(none)", fmuc_eq__vdsim_guid(level), level);
+            return 0;
+        }
+        return level;
+    }
+    snprintf(why, n, "not a vdsim FMU of this project (modelName '%s'); use --native l2|l3 to "
+                     "compare with the native core",
+             md->model_name ? md->model_name : "(none)");
+    return 0;
+}
+
+/* The native model from the FMU's extracted resources (vehicle.json, tire.json, L3 kinematics). */
+static vd_model *native_model(const fmuc_fmu *fmu, int level, const fmuc_eq_native_tweak *tw,
+                              char *why, size_t n)
+{
+    char veh[4096], tire[4096], front[4096], rear[4096];
+    vd_params *p = NULL;
+    vd_model *m = NULL;
+    vd_error err = {{0}};
+    if (!fmu->unpack_dir) {
+        snprintf(why, n, "the FMU was not extracted (no resources)");
+        return NULL;
+    }
+    snprintf(veh, sizeof veh, "%s/resources/vehicle.json", fmu->unpack_dir);
+    snprintf(tire, sizeof tire, "%s/resources/tire.json", fmu->unpack_dir);
+    if (vd_params_load(&p, veh, tire, &err) != VD_OK) {
+        snprintf(why, n, "native parameters: %s", err.msg);
+        return NULL;
+    }
+    snprintf(front, sizeof front, "%s/resources/kinematics/front.csv", fmu->unpack_dir);
+    snprintf(rear, sizeof rear, "%s/resources/kinematics/rear.csv", fmu->unpack_dir);
+    FILE *probe = level == 3 ? fopen(front, "r") : NULL;
+    if (probe) {
+        fclose(probe);
+        if (vd_params_load_kinematics(p, front, rear, &err) != VD_OK) {
+            snprintf(why, n, "native kinematics: %s", err.msg);
+            vd_params_free(p);
+            return NULL;
+        }
+    }
+    if (tw && tw->param && vd_param_set(p, tw->param, tw->value, &err) != VD_OK) {
+        snprintf(why, n, "tweak %s: %s", tw->param, err.msg);
+        vd_params_free(p);
+        return NULL;
+    }
+    if (vd_create(&m, level == 2 ? VD_L2 : VD_L3, p, &err) != VD_OK) {
+        snprintf(why, n, "vd_create: %s", err.msg);
+        m = NULL;
+    }
+    vd_params_free(p);
+    if (m)
+        vd_init(m);
+    return m;
+}
+
+int fmuc_eq__vdsim_nsub(const fmuc_fmu *fmu, int level, double dt, char *why, size_t n)
+{
+    vd_model *m = native_model(fmu, level, NULL, why, n);
+    if (!m)
+        return -1;
+    int k = vd_substeps(m, dt);
+    vd_destroy(m);
+    return k;
+}
+
+/* Output value references of the vdsim FMUs and the matching native output. */
+static int native_value(const vd_out *o, fmi2ValueReference vr, double *v)
+{
+    if (vr >= 10 && vr <= 17) {
+        const double a[8] = {o->x, o->y, o->yaw, o->vx, o->vy, o->yaw_rate, o->ax, o->ay};
+        *v = a[vr - 10];
+    } else if (vr == 20) {
+        *v = o->roll;
+    } else if (vr == 21) {
+        *v = o->pitch;
+    } else if (vr >= 30 && vr <= 33) {
+        *v = o->susp_comp[vr - 30];
+    } else if (vr >= 40 && vr <= 43) {
+        *v = o->fz[vr - 40];
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static void native_cmd(const equ_plan *p, size_t k, vd_cmd *u)
+{
+    memset(u, 0, sizeof *u);
+    for (size_t j = 0; j < p->nin; j++) {
+        double v = p->in_values[k * p->nin + j];
+        if (p->in[j].vr == 1)
+            u->steer = v;
+        else if (p->in[j].vr == 2)
+            u->throttle = v;
+        else if (p->in[j].vr == 3)
+            u->brake = v;
+    }
+}
+
+typedef struct rt_job {
+    const equ_plan *plan;
+    int level;
+    const fmuc_eq_native_tweak *tweak;
+} rt_job;
+
+static int rt_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const rt_job *job = payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    equ_plan lp = *job->plan;
+    const equ_plan *p = &lp;
+    size_t rows = p->nsteps + 1, n = rows * p->nout;
+    char why[512] = "";
+    double *fmu_rows = calloc(n, sizeof *fmu_rows), *nat_rows = calloc(n, sizeof *nat_rows);
+    if (!fmu_rows || !nat_rows) {
+        cJSON_AddStringToObject(reply, "native_error", "out of memory");
+        goto out;
+    }
+    /* native */
+    fmuc_worker_phase(ctx, "native core");
+    vd_model *m = native_model(job->plan->fmu, job->level, job->tweak, why, sizeof why);
+    if (!m) {
+        cJSON_AddStringToObject(reply, "native_error", why);
+        goto out;
+    }
+    if (p->iface == fmi2ModelExchange) {
+        int nsub = vd_substeps(m, p->t[1] - p->t[0]);
+        for (size_t k = 0; k < p->nsteps; k++)
+            if (vd_substeps(m, p->t[k + 1] - p->t[k]) != nsub) {
+                cJSON_AddStringToObject(reply, "native_error",
+                                        "the substep count varies over the grid");
+                vd_destroy(m);
+                goto out;
+            }
+        lp.nsub = nsub;
+        cJSON_AddNumberToObject(reply, "nsub", nsub);
+    }
+    vd_cmd u;
+    vd_out o;
+    native_cmd(p, 0, &u);
+    vd_set_cmd(m, &u);
+    for (size_t k = 0; k < rows; k++) {
+        if (k > 0) {
+            native_cmd(p, k - 1, &u);
+            if (vd_step(m, p->t[k] - p->t[k - 1], &u) != VD_OK) {
+                cJSON_AddStringToObject(reply, "native_error", "vd_step failed");
+                vd_destroy(m);
+                goto out;
+            }
+        }
+        vd_outputs(m, &o);
+        for (size_t j = 0; j < p->nout; j++)
+            native_value(&o, p->out[j].vr, &nat_rows[k * p->nout + j]);
+    }
+    vd_destroy(m);
+    /* FMU */
+    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
+    if (!f) {
+        cJSON_AddStringToObject(reply, "fmu_error", fmuc_worker_load_error(ctx));
+        goto out;
+    }
+    fmuc_worker_phase(ctx, "%s run", equ_iface_name(p->iface));
+    if (equ_run_fresh(f, p, "roundtrip", fmu_rows, why, sizeof why) < 0) {
+        cJSON_AddStringToObject(reply, "fmu_error", why);
+        goto out;
+    }
+    cJSON_AddItemToObject(reply, "fmu", equ_series_to_json(fmu_rows, n));
+    cJSON_AddItemToObject(reply, "native", equ_series_to_json(nat_rows, n));
+out:
+    free(fmu_rows);
+    free(nat_rows);
+    return 0;
+}
+
+static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, const double *nr,
+                        const double *maxd, const size_t *at)
+{
+    size_t rows = p->nsteps + 1;
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON *tab = cJSON_GetObjectItem(ev, "max_abs_diff");
+    if (!tab)
+        tab = cJSON_AddObjectToObject(ev, "max_abs_diff");
+    cJSON *it = cJSON_AddObjectToObject(tab, equ_iface_name(p->iface));
+    for (size_t j = 0; j < p->nout; j++) {
+        cJSON *o = cJSON_AddObjectToObject(it, p->out[j].name);
+        cJSON_AddNumberToObject(o, "vr", p->out[j].vr);
+        if (isnan(maxd[j]))
+            cJSON_AddStringToObject(o, "max_abs_diff", "NaN on one side");
+        else
+            cJSON_AddNumberToObject(o, "max_abs_diff", maxd[j]);
+        if (maxd[j] != 0.0)
+            cJSON_AddNumberToObject(o, "at_time", p->t[at[j]]);
+    }
+    /* difference plot (all outputs) and overlays of the first few */
+    double *diff = malloc(rows * p->nout * sizeof *diff);
+    if (!diff)
+        return;
+    for (size_t i = 0; i < rows * p->nout; i++)
+        diff[i] = fr[i] - nr[i];
+    equ_series_ref sr[16];
+    for (size_t j0 = 0; j0 < p->nout; j0 += 16) {
+        size_t ns = 0;
+        for (size_t j = j0; j < p->nout && ns < 16; j++, ns++)
+            sr[ns] = (equ_series_ref){p->out[j].name, diff + j, p->nout};
+        char title[128];
+        snprintf(title, sizeof title, "%s: FMU minus native", equ_iface_name(p->iface));
+        equ_plot_add(res, title, "difference", p->t, rows, sr, ns, NULL, NULL, 0, 0);
+    }
+    size_t nover = p->iface == fmi2CoSimulation ? 6 : 4;
+    for (size_t j = 0; j < p->nout && j < nover; j++) {
+        equ_series_ref two[2] = {{"native", nr + j, p->nout}, {"FMU", fr + j, p->nout}};
+        char title[160];
+        snprintf(title, sizeof title, "%s: %s, native vs FMU", equ_iface_name(p->iface),
+                 p->out[j].name);
+        equ_plot_add(res, title, p->out[j].name, p->t, rows, two, 2, NULL, NULL, 0, 500);
+    }
+    free(diff);
+}
+
+void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
+                               const fmuc_eq_native_tweak *tweak)
+{
+    char why[512];
+    const fmuc_fmu *fmu = s->fmu;
+    int level = fmuc_eq__vdsim_level(fmu, s->opts, why, sizeof why);
+    if (!level) {
+        fmuc_result_na(res, "%s", why);
+        return;
+    }
+    fmi2Type ifaces[2];
+    size_t ni = equ_interfaces(fmu, ifaces);
+    if (!ni) {
+        fmuc_result_na(res, "no interface with a binary for this platform");
+        return;
+    }
+    cJSON_AddNumberToObject(fmuc_result_evidence(res), "native_level", level);
+    for (size_t i = 0; i < ni; i++) {
+        equ_plan p;
+        fmuc_worker_outcome o;
+        if (equ_plan_init(&p, fmu, ifaces[i], EQU_STEPS_LONG) < 0) {
+            fmuc_result_na(res, "%s: %s", equ_iface_name(ifaces[i]), p.why);
+            equ_plan_free(&p);
+            continue;
+        }
+        /* only the outputs the native core has */
+        equ_var keep[64];
+        size_t nk = 0;
+        double dummy;
+        vd_out zero;
+        memset(&zero, 0, sizeof zero);
+        for (size_t j = 0; j < p.nout && nk < 64; j++) {
+            if (p.out[j].type == FMUC_TYPE_REAL && native_value(&zero, p.out[j].vr, &dummy) == 0)
+                keep[nk++] = p.out[j];
+            else
+                fmuc_result_note(res, "output '%s' (vr %u) has no native counterpart; not "
+                                      "compared",
+                                 p.out[j].name, p.out[j].vr);
+        }
+        if (!nk || equ_plan_set_outputs(&p, keep, nk) < 0) {
+            fmuc_result_na(res, "%s: no output of the native core (vr 10-17, 20, 21, 30-33, "
+                                "40-43)",
+                           equ_iface_name(ifaces[i]));
+            equ_plan_free(&p);
+            continue;
+        }
+        equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_LONG);
+        equ_plan_excite(&p);
+        rt_job job = {&p, level, tweak};
+        if (equ_worker(s, fmu, "eq-native-roundtrip", rt_worker, &job, &o, res) < 0) {
+            equ_plan_free(&p);
+            continue;
+        }
+        const char *ne = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "native_error"));
+        const char *fe = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "fmu_error"));
+        size_t rows = p.nsteps + 1, n = rows * p.nout;
+        double *fr = NULL, *nr = NULL;
+        if (ne) {
+            fmuc_result_error(res, "%s: the native model could not run: %s",
+                              equ_iface_name(p.iface), ne);
+        } else if (fe) {
+            fmuc_result_violation(res, "%s: the FMU run failed where the native core ran: %s",
+                                  equ_iface_name(p.iface), fe);
+        } else if (!(fr = equ_series_from_json(cJSON_GetObjectItem(o.reply, "fmu"), n)) ||
+                   !(nr = equ_series_from_json(cJSON_GetObjectItem(o.reply, "native"), n))) {
+            fmuc_result_error(res, "%s: malformed series in the worker reply",
+                              equ_iface_name(p.iface));
+        } else {
+            double maxd[64];
+            size_t at[64];
+            equ_max_abs_diff(fr, nr, rows, p.nout, maxd, at);
+            size_t r, c;
+            if (equ_first_diff(fr, nr, rows, p.nout, &r, &c)) {
+                char b1[64], b2[64];
+                fmuc_result_violation(
+                    res, "%s: output '%s' (vr %u) first differs at t=%.17g (step %zu): FMU %s, "
+                         "native %s",
+                    equ_iface_name(p.iface), p.out[c].name, p.out[c].vr, p.t[r], r,
+                    equ_fmt_bits(fr[r * p.nout + c], b1, sizeof b1),
+                    equ_fmt_bits(nr[r * p.nout + c], b2, sizeof b2));
+                for (size_t j = 0; j < p.nout; j++)
+                    if (maxd[j] != 0.0)
+                        fmuc_result_violation(res, "%s: output '%s' (vr %u): max |FMU - native| "
+                                                   "= %.3g at t=%.17g (must be 0)",
+                                              equ_iface_name(p.iface), p.out[j].name,
+                                              p.out[j].vr, maxd[j], p.t[at[j]]);
+            } else {
+                fmuc_result_note(res, "%s: %zu outputs over %zu steps (dt=%g%s): max |Δ| = 0",
+                                 equ_iface_name(p.iface), p.nout, p.nsteps, p.t[1] - p.t[0],
+                                 p.iface == fmi2ModelExchange ? ", RK4 mirrored" : "");
+            }
+            rt_evidence(res, &p, fr, nr, maxd, at);
+        }
+        free(fr);
+        free(nr);
+        fmuc_worker_outcome_free(&o);
+        equ_plan_free(&p);
+    }
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res) { fmuc_eq__native_roundtrip(s, res, NULL); }
+
+const fmuc_check fmuc_check_eq_native_roundtrip = {
+    .id = "eq-native-roundtrip",
+    .title = "vdsim FMU results equal the native core bit for bit",
+    .spec = "FMI 2.0.4 §3.2, §4.2; vehicle-brief §5",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

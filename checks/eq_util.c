@@ -1,0 +1,965 @@
+/* Shared engine of the eq-* checks (see eq_util.h). */
+#include "eq_util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmuc/fmuc_md.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Plans
+ * ------------------------------------------------------------------------------------------- */
+
+const char *equ_iface_name(fmi2Type t) { return t == fmi2ModelExchange ? "ME" : "CS"; }
+
+size_t equ_interfaces(const fmuc_fmu *fmu, fmi2Type ifaces[2])
+{
+    size_t n = 0;
+    if (fmu->md.me.present && fmu->lib_path_me)
+        ifaces[n++] = fmi2ModelExchange;
+    if (fmu->md.cs.present && fmu->lib_path_cs)
+        ifaces[n++] = fmi2CoSimulation;
+    return n;
+}
+
+int equ_cap(const fmuc_fmu *fmu, fmi2Type iface, fmuc_cap cap)
+{
+    const fmuc_md_interface *i = iface == fmi2ModelExchange ? &fmu->md.me : &fmu->md.cs;
+    return i->present && (i->caps & (1u << cap)) != 0;
+}
+
+const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name)
+{
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].name && strcmp(md->vars[i].name, name) == 0)
+            return &md->vars[i];
+    return NULL;
+}
+
+static int recordable(const fmuc_md_var *v)
+{
+    return v->name && (v->has & FMUC_HAS_VALUE_REFERENCE) &&
+           (v->type == FMUC_TYPE_REAL || v->type == FMUC_TYPE_INTEGER ||
+            v->type == FMUC_TYPE_BOOLEAN || v->type == FMUC_TYPE_ENUMERATION);
+}
+
+static equ_var mkvar(const fmuc_md_var *v)
+{
+    equ_var e = {v->name, v->value_reference, v->type, v->line};
+    return e;
+}
+
+static int plan_vars(equ_plan *p, int require)
+{
+    const fmuc_md *md = &p->fmu->md;
+    p->out = calloc(md->nvars ? md->nvars : 1, sizeof *p->out);
+    p->in = calloc(md->nvars ? md->nvars : 1, sizeof *p->in);
+    if (!p->out || !p->in) {
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->causality == FMUC_CAUS_OUTPUT && recordable(v) && p->nout < EQU_MAX_VARS)
+            p->out[p->nout++] = mkvar(v);
+        if (v->causality == FMUC_CAUS_INPUT && v->type == FMUC_TYPE_REAL &&
+            v->variability == FMUC_VAR_CONTINUOUS && (v->has & FMUC_HAS_VALUE_REFERENCE))
+            p->in[p->nin++] = mkvar(v);
+    }
+    if (p->nout == 0) /* no outputs: every Real local (states and the like) */
+        for (size_t i = 0; i < md->nvars; i++) {
+            const fmuc_md_var *v = &md->vars[i];
+            if (v->causality == FMUC_CAUS_LOCAL && v->type == FMUC_TYPE_REAL && recordable(v) &&
+                p->nout < EQU_MAX_VARS)
+                p->out[p->nout++] = mkvar(v);
+        }
+    if (p->nout == 0 && require) {
+        snprintf(p->why, sizeof p->why, "the model has no outputs and no Real local variables "
+                                        "to record");
+        return -1;
+    }
+    p->nx = md->nderivatives;
+    p->nz = md->number_of_event_indicators;
+    return 0;
+}
+
+static int plan_alloc_inputs(equ_plan *p)
+{
+    size_t rows = p->nsteps + 1;
+    p->in_values = calloc(rows * (p->nin ? p->nin : 1), sizeof *p->in_values);
+    if (!p->in_values) {
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    /* start values by default */
+    for (size_t j = 0; j < p->nin; j++) {
+        const fmuc_md_var *v = equ_md_find(&p->fmu->md, p->in[j].name);
+        double s = v && (v->has & FMUC_HAS_START) && isfinite(v->start) ? v->start : 0.0;
+        for (size_t k = 0; k < rows; k++)
+            p->in_values[k * p->nin + j] = s;
+    }
+    return 0;
+}
+
+static void plan_common(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface)
+{
+    memset(p, 0, sizeof *p);
+    p->fmu = fmu;
+    p->iface = iface;
+    p->nsub = 4;
+    const fmuc_md_experiment *e = &fmu->md.experiment;
+    if (e->present && e->has_tolerance && e->tolerance > 0 && isfinite(e->tolerance)) {
+        p->tol_defined = 1;
+        p->tol = e->tolerance;
+    }
+}
+
+int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_steps)
+{
+    plan_common(p, fmu, iface);
+    const fmuc_md_experiment *e = &fmu->md.experiment;
+    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+    double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
+                    ? e->stop_time
+                    : t0 + 1.0;
+    double dt = (t1 - t0) / (double)max_steps;
+    size_t n = max_steps;
+    if (e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0) {
+        dt = e->step_size;
+        double steps = ceil((t1 - t0) / dt - 1e-9);
+        n = steps < 1 ? 1 : steps > (double)max_steps ? max_steps : (size_t)steps;
+    }
+    if (plan_vars(p, 1) < 0)
+        return -1;
+    p->nsteps = n;
+    p->t = malloc((n + 1) * sizeof *p->t);
+    if (!p->t) {
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k <= n; k++)
+        p->t[k] = t0 + (double)k * dt; /* never accumulated */
+    p->stop = p->t[n];
+    return plan_alloc_inputs(p);
+}
+
+static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+                          size_t nt, int require);
+
+int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+                       size_t nt)
+{
+    return plan_init_grid(p, fmu, iface, t, nt, 1);
+}
+
+int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+                           size_t nt)
+{
+    return plan_init_grid(p, fmu, iface, t, nt, 0);
+}
+
+static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+                          size_t nt, int require)
+{
+    plan_common(p, fmu, iface);
+    if (nt < 2) {
+        snprintf(p->why, sizeof p->why, "the time grid needs at least two points");
+        return -1;
+    }
+    if (plan_vars(p, require) < 0)
+        return -1;
+    p->nsteps = nt - 1;
+    p->t = malloc(nt * sizeof *p->t);
+    if (!p->t) {
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    memcpy(p->t, t, nt * sizeof *t);
+    p->stop = t[nt - 1];
+    return plan_alloc_inputs(p);
+}
+
+void equ_plan_excite(equ_plan *p)
+{
+    double t0 = p->t[0], span = p->t[p->nsteps] - p->t[0];
+    double period = span > 0 ? span / 2.0 : 1.0;
+    for (size_t j = 0; j < p->nin; j++) {
+        const fmuc_md_var *v = equ_md_find(&p->fmu->md, p->in[j].name);
+        if (!v)
+            continue;
+        int hmin = (v->has & FMUC_HAS_MIN) && isfinite(v->min);
+        int hmax = (v->has & FMUC_HAS_MAX) && isfinite(v->max);
+        double base = (v->has & FMUC_HAS_START) && isfinite(v->start) ? v->start : 0.0;
+        if (hmin && base < v->min)
+            base = v->min;
+        if (hmax && base > v->max)
+            base = v->max;
+        double amp;
+        if (hmin && hmax && v->max > v->min)
+            amp = 0.05 * (v->max - v->min);
+        else {
+            double ref = fabs(base);
+            if ((v->has & FMUC_HAS_NOMINAL) && isfinite(v->nominal) && fabs(v->nominal) > ref)
+                ref = fabs(v->nominal);
+            amp = 0.1 * (ref > 1.0 ? ref : 1.0);
+        }
+        for (size_t k = 0; k <= p->nsteps; k++) {
+            double u = base + amp * sin(2.0 * M_PI * (p->t[k] - t0) / period + (double)j);
+            if (hmin && u < v->min)
+                u = v->min;
+            if (hmax && u > v->max)
+                u = v->max;
+            p->in_values[k * p->nin + j] = u;
+        }
+    }
+}
+
+size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab)
+{
+    size_t used = 0;
+    for (size_t j = 0; j < p->nin; j++) {
+        long col = fmuc_refcsv_column(tab, p->in[j].name);
+        if (col < 0)
+            continue;
+        used++;
+        size_t r = 0;
+        for (size_t k = 0; k <= p->nsteps; k++) {
+            while (r + 1 < tab->nrows && tab->time[r + 1] <= p->t[k])
+                r++;
+            p->in_values[k * p->nin + j] = fmuc_refcsv_at(tab, r, (size_t)col);
+        }
+    }
+    return used;
+}
+
+void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
+{
+    if (p->iface != fmi2ModelExchange || p->nsteps == 0)
+        return;
+    if (level) {
+        char why[256];
+        int n = fmuc_eq__vdsim_nsub(p->fmu, level, p->t[1] - p->t[0], why, sizeof why);
+        if (n > 0)
+            p->nsub = n;
+    }
+    p->vdsim_substeps = 0;
+    size_t max_steps = budget / (size_t)(p->nsub > 0 ? p->nsub : 1);
+    if (max_steps < 10)
+        max_steps = 10;
+    if (p->nsteps > max_steps) {
+        p->nsteps = max_steps;
+        p->stop = p->t[max_steps];
+    }
+}
+
+int equ_plan_set_outputs(equ_plan *p, const equ_var *vars, size_t n)
+{
+    equ_var *nv = calloc(n ? n : 1, sizeof *nv);
+    if (!nv)
+        return -1;
+    memcpy(nv, vars, n * sizeof *nv);
+    free(p->out);
+    p->out = nv;
+    p->nout = n;
+    return 0;
+}
+
+void equ_plan_free(equ_plan *p)
+{
+    free(p->t);
+    free(p->in);
+    free(p->in_values);
+    free(p->out);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Worker side: the stepping engine
+ * ------------------------------------------------------------------------------------------- */
+
+static int bad(fmi2Status st) { return st != fmi2OK && st != fmi2Warning; }
+
+static int failf(equ_inst *in, const char *call, fmi2Status st)
+{
+    char sb[32];
+    if (!in->err[0])
+        snprintf(in->err, sizeof in->err, "%s returned %s", call,
+                 fmuc_fmi_status_name((int)st, sb, sizeof sb));
+    return -1;
+}
+
+static int set_inputs(equ_inst *in, size_t k)
+{
+    const equ_plan *p = in->p;
+    if (!p->nin)
+        return 0;
+    fmi2ValueReference vr[64];
+    for (size_t j0 = 0; j0 < p->nin; j0 += 64) {
+        size_t m = p->nin - j0 < 64 ? p->nin - j0 : 64;
+        for (size_t j = 0; j < m; j++)
+            vr[j] = p->in[j0 + j].vr;
+        fmi2Status st = fmuc_fmi_setReal(in->f, in->c, vr, m, &p->in_values[k * p->nin + j0]);
+        if (bad(st)) {
+            char call[128];
+            snprintf(call, sizeof call, "fmi2SetReal(inputs at t=%.17g)", p->t[k]);
+            return failf(in, call, st);
+        }
+    }
+    return 0;
+}
+
+static int event_iteration(equ_inst *in)
+{
+    fmi2EventInfo ei;
+    for (int i = 0; i < 1000; i++) {
+        memset(&ei, 0, sizeof ei);
+        fmi2Status st = fmuc_fmi_newDiscreteStates(in->f, in->c, &ei);
+        if (bad(st))
+            return failf(in, "fmi2NewDiscreteStates", st);
+        if (ei.terminateSimulation) {
+            in->terminated = 1;
+            snprintf(in->err, sizeof in->err, "the FMU requested terminateSimulation in event "
+                                              "mode");
+            return -1;
+        }
+        if (!ei.newDiscreteStatesNeeded) {
+            in->next_event_defined = ei.nextEventTimeDefined != fmi2False;
+            in->next_event = ei.nextEventTime;
+            return 0;
+        }
+    }
+    snprintf(in->err, sizeof in->err, "event iteration did not converge in 1000 rounds");
+    return -1;
+}
+
+static int me_sync(equ_inst *in)
+{
+    const equ_plan *p = in->p;
+    fmi2Status st;
+    if (p->nx) {
+        st = fmuc_fmi_getContinuousStates(in->f, in->c, in->x, p->nx);
+        if (bad(st))
+            return failf(in, "fmi2GetContinuousStates", st);
+    }
+    if (p->nz) {
+        st = fmuc_fmi_getEventIndicators(in->f, in->c, in->zprev, p->nz);
+        if (bad(st))
+            return failf(in, "fmi2GetEventIndicators", st);
+    }
+    return 0;
+}
+
+static int me_enter_ctm(equ_inst *in)
+{
+    fmi2Status st;
+    if (event_iteration(in) < 0)
+        return -1;
+    st = fmuc_fmi_enterContinuousTimeMode(in->f, in->c);
+    if (bad(st))
+        return failf(in, "fmi2EnterContinuousTimeMode", st);
+    return me_sync(in);
+}
+
+static int initialize(equ_inst *in)
+{
+    const equ_plan *p = in->p;
+    fmi2Status st = fmuc_fmi_setupExperiment(in->f, in->c, p->tol_defined, p->tol, p->t[0], 1,
+                                             p->stop);
+    if (bad(st))
+        return failf(in, "fmi2SetupExperiment", st);
+    st = fmuc_fmi_enterInitializationMode(in->f, in->c);
+    if (bad(st))
+        return failf(in, "fmi2EnterInitializationMode", st);
+    if (set_inputs(in, 0) < 0)
+        return -1;
+    st = fmuc_fmi_exitInitializationMode(in->f, in->c);
+    if (bad(st))
+        return failf(in, "fmi2ExitInitializationMode", st);
+    in->k = 0;
+    if (p->iface == fmi2ModelExchange)
+        return me_enter_ctm(in);
+    return 0;
+}
+
+int equ_inst_start(equ_inst *in, const fmuc_fmi *f, const equ_plan *p, const char *instance_name)
+{
+    memset(in, 0, sizeof *in);
+    in->f = f;
+    in->p = p;
+    if (p->iface == fmi2ModelExchange) {
+        size_t nx = p->nx ? p->nx : 1, nz = p->nz ? p->nz : 1;
+        double *blk = calloc(6 * nx + 2 * nz, sizeof *blk);
+        if (!blk) {
+            snprintf(in->err, sizeof in->err, "out of memory");
+            return -1;
+        }
+        in->x = blk;
+        in->dx = blk + nx;
+        in->xt = blk + 2 * nx;
+        in->k1 = blk + 3 * nx;
+        in->k2 = blk + 4 * nx;
+        in->k3 = blk + 5 * nx;
+        in->z = blk + 6 * nx;
+        in->zprev = blk + 6 * nx + nz;
+    }
+    in->c = fmuc_fmi_instantiate(f, p->iface, NULL, instance_name);
+    if (!in->c) {
+        snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
+                 equ_iface_name(p->iface));
+        return -1;
+    }
+    return initialize(in);
+}
+
+int equ_inst_reset(equ_inst *in)
+{
+    fmi2Status st = fmuc_fmi_reset(in->f, in->c);
+    if (bad(st))
+        return failf(in, "fmi2Reset", st);
+    in->terminated = 0;
+    in->next_event_defined = 0;
+    return initialize(in);
+}
+
+int equ_inst_resync(equ_inst *in)
+{
+    if (in->p->iface != fmi2ModelExchange)
+        return 0;
+    return me_sync(in);
+}
+
+void equ_inst_snap(const equ_inst *in, equ_snap *s)
+{
+    s->k = in->k;
+    s->next_event_defined = in->next_event_defined;
+    s->next_event = in->next_event;
+}
+
+int equ_inst_restore(equ_inst *in, const equ_snap *s)
+{
+    in->k = s->k;
+    in->next_event_defined = s->next_event_defined;
+    in->next_event = s->next_event;
+    in->terminated = 0;
+    return equ_inst_resync(in);
+}
+
+int equ_inst_record(equ_inst *in, double *row)
+{
+    const equ_plan *p = in->p;
+    fmi2ValueReference vr[64];
+    double rv[64];
+    fmi2Integer iv[64];
+    fmi2Boolean bv[64];
+    size_t idx[64];
+    /* batches per type, in plan order */
+    for (int type = FMUC_TYPE_REAL; type <= FMUC_TYPE_ENUMERATION; type++) {
+        size_t m = 0;
+        for (size_t j = 0; j <= p->nout; j++) {
+            int flush = j == p->nout || m == 64;
+            if (flush && m) {
+                fmi2Status st;
+                const char *call;
+                if (type == FMUC_TYPE_REAL) {
+                    st = fmuc_fmi_getReal(in->f, in->c, vr, m, rv);
+                    call = "fmi2GetReal";
+                } else if (type == FMUC_TYPE_BOOLEAN) {
+                    st = fmuc_fmi_getBoolean(in->f, in->c, vr, m, bv);
+                    call = "fmi2GetBoolean";
+                } else {
+                    st = fmuc_fmi_getInteger(in->f, in->c, vr, m, iv);
+                    call = "fmi2GetInteger";
+                }
+                if (bad(st)) {
+                    char cb[160];
+                    snprintf(cb, sizeof cb, "%s(outputs at t=%.17g)", call, p->t[in->k]);
+                    return failf(in, cb, st);
+                }
+                for (size_t q = 0; q < m; q++)
+                    row[idx[q]] = type == FMUC_TYPE_REAL      ? rv[q]
+                                  : type == FMUC_TYPE_BOOLEAN ? (bv[q] ? 1.0 : 0.0)
+                                                              : (double)iv[q];
+                m = 0;
+            }
+            if (j == p->nout)
+                break;
+            int vt = p->out[j].type;
+            if (vt == FMUC_TYPE_ENUMERATION)
+                vt = FMUC_TYPE_INTEGER;
+            if (vt != type)
+                continue;
+            vr[m] = p->out[j].vr;
+            idx[m++] = j;
+        }
+    }
+    return 0;
+}
+
+double equ_rk4_combine(double x, double h6, double k1, double k2, double k3, double k4)
+{
+    double v = x + h6 * (((k1 + 2.0 * k2) + 2.0 * k3) + k4);
+    if (fabs(v) < 1e-200)
+        v = copysign(0.0, v);
+    return v;
+}
+
+static int me_deriv(equ_inst *in, const double *x, double *k, int set)
+{
+    const equ_plan *p = in->p;
+    fmi2Status st;
+    if (set) {
+        st = fmuc_fmi_setContinuousStates(in->f, in->c, x, p->nx);
+        if (bad(st))
+            return failf(in, "fmi2SetContinuousStates", st);
+    }
+    st = fmuc_fmi_getDerivatives(in->f, in->c, k, p->nx);
+    if (bad(st))
+        return failf(in, "fmi2GetDerivatives", st);
+    return 0;
+}
+
+static int me_settime(equ_inst *in, double t)
+{
+    fmi2Status st = fmuc_fmi_setTime(in->f, in->c, t);
+    if (bad(st)) {
+        char cb[96];
+        snprintf(cb, sizeof cb, "fmi2SetTime(%.17g)", t);
+        return failf(in, cb, st);
+    }
+    return 0;
+}
+
+static int me_step(equ_inst *in)
+{
+    const equ_plan *p = in->p;
+    size_t nx = p->nx;
+    double ta = p->t[in->k], tb = p->t[in->k + 1];
+    int n = p->nsub > 0 ? p->nsub : 1;
+    double h = (tb - ta) / (double)n, hh = 0.5 * h, h6 = h / 6.0;
+    fmi2Status st;
+    for (int s = 0; s < n; s++) {
+        double ts = ta + (double)s * h;
+        double te = s + 1 == n ? tb : ta + (double)(s + 1) * h;
+        if (nx) {
+            /* the FMU holds x at ts already (set at the end of the previous substep) */
+            if (me_deriv(in, in->x, in->dx, 0) < 0)
+                return -1;
+            for (size_t i = 0; i < nx; i++)
+                in->xt[i] = in->x[i] + hh * in->dx[i];
+            if (me_settime(in, ts + hh) < 0 || me_deriv(in, in->xt, in->k1, 1) < 0)
+                return -1;
+            for (size_t i = 0; i < nx; i++)
+                in->xt[i] = in->x[i] + hh * in->k1[i];
+            if (me_deriv(in, in->xt, in->k2, 1) < 0)
+                return -1;
+            for (size_t i = 0; i < nx; i++)
+                in->xt[i] = in->x[i] + h * in->k2[i];
+            if (me_settime(in, te) < 0 || me_deriv(in, in->xt, in->k3, 1) < 0)
+                return -1;
+            for (size_t i = 0; i < nx; i++)
+                in->x[i] = equ_rk4_combine(in->x[i], h6, in->dx[i], in->k1[i], in->k2[i],
+                                           in->k3[i]);
+            st = fmuc_fmi_setContinuousStates(in->f, in->c, in->x, nx);
+            if (bad(st))
+                return failf(in, "fmi2SetContinuousStates", st);
+        } else if (me_settime(in, te) < 0) {
+            return -1;
+        }
+        fmi2Boolean enter = fmi2False, term = fmi2False;
+        st = fmuc_fmi_completedIntegratorStep(in->f, in->c, 0, &enter, &term);
+        if (bad(st))
+            return failf(in, "fmi2CompletedIntegratorStep", st);
+        if (term) {
+            in->terminated = 1;
+            snprintf(in->err, sizeof in->err,
+                     "fmi2CompletedIntegratorStep at t=%.17g requested terminateSimulation", te);
+            return -1;
+        }
+        int ev = enter != fmi2False;
+        if (p->nz) {
+            st = fmuc_fmi_getEventIndicators(in->f, in->c, in->z, p->nz);
+            if (bad(st))
+                return failf(in, "fmi2GetEventIndicators", st);
+            for (size_t j = 0; j < p->nz; j++)
+                if ((in->z[j] > 0) != (in->zprev[j] > 0))
+                    ev = 1;
+            memcpy(in->zprev, in->z, p->nz * sizeof *in->z);
+        }
+        if (in->next_event_defined && in->next_event <= te)
+            ev = 1;
+        if (ev) {
+            st = fmuc_fmi_enterEventMode(in->f, in->c);
+            if (bad(st))
+                return failf(in, "fmi2EnterEventMode", st);
+            if (me_enter_ctm(in) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int equ_inst_step(equ_inst *in)
+{
+    const equ_plan *p = in->p;
+    if (in->k >= p->nsteps) {
+        snprintf(in->err, sizeof in->err, "no step beyond the end of the grid");
+        return -1;
+    }
+    if (set_inputs(in, in->k) < 0)
+        return -1;
+    if (p->iface == fmi2CoSimulation) {
+        double ta = p->t[in->k], h = p->t[in->k + 1] - ta;
+        fmi2Status st = fmuc_fmi_doStep(in->f, in->c, ta, h, 0);
+        if (bad(st)) {
+            char cb[128];
+            snprintf(cb, sizeof cb, "fmi2DoStep(t=%.17g, h=%.17g)", ta, h);
+            return failf(in, cb, st);
+        }
+    } else if (me_step(in) < 0) {
+        return -1;
+    }
+    in->k++;
+    return 0;
+}
+
+int equ_inst_run_to(equ_inst *in, size_t to, double *rows)
+{
+    while (in->k < to) {
+        if (equ_inst_step(in) < 0)
+            return -1;
+        if (rows && equ_inst_record(in, rows + in->k * in->p->nout) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void equ_inst_free(equ_inst *in)
+{
+    if (in->c)
+        fmuc_fmi_freeInstance(in->f, in->c);
+    in->c = NULL;
+    free(in->x);
+    in->x = NULL;
+}
+
+int equ_run_fresh(const fmuc_fmi *f, const equ_plan *p, const char *name, double *rows,
+                  char *err, size_t errsz)
+{
+    equ_inst in;
+    int rc = equ_inst_start(&in, f, p, name);
+    if (rc == 0)
+        rc = equ_inst_record(&in, rows);
+    if (rc == 0)
+        rc = equ_inst_run_to(&in, p->nsteps, rows);
+    if (rc < 0 && err)
+        snprintf(err, errsz, "%s", in.err);
+    equ_inst_free(&in);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Series, comparisons, plots
+ * ------------------------------------------------------------------------------------------- */
+
+cJSON *equ_series_to_json(const double *v, size_t n)
+{
+    char *s = malloc(n * 16 + 1);
+    if (!s)
+        return NULL;
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b;
+        memcpy(&b, &v[i], sizeof b);
+        for (int d = 15; d >= 0; d--) {
+            s[i * 16 + (size_t)d] = hex[b & 15u];
+            b >>= 4;
+        }
+    }
+    s[n * 16] = '\0';
+    cJSON *j = cJSON_CreateString(s);
+    free(s);
+    return j;
+}
+
+double *equ_series_from_json(const cJSON *s, size_t n)
+{
+    const char *t = cJSON_GetStringValue(s);
+    if (!t || strlen(t) != n * 16)
+        return NULL;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b = 0;
+        for (int d = 0; d < 16; d++) {
+            char c = t[i * 16 + (size_t)d];
+            unsigned x = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                                                : 16u;
+            if (x > 15) {
+                free(v);
+                return NULL;
+            }
+            b = (b << 4) | x;
+        }
+        memcpy(&v[i], &b, sizeof b);
+    }
+    return v;
+}
+
+int equ_first_diff(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
+                   size_t *col)
+{
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++)
+            if (memcmp(&a[r * cols + c], &b[r * cols + c], sizeof(double)) != 0) {
+                *row = r;
+                *col = c;
+                return 1;
+            }
+    return 0;
+}
+
+const char *equ_fmt_bits(double v, char *buf, size_t n)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    snprintf(buf, n, "%.17g (0x%016" PRIx64 ")", v, b);
+    return buf;
+}
+
+void equ_max_abs_diff(const double *a, const double *b, size_t rows, size_t cols, double *out,
+                      size_t *at_row)
+{
+    for (size_t c = 0; c < cols; c++) {
+        out[c] = 0.0;
+        if (at_row)
+            at_row[c] = 0;
+        for (size_t r = 0; r < rows; r++) {
+            double x = a[r * cols + c], y = b[r * cols + c], d;
+            if (isnan(x) || isnan(y))
+                d = isnan(x) && isnan(y) ? 0.0 : NAN;
+            else if (x == y)
+                d = 0.0;
+            else
+                d = fabs(x - y);
+            if (isnan(d) ? !isnan(out[c]) : d > out[c]) {
+                out[c] = d;
+                if (at_row)
+                    at_row[c] = r;
+            }
+        }
+    }
+}
+
+static cJSON *num_array(const double *y, size_t stride, size_t n, size_t step)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i += step)
+        cJSON_AddItemToArray(a, isfinite(y[i * stride]) ? cJSON_CreateNumber(y[i * stride])
+                                                         : cJSON_CreateNull());
+    return a;
+}
+
+cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, const double *x,
+                    size_t n, const equ_series_ref *s, size_t ns, const double *band_lo,
+                    const double *band_hi, size_t band_stride, size_t max_points)
+{
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON *plots = cJSON_GetObjectItem(ev, "plots");
+    if (!plots)
+        plots = cJSON_AddArrayToObject(ev, "plots");
+    if (!plots || cJSON_GetArraySize(plots) >= 16 || n == 0)
+        return NULL;
+    size_t step = max_points && n > max_points ? (n + max_points - 1) / max_points : 1;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "title", title);
+    cJSON_AddStringToObject(p, "xlabel", "time [s]");
+    if (ylabel)
+        cJSON_AddStringToObject(p, "ylabel", ylabel);
+    cJSON_AddItemToObject(p, "x", num_array(x, 1, n, step));
+    cJSON *ser = cJSON_AddArrayToObject(p, "series");
+    for (size_t i = 0; i < ns && i < 16; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", s[i].name);
+        cJSON_AddItemToObject(o, "y", num_array(s[i].y, s[i].stride, n, step));
+        cJSON_AddItemToArray(ser, o);
+    }
+    if (band_lo && band_hi) {
+        cJSON *b = cJSON_AddObjectToObject(p, "band");
+        cJSON_AddItemToObject(b, "lo", num_array(band_lo, band_stride, n, step));
+        cJSON_AddItemToObject(b, "hi", num_array(band_hi, band_stride, n, step));
+    }
+    cJSON_AddItemToArray(plots, p);
+    return p;
+}
+
+int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fmuc_worker_fn fn,
+               void *payload, fmuc_worker_outcome *o, fmuc_result *res)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, fmu, s->opts);
+    spec.label = label;
+    if (spec.reply_max_bytes < ((size_t)256 << 20))
+        spec.reply_max_bytes = (size_t)256 << 20; /* series travel as 16 hex digits a value */
+    if (fmuc_worker_run(&spec, fn, payload, o, &d) < 0) {
+        fmuc_result_error(res, "%s: cannot run a worker: %s", label, d.msg);
+        fmuc_worker_outcome_free(o);
+        return -1;
+    }
+    if (fmuc_worker_outcome_to_result(o, res)) {
+        fmuc_worker_outcome_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+const equ_plan *equ_worker_plan(equ_plan *copy, const equ_plan *p)
+{
+    *copy = *p;
+    if (p->iface == fmi2ModelExchange && p->vdsim_substeps && p->nsteps) {
+        char why[256];
+        int n = fmuc_eq__vdsim_nsub(p->fmu, p->vdsim_substeps, p->t[1] - p->t[0], why,
+                                    sizeof why);
+        if (n > 0)
+            copy->nsub = n;
+    }
+    return copy;
+}
+
+double equ_interp(const double *tg, size_t n, const double *y, size_t stride, double t)
+{
+    if (n == 0)
+        return NAN;
+    if (t <= tg[0])
+        return y[0];
+    if (t >= tg[n - 1])
+        return y[(n - 1) * stride];
+    size_t lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tg[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (tg[lo] == t)
+        return y[lo * stride];
+    double w = (t - tg[lo]) / (tg[hi] - tg[lo]);
+    return y[lo * stride] + w * (y[hi * stride] - y[lo * stride]);
+}
+
+size_t equ_tol_compare(fmuc_result *res, const char *group, const char *label, const char *name,
+                       uint32_t vr, const double *x, size_t n, const double *ref,
+                       size_t ref_stride, const double *y, size_t y_stride, double rtol,
+                       double atol, const char *ref_name, const char *y_name, int plot)
+{
+    size_t misses = 0, worst_i = 0;
+    double worst = -1.0, worst_excess = -INFINITY;
+    double *lo = plot ? malloc(n * sizeof *lo) : NULL, *hi = plot ? malloc(n * sizeof *hi) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        double r = ref[i * ref_stride], v = y[i * y_stride];
+        double tol = atol + rtol * fabs(r);
+        if (lo && hi) {
+            lo[i] = r - tol;
+            hi[i] = r + tol;
+        }
+        double d, excess;
+        if (isnan(r) || isnan(v)) {
+            d = isnan(r) && isnan(v) ? 0.0 : INFINITY;
+        } else if (r == v) {
+            d = 0.0;
+        } else {
+            d = fabs(v - r);
+        }
+        excess = d - tol;
+        if (d > tol)
+            misses++;
+        if (excess > worst_excess) { /* the point furthest outside (or least inside) */
+            worst_excess = excess;
+            worst = d;
+            worst_i = i;
+        }
+    }
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON *g = cJSON_GetObjectItem(ev, group);
+    if (!g)
+        g = cJSON_AddObjectToObject(ev, group);
+    cJSON *o = cJSON_AddObjectToObject(g, name);
+    cJSON_AddNumberToObject(o, "vr", vr);
+    if (isfinite(worst))
+        cJSON_AddNumberToObject(o, "worst_abs_deviation", worst);
+    else
+        cJSON_AddStringToObject(o, "worst_abs_deviation", "NaN on one side");
+    cJSON_AddNumberToObject(o, "at_time", x[worst_i]);
+    cJSON_AddNumberToObject(o, "points_outside", (double)misses);
+    cJSON_AddNumberToObject(o, "points", (double)n);
+    if (misses) {
+        char b1[64], b2[64];
+        fmuc_result_violation(res,
+                              "%s: '%s' (vr %u): %zu of %zu points outside |y - y_ref| <= %g + "
+                              "%g*|y_ref|; worst |Δ| = %.3g at t=%.17g (%s %s, %s %s)",
+                              label, name, vr, misses, n, atol, rtol, worst, x[worst_i], y_name,
+                              equ_fmt_bits(y[worst_i * y_stride], b1, sizeof b1), ref_name,
+                              equ_fmt_bits(ref[worst_i * ref_stride], b2, sizeof b2));
+    }
+    if (plot && lo && hi) {
+        equ_series_ref s[2] = {{ref_name, ref, ref_stride}, {y_name, y, y_stride}};
+        char title[200];
+        snprintf(title, sizeof title, "%s: %s, %s vs %s", label, name, y_name, ref_name);
+        equ_plot_add(res, title, name, x, n, s, 2, lo, hi, 1, 1000);
+    }
+    free(lo);
+    free(hi);
+    return misses;
+}
+
+typedef struct plan_job {
+    const equ_plan *plan;
+} plan_job;
+
+static int plan_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const plan_job *job = payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    equ_plan copy;
+    const equ_plan *p = equ_worker_plan(&copy, job->plan);
+    size_t n = (p->nsteps + 1) * p->nout;
+    char err[512];
+    double *rows = calloc(n ? n : 1, sizeof *rows);
+    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
+    if (!f || !rows) {
+        cJSON_AddStringToObject(reply, "error", f ? "out of memory" : fmuc_worker_load_error(ctx));
+    } else {
+        fmuc_worker_phase(ctx, "%s run", equ_iface_name(p->iface));
+        if (equ_run_fresh(f, p, "fmucheck", rows, err, sizeof err) < 0)
+            cJSON_AddStringToObject(reply, "error", err);
+        else
+            cJSON_AddItemToObject(reply, "rows", equ_series_to_json(rows, n));
+    }
+    free(rows);
+    return 0;
+}
+
+double *equ_run_plan(const fmuc_subject *s, const equ_plan *p, const char *label,
+                     fmuc_result *res, char *why, size_t whysz)
+{
+    fmuc_worker_outcome o;
+    plan_job job = {p};
+    why[0] = '\0';
+    if (equ_worker(s, p->fmu, label, plan_worker, &job, &o, res) < 0)
+        return NULL;
+    const char *e = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "error"));
+    double *rows = NULL;
+    if (e)
+        snprintf(why, whysz, "%s", e);
+    else if (!(rows = equ_series_from_json(cJSON_GetObjectItem(o.reply, "rows"),
+                                           (p->nsteps + 1) * p->nout)))
+        snprintf(why, whysz, "malformed series in the worker reply");
+    fmuc_worker_outcome_free(&o);
+    return rows;
+}

@@ -1,0 +1,228 @@
+/* Shared engine of the eq-* checks: a run plan (time grid, input trajectory, recorded variables)
+ * built in the parent from the model description, a small stepping loop that runs inside a worker
+ * (CS: fmi2DoStep per communication step; ME: fixed-step RK4 with event handling at step ends,
+ * stage arithmetic identical to the VDSim core's RK4), bit-pattern transport of recorded series,
+ * bit-exact and tolerance comparisons, plot evidence, and the vdsim (native core) detection. */
+#ifndef FMUC_EQ_UTIL_H
+#define FMUC_EQ_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "fmuc/fmi2.h"
+#include "fmuc/fmuc_refcsv.h"
+#include "fmuc/fmuc_worker.h"
+
+/* Run lengths (communication steps): bit-exact round trips and comparisons use the long runs,
+ * the repeated runs of determinism and FMU-state checks the short ones. */
+#define EQU_STEPS_LONG 1000
+#define EQU_STEPS_SHORT 200
+/* The largest grid eq-reference runs on (rows of the reference file). */
+#define EQU_STEPS_MAX 100000
+/* At most this many variables are recorded per run (the first ones in document order). */
+#define EQU_MAX_VARS 2000
+/* ME runs: RK4 substeps per run (every substep costs about ten traced FMI calls) */
+#define EQU_ME_SUBSTEPS_LONG 4000
+#define EQU_ME_SUBSTEPS_SHORT 2000
+
+typedef struct equ_var {
+    const char *name;   /* model description string (lives as long as the fmu) */
+    fmi2ValueReference vr;
+    uint8_t type;       /* fmuc_type */
+    uint32_t line;
+} equ_var;
+
+/* How the inputs are driven. */
+typedef enum {
+    EQU_IN_START = 0, /* inputs keep their start values (not set) */
+    EQU_IN_EXCITE,    /* deterministic excitation of continuous Real inputs (equ_plan_excite) */
+    EQU_IN_TABLE      /* values given by the caller in in_values */
+} equ_in_mode;
+
+/** One run: everything the worker needs, built in the parent (pointers stay valid in the
+ *  forked worker). Free with equ_plan_free. */
+typedef struct equ_plan {
+    const fmuc_fmu *fmu;
+    fmi2Type iface;
+    size_t nsteps;          /* communication steps; nsteps + 1 rows are recorded */
+    double *t;              /* nsteps + 1 communication points, t[0] = start time */
+    double stop;            /* stopTime passed to fmi2SetupExperiment (defined) */
+    int tol_defined;
+    double tol;
+    int nsub;               /* ME: RK4 substeps per communication step (>= 1) */
+    int vdsim_substeps;     /* ME: substeps from the native core's rule (set by equ_vdsim_*) */
+    size_t nin;             /* Real inputs set at every communication point */
+    equ_var *in;
+    double *in_values;      /* (nsteps + 1) x nin, row k = value held over step k */
+    size_t nout;            /* recorded variables */
+    equ_var *out;
+    size_t nx, nz;          /* ME: states (Derivatives) and event indicators */
+    char why[256];          /* why the plan could not be built */
+} equ_plan;
+
+/** Grid from the default experiment (start 0, stop start+1, step (stop-start)/max_steps when
+ *  absent), at most max_steps steps; outputs = every output variable of a base type (all
+ *  Real locals when there are none; at most EQU_MAX_VARS); inputs = continuous Real inputs (not yet valued).
+ *  Returns 0, or -1 with plan->why set (nothing to record, bad experiment). */
+int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_steps);
+/** Same with an explicit grid (times copied; strictly increasing after the caller removed
+ *  duplicates). */
+int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+                       size_t nt);
+/** Same, also when the model has nothing to record (the caller sets the outputs). */
+int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+                           size_t nt);
+/** Fill in_values with the deterministic excitation: start (clamped) + A sin(2 pi (t-t0)/T + i),
+ *  A = 5 % of [min,max] (else 10 % of max(|start|, nominal, 1)), T = half the run, clamped to
+ *  [min, max]. Pure function of the model description and the grid. */
+void equ_plan_excite(equ_plan *p);
+/** Fill in_values from a table (zero-order hold at t[k]: the last row with time <= t[k], the
+ *  first row before the table starts); columns matched by input name; inputs without a column
+ *  keep their start value. Returns the number of inputs driven by the table. */
+size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab);
+/** ME: resolve the RK4 substep count now (the native core's rule for vdsim level 2/3, else
+ *  nsub) and shorten the run so that nsteps * nsub <= budget (at least 10 steps). Call before
+ *  filling the inputs. No effect for CS. */
+void equ_plan_me_budget(equ_plan *p, int level, size_t budget);
+/** Replace the recorded variables by the given list (copied). */
+int equ_plan_set_outputs(equ_plan *p, const equ_var *vars, size_t n);
+void equ_plan_free(equ_plan *p);
+
+/** Variable by name in the model description, or NULL. */
+const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name);
+/** The interfaces to run: ME and/or CS that are declared and whose library was extracted.
+ *  Returns the count (0..2), fills ifaces. */
+size_t equ_interfaces(const fmuc_fmu *fmu, fmi2Type ifaces[2]);
+int equ_cap(const fmuc_fmu *fmu, fmi2Type iface, fmuc_cap cap);
+const char *equ_iface_name(fmi2Type t);
+
+/* ---------------------------------------------------------------------------------------------
+ * Worker side
+ * ------------------------------------------------------------------------------------------- */
+
+/** A running instance stepped by the engine. */
+typedef struct equ_inst {
+    const fmuc_fmi *f;
+    fmi2Component c;
+    const equ_plan *p;
+    size_t k;              /* rows done: outputs of row k are current */
+    double *x, *dx, *xt, *k1, *k2, *k3, *z, *zprev; /* ME work arrays */
+    int next_event_defined;
+    double next_event;
+    int terminated;
+    char err[512];         /* first failure ("fmi2DoStep(t=0.5, h=0.01) returned fmi2Error") */
+} equ_inst;
+
+/** Instantiate (instance_name), set up the experiment, initialize (inputs of row 0 set in
+ *  Initialization Mode), ME: event iteration, Continuous-Time Mode, states. 0 or -1 (err). */
+int equ_inst_start(equ_inst *in, const fmuc_fmi *f, const equ_plan *p, const char *instance_name);
+/** fmi2Reset, then set up and initialize again as in equ_inst_start. */
+int equ_inst_reset(equ_inst *in);
+/** Record the current values of the plan's variables into row (nout doubles). */
+int equ_inst_record(equ_inst *in, double *row);
+/** One communication step from row k to k + 1 (inputs of row k set first). */
+int equ_inst_step(equ_inst *in);
+/** Steps until row `to`, recording rows k+1..to into rows[(k+1)*nout ...] when rows != NULL. */
+int equ_inst_run_to(equ_inst *in, size_t to, double *rows);
+/** ME: re-read the continuous states (after fmi2SetFMUstate). */
+int equ_inst_resync(equ_inst *in);
+/** The host's side of a run position (row, pending time event): taken with fmi2GetFMUstate,
+ *  put back with fmi2SetFMUstate so the host continues exactly as it did from there. */
+typedef struct equ_snap {
+    size_t k;
+    int next_event_defined;
+    double next_event;
+} equ_snap;
+void equ_inst_snap(const equ_inst *in, equ_snap *s);
+/** Restore the host position (and resync the ME states) after fmi2SetFMUstate. */
+int equ_inst_restore(equ_inst *in, const equ_snap *s);
+/** Free the instance (fmi2Terminate is not called: runs may end anywhere). */
+void equ_inst_free(equ_inst *in);
+/** A whole fresh run: start, record row 0, run to nsteps; rows has (nsteps+1)*nout doubles. */
+int equ_run_fresh(const fmuc_fmi *f, const equ_plan *p, const char *name, double *rows,
+                  char *err, size_t errsz);
+
+/** RK4 substep exactly as the VDSim core: x + (h/6)*(((k1 + 2k2) + 2k3) + k4), tiny values
+ *  (|v| < 1e-200) flushed to a signed zero. (Exposed for the tests.) */
+double equ_rk4_combine(double x, double h6, double k1, double k2, double k3, double k4);
+
+/* ---------------------------------------------------------------------------------------------
+ * Series transport and comparison (parent and worker)
+ * ------------------------------------------------------------------------------------------- */
+
+/** rows x cols doubles as one string of 16 hex digits per value (bit patterns). */
+cJSON *equ_series_to_json(const double *v, size_t n);
+/** Decode into a new array of n doubles (NULL when the string is not exactly n values). */
+double *equ_series_from_json(const cJSON *s, size_t n);
+
+/** First bit difference between two row-major series (rows x cols); 1 if found (*row, *col). */
+int equ_first_diff(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
+                   size_t *col);
+/** "%.17g (0x%016llx)" into buf. */
+const char *equ_fmt_bits(double v, char *buf, size_t n);
+/** max |a-b| per column (NaN when a NaN appears on one side only; 0 for identical NaNs). */
+void equ_max_abs_diff(const double *a, const double *b, size_t rows, size_t cols, double *out,
+                      size_t *at_row);
+
+/** A plot in the reports/README.md "plots" format appended to evidence["plots"]. x has n
+ *  values; series given as (name, y) pairs with stride (column step) and offset; at most
+ *  max_points points are kept (every k-th row) when downsample is set. */
+typedef struct equ_series_ref {
+    const char *name;
+    const double *y;  /* element i is y[i * stride] */
+    size_t stride;
+} equ_series_ref;
+cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, const double *x,
+                    size_t n, const equ_series_ref *s, size_t ns, const double *band_lo,
+                    const double *band_hi, size_t band_stride, size_t max_points);
+
+/** Tolerance comparison of one variable: y (actual) against ref at n points x (both with the
+ *  given strides): |y - ref| <= atol + rtol*|ref| (NaN on either side is a miss unless both
+ *  are NaN). Reports one violation when points miss, adds evidence[group][name] = {worst, at,
+ *  misses} and, when plot is set, a plot with ref, actual and the band. Returns the misses. */
+size_t equ_tol_compare(fmuc_result *res, const char *group, const char *label, const char *name,
+                       uint32_t vr, const double *x, size_t n, const double *ref,
+                       size_t ref_stride, const double *y, size_t y_stride, double rtol,
+                       double atol, const char *ref_name, const char *y_name, int plot);
+/** y at time t from a series on grid tg (n points, stride): exact at grid points, linear in
+ *  between, held outside. */
+double equ_interp(const double *tg, size_t n, const double *y, size_t stride, double t);
+
+/** Run fn in a worker for this check; on a crash/timeout the result gets the error and -1 is
+ *  returned; otherwise 0 and *o must be freed by the caller. */
+int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fmuc_worker_fn fn,
+               void *payload, fmuc_worker_outcome *o, fmuc_result *res);
+
+/** A whole fresh run of p in a worker on p->fmu; the (nsteps+1) x nout rows (malloc), or NULL:
+ *  worker crash/timeout (already in res, why empty) or the FMU failed (why set). */
+double *equ_run_plan(const fmuc_subject *s, const equ_plan *p, const char *label,
+                     fmuc_result *res, char *why, size_t whysz);
+
+/* ---------------------------------------------------------------------------------------------
+ * vdsim: the project's own FMUs and the native core
+ * ------------------------------------------------------------------------------------------- */
+
+/** The GUID generated for vdsim_l2 / vdsim_l3 in this build (level 2 or 3), NULL otherwise. */
+const char *fmuc_eq__vdsim_guid(int level);
+/** Which native model applies: 2 or 3, 0 when none (reason in why). opts->native "l2"/"l3"
+ *  forces, "none" disables; otherwise modelName and modelIdentifier vdsim_lN and the GUID. */
+int fmuc_eq__vdsim_level(const fmuc_fmu *fmu, const fmuc_options *opts, char *why, size_t n);
+/** Worker side: RK4 substeps per step of dt from the native core's rule (vd_substeps) for
+ *  the FMU's parameter files; -1 when the native parameters cannot be loaded (why). */
+int fmuc_eq__vdsim_nsub(const fmuc_fmu *fmu, int level, double dt, char *why, size_t n);
+/** Worker side: a copy of p with nsub resolved (vdsim_substeps); returns copy. */
+const equ_plan *equ_worker_plan(equ_plan *copy, const equ_plan *p);
+
+/** A deliberate difference injected into the native side (unit tests of eq-native-roundtrip). */
+typedef struct fmuc_eq_native_tweak {
+    const char *param;  /* vd_param_set name, e.g. "mass" */
+    double value;
+} fmuc_eq_native_tweak;
+/** The eq-native-roundtrip check with an optional tweak (the check itself passes NULL). */
+void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
+                               const fmuc_eq_native_tweak *tweak);
+
+#endif

@@ -1,0 +1,97 @@
+/* eq-determinism--global fixture: a spring-mass-damper whose Co-Simulation step integrates a
+ * position and velocity kept in a static global, shared by all instances of the process. One
+ * instance at a time behaves; two live instances stepped alternately disturb each other.
+ * (No FMU state capabilities: restoring the instance data could not restore the global.) */
+#include <stddef.h>
+
+#include "fmuc_model.h"
+
+typedef struct {
+    double x, v, der_x, der_v, F, m, k, c, x0;
+} smd;
+
+static struct {
+    double x, v;
+} shared_state; /* the defect */
+
+#define OFF(f) offsetof(smd, f)
+
+static const fmuc_m_var vars[] = {
+    {.name = "time", .vr = 0, .causality = FMUC_M_INDEPENDENT, .unit = "s"},
+    {.name = "x", .vr = 1, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_CALCULATED, .unit = "m",
+     .offset = OFF(x), .init_deps = "x0"},
+    {.name = "v", .vr = 2, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_EXACT,
+     .flags = FMUC_M_HAS_START, .start = 0.0, .unit = "m/s", .offset = OFF(v)},
+    {.name = "der(x)", .vr = 3, .unit = "m/s", .offset = OFF(der_x), .derivative_of = "x",
+     .deps = "v", .init_deps = "v"},
+    {.name = "der(v)", .vr = 4, .unit = "m/s2", .offset = OFF(der_v), .derivative_of = "v",
+     .deps = "x v F", .init_deps = "v F m k c x0"},
+    {.name = "F", .vr = 6, .causality = FMUC_M_INPUT, .flags = FMUC_M_HAS_START, .start = 0.0,
+     .unit = "N", .offset = OFF(F)},
+    {.name = "m", .vr = 7, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
+     .flags = FMUC_M_HAS_START, .start = 2.5, .unit = "kg", .offset = OFF(m)},
+    {.name = "k", .vr = 8, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
+     .flags = FMUC_M_HAS_START, .start = 120.0, .unit = "N/m", .offset = OFF(k)},
+    {.name = "c", .vr = 9, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
+     .flags = FMUC_M_HAS_START, .start = 3.0, .unit = "N.s/m", .offset = OFF(c)},
+    {.name = "x0", .vr = 10, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
+     .flags = FMUC_M_HAS_START, .start = 0.05, .unit = "m", .offset = OFF(x0)},
+};
+
+static fmi2Status calc(fmuc_m_ctx *ctx, void *data)
+{
+    smd *s = data;
+    fmuc_m_phase ph = fmuc_m_get_phase(ctx);
+    if (ph == FMUC_M_PHASE_INSTANTIATED || ph == FMUC_M_PHASE_INIT) {
+        s->x = s->x0;
+        shared_state.x = s->x0;
+        shared_state.v = s->v;
+    }
+    s->der_x = s->v;
+    s->der_v = (s->F - s->k * s->x - s->c * s->v) / s->m;
+    return fmi2OK;
+}
+
+static void f(const smd *s, double x, double v, double *dx, double *dv)
+{
+    *dx = v;
+    *dv = (s->F - s->k * x - s->c * v) / s->m;
+}
+
+/* RK4 substeps (1 ms) on the shared globals */
+static fmi2Status do_step(fmuc_m_ctx *ctx, void *data, double t, double h)
+{
+    smd *s = data;
+    (void)ctx;
+    (void)t;
+    int n = (int)(h / 1e-3 - 1e-9) + 1;
+    double dt = h / n;
+    for (int i = 0; i < n; i++) {
+        double x = shared_state.x, v = shared_state.v, a1, b1, a2, b2, a3, b3, a4, b4;
+        f(s, x, v, &a1, &b1);
+        f(s, x + 0.5 * dt * a1, v + 0.5 * dt * b1, &a2, &b2);
+        f(s, x + 0.5 * dt * a2, v + 0.5 * dt * b2, &a3, &b3);
+        f(s, x + dt * a3, v + dt * b3, &a4, &b4);
+        shared_state.x = x + dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
+        shared_state.v = v + dt / 6.0 * (b1 + 2.0 * b2 + 2.0 * b3 + b4);
+    }
+    s->x = shared_state.x;
+    s->v = shared_state.v;
+    return fmi2OK;
+}
+
+const fmuc_m_desc fmuc_model = {
+    .model_name = "SpringMassDamper",
+    .model_identifier = "SpringMassDamper",
+    .version = "1.0",
+    .description = "Spring-mass-damper with CS state in a static global (eq-determinism fixture)",
+    .author = "fmucheck",
+    .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_VAR_STEP,
+    .vars = vars,
+    .nvars = sizeof vars / sizeof vars[0],
+    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
+                   .start = 0.0, .stop = 2.0, .step = 0.01},
+    .data_size = sizeof(smd),
+    .calc = calc,
+    .do_step = do_step,
+};

@@ -1,0 +1,499 @@
+/* Tests of the eq-* checks: determinism, bit-exact native round trip, compare, reference CSV,
+ * FMU state and serialization. The checks run directly on FMUs opened with fmuc_fmu_open
+ * (vdsim, good and broken reference FMUs of this build). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "eq_util.h"
+#include "fmuc/fmuc_refcsv.h"
+#include "fmuc_test_util.h"
+
+typedef struct eq_run {
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_result res;
+} eq_run;
+
+static void open_fmu(eq_run *r, const char *path)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    memset(r, 0, sizeof *r);
+    fmuc_options_init(&r->opts);
+    const char *m = fmuc_test_timeout_multiplier();
+    r->opts.timeout_multiplier = strtod(m, NULL);
+    cr_assert(access(path, R_OK) == 0, "FMU not built: %s", path);
+    cr_assert_eq(fmuc_fmu_open(&r->fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+}
+
+static fmuc_verdict run_check(eq_run *r, const char *id)
+{
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert(c, "check %s not registered", id);
+    fmuc_result_clear(&r->res);
+    fmuc_result_init(&r->res, c->id, c->title, c->spec, c->level);
+    fmuc_subject s = {&r->fmu, &r->opts};
+    c->run(&s, &r->res);
+    if (r->res.verdict == FMUC_VERDICT_ERROR || getenv("FMUC_TEST_VERBOSE"))
+        for (size_t i = 0; i < r->res.nmessages; i++)
+            cr_log_info("%s: %s", id, r->res.messages[i]);
+    return r->res.verdict;
+}
+
+static void close_run(eq_run *r)
+{
+    fmuc_result_clear(&r->res);
+    fmuc_fmu_close(&r->fmu);
+}
+
+static fmuc_verdict check_on(const char *path, const char *id)
+{
+    eq_run r;
+    open_fmu(&r, path);
+    fmuc_verdict v = run_check(&r, id);
+    close_run(&r);
+    return v;
+}
+
+#define VDSIM(l) FMUC_FMU_DIR "/vdsim_l" #l ".fmu"
+#define GOOD(n) FMUC_FMU_DIR "/good/" n ".fmu"
+#define BROKEN(n) FMUC_FMU_DIR "/broken/" n ".fmu"
+
+static void expect_verdict(const char *path, const char *id, fmuc_verdict want)
+{
+    fmuc_verdict v = check_on(path, id);
+    cr_expect_eq(v, want, "%s on %s: %s, expected %s", id, path, fmuc_verdict_name(v),
+                 fmuc_verdict_name(want));
+}
+
+/* --- eq-native-roundtrip -------------------------------------------------------------------- */
+
+static void roundtrip_exact(const char *path, int level)
+{
+    eq_run r;
+    open_fmu(&r, path);
+    cr_assert_eq(run_check(&r, "eq-native-roundtrip"), FMUC_VERDICT_PASS);
+    cJSON *ev = r.res.evidence;
+    cr_assert(ev);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "native_level")), level);
+    cJSON *tab = cJSON_GetObjectItem(ev, "max_abs_diff");
+    const char *ifs[2] = {"ME", "CS"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *t = cJSON_GetObjectItem(tab, ifs[i]);
+        cr_assert(t, "no %s table", ifs[i]);
+        cr_expect_eq(cJSON_GetArraySize(t), level == 2 ? 8 : 18);
+        cJSON *o;
+        cJSON_ArrayForEach(o, t)
+        {
+            cJSON *d = cJSON_GetObjectItem(o, "max_abs_diff");
+            cr_expect(cJSON_IsNumber(d) && d->valuedouble == 0.0, "%s %s: max |d| not 0",
+                      ifs[i], o->string);
+        }
+    }
+    cr_expect(cJSON_GetArraySize(cJSON_GetObjectItem(ev, "plots")) >= 4);
+    close_run(&r);
+}
+
+Test(eq_native_roundtrip, l2_cs_me_bit_exact) { roundtrip_exact(VDSIM(2), 2); }
+Test(eq_native_roundtrip, l3_cs_me_bit_exact) { roundtrip_exact(VDSIM(3), 3); }
+
+Test(eq_native_roundtrip, perturbed_native_parameter_fails)
+{
+    eq_run r;
+    open_fmu(&r, VDSIM(2));
+    fmuc_eq_native_tweak tw = {"mass", 1700.0};
+    fmuc_result_init(&r.res, "eq-native-roundtrip", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_subject s = {&r.fmu, &r.opts};
+    fmuc_eq__native_roundtrip(&s, &r.res, &tw);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+    cr_expect_geq(r.res.nmessages, 2); /* ME and CS both differ */
+    close_run(&r);
+}
+
+Test(eq_native_roundtrip, tiny_perturbation_is_seen)
+{
+    eq_run r;
+    open_fmu(&r, VDSIM(3));
+    /* one ulp-scale change of the initial speed must already be a difference */
+    fmuc_eq_native_tweak tw = {"vx0", nextafter(20.0, 21.0)};
+    fmuc_result_init(&r.res, "eq-native-roundtrip", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_subject s = {&r.fmu, &r.opts};
+    fmuc_eq__native_roundtrip(&s, &r.res, &tw);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+    close_run(&r);
+}
+
+Test(eq_native_roundtrip, not_applicable_for_other_fmus)
+{
+    expect_verdict(GOOD("SpringMassDamper"), "eq-native-roundtrip", FMUC_VERDICT_NA);
+}
+
+Test(eq_native_roundtrip, native_none_disables)
+{
+    eq_run r;
+    open_fmu(&r, VDSIM(2));
+    r.opts.native = "none";
+    cr_expect_eq(run_check(&r, "eq-native-roundtrip"), FMUC_VERDICT_NA);
+    close_run(&r);
+}
+
+Test(eq_native_roundtrip, wrong_level_forced_fails)
+{
+    eq_run r;
+    open_fmu(&r, VDSIM(2));
+    r.opts.native = "l3"; /* the L2 FMU against the L3 core: different dynamics */
+    cr_expect_eq(run_check(&r, "eq-native-roundtrip"), FMUC_VERDICT_FAIL);
+    close_run(&r);
+}
+
+Test(eq_native_roundtrip, guid_exposed)
+{
+    cr_expect(fmuc_eq__vdsim_guid(2) && fmuc_eq__vdsim_guid(2)[0] == '{');
+    cr_expect(fmuc_eq__vdsim_guid(3) && strcmp(fmuc_eq__vdsim_guid(2), fmuc_eq__vdsim_guid(3)));
+    cr_expect_null(fmuc_eq__vdsim_guid(4));
+}
+
+/* --- eq-determinism ------------------------------------------------------------------------- */
+
+Test(eq_determinism, vdsim_and_good_pass)
+{
+    expect_verdict(VDSIM(2), "eq-determinism", FMUC_VERDICT_PASS);
+    expect_verdict(VDSIM(3), "eq-determinism", FMUC_VERDICT_PASS);
+    expect_verdict(GOOD("SpringMassDamper"), "eq-determinism", FMUC_VERDICT_PASS);
+}
+
+Test(eq_determinism, clock_seeded_noise_fails)
+{
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-determinism"));
+    cr_expect_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_FAIL);
+    /* mode 1 already reveals it, on both interfaces */
+    cJSON *me = cJSON_GetObjectItem(r.res.evidence, "ME");
+    cr_expect(cJSON_IsObject(cJSON_GetObjectItem(me, "(1) two fresh instances in sequence")));
+    close_run(&r);
+}
+
+Test(eq_determinism, static_global_fails_only_interleaved)
+{
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-determinism--global"));
+    cr_expect_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_FAIL);
+    cJSON *cs = cJSON_GetObjectItem(r.res.evidence, "CS");
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(1) two fresh instances in sequence")));
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(2) after fmi2Reset")));
+    cr_expect(cJSON_IsObject(
+        cJSON_GetObjectItem(cs, "(3) two live instances stepped alternately, first")));
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(4) separate worker processes")));
+    cJSON *me = cJSON_GetObjectItem(r.res.evidence, "ME");
+    cr_expect(cJSON_IsString(
+        cJSON_GetObjectItem(me, "(3) two live instances stepped alternately, second")));
+    close_run(&r);
+}
+
+Test(eq_determinism, reset_keeping_state_fails)
+{
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-determinism--reset"));
+    cr_expect_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_FAIL);
+    cJSON *cs = cJSON_GetObjectItem(r.res.evidence, "CS");
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(1) two fresh instances in sequence")));
+    cr_expect(cJSON_IsObject(cJSON_GetObjectItem(cs, "(2) after fmi2Reset")));
+    close_run(&r);
+}
+
+/* --- eq-fmu-state, eq-serialize, eq-serialize-corrupt -------------------------------------- */
+
+Test(eq_fmu_state, vdsim_and_good_pass)
+{
+    expect_verdict(VDSIM(2), "eq-fmu-state", FMUC_VERDICT_PASS);
+    expect_verdict(VDSIM(3), "eq-fmu-state", FMUC_VERDICT_PASS);
+    expect_verdict(GOOD("SpringMassDamper"), "eq-fmu-state", FMUC_VERDICT_PASS);
+}
+
+Test(eq_fmu_state, partial_restore_fails)
+{
+    expect_verdict(BROKEN("eq-fmu-state"), "eq-fmu-state", FMUC_VERDICT_FAIL);
+    expect_verdict(BROKEN("eq-fmu-state"), "eq-serialize", FMUC_VERDICT_NA);
+}
+
+Test(eq_fmu_state, not_applicable_without_capability)
+{
+    expect_verdict(BROKEN("eq-determinism--global"), "eq-fmu-state", FMUC_VERDICT_NA);
+}
+
+Test(eq_serialize, vdsim_and_good_pass)
+{
+    const char *paths[] = {VDSIM(2), VDSIM(3), GOOD("SpringMassDamper")};
+    for (int i = 0; i < 3; i++) {
+        expect_verdict(paths[i], "eq-serialize", FMUC_VERDICT_PASS);
+        expect_verdict(paths[i], "eq-serialize-corrupt", FMUC_VERDICT_PASS);
+    }
+}
+
+Test(eq_serialize, deserialize_ignoring_bytes_fails)
+{
+    expect_verdict(BROKEN("eq-serialize"), "eq-serialize", FMUC_VERDICT_FAIL);
+    expect_verdict(BROKEN("eq-serialize"), "eq-fmu-state", FMUC_VERDICT_PASS);
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-serialize-corrupt"));
+    cr_expect_eq(run_check(&r, "eq-serialize-corrupt"), FMUC_VERDICT_WARN);
+    cr_expect_eq(r.res.nmessages, 6); /* 3 corruptions x (ME, CS) */
+    close_run(&r);
+}
+
+/* --- reference CSV reader ------------------------------------------------------------------- */
+
+static fmuc_err parse_csv(const char *text, fmuc_refcsv *c, fmuc_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    return fmuc_refcsv_parse(c, text, strlen(text), "ref.csv", d);
+}
+
+Test(refcsv, parses_quoted_names_crlf_bom_and_booleans)
+{
+    fmuc_refcsv c;
+    fmuc_diag d;
+    const char *t = "\xEF\xBB\xBF\"time\",\"der(x)\", \"a,b\" ,flag\r\n"
+                    "0, 1.5e0 ,-2,true\r\n\r\n0.5,NaN,3,false\r\n0.5,4,5,1\r\n";
+    cr_assert_eq(parse_csv(t, &c, &d), FMUC_OK, "%s", d.msg);
+    cr_expect_eq(c.ncols, 3);
+    cr_expect_str_eq(c.cols[0], "der(x)");
+    cr_expect_str_eq(c.cols[1], "a,b");
+    cr_expect_eq(fmuc_refcsv_column(&c, "flag"), 2);
+    cr_expect_eq(fmuc_refcsv_column(&c, "time"), -1);
+    cr_expect_eq(c.nrows, 3);
+    cr_expect_eq(fmuc_refcsv_at(&c, 0, 0), 1.5);
+    cr_expect(isnan(fmuc_refcsv_at(&c, 1, 0)));
+    cr_expect_eq(fmuc_refcsv_at(&c, 0, 2), 1.0);
+    cr_expect_eq(fmuc_refcsv_at(&c, 1, 2), 0.0);
+    cr_expect_eq(c.time[2], 0.5);
+    fmuc_refcsv_free(&c);
+}
+
+static void expect_csv_error(const char *text, const char *where)
+{
+    fmuc_refcsv c;
+    fmuc_diag d;
+    cr_expect_eq(parse_csv(text, &c, &d), FMUC_EINPUT, "accepted: %s", text);
+    cr_expect(strstr(d.msg, where) != NULL, "'%s' does not name %s", d.msg, where);
+    fmuc_refcsv_free(&c);
+}
+
+Test(refcsv, errors_name_file_line_and_column)
+{
+    expect_csv_error("time,x\n0,1\n0.1,abc\n", "ref.csv:3:2:");
+    expect_csv_error("time,x\n0,1\n0.1,0x10\n", "ref.csv:3:2:");  /* hex is refused */
+    expect_csv_error("time,x\n0,1\n0.1,1,5\n", "ref.csv:3:");     /* field count */
+    expect_csv_error("time,x\n0,1\n0.1,1\n0.05,1\n", "ref.csv:4:1:"); /* time goes back */
+    expect_csv_error("time,x,x\n0,1,2\n", "ref.csv:1:3:");        /* duplicate column */
+    expect_csv_error("time,\"x\n0,1\n", "ref.csv:1:2:");         /* unterminated quote */
+    expect_csv_error("time,x\n0,1,\n", "ref.csv:2:");
+    expect_csv_error("time,x\n0,1,5\n", "ref.csv:2:");
+    expect_csv_error("time,x\n0,1\n0.1,1\n0.2,\n", "ref.csv:4:2:"); /* empty cell */
+    expect_csv_error("time,x\n0,0,5\n", "ref.csv:2");
+    expect_csv_error("time,x\n", "no data rows");
+    expect_csv_error("", "no header");
+    expect_csv_error("time\n0\n", "ref.csv:1:");
+    expect_csv_error("time,x\n0,1\n0,5 ,1\n", "ref.csv:3:");
+    expect_csv_error("time,x\ninf,1\n", "ref.csv:2:1:");
+    expect_csv_error("time,x\n0,1,5e\n", "ref.csv:2");
+}
+
+Test(refcsv, numbers_do_not_follow_the_locale)
+{
+    /* a decimal comma is a column-count error, never 1.5 */
+    expect_csv_error("time,x\n0,1,5\n", "3 fields, the header has 2");
+    fmuc_refcsv c;
+    fmuc_diag d;
+    cr_assert_eq(parse_csv("time,x\n0,1.25\n", &c, &d), FMUC_OK);
+    cr_expect_eq(fmuc_refcsv_at(&c, 0, 0), 1.25);
+    fmuc_refcsv_free(&c);
+}
+
+Test(refcsv, read_names_the_file)
+{
+    fmuc_refcsv c;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_expect_eq(fmuc_refcsv_read(&c, "/nonexistent/dir/r.csv", &d), FMUC_EINPUT);
+    cr_expect(strstr(d.msg, "/nonexistent/dir/r.csv") != NULL);
+    fmuc_refcsv_free(&c);
+    char *dir = fmuc_test_mkdtemp("refcsv");
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.csv", dir);
+    fmuc_test_write_file(path, "time,x\n0,1\n1,zz\n", 16);
+    cr_expect_eq(fmuc_refcsv_read(&c, path, &d), FMUC_EINPUT);
+    cr_expect(strstr(d.msg, "bad.csv:3:2:") != NULL, "%s", d.msg);
+    fmuc_refcsv_free(&c);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* --- eq-reference ----------------------------------------------------------------------------- */
+
+/* The exact solution of the SpringMassDamper (m 2.5, k 120, x0 0.05, v0 0) with damping c. */
+static char *smd_reference(double c, const char *extra_col)
+{
+    const double m = 2.5, k = 120.0, x0 = 0.05;
+    double a = c / (2 * m), wd = sqrt(k / m - a * a), B = a * x0 / wd;
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    len += (size_t)snprintf(s + len, cap - len, "time,x,v%s%s\n", extra_col ? "," : "",
+                            extra_col ? extra_col : "");
+    for (int i = 0; i <= 100; i++) {
+        double t = i * 0.02, e = exp(-a * t), cs = cos(wd * t), sn = sin(wd * t);
+        double x = e * (x0 * cs + B * sn);
+        double v = e * (-a * (x0 * cs + B * sn) + (-x0 * wd * sn + B * wd * cs));
+        len += (size_t)snprintf(s + len, cap - len, "%.17g,%.17g,%.17g%s\n", t, x, v,
+                                extra_col ? ",0" : "");
+    }
+    return s;
+}
+
+static fmuc_verdict reference_verdict(double c, const char *extra, double rtol, double atol,
+                                      size_t *nmsg)
+{
+    char *dir = fmuc_test_mkdtemp("eqref");
+    char path[512];
+    snprintf(path, sizeof path, "%s/ref.csv", dir);
+    char *csv = smd_reference(c, extra);
+    fmuc_test_write_file(path, csv, strlen(csv));
+    free(csv);
+    eq_run r;
+    open_fmu(&r, GOOD("SpringMassDamper"));
+    r.opts.reference_csv = path;
+    r.opts.rtol = rtol;
+    r.opts.atol = atol;
+    fmuc_verdict v = run_check(&r, "eq-reference");
+    if (nmsg) {
+        *nmsg = 0;
+        for (size_t i = 0; i < r.res.nmessages; i++)
+            *nmsg += strstr(r.res.messages[i], "points outside") != NULL;
+    }
+    if (v == FMUC_VERDICT_PASS) {
+        cJSON *dev = cJSON_GetObjectItem(r.res.evidence, "CS deviations");
+        cr_expect_eq(cJSON_GetArraySize(dev), 2);
+        cr_expect_geq(cJSON_GetArraySize(cJSON_GetObjectItem(r.res.evidence, "plots")), 4);
+    }
+    close_run(&r);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+    return v;
+}
+
+Test(eq_reference, matching_reference_passes)
+{
+    cr_expect_eq(reference_verdict(3.0, NULL, 1e-4, 1e-6, NULL), FMUC_VERDICT_PASS);
+}
+
+Test(eq_reference, input_columns_drive_inputs)
+{
+    /* a column named like the input F drives it (all zero here) and is not compared */
+    cr_expect_eq(reference_verdict(3.0, "F", 1e-4, 1e-6, NULL), FMUC_VERDICT_PASS);
+}
+
+Test(eq_reference, deviating_reference_fails)
+{
+    size_t n = 0;
+    cr_expect_eq(reference_verdict(4.0, NULL, 1e-4, 1e-6, &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 4); /* x and v, ME and CS */
+}
+
+Test(eq_reference, unknown_column_fails)
+{
+    cr_expect_eq(reference_verdict(3.0, "no_such_variable", 1e-4, 1e-6, NULL),
+                 FMUC_VERDICT_FAIL);
+}
+
+Test(eq_reference, bad_file_is_an_error_and_absent_is_na)
+{
+    eq_run r;
+    open_fmu(&r, GOOD("SpringMassDamper"));
+    cr_expect_eq(run_check(&r, "eq-reference"), FMUC_VERDICT_NA);
+    r.opts.reference_csv = "/nonexistent/ref.csv";
+    cr_expect_eq(run_check(&r, "eq-reference"), FMUC_VERDICT_ERROR);
+    close_run(&r);
+}
+
+Test(eq_reference, fixture_fails)
+{
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-reference"));
+    r.opts.reference_csv = FMUC_SOURCE_DIR "/reference_fmus/broken/eq-reference/ref.csv";
+    cr_expect_eq(run_check(&r, "eq-reference"), FMUC_VERDICT_FAIL);
+    close_run(&r);
+}
+
+/* --- eq-compare ------------------------------------------------------------------------------- */
+
+Test(eq_compare, same_model_passes_other_damping_fails)
+{
+    eq_run r;
+    open_fmu(&r, GOOD("SpringMassDamper"));
+    cr_expect_eq(run_check(&r, "eq-compare"), FMUC_VERDICT_NA);
+    r.opts.compare_fmu = GOOD("SpringMassDamper");
+    cr_expect_eq(run_check(&r, "eq-compare"), FMUC_VERDICT_PASS);
+    r.opts.compare_fmu = BROKEN("eq-compare");
+    cr_expect_eq(run_check(&r, "eq-compare"), FMUC_VERDICT_FAIL);
+    cJSON *dev = cJSON_GetObjectItem(r.res.evidence, "CS deviations");
+    cr_expect(cJSON_GetObjectItem(dev, "x") && cJSON_GetObjectItem(dev, "v"));
+    r.opts.compare_fmu = "/nonexistent.fmu";
+    cr_expect_eq(run_check(&r, "eq-compare"), FMUC_VERDICT_ERROR);
+    close_run(&r);
+}
+
+Test(eq_compare, vdsim_against_itself_and_missing_variables_listed)
+{
+    eq_run r;
+    open_fmu(&r, VDSIM(3));
+    r.opts.compare_fmu = VDSIM(2); /* L3 outputs roll, pitch, ... do not exist in L2 */
+    fmuc_verdict v = run_check(&r, "eq-compare");
+    cr_expect_eq(v, FMUC_VERDICT_FAIL); /* different dynamics */
+    size_t notes = 0;
+    for (size_t i = 0; i < r.res.nmessages; i++)
+        if (strstr(r.res.messages[i], "no counterpart"))
+            notes++;
+    cr_expect_eq(notes, 20); /* 10 L3-only outputs, ME and CS */
+    r.opts.compare_fmu = VDSIM(3);
+    cr_expect_eq(run_check(&r, "eq-compare"), FMUC_VERDICT_PASS);
+    close_run(&r);
+}
+
+/* --- engine ------------------------------------------------------------------------------- */
+
+Test(eq_engine, rk4_combine_and_series_round_trip)
+{
+    cr_expect_eq(equ_rk4_combine(1.0, 0.5, 1.0, 1.0, 1.0, 1.0), 4.0);
+    double z = equ_rk4_combine(1e-210, 0.0, 0, 0, 0, 0);
+    cr_expect(z == 0.0 && !signbit(z));
+    z = equ_rk4_combine(-1e-210, 0.0, 0, 0, 0, 0);
+    cr_expect(z == 0.0 && signbit(z));
+    double v[4] = {-0.0, NAN, 1.0 / 3.0, -1e300}, *w;
+    cJSON *j = equ_series_to_json(v, 4);
+    cr_assert((w = equ_series_from_json(j, 4)));
+    cr_expect_eq(memcmp(v, w, sizeof v), 0);
+    cr_expect_null(equ_series_from_json(j, 3));
+    size_t r, c;
+    cr_expect_eq(equ_first_diff(v, w, 2, 2, &r, &c), 0);
+    w[3] = nextafter(w[3], 0);
+    cr_expect_eq(equ_first_diff(v, w, 2, 2, &r, &c), 1);
+    cr_expect(r == 1 && c == 1);
+    free(w);
+    cJSON_Delete(j);
+    double tg[3] = {0, 1, 2}, y[3] = {0, 10, 20};
+    cr_expect_eq(equ_interp(tg, 3, y, 1, 1.0), 10.0);
+    cr_expect_eq(equ_interp(tg, 3, y, 1, 1.5), 15.0);
+    cr_expect_eq(equ_interp(tg, 3, y, 1, 5.0), 20.0);
+}
+
+Test(eq_native_roundtrip, lookalike_fixture_fails_when_forced)
+{
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-native-roundtrip"));
+    cr_expect_eq(run_check(&r, "eq-native-roundtrip"), FMUC_VERDICT_NA); /* not recognised */
+    r.opts.native = "l2";
+    cr_expect_eq(run_check(&r, "eq-native-roundtrip"), FMUC_VERDICT_FAIL);
+    close_run(&r);
+}
