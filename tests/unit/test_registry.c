@@ -109,3 +109,26 @@ Test(registry, find_and_patterns)
     cr_assert(fmuc_run_selected(&f, fmuc_check_find("md-fmi-version")));
     cr_assert(!fmuc_run_selected(&f, fmuc_check_find("zip-binary-present")));
 }
+
+Test(registry, readme_lists_every_check)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/README.md", FMUC_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "README.md missing");
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    size_t missing = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        char needle[256];
+        snprintf(needle, sizeof needle, "`%s`", fmuc_checks[i]->id);
+        if (!strstr(text, needle)) {
+            cr_log_error("README.md does not list check %s (run scripts/checks-table.sh)",
+                         fmuc_checks[i]->id);
+            missing++;
+        }
+    }
+    cr_assert(missing == 0, "%zu checks missing from README.md", missing);
+}
