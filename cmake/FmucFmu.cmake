@@ -120,10 +120,10 @@ endfunction()
 set(FMUC_GLUE_DIR ${CMAKE_CURRENT_LIST_DIR}/../fmi_export/glue)
 function(fmuc_add_model_fmu)
   cmake_parse_arguments(M "LENIENT;NO_BINARY"
-    "NAME;MODEL_IDENTIFIER;XML_OVERRIDE;XML_SED;OUTPUT_DIR;FMU_FILE"
+    "NAME;MODEL_IDENTIFIER;XML_OVERRIDE;XML_SED;OUTPUT_DIR;FMU_FILE;REUSE"
     "SOURCES;DEFINES;INCLUDES;LINK;MDGEN_LINK;RESOURCES;RESOURCE_DIRS;EXTRA" ${ARGN})
-  if(NOT M_NAME OR NOT M_SOURCES)
-    message(FATAL_ERROR "fmuc_add_model_fmu: NAME and SOURCES are required")
+  if(NOT M_NAME OR (NOT M_SOURCES AND NOT M_REUSE))
+    message(FATAL_ERROR "fmuc_add_model_fmu: NAME and SOURCES (or REUSE) are required")
   endif()
   if(NOT M_MODEL_IDENTIFIER)
     set(M_MODEL_IDENTIFIER ${M_NAME})
@@ -131,31 +131,45 @@ function(fmuc_add_model_fmu)
   get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
   set(glue_src ${glue}/fmi2_glue.c ${glue}/model_table.c)
 
-  fmuc_fmu_library(fmulib_${M_NAME} SOURCES ${glue_src} ${M_SOURCES} LINK ${M_LINK} m)
-  set_target_properties(fmulib_${M_NAME} PROPERTIES OUTPUT_NAME ${M_MODEL_IDENTIFIER}
-    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fmulib/${M_NAME})
-  target_include_directories(fmulib_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
-  target_compile_definitions(fmulib_${M_NAME} PRIVATE _GNU_SOURCE ${M_DEFINES})
-  target_link_libraries(fmulib_${M_NAME} PRIVATE fmuc_fp_strict)
+  # REUSE <name>: package the library and generated XML of an FMU made earlier in this folder
+  # with fmuc_add_model_fmu (fixtures whose only defect is in the XML or the archive need no
+  # compilation of their own).
+  if(M_REUSE)
+    set(lib fmulib_${M_REUSE})
+    set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
+    file(MAKE_DIRECTORY ${gendir})
+    set(genxml ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_REUSE}/modelDescription.xml)
+    set(genxml_deps ${genxml} mdxml_${M_REUSE})
+  else()
+    set(lib fmulib_${M_NAME})
+    set(genxml_deps)
+    fmuc_fmu_library(fmulib_${M_NAME} SOURCES ${glue_src} ${M_SOURCES} LINK ${M_LINK} m)
+    set_target_properties(fmulib_${M_NAME} PROPERTIES OUTPUT_NAME ${M_MODEL_IDENTIFIER}
+      LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fmulib/${M_NAME})
+    target_include_directories(fmulib_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
+    target_compile_definitions(fmulib_${M_NAME} PRIVATE _GNU_SOURCE ${M_DEFINES})
+    target_link_libraries(fmulib_${M_NAME} PRIVATE fmuc_fp_strict)
 
-  set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
-  file(MAKE_DIRECTORY ${gendir})
-  add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue_src} ${M_SOURCES})
-  target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/harness/include
-                             ${M_INCLUDES})
-  target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI2_EXPORTING ${M_DEFINES})
-  target_link_libraries(mdgen_${M_NAME} PRIVATE fmuc_warnings fmuc_fp_strict ${M_LINK}
-                        ${M_MDGEN_LINK} m)
-  set(lenient)
-  if(M_LENIENT)
-    set(lenient --lenient)
+    set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
+    file(MAKE_DIRECTORY ${gendir})
+    add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue_src} ${M_SOURCES})
+    target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/harness/include
+                               ${M_INCLUDES})
+    target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI2_EXPORTING ${M_DEFINES})
+    target_link_libraries(mdgen_${M_NAME} PRIVATE fmuc_warnings fmuc_fp_strict ${M_LINK}
+                          ${M_MDGEN_LINK} m)
+    set(lenient)
+    if(M_LENIENT)
+      set(lenient --lenient)
+    endif()
+    set(genxml ${gendir}/modelDescription.xml)
+    add_custom_command(OUTPUT ${genxml}
+      COMMAND mdgen_${M_NAME} ${lenient} ${genxml}
+      DEPENDS mdgen_${M_NAME}
+      COMMENT "Generating modelDescription.xml for ${M_NAME}"
+      VERBATIM)
+    set(genxml_deps ${genxml})
   endif()
-  set(genxml ${gendir}/modelDescription.xml)
-  add_custom_command(OUTPUT ${genxml}
-    COMMAND mdgen_${M_NAME} ${lenient} ${genxml}
-    DEPENDS mdgen_${M_NAME}
-    COMMENT "Generating modelDescription.xml for ${M_NAME}"
-    VERBATIM)
   set(xml ${genxml})
   if(M_XML_OVERRIDE)
     set(xml ${M_XML_OVERRIDE})
@@ -163,10 +177,15 @@ function(fmuc_add_model_fmu)
     set(xml ${gendir}/modelDescription.sed.xml)
     add_custom_command(OUTPUT ${xml}
       COMMAND sed -f ${M_XML_SED} ${genxml} > ${xml}
-      DEPENDS ${genxml} ${M_XML_SED}
+      DEPENDS ${genxml_deps} ${M_XML_SED}
       COMMENT "Deriving modelDescription.xml for ${M_NAME} with ${M_XML_SED}")
   endif()
-  add_custom_target(mdxml_${M_NAME} DEPENDS ${genxml} ${xml})
+  if(M_REUSE)
+    add_custom_target(mdxml_${M_NAME} DEPENDS ${xml})
+    add_dependencies(mdxml_${M_NAME} mdxml_${M_REUSE})
+  else()
+    add_custom_target(mdxml_${M_NAME} DEPENDS ${genxml} ${xml})
+  endif()
 
   set(extra_args)
   if(M_NO_BINARY)
@@ -178,8 +197,11 @@ function(fmuc_add_model_fmu)
   if(M_FMU_FILE)
     list(APPEND extra_args FMU_FILE ${M_FMU_FILE})
   endif()
-  fmuc_add_fmu(NAME ${M_NAME} TARGET fmulib_${M_NAME} XML ${xml}
+  fmuc_add_fmu(NAME ${M_NAME} TARGET ${lib} XML ${xml}
                MODEL_IDENTIFIER ${M_MODEL_IDENTIFIER}
                RESOURCES ${M_RESOURCES} RESOURCE_DIRS ${M_RESOURCE_DIRS} EXTRA ${M_EXTRA}
                ${extra_args})
+  if(M_REUSE)
+    add_dependencies(fmu_${M_NAME} mdxml_${M_REUSE} mdxml_${M_NAME})
+  endif()
 endfunction()
