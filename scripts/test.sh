@@ -18,6 +18,7 @@ run_suite build
 if [ "${FMUC_SKIP_SANITIZE:-0}" != 1 ]; then
   # Sanitizers make FMU calls slower: tests scale their timeouts with FMUC_TIMEOUT_MULTIPLIER.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" \
   FMUC_TIMEOUT_MULTIPLIER=4 run_suite build-asan -DFMUC_SANITIZE=ON
 fi
 echo "== all test suites passed"

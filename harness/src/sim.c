@@ -858,7 +858,7 @@ static int run_me(sim *s, fmuc_diag *diag)
     s->nx = md->nderivatives;
     s->nz = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
     size_t N = s->nx ? s->nx : 1;
-    if (s->nx > 1000000 || s->nz > 1000000) {
+    if (s->nx > FMUC_MD_MAX_DYNAMIC_COUNT || s->nz > FMUC_MD_MAX_DYNAMIC_COUNT) {
         stop(s, "model too large for the harness (%zu states, %zu event indicators)", s->nx, s->nz);
         return 1;
     }

@@ -277,6 +277,10 @@ typedef struct fmuc_md {
     size_t nissues_dropped;    /* issues found beyond limits.max_issues (not recorded) */
 } fmuc_md;
 
+/** Largest numberOfEventIndicators (and number of continuous states) the dynamic checks take on:
+ *  buffers are sized by these counts, which come from the FMU, so they are capped. */
+#define FMUC_MD_MAX_DYNAMIC_COUNT 1000000u
+
 /** Limits the parser enforces; zero fields take defaults. */
 typedef struct fmuc_md_limits {
     size_t max_bytes;       /* document size (default 512 MiB) */
