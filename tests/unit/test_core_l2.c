@@ -1,4 +1,4 @@
-/* VDSim core, L2 7-DOF double track: validation cases T1-T4, T6-T8 of the vehicle brief,
+/* VDSim core, L2 7-DOF double track: validation cases T1-T8 of the vehicle brief,
  * determinism, substep count and output path. */
 #include "test_core_util.h"
 
@@ -532,6 +532,53 @@ Test(core_l2, braking_stops_and_standstill_is_well_defined)
     vd_derivatives(m, x, &u, dx);
     for (int i = 0; i < 12; i++)
         cr_assert_eq(dx[i], 0.0, "dx[%d] = %g at rest", i, dx[i]);
+    vd_destroy(m);
+    vd_params_free(p);
+}
+
+/* T5, ISO 4138 method 1: hold R = 40 m (integral steering on the path-curvature error
+ * 1/R - r/vx) while the speed ramps slowly; in the linear range delta = L/R + K_us*a_y. */
+Test(core_l2, t5_constant_radius)
+{
+    const double R = 40.0, dt = 0.01, v0 = 5.0, ramp = 0.1, ki = 5.0;
+    vd_params *p = tc_params("\"linear\"");
+    no_losses(p);
+    tc_set(p, "drive_front_share", 0); /* RWD: no drive force on the steered wheels */
+    tc_set(p, "vx0", v0);
+    bike k = bike_of(p);
+    vd_model *m = tc_model(VD_L2, p);
+    double delta = k.L / R;
+    /* least squares of delta on a_y over 0.5 < a_y < 4 */
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, kappa_err = 0;
+    const int n_settle = 500, n_ramp = (int)((sqrt(4.0 * R) - v0) / ramp / dt);
+    for (int s = 0; s < n_settle + n_ramp; s++) {
+        double v_ref = v0 + (s < n_settle ? 0.0 : ramp * (s - n_settle) * dt);
+        vd_cmd u = tc_hold(m, delta, v_ref);
+        cr_assert_eq(vd_step(m, dt, &u), VD_OK);
+        vd_out y;
+        vd_outputs(m, &y);
+        double kappa = y.yaw_rate / y.vx;
+        if (s >= n_settle && y.ay > 0.5 && y.ay < 4.0) {
+            n += 1;
+            sx += y.ay;
+            sy += delta;
+            sxx += y.ay * y.ay;
+            sxy += y.ay * delta;
+            if (fabs(kappa * R - 1) > kappa_err)
+                kappa_err = fabs(kappa * R - 1);
+        }
+        delta += dt * ki * k.L * (1.0 / R - kappa);
+    }
+    cr_assert_gt(n, 3000, "enough samples in the linear range (%g)", n);
+    double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    double icpt = (sy - slope * sx) / n;
+    double e_slope = (slope - k.Kus) / k.Kus, e_icpt = (icpt - k.L / R) / (k.L / R);
+    cr_log_info("T5: slope %.6g (K_us %.6g, %+.3f %%), intercept %.6g (L/R %.6g, %+.3f %%), "
+                "max |kappa*R - 1| %.3g",
+                slope, k.Kus, 100 * e_slope, icpt, k.L / R, 100 * e_icpt, kappa_err);
+    cr_assert_lt(kappa_err, 5e-3, "radius held: max |kappa*R - 1| = %g", kappa_err);
+    cr_assert_lt(fabs(e_slope), 0.02, "slope %.6g vs K_us %.6g", slope, k.Kus);
+    cr_assert_lt(fabs(e_icpt), 0.01, "intercept %.6g vs L/R %.6g", icpt, k.L / R);
     vd_destroy(m);
     vd_params_free(p);
 }

@@ -1,5 +1,6 @@
 /* VDSim core, L3 14-DOF: static equilibrium (T9), roll gradient (T10), braking pitch (T12),
- * heave frequency (T13), mirror symmetry with kinematics tables, and the state layout. */
+ * heave frequency (T13), lateral load transfer per axle (T11), mirror symmetry with kinematics
+ * tables, and the state layout. */
 #include "test_core_util.h"
 
 /* state indices of the L3 layout */
@@ -280,5 +281,47 @@ Test(core_l3, l2_and_l3_agree_in_gentle_cornering)
                  b.yaw_rate);
     vd_destroy(m2);
     vd_destroy(m3);
+    vd_params_free(p);
+}
+
+/* T11: lateral load transfer per axle in steady cornering, against the elastic (springs),
+ * roll-centre and unsprung-inertia terms. dFz is the per-wheel change (Fz_out - Fz_in)/2.
+ * Near-rigid tires, as in T10, so the textbook roll stiffness applies. */
+Test(core_l3, t11_lateral_load_transfer_per_axle)
+{
+    vd_params *p = l3_params("\"linear\"", 0);
+    tc_set(p, "tire_vertical_stiffness", 1e8);
+    vd_out y;
+    roll_gradient(p, 20, 0.033, &y);
+    cr_assert_gt(y.ay, 3.0, "a_y = %g", y.ay);
+    cr_assert_lt(y.ay, 4.0, "a_y = %g", y.ay);
+    const double ms = 1400, mu_f = 160, mu_r = 160, r0 = 0.285, g = 9.81;
+    const double a = 1.14, b = 1.40, L = a + b, tf = 1.5, tr = 1.5, h = 0.75;
+    const double hrf = 0.10, hrr = 0.15;
+    double h_phi = h - (hrf * b + hrr * a) / L;
+    double kf = 35000 * tf * tf / 2, kr = 30000 * tr * tr / 2;
+    double ay = y.ay, den = kf + kr - ms * g * h_phi;
+    double unsp_f = mu_f * ay * r0 / tf, unsp_r = mu_r * ay * r0 / tr;
+    double ref_f = (ms * ay / tf) * (h_phi * kf / den + (b / L) * hrf) + unsp_f;
+    double ref_r = (ms * ay / tr) * (h_phi * kr / den + (a / L) * hrr) + unsp_r;
+    double dfz_f = 0.5 * (y.fz[1] - y.fz[0]), dfz_r = 0.5 * (y.fz[3] - y.fz[2]);
+    double e_f = (dfz_f - ref_f) / ref_f, e_r = (dfz_r - ref_r) / ref_r;
+    /* moment balance: the sprung-mass part of the transfer (without the unsprung term) */
+    double m_tot = (dfz_f - unsp_f) * tf + (dfz_r - unsp_r) * tr;
+    double m_ref = ms * ay * h + ms * g * h_phi * y.roll;
+    double e_m = (m_tot - m_ref) / m_ref;
+    cr_log_info("T11: a_y %.4g, dFz_f %.2f ref %.2f (%+.3f %%), dFz_r %.2f ref %.2f (%+.3f %%), "
+                "moment %.1f ref %.1f (%+.3f %%)",
+                ay, dfz_f, ref_f, 100 * e_f, dfz_r, ref_r, 100 * e_r, m_tot, m_ref, 100 * e_m);
+    /* the model splits the roll-centre term by the sprung-mass CG (the axle force minus its
+     * unsprung inertia) where the formula uses b/L: 2 % of that term, 0.3 % of the axle
+     * transfer. 2 % leaves room for the residual roll transient, not for a wrong term
+     * (dropping the roll-centre or unsprung term moves an axle by 7-16 %). */
+    cr_assert_lt(fabs(e_f), 0.02, "front transfer %.2f vs %.2f", dfz_f, ref_f);
+    cr_assert_lt(fabs(e_r), 0.02, "rear transfer %.2f vs %.2f", dfz_r, ref_r);
+    cr_assert_lt(fabs(e_m), 0.01, "moment %.1f vs %.1f", m_tot, m_ref);
+    /* the vertical loads still carry the whole weight */
+    double sum = (y.fz[0] + y.fz[1]) + (y.fz[2] + y.fz[3]);
+    cr_assert_lt(fabs(sum - 1720 * g) / (1720 * g), 1e-3, "sum Fz %.6g", sum);
     vd_params_free(p);
 }
