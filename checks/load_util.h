@@ -138,4 +138,41 @@ static inline int loadu_is_so_name(const char *name)
     return (n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL;
 }
 
+/* Call a no-argument fmi2 function that returns a string (fmi2GetVersion, fmi2GetTypesPlatform)
+ * in a worker for every library and require `expected` (what = LOADU_GET_*). */
+static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res, int what,
+                                         const char *check_id, const char *fn, const char *expected)
+{
+    loadu_lib libs[2];
+    size_t n = loadu_libs(s->fmu, libs);
+    int ran = 0;
+    for (size_t i = 0; i < n; i++) {
+        fmuc_worker_outcome o;
+        const cJSON *reply = loadu_run(s, &libs[i], what, check_id, &o, res);
+        const char *error;
+        if (!reply) {
+            ran = 1;
+        } else if (!loadu_loaded(reply, &error)) {
+            fmuc_result_note(res, "%s does not load (see load-dlopen): %s", libs[i].entry, error);
+        } else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "provided"))) {
+            fmuc_result_note(res, "%s does not export %s (see load-exports)", libs[i].entry, fn);
+        } else {
+            ran = 1;
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, "value");
+            if (!cJSON_IsString(v))
+                fmuc_result_violation(res, "%s: %s() returned NULL; expected \"%s\"", libs[i].entry,
+                                      fn, expected);
+            else if (strcmp(v->valuestring, expected) != 0)
+                fmuc_result_violation(
+                    res, "%s: %s() returned \"%s\"%s; expected \"%s\"", libs[i].entry, fn,
+                    v->valuestring,
+                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "truncated")) ? "..." : "",
+                    expected);
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!ran)
+        fmuc_result_na(res, "no loadable library exporting %s", fn);
+}
+
 #endif
