@@ -21,7 +21,7 @@ typedef struct det_job {
 
 static void put_rows(cJSON *reply, int run, const double *rows, size_t n)
 {
-    cJSON_AddItemToObject(reply, run_key[run], equ_series_to_json(rows, n));
+    cJSON_AddItemToObject(reply, run_key[run], fmuc_worker_f64_to_json(rows, n));
 }
 
 static void put_err(cJSON *reply, int run, const char *err)
@@ -110,7 +110,7 @@ out:
 
 static double *get_rows(const cJSON *reply, int run, size_t n)
 {
-    return equ_series_from_json(cJSON_GetObjectItem(reply, run_key[run]), n);
+    return fmuc_worker_f64_from_json(cJSON_GetObjectItem(reply, run_key[run]), n);
 }
 
 static const char *get_err(const cJSON *reply, int run)

@@ -69,7 +69,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
             cJSON_AddStringToObject(reply, r ? "set2_error" : "set1_error", in.err);
             goto out;
         }
-        cJSON_AddItemToObject(reply, r ? "c" : "b", equ_series_to_json(restored[r], n));
+        cJSON_AddItemToObject(reply, r ? "c" : "b", fmuc_worker_f64_to_json(restored[r], n));
     }
     fmuc_worker_phase(ctx, "fmi2GetFMUstate at t2 into the same pointer");
     fmi2FMUstate before = s;
@@ -91,9 +91,9 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
             equ_inst_run_to(&in, job->k3, e) < 0)
             cJSON_AddStringToObject(reply, "set3_error", in.err);
         else
-            cJSON_AddItemToObject(reply, "e", equ_series_to_json(e, n));
+            cJSON_AddItemToObject(reply, "e", fmuc_worker_f64_to_json(e, n));
     }
-    cJSON_AddItemToObject(reply, "a", equ_series_to_json(a, n));
+    cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
     fmuc_worker_phase(ctx, "fmi2FreeFMUstate");
     st = fmuc_fmi_freeFMUstate(f, in.c, &s);
     put_status(reply, "free", st);
@@ -188,10 +188,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         fmuc_result_na(res, "%s: the run after fmi2GetFMUstate failed (%s)", ifn, re);
         goto out;
     }
-    a = equ_series_from_json(cJSON_GetObjectItem(rp, "a"), n);
-    b = equ_series_from_json(cJSON_GetObjectItem(rp, "b"), n);
-    c = equ_series_from_json(cJSON_GetObjectItem(rp, "c"), n);
-    e = equ_series_from_json(cJSON_GetObjectItem(rp, "e"), n);
+    a = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "a"), n);
+    b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "b"), n);
+    c = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "c"), n);
+    e = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "e"), n);
     const char *setkeys[2] = {"set1", "set2"};
     double *restored[2] = {b, c};
     int bad = 0;

@@ -208,8 +208,8 @@ static int rt_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "fmu_error", why);
         goto out;
     }
-    cJSON_AddItemToObject(reply, "fmu", equ_series_to_json(fmu_rows, n));
-    cJSON_AddItemToObject(reply, "native", equ_series_to_json(nat_rows, n));
+    cJSON_AddItemToObject(reply, "fmu", fmuc_worker_f64_to_json(fmu_rows, n));
+    cJSON_AddItemToObject(reply, "native", fmuc_worker_f64_to_json(nat_rows, n));
 out:
     free(fmu_rows);
     free(nat_rows);
@@ -324,8 +324,8 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
         } else if (fe) {
             fmuc_result_violation(res, "%s: the FMU run failed where the native core ran: %s",
                                   equ_iface_name(p.iface), fe);
-        } else if (!(fr = equ_series_from_json(cJSON_GetObjectItem(o.reply, "fmu"), n)) ||
-                   !(nr = equ_series_from_json(cJSON_GetObjectItem(o.reply, "native"), n))) {
+        } else if (!(fr = fmuc_worker_f64_from_json(cJSON_GetObjectItem(o.reply, "fmu"), n)) ||
+                   !(nr = fmuc_worker_f64_from_json(cJSON_GetObjectItem(o.reply, "native"), n))) {
             fmuc_result_error(res, "%s: malformed series in the worker reply",
                               equ_iface_name(p.iface));
         } else {

@@ -74,7 +74,7 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "run_error", ia.err);
         goto out;
     }
-    cJSON_AddItemToObject(reply, "a", equ_series_to_json(a, n));
+    cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
     fmuc_worker_phase(ctx, "fresh instance: deserialize, set, run to t2");
     if (equ_inst_start(&ib, f, p, "serializeB") < 0) {
         cJSON_AddStringToObject(reply, "fresh_error", ib.err);
@@ -93,7 +93,7 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "restored_error", ib.err);
         goto out;
     }
-    cJSON_AddItemToObject(reply, "b", equ_series_to_json(b, n));
+    cJSON_AddItemToObject(reply, "b", fmuc_worker_f64_to_json(b, n));
 out:
     if (sb && ib.c)
         fmuc_fmi_freeFMUstate(f, ib.c, &sb);
@@ -188,8 +188,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                               cJSON_GetStringValue(cJSON_GetObjectItem(rp, "restored_error")));
         goto out;
     }
-    a = equ_series_from_json(cJSON_GetObjectItem(rp, "a"), n);
-    b = equ_series_from_json(cJSON_GetObjectItem(rp, "b"), n);
+    a = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "a"), n);
+    b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "b"), n);
     if (!a || !b) {
         fmuc_result_error(res, "%s: malformed series in the worker reply", ifn);
         goto out;

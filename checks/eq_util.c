@@ -672,52 +672,6 @@ int equ_run_fresh(const fmuc_fmi *f, const equ_plan *p, const char *name, double
  * Series, comparisons, plots
  * ------------------------------------------------------------------------------------------- */
 
-cJSON *equ_series_to_json(const double *v, size_t n)
-{
-    char *s = malloc(n * 16 + 1);
-    if (!s)
-        return NULL;
-    static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        uint64_t b;
-        memcpy(&b, &v[i], sizeof b);
-        for (int d = 15; d >= 0; d--) {
-            s[i * 16 + (size_t)d] = hex[b & 15u];
-            b >>= 4;
-        }
-    }
-    s[n * 16] = '\0';
-    cJSON *j = cJSON_CreateString(s);
-    free(s);
-    return j;
-}
-
-double *equ_series_from_json(const cJSON *s, size_t n)
-{
-    const char *t = cJSON_GetStringValue(s);
-    if (!t || strlen(t) != n * 16)
-        return NULL;
-    double *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t b = 0;
-        for (int d = 0; d < 16; d++) {
-            char c = t[i * 16 + (size_t)d];
-            unsigned x = c >= '0' && c <= '9' ? (unsigned)(c - '0')
-                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                                                : 16u;
-            if (x > 15) {
-                free(v);
-                return NULL;
-            }
-            b = (b << 4) | x;
-        }
-        memcpy(&v[i], &b, sizeof b);
-    }
-    return v;
-}
-
 int equ_first_diff(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
                    size_t *col)
 {
@@ -763,15 +717,6 @@ void equ_max_abs_diff(const double *a, const double *b, size_t rows, size_t cols
     }
 }
 
-static cJSON *num_array(const double *y, size_t stride, size_t n, size_t step)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < n; i += step)
-        cJSON_AddItemToArray(a, isfinite(y[i * stride]) ? cJSON_CreateNumber(y[i * stride])
-                                                         : cJSON_CreateNull());
-    return a;
-}
-
 cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, const double *x,
                     size_t n, const equ_series_ref *s, size_t ns, const double *band_lo,
                     const double *band_hi, size_t band_stride, size_t max_points)
@@ -788,18 +733,18 @@ cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, con
     cJSON_AddStringToObject(p, "xlabel", "time [s]");
     if (ylabel)
         cJSON_AddStringToObject(p, "ylabel", ylabel);
-    cJSON_AddItemToObject(p, "x", num_array(x, 1, n, step));
+    cJSON_AddItemToObject(p, "x", fmuc_evidence_numbers(x, n, 1, step));
     cJSON *ser = cJSON_AddArrayToObject(p, "series");
     for (size_t i = 0; i < ns && i < 16; i++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", s[i].name);
-        cJSON_AddItemToObject(o, "y", num_array(s[i].y, s[i].stride, n, step));
+        cJSON_AddItemToObject(o, "y", fmuc_evidence_numbers(s[i].y, n, s[i].stride, step));
         cJSON_AddItemToArray(ser, o);
     }
     if (band_lo && band_hi) {
         cJSON *b = cJSON_AddObjectToObject(p, "band");
-        cJSON_AddItemToObject(b, "lo", num_array(band_lo, band_stride, n, step));
-        cJSON_AddItemToObject(b, "hi", num_array(band_hi, band_stride, n, step));
+        cJSON_AddItemToObject(b, "lo", fmuc_evidence_numbers(band_lo, n, band_stride, step));
+        cJSON_AddItemToObject(b, "hi", fmuc_evidence_numbers(band_hi, n, band_stride, step));
     }
     cJSON_AddItemToArray(plots, p);
     return p;
@@ -947,7 +892,7 @@ static int plan_worker(fmuc_worker_ctx *ctx, void *payload)
         if (equ_run_fresh(f, p, "fmucheck", rows, err, sizeof err) < 0)
             cJSON_AddStringToObject(reply, "error", err);
         else
-            cJSON_AddItemToObject(reply, "rows", equ_series_to_json(rows, n));
+            cJSON_AddItemToObject(reply, "rows", fmuc_worker_f64_to_json(rows, n));
     }
     free(rows);
     return 0;
@@ -965,7 +910,7 @@ double *equ_run_plan(const fmuc_subject *s, const equ_plan *p, const char *label
     double *rows = NULL;
     if (e)
         snprintf(why, whysz, "%s", e);
-    else if (!(rows = equ_series_from_json(cJSON_GetObjectItem(o.reply, "rows"),
+    else if (!(rows = fmuc_worker_f64_from_json(cJSON_GetObjectItem(o.reply, "rows"),
                                            (p->nsteps + 1) * p->nout)))
         snprintf(why, whysz, "malformed series in the worker reply");
     fmuc_worker_outcome_free(&o);

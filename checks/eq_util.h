@@ -153,11 +153,6 @@ double equ_rk4_combine(double x, double h6, double k1, double k2, double k3, dou
  * Series transport and comparison (parent and worker)
  * ------------------------------------------------------------------------------------------- */
 
-/** rows x cols doubles as one string of 16 hex digits per value (bit patterns). */
-cJSON *equ_series_to_json(const double *v, size_t n);
-/** Decode into a new array of n doubles (NULL when the string is not exactly n values). */
-double *equ_series_from_json(const cJSON *s, size_t n);
-
 /** First bit difference between two row-major series (rows x cols); 1 if found (*row, *col). */
 int equ_first_diff(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
                    size_t *col);

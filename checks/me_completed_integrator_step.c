@@ -59,7 +59,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             goto out;
         }
         fmi2Boolean em = FILL, term = FILL;
-        fmuc_worker_phase(ctx, "completed integrator step %d (t = %.9g)", k, t);
+        fmuc_worker_phase_at(ctx, "completed integrator step", k, t);
         st = fmuc_fmi_completedIntegratorStep(s.f, s.c, fmi2True, &em, &term);
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2CompletedIntegratorStep after an accepted step at t = %.17g "

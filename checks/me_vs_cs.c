@@ -7,6 +7,8 @@
  * 2.0.4 §3.1 / §4.1 model definitions (one model, two interfaces); reported as a warning.
  * Inputs keep their start values in both runs (an input trajectory would be sampled differently
  * by a CS master and an ME host). */
+#include <stdlib.h>
+
 #include "fmuc/fmuc_sim.h"
 #include "me_util.h"
 
@@ -83,7 +85,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         double worst = 0.0, worst_t = 0.0, worst_me = 0.0, worst_cs = 0.0, worst_ratio = 0.0;
         size_t nbad = 0;
-        cJSON *pl = NULL, *xs = NULL, *yme = NULL, *ycs = NULL;
+        cJSON *pl = NULL, *s1 = NULL, *s2 = NULL;
+        size_t nkeep = n < 5000 ? n : 5000;
+        double *xs = NULL, *yme = NULL, *ycs = NULL;
         if (nplots < 8) {
             pl = cJSON_CreateObject();
             char title[200];
@@ -91,23 +95,24 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             cJSON_AddStringToObject(pl, "title", title);
             cJSON_AddStringToObject(pl, "xlabel", "time [s]");
             cJSON_AddStringToObject(pl, "ylabel", col->unit ? col->unit : col->name);
-            xs = cJSON_AddArrayToObject(pl, "x");
             cJSON *series = cJSON_AddArrayToObject(pl, "series");
-            cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();
+            s1 = cJSON_CreateObject();
+            s2 = cJSON_CreateObject();
             cJSON_AddStringToObject(s1, "name", "ME");
             cJSON_AddStringToObject(s2, "name", "CS");
-            yme = cJSON_AddArrayToObject(s1, "y");
-            ycs = cJSON_AddArrayToObject(s2, "y");
             cJSON_AddItemToArray(series, s1);
             cJSON_AddItemToArray(series, s2);
+            xs = malloc((nkeep ? nkeep : 1) * sizeof *xs);
+            yme = malloc((nkeep ? nkeep : 1) * sizeof *yme);
+            ycs = malloc((nkeep ? nkeep : 1) * sizeof *ycs);
         }
         for (size_t k = 0; k < n; k++) {
             double t = rcs.times[k];
             double a = fmuc_sim_value(&rme, k, (size_t)cm), b = fmuc_sim_value(&rcs, k, c);
-            if (pl && k < 5000) {
-                cJSON_AddItemToArray(xs, cJSON_CreateNumber(t));
-                cJSON_AddItemToArray(yme, isfinite(a) ? cJSON_CreateNumber(a) : cJSON_CreateNull());
-                cJSON_AddItemToArray(ycs, isfinite(b) ? cJSON_CreateNumber(b) : cJSON_CreateNull());
+            if (xs && yme && ycs && k < nkeep) {
+                xs[k] = t;
+                yme[k] = a;
+                ycs[k] = b;
             }
             if (fabs(rme.times[k] - t) > w || near_event(&rme, t, w) || near_event(&rcs, t, w)) {
                 skipped++;
@@ -130,9 +135,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 nbad++;
         }
         if (pl) {
+            if (xs && yme && ycs) {
+                cJSON_AddItemToObject(pl, "x", fmuc_evidence_numbers(xs, nkeep, 1, 1));
+                cJSON_AddItemToObject(s1, "y", fmuc_evidence_numbers(yme, nkeep, 1, 1));
+                cJSON_AddItemToObject(s2, "y", fmuc_evidence_numbers(ycs, nkeep, 1, 1));
+            }
             cJSON_AddItemToArray(plots, pl);
             nplots++;
         }
+        free(xs);
+        free(yme);
+        free(ycs);
         cJSON *o2 = cJSON_CreateObject();
         cJSON_AddStringToObject(o2, "name", col->name);
         cJSON_AddNumberToObject(o2, "worst_abs_diff", worst);

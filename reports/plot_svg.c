@@ -82,26 +82,13 @@ static void sanitize(char *dst, const char *src)
 
 static int read_numbers(const cJSON *arr, darray *out, char *why, size_t whylen, const char *what)
 {
-    out->v = NULL;
+    long n = fmuc_evidence_numbers_read(arr, PLOT_MAX_INPUT, &out->v);
     out->n = 0;
-    if (!cJSON_IsArray(arr)) {
-        snprintf(why, whylen, "%s is not an array of numbers", what);
+    if (n < 0) {
+        snprintf(why, whylen, "%s is not an array of at most %d numbers", what, PLOT_MAX_INPUT);
         return -1;
     }
-    size_t n = 0;
-    for (const cJSON *c = arr->child; c; c = c->next)
-        n++;
-    if (n > PLOT_MAX_INPUT) {
-        snprintf(why, whylen, "%s has %zu values (limit %d)", what, n, PLOT_MAX_INPUT);
-        return -1;
-    }
-    out->v = malloc((n ? n : 1) * sizeof *out->v);
-    if (!out->v) {
-        snprintf(why, whylen, "out of memory");
-        return -1;
-    }
-    for (const cJSON *c = arr->child; c; c = c->next)
-        out->v[out->n++] = cJSON_IsNumber(c) ? c->valuedouble : NAN;
+    out->n = (size_t)n;
     return 0;
 }
 

@@ -71,7 +71,9 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
     }
     fmuc_worker_phase(ctx, "load");
     dlerror();
-    e = fmuc_trace__begin(ctx, "dlopen(%s)", strrchr(path, '/') + 1);
+    e = fmuc_trace__begin(ctx, FMUC_W_FN_DLOPEN);
+    fmuc_trace__str(e, 0, strrchr(path, '/') + 1);
+    fmuc_trace__go(ctx, e);
     /* Never chdir (FMIL): the library gets an absolute path and RTLD_LOCAL so two FMUs'
      * helper symbols cannot clash. */
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -130,7 +132,9 @@ void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
         if (!ctx->loaded[k])
             continue;
         fmuc_worker_phase(ctx, "unload");
-        fmuc_w_call *e = fmuc_trace__begin(ctx, "dlclose(%s)", strrchr(ctx->fmi[k].lib_path, '/') + 1);
+        fmuc_w_call *e = fmuc_trace__begin(ctx, FMUC_W_FN_DLCLOSE);
+        fmuc_trace__str(e, 0, strrchr(ctx->fmi[k].lib_path, '/') + 1);
+        fmuc_trace__go(ctx, e);
         dlclose(ctx->handle[k]);
         fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
         ctx->loaded[k] = 0;
@@ -149,85 +153,62 @@ const char *fmuc_fmi_status_name(int status, char *buf, size_t bufsize)
     return buf;
 }
 
-/* ---- argument formatting for the trace ---- */
+/* ---- traced wrappers: record the arguments, publish, call, record the result ---- */
 
-static void fmt_vrs(char *buf, size_t n, const fmi2ValueReference vr[], size_t nvr)
+/* the first values of an array argument, for the trace */
+static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
 {
-    size_t i, o = 0;
-    int w;
-    if (!vr) {
-        snprintf(buf, n, "vr=NULL, nvr=%zu", nvr);
+    size_t i;
+    e->n[0] = n;
+    if (!v) {
+        e->flags |= FMUC_W_A_NULL1;
         return;
     }
-    w = snprintf(buf, n, "vr=[");
-    o = w > 0 ? (size_t)w : 0;
-    for (i = 0; i < nvr && i < 6 && o < n; i++) {
-        w = snprintf(buf + o, n - o, "%s%u", i ? "," : "", vr[i]);
-        o += w > 0 ? (size_t)w : 0;
-    }
-    if (o < n)
-        snprintf(buf + o, n - o, "%s], nvr=%zu", nvr > 6 ? ",..." : "", nvr);
+    for (i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
+        e->d[i] = v[i];
 }
 
-static void fmt_reals(char *buf, size_t n, const double v[], size_t nv)
+static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
 {
-    size_t i, o = 0;
-    int w;
+    size_t i;
+    e->n[0] = n;
     if (!v) {
-        snprintf(buf, n, "NULL");
+        e->flags |= FMUC_W_A_NULL1;
         return;
     }
-    buf[0] = '\0';
-    for (i = 0; i < nv && i < 4 && o < n; i++) {
-        w = snprintf(buf + o, n - o, "%s%.10g", i ? "," : "", v[i]);
-        o += w > 0 ? (size_t)w : 0;
-    }
-    if (nv > 4 && o < n)
-        snprintf(buf + o, n - o, ",...");
-}
-
-static void fmt_ints(char *buf, size_t n, const int v[], size_t nv)
-{
-    size_t i, o = 0;
-    int w;
-    if (!v) {
-        snprintf(buf, n, "NULL");
-        return;
-    }
-    buf[0] = '\0';
-    for (i = 0; i < nv && i < 4 && o < n; i++) {
-        w = snprintf(buf + o, n - o, "%s%d", i ? "," : "", v[i]);
-        o += w > 0 ? (size_t)w : 0;
-    }
-    if (nv > 4 && o < n)
-        snprintf(buf + o, n - o, ",...");
+    for (i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
+        e->i[i] = v[i];
 }
 
 #define NOT_PROVIDED_(name, ret)                                                             \
     do {                                                                                     \
-        fmuc_w_call *np_ = fmuc_trace__begin(f->ctx, #name "()");                            \
+        fmuc_w_call *np_ = fmuc_trace__begin(f->ctx, FMUC_W_FN_##name);                      \
+        fmuc_trace__go(f->ctx, np_);                                                         \
         fmuc_trace__end(np_, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);          \
         return ret;                                                                          \
     } while (0)
 
-/* Record, call, record the status. fmtargs is the parenthesised argument list of
- * fmuc_trace__begin (ctx, format, ...). */
-#define TRACED_(name, fmtargs, call)                                                         \
+/* Record, call, record the status. args is a statement filling e_'s arguments. */
+#define TRACED_(name, args, call)                                                            \
     do {                                                                                     \
         fmuc_w_call *e_;                                                                     \
         fmi2Status st_;                                                                      \
         if (!f->raw.name)                                                                    \
             NOT_PROVIDED_(name, FMUC_FMI_NOT_PROVIDED);                                      \
-        e_ = fmuc_trace__begin fmtargs;                                                      \
+        e_ = fmuc_trace__begin(f->ctx, FMUC_W_FN_##name);                                    \
+        args;                                                                                \
+        fmuc_trace__go(f->ctx, e_);                                                          \
         st_ = call;                                                                          \
         fmuc_trace__end(e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
         return st_;                                                                          \
     } while (0)
 
+#define NOARGS_ ((void)e_)
+
 #define SIMPLE_(wrapper, name)                                                               \
     fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c)                                   \
     {                                                                                        \
-        TRACED_(name, (f->ctx, #name "()"), f->raw.name(c));                                 \
+        TRACED_(name, NOARGS_, f->raw.name(c));                                              \
     }
 
 const char *fmuc_fmi_getTypesPlatform(const fmuc_fmi *f)
@@ -236,7 +217,8 @@ const char *fmuc_fmi_getTypesPlatform(const fmuc_fmi *f)
     const char *r;
     if (!f->raw.fmi2GetTypesPlatform)
         NOT_PROVIDED_(fmi2GetTypesPlatform, NULL);
-    e = fmuc_trace__begin(f->ctx, "fmi2GetTypesPlatform()");
+    e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2GetTypesPlatform);
+    fmuc_trace__go(f->ctx, e);
     r = f->raw.fmi2GetTypesPlatform();
     fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
@@ -248,7 +230,8 @@ const char *fmuc_fmi_getVersion(const fmuc_fmi *f)
     const char *r;
     if (!f->raw.fmi2GetVersion)
         NOT_PROVIDED_(fmi2GetVersion, NULL);
-    e = fmuc_trace__begin(f->ctx, "fmi2GetVersion()");
+    e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2GetVersion);
+    fmuc_trace__go(f->ctx, e);
     r = f->raw.fmi2GetVersion();
     fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
@@ -257,8 +240,7 @@ const char *fmuc_fmi_getVersion(const fmuc_fmi *f)
 fmi2Status fmuc_fmi_setDebugLogging(const fmuc_fmi *f, fmi2Component c, int logging_on,
                                     size_t ncat, const fmi2String cats[])
 {
-    TRACED_(fmi2SetDebugLogging,
-            (f->ctx, "fmi2SetDebugLogging(loggingOn=%d, nCategories=%zu)", logging_on, ncat),
+    TRACED_(fmi2SetDebugLogging, (e_->i[0] = logging_on, e_->n[0] = ncat),
             f->raw.fmi2SetDebugLogging(c, logging_on, ncat, cats));
 }
 
@@ -271,12 +253,15 @@ fmi2Component fmuc_fmi_instantiate_ex(const fmuc_fmi *f, const char *instance_na
     fmi2Component c;
     if (!f->raw.fmi2Instantiate)
         NOT_PROVIDED_(fmi2Instantiate, NULL);
-    e = fmuc_trace__begin(f->ctx,
-                          "fmi2Instantiate(instanceName=\"%.40s\", fmuType=%s, guid=\"%.60s\", "
-                          "visible=%d, loggingOn=%d%s)",
-                          instance_name ? instance_name : "(null)",
-                          type == fmi2CoSimulation ? "CS" : "ME", guid ? guid : "(null)", visible,
-                          logging_on, functions ? "" : ", functions=NULL");
+    e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2Instantiate);
+    fmuc_trace__str(e, 0, instance_name);
+    fmuc_trace__str(e, 1, guid);
+    e->i[0] = (int32_t)type;
+    e->i[1] = visible;
+    e->i[2] = logging_on;
+    if (!functions)
+        e->flags |= FMUC_W_A_NULLP;
+    fmuc_trace__go(f->ctx, e);
     c = f->raw.fmi2Instantiate(instance_name, type, guid, resource_uri, functions, visible,
                                logging_on);
     fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
@@ -295,13 +280,15 @@ fmi2Component fmuc_fmi_instantiate(const fmuc_fmi *f, fmi2Type type, const char 
 
 void fmuc_fmi_freeInstance(const fmuc_fmi *f, fmi2Component c)
 {
-    fmuc_w_call *e;
+    fmuc_w_call *e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2FreeInstance);
     if (!f->raw.fmi2FreeInstance) {
-        e = fmuc_trace__begin(f->ctx, "fmi2FreeInstance()");
+        fmuc_trace__go(f->ctx, e);
         fmuc_trace__end(e, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
         return;
     }
-    e = fmuc_trace__begin(f->ctx, "fmi2FreeInstance(%s)", c ? "c" : "NULL");
+    if (!c)
+        e->flags |= FMUC_W_A_NULLP;
+    fmuc_trace__go(f->ctx, e);
     f->raw.fmi2FreeInstance(c);
     fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
 }
@@ -310,10 +297,8 @@ fmi2Status fmuc_fmi_setupExperiment(const fmuc_fmi *f, fmi2Component c, int tol_
                                     double tol, double start, int stop_defined, double stop)
 {
     TRACED_(fmi2SetupExperiment,
-            (f->ctx,
-             "fmi2SetupExperiment(toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, "
-             "stopTimeDefined=%d, stopTime=%.10g)",
-             tol_defined, tol, start, stop_defined, stop),
+            (e_->i[0] = tol_defined, e_->d[0] = tol, e_->d[1] = start, e_->i[1] = stop_defined,
+             e_->d[2] = stop),
             f->raw.fmi2SetupExperiment(c, tol_defined, tol, start, stop_defined, stop));
 }
 
@@ -329,9 +314,7 @@ SIMPLE_(fmuc_fmi_cancelStep, fmi2CancelStep)
     fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],    \
                        size_t nvr, vtype value[])                                            \
     {                                                                                        \
-        char vrs[160];                                                                       \
-        fmt_vrs(vrs, sizeof vrs, vr, nvr);                                                   \
-        TRACED_(name, (f->ctx, #name "(%s)", vrs), f->raw.name(c, vr, nvr, value));          \
+        TRACED_(name, fmuc_trace__vrs(e_, 0, vr, nvr), f->raw.name(c, vr, nvr, value));      \
     }
 
 GETTER_(fmuc_fmi_getReal, fmi2GetReal, fmi2Real)
@@ -342,76 +325,65 @@ GETTER_(fmuc_fmi_getString, fmi2GetString, fmi2String)
 fmi2Status fmuc_fmi_setReal(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
                             size_t nvr, const fmi2Real value[])
 {
-    char vrs[120], vals[100];
-    fmt_vrs(vrs, sizeof vrs, vr, nvr);
-    fmt_reals(vals, sizeof vals, value, nvr);
-    TRACED_(fmi2SetReal, (f->ctx, "fmi2SetReal(%s, value=[%s])", vrs, vals),
+    TRACED_(fmi2SetReal, (fmuc_trace__vrs(e_, 0, vr, nvr), keep_reals(e_, value, nvr)),
             f->raw.fmi2SetReal(c, vr, nvr, value));
 }
 
 fmi2Status fmuc_fmi_setInteger(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
                                size_t nvr, const fmi2Integer value[])
 {
-    char vrs[120], vals[100];
-    fmt_vrs(vrs, sizeof vrs, vr, nvr);
-    fmt_ints(vals, sizeof vals, value, nvr);
-    TRACED_(fmi2SetInteger, (f->ctx, "fmi2SetInteger(%s, value=[%s])", vrs, vals),
+    TRACED_(fmi2SetInteger, (fmuc_trace__vrs(e_, 0, vr, nvr), keep_ints(e_, value, nvr)),
             f->raw.fmi2SetInteger(c, vr, nvr, value));
 }
 
 fmi2Status fmuc_fmi_setBoolean(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
                                size_t nvr, const fmi2Boolean value[])
 {
-    char vrs[120], vals[100];
-    fmt_vrs(vrs, sizeof vrs, vr, nvr);
-    fmt_ints(vals, sizeof vals, value, nvr);
-    TRACED_(fmi2SetBoolean, (f->ctx, "fmi2SetBoolean(%s, value=[%s])", vrs, vals),
+    TRACED_(fmi2SetBoolean, (fmuc_trace__vrs(e_, 0, vr, nvr), keep_ints(e_, value, nvr)),
             f->raw.fmi2SetBoolean(c, vr, nvr, value));
 }
 
 fmi2Status fmuc_fmi_setString(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
                               size_t nvr, const fmi2String value[])
 {
-    char vrs[160];
-    fmt_vrs(vrs, sizeof vrs, vr, nvr);
-    TRACED_(fmi2SetString, (f->ctx, "fmi2SetString(%s)", vrs),
+    TRACED_(fmi2SetString, fmuc_trace__vrs(e_, 0, vr, nvr),
             f->raw.fmi2SetString(c, vr, nvr, value));
 }
 
 fmi2Status fmuc_fmi_getFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate *state)
 {
-    TRACED_(fmi2GetFMUstate, (f->ctx, "fmi2GetFMUstate()"), f->raw.fmi2GetFMUstate(c, state));
+    TRACED_(fmi2GetFMUstate, NOARGS_, f->raw.fmi2GetFMUstate(c, state));
 }
 
 fmi2Status fmuc_fmi_setFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate state)
 {
-    TRACED_(fmi2SetFMUstate, (f->ctx, "fmi2SetFMUstate(%s)", state ? "state" : "NULL"),
+    TRACED_(fmi2SetFMUstate, (void)(state ? 0 : (e_->flags |= FMUC_W_A_NULLP)),
             f->raw.fmi2SetFMUstate(c, state));
 }
 
 fmi2Status fmuc_fmi_freeFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate *state)
 {
-    TRACED_(fmi2FreeFMUstate, (f->ctx, "fmi2FreeFMUstate()"), f->raw.fmi2FreeFMUstate(c, state));
+    TRACED_(fmi2FreeFMUstate, NOARGS_, f->raw.fmi2FreeFMUstate(c, state));
 }
 
 fmi2Status fmuc_fmi_serializedFMUstateSize(const fmuc_fmi *f, fmi2Component c,
                                            fmi2FMUstate state, size_t *size)
 {
-    TRACED_(fmi2SerializedFMUstateSize, (f->ctx, "fmi2SerializedFMUstateSize()"),
+    TRACED_(fmi2SerializedFMUstateSize, NOARGS_,
             f->raw.fmi2SerializedFMUstateSize(c, state, size));
 }
 
 fmi2Status fmuc_fmi_serializeFMUstate(const fmuc_fmi *f, fmi2Component c, fmi2FMUstate state,
                                       fmi2Byte buf[], size_t size)
 {
-    TRACED_(fmi2SerializeFMUstate, (f->ctx, "fmi2SerializeFMUstate(size=%zu)", size),
+    TRACED_(fmi2SerializeFMUstate, e_->n[0] = size,
             f->raw.fmi2SerializeFMUstate(c, state, buf, size));
 }
 
 fmi2Status fmuc_fmi_deSerializeFMUstate(const fmuc_fmi *f, fmi2Component c, const fmi2Byte buf[],
                                         size_t size, fmi2FMUstate *state)
 {
-    TRACED_(fmi2DeSerializeFMUstate, (f->ctx, "fmi2DeSerializeFMUstate(size=%zu)", size),
+    TRACED_(fmi2DeSerializeFMUstate, e_->n[0] = size,
             f->raw.fmi2DeSerializeFMUstate(c, buf, size, state));
 }
 
@@ -420,64 +392,54 @@ fmi2Status fmuc_fmi_getDirectionalDerivative(const fmuc_fmi *f, fmi2Component c,
                                              const fmi2ValueReference known[], size_t nknown,
                                              const fmi2Real dv_known[], fmi2Real dv_unknown[])
 {
-    char u[100], k[100];
-    fmt_vrs(u, sizeof u, unknown, nunknown);
-    fmt_vrs(k, sizeof k, known, nknown);
     TRACED_(fmi2GetDirectionalDerivative,
-            (f->ctx, "fmi2GetDirectionalDerivative(unknown %s; known %s)", u, k),
+            (fmuc_trace__vrs(e_, 0, unknown, nunknown), fmuc_trace__vrs(e_, 1, known, nknown)),
             f->raw.fmi2GetDirectionalDerivative(c, unknown, nunknown, known, nknown, dv_known,
                                                 dv_unknown));
 }
 
 fmi2Status fmuc_fmi_newDiscreteStates(const fmuc_fmi *f, fmi2Component c, fmi2EventInfo *info)
 {
-    TRACED_(fmi2NewDiscreteStates, (f->ctx, "fmi2NewDiscreteStates()"),
-            f->raw.fmi2NewDiscreteStates(c, info));
+    TRACED_(fmi2NewDiscreteStates, NOARGS_, f->raw.fmi2NewDiscreteStates(c, info));
 }
 
 fmi2Status fmuc_fmi_completedIntegratorStep(const fmuc_fmi *f, fmi2Component c, int no_set_prior,
                                             fmi2Boolean *enter_event_mode,
                                             fmi2Boolean *terminate_simulation)
 {
-    TRACED_(fmi2CompletedIntegratorStep,
-            (f->ctx, "fmi2CompletedIntegratorStep(noSetFMUStatePriorToCurrentPoint=%d)",
-             no_set_prior),
+    TRACED_(fmi2CompletedIntegratorStep, e_->i[0] = no_set_prior,
             f->raw.fmi2CompletedIntegratorStep(c, no_set_prior, enter_event_mode,
                                                terminate_simulation));
 }
 
 fmi2Status fmuc_fmi_setTime(const fmuc_fmi *f, fmi2Component c, double t)
 {
-    TRACED_(fmi2SetTime, (f->ctx, "fmi2SetTime(t=%.10g)", t), f->raw.fmi2SetTime(c, t));
+    TRACED_(fmi2SetTime, e_->d[0] = t, f->raw.fmi2SetTime(c, t));
 }
 
 fmi2Status fmuc_fmi_setContinuousStates(const fmuc_fmi *f, fmi2Component c, const fmi2Real x[],
                                         size_t nx)
 {
-    char vals[100];
-    fmt_reals(vals, sizeof vals, x, nx);
-    TRACED_(fmi2SetContinuousStates, (f->ctx, "fmi2SetContinuousStates(x=[%s], nx=%zu)", vals, nx),
+    TRACED_(fmi2SetContinuousStates, keep_reals(e_, x, nx),
             f->raw.fmi2SetContinuousStates(c, x, nx));
 }
 
-#define ARRAY_OUT_(wrapper, name, arg)                                                       \
+#define ARRAY_OUT_(wrapper, name)                                                            \
     fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c, fmi2Real v[], size_t n)           \
     {                                                                                        \
-        TRACED_(name, (f->ctx, #name "(" arg "=%zu)", n), f->raw.name(c, v, n));             \
+        TRACED_(name, e_->n[0] = n, f->raw.name(c, v, n));                                   \
     }
 
-ARRAY_OUT_(fmuc_fmi_getDerivatives, fmi2GetDerivatives, "nx")
-ARRAY_OUT_(fmuc_fmi_getEventIndicators, fmi2GetEventIndicators, "ni")
-ARRAY_OUT_(fmuc_fmi_getContinuousStates, fmi2GetContinuousStates, "nx")
-ARRAY_OUT_(fmuc_fmi_getNominalsOfContinuousStates, fmi2GetNominalsOfContinuousStates, "nx")
+ARRAY_OUT_(fmuc_fmi_getDerivatives, fmi2GetDerivatives)
+ARRAY_OUT_(fmuc_fmi_getEventIndicators, fmi2GetEventIndicators)
+ARRAY_OUT_(fmuc_fmi_getContinuousStates, fmi2GetContinuousStates)
+ARRAY_OUT_(fmuc_fmi_getNominalsOfContinuousStates, fmi2GetNominalsOfContinuousStates)
 
 fmi2Status fmuc_fmi_setRealInputDerivatives(const fmuc_fmi *f, fmi2Component c,
                                             const fmi2ValueReference vr[], size_t nvr,
                                             const fmi2Integer order[], const fmi2Real value[])
 {
-    char vrs[160];
-    fmt_vrs(vrs, sizeof vrs, vr, nvr);
-    TRACED_(fmi2SetRealInputDerivatives, (f->ctx, "fmi2SetRealInputDerivatives(%s)", vrs),
+    TRACED_(fmi2SetRealInputDerivatives, fmuc_trace__vrs(e_, 0, vr, nvr),
             f->raw.fmi2SetRealInputDerivatives(c, vr, nvr, order, value));
 }
 
@@ -485,22 +447,20 @@ fmi2Status fmuc_fmi_getRealOutputDerivatives(const fmuc_fmi *f, fmi2Component c,
                                              const fmi2ValueReference vr[], size_t nvr,
                                              const fmi2Integer order[], fmi2Real value[])
 {
-    char vrs[160];
-    fmt_vrs(vrs, sizeof vrs, vr, nvr);
-    TRACED_(fmi2GetRealOutputDerivatives, (f->ctx, "fmi2GetRealOutputDerivatives(%s)", vrs),
+    TRACED_(fmi2GetRealOutputDerivatives, fmuc_trace__vrs(e_, 0, vr, nvr),
             f->raw.fmi2GetRealOutputDerivatives(c, vr, nvr, order, value));
 }
 
 fmi2Status fmuc_fmi_doStep(const fmuc_fmi *f, fmi2Component c, double t, double h, int no_set_prior)
 {
-    TRACED_(fmi2DoStep, (f->ctx, "fmi2DoStep(t=%.10g, h=%.10g, noSet=%d)", t, h, no_set_prior),
+    TRACED_(fmi2DoStep, (e_->d[0] = t, e_->d[1] = h, e_->i[0] = no_set_prior),
             f->raw.fmi2DoStep(c, t, h, no_set_prior));
 }
 
 #define STATUS_(wrapper, name, vtype)                                                        \
     fmi2Status wrapper(const fmuc_fmi *f, fmi2Component c, fmi2StatusKind s, vtype *value)   \
     {                                                                                        \
-        TRACED_(name, (f->ctx, #name "(kind=%d)", (int)s), f->raw.name(c, s, value));        \
+        TRACED_(name, e_->i[0] = (int32_t)s, f->raw.name(c, s, value));                      \
     }
 
 STATUS_(fmuc_fmi_getStatus, fmi2GetStatus, fmi2Status)

@@ -59,6 +59,9 @@ typedef struct sim {
     fmuc_sim_input own_in;
     double *last_in;          /* last value set per input column (discrete change detection) */
     const char **last_str;
+    fmi2ValueReference *in_vr; /* Real inputs gathered for one fmi2SetReal call */
+    double *in_val;
+    size_t *in_col;
     /* recording by base type */
     rec_var *rr, *ri, *rb;
     size_t nr, ni_, nb;
@@ -304,12 +307,43 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
 
 enum { IN_ALL = 0, IN_CONTINUOUS, IN_DISCRETE };
 
+/* One fmi2SetReal call for the Real inputs gathered in s->in_vr/in_val (columns in s->in_col). */
+static int set_real_inputs(sim *s, double t, size_t m)
+{
+    const fmuc_sim_input *in = s->in;
+    fmi2Status st;
+    char names[256];
+    size_t o = 0;
+    if (!m)
+        return 0;
+    st = fmuc_fmi_setReal(s->f, s->c, s->in_vr, m, s->in_val);
+    if (ok(st)) {
+        rec(s, FMUC_SIM_FN_SetReal, st, t, NULL);
+        return 0;
+    }
+    names[0] = '\0';
+    for (size_t j = 0; j < m && o < sizeof names; j++) {
+        const fmuc_md_var *v = in->cols[s->in_col[j]].var;
+        int w = snprintf(names + o, sizeof names - o, "%s'%s' (vr %u)", j ? ", " : "", v->name,
+                         v->value_reference);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    rec(s, FMUC_SIM_FN_SetReal, st, t, "input%s %s", m > 1 ? "s" : "", names);
+    if (st != fmi2Discard) {
+        stop_call(s, FMUC_SIM_FN_SetReal, st, t);
+        return -1;
+    }
+    return 0;
+}
+
 /* Set inputs at time t. which: all, continuous Reals only, discrete ones only. changed_only:
- * discrete inputs only when their value changed. Returns the number set, -1 on a hard failure. */
+ * discrete inputs only when their value changed. Real inputs go in one fmi2SetReal call.
+ * Returns the number set, -1 on a hard failure. */
 static int set_inputs(sim *s, double t, int which, int changed_only)
 {
     const fmuc_sim_input *in = s->in;
     int n = 0;
+    size_t m = 0;
     if (!in)
         return 0;
     for (size_t k = 0; k < in->ncols; k++) {
@@ -333,8 +367,11 @@ static int set_inputs(sim *s, double t, int which, int changed_only)
                 continue;
             s->last_in[k] = x;
             if (v->type == FMUC_TYPE_REAL) {
-                fn = FMUC_SIM_FN_SetReal;
-                st = fmuc_fmi_setReal(s->f, s->c, &vr, 1, &x);
+                s->in_vr[m] = vr;
+                s->in_val[m] = x;
+                s->in_col[m++] = k;
+                n++;
+                continue;
             } else if (v->type == FMUC_TYPE_BOOLEAN) {
                 fmi2Boolean b = x != 0.0 ? fmi2True : fmi2False;
                 fn = FMUC_SIM_FN_SetBoolean;
@@ -352,6 +389,8 @@ static int set_inputs(sim *s, double t, int which, int changed_only)
         }
         n++;
     }
+    if (set_real_inputs(s, t, m) < 0)
+        return -1;
     return n;
 }
 
@@ -429,7 +468,10 @@ static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
         size_t n = s->in->ncols ? s->in->ncols : 1;
         s->last_in = calloc(n, sizeof *s->last_in);
         s->last_str = calloc(n, sizeof *s->last_str);
-        if (!s->last_in || !s->last_str)
+        s->in_vr = calloc(n, sizeof *s->in_vr);
+        s->in_val = calloc(n, sizeof *s->in_val);
+        s->in_col = calloc(n, sizeof *s->in_col);
+        if (!s->last_in || !s->last_str || !s->in_vr || !s->in_val || !s->in_col)
             return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
         for (size_t k = 0; k < s->in->ncols; k++)
             s->last_in[k] = NAN;
@@ -554,7 +596,7 @@ static int run_cs(sim *s, fmuc_diag *diag)
             can_terminate = 0;
             goto out;
         }
-        fmuc_worker_phase(s->ctx, "step %zu (t=%.9g)", k + 1, tc);
+        fmuc_worker_phase_at(s->ctx, "step", (long long)(k + 1), tc);
         fmi2Status st = rec(s, FMUC_SIM_FN_DoStep, fmuc_fmi_doStep(s->f, s->c, tc, hk, 0), tc,
                             "t=%.9g h=%.9g", tc, hk);
         r->steps++;
@@ -960,7 +1002,7 @@ static int run_me(sim *s, fmuc_diag *diag)
         if (tstop > t + eps) {
             stepped = 1;
             CVodeSetStopTime(cv, tstop);
-            fmuc_worker_phase(s->ctx, "integrate (t=%.9g)", t);
+            fmuc_worker_phase_at(s->ctx, "integrate", -1, t);
             flag = CVode(cv, tstop, y, &tret, CV_ONE_STEP);
             if (flag < 0) {
                 if (!s->cb_failed)
@@ -1121,6 +1163,9 @@ done:
     free(s.rbuf);
     free(s.ibuf);
     free(s.last_in);
+    free(s.in_vr);
+    free(s.in_val);
+    free(s.in_col);
     free(s.last_str);
     free(s.x);
     free(s.dx);

@@ -63,14 +63,6 @@ static void add_num(cJSON *o, const char *k, double v)
     cJSON_AddNumberToObject(o, k, v); /* cJSON writes NaN/inf as null */
 }
 
-static cJSON *num_array(const double *v, size_t n)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-    return a;
-}
-
 cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
 {
     cJSON *j = cJSON_CreateObject();
@@ -95,8 +87,10 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
             cJSON_AddStringToObject(c, "unit", r->cols[i].unit);
         cJSON_AddItemToArray(cols, c);
     }
-    cJSON_AddItemToObject(j, "times", num_array(r->times, r->npoints));
-    cJSON_AddItemToObject(j, "values", num_array(r->values, r->npoints * r->ncols));
+    /* exact and cheap: bit patterns, not printed numbers */
+    add_num(j, "npoints", (double)r->npoints);
+    cJSON_AddItemToObject(j, "times", fmuc_worker_f64_to_json(r->times, r->npoints));
+    cJSON_AddItemToObject(j, "values", fmuc_worker_f64_to_json(r->values, r->npoints * r->ncols));
     cJSON *ev = cJSON_AddArrayToObject(j, "events");
     size_t kept = r->nevents - r->events_dropped;
     for (size_t i = 0; ev && i < kept; i++) {
@@ -194,16 +188,17 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
     const cJSON *cols = cJSON_GetObjectItemCaseSensitive(j, "columns");
     const cJSON *times = cJSON_GetObjectItemCaseSensitive(j, "times");
     const cJSON *values = cJSON_GetObjectItemCaseSensitive(j, "values");
-    if (!cJSON_IsArray(cols) || !cJSON_IsArray(times) || !cJSON_IsArray(values))
+    double np = jnum(j, "npoints");
+    if (!cJSON_IsArray(cols) || !cJSON_IsString(times) || !cJSON_IsString(values) ||
+        !(np >= 0 && np <= 1e15) || np != (double)(size_t)np)
         return FMUC_ERROR;
     r->ncols = (size_t)cJSON_GetArraySize(cols);
-    r->npoints = (size_t)cJSON_GetArraySize(times);
-    if ((size_t)cJSON_GetArraySize(values) != r->ncols * r->npoints)
-        goto bad;
+    r->npoints = (size_t)np;
     r->cols = calloc(r->ncols ? r->ncols : 1, sizeof *r->cols);
-    r->times = calloc(r->npoints ? r->npoints : 1, sizeof *r->times);
-    size_t nval = r->npoints * r->ncols;
-    r->values = calloc(nval ? nval : 1, sizeof *r->values);
+    r->times = fmuc_worker_f64_from_json(times, r->npoints);
+    r->values = r->ncols && r->npoints > SIZE_MAX / r->ncols
+                    ? NULL
+                    : fmuc_worker_f64_from_json(values, r->npoints * r->ncols);
     r->bad = calloc(200, sizeof *r->bad);
     r->nonfinite = calloc(50, sizeof *r->nonfinite);
     if (!r->cols || !r->times || !r->values || !r->bad || !r->nonfinite)
@@ -222,10 +217,6 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
         c->type = (int)jcount(jnum(it, "type"));
         c->causality = (int)jcount(jnum(it, "causality"));
     }
-    i = 0;
-    cJSON_ArrayForEach(it, times) r->times[i++] = cJSON_IsNumber(it) ? it->valuedouble : NAN;
-    i = 0;
-    cJSON_ArrayForEach(it, values) r->values[i++] = cJSON_IsNumber(it) ? it->valuedouble : NAN;
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "events");
     size_t nev = cJSON_IsArray(ev) ? (size_t)cJSON_GetArraySize(ev) : 0;
     r->events = calloc(nev ? nev : 1, sizeof *r->events);
@@ -340,7 +331,7 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
         cJSON_AddStringToObject(p, "xlabel", "time [s]");
         if (unit)
             cJSON_AddStringToObject(p, "ylabel", unit);
-        cJSON_AddItemToObject(p, "x", num_array(r->times, r->npoints));
+        cJSON_AddItemToObject(p, "x", fmuc_evidence_numbers(r->times, r->npoints, 1, 1));
         cJSON *series = cJSON_AddArrayToObject(p, "series");
         int n = 0;
         for (size_t k = i; k < r->ncols && n < 8; k++) {
@@ -350,9 +341,7 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
             n++;
             cJSON *s = cJSON_CreateObject();
             cJSON_AddStringToObject(s, "name", r->cols[k].name);
-            cJSON *y = cJSON_AddArrayToObject(s, "y");
-            for (size_t t = 0; y && t < r->npoints; t++)
-                cJSON_AddItemToArray(y, cJSON_CreateNumber(fmuc_sim_value(r, t, k)));
+            cJSON_AddItemToObject(s, "y", fmuc_evidence_numbers(r->values + k, r->npoints, r->ncols, 1));
             cJSON_AddItemToArray(series, s);
         }
         cJSON_AddItemToArray(plots, p);

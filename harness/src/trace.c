@@ -37,28 +37,54 @@ static void fold_previous(fmuc_w_shared *sh, uint64_t seq)
     p->timed = 0;
 }
 
-fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, const char *fmt, ...)
+fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, unsigned fn)
 {
     fmuc_w_shared *sh = ctx->sh;
     uint64_t seq = sh->ncalls;
     fmuc_w_call *e = slot(sh, seq);
-    va_list ap;
 
     fold_previous(sh, seq);
     e->state = FMUC_W_CALL_EMPTY;
     e->seq = seq;
     e->status = 0;
     e->dt_ns = 0;
-    va_start(ap, fmt);
-    vsnprintf(e->text, sizeof e->text, fmt, ap);
-    va_end(ap);
-    e->timed = strncmp(e->text, "fmi2", 4) == 0                                     ? 1u
-               : strncmp(e->text, "dlopen(", 7) == 0 || strncmp(e->text, "dlclose(", 8) == 0 ? 2u
-                                                                                    : 0u;
-    __atomic_store_n(&e->state, FMUC_W_CALL_RUNNING, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&sh->ncalls, seq + 1, __ATOMIC_SEQ_CST);
-    e->t0_ns = e->timed ? mono_ns() : 0; /* last: the formatting above is harness time */
+    e->fn = fn;
+    e->flags = 0;
+    e->n[0] = e->n[1] = 0;
+    e->s[0][0] = e->s[1][0] = '\0';
+    e->timed = fn < FMUC_FMI_NFUNCTIONS ? 1u : 2u;
     return e;
+}
+
+void fmuc_trace__go(fmuc_worker_ctx *ctx, fmuc_w_call *e)
+{
+    __atomic_store_n(&e->state, FMUC_W_CALL_RUNNING, __ATOMIC_RELEASE);
+    __atomic_store_n(&ctx->sh->ncalls, e->seq + 1, __ATOMIC_RELEASE);
+    e->t0_ns = mono_ns(); /* last: recording the arguments is harness time */
+}
+
+void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr)
+{
+    size_t i;
+    e->n[k] = nvr;
+    if (!vr) {
+        e->flags |= k ? FMUC_W_A_NULL1 : FMUC_W_A_NULL0;
+        return;
+    }
+    for (i = 0; i < nvr && i < FMUC_W_VR_KEPT; i++)
+        e->vr[k][i] = vr[i];
+}
+
+void fmuc_trace__str(fmuc_w_call *e, int k, const char *s)
+{
+    size_t len;
+    if (!s) {
+        e->flags |= k ? FMUC_W_A_NULLS1 : FMUC_W_A_NULLS0;
+        return;
+    }
+    len = strnlen(s, FMUC_W_STR_KEPT - 1);
+    memcpy(e->s[k], s, len);
+    e->s[k][len] = '\0';
 }
 
 void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state)
@@ -66,7 +92,7 @@ void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state)
     if (e->timed)
         e->dt_ns = mono_ns() - e->t0_ns;
     e->status = status;
-    __atomic_store_n(&e->state, state, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&e->state, state, __ATOMIC_RELEASE);
 }
 
 char *fmuc_trace__sanitize(const char *s, size_t n)
@@ -120,6 +146,185 @@ char *fmuc_trace__sanitize(const char *s, size_t n)
     return out;
 }
 
+/* ---- parent side: the text of a call ---------------------------------------------------- */
+
+typedef struct tbuf {
+    char *p;
+    size_t n, o;
+} tbuf;
+
+static void put(tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(tbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int w;
+    if (b->o >= b->n)
+        return;
+    va_start(ap, fmt);
+    w = vsnprintf(b->p + b->o, b->n - b->o, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        b->o = b->o + (size_t)w < b->n ? b->o + (size_t)w : b->n - 1;
+}
+
+static size_t kept(uint64_t n, size_t cap)
+{
+    return n < cap ? (size_t)n : cap;
+}
+
+static void put_vrs(tbuf *b, const fmuc_w_call *e, int k)
+{
+    size_t i, m = kept(e->n[k], FMUC_W_VR_KEPT);
+    if (e->flags & (k ? FMUC_W_A_NULL1 : FMUC_W_A_NULL0)) {
+        put(b, "vr=NULL, nvr=%llu", (unsigned long long)e->n[k]);
+        return;
+    }
+    put(b, "vr=[");
+    for (i = 0; i < m; i++)
+        put(b, "%s%u", i ? "," : "", e->vr[k][i]);
+    put(b, "%s], nvr=%llu", e->n[k] > FMUC_W_VR_KEPT ? ",..." : "", (unsigned long long)e->n[k]);
+}
+
+/* the first values of a real (is_real) or integer array argument, from d[] or i[] */
+static void put_vals(tbuf *b, const fmuc_w_call *e, int is_real)
+{
+    size_t i, m = kept(e->n[0], FMUC_W_VAL_KEPT);
+    if (e->flags & FMUC_W_A_NULL1) {
+        put(b, "NULL");
+        return;
+    }
+    for (i = 0; i < m; i++) {
+        if (is_real)
+            put(b, "%s%.10g", i ? "," : "", e->d[i]);
+        else
+            put(b, "%s%d", i ? "," : "", (int)e->i[i]);
+    }
+    if (e->n[0] > FMUC_W_VAL_KEPT)
+        put(b, ",...");
+}
+
+static void put_str(tbuf *b, const fmuc_w_call *e, int k, int maxlen)
+{
+    if (e->flags & (k ? FMUC_W_A_NULLS1 : FMUC_W_A_NULLS0))
+        put(b, "(null)");
+    else
+        put(b, "%.*s", maxlen, e->s[k]); /* bounded: the region may hold no NUL */
+}
+
+static const char *const fn_names[FMUC_W_FN_COUNT] = {
+#define FMUC_NAME_(ret, name, params, iface) #name,
+    FMUC_FMI2_FUNCTIONS(FMUC_NAME_)
+#undef FMUC_NAME_
+    "dlopen",
+    "dlclose",
+};
+
+void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
+{
+    tbuf b = {buf, n, 0};
+    unsigned fn = e->fn;
+    if (!n)
+        return;
+    buf[0] = '\0';
+    if (fn >= FMUC_W_FN_COUNT) {
+        put(&b, "unknown call #%u", fn);
+        return;
+    }
+    put(&b, "%s(", fn_names[fn]);
+    if (e->state == FMUC_W_CALL_NOT_PROVIDED) {
+        put(&b, ")");
+        return;
+    }
+    switch (fn) {
+    case FMUC_W_FN_fmi2SetDebugLogging:
+        put(&b, "loggingOn=%d, nCategories=%llu", (int)e->i[0], (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN_fmi2Instantiate:
+        put(&b, "instanceName=\"");
+        put_str(&b, e, 0, 40);
+        put(&b, "\", fmuType=%s, guid=\"", e->i[0] == fmi2CoSimulation ? "CS" : "ME");
+        put_str(&b, e, 1, 60);
+        put(&b, "\", visible=%d, loggingOn=%d%s", (int)e->i[1], (int)e->i[2],
+            e->flags & FMUC_W_A_NULLP ? ", functions=NULL" : "");
+        break;
+    case FMUC_W_FN_fmi2FreeInstance:
+        put(&b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "c");
+        break;
+    case FMUC_W_FN_fmi2SetupExperiment:
+        put(&b,
+            "toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, stopTimeDefined=%d, "
+            "stopTime=%.10g",
+            (int)e->i[0], e->d[0], e->d[1], (int)e->i[1], e->d[2]);
+        break;
+    case FMUC_W_FN_fmi2GetReal:
+    case FMUC_W_FN_fmi2GetInteger:
+    case FMUC_W_FN_fmi2GetBoolean:
+    case FMUC_W_FN_fmi2GetString:
+    case FMUC_W_FN_fmi2SetString:
+    case FMUC_W_FN_fmi2SetRealInputDerivatives:
+    case FMUC_W_FN_fmi2GetRealOutputDerivatives:
+        put_vrs(&b, e, 0);
+        break;
+    case FMUC_W_FN_fmi2SetReal:
+    case FMUC_W_FN_fmi2SetInteger:
+    case FMUC_W_FN_fmi2SetBoolean:
+        put_vrs(&b, e, 0);
+        put(&b, ", value=[");
+        put_vals(&b, e, fn == FMUC_W_FN_fmi2SetReal);
+        put(&b, "]");
+        break;
+    case FMUC_W_FN_fmi2SetFMUstate:
+        put(&b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "state");
+        break;
+    case FMUC_W_FN_fmi2SerializeFMUstate:
+    case FMUC_W_FN_fmi2DeSerializeFMUstate:
+        put(&b, "size=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN_fmi2GetDirectionalDerivative:
+        put(&b, "unknown ");
+        put_vrs(&b, e, 0);
+        put(&b, "; known ");
+        put_vrs(&b, e, 1);
+        break;
+    case FMUC_W_FN_fmi2CompletedIntegratorStep:
+        put(&b, "noSetFMUStatePriorToCurrentPoint=%d", (int)e->i[0]);
+        break;
+    case FMUC_W_FN_fmi2SetTime:
+        put(&b, "t=%.10g", e->d[0]);
+        break;
+    case FMUC_W_FN_fmi2SetContinuousStates:
+        put(&b, "x=[");
+        put_vals(&b, e, 1);
+        put(&b, "], nx=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN_fmi2GetDerivatives:
+    case FMUC_W_FN_fmi2GetContinuousStates:
+    case FMUC_W_FN_fmi2GetNominalsOfContinuousStates:
+        put(&b, "nx=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN_fmi2GetEventIndicators:
+        put(&b, "ni=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN_fmi2DoStep:
+        put(&b, "t=%.10g, h=%.10g, noSet=%d", e->d[0], e->d[1], (int)e->i[0]);
+        break;
+    case FMUC_W_FN_fmi2GetStatus:
+    case FMUC_W_FN_fmi2GetRealStatus:
+    case FMUC_W_FN_fmi2GetIntegerStatus:
+    case FMUC_W_FN_fmi2GetBooleanStatus:
+    case FMUC_W_FN_fmi2GetStringStatus:
+        put(&b, "kind=%d", (int)e->i[0]);
+        break;
+    case FMUC_W_FN_DLOPEN:
+    case FMUC_W_FN_DLCLOSE:
+        put_str(&b, e, 0, FMUC_W_STR_KEPT);
+        break;
+    default:
+        break;
+    }
+    put(&b, ")");
+}
+
 static const char *status_text(int status, char *buf, size_t n)
 {
     return fmuc_fmi_status_name(status, buf, n);
@@ -134,8 +339,7 @@ static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
 
     if (!o)
         return NULL;
-    memcpy(text, e->text, sizeof text);
-    text[sizeof text - 1] = '\0';
+    fmuc_trace__format(e, text, sizeof text);
     safe = fmuc_trace__sanitize(text, strlen(text));
     cJSON_AddNumberToObject(o, "seq", (double)seq);
     cJSON_AddStringToObject(o, "call", safe ? safe : "");
@@ -188,7 +392,18 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
 
     if (sh->magic != FMUC_W_MAGIC)
         return; /* the worker never initialised it, or scribbled over it */
-    copy_str(out->phase, sizeof out->phase, sh->phase, sizeof sh->phase);
+    if (sh->phase_at) {
+        char text[sizeof sh->phase + 64];
+        int len = (int)strnlen(sh->phase, sizeof sh->phase);
+        if (sh->phase_k >= 0)
+            snprintf(text, sizeof text, "%.*s %lld (t=%.9g)", len, sh->phase,
+                     (long long)sh->phase_k, sh->phase_t);
+        else
+            snprintf(text, sizeof text, "%.*s (t=%.9g)", len, sh->phase, sh->phase_t);
+        copy_str(out->phase, sizeof out->phase, text, sizeof text);
+    } else {
+        copy_str(out->phase, sizeof out->phase, sh->phase, sizeof sh->phase);
+    }
 
     n = sh->ncalls;
     out->ncalls = n;
@@ -214,7 +429,9 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
         last = e;
     }
     if (last) {
-        copy_str(out->last_call, sizeof out->last_call, last->text, sizeof last->text);
+        char text[FMUC_W_CALL_TEXT];
+        fmuc_trace__format(last, text, sizeof text);
+        copy_str(out->last_call, sizeof out->last_call, text, sizeof text);
         out->call_in_progress = last->state == FMUC_W_CALL_RUNNING;
     }
     {
@@ -242,15 +459,10 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
     out->load_ok = sh->load_ok != 0;
     copy_str(out->load_error, sizeof out->load_error, sh->load_error, sizeof sh->load_error);
     if (sh->missing_mask) {
-        static const char *const names[] = {
-#define FMUC_NAME_(ret, name, params, iface) #name,
-            FMUC_FMI2_FUNCTIONS(FMUC_NAME_)
-#undef FMUC_NAME_
-        };
         out->missing = cJSON_CreateArray();
         for (i = 0; i < FMUC_FMI_NFUNCTIONS; i++)
             if (sh->missing_mask & (1ull << i))
-                cJSON_AddItemToArray(out->missing, cJSON_CreateString(names[i]));
+                cJSON_AddItemToArray(out->missing, cJSON_CreateString(fn_names[i]));
     }
 
     out->log_total = sh->log_total;

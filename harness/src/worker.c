@@ -87,8 +87,23 @@ void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    ctx->sh->phase_at = 0;
+    ctx->phase_label = NULL;
     vsnprintf(ctx->sh->phase, sizeof ctx->sh->phase, fmt, ap);
     va_end(ap);
+}
+
+void fmuc_worker_phase_at(fmuc_worker_ctx *ctx, const char *label, long long k, double t)
+{
+    fmuc_w_shared *sh = ctx->sh;
+    if (label != ctx->phase_label || !sh->phase_at) {
+        sh->phase_at = 0; /* a crash while copying leaves a plain (maybe partial) label */
+        snprintf(sh->phase, sizeof sh->phase, "%s", label ? label : "");
+        ctx->phase_label = label;
+    }
+    sh->phase_k = k;
+    sh->phase_t = t;
+    sh->phase_at = 1;
 }
 
 int fmuc_worker__reply_fd(const fmuc_worker_ctx *ctx)

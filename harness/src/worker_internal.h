@@ -12,7 +12,7 @@
 #define FMUC_W_MAGIC 0x31524b5743554d46ull /* "FMUCWKR1" */
 #define FMUC_W_TRACE_HEAD 64               /* first calls kept */
 #define FMUC_W_TRACE_TAIL 64               /* last calls kept (ring) */
-#define FMUC_W_CALL_TEXT 240
+#define FMUC_W_CALL_TEXT 240             /* longest formatted call text */
 #define FMUC_W_LOG_KEPT 1000
 #define FMUC_W_LOG_MSG 4096
 #define FMUC_W_LOG_NAME 128
@@ -22,11 +22,44 @@ enum { FMUC_W_CALL_EMPTY = 0, FMUC_W_CALL_RUNNING = 1, FMUC_W_CALL_RETURNED = 2,
        FMUC_W_CALL_RETURNED_PTR = 4,  /* pointer result: status 1 non-NULL, 0 NULL */
        FMUC_W_CALL_RETURNED_VOID = 5 };
 
+/* Which call a trace entry is: the index of the function in FMUC_FMI2_FUNCTIONS, or one of the
+ * library calls after them. */
+enum {
+#define FMUC_W_FN_ENUM_(ret, name, params, iface) FMUC_W_FN_##name,
+    FMUC_FMI2_FUNCTIONS(FMUC_W_FN_ENUM_)
+#undef FMUC_W_FN_ENUM_
+    FMUC_W_FN_DLOPEN,
+    FMUC_W_FN_DLCLOSE,
+    FMUC_W_FN_COUNT
+};
+
+#define FMUC_W_VR_KEPT 6   /* value references kept per list */
+#define FMUC_W_VAL_KEPT 4  /* values kept */
+#define FMUC_W_STR_KEPT 64 /* bytes kept of a string argument (instance name, GUID, library) */
+
+/* argument flags */
+enum {
+    FMUC_W_A_NULL0 = 1u << 0, /* first array argument (vr, unknown) was NULL */
+    FMUC_W_A_NULL1 = 1u << 1, /* second array argument (values, known) was NULL */
+    FMUC_W_A_NULLS0 = 1u << 2, /* first string argument was NULL */
+    FMUC_W_A_NULLS1 = 1u << 3, /* second string argument was NULL */
+    FMUC_W_A_NULLP = 1u << 4  /* a pointer argument (component, state, callbacks) was NULL */
+};
+
+/* One traced call. The worker records the arguments as data (cheap: no formatting in the worker,
+ * whose time should be the FMU's); the parent turns the kept entries into text, treating every
+ * field as untrusted. */
 typedef struct fmuc_w_call {
     uint64_t seq;
     int32_t status;      /* raw returned value (or 0 for void / pointer returns) */
     uint32_t state;      /* FMUC_W_CALL_* */
-    char text[FMUC_W_CALL_TEXT];
+    uint32_t fn;         /* FMUC_W_FN_* */
+    uint32_t flags;      /* FMUC_W_A_* */
+    uint64_t n[2];       /* counts and sizes (nvr, nx, size; second list's count) */
+    uint32_t vr[2][FMUC_W_VR_KEPT];
+    double d[FMUC_W_VAL_KEPT + 1]; /* real arguments (t, h, tolerance...) or the first values */
+    int32_t i[FMUC_W_VAL_KEPT];    /* integer arguments (flags, kind) or the first values */
+    char s[2][FMUC_W_STR_KEPT];    /* string arguments, NUL-terminated by the worker */
     uint64_t t0_ns;      /* CLOCK_MONOTONIC when the call was made (timed calls) */
     uint64_t dt_ns;      /* how long it took, set when it returned */
     uint32_t timed;      /* 1: an fmi2* call whose dt_ns is not yet in fmi_ns; 2: dlopen/dlclose */
@@ -52,7 +85,10 @@ typedef struct fmuc_w_log {
 
 typedef struct fmuc_w_shared {
     uint64_t magic;
-    char phase[256];
+    char phase[256];         /* the phase text (phase_at 0) or the label of a phase_at phase */
+    uint32_t phase_at;       /* 1: phase is "<phase> <phase_k> (t=<phase_t>)" (no k if < 0) */
+    int64_t phase_k;
+    double phase_t;
     uint64_t ncalls;
     fmuc_w_call head[FMUC_W_TRACE_HEAD];
     fmuc_w_call tail[FMUC_W_TRACE_TAIL];
@@ -83,12 +119,22 @@ struct fmuc_worker_ctx {
     fmuc_fmi fmi[2];
     void *handle[2];
     int loaded[2];
+    const char *phase_label;  /* label last copied into sh->phase by fmuc_worker_phase_at */
 };
 
 /* trace.c */
-fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/** Worker: take the next trace slot for function fn (FMUC_W_FN_*) and clear its arguments; fill
+ *  them (fmuc_trace__vrs, e->d, ...) and then publish the call with fmuc_trace__go right before
+ *  making it. */
+fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, unsigned fn);
+void fmuc_trace__go(fmuc_worker_ctx *ctx, fmuc_w_call *e);
 void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
+/** Worker: keep list k (0 or 1) of value references (the first FMUC_W_VR_KEPT and the count). */
+void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr);
+/** Worker: keep string argument k (0 or 1), bounded. */
+void fmuc_trace__str(fmuc_w_call *e, int k, const char *s);
+/** Parent: the text of a call ("fmi2DoStep(t=0.5, h=0.25, noSet=0)"), from untrusted fields. */
+void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n);
 /** Parent: decode the (untrusted) region into outcome fields. */
 void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out);
 /** Copy bytes into a JSON-safe string (valid UTF-8 kept, other bytes as \xNN); malloc'ed. */

@@ -471,10 +471,15 @@ Test(eq_engine, rk4_combine_and_series_round_trip)
     z = equ_rk4_combine(-1e-210, 0.0, 0, 0, 0, 0);
     cr_expect(z == 0.0 && signbit(z));
     double v[4] = {-0.0, NAN, 1.0 / 3.0, -1e300}, *w;
-    cJSON *j = equ_series_to_json(v, 4);
-    cr_assert((w = equ_series_from_json(j, 4)));
+    cJSON *j = fmuc_worker_f64_to_json(v, 4);
+    cr_assert((w = fmuc_worker_f64_from_json(j, 4)));
     cr_expect_eq(memcmp(v, w, sizeof v), 0);
-    cr_expect_null(equ_series_from_json(j, 3));
+    cr_expect_null(fmuc_worker_f64_from_json(j, 3));
+    cJSON *upper = cJSON_CreateString("3FF0000000000000"), *junk = cJSON_CreateString("3ff000000000000g");
+    cr_expect_null(fmuc_worker_f64_from_json(upper, 1), "only lowercase hex digits");
+    cr_expect_null(fmuc_worker_f64_from_json(junk, 1), "a non-hex digit is refused");
+    cJSON_Delete(upper);
+    cJSON_Delete(junk);
     size_t r, c;
     cr_expect_eq(equ_first_diff(v, w, 2, 2, &r, &c), 0);
     w[3] = nextafter(w[3], 0);

@@ -540,3 +540,37 @@ Test(reports, reporter_table)
     }
     fmuc_report_free(&r);
 }
+
+Test(reports, evidence_numbers_exact_compact_and_readable)
+{
+    double v[6] = {0.1, 1.0 / 3.0, NAN, -1e-300, INFINITY, 42.0}, *w = NULL;
+    cJSON *all = fmuc_evidence_numbers(v, 6, 1, 1);
+    cr_assert(cJSON_IsRaw(all));
+    /* the printed report is plain JSON: parse it back and compare bit for bit */
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddItemToObject(doc, "y", all);
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON *back = cJSON_Parse(text);
+    cr_assert_eq(fmuc_evidence_numbers_read(cJSON_GetObjectItem(back, "y"), 100, &w), 6);
+    for (int i = 0; i < 6; i++) {
+        if (isfinite(v[i]))
+            cr_expect_eq(w[i], v[i], "value %d changed", i);
+        else
+            cr_expect(isnan(w[i]), "non-finite value %d must read as NaN (null)", i);
+    }
+    free(w);
+    /* raw node read directly; stride and step pick every other column/row */
+    double m[8] = {0, 10, 1, 11, 2, 12, 3, 13};
+    cJSON *col = fmuc_evidence_numbers(m + 1, 4, 2, 2);
+    cr_assert_eq(fmuc_evidence_numbers_read(col, 100, &w), 2);
+    cr_expect(w[0] == 10 && w[1] == 12);
+    free(w);
+    cr_expect_eq(fmuc_evidence_numbers_read(col, 1, &w), -1, "over the limit");
+    cJSON *str = cJSON_CreateString("[1,2]");
+    cr_expect_eq(fmuc_evidence_numbers_read(str, 100, &w), -1, "a string is not numbers");
+    cJSON_Delete(str);
+    cJSON_Delete(col);
+    cJSON_Delete(back);
+    cJSON_Delete(doc);
+    free(text);
+}

@@ -235,10 +235,15 @@ Test(sim, result_json_round_trip_and_evidence, .init = open_smd, .fini = close_s
     cr_assert(cJSON_IsArray(plots));
     cr_assert_geq(cJSON_GetArraySize(plots), 2); /* grouped by unit */
     cJSON *p0 = cJSON_GetArrayItem(plots, 0);
-    int nx = cJSON_GetArraySize(cJSON_GetObjectItem(p0, "x"));
+    double *xv = NULL, *yv = NULL;
+    long nx = fmuc_evidence_numbers_read(cJSON_GetObjectItem(p0, "x"), 1000000, &xv);
     cr_assert_eq((size_t)nx, r.npoints);
+    for (size_t k = 0; k < r.npoints; k++)
+        cr_assert_eq(xv[k], r.times[k], "x[%zu] is not exact", k); /* %.17g round-trips */
     cJSON *s0 = cJSON_GetArrayItem(cJSON_GetObjectItem(p0, "series"), 0);
-    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(s0, "y")), nx);
+    cr_assert_eq(fmuc_evidence_numbers_read(cJSON_GetObjectItem(s0, "y"), 1000000, &yv), nx);
+    free(xv);
+    free(yv);
     cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "final_values"), "x")));
     cJSON_Delete(ev);
     fmuc_sim_result_free(&back);

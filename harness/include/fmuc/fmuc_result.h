@@ -56,6 +56,15 @@ void fmuc_result_note(fmuc_result *r, const char *fmt, ...) __attribute__((forma
 /** The evidence object, created on first use. */
 cJSON *fmuc_result_evidence(fmuc_result *r);
 
+/** A JSON array of numbers for evidence (plot series): v[0], v[stride], v[2*stride] ... (n values
+ *  of the source, every step-th kept). Written at once as exact compact text ("%.17g"; NaN and
+ *  infinities as null) in a raw node: tens of thousands of numbers cost one string instead of one
+ *  cJSON node each. NULL when out of memory. */
+cJSON *fmuc_evidence_numbers(const double *v, size_t n, size_t stride, size_t step);
+/** Values of an evidence number array, raw (fmuc_evidence_numbers) or plain JSON: a new array in
+ *  *out (null entries as NaN) and the count; -1 when it is neither (or has more than max). */
+long fmuc_evidence_numbers_read(const cJSON *a, size_t max, double **out);
+
 const char *fmuc_verdict_name(fmuc_verdict v);   /* "pass", "warn", "fail", "error", "not-applicable" */
 int fmuc_verdict_parse(const char *s, fmuc_verdict *out);
 const char *fmuc_level_name(fmuc_level l);       /* "must", "should" */

@@ -169,8 +169,19 @@ int fmuc_fmi_has(const fmuc_fmi *f, const char *name);
 const fmuc_fmu *fmuc_worker_fmu(const fmuc_worker_ctx *ctx);
 /** The reply object fn fills; the parent gets it as outcome->reply when the worker ends well. */
 cJSON *fmuc_worker_reply(fmuc_worker_ctx *ctx);
+
+/** An array of doubles for a reply, exactly (bit patterns, 16 hex digits each, in one string):
+ *  far cheaper to write and read than JSON numbers, and NaN and infinities survive. */
+cJSON *fmuc_worker_f64_to_json(const double *v, size_t n);
+/** Parent: decode such a string into a new array of n doubles; NULL unless it holds exactly n
+ *  values (the worker is untrusted). */
+double *fmuc_worker_f64_from_json(const cJSON *s, size_t n);
 /** Announce a phase ("init", "step 12"); survives a crash. */
 void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** The same for a phase repeated in a loop, without formatting in the worker: announces
+ *  "<label> <k> (t=<t>)", or "<label> (t=<t>)" when k < 0. label must stay valid while the worker
+ *  runs (a string literal). */
+void fmuc_worker_phase_at(fmuc_worker_ctx *ctx, const char *label, long long k, double t);
 /** The harness callbacks (logger, allocateMemory, freeMemory, stepFinished, environment). */
 const fmi2CallbackFunctions *fmuc_worker_callbacks(fmuc_worker_ctx *ctx);
 /** Number of logger messages received so far (all, also those not kept). */
