@@ -119,3 +119,38 @@ Test(fuzz_regressions, reply_decoder_accepts_exactly_the_protocol)
     const char nul_len[] = "FMUCRPL1 2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\n{}\nFMUCEND1\n";
     cr_expect_eq(decode(nul_len, sizeof nul_len - 1, NULL), FMUC_WORKER_PROTOCOL, "NULs in the length");
 }
+
+/* The call trace is data the worker wrote (binary arguments); the parent formats it. A worker that
+ * scribbles over it gets bounded, sanitised text, never a crash or an over-read. */
+Test(fuzz_regressions, trace_entries_with_hostile_fields_format_safely)
+{
+    fmuc_w_shared *sh = calloc(1, sizeof *sh);
+    cr_assert(sh);
+    sh->magic = FMUC_W_MAGIC;
+    sh->ncalls = 4;
+    for (int i = 0; i < 4; i++) {
+        fmuc_w_call *e = &sh->head[i];
+        memset(e, 0xff, sizeof *e); /* no NUL anywhere, every count huge */
+        e->seq = (uint64_t)i;
+        e->state = FMUC_W_CALL_RETURNED;
+    }
+    sh->head[0].fn = 0xdeadbeefu;                       /* no such function */
+    sh->head[1].fn = FMUC_W_FN_fmi2Instantiate;         /* strings without a terminator */
+    sh->head[2].fn = FMUC_W_FN_fmi2GetDirectionalDerivative; /* two lists of 2^64-1 */
+    sh->head[3].fn = FMUC_W_FN_DLOPEN;
+    memset(sh->phase, 'p', sizeof sh->phase);          /* unterminated phase too */
+    fmuc_worker_outcome out;
+    memset(&out, 0, sizeof out);
+    fmuc_trace__decode(sh, &out);
+    cr_assert_eq(cJSON_GetArraySize(out.trace), 4);
+    const char *c0 = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(out.trace, 0), "call"));
+    cr_assert(c0 && strstr(c0, "unknown call"), "%s", c0 ? c0 : "(null)");
+    for (int i = 1; i < 4; i++) {
+        const char *c = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(out.trace, i), "call"));
+        cr_assert(c && strlen(c) < FMUC_W_CALL_TEXT * 4 + 1, "call %d", i);
+    }
+    cr_expect(strncmp(out.last_call, "dlopen(", 7) == 0, "%s", out.last_call);
+    cr_expect(strlen(out.phase) < sizeof out.phase);
+    fmuc_worker_outcome_free(&out);
+    free(sh);
+}
