@@ -76,6 +76,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON *cols = cJSON_AddArrayToObject(ev, "outputs");
     cJSON *plots = cJSON_AddArrayToObject(ev, "plots");
     size_t compared = 0, skipped = 0, nplots = 0;
+    cJSON *xaxis = NULL;
     for (size_t c = 0; c < rcs.ncols; c++) {
         const fmuc_sim_column *col = &rcs.cols[c];
         if (col->causality != FMUC_CAUS_OUTPUT || col->type == FMUC_TYPE_STRING)
@@ -136,7 +137,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         if (pl) {
             if (xs && yme && ycs) {
-                cJSON_AddItemToObject(pl, "x", fmuc_evidence_numbers(xs, nkeep, 1, 1));
+                if (!xaxis) /* the same time axis in every plot: print it once */
+                    xaxis = fmuc_evidence_numbers(xs, nkeep, 1, 1);
+                cJSON_AddItemToObject(pl, "x", cJSON_Duplicate(xaxis, 1));
                 cJSON_AddItemToObject(s1, "y", fmuc_evidence_numbers(yme, nkeep, 1, 1));
                 cJSON_AddItemToObject(s2, "y", fmuc_evidence_numbers(ycs, nkeep, 1, 1));
             }
@@ -160,6 +163,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                   col->name, col->vr, nbad, worst_t, worst_me, worst_cs, worst, aa,
                                   rr);
     }
+    cJSON_Delete(xaxis);
     cJSON_AddNumberToObject(ev, "points_compared", (double)compared);
     cJSON_AddNumberToObject(ev, "points_skipped_near_events", (double)skipped);
     if (compared == 0 && res->verdict <= FMUC_VERDICT_PASS)

@@ -317,6 +317,7 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
     if (!used)
         return;
     int nplots = 0;
+    cJSON *xs = NULL;
     for (size_t i = 0; i < r->ncols && nplots < 8; i++) {
         if (used[i])
             continue;
@@ -331,7 +332,10 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
         cJSON_AddStringToObject(p, "xlabel", "time [s]");
         if (unit)
             cJSON_AddStringToObject(p, "ylabel", unit);
-        cJSON_AddItemToObject(p, "x", fmuc_evidence_numbers(r->times, r->npoints, 1, 1));
+        /* every plot has the same time axis: print it once */
+        if (!xs)
+            xs = fmuc_evidence_numbers(r->times, r->npoints, 1, 1);
+        cJSON_AddItemToObject(p, "x", cJSON_Duplicate(xs, 1));
         cJSON *series = cJSON_AddArrayToObject(p, "series");
         int n = 0;
         for (size_t k = i; k < r->ncols && n < 8; k++) {
@@ -347,6 +351,7 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
         cJSON_AddItemToArray(plots, p);
         nplots++;
     }
+    cJSON_Delete(xs);
     free(used);
 }
 
