@@ -95,13 +95,31 @@ static const char *const param_names[VDSIM_GEN_NPARAM] = {
 #undef VDSIM_PARAM
 };
 
+/* The objects an instance keeps (parameters, core model) come from the host's allocateMemory
+ * (canNotUseMemoryManagementFunctions="false"); only buffers inside one call use malloc. */
+static void *host_alloc(void *env, size_t n, size_t size)
+{
+    return fmuc_m_alloc(env, n, size);
+}
+
+static void host_release(void *env, void *p)
+{
+    fmuc_m_free(env, p);
+}
+
+static vd_allocator host_allocator(fmuc_m_ctx *c)
+{
+    vd_allocator a = {host_alloc, host_release, c};
+    return a;
+}
+
 static void release(fmuc_m_ctx *c, void *data)
 {
     vdsim *d = data;
-    (void)c;
+    vd_allocator a = host_allocator(c);
     vd_destroy(d->m);
     d->m = NULL;
-    vd_params_free(d->loaded);
+    vd_params_free_with(d->loaded, &a);
     d->loaded = NULL;
 }
 
@@ -147,7 +165,13 @@ static fmi2Status load_resources(fmuc_m_ctx *c, vdsim *d)
         return fmi2Error;
     }
 #endif
-    d->loaded = p;
+    vd_allocator a = host_allocator(c);
+    d->loaded = vd_params_clone_with(p, &a);
+    vd_params_free(p);
+    if (!d->loaded) {
+        fmuc_m_log(c, fmi2Error, NULL, "allocateMemory failed for the parameters");
+        return fmi2Error;
+    }
     return fmi2OK;
 }
 
@@ -178,7 +202,8 @@ static fmi2Status build(fmuc_m_ctx *c, vdsim *d, int keep_state)
         }
     }
     vd_model *m = NULL;
-    if (vd_create(&m, VDSIM_VD_LEVEL, p, &err) != VD_OK) {
+    vd_allocator a = host_allocator(c);
+    if (vd_create_with(&m, VDSIM_VD_LEVEL, p, &a, &err) != VD_OK) {
         fmuc_m_log(c, fmi2Error, NULL, "vd_create: %s", err.msg);
         vd_params_free(p);
         return fmi2Error;

@@ -32,6 +32,7 @@ static const double NOMINAL_L3[S3_N] = {100, 100, 1, 10, 1, 1, 30, 30, 30, 30,
                                         0.01, 0.01, 0.01, 0.01, 0.1, 0.1, 0.1, 0.1};
 
 struct vd_model {
+    vd_allocator alloc; /* where this object came from (alloc NULL: calloc) */
     vd_level level;
     size_t nx;
     vd_params p;
@@ -354,6 +355,12 @@ static void derive(vd_model *m)
 
 vd_status vd_create(vd_model **out, vd_level level, const vd_params *p, vd_error *err)
 {
+    return vd_create_with(out, level, p, NULL, err);
+}
+
+vd_status vd_create_with(vd_model **out, vd_level level, const vd_params *p,
+                         const vd_allocator *a, vd_error *err)
+{
     if (!out)
         return VD_EINVAL;
     *out = NULL;
@@ -363,12 +370,15 @@ vd_status vd_create(vd_model **out, vd_level level, const vd_params *p, vd_error
                      p ? "level must be VD_L2 or VD_L3" : "NULL parameters");
         return VD_EINVAL;
     }
-    vd_model *m = calloc(1, sizeof *m);
+    vd_model *m = a && a->alloc ? a->alloc(a->env, 1, sizeof *m) : calloc(1, sizeof *m);
     if (!m) {
         if (err)
             snprintf(err->msg, sizeof err->msg, "vd_create: out of memory");
         return VD_ENOMEM;
     }
+    memset(m, 0, sizeof *m);
+    if (a && a->alloc)
+        m->alloc = *a;
     m->level = level;
     m->nx = level == VD_L2 ? S2_N : S3_N;
     m->p = *p;
@@ -406,7 +416,16 @@ vd_status vd_init(vd_model *m)
     return VD_OK;
 }
 
-void vd_destroy(vd_model *m) { free(m); }
+void vd_destroy(vd_model *m)
+{
+    if (m && m->alloc.alloc) {
+        vd_allocator a = m->alloc;
+        if (a.release)
+            a.release(a.env, m);
+    } else {
+        free(m);
+    }
+}
 
 vd_level vd_model_level(const vd_model *m) { return m->level; }
 

@@ -475,6 +475,28 @@ vd_params *vd_params_clone(const vd_params *p)
 
 void vd_params_free(vd_params *p) { free(p); }
 
+vd_params *vd_params_clone_with(const vd_params *p, const vd_allocator *a)
+{
+    if (!a || !a->alloc)
+        return vd_params_clone(p);
+    if (!p)
+        return NULL;
+    vd_params *c = a->alloc(a->env, 1, sizeof *c);
+    if (c)
+        memcpy(c, p, sizeof *c);
+    return c;
+}
+
+void vd_params_free_with(vd_params *p, const vd_allocator *a)
+{
+    if (!p)
+        return;
+    if (!a || !a->alloc)
+        free(p);
+    else if (a->release)
+        a->release(a->env, p);
+}
+
 /* --- tunables ----------------------------------------------------------------------------- */
 typedef struct tunable_def {
     const char *name;

@@ -314,7 +314,7 @@ static void write_iface(FILE *f, const fmuc_m_desc *d, int cs)
              (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
     if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
         attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
-    attr(f, "canNotUseMemoryManagementFunctions", "false");
+    attr(f, "canNotUseMemoryManagementFunctions", "false"); /* instance memory via the host */
     attr(f, "canGetAndSetFMUstate", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
     attr(f, "canSerializeFMUstate", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
     attr(f, "providesDirectionalDerivative", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");

@@ -353,3 +353,50 @@ Test(core_params, duplicate_field_is_an_error)
     free(vt);
     free(tt);
 }
+
+typedef struct counting {
+    int allocs, frees;
+} counting;
+
+static void *count_alloc(void *env, size_t n, size_t size)
+{
+    ((counting *)env)->allocs++;
+    return calloc(n, size);
+}
+
+static void count_release(void *env, void *p)
+{
+    ((counting *)env)->frees++;
+    free(p);
+}
+
+/* The FMU gives the core its host's allocateMemory/freeMemory: kept objects come from there and
+ * go back there; the results are the same as with calloc. */
+Test(core_params, allocator_is_used_for_kept_objects)
+{
+    vd_params *p = NULL;
+    vd_error err = {{0}};
+    counting cnt = {0, 0};
+    vd_allocator a = {count_alloc, count_release, &cnt};
+    cr_assert_eq(vd_params_load(&p, VEHICLE_JSON, TIRE_JSON, &err), VD_OK, "%s", err.msg);
+    vd_params *kept = vd_params_clone_with(p, &a);
+    cr_assert_not_null(kept);
+    vd_model *m = NULL, *ref = NULL;
+    cr_assert_eq(vd_create_with(&m, VD_L2, kept, &a, &err), VD_OK, "%s", err.msg);
+    cr_assert_eq(vd_create(&ref, VD_L2, p, &err), VD_OK, "%s", err.msg);
+    cr_expect_eq(cnt.allocs, 2);
+    vd_cmd u = {0.02, 0.3, 0.0};
+    for (int k = 0; k < 100; k++) {
+        vd_step(m, 0.01, &u);
+        vd_step(ref, 0.01, &u);
+    }
+    vd_out o1, o2;
+    vd_outputs(m, &o1);
+    vd_outputs(ref, &o2);
+    cr_expect_eq(memcmp(&o1, &o2, sizeof o1), 0, "same results whatever the allocator");
+    vd_destroy(m);
+    vd_params_free_with(kept, &a);
+    cr_expect_eq(cnt.frees, 2);
+    vd_destroy(ref);
+    vd_params_free(p);
+}

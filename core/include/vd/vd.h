@@ -38,6 +38,15 @@ typedef struct vd_out {
 
 typedef struct vd_model vd_model;
 
+/** Where the objects a caller keeps come from (an FMU passes its host's allocateMemory and
+ *  freeMemory). alloc returns zeroed memory for n objects of size bytes, or NULL. A NULL
+ *  allocator means calloc/free. Temporary buffers inside a call always use malloc/free. */
+typedef struct vd_allocator {
+    void *(*alloc)(void *env, size_t n, size_t size);
+    void (*release)(void *env, void *p);
+    void *env;
+} vd_allocator;
+
 /* --- parameters ---------------------------------------------------------------------------- */
 /** Load vehicle.json and tire.json (cJSON, locale-independent). Every field is required, typed
  *  and range-checked; on error err names the file, the field and the expected range. */
@@ -57,6 +66,9 @@ void vd_params_clear_kinematics(vd_params *p);
 vd_tire_model vd_params_tire_model(const vd_params *p);
 vd_params *vd_params_clone(const vd_params *p);
 void vd_params_free(vd_params *p);
+/** A copy from allocator a (NULL: calloc); free it with vd_params_free_with and the same a. */
+vd_params *vd_params_clone_with(const vd_params *p, const vd_allocator *a);
+void vd_params_free_with(vd_params *p, const vd_allocator *a);
 
 /** Named scalar parameters a user may tune (FMU parameters): "mass", "vx0", ...
  *  vd_param_names lists them (NULL-terminated); get/set by name, set range-checked. */
@@ -69,6 +81,9 @@ vd_status vd_param_info(const char *name, double *min, double *max, const char *
 
 /* --- model --------------------------------------------------------------------------------- */
 vd_status vd_create(vd_model **out, vd_level level, const vd_params *p, vd_error *err);
+/** vd_create with the model's memory from allocator a (kept: vd_destroy gives it back there). */
+vd_status vd_create_with(vd_model **out, vd_level level, const vd_params *p,
+                         const vd_allocator *a, vd_error *err);
 /** Replace the model's parameters (same level); the state is kept, call vd_init to reset. */
 vd_status vd_model_set_params(vd_model *m, const vd_params *p);
 /** 1 if the floating-point environment is the one results are defined for (round to nearest). */
