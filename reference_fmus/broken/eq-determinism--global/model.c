@@ -1,55 +1,25 @@
-/* eq-determinism--global fixture: a spring-mass-damper whose Co-Simulation step integrates a
- * position and velocity kept in a static global, shared by all instances of the process. One
+/* eq-determinism--global fixture: the good SpringMassDamper whose Co-Simulation step integrates
+ * a position and velocity kept in a static global, shared by all instances of the process. One
  * instance at a time behaves; two live instances stepped alternately disturb each other.
  * (No FMU state capabilities: restoring the instance data could not restore the global.) */
-#include <stddef.h>
-
-#include "fmuc_model.h"
-
-typedef struct {
-    double x, v, der_x, der_v, F, m, k, c, x0;
-} smd;
+#define fmuc_model fmuc_model_base
+#include "../../good/SpringMassDamper/model.c"
+#undef fmuc_model
 
 static struct {
     double x, v;
 } shared_state; /* the defect */
 
-#define OFF(f) offsetof(smd, f)
-
-static const fmuc_m_var vars[] = {
-    {.name = "time", .vr = 0, .causality = FMUC_M_INDEPENDENT, .unit = "s"},
-    {.name = "x", .vr = 1, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_CALCULATED, .unit = "m",
-     .offset = OFF(x), .init_deps = "x0"},
-    {.name = "v", .vr = 2, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_EXACT,
-     .flags = FMUC_M_HAS_START, .start = 0.0, .unit = "m/s", .offset = OFF(v)},
-    {.name = "der(x)", .vr = 3, .unit = "m/s", .offset = OFF(der_x), .derivative_of = "x",
-     .deps = "v", .init_deps = "v"},
-    {.name = "der(v)", .vr = 4, .unit = "m/s2", .offset = OFF(der_v), .derivative_of = "v",
-     .deps = "x v F", .init_deps = "v F m k c x0"},
-    {.name = "F", .vr = 6, .causality = FMUC_M_INPUT, .flags = FMUC_M_HAS_START, .start = 0.0,
-     .unit = "N", .offset = OFF(F)},
-    {.name = "m", .vr = 7, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
-     .flags = FMUC_M_HAS_START, .start = 2.5, .unit = "kg", .offset = OFF(m)},
-    {.name = "k", .vr = 8, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
-     .flags = FMUC_M_HAS_START, .start = 120.0, .unit = "N/m", .offset = OFF(k)},
-    {.name = "c", .vr = 9, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
-     .flags = FMUC_M_HAS_START, .start = 3.0, .unit = "N.s/m", .offset = OFF(c)},
-    {.name = "x0", .vr = 10, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
-     .flags = FMUC_M_HAS_START, .start = 0.05, .unit = "m", .offset = OFF(x0)},
-};
-
-static fmi2Status calc(fmuc_m_ctx *ctx, void *data)
+static fmi2Status calc_shared(fmuc_m_ctx *ctx, void *data)
 {
     smd *s = data;
+    fmi2Status st = calc(ctx, data);
     fmuc_m_phase ph = fmuc_m_get_phase(ctx);
     if (ph == FMUC_M_PHASE_INSTANTIATED || ph == FMUC_M_PHASE_INIT) {
-        s->x = s->x0;
-        shared_state.x = s->x0;
+        shared_state.x = s->x;
         shared_state.v = s->v;
     }
-    s->der_x = s->v;
-    s->der_v = (s->F - s->k * s->x - s->c * s->v) / s->m;
-    return fmi2OK;
+    return st;
 }
 
 static void f(const smd *s, double x, double v, double *dx, double *dv)
@@ -62,7 +32,6 @@ static void f(const smd *s, double x, double v, double *dx, double *dv)
 static fmi2Status do_step(fmuc_m_ctx *ctx, void *data, double t, double h)
 {
     smd *s = data;
-    (void)ctx;
     (void)t;
     int n = (int)(h / 1e-3 - 1e-9) + 1;
     double dt = h / n;
@@ -77,6 +46,7 @@ static fmi2Status do_step(fmuc_m_ctx *ctx, void *data, double t, double h)
     }
     s->x = shared_state.x;
     s->v = shared_state.v;
+    (void)ctx;
     return fmi2OK;
 }
 
@@ -92,6 +62,6 @@ const fmuc_m_desc fmuc_model = {
     .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
                    .start = 0.0, .stop = 2.0, .step = 0.01},
     .data_size = sizeof(smd),
-    .calc = calc,
+    .calc = calc_shared,
     .do_step = do_step,
 };
