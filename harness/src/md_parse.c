@@ -93,6 +93,19 @@ static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elsz)
     return 0;
 }
 
+/* Append one zeroed element to a growing array (*n elements, capacity *cap): its address, or
+ * NULL when out of memory (p->oom set). */
+static void *append(parser *p, void **arr, size_t *cap, size_t *n, size_t elsz)
+{
+    char *e;
+    if (grow(p, arr, cap, *n + 1, elsz) < 0)
+        return NULL;
+    e = (char *)*arr + *n * elsz;
+    (*n)++;
+    memset(e, 0, elsz);
+    return e;
+}
+
 static const char *dup_n(parser *p, const char *s, size_t max)
 {
     if (!s)
@@ -867,10 +880,9 @@ static void start_sv(parser *p)
         md->parse_stopped = 1;
         return;
     }
-    if (grow(p, (void **)&md->vars, &p->cap_vars, md->nvars + 1, sizeof *md->vars) < 0)
+    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
+    if (!v)
         return;
-    fmuc_md_var *v = &md->vars[md->nvars++];
-    memset(v, 0, sizeof *v);
     v->causality = FMUC_CAUS_LOCAL;
     v->variability = FMUC_VAR_CONTINUOUS;
     v->line = p->line;
@@ -986,10 +998,9 @@ static void start_unknown(parser *p, int which)
                                                                    : &md->initial_unknowns;
     size_t *n = which == 0 ? &md->noutputs : which == 1 ? &md->nderivatives
                                                         : &md->ninitial_unknowns;
-    if (grow(p, (void **)arr, &p->cap_unk[which], *n + 1, sizeof **arr) < 0)
+    fmuc_md_unknown *u = append(p, (void **)arr, &p->cap_unk[which], n, sizeof *u);
+    if (!u)
         return;
-    fmuc_md_unknown *u = &(*arr)[(*n)++];
-    memset(u, 0, sizeof *u);
     u->line = p->line;
     struct {
         fmuc_md_unknown *u;
@@ -1068,10 +1079,9 @@ static void start_element(parser *p)
         break;
     case S_UNITDEFS:
         if (strcmp(e, "Unit") == 0) {
-            if (grow(p, (void **)&md->units, &p->cap_units, md->nunits + 1, sizeof *md->units) < 0)
+            fmuc_md_unit *u = append(p, (void **)&md->units, &p->cap_units, &md->nunits, sizeof *u);
+            if (!u)
                 return;
-            fmuc_md_unit *u = &md->units[md->nunits++];
-            memset(u, 0, sizeof *u);
             u->line = p->line;
             u->factor = 1.0;
             struct {
@@ -1102,10 +1112,10 @@ static void start_element(parser *p)
         }
         if (strcmp(e, "DisplayUnit") == 0) {
             child_order(p, f, "Unit", 1, 0);
-            if (grow(p, (void **)&u->display, &p->cap_disp, u->ndisplay + 1, sizeof *u->display) < 0)
+            fmuc_md_display_unit *du =
+                append(p, (void **)&u->display, &p->cap_disp, &u->ndisplay, sizeof *du);
+            if (!du)
                 return;
-            fmuc_md_display_unit *du = &u->display[u->ndisplay++];
-            memset(du, 0, sizeof *du);
             du->factor = 1.0;
             du->line = p->line;
             du_ctx c = {du, {0}};
@@ -1120,10 +1130,9 @@ static void start_element(parser *p)
     }
     case S_TYPEDEFS:
         if (strcmp(e, "SimpleType") == 0) {
-            if (grow(p, (void **)&md->types, &p->cap_types, md->ntypes + 1, sizeof *md->types) < 0)
+            fmuc_md_type *t = append(p, (void **)&md->types, &p->cap_types, &md->ntypes, sizeof *t);
+            if (!t)
                 return;
-            fmuc_md_type *t = &md->types[md->ntypes++];
-            memset(t, 0, sizeof *t);
             t->line = p->line;
             struct {
                 const char *name, *desc;
@@ -1145,10 +1154,9 @@ static void start_element(parser *p)
     case S_STYPE_ENUM:
         if (strcmp(e, "Item") == 0) {
             fmuc_md_type *t = &md->types[md->ntypes - 1];
-            if (grow(p, (void **)&t->items, &p->cap_items, t->nitems + 1, sizeof *t->items) < 0)
+            fmuc_md_item *it = append(p, (void **)&t->items, &p->cap_items, &t->nitems, sizeof *it);
+            if (!it)
                 return;
-            fmuc_md_item *it = &t->items[t->nitems++];
-            memset(it, 0, sizeof *it);
             it->line = p->line;
             struct {
                 fmuc_md_item *it;
@@ -1166,11 +1174,10 @@ static void start_element(parser *p)
         break;
     case S_LOGCATS:
         if (strcmp(e, "Category") == 0) {
-            if (grow(p, (void **)&md->categories, &p->cap_cats, md->ncategories + 1,
-                     sizeof *md->categories) < 0)
+            fmuc_md_category *c =
+                append(p, (void **)&md->categories, &p->cap_cats, &md->ncategories, sizeof *c);
+            if (!c)
                 return;
-            fmuc_md_category *c = &md->categories[md->ncategories++];
-            memset(c, 0, sizeof *c);
             c->line = p->line;
             struct {
                 const char *name, *desc;
