@@ -415,6 +415,7 @@ typedef struct supervisor {
     pthread_cond_t cv;
     struct seccomp_notif *req;
     struct seccomp_notif_resp *resp;
+    scmp_filter_ctx ctx;       /* owns fd; kept (reachable from here) for the worker's life */
 } supervisor;
 
 /* Read a NUL-terminated string of the traced process, page by page (a string may end just
@@ -514,17 +515,18 @@ static void resolve_path(pid_t pid, int dirfd, const char *path, char *out, size
         join3(full, sizeof full, base, "/", path);
     }
     normalize(full);
-    snprintf(dir, sizeof dir, "%s", full);
+    char leaf[PATH_MAX];
+    join3(dir, sizeof dir, full, "", "");
     char *slash = strrchr(dir, '/');
-    const char *leaf = slash ? slash + 1 : "";
+    join3(leaf, sizeof leaf, slash ? slash + 1 : "", "", "");
     if (slash && slash != dir)
         *slash = '\0';
     else if (slash)
         dir[1] = '\0';
     if (realpath(dir, real))
-        snprintf(out, n, "%s%s%s", real, strcmp(real, "/") ? "/" : "", leaf);
+        join3(out, n, real, strcmp(real, "/") ? "/" : "", leaf);
     else
-        snprintf(out, n, "%s", full);
+        join3(out, n, full, "", "");
 }
 
 static int beneath(const char *path, const char *dir)
@@ -832,10 +834,10 @@ static int start_recording(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, ch
         goto fail;
     }
     pthread_mutex_lock(&s->mu);
+    s->ctx = ctx;
     s->fd = fd;
     pthread_cond_signal(&s->cv);
     pthread_mutex_unlock(&s->mu);
-    /* ctx stays alive (it owns fd) for the worker's lifetime */
     return 0;
 fail:
     if (ctx)
@@ -1086,8 +1088,8 @@ void fmuc_sandbox__decode(const fmuc_w_sandbox *sb, fmuc_worker_outcome *out)
         cJSON_AddStringToObject(o, "kind", e->kind == FMUC_SB_EV_NET ? "network" : "filesystem");
         cJSON_AddStringToObject(o, "syscall", call ? call : "?");
         cJSON_AddStringToObject(o, e->kind == FMUC_SB_EV_NET ? "address" : "path", what ? what : "");
-        cJSON_AddStringToObject(o, "errno", e->err > 0 && e->err < 4096 ? strerrorname_np(e->err)
-                                                                         : "none");
+        const char *en = e->err > 0 && e->err < 4096 ? strerrorname_np(e->err) : NULL;
+        cJSON_AddStringToObject(o, "errno", en ? en : e->err ? "unknown" : "none");
         if (enf && enf[0])
             cJSON_AddStringToObject(o, "deniedBy", enf);
         cJSON_AddBoolToObject(o, "violation", e->violation != 0);
