@@ -204,23 +204,6 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
     return o;
 }
 
-void fmuc_isolation_describe(const fmuc_isolation *iso, char *buf, size_t n)
-{
-    char ll[32] = "no landlock";
-    if (!iso->known) {
-        snprintf(buf, n, "unknown (the sandbox was not probed)");
-        return;
-    }
-    if (iso->landlock_abi)
-        snprintf(ll, sizeof ll, "landlock ABI %d", iso->landlock_abi);
-    snprintf(buf, n, "%s (%s, %s, %s, network %s, uid %d%s%s%s)", iso->strict ? "strict" : "basic",
-             ll, iso->seccomp ? "seccomp recording" : "no seccomp recording",
-             iso->netns ? "own network namespace" : "host network namespace",
-             iso->network_deny ? "denied" : "allowed", iso->uid,
-             iso->privilege_drop < 0 ? ", privilege drop disabled" : "",
-             iso->missing[0] ? "; missing: " : "", iso->missing);
-}
-
 /* ---- parent: preparation ----------------------------------------------------------------- */
 
 static fmuc_err mk_scratch(fmuc_sandbox_plan *plan, const char *base, fmuc_diag *diag)

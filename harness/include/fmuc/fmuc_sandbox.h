@@ -74,8 +74,6 @@ typedef struct fmuc_isolation {
 
 /** report.json "isolation" object: level, parts, missing list. */
 cJSON *fmuc_isolation_json(const fmuc_isolation *iso);
-/** One line for the text report ("strict (landlock ABI 7, seccomp, netns, uid 65534)"). */
-void fmuc_isolation_describe(const fmuc_isolation *iso, char *buf, size_t n);
 
 /** Parse "auto"/"basic"/"strict"; -1 on anything else. */
 int fmuc_sandbox_parse_mode(const char *s);
