@@ -118,8 +118,13 @@ int fmuc_fuzz_reply(const uint8_t *data, size_t size)
         size_t lk = n < sizeof sh->log ? n : sizeof sh->log;
         if (data[0] & 2)
             memcpy(sh->log, rest, lk);
+        /* and over the sandbox record (achieved isolation, recorded attempts) */
+        size_t sk = n < sizeof sh->sandbox ? n : sizeof sh->sandbox;
+        if (data[0] & 4)
+            memcpy(&sh->sandbox, rest, sk);
         sh->magic = FMUC_W_MAGIC;
         fmuc_trace__decode(sh, &out);
+        fmuc_sandbox__decode(&sh->sandbox, &out);
         free(sh);
     }
     fmuc_worker_outcome_free(&out);

@@ -57,6 +57,10 @@ enum {
  *  most max_bytes input bytes (0: no limit; an ellipsis marks the cut). Always valid UTF-8. */
 void fmuc_report__xml_escape(FILE *out, const char *s, size_t max_bytes, int mode);
 
+/** One line describing r->isolation ("strict: landlock ABI 7, seccomp recording, own network
+ *  namespace, network deny, uid 65534"), "" when the report has none. */
+void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n);
+
 /** Locale-independent number formatting ("%.*g" with '.' as decimal point; nan/inf spelled
  *  "NaN"/"inf"/"-inf"). Returns buf. */
 char *fmuc_report__num(char *buf, size_t bufsize, double v, int precision);

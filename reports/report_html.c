@@ -632,6 +632,15 @@ static void write_footer(FILE *f, const fmuc_report *r)
     fputs(" &middot; ", f);
     esc_or(f, r->date_utc, "date unknown");
     fputs("</p>\n", f);
+    {
+        char iso[512];
+        fmuc_report__isolation_line(r, iso, sizeof iso);
+        if (iso[0]) {
+            fputs("<p class=\"isolation\">Worker isolation ", f);
+            esc(f, iso);
+            fputs("</p>\n", f);
+        }
+    }
     if (r->options_json && *r->options_json) {
         fputs("<details><summary>Options</summary><pre>", f);
         esc(f, r->options_json);

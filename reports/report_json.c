@@ -102,6 +102,8 @@ cJSON *fmuc_report_to_json(const fmuc_report *r)
     cJSON *host = cJSON_AddObjectToObject(root, "host");
     add_str(host, "platform", r->host_platform);
     add_str(root, "dateUtc", r->date_utc);
+    if (r->isolation)
+        cJSON_AddItemToObject(root, "isolation", cJSON_Duplicate(r->isolation, 1));
     cJSON *opts = r->options_json ? cJSON_Parse(r->options_json) : NULL;
     cJSON_AddItemToObject(root, "options", opts ? opts : cJSON_CreateObject());
     cJSON_AddItemToObject(root, "fmu", identity_json(&r->fmu));

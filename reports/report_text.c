@@ -82,6 +82,15 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
         fputs("unsupported FMI version: only FMI 2.0 is checked\n", f);
     if (r->incomplete)
         fputs("run interrupted: the results are incomplete\n", f);
+    {
+        char iso[512];
+        fmuc_report__isolation_line(r, iso, sizeof iso);
+        if (iso[0]) {
+            fputs("isolation: ", f);
+            put_safe(f, iso, sizeof iso);
+            fputc('\n', f);
+        }
+    }
 
     static const fmuc_verdict order[5] = {FMUC_VERDICT_ERROR, FMUC_VERDICT_FAIL, FMUC_VERDICT_WARN,
                                           FMUC_VERDICT_NA, FMUC_VERDICT_PASS};
@@ -134,4 +143,40 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
 fmuc_err fmuc_report_text_write_plain(FILE *out, const fmuc_report *r)
 {
     return fmuc_report_text_write(out, r, 0);
+}
+
+void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n)
+{
+    const cJSON *iso = r ? r->isolation : NULL;
+    buf[0] = '\0';
+    if (!cJSON_IsObject(iso))
+        return;
+    const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(iso, "level");
+    const cJSON *abi = cJSON_GetObjectItemCaseSensitive(iso, "landlockAbi");
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(iso, "seccomp");
+    const cJSON *ns = cJSON_GetObjectItemCaseSensitive(iso, "networkNamespace");
+    const cJSON *net = cJSON_GetObjectItemCaseSensitive(iso, "network");
+    const cJSON *uid = cJSON_GetObjectItemCaseSensitive(iso, "uid");
+    const cJSON *pd = cJSON_GetObjectItemCaseSensitive(iso, "privilegeDrop");
+    const cJSON *miss = cJSON_GetObjectItemCaseSensitive(iso, "missing");
+    char ll[32] = "no landlock", missing[256] = "";
+    size_t off = 0;
+    if (cJSON_IsNumber(abi) && abi->valuedouble >= 1)
+        snprintf(ll, sizeof ll, "landlock ABI %.0f", abi->valuedouble);
+    for (const cJSON *m = cJSON_IsArray(miss) ? miss->child : NULL; m && off < sizeof missing;
+         m = m->next) {
+        int w = snprintf(missing + off, sizeof missing - off, "%s%s", off ? ", " : "",
+                         cJSON_IsString(m) ? m->valuestring : "?");
+        if (w > 0)
+            off += (size_t)w;
+    }
+    snprintf(buf, n, "%s: %s, %s, %s, network %s, uid %.0f%s%s%s%s",
+             cJSON_IsString(lvl) ? lvl->valuestring : "?", ll,
+             cJSON_IsTrue(sc) ? "seccomp recording" : "no seccomp recording",
+             cJSON_IsTrue(ns) ? "own network namespace" : "host network namespace",
+             cJSON_IsString(net) ? net->valuestring : "?",
+             cJSON_IsNumber(uid) ? uid->valuedouble : -1.0,
+             cJSON_IsString(pd) && !strcmp(pd->valuestring, "disabled") ? ", privilege drop disabled"
+                                                                         : "",
+             missing[0] ? " (missing: " : "", missing, missing[0] ? ")" : "");
 }

@@ -7,6 +7,7 @@ PKGS=(
   libzip-dev zipcmp zipmerge ziptool zip unzip
   libxml2-dev libcjson-dev libcriterion-dev libssl-dev
   libsundials-dev
+  libseccomp-dev
   gnuplot-nox
   clang libclang-rt-14-dev llvm binutils file valgrind
   chromium

@@ -128,6 +128,19 @@ static char *options_json(const fmuc_cli *cli)
     if (cli->baseline_path)
         cJSON_AddStringToObject(o, "baseline", cli->baseline_path);
     cJSON_AddStringToObject(o, "failOn", cli->fail_on_new ? "new" : "any");
+    cJSON_AddStringToObject(o, "isolation", op->sandbox.mode == FMUC_ISOLATION_BASIC    ? "basic"
+                                            : op->sandbox.mode == FMUC_ISOLATION_STRICT ? "strict"
+                                                                                        : "auto");
+    if (op->sandbox.require_strict)
+        cJSON_AddStringToObject(o, "requireIsolation", "strict");
+    cJSON_AddStringToObject(o, "network", op->sandbox.network_allow ? "allow" : "deny");
+    if (op->sandbox.no_privilege_drop)
+        cJSON_AddBoolToObject(o, "noPrivilegeDrop", 1);
+    if (op->sandbox.nallow_write) {
+        cJSON *aw = cJSON_AddArrayToObject(o, "allowWrite");
+        for (size_t i = 0; i < op->sandbox.nallow_write; i++)
+            cJSON_AddItemToArray(aw, cJSON_CreateString(op->sandbox.allow_write[i]));
+    }
     cJSON *only = cJSON_AddArrayToObject(o, "only");
     for (size_t i = 0; i < cli->nonly; i++)
         cJSON_AddItemToArray(only, cJSON_CreateString(cli->only[i]));
@@ -298,6 +311,17 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     fmuc_report rep;
     memset(&rep, 0, sizeof rep);
     char *outdir = NULL, *json_path = NULL, *html_path = NULL;
+    fmuc_isolation iso;
+
+    /* E06: what isolation workers get here; an environment error (64) when it cannot be set up
+     * or when strict is required and missing. Never a verdict on the FMU. */
+    if (fmuc_sandbox_preflight(&cli->opts.sandbox, cli->opts.tmp_parent, &iso, &diag) < 0) {
+        fprintf(stderr, "fmucheck: %s\n", diag.msg);
+        memset(&fmu, 0, sizeof fmu);
+        rc = FMUC_EXIT_USAGE;
+        goto out;
+    }
+    diag.msg[0] = '\0';
 
     fmuc_err oerr = fmuc_fmu_open(&fmu, path, &cli->opts.limits, cli->opts.tmp_parent, &diag);
     if (oerr == FMUC_EINPUT) {
@@ -327,6 +351,7 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     rep.host_platform = strdup(fmuc_host_platform());
     rep.date_utc = fmuc_cli_utc_now();
     rep.options_json = options_json(cli);
+    rep.isolation = fmuc_isolation_json(&iso);
     rep.fmu_log = cJSON_CreateArray();
     fmuc_report_identity_fill(&rep, &fmu);
     if (oerr == FMUC_EZIP) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -11,7 +12,8 @@
 enum {
     OPT_VERSION = 256, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
     OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR,
-    OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC
+    OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC, OPT_ISOLATION,
+    OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE
 };
 
 static const struct option long_opts[] = {
@@ -41,6 +43,11 @@ static const struct option long_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"energy-spec", required_argument, NULL, OPT_ENERGY_SPEC},
+    {"isolation", required_argument, NULL, OPT_ISOLATION},
+    {"require-isolation", required_argument, NULL, OPT_REQUIRE_ISOLATION},
+    {"network", required_argument, NULL, OPT_NETWORK},
+    {"no-privilege-drop", no_argument, NULL, OPT_NO_PRIV_DROP},
+    {"allow-write", required_argument, NULL, OPT_ALLOW_WRITE},
     {NULL, 0, NULL, 0}};
 
 void fmuc_cli_usage(FILE *out)
@@ -85,6 +92,14 @@ void fmuc_cli_usage(FILE *out)
           "  -j, --jobs N              batch: check N FMUs in parallel (default 1)\n"
           "      --shard I/N           batch: keep the FMUs at sorted positions k\n"
           "                            (from 0) with k % N == I-1\n"
+          "      --isolation auto|basic|strict  worker sandbox level (default auto: the\n"
+          "                            strongest the kernel offers; strict: refuse when a\n"
+          "                            part is missing)\n"
+          "      --require-isolation strict  refuse (exit 64) unless workers get the strict\n"
+          "                            level, naming what is missing\n"
+          "      --network deny|allow  FMU network access (default deny)\n"
+          "      --no-privilege-drop   as root, run FMU code as root (default: user nobody)\n"
+          "      --allow-write DIR     let FMU code write beneath DIR too (repeatable)\n"
           "  -q, --quiet               print only the verdict line\n"
           "  -v, --verbose             print every check's messages\n"
           "  -h, --help                this text\n"
@@ -97,7 +112,8 @@ void fmuc_cli_usage(FILE *out)
           "     could not be carried out)\n"
           "  3  input rejected: not a readable, safe FMU file\n"
           "  4  an FMI 1.0 or 3.0 FMU: recognised but not supported yet\n"
-          " 64  usage or environment error (bad option, bad config, unwritable output folder)\n"
+          " 64  usage or environment error (bad option, bad config, unwritable output folder,\n"
+          "     worker sandbox not available as required)\n"
           " 70  internal error in fmucheck\n"
           "130  interrupted by SIGINT, 143 by SIGTERM (report marked incomplete)\n"
           "a batch exits with the highest code of its FMUs (130/143 when interrupted)\n",
@@ -210,6 +226,49 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
         case OPT_CONFIG: cli->config_path = optarg; break;
         case OPT_ENERGY_SPEC: cli->opts.energy_spec = optarg; break;
         case OPT_BASELINE: cli->baseline_path = optarg; break;
+        case OPT_ISOLATION: {
+            int m = fmuc_sandbox_parse_mode(optarg);
+            if (m < 0) {
+                fprintf(stderr, "fmucheck: --isolation: '%s' is not one of auto, basic, strict\n",
+                        optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.sandbox.mode = (fmuc_isolation_mode)m;
+            break;
+        }
+        case OPT_REQUIRE_ISOLATION:
+            if (strcmp(optarg, "strict") && strcmp(optarg, "basic")) {
+                fprintf(stderr, "fmucheck: --require-isolation: '%s' is not one of basic, strict\n",
+                        optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.sandbox.require_strict = strcmp(optarg, "strict") == 0;
+            break;
+        case OPT_NETWORK:
+            if (strcmp(optarg, "deny") && strcmp(optarg, "allow")) {
+                fprintf(stderr, "fmucheck: --network: '%s' is not one of deny, allow\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.sandbox.network_allow = strcmp(optarg, "allow") == 0;
+            break;
+        case OPT_NO_PRIV_DROP: cli->opts.sandbox.no_privilege_drop = 1; break;
+        case OPT_ALLOW_WRITE: {
+            char *real = realpath(optarg, NULL);
+            struct stat st;
+            if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "fmucheck: --allow-write: '%s' is not a folder\n", optarg);
+                free(real);
+                return FMUC_EXIT_USAGE;
+            }
+            if (cli->opts.sandbox.nallow_write >= FMUC_SANDBOX_MAX_ALLOW) {
+                fprintf(stderr, "fmucheck: --allow-write: at most %d folders\n",
+                        FMUC_SANDBOX_MAX_ALLOW);
+                free(real);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.sandbox.allow_write[cli->opts.sandbox.nallow_write++] = real;
+            break;
+        }
         case OPT_FAIL_ON:
             if (strcmp(optarg, "any") && strcmp(optarg, "new")) {
                 fprintf(stderr, "fmucheck: --fail-on: '%s' is not one of any, new\n", optarg);

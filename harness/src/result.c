@@ -135,6 +135,7 @@ void fmuc_report_free(fmuc_report *r)
     free(r->host_platform);
     free(r->date_utc);
     free(r->options_json);
+    cJSON_Delete(r->isolation);
     free(r->rejected_reason);
     identity_free(&r->fmu);
     for (size_t i = 0; i < r->nresults; i++)

@@ -56,6 +56,8 @@ void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fm
         spec->rlimit_as_bytes = opts->rlimit_as_bytes;
         spec->rlimit_fsize_bytes = opts->rlimit_fsize_bytes;
         spec->capture_cap_bytes = opts->capture_cap_bytes;
+        spec->sandbox = &opts->sandbox;
+        spec->tmp_parent = opts->tmp_parent;
     }
 }
 
@@ -207,6 +209,7 @@ typedef struct child_args {
     double timeout_s;
     fmuc_worker_fn fn;
     void *payload;
+    const fmuc_sandbox_plan *plan;
 } child_args;
 
 static void worker_child(const child_args *a) __attribute__((noreturn));
@@ -242,6 +245,9 @@ static void worker_child(const child_args *a)
     /* ASan reserves terabytes of shadow address space: RLIMIT_AS would break it. */
     set_limit(RLIMIT_AS, (rlim_t)a->spec->rlimit_as_bytes);
 #endif
+    /* B11, B12, E08: no_new_privs, network, privilege drop, Landlock, recording (sandbox.c) */
+    if (fmuc_sandbox__apply(a->plan, &a->sh->sandbox, (int)a->parent) < 0)
+        _exit(124);
     memset(&ctx, 0, sizeof ctx);
     ctx.spec = a->spec;
     ctx.sh = a->sh;
@@ -588,8 +594,10 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     pid_t pid = -1;
     fmuc_err err = FMUC_OK;
     child_args ca;
+    fmuc_sandbox_plan plan;
 
     memset(out, 0, sizeof *out);
+    memset(&plan, 0, sizeof plan);
     if (!spec_in || !fn)
         return fmuc_diag_set(diag, FMUC_ERROR, "worker: no spec or function");
     spec = *spec_in;
@@ -619,6 +627,11 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         goto out;
     }
 
+    err = fmuc_sandbox__prepare(&plan, spec.sandbox, spec.fmu ? spec.fmu->tmp_dir : NULL,
+                                spec.tmp_parent, diag);
+    if (err < 0)
+        goto out;
+
     /* Orphans of the worker get reparented to us (not init) so they can be killed and reaped. */
     if (prctl(PR_GET_CHILD_SUBREAPER, &prev_subreaper) == 0 && !prev_subreaper &&
         prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
@@ -634,6 +647,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     ca.timeout_s = timeout;
     ca.fn = fn;
     ca.payload = payload;
+    ca.plan = &plan;
 
     fflush(NULL); /* no buffered parent output duplicated by a worker that calls exit() */
     start = now_s();
@@ -739,6 +753,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         goto out;
 
     fmuc_trace__decode(sh, out);
+    fmuc_sandbox__decode(&sh->sandbox, out);
     capture_out(&out->out, &so);
     capture_out(&out->err, &se);
 
@@ -770,6 +785,10 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "unexpected wait status 0x%x", (unsigned)status);
     }
+    if (out->sandbox_error[0]) /* an environment error, never a verdict on the FMU */
+        err = fmuc_diag_set(diag, FMUC_ERROR, "worker sandbox setup failed%s%s: %s",
+                            spec.label ? " for " : "", spec.label ? spec.label : "",
+                            out->sandbox_error);
 
 out:
     if (pidfd >= 0)
@@ -795,6 +814,7 @@ out:
         prctl(PR_SET_CHILD_SUBREAPER, 0);
     if (sh != MAP_FAILED)
         munmap(sh, sizeof *sh);
+    fmuc_sandbox__cleanup(&plan);
     if (err < 0) {
         fmuc_worker_outcome_free(out);
         out->end = FMUC_WORKER_PROTOCOL;
@@ -811,6 +831,7 @@ void fmuc_worker_outcome_free(fmuc_worker_outcome *o)
     cJSON_Delete(o->trace);
     cJSON_Delete(o->log);
     cJSON_Delete(o->missing);
+    cJSON_Delete(o->sandbox_events);
     free(o->out.head);
     free(o->err.head);
     memset(o, 0, sizeof *o);
@@ -904,6 +925,20 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     }
     if (bad && o->load_attempted && !o->load_ok && o->load_error[0])
         fmuc_result_note(res, "load: %s", o->load_error);
+    if (o->sandbox_violations > 0) {
+        /* what the FMU attempted outside its sandbox, seen by whichever worker */
+        char first[700] = "";
+        const cJSON *e = cJSON_GetArrayItem(o->sandbox_events, 0);
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(e, "syscall");
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(e, "path");
+        if (!p)
+            p = cJSON_GetObjectItemCaseSensitive(e, "address");
+        if (cJSON_IsString(sc) && cJSON_IsString(p))
+            snprintf(first, sizeof first, ", first: %s %s", sc->valuestring, p->valuestring);
+        fmuc_result_note(res, "sandbox: the FMU attempted %" PRIu64
+                         " write(s) outside its scratch folder or network access%s",
+                         o->sandbox_violations, first);
+    }
 
     if (!ev)
         return bad;
@@ -955,6 +990,10 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     cJSON_AddNumberToObject(w, "duration_s", o->duration_s);
     cJSON_AddNumberToObject(w, "fmi_time_s", o->fmi_time_s);
     cJSON_AddNumberToObject(w, "lib_time_s", o->lib_time_s);
+    if (o->sandbox_events_total)
+        cJSON_AddNumberToObject(w, "sandbox_attempts", (double)o->sandbox_events_total);
+    if (o->sandbox_events)
+        cJSON_AddItemToObject(w, "sandbox_events", cJSON_Duplicate(o->sandbox_events, 1));
     /* running totals over every worker of this check (each worker replaces "worker") */
     cJSON_AddNumberToObject(w, "workers", prev_workers + 1);
     cJSON_AddNumberToObject(w, "fmi_time_total_s", prev_fmi + o->fmi_time_s);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "fmuc/fmuc_worker.h"
+#include "sandbox_internal.h"
 
 #define FMUC_W_MAGIC 0x31524b5743554d46ull /* "FMUCWKR1" */
 #define FMUC_W_TRACE_HEAD 64               /* first calls kept */
@@ -100,6 +101,7 @@ typedef struct fmuc_w_shared {
     fmuc_w_log log[FMUC_W_LOG_KEPT];
     uint64_t fmi_ns;         /* time inside returned fmi2* calls (all but the last call) */
     uint64_t dl_ns;          /* time inside dlopen/dlclose (same accounting) */
+    fmuc_w_sandbox sandbox;  /* sandbox.c: achieved isolation and recorded attempts */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {

@@ -137,13 +137,18 @@ Test(badinput_binary, b17_fmu_locale_and_fp_mode_do_not_reach_the_report, .timeo
         bi_env_fini(&e);
         cr_skip("cannot build a de_DE locale with localedef");
     }
-    snprintf(marker, sizeof marker, "%s/locale-took-effect", e.root);
+    /* the marker goes where the worker sandbox lets the FMU write (--allow-write) */
+    char markdir[600];
+    snprintf(markdir, sizeof markdir, "%s/marker", e.root);
+    cr_assert(mkdir(markdir, 0777) == 0 && chmod(markdir, 0777) == 0);
+    snprintf(marker, sizeof marker, "%s/locale-took-effect", markdir);
+    const char *allow[] = {"--allow-write", markdir, NULL};
     setenv("LOCPATH", loc, 1);
     setenv("FMUC_BI_LOCALE_OK", marker, 1);
     char p[700];
     make_bi_fmu(&e, "locale", p, sizeof p);
     fmuc_test_run r;
-    cJSON *rep = bi_check(&e, p, NULL, 0, &r);
+    cJSON *rep = bi_check(&e, p, allow, 0, &r);
     unsetenv("LOCPATH");
     unsetenv("FMUC_BI_LOCALE_OK");
     if (access(marker, F_OK) != 0)
@@ -155,4 +160,111 @@ Test(badinput_binary, b17_fmu_locale_and_fp_mode_do_not_reach_the_report, .timeo
     cJSON_Delete(rep);
     fmuc_test_run_free(&r);
     bi_env_fini(&e);
+}
+
+/* ---- B11/B12: the worker sandbox ------------------------------------------------------------ */
+
+static int fmuc_test_copy(const char *src, const char *dst)
+{
+    size_t n = 0;
+    char *data = fmuc_test_read_file(src, &n);
+    int rc = data ? fmuc_test_write_file(dst, data, n) : -1;
+    free(data);
+    return rc;
+}
+
+static int sandbox_events_with(const cJSON *rep, const char *kind, const char *err)
+{
+    int n = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+        if (!id || strcmp(id, "api-sandbox"))
+            continue;
+        const cJSON *iface;
+        cJSON_ArrayForEach(iface, cJSON_GetObjectItem(c, "evidence"))
+        {
+            const cJSON *ev;
+            cJSON_ArrayForEach(ev, cJSON_GetObjectItem(iface, "events"))
+            {
+                const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
+                const char *e = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "errno"));
+                if (k && e && !strcmp(k, kind) && !strcmp(e, err))
+                    n++;
+            }
+        }
+    }
+    return n;
+}
+
+static int iso_has(const cJSON *rep, const char *key)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "isolation"), key)) ||
+           (cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "isolation"), key)) &&
+            cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "isolation"), key)->valuedouble > 0);
+}
+
+/* B11: an FMU writing to $HOME, /tmp, its resources/ and the report folder. Run as root without
+ * the privilege drop, so that only Landlock stands between it and those folders. */
+Test(badinput_binary, b11_fmu_writes_outside_its_scratch_are_denied, .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "b11");
+    char p[700];
+    snprintf(p, sizeof p, "%s/fs.fmu", e.in);
+    cr_assert(fmuc_test_copy(FMUC_FMU_DIR "/broken/api-sandbox.fmu", p) == 0);
+    cr_assert(chmod(e.sentinel, 0777) == 0);
+    const char *old_home = getenv("HOME");
+    char *home = old_home ? strdup(old_home) : NULL;
+    setenv("HOME", e.sentinel, 1);
+    const char *extra[] = {"--only", "api-sandbox", geteuid() == 0 ? "--no-privilege-drop" : NULL,
+                           NULL};
+    fmuc_test_run r;
+    cr_assert(bi_exec(&e, &r, NULL, p, extra) == 0);
+    if (home) {
+        setenv("HOME", home, 1);
+        free(home);
+    }
+    bi_expect_hygiene(&e, p);
+    cJSON *rep = bi_report(&e);
+    cr_assert(rep, "report.json");
+    if (iso_has(rep, "landlockAbi") && iso_has(rep, "seccomp")) {
+        cr_expect_eq(r.status, 1, "%s", r.out);
+        cr_expect_str_eq(bi_verdict(rep, "api-sandbox"), "fail");
+        /* $HOME, /tmp, resources/, report folder: each denied, per interface */
+        cr_expect_geq(sandbox_events_with(rep, "filesystem", "EACCES"), 4, "%s", r.out);
+    }
+    cr_expect_eq(fmuc_test_count_entries(e.out), 1, "only report.json in the report folder");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    bi_env_fini(&e);
+}
+
+/* B12: TCP connect and a UDP DNS-style packet are denied and named. */
+Test(badinput_binary, b12_fmu_network_use_is_denied_and_named, .timeout = 180)
+{
+    static const char *const fmus[] = {"api-sandbox--tcp", "api-sandbox--udp"};
+    for (size_t i = 0; i < 2; i++) {
+        bi_env e;
+        bi_env_init(&e, "b12");
+        char src[700], p[700];
+        snprintf(src, sizeof src, "%s/broken/%s.fmu", FMUC_FMU_DIR, fmus[i]);
+        snprintf(p, sizeof p, "%s/net.fmu", e.in);
+        cr_assert(fmuc_test_copy(src, p) == 0);
+        const char *extra[] = {"--only", "api-sandbox", NULL};
+        fmuc_test_run r;
+        cr_assert(bi_exec(&e, &r, NULL, p, extra) == 0);
+        bi_expect_hygiene(&e, p);
+        cJSON *rep = bi_report(&e);
+        cr_assert(rep, "report.json");
+        if (iso_has(rep, "seccomp")) {
+            cr_expect_eq(r.status, 1, "%s: %s", fmus[i], r.out);
+            cr_expect_str_eq(bi_verdict(rep, "api-sandbox"), "fail");
+            cr_expect_geq(sandbox_events_with(rep, "network", "EACCES"), 2, "%s", fmus[i]);
+        }
+        cJSON_Delete(rep);
+        fmuc_test_run_free(&r);
+        bi_env_fini(&e);
+    }
 }

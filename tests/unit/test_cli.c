@@ -388,12 +388,16 @@ Test(cli, sigint_stops_promptly_and_writes_incomplete_report, .timeout = 120)
         cr_skip_test("cannot build the hanging FMU (no /usr/bin/cc?)");
     char out[4200], pidfile[4200], envp[4300], so[4300], se[4300], rp[4300];
     snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(pidfile, sizeof pidfile, "%s/worker.pid", dir);
+    /* the hanging FMU writes its pid where the worker sandbox lets it (--allow-write) */
+    char piddir[4100];
+    snprintf(piddir, sizeof piddir, "%s/pid", dir);
+    cr_assert(chmod(dir, 0711) == 0 && mkdir(piddir, 0777) == 0 && chmod(piddir, 0777) == 0);
+    snprintf(pidfile, sizeof pidfile, "%s/worker.pid", piddir);
     snprintf(envp, sizeof envp, "FMUC_TEST_HANG_PIDFILE=%s", pidfile);
     snprintf(so, sizeof so, "%s/stdout", dir);
     snprintf(se, sizeof se, "%s/stderr", dir);
     snprintf(rp, sizeof rp, "%s/report.json", out);
-    char *argv[] = {FMUC_EXE, "--timeout", "60", "--tmpdir", tmp, "-o", out, fmu, NULL};
+    char *argv[] = {FMUC_EXE, "--timeout", "60", "--tmpdir", tmp, "--allow-write", piddir, "-o", out, fmu, NULL};
     char *env[] = {envp, NULL};
     pid_t pid = fmuc_test_spawn(argv, env, so, se);
     cr_assert(pid > 0);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -509,22 +510,28 @@ Test(worker, missing_symbols_are_listed_and_not_called, .timeout = 30)
 
 static void orphan_case(const char *mode_prefix)
 {
-    char file[] = "/tmp/fmuc_orphan_XXXXXX";
+    /* the hostile FMU writes its orphan's pid into a folder the sandbox lets it write */
+    char dir[] = "/tmp/fmuc_orphan_XXXXXX";
+    char file[64];
     char mode[600];
-    int fd = mkstemp(file);
     fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
     fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_sandbox_config sb;
     fmuc_worker_outcome o;
     long pid;
 
-    cr_assert_geq(fd, 0);
-    close(fd);
-    unlink(file);
+    cr_assert(mkdtemp(dir) != NULL);
+    cr_assert_eq(chmod(dir, 0777), 0);
+    snprintf(file, sizeof file, "%s/pid", dir);
+    memset(&sb, 0, sizeof sb);
+    sb.allow_write[sb.nallow_write++] = dir;
+    s.sandbox = &sb;
     snprintf(mode, sizeof mode, "%s%s", mode_prefix, file);
     run(&s, fn_hostile, mode, &o);
     cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
     pid = read_pid_file(file);
     unlink(file);
+    rmdir(dir);
     cr_assert_gt(pid, 0);
     cr_assert(process_gone(pid), "orphan %ld still exists", pid);
     fmuc_worker_outcome_free(&o);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fmuc/fmuc_fmu.h"
+#include "fmuc/fmuc_sandbox.h"
 
 typedef struct fmuc_options {
     double timeout_s;           /* default wall-clock limit per dynamic check (seconds) */
@@ -22,6 +23,7 @@ typedef struct fmuc_options {
     const char *tmp_parent;     /* where private temp dirs go (NULL: $TMPDIR or /tmp) */
     const char *self_exe;       /* path of the running fmucheck (for worker re-exec if needed) */
     fmuc_fmu_limits limits;
+    fmuc_sandbox_config sandbox; /* worker isolation (--isolation, --network, --allow-write ...) */
     int verbose;
 } fmuc_options;
 

@@ -87,6 +87,7 @@ typedef struct fmuc_report {
     int schema_version;
     char *tool_version, *libzip_version, *libxml2_version, *host_platform, *date_utc;
     char *options_json;           /* the options that shaped the run, as JSON text */
+    cJSON *isolation;             /* worker isolation achieved (fmuc_isolation_json), or NULL */
     fmuc_report_identity fmu;
     int rejected;                 /* input rejected: only archive results are meaningful */
     char *rejected_reason;

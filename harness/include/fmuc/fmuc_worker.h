@@ -36,6 +36,7 @@
 #include "fmuc/fmuc_fmu.h"
 #include "fmuc/fmuc_options.h"
 #include "fmuc/fmuc_result.h"
+#include "fmuc/fmuc_sandbox.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Parent side
@@ -51,6 +52,8 @@ typedef struct fmuc_worker_spec {
     uint64_t capture_cap_bytes;   /* stdout and stderr bytes kept, each (64 KiB); rest counted */
     size_t reply_max_bytes;       /* largest accepted reply document (16 MiB) */
     const char *label;            /* what runs, for messages (e.g. the check id); may be NULL */
+    const fmuc_sandbox_config *sandbox; /* isolation options (NULL: defaults, fmuc_sandbox.h) */
+    const char *tmp_parent;       /* where the scratch dir goes when fmu is NULL ($TMPDIR, /tmp) */
 } fmuc_worker_spec;
 
 /** Fill a spec from the run's options (timeouts, limits, capture cap) for this FMU. */
@@ -100,6 +103,12 @@ typedef struct fmuc_worker_outcome {
     double fmi_time_s;         /* wall time inside fmi2* calls that returned (CLOCK_MONOTONIC,
                                   measured around each traced call; callbacks included) */
     double lib_time_s;         /* wall time inside dlopen/dlclose of the FMU's library */
+    fmuc_isolation isolation;  /* what the sandbox achieved in this worker (fmuc_sandbox.h) */
+    char sandbox_error[256];   /* the sandbox could not be set up ("" otherwise; run fails) */
+    cJSON *sandbox_events;     /* array of {"kind","syscall","path"|"address","errno",
+                                  "deniedBy","violation","pid"} (owned; NULL when none) */
+    uint64_t sandbox_events_total; /* attempts recorded (also those not kept) */
+    uint64_t sandbox_violations;   /* writes outside the allowed folders, denied network use */
 } fmuc_worker_outcome;
 
 /** What runs in the worker. Return 0 normally; the value comes back as fn_status. */

@@ -1,0 +1,149 @@
+/* api-sandbox: during a normal life cycle (instantiate, set up, initialise, a few steps or
+ * time advances, terminate, free) the FMU writes only beneath its working directory / $TMPDIR
+ * (the worker's scratch folder) and does not use the network. FMI 2.0 hands the FMU its
+ * resources/ location to read from (§2.1.5 fmuResourceLocation, §2.3) and asks for external
+ * dependencies to be documented in documentation/externalDependencies (§2.3, fmi2-rules A-22);
+ * writing elsewhere (its own resources/, $HOME, /tmp, the report folder) or opening network
+ * connections is judged by fmucheck's policy (level T: tool policy), not by an FMI MUST.
+ * Evidence comes from the worker sandbox's recording (harness/include/fmuc/fmuc_sandbox.h);
+ * not applicable when this system gives no recording (basic isolation). */
+#include <inttypes.h>
+
+#include "api_util.h"
+
+#define NSTEPS 5
+
+static int probe(fmuc_worker_ctx *ctx, void *payload)
+{
+    fmi2Type t = *(const fmi2Type *)payload;
+    const fmuc_fmi *f = apiu_load(ctx, t);
+    const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
+    char why[256] = "";
+    if (!f)
+        return 0;
+    fmuc_worker_phase(ctx, "life cycle");
+    fmi2Component c = apiu_reach(f, t, &fmu->md, t == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_CTM,
+                                 "fmucheck-sandbox", why, sizeof why);
+    if (!c) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", why);
+        return 0;
+    }
+    double t0 = fmu->md.experiment.present && fmu->md.experiment.has_start
+                    ? fmu->md.experiment.start_time
+                    : 0.0;
+    double h = fmu->md.experiment.present && fmu->md.experiment.has_step &&
+                       fmu->md.experiment.step_size > 0
+                   ? fmu->md.experiment.step_size
+                   : 1e-2;
+    for (int k = 0; k < NSTEPS; k++) {
+        fmuc_worker_phase(ctx, "step %d", k + 1);
+        if (t == fmi2CoSimulation) {
+            if (!apiu_ok(fmuc_fmi_doStep(f, c, t0 + k * h, h, fmi2True)))
+                break;
+        } else if (!apiu_ok(fmuc_fmi_setTime(f, c, t0 + (k + 1) * h))) {
+            break;
+        }
+    }
+    fmuc_worker_phase(ctx, "terminate");
+    fmuc_fmi_terminate(f, c);
+    fmuc_fmi_freeInstance(f, c);
+    return 0;
+}
+
+static void report_events(const fmuc_worker_outcome *o, const char *iface, fmuc_result *res)
+{
+    int n = cJSON_GetArraySize(o->sandbox_events);
+    for (int i = 0; i < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(o->sandbox_events, i);
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "violation")))
+            continue;
+        const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "kind"));
+        const char *sc = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "syscall"));
+        const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
+        const char *addr = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "address"));
+        const char *er = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "errno"));
+        const char *by = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "deniedBy"));
+        int net = kind && !strcmp(kind, "network");
+        fmuc_result_violation(res, "%s: %s %s(%s) outside the sandbox%s%s%s%s", iface,
+                              net ? "network access" : "write", sc ? sc : "?",
+                              path ? path : addr ? addr : "?", er ? ", got " : "", er ? er : "",
+                              by ? " from " : "", by ? by : "");
+    }
+    if (o->sandbox_violations > (uint64_t)n)
+        fmuc_result_note(res, "%s: %" PRIu64 " attempts in total (the first %d are kept)", iface,
+                         o->sandbox_violations, n);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    if (!n) {
+        fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fmuc_worker_outcome o;
+        fmuc_worker_spec spec;
+        fmuc_diag d = {{0}, FMUC_OK};
+        fmuc_worker_spec_init(&spec, s->fmu, s->opts);
+        spec.label = "api-sandbox";
+        if (fmuc_worker_run(&spec, probe, &ifs[i].type, &o, &d) < 0) {
+            fmuc_result_error(res, "api-sandbox: could not start a worker: %s", d.msg);
+            return;
+        }
+        fmuc_sim_add_log(&o, fmuc_result_evidence(res));
+        /* the attempts first (also when the FMU then crashed), then the worker's own verdict */
+        if (o.isolation.known && o.isolation.seccomp)
+            report_events(&o, ifs[i].name, res);
+        const cJSON *r = NULL;
+        {
+            fmuc_worker_outcome quiet = o;
+            quiet.sandbox_violations = 0; /* already named one by one above */
+            if (!fmuc_worker_outcome_to_result(&quiet, res))
+                r = o.reply;
+        }
+        if (!o.isolation.known) {
+            fmuc_worker_outcome_free(&o);
+            continue;
+        }
+        if (!o.isolation.seccomp) {
+            fmuc_worker_outcome_free(&o);
+            fmuc_result_na(res, "this system records no sandbox events (isolation %s; missing %s): "
+                                "writes and network use cannot be observed",
+                           o.isolation.strict ? "strict" : "basic",
+                           o.isolation.missing[0] ? o.isolation.missing : "seccomp");
+            return;
+        }
+        if (r && apiu_load_failed(r, res, ifs[i].type)) {
+            fmuc_worker_outcome_free(&o);
+            continue;
+        }
+        tested++;
+        cJSON *ev = fmuc_result_evidence(res);
+        if (ev) {
+            cJSON *sb = cJSON_AddObjectToObject(ev, ifs[i].name);
+            cJSON_AddItemToObject(sb, "isolation", fmuc_isolation_json(&o.isolation));
+            cJSON_AddNumberToObject(sb, "attempts", (double)o.sandbox_events_total);
+            cJSON_AddNumberToObject(sb, "violations", (double)o.sandbox_violations);
+            if (o.sandbox_events)
+                cJSON_AddItemToObject(sb, "events", cJSON_Duplicate(o.sandbox_events, 1));
+            const char *stopped = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "stopped")) : NULL;
+            if (stopped)
+                cJSON_AddStringToObject(sb, "lifeCycleStopped", stopped);
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no library could be loaded");
+}
+
+const fmuc_check fmuc_check_api_sandbox = {
+    .id = "api-sandbox",
+    .title = "The FMU writes only to its working directory and uses no network (tool policy)",
+    .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); tool policy T",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

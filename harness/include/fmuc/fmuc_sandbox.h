@@ -1,0 +1,90 @@
+/* Worker sandbox (robustness B11, B12, E06, E08): what confines the FMU code in a worker beyond
+ * the process isolation of fmuc_worker.h.
+ *
+ * In every worker, before any FMU code runs:
+ *   - PR_SET_NO_NEW_PRIVS;
+ *   - when the worker would run as root: drop to the "nobody" user (setgroups(0), setgid, setuid,
+ *     verified), unless the user asked for --no-privilege-drop;
+ *   - cwd and $TMPDIR become a per-worker scratch directory (the only writable place);
+ * and at the "strict" level, as far as the kernel offers it:
+ *   - Landlock: every write-type filesystem access denied except beneath the scratch directory,
+ *     harmless devices (/dev/null, /dev/zero, /dev/full), the worker's own /proc/<pid> and the
+ *     --allow-write folders; reads and execution stay allowed;
+ *   - network denied: a new network namespace (directly as root, or inside a new user namespace)
+ *     and, with Landlock ABI >= 4, TCP bind/connect denied;
+ *   - seccomp user notification that records write-type file calls outside the allowed folders
+ *     and network calls (bounded list: syscall, path or address, errno) for the api-sandbox check.
+ * Landlock and the network namespace are the enforcement; the seccomp record is evidence only
+ * (native FMU code could tamper with the recording thread, not with the kernel's enforcement). */
+#ifndef FMUC_SANDBOX_H
+#define FMUC_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "fmuc/fmuc_err.h"
+
+typedef enum {
+    FMUC_ISOLATION_AUTO = 0,   /* the strongest the kernel offers (default) */
+    FMUC_ISOLATION_BASIC,      /* process isolation, no_new_privs, privilege drop only */
+    FMUC_ISOLATION_STRICT      /* like auto, but refuse (exit 64) when a part is missing */
+} fmuc_isolation_mode;
+
+#define FMUC_SANDBOX_MAX_ALLOW 16
+
+/** What the user asked for (CLI options). Zeroed = defaults (auto, network denied, drop root). */
+typedef struct fmuc_sandbox_config {
+    fmuc_isolation_mode mode;          /* --isolation */
+    int require_strict;                /* --require-isolation strict */
+    int network_allow;                 /* --network allow */
+    int no_privilege_drop;             /* --no-privilege-drop */
+    const char *allow_write[FMUC_SANDBOX_MAX_ALLOW]; /* --allow-write DIR (absolute, resolved) */
+    size_t nallow_write;
+} fmuc_sandbox_config;
+
+/** What the kernel offers, probed without changing the calling process. */
+typedef struct fmuc_sandbox_probe {
+    int landlock_abi;        /* 0: unavailable */
+    int seccomp;             /* seccomp filters with user notification (and CONTINUE) */
+    int netns;               /* unshare(CLONE_NEWNET) works directly (root) */
+    int userns_netns;        /* unshare(CLONE_NEWUSER) then CLONE_NEWNET works */
+    int euid;
+} fmuc_sandbox_probe;
+
+/** Probe the kernel (forks a short-lived child for the namespace tests). */
+void fmuc_sandbox_probe_run(fmuc_sandbox_probe *p);
+
+/** What one worker actually achieved (filled by the worker, decoded by the parent). */
+typedef struct fmuc_isolation {
+    int known;               /* the worker reported it (0: it never got that far) */
+    int strict;              /* every part of the strict level is in place */
+    int no_new_privs;
+    int uid, gid;            /* the worker's credentials after the drop */
+    int privilege_drop;      /* 1 dropped root, 0 not needed (not root), -1 disabled by option */
+    int landlock_abi;        /* ABI of the applied ruleset, 0 none */
+    int landlock_net;        /* TCP bind/connect denied by Landlock */
+    int seccomp;             /* recording filter installed */
+    int netns;               /* 1 own network namespace, 2 via a user namespace, 0 none */
+    int network_deny;        /* network confinement requested (not --network allow) */
+    int basic_requested;     /* --isolation basic */
+    char missing[256];       /* comma-separated parts missing for "strict" ("" when none) */
+} fmuc_isolation;
+
+/** report.json "isolation" object: level, parts, missing list. */
+cJSON *fmuc_isolation_json(const fmuc_isolation *iso);
+
+/** Parse "auto"/"basic"/"strict"; -1 on anything else. */
+int fmuc_sandbox_parse_mode(const char *s);
+
+/** The user id/group id a root worker drops to ("nobody", else 65534). */
+void fmuc_sandbox_nobody(int *uid, int *gid);
+
+/** Run a trivial worker under cfg to learn what isolation workers get here; *iso filled. A
+ *  negative fmuc_err when the sandbox cannot be set up (an environment error: exit 64) or when
+ *  cfg->require_strict / FMUC_ISOLATION_STRICT and a part is missing (diag names the parts). */
+fmuc_err fmuc_sandbox_preflight(const fmuc_sandbox_config *cfg, const char *tmp_parent,
+                                fmuc_isolation *iso, fmuc_diag *diag);
+
+#endif

@@ -1,0 +1,1125 @@
+/* Worker sandbox: probe, parent-side preparation (scratch directory, permissions for the dropped
+ * user), child-side confinement (no_new_privs, network namespace, privilege drop, Landlock,
+ * seccomp recording supervised by a thread of the worker) and the decoding of what the worker
+ * recorded. See fmuc_sandbox.h; robustness B11, B12, E06, E08. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sandbox_internal.h"
+#include "worker_internal.h"
+
+/* Landlock UAPI, spelled out here: Debian 12's kernel headers stop at ABI 2. */
+#define LL_CREATE_RULESET_VERSION (1u << 0)
+#define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2
+#define LL_FS_WRITE_FILE (1ull << 1)
+#define LL_FS_REMOVE_DIR (1ull << 4)
+#define LL_FS_REMOVE_FILE (1ull << 5)
+#define LL_FS_MAKE_CHAR (1ull << 6)
+#define LL_FS_MAKE_DIR (1ull << 7)
+#define LL_FS_MAKE_REG (1ull << 8)
+#define LL_FS_MAKE_SOCK (1ull << 9)
+#define LL_FS_MAKE_FIFO (1ull << 10)
+#define LL_FS_MAKE_BLOCK (1ull << 11)
+#define LL_FS_MAKE_SYM (1ull << 12)
+#define LL_FS_REFER (1ull << 13)     /* ABI 2 */
+#define LL_FS_TRUNCATE (1ull << 14)  /* ABI 3 */
+#define LL_FS_IOCTL_DEV (1ull << 15) /* ABI 5 */
+#define LL_NET_BIND_TCP (1ull << 0)  /* ABI 4 */
+#define LL_NET_CONNECT_TCP (1ull << 1)
+#define LL_SCOPE_ABSTRACT_UNIX (1ull << 0) /* ABI 6 */
+
+struct ll_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+struct ll_path_beneath_attr {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+} __attribute__((packed));
+
+#ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
+#define SECCOMP_USER_NOTIF_FLAG_CONTINUE (1UL << 0)
+#endif
+#ifndef SECCOMP_GET_ACTION_AVAIL
+#define SECCOMP_GET_ACTION_AVAIL 2
+#endif
+#ifndef SECCOMP_RET_USER_NOTIF
+#define SECCOMP_RET_USER_NOTIF 0x7fc00000U
+#endif
+
+#define NOBODY_ID 65534
+
+static int ll_abi(void)
+{
+#ifdef SYS_landlock_create_ruleset
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+    return v > 0 ? (int)v : 0;
+#else
+    return 0;
+#endif
+}
+
+static int seccomp_notify_available(void)
+{
+    uint32_t action = SECCOMP_RET_USER_NOTIF;
+    if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 && errno == EINVAL)
+        return 0;
+    return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Unprivileged: a user namespace mapping our ids onto themselves, then a network namespace. */
+static int unshare_user_net(void)
+{
+    char map[64];
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    if (unshare(CLONE_NEWUSER) < 0)
+        return -1;
+    snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)uid, (unsigned long)uid);
+    if (write_file("/proc/self/uid_map", map) < 0)
+        return -1;
+    write_file("/proc/self/setgroups", "deny");
+    snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
+    if (write_file("/proc/self/gid_map", map) < 0)
+        return -1;
+    return unshare(CLONE_NEWNET);
+}
+
+static int probe_child(int which)
+{
+    pid_t pid = fork();
+    int st;
+    if (pid < 0)
+        return 0;
+    if (pid == 0) {
+        int rc = which == 0 ? unshare(CLONE_NEWNET) : unshare_user_net();
+        _exit(rc == 0 ? 0 : 1);
+    }
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+void fmuc_sandbox_probe_run(fmuc_sandbox_probe *p)
+{
+    memset(p, 0, sizeof *p);
+    p->euid = (int)geteuid();
+    p->landlock_abi = ll_abi();
+    p->seccomp = seccomp_notify_available();
+    p->netns = probe_child(0);
+    p->userns_netns = p->netns ? 0 : probe_child(1);
+}
+
+int fmuc_sandbox_parse_mode(const char *s)
+{
+    if (!s)
+        return -1;
+    if (!strcmp(s, "auto"))
+        return FMUC_ISOLATION_AUTO;
+    if (!strcmp(s, "basic"))
+        return FMUC_ISOLATION_BASIC;
+    if (!strcmp(s, "strict"))
+        return FMUC_ISOLATION_STRICT;
+    return -1;
+}
+
+void fmuc_sandbox_nobody(int *uid, int *gid)
+{
+    struct passwd pw, *res = NULL;
+    char buf[2048];
+    *uid = NOBODY_ID;
+    *gid = NOBODY_ID;
+    if (getpwnam_r("nobody", &pw, buf, sizeof buf, &res) == 0 && res && res->pw_uid != 0 &&
+        res->pw_gid != 0) {
+        *uid = (int)res->pw_uid;
+        *gid = (int)res->pw_gid;
+    }
+}
+
+/* ---- reporting ----------------------------------------------------------------------------- */
+
+cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
+{
+    cJSON *o = cJSON_CreateObject(), *m;
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "level", iso->known ? (iso->strict ? "strict" : "basic") : "unknown");
+    cJSON_AddNumberToObject(o, "landlockAbi", iso->landlock_abi);
+    cJSON_AddBoolToObject(o, "landlockNetwork", iso->landlock_net);
+    cJSON_AddBoolToObject(o, "seccomp", iso->seccomp);
+    cJSON_AddBoolToObject(o, "networkNamespace", iso->netns != 0);
+    if (iso->netns == 2)
+        cJSON_AddBoolToObject(o, "userNamespace", 1);
+    cJSON_AddNumberToObject(o, "uid", iso->uid);
+    cJSON_AddNumberToObject(o, "gid", iso->gid);
+    cJSON_AddStringToObject(o, "privilegeDrop", iso->privilege_drop > 0    ? "dropped"
+                                                 : iso->privilege_drop < 0 ? "disabled"
+                                                                           : "not-root");
+    cJSON_AddBoolToObject(o, "noNewPrivs", iso->no_new_privs);
+    cJSON_AddStringToObject(o, "network", iso->network_deny ? "deny" : "allow");
+    m = cJSON_AddArrayToObject(o, "missing");
+    if (m && iso->missing[0]) {
+        char tmp[sizeof iso->missing], *save = NULL, *tok;
+        snprintf(tmp, sizeof tmp, "%s", iso->missing);
+        for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            cJSON_AddItemToArray(m, cJSON_CreateString(tok));
+    }
+    return o;
+}
+
+/* ---- parent: preparation ----------------------------------------------------------------- */
+
+static fmuc_err mk_scratch(fmuc_sandbox_plan *plan, const char *base, fmuc_diag *diag)
+{
+    size_t n = strlen(base) + 32;
+    char *templ = malloc(n);
+    if (!templ)
+        return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+    snprintf(templ, n, "%s/scratch-XXXXXX", base);
+    if (!mkdtemp(templ)) {
+        fmuc_err e = fmuc_diag_set(diag, FMUC_EIO,
+                                   "sandbox: cannot create the worker's scratch directory in %s: %s",
+                                   base, strerror(errno));
+        free(templ);
+        return e;
+    }
+    plan->scratch = realpath(templ, NULL);
+    if (!plan->scratch) {
+        rmdir(templ);
+        free(templ);
+        return fmuc_diag_set(diag, FMUC_EIO, "sandbox: cannot resolve the scratch directory in %s",
+                             base);
+    }
+    free(templ);
+    return FMUC_OK;
+}
+
+/* Give group gid read (and traverse/execute where the owner has it) on a tree we own, never
+ * write. Symlinks are not followed (the extraction never creates any). */
+static int share_tree(int dirfd, gid_t gid, int depth)
+{
+    DIR *d;
+    struct dirent *de;
+    int rc = 0;
+    if (depth > 64)
+        return -1;
+    d = fdopendir(dirfd);
+    if (!d) {
+        close(dirfd);
+        return -1;
+    }
+    while ((de = readdir(d)) != NULL) {
+        struct stat st;
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+            continue;
+        if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+            continue;
+        if (S_ISDIR(st.st_mode) && !strncmp(de->d_name, "scratch-", 8))
+            continue; /* another worker's scratch: its own */
+        mode_t m = (st.st_mode & 07777 & ~(mode_t)(S_IWGRP | S_IWOTH)) | S_IRGRP;
+        if (S_ISDIR(st.st_mode) || (st.st_mode & S_IXUSR))
+            m |= S_IXGRP;
+        if (fchownat(dirfd, de->d_name, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+            fchmodat(dirfd, de->d_name, m, 0) < 0)
+            rc = -1;
+        if (S_ISDIR(st.st_mode)) {
+            int sub = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0 || share_tree(sub, gid, depth + 1) < 0)
+                rc = -1;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static int beneath(const char *path, const char *dir);
+
+/* Every ancestor of path must let uid/gid traverse it. Our own temp parent (owned by us) gets
+ * o+x when it lacks it; anything else blocking is an environment error naming the folder. */
+static fmuc_err ensure_traverse(const char *path, int uid, int gid, const char *own_parent,
+                                fmuc_diag *diag)
+{
+    char buf[PATH_MAX];
+    size_t len = strlen(path);
+    if (len >= sizeof buf)
+        return fmuc_diag_set(diag, FMUC_EIO, "sandbox: path too long: %s", path);
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char save = buf[i];
+        buf[i] = '\0';
+        struct stat st;
+        if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+            int ok = (st.st_mode & S_IXOTH) || ((int)st.st_gid == gid && (st.st_mode & S_IXGRP)) ||
+                     ((int)st.st_uid == uid && (st.st_mode & S_IXUSR));
+            /* search (not list) permission on our own folders: the temp parent, or any of
+             * ours beneath the system temp folders (a test's mkdtemp tree) */
+            if (!ok && st.st_uid == geteuid() &&
+                ((own_parent && !strcmp(buf, own_parent)) || beneath(buf, "/tmp") ||
+                 beneath(buf, "/var/tmp") || beneath(buf, "/dev/shm")) &&
+                strcmp(buf, "/tmp") && strcmp(buf, "/var/tmp"))
+                ok = chmod(buf, (st.st_mode & 07777) | S_IXOTH) == 0;
+            if (!ok) {
+                fmuc_err e = fmuc_diag_set(
+                    diag, FMUC_EIO,
+                    "sandbox: the worker user (uid %d) cannot enter %s (mode %03o); choose a "
+                    "--tmpdir it can reach or pass --no-privilege-drop",
+                    uid, buf, (unsigned)(st.st_mode & 0777));
+                return e;
+            }
+        }
+        buf[i] = save;
+    }
+    return FMUC_OK;
+}
+
+fmuc_err fmuc_sandbox__prepare(fmuc_sandbox_plan *plan, const fmuc_sandbox_config *cfg,
+                               const char *fmu_tmp_dir, const char *tmp_parent, fmuc_diag *diag)
+{
+    static const fmuc_sandbox_config defaults; /* const: all zero = default config */
+    const char *base = fmu_tmp_dir;
+    char *parent_dir = NULL;
+    fmuc_err err;
+
+    memset(plan, 0, sizeof *plan);
+    plan->cfg = cfg ? cfg : &defaults;
+    plan->drop = geteuid() == 0 && !plan->cfg->no_privilege_drop;
+    if (plan->drop)
+        fmuc_sandbox_nobody(&plan->uid, &plan->gid);
+    if (!base || !*base)
+        base = tmp_parent;
+    if (!base || !*base)
+        base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    err = mk_scratch(plan, base, diag);
+    if (err < 0)
+        return err;
+    if (!plan->drop)
+        return FMUC_OK;
+
+    if (chown(plan->scratch, (uid_t)plan->uid, (gid_t)plan->gid) < 0 || chmod(plan->scratch, 0700) < 0) {
+        err = fmuc_diag_set(diag, FMUC_EIO, "sandbox: cannot hand the scratch directory %s to uid %d: %s",
+                            plan->scratch, plan->uid, strerror(errno));
+        goto fail;
+    }
+    if (fmu_tmp_dir && *fmu_tmp_dir) {
+        struct stat st;
+        /* the FMU's temp tree: shared with the worker's group once (idempotent per FMU) */
+        if (stat(fmu_tmp_dir, &st) < 0) {
+            err = fmuc_diag_set(diag, FMUC_EIO, "sandbox: %s: %s", fmu_tmp_dir, strerror(errno));
+            goto fail;
+        }
+        if ((int)st.st_gid != plan->gid || !(st.st_mode & S_IXGRP)) {
+            int fd = open(fmu_tmp_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0 || share_tree(fd, (gid_t)plan->gid, 0) < 0 ||
+                chown(fmu_tmp_dir, (uid_t)-1, (gid_t)plan->gid) < 0 ||
+                chmod(fmu_tmp_dir, (st.st_mode & 0700) | S_IRGRP | S_IXGRP) < 0) {
+                err = fmuc_diag_set(diag, FMUC_EIO,
+                                    "sandbox: cannot make the extracted FMU in %s readable for "
+                                    "gid %d: %s", fmu_tmp_dir, plan->gid, strerror(errno));
+                goto fail;
+            }
+        }
+        parent_dir = strdup(fmu_tmp_dir);
+        if (parent_dir) {
+            char *slash = strrchr(parent_dir, '/');
+            if (slash && slash != parent_dir)
+                *slash = '\0';
+        }
+    }
+    err = ensure_traverse(plan->scratch, plan->uid, plan->gid,
+                          parent_dir ? parent_dir : base, diag);
+    free(parent_dir);
+    if (err < 0)
+        goto fail;
+    return FMUC_OK;
+fail:
+    fmuc_sandbox__cleanup(plan);
+    return err;
+}
+
+void fmuc_sandbox__cleanup(fmuc_sandbox_plan *plan)
+{
+    if (plan->scratch) {
+        fmuc_rmtree(plan->scratch);
+        free(plan->scratch);
+    }
+    plan->scratch = NULL;
+}
+
+/* ---- child: recording ---------------------------------------------------------------------- */
+
+typedef struct supervisor {
+    const fmuc_sandbox_plan *plan;
+    fmuc_w_sandbox *sb;
+    int fd;                    /* notification fd, -1 until handed over */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct seccomp_notif *req;
+    struct seccomp_notif_resp *resp;
+    scmp_filter_ctx ctx;       /* owns fd; kept (reachable from here) for the worker's life */
+} supervisor;
+
+/* Read a NUL-terminated string of the traced process, page by page (a string may end just
+ * before an unmapped page). 0 on success. */
+static int read_remote_str(pid_t pid, uint64_t addr, char *buf, size_t n)
+{
+    size_t off = 0;
+    if (!addr)
+        return -1;
+    while (off + 1 < n) {
+        uint64_t a = addr + off;
+        size_t chunk = 4096 - (size_t)(a & 4095);
+        if (chunk > n - 1 - off)
+            chunk = n - 1 - off;
+        struct iovec l = {buf + off, chunk}, r = {(void *)(uintptr_t)a, chunk};
+        ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (got <= 0)
+            return -1;
+        if (memchr(buf + off, '\0', (size_t)got))
+            return 0;
+        off += (size_t)got;
+    }
+    buf[n - 1] = '\0';
+    return 0;
+}
+
+static int read_remote(pid_t pid, uint64_t addr, void *buf, size_t n)
+{
+    struct iovec l = {buf, n}, r = {(void *)(uintptr_t)addr, n};
+    if (!addr)
+        return -1;
+    return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* dst = a + sep + b, cut at n - 1 bytes (paths beyond the buffer are reported truncated). */
+static void join3(char *dst, size_t n, const char *a, const char *sep, const char *b)
+{
+    size_t o = 0;
+    const char *parts[3] = {a, sep, b};
+    for (int i = 0; i < 3; i++)
+        for (const char *p = parts[i]; *p && o + 1 < n; p++)
+            dst[o++] = *p;
+    dst[o] = '\0';
+}
+
+/* Lexical clean-up of an absolute path: "//", "/./" and "/x/../" removed. */
+static void normalize(char *p)
+{
+    char out[PATH_MAX];
+    size_t o = 0;
+    const char *s = p;
+    while (*s) {
+        while (*s == '/')
+            s++;
+        if (!*s)
+            break;
+        const char *e = strchr(s, '/');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == 1 && s[0] == '.') {
+        } else if (len == 2 && s[0] == '.' && s[1] == '.') {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+        } else if (o + 1 + len < sizeof out) {
+            out[o++] = '/';
+            memcpy(out + o, s, len);
+            o += len;
+        }
+        s += len;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = '\0';
+    memcpy(p, out, o + 1);
+}
+
+/* Absolute form of (dirfd, path) as the calling process sees it; the existing parent directory
+ * is resolved through its symlinks (so a link in the scratch pointing outside is judged by
+ * where it leads). */
+static void resolve_path(pid_t pid, int dirfd, const char *path, char *out, size_t n)
+{
+    char base[PATH_MAX], link[64], full[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+    if (path[0] == '/') {
+        snprintf(full, sizeof full, "%s", path);
+    } else {
+        ssize_t k;
+        if (dirfd == AT_FDCWD)
+            snprintf(link, sizeof link, "/proc/%ld/cwd", (long)pid);
+        else
+            snprintf(link, sizeof link, "/proc/%ld/fd/%d", (long)pid, dirfd);
+        k = readlink(link, base, sizeof base - 1);
+        if (k <= 0)
+            snprintf(base, sizeof base, "?");
+        else
+            base[k] = '\0';
+        join3(full, sizeof full, base, "/", path);
+    }
+    normalize(full);
+    char leaf[PATH_MAX];
+    join3(dir, sizeof dir, full, "", "");
+    char *slash = strrchr(dir, '/');
+    join3(leaf, sizeof leaf, slash ? slash + 1 : "", "", "");
+    if (slash && slash != dir)
+        *slash = '\0';
+    else if (slash)
+        dir[1] = '\0';
+    if (realpath(dir, real))
+        join3(out, n, real, strcmp(real, "/") ? "/" : "", leaf);
+    else
+        join3(out, n, full, "", "");
+}
+
+static int beneath(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static int path_allowed(const supervisor *s, pid_t pid, const char *p)
+{
+    static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/stdout",
+                                          "/dev/stderr", "/dev/fd", "/proc/self",
+                                          "/proc/thread-self"};
+    char own[64];
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        if (beneath(p, devices[i]))
+            return 1;
+    snprintf(own, sizeof own, "/proc/%ld", (long)getpid());
+    if (beneath(p, own))
+        return 1;
+    (void)pid;
+    if (s->plan->scratch && beneath(p, s->plan->scratch))
+        return 1;
+    for (size_t i = 0; i < s->plan->cfg->nallow_write; i++)
+        if (s->plan->cfg->allow_write[i] && beneath(p, s->plan->cfg->allow_write[i]))
+            return 1;
+    return 0;
+}
+
+static void record(supervisor *s, int kind, pid_t pid, const char *call, const char *what,
+                   int err, int violation, const char *enforced)
+{
+    fmuc_w_sandbox *sb = s->sb;
+    sb->events_total++;
+    if (violation)
+        sb->violations_total++;
+    if (sb->nevents >= FMUC_W_SB_EVENTS)
+        return;
+    fmuc_w_sb_event *e = &sb->ev[sb->nevents];
+    e->kind = kind;
+    e->pid = (int32_t)pid;
+    e->err = err;
+    e->violation = violation;
+    snprintf(e->call, sizeof e->call, "%s", call);
+    snprintf(e->what, sizeof e->what, "%s", what);
+    snprintf(e->enforced, sizeof e->enforced, "%s", enforced ? enforced : "");
+    sb->nevents++;
+}
+
+static void format_addr(const unsigned char *raw, size_t len, char *out, size_t n)
+{
+    sa_family_t fam;
+    char ip[INET6_ADDRSTRLEN];
+    memcpy(&fam, raw, sizeof fam);
+    if (fam == AF_INET && len >= sizeof(struct sockaddr_in)) {
+        struct sockaddr_in a;
+        memcpy(&a, raw, sizeof a);
+        inet_ntop(AF_INET, &a.sin_addr, ip, sizeof ip);
+        snprintf(out, n, "%s:%u", ip, ntohs(a.sin_port));
+    } else if (fam == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+        struct sockaddr_in6 a;
+        memcpy(&a, raw, sizeof a);
+        inet_ntop(AF_INET6, &a.sin6_addr, ip, sizeof ip);
+        snprintf(out, n, "[%s]:%u", ip, ntohs(a.sin6_port));
+    } else {
+        snprintf(out, n, "address family %u", (unsigned)fam);
+    }
+}
+
+static const char *family_name(int f, char *buf, size_t n)
+{
+    switch (f) {
+    case AF_INET: return "AF_INET";
+    case AF_INET6: return "AF_INET6";
+    case AF_PACKET: return "AF_PACKET";
+    default: snprintf(buf, n, "family %d", f); return buf;
+    }
+}
+
+/* The decision for one notification: fills resp. */
+static void handle(supervisor *s, const struct seccomp_notif *rq, struct seccomp_notif_resp *rs)
+{
+    const __u64 *a = rq->data.args;
+    pid_t pid = (pid_t)rq->pid;
+    int nr = rq->data.nr;
+    int deny_net = s->plan->cfg->network_allow ? 0 : 1;
+    char *name = seccomp_syscall_resolve_num_arch(rq->data.arch, nr);
+    const char *call = name ? name : "?";
+    char p1[PATH_MAX], p2[PATH_MAX], r1[PATH_MAX], r2[PATH_MAX], what[FMUC_W_SB_TEXT];
+    int dir1 = AT_FDCWD, dir2 = AT_FDCWD, two = 0, ok = 0;
+    uint64_t a1 = 0, a2 = 0;
+
+    rs->id = rq->id;
+    rs->val = 0;
+    rs->error = 0;
+    rs->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+
+    if (nr == SCMP_SYS(socket)) {
+        char fb[32];
+        int fam = (int)a[0];
+        if (fam == AF_UNIX || fam == AF_NETLINK)
+            goto out;
+        int type = (int)a[1] & 0xf;
+        snprintf(what, sizeof what, "%s, %s", family_name(fam, fb, sizeof fb),
+                 type == SOCK_STREAM ? "SOCK_STREAM" : type == SOCK_DGRAM ? "SOCK_DGRAM"
+                 : type == SOCK_RAW  ? "SOCK_RAW" : "other type");
+        if (deny_net) {
+            rs->flags = 0;
+            rs->error = -EACCES;
+            record(s, FMUC_SB_EV_NET, pid, call, what, EACCES, 1, "seccomp");
+        }
+        goto out;
+    }
+    if (nr == SCMP_SYS(connect) || nr == SCMP_SYS(bind) || nr == SCMP_SYS(sendto) ||
+        nr == SCMP_SYS(sendmsg)) {
+        unsigned char raw[128];
+        uint64_t addr, alen;
+        memset(raw, 0, sizeof raw);
+        if (nr == SCMP_SYS(sendmsg)) {
+            struct msghdr mh;
+            if (read_remote(pid, a[1], &mh, sizeof mh) < 0 || !mh.msg_name)
+                goto out;
+            addr = (uint64_t)(uintptr_t)mh.msg_name;
+            alen = mh.msg_namelen;
+        } else if (nr == SCMP_SYS(sendto)) {
+            addr = a[4];
+            alen = a[5];
+        } else {
+            addr = a[1];
+            alen = a[2];
+        }
+        if (alen < sizeof(sa_family_t))
+            goto out;
+        if (alen > sizeof raw)
+            alen = sizeof raw;
+        if (read_remote(pid, addr, raw, (size_t)alen) < 0)
+            goto out;
+        sa_family_t fam;
+        memcpy(&fam, raw, sizeof fam);
+        if (fam == AF_UNIX || fam == AF_NETLINK || fam == AF_UNSPEC)
+            goto out;
+        format_addr(raw, (size_t)alen, what, sizeof what);
+        if (deny_net) {
+            rs->flags = 0;
+            rs->error = -EACCES;
+        }
+        record(s, FMUC_SB_EV_NET, pid, call, what, deny_net ? EACCES : 0, deny_net,
+               deny_net ? "seccomp" : "");
+        goto out;
+    }
+
+    /* filesystem: which arguments hold the path(s) */
+    if (nr == SCMP_SYS(open) || nr == SCMP_SYS(creat) || nr == SCMP_SYS(mkdir) ||
+        nr == SCMP_SYS(unlink) || nr == SCMP_SYS(rmdir) || nr == SCMP_SYS(truncate) ||
+        nr == SCMP_SYS(mknod)) {
+        a1 = a[0];
+    } else if (nr == SCMP_SYS(openat) || nr == SCMP_SYS(openat2) || nr == SCMP_SYS(mkdirat) ||
+               nr == SCMP_SYS(unlinkat) || nr == SCMP_SYS(mknodat)) {
+        dir1 = (int)a[0];
+        a1 = a[1];
+    } else if (nr == SCMP_SYS(rename) || nr == SCMP_SYS(link) || nr == SCMP_SYS(symlink)) {
+        a1 = a[0];
+        a2 = a[1];
+        two = 1;
+    } else if (nr == SCMP_SYS(renameat) || nr == SCMP_SYS(renameat2) || nr == SCMP_SYS(linkat)) {
+        dir1 = (int)a[0];
+        a1 = a[1];
+        dir2 = (int)a[2];
+        a2 = a[3];
+        two = 1;
+    } else if (nr == SCMP_SYS(symlinkat)) {
+        a1 = a[0];
+        dir2 = (int)a[1];
+        a2 = a[2];
+        two = 1;
+    } else {
+        goto out;
+    }
+    if (read_remote_str(pid, a1, p1, sizeof p1) < 0)
+        goto out;
+    if (two && read_remote_str(pid, a2, p2, sizeof p2) < 0)
+        goto out;
+    /* the arguments were read while the call was still pending */
+    if (seccomp_notify_id_valid(s->fd, rq->id) != 0)
+        goto out;
+    if (nr == SCMP_SYS(symlink) || nr == SCMP_SYS(symlinkat)) {
+        /* only the new link's location is a write; the target is just text */
+        resolve_path(pid, dir2, p2, r2, sizeof r2);
+        ok = path_allowed(s, pid, r2);
+        join3(what, sizeof what, r2, " -> ", p1);
+    } else if (two) {
+        resolve_path(pid, dir1, p1, r1, sizeof r1);
+        resolve_path(pid, dir2, p2, r2, sizeof r2);
+        ok = path_allowed(s, pid, r1) && path_allowed(s, pid, r2);
+        join3(what, sizeof what, r1, " -> ", r2);
+    } else {
+        resolve_path(pid, dir1, p1, r1, sizeof r1);
+        ok = path_allowed(s, pid, r1);
+        join3(what, sizeof what, r1, "", "");
+    }
+    if (!ok)
+        record(s, FMUC_SB_EV_FS, pid, call, what, s->sb->landlock_abi ? EACCES : 0, 1,
+               s->sb->landlock_abi ? "landlock" : "");
+out:
+    free(name);
+}
+
+static void *supervise(void *arg)
+{
+    supervisor *s = arg;
+    int fd;
+    pthread_mutex_lock(&s->mu);
+    while (s->fd == -1)
+        pthread_cond_wait(&s->cv, &s->mu);
+    fd = s->fd;
+    pthread_mutex_unlock(&s->mu);
+    if (fd < 0)
+        return NULL;
+    for (;;) {
+        memset(s->req, 0, sizeof *s->req);
+        if (seccomp_notify_receive(fd, s->req) != 0) {
+            if (errno == EINTR || errno == ENOENT || errno == 0)
+                continue;
+            break;
+        }
+        memset(s->resp, 0, sizeof *s->resp);
+        handle(s, s->req, s->resp);
+        seccomp_notify_respond(fd, s->resp); /* ENOENT: the caller was interrupted */
+    }
+    return NULL;
+}
+
+static int add_fs_rules(scmp_filter_ctx ctx)
+{
+    static const int always[] = {SCMP_SYS(creat),    SCMP_SYS(mkdir),     SCMP_SYS(mkdirat),
+                                 SCMP_SYS(unlink),   SCMP_SYS(unlinkat),  SCMP_SYS(rmdir),
+                                 SCMP_SYS(rename),   SCMP_SYS(renameat),  SCMP_SYS(renameat2),
+                                 SCMP_SYS(truncate), SCMP_SYS(symlink),   SCMP_SYS(symlinkat),
+                                 SCMP_SYS(link),     SCMP_SYS(linkat),    SCMP_SYS(mknod),
+                                 SCMP_SYS(mknodat),  SCMP_SYS(openat2)};
+    static const unsigned long wflags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, always[i], 0);
+    for (size_t i = 0; i < sizeof wflags / sizeof wflags[0]; i++) {
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(open), 1,
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, wflags[i], wflags[i]));
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
+                               SCMP_A2(SCMP_CMP_MASKED_EQ, wflags[i], wflags[i]));
+    }
+    return rc;
+}
+
+static int add_net_rules(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(bind), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmsg), 0);
+    return rc;
+}
+
+/* Start the supervisor thread, then install the filter on this thread only (the supervisor,
+ * created before, stays unfiltered) and hand it the notification fd. */
+static int start_recording(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, char *why, size_t n)
+{
+    supervisor *s = calloc(1, sizeof *s);
+    scmp_filter_ctx ctx = NULL;
+    pthread_t th;
+    int fd;
+    if (!s) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    s->plan = plan;
+    s->sb = sb;
+    s->fd = -1;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    if (seccomp_notify_alloc(&s->req, &s->resp) != 0) {
+        snprintf(why, n, "seccomp_notify_alloc failed");
+        return -1;
+    }
+    if (pthread_create(&th, NULL, supervise, s) != 0) {
+        snprintf(why, n, "cannot start the recording thread");
+        return -1;
+    }
+    pthread_detach(th);
+    ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx || add_fs_rules(ctx) != 0 || add_net_rules(ctx) != 0) {
+        snprintf(why, n, "cannot build the seccomp filter");
+        goto fail;
+    }
+    if (seccomp_load(ctx) != 0) {
+        snprintf(why, n, "seccomp_load failed: %s", strerror(errno));
+        goto fail;
+    }
+    fd = seccomp_notify_fd(ctx);
+    if (fd < 0) {
+        snprintf(why, n, "no seccomp notification fd");
+        goto fail;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->ctx = ctx;
+    s->fd = fd;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+fail:
+    if (ctx)
+        seccomp_release(ctx);
+    pthread_mutex_lock(&s->mu);
+    s->fd = -2;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return -1;
+}
+
+/* ---- child: confinement -------------------------------------------------------------------- */
+
+static int ll_add_path(int rs, const char *path, uint64_t access, int file_only)
+{
+    struct ll_path_beneath_attr pb;
+    struct stat st;
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    int rc;
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+        file_only = 1;
+    if (file_only)
+        access &= LL_FS_WRITE_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV;
+    pb.allowed_access = access;
+    pb.parent_fd = fd;
+    rc = (int)syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &pb, 0);
+    close(fd);
+    return rc;
+}
+
+static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, int *net_done,
+                          char *why, size_t n)
+{
+    struct ll_ruleset_attr attr;
+    size_t attr_size = sizeof(uint64_t);
+    uint64_t fs = LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR |
+                  LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO |
+                  LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM;
+    char own[64];
+    int rs;
+    if (abi >= 2)
+        fs |= LL_FS_REFER;
+    if (abi >= 3)
+        fs |= LL_FS_TRUNCATE;
+    if (abi >= 5)
+        fs |= LL_FS_IOCTL_DEV;
+    memset(&attr, 0, sizeof attr);
+    attr.handled_access_fs = fs;
+    *net_done = 0;
+    if (abi >= 4 && deny_net) {
+        attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+        attr_size = 2 * sizeof(uint64_t);
+        *net_done = 1;
+    }
+    if (abi >= 6 && deny_net) {
+        attr.scoped = LL_SCOPE_ABSTRACT_UNIX;
+        attr_size = sizeof attr;
+    }
+    rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
+    if (rs < 0) {
+        snprintf(why, n, "landlock_create_ruleset: %s", strerror(errno));
+        return -1;
+    }
+    snprintf(own, sizeof own, "/proc/%ld", (long)getpid());
+    if (ll_add_path(rs, plan->scratch, fs, 0) < 0) {
+        snprintf(why, n, "landlock rule for %s: %s", plan->scratch, strerror(errno));
+        close(rs);
+        return -1;
+    }
+    for (size_t i = 0; i < plan->cfg->nallow_write; i++)
+        if (ll_add_path(rs, plan->cfg->allow_write[i], fs, 0) < 0) {
+            snprintf(why, n, "landlock rule for --allow-write %s: %s", plan->cfg->allow_write[i],
+                     strerror(errno));
+            close(rs);
+            return -1;
+        }
+    if (ll_add_path(rs, "/dev/null", fs, 1) < 0 || ll_add_path(rs, "/dev/zero", fs, 1) < 0 ||
+        ll_add_path(rs, "/dev/full", fs, 1) < 0 || ll_add_path(rs, own, fs, 0) < 0) {
+        snprintf(why, n, "landlock rule for a device: %s", strerror(errno));
+        close(rs);
+        return -1;
+    }
+    if (syscall(SYS_landlock_restrict_self, rs, 0) < 0) {
+        snprintf(why, n, "landlock_restrict_self: %s", strerror(errno));
+        close(rs);
+        return -1;
+    }
+    close(rs);
+    return 0;
+}
+
+static void add_missing(fmuc_w_sandbox *sb, const char *part)
+{
+    size_t len = strlen(sb->missing);
+    snprintf(sb->missing + len, sizeof sb->missing - len, "%s%s", len ? "," : "", part);
+}
+
+static int fail(fmuc_w_sandbox *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(fmuc_w_sandbox *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sb->setup_error, sizeof sb->setup_error, fmt, ap);
+    va_end(ap);
+    sb->setup_failed = 1;
+    sb->reported = 1;
+    return -1;
+}
+
+int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int parent_pid)
+{
+    const fmuc_sandbox_config *cfg = plan->cfg;
+    int basic = cfg->mode == FMUC_ISOLATION_BASIC;
+    int deny_net = !cfg->network_allow;
+    char why[200];
+    int abi = 0, net_ll = 0;
+
+    memset(sb, 0, sizeof *sb);
+    sb->basic_requested = basic;
+    sb->network_deny = deny_net && !basic;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return fail(sb, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+    sb->no_new_privs = 1;
+
+    /* network namespace first: creating one needs the privileges dropped below */
+    if (!basic && deny_net) {
+        if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
+            sb->netns = 1;
+        else if (geteuid() != 0 && unshare_user_net() == 0)
+            sb->netns = 2;
+    }
+
+    if (plan->drop) {
+        gid_t g = (gid_t)plan->gid;
+        uid_t u = (uid_t)plan->uid;
+        if (setgroups(0, NULL) != 0 || setresgid(g, g, g) != 0 || setresuid(u, u, u) != 0)
+            return fail(sb, "dropping root to uid %d gid %d: %s", plan->uid, plan->gid,
+                        strerror(errno));
+        if (setuid(0) == 0 || geteuid() == 0 || getuid() == 0 || getegid() == 0)
+            return fail(sb, "the worker could regain root after dropping to uid %d", plan->uid);
+        /* a credential change clears these two */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_DUMPABLE, 1); /* the recorder reads our descendants' memory */
+        if (getppid() != (pid_t)parent_pid)
+            _exit(125);
+        sb->privilege_drop = 1;
+    } else if (geteuid() == 0) {
+        sb->privilege_drop = -1;
+    }
+    sb->uid = (int32_t)geteuid();
+    sb->gid = (int32_t)getegid();
+
+    if (plan->scratch) {
+        if (chdir(plan->scratch) != 0)
+            return fail(sb, "chdir to the scratch directory %s: %s", plan->scratch,
+                        strerror(errno));
+        setenv("TMPDIR", plan->scratch, 1);
+    }
+
+    if (!basic) {
+        abi = ll_abi();
+        if (abi > 0 && plan->scratch) {
+            if (apply_landlock(plan, abi, deny_net, &net_ll, why, sizeof why) < 0)
+                return fail(sb, "%s", why);
+            sb->landlock_abi = abi;
+            sb->landlock_net = net_ll;
+        }
+        if (seccomp_notify_available()) {
+            if (start_recording(plan, sb, why, sizeof why) < 0)
+                return fail(sb, "seccomp recording: %s", why);
+            sb->seccomp = 1;
+        }
+    }
+    if (basic) {
+        add_missing(sb, "landlock (--isolation basic)");
+        add_missing(sb, "seccomp (--isolation basic)");
+        if (deny_net)
+            add_missing(sb, "network-isolation (--isolation basic)");
+    } else {
+        if (!sb->landlock_abi)
+            add_missing(sb, "landlock");
+        if (!sb->seccomp)
+            add_missing(sb, "seccomp");
+        if (deny_net && !sb->netns && !sb->landlock_net)
+            add_missing(sb, "network-namespace");
+    }
+    sb->strict = sb->missing[0] == '\0';
+    sb->reported = 1;
+    return 0;
+}
+
+/* ---- parent: decoding ---------------------------------------------------------------------- */
+
+static char *clean(const char *s, size_t max)
+{
+    size_t n = strnlen(s, max);
+    return fmuc_trace__sanitize(s, n);
+}
+
+void fmuc_sandbox__decode(const fmuc_w_sandbox *sb, fmuc_worker_outcome *out)
+{
+    fmuc_isolation *iso = &out->isolation;
+    memset(iso, 0, sizeof *iso);
+    if (!sb->reported)
+        return;
+    if (sb->setup_failed) {
+        char *e = clean(sb->setup_error, sizeof sb->setup_error);
+        snprintf(out->sandbox_error, sizeof out->sandbox_error, "%s", e ? e : "?");
+        free(e);
+        return;
+    }
+    iso->known = 1;
+    iso->strict = sb->strict != 0;
+    iso->no_new_privs = sb->no_new_privs != 0;
+    iso->uid = sb->uid;
+    iso->gid = sb->gid;
+    iso->privilege_drop = sb->privilege_drop > 0 ? 1 : sb->privilege_drop < 0 ? -1 : 0;
+    iso->landlock_abi = sb->landlock_abi > 0 && sb->landlock_abi < 1000 ? sb->landlock_abi : 0;
+    iso->landlock_net = sb->landlock_net != 0;
+    iso->seccomp = sb->seccomp != 0;
+    iso->netns = sb->netns == 1 || sb->netns == 2 ? sb->netns : 0;
+    iso->network_deny = sb->network_deny != 0;
+    iso->basic_requested = sb->basic_requested != 0;
+    {
+        char *m = clean(sb->missing, sizeof sb->missing);
+        snprintf(iso->missing, sizeof iso->missing, "%s", m ? m : "");
+        free(m);
+    }
+    out->sandbox_events_total = sb->events_total;
+    out->sandbox_violations = sb->violations_total;
+    uint32_t n = sb->nevents < FMUC_W_SB_EVENTS ? sb->nevents : FMUC_W_SB_EVENTS;
+    if (n == 0)
+        return;
+    out->sandbox_events = cJSON_CreateArray();
+    for (uint32_t i = 0; i < n && out->sandbox_events; i++) {
+        const fmuc_w_sb_event *e = &sb->ev[i];
+        cJSON *o = cJSON_CreateObject();
+        char *call = clean(e->call, sizeof e->call), *what = clean(e->what, sizeof e->what);
+        char *enf = clean(e->enforced, sizeof e->enforced);
+        if (!o) {
+            free(call);
+            free(what);
+            free(enf);
+            break;
+        }
+        cJSON_AddStringToObject(o, "kind", e->kind == FMUC_SB_EV_NET ? "network" : "filesystem");
+        cJSON_AddStringToObject(o, "syscall", call ? call : "?");
+        cJSON_AddStringToObject(o, e->kind == FMUC_SB_EV_NET ? "address" : "path", what ? what : "");
+        const char *en = e->err > 0 && e->err < 4096 ? strerrorname_np(e->err) : NULL;
+        cJSON_AddStringToObject(o, "errno", en ? en : e->err ? "unknown" : "none");
+        if (enf && enf[0])
+            cJSON_AddStringToObject(o, "deniedBy", enf);
+        cJSON_AddBoolToObject(o, "violation", e->violation != 0);
+        cJSON_AddNumberToObject(o, "pid", e->pid);
+        cJSON_AddItemToArray(out->sandbox_events, o);
+        free(call);
+        free(what);
+        free(enf);
+    }
+}
+
+/* ---- preflight ----------------------------------------------------------------------------- */
+
+static int preflight_fn(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)ctx;
+    (void)payload;
+    return 0;
+}
+
+fmuc_err fmuc_sandbox_preflight(const fmuc_sandbox_config *cfg, const char *tmp_parent,
+                                fmuc_isolation *iso, fmuc_diag *diag)
+{
+    fmuc_worker_spec spec;
+    fmuc_worker_outcome o;
+    fmuc_err err;
+    memset(&spec, 0, sizeof spec);
+    spec.sandbox = cfg;
+    spec.tmp_parent = tmp_parent;
+    spec.timeout_s = 30;
+    spec.label = "sandbox-preflight";
+    memset(iso, 0, sizeof *iso);
+    err = fmuc_worker_run(&spec, preflight_fn, NULL, &o, diag);
+    if (err < 0)
+        return err;
+    *iso = o.isolation;
+    if (o.end != FMUC_WORKER_OK || !iso->known) {
+        err = fmuc_diag_set(diag, FMUC_ERROR, "sandbox: the preflight worker ended %s%s%s",
+                            fmuc_worker_end_name(o.end), o.detail ? ": " : "",
+                            o.detail ? o.detail : "");
+        fmuc_worker_outcome_free(&o);
+        return err;
+    }
+    fmuc_worker_outcome_free(&o);
+    if ((cfg && (cfg->require_strict || cfg->mode == FMUC_ISOLATION_STRICT)) && !iso->strict)
+        return fmuc_diag_set(diag, FMUC_ERROR,
+                             "isolation level strict required, but this system gives only basic: "
+                             "missing %s", iso->missing);
+    return FMUC_OK;
+}
