@@ -147,6 +147,18 @@ void fmuc_sandbox_probe_run(fmuc_sandbox_probe *p)
     p->userns_netns = p->netns ? 0 : probe_child(1);
 }
 
+int fmuc_sandbox_isolate_network(fmuc_sandbox_config *cfg)
+{
+    if (cfg->network_isolated)
+        return 1;
+    if (cfg->mode == FMUC_ISOLATION_BASIC || cfg->network_allow || geteuid() != 0)
+        return 0;
+    if (unshare(CLONE_NEWNET) != 0)
+        return 0;
+    cfg->network_isolated = 1;
+    return 1;
+}
+
 int fmuc_sandbox_parse_mode(const char *s)
 {
     if (!s)
@@ -949,7 +961,9 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
 
     /* network namespace first: creating one needs the privileges dropped below */
     if (!basic && deny_net) {
-        if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
+        if (plan->cfg->network_isolated)
+            sb->netns = 1; /* inherited from the parent (fmuc_sandbox_isolate_network) */
+        else if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
             sb->netns = 1;
         else if (geteuid() != 0 && unshare_user_net() == 0)
             sb->netns = 2;

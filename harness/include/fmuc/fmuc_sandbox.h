@@ -42,6 +42,9 @@ typedef struct fmuc_sandbox_config {
     int no_privilege_drop;             /* --no-privilege-drop */
     const char *allow_write[FMUC_SANDBOX_MAX_ALLOW]; /* --allow-write DIR (absolute, resolved) */
     size_t nallow_write;
+    int network_isolated;              /* set by fmuc_sandbox_isolate_network: the calling
+                                          process, and so every worker, has its own network
+                                          namespace already */
 } fmuc_sandbox_config;
 
 /** What the kernel offers, probed without changing the calling process. */
@@ -74,6 +77,13 @@ typedef struct fmuc_isolation {
 
 /** report.json "isolation" object: level, parts, missing list. */
 cJSON *fmuc_isolation_json(const fmuc_isolation *iso);
+
+/** Give the calling process (the CLI: it needs no network) its own, empty network namespace once,
+ *  so that workers inherit it instead of each creating one (a namespace costs about 0.3 ms to
+ *  make and more to tear down, per worker). Only as root, only when the network is to be denied
+ *  and the level is not basic; sets cfg->network_isolated on success. Without it, or when it
+ *  fails, every worker unshares its own. Returns 1 when isolated, 0 otherwise. */
+int fmuc_sandbox_isolate_network(fmuc_sandbox_config *cfg);
 
 /** Parse "auto"/"basic"/"strict"; -1 on anything else. */
 int fmuc_sandbox_parse_mode(const char *s);
