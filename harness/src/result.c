@@ -136,6 +136,7 @@ void fmuc_report_free(fmuc_report *r)
     free(r->date_utc);
     free(r->options_json);
     free(r->rejected_reason);
+    free(r->environment_required);
     identity_free(&r->fmu);
     for (size_t i = 0; i < r->nresults; i++)
         fmuc_result_clear(&r->results[i]);
