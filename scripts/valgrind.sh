@@ -36,7 +36,10 @@ valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indire
   "$build/fmucheck" --no-html --tmpdir "$work/tmp" -o "$work/out" --timeout-multiplier "$tmult" \
   "${extra[@]}" "$fmu" > "$work/stdout" 2> "$work/stderr"
 rc=$?
-parent_log=$(ls -1 "$work"/valgrind.*.log | head -n1)
+# the parent's log: its parent is this shell (the workers' logs name fmucheck as their parent;
+# sorting the names by pid would pick a worker's now and then)
+parent_log=$(grep -l "Parent PID: $$\$" "$work"/valgrind.*.log | head -n1)
+[ -n "$parent_log" ] || parent_log=$(ls -1 "$work"/valgrind.*.log | head -n1)
 errors=$(grep -h "ERROR SUMMARY" "$work"/valgrind.*.log | awk '{s += $4} END {print s + 0}')
 # --track-fds: descriptors fmucheck opened and did not close (inherited ones and valgrind's log
 # are not fmucheck's)
