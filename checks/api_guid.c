@@ -1,24 +1,38 @@
 /* api-guid: fmi2Instantiate compares fmuGUID with the GUID the binary was built for: the model
  * description's guid is accepted, a different one gives NULL (FMI 2.0.4 §2.1.5, fmi2-rules C-06),
- * for every declared interface. */
+ * for every declared interface. With canBeInstantiatedOnlyOncePerProcess the two calls run in
+ * two workers (X10). */
 #include "api_util.h"
 
 #define WRONG_GUID_A "{00000000-0000-0000-0000-000000000000}"
 #define WRONG_GUID_B "{ffffffff-ffff-ffff-ffff-ffffffffffff}"
 
+enum { STEP_OWN_GUID = 1, STEP_WRONG_GUID = 2 };
+
+typedef struct guid_job {
+    fmi2Type type;
+    unsigned steps; /* STEP_* carried out in this worker */
+} guid_job;
+
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
-    fmi2Type t = *(const fmi2Type *)payload;
+    const guid_job *job = payload;
+    fmi2Type t = job->type;
     const fmuc_fmi *f = apiu_load(ctx, t);
     if (!f)
         return 0;
     const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
     cJSON *reply = fmuc_worker_reply(ctx);
-    fmuc_worker_phase(ctx, "instantiate with the model description's guid");
-    fmi2Component c = fmuc_fmi_instantiate(f, t, NULL, "fmucheck-guid");
-    cJSON_AddBoolToObject(reply, "ok_guid", c != NULL);
-    if (c)
-        fmuc_fmi_freeInstance(f, c);
+    fmi2Component c;
+    if (job->steps & STEP_OWN_GUID) {
+        fmuc_worker_phase(ctx, "instantiate with the model description's guid");
+        c = fmuc_fmi_instantiate(f, t, NULL, "fmucheck-guid");
+        cJSON_AddBoolToObject(reply, "ok_guid", c != NULL);
+        if (c)
+            fmuc_fmi_freeInstance(f, c);
+    }
+    if (!(job->steps & STEP_WRONG_GUID))
+        return 0;
     const char *wrong = md->guid && strcmp(md->guid, WRONG_GUID_A) == 0 ? WRONG_GUID_B : WRONG_GUID_A;
     cJSON_AddStringToObject(reply, "wrong", wrong);
     fmuc_worker_phase(ctx, "instantiate with a wrong guid");
@@ -43,25 +57,32 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-guid", probe, &ifs[i].type, &o);
-        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+        fmuc_worker_outcome o, o2;
+        int once = apiu_once_per_process(s->fmu, ifs[i].type);
+        guid_job job = {ifs[i].type, once ? STEP_OWN_GUID : STEP_OWN_GUID | STEP_WRONG_GUID};
+        guid_job job2 = {ifs[i].type, STEP_WRONG_GUID};
+        const cJSON *r = apiu_run(s, res, "api-guid", probe, &job, &o), *r2 = r;
+        memset(&o2, 0, sizeof o2);
+        if (once && r && cJSON_IsTrue(cJSON_GetObjectItem(r, "ok_guid")))
+            r2 = apiu_run(s, res, "api-guid", probe, &job2, &o2);
+        if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "ok_guid"))) {
                 fmuc_result_note(res, "%s: fmi2Instantiate with the model description's guid "
                                       "failed (see api-instantiate); the GUID comparison was not tested",
                                  ifs[i].name);
             } else {
                 tested++;
-                if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_wrong")))
+                if (cJSON_IsTrue(cJSON_GetObjectItem(r2, "accepted_wrong")))
                     fmuc_result_violation(
                         res,
                         "%s: fmi2Instantiate accepted fmuGUID \"%s\" although the model "
                         "description's guid is \"%s\" (line %u): it must return NULL",
                         ifs[i].name,
-                        cJSON_GetStringValue(cJSON_GetObjectItem(r, "wrong")), md->guid,
+                        cJSON_GetStringValue(cJSON_GetObjectItem(r2, "wrong")), md->guid,
                         md->root_line);
             }
         }
+        fmuc_worker_outcome_free(&o2);
         fmuc_worker_outcome_free(&o);
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)

@@ -9,15 +9,25 @@ static const struct variant {
 } variants[] = {{"fmucheck-inst-log-on", 1}, {"fmucheck-inst-log-off", 0}};
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
+typedef struct inst_job {
+    fmi2Type type;
+    size_t from, to; /* variants tried in this worker */
+} inst_job;
+
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
-    fmi2Type t = *(const fmi2Type *)payload;
+    const inst_job *job = payload;
+    fmi2Type t = job->type;
     const fmuc_fmi *f = apiu_load(ctx, t);
     if (!f)
         return 0;
     const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
+    if (!fmuc_fmi_has(f, "fmi2Instantiate")) { /* nothing to call (load-exports reports it) */
+        cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "not_exported", 1);
+        return 0;
+    }
     cJSON *ok = cJSON_AddArrayToObject(fmuc_worker_reply(ctx), "ok");
-    for (size_t v = 0; v < NVARIANTS; v++) {
+    for (size_t v = job->from; v < job->to; v++) {
         fmuc_worker_phase(ctx, "instantiate %s (loggingOn=%d)", apiu_iface_name(t),
                           variants[v].logging_on);
         fmi2Component c = fmuc_fmi_instantiate_ex(f, variants[v].name, t, fmu->md.guid,
@@ -45,30 +55,38 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-instantiate", probe, &ifs[i].type, &o);
-        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
-            tested++;
-            const cJSON *ok = cJSON_GetObjectItem(r, "ok");
-            for (size_t v = 0; v < NVARIANTS; v++) {
-                if (cJSON_IsTrue(cJSON_GetArrayItem(ok, (int)v)))
-                    continue;
-                const char *why = apiu_last_log(&o, variants[v].name);
-                fmuc_result_violation(res,
-                                      "%s: fmi2Instantiate(fmuType=%s, guid from the model "
-                                      "description, visible=false, loggingOn=%s) returned NULL%s%s%s",
-                                      ifs[i].name,
-                                      ifs[i].type == fmi2ModelExchange ? "fmi2ModelExchange"
-                                                                       : "fmi2CoSimulation",
-                                      variants[v].logging_on ? "true" : "false",
-                                      why ? " (logged: \"" : " (no reason logged)", why ? why : "",
-                                      why ? "\")" : "");
+        /* once per process (X10): each variant in its own worker */
+        size_t chunk = apiu_once_per_process(s->fmu, ifs[i].type) ? 1 : NVARIANTS;
+        for (size_t from = 0; from < NVARIANTS; from += chunk) {
+            fmuc_worker_outcome o;
+            inst_job job = {ifs[i].type, from, from + chunk};
+            const cJSON *r = apiu_run(s, res, "api-instantiate", probe, &job, &o);
+            if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
+                fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
+                                      "load-exports)", ifs[i].name);
+            } else if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+                tested++;
+                const cJSON *ok = cJSON_GetObjectItem(r, "ok");
+                for (size_t v = from; v < job.to; v++) {
+                    if (cJSON_IsTrue(cJSON_GetArrayItem(ok, (int)(v - from))))
+                        continue;
+                    const char *why = apiu_last_log(&o, variants[v].name);
+                    fmuc_result_violation(res,
+                                          "%s: fmi2Instantiate(fmuType=%s, guid from the model "
+                                          "description, visible=false, loggingOn=%s) returned NULL%s%s%s",
+                                          ifs[i].name,
+                                          ifs[i].type == fmi2ModelExchange ? "fmi2ModelExchange"
+                                                                           : "fmi2CoSimulation",
+                                          variants[v].logging_on ? "true" : "false",
+                                          why ? " (logged: \"" : " (no reason logged)", why ? why : "",
+                                          why ? "\")" : "");
+                }
             }
+            fmuc_worker_outcome_free(&o);
         }
-        fmuc_worker_outcome_free(&o);
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)
-        fmuc_result_na(res, "no library could be loaded");
+        fmuc_result_na(res, "no library could be loaded and instantiated");
 }
 
 const fmuc_check fmuc_check_api_instantiate = {

@@ -6,6 +6,7 @@
 typedef struct rq {
     fmi2Type lib;      /* library to load */
     int other_type;    /* also try the undeclared interface type */
+    int empty_name;    /* try the empty instance name (a second worker when once per process) */
 } rq;
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
@@ -16,6 +17,10 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     cJSON *reply = fmuc_worker_reply(ctx);
     fmi2Component c;
+    if (!fmuc_fmi_has(f, "fmi2Instantiate")) { /* a NULL from a missing function is no refusal */
+        cJSON_AddBoolToObject(reply, "not_exported", 1);
+        return 0;
+    }
     if (q->other_type) {
         fmi2Type other = q->lib == fmi2ModelExchange ? fmi2CoSimulation : fmi2ModelExchange;
         fmuc_worker_phase(ctx, "instantiate the undeclared interface %s", apiu_iface_name(other));
@@ -24,6 +29,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         if (c)
             fmuc_fmi_freeInstance(f, c);
     }
+    if (!q->empty_name)
+        return 0;
     fmuc_worker_phase(ctx, "instantiate with an empty instance name");
     c = fmuc_fmi_instantiate(f, q->lib, NULL, "");
     cJSON_AddBoolToObject(reply, "accepted_empty", c != NULL);
@@ -43,10 +50,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     int one = !(md->me.present && md->cs.present);
     for (size_t i = 0; i < n; i++) {
-        rq q = {ifs[i].type, one};
-        fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-instantiate-refuses", probe, &q, &o);
-        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+        /* once per process (X10): the two fmi2Instantiate calls in two workers */
+        int split = one && apiu_once_per_process(s->fmu, ifs[i].type);
+        rq q = {ifs[i].type, one, !split}, q2 = {ifs[i].type, 0, 1};
+        fmuc_worker_outcome o, o2;
+        memset(&o2, 0, sizeof o2);
+        const cJSON *r = apiu_run(s, res, "api-instantiate-refuses", probe, &q, &o), *r2 = r;
+        if (split && r && !cJSON_GetObjectItem(r, "load_error") &&
+            !cJSON_GetObjectItem(r, "not_exported"))
+            r2 = apiu_run(s, res, "api-instantiate-refuses", probe, &q2, &o2);
+        if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
+            fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
+                                  "load-exports)", ifs[i].name);
+        } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             tested++;
             if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")))
                 fmuc_result_violation(res,
@@ -57,12 +73,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                                                        : "fmi2ModelExchange",
                                       ifs[i].name,
                                       ifs[i].type == fmi2ModelExchange ? md->me.line : md->cs.line);
-            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_empty")))
+            if (cJSON_IsTrue(cJSON_GetObjectItem(r2, "accepted_empty")))
                 fmuc_result_violation(res,
                                       "%s: fmi2Instantiate accepted an empty instanceName \"\" "
                                       "(the host must pass a non-empty name; the FMU should refuse)",
                                       ifs[i].name);
         }
+        fmuc_worker_outcome_free(&o2);
         fmuc_worker_outcome_free(&o);
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)

@@ -30,6 +30,14 @@ static inline size_t apiu_ifaces(const fmuc_fmu *fmu, apiu_iface out[2])
     return n;
 }
 
+/** X10: canBeInstantiatedOnlyOncePerProcess="true" on the interface t. The harness then never
+ *  calls fmi2Instantiate twice in one worker process: every instance gets its own worker. */
+static inline int apiu_once_per_process(const fmuc_fmu *fmu, fmi2Type t)
+{
+    const fmuc_md_interface *i = t == fmi2ModelExchange ? &fmu->md.me : &fmu->md.cs;
+    return i->present && (i->caps & (1u << FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS));
+}
+
 static inline const char *apiu_iface_name(fmi2Type t)
 {
     return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
@@ -378,12 +386,15 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
                                   const char *(*describe)(size_t i, void *user))
 {
     size_t from = 0;
+    /* every probe instantiates: one worker per probe for a once-per-process FMU (X10) */
+    size_t chunk = apiu_once_per_process(s->fmu, set->iface) ? 1 : set->n;
     for (size_t i = 0; i < set->n; i++)
         results[i] = NULL;
     while (from < set->n) {
         fmuc_worker_outcome o;
+        size_t to = from + chunk < set->n ? from + chunk : set->n;
         set->from = from;
-        set->to = set->n;
+        set->to = to;
         const cJSON *r = apiu_run(s, res, label, apiu_probe_worker, set, &o);
         if (r && apiu_load_failed(r, res, set->iface)) {
             fmuc_worker_outcome_free(&o);
@@ -391,13 +402,14 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         }
         if (r) {
             const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r, "results");
-            for (size_t i = from; i < set->n; i++)
+            for (size_t i = from; i < to; i++)
                 results[i] = cJSON_Duplicate(cJSON_GetArrayItem(arr, (int)(i - from)), 1);
             fmuc_worker_outcome_free(&o);
-            break;
+            from = to;
+            continue;
         }
         size_t k;
-        if (sscanf(o.phase, "probe %zu", &k) != 1 || k < from || k >= set->n) {
+        if (sscanf(o.phase, "probe %zu", &k) != 1 || k < from || k >= to) {
             fmuc_worker_outcome_free(&o);
             break; /* died outside a probe (load, setup): nothing to continue with */
         }

@@ -1,6 +1,7 @@
 /* eq-determinism: the same input trajectory gives bit-identical outputs (uint64 bit patterns)
  * (1) in two fresh instances one after the other, (2) after fmi2Reset, (3) in two live instances
- * of one process stepped alternately (skipped with canBeInstantiatedOnlyOncePerProcess), and
+ * of one process stepped alternately (skipped with canBeInstantiatedOnlyOncePerProcess, which
+ * also moves the second instance of (1) and (2) into a worker of its own), and
  * (4) in two separate worker processes. CS and ME (ME: fixed-step RK4, identical settings).
  * FMI 2.0.4 §2.1.5 (instances are independent; fmi2Reset restores the state after
  * fmi2Instantiate). */
@@ -17,6 +18,8 @@ typedef struct det_job {
     const equ_plan *plan;
     int second_process; /* only the RUN_PROC run */
     int interleave;
+    int once;           /* canBeInstantiatedOnlyOncePerProcess: one instance in this worker */
+    int second_fresh;   /* with once: only the second fresh instance (RUN_SEQ2, RUN_RESET) */
 } det_job;
 
 static void put_rows(cJSON *reply, int run, const double *rows, size_t n)
@@ -54,12 +57,16 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
             put_err(reply, RUN_PROC, err);
         goto out;
     }
-    fmuc_worker_phase(ctx, "first fresh instance");
-    if (equ_run_fresh(f, p, "determinism", a, err, sizeof err) < 0) {
-        put_err(reply, RUN_SEQ1, err);
-        goto out;
+    if (!job->second_fresh) {
+        fmuc_worker_phase(ctx, "first fresh instance");
+        if (equ_run_fresh(f, p, "determinism", a, err, sizeof err) < 0) {
+            put_err(reply, RUN_SEQ1, err);
+            goto out;
+        }
+        put_rows(reply, RUN_SEQ1, a, n);
+        if (job->once)
+            goto out; /* the second instance gets its own worker */
     }
-    put_rows(reply, RUN_SEQ1, a, n);
     fmuc_worker_phase(ctx, "second fresh instance, then fmi2Reset");
     equ_inst in;
     if (equ_inst_start(&in, f, p, "determinism") < 0 || equ_inst_record(&in, b) < 0 ||
@@ -162,7 +169,9 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     equ_plan_excite(&p);
     size_t n = (p.nsteps + 1) * p.nout;
     int once = equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS);
-    det_job j1 = {&p, 0, !once}, j2 = {&p, 1, 0};
+    det_job j1 = {&p, 0, !once, once, 0}, j2 = {&p, 1, 0, once, 0}, j3 = {&p, 0, 0, once, 1};
+    fmuc_worker_outcome o3;
+    memset(&o3, 0, sizeof o3);
     if (equ_worker(s, s->fmu, "eq-determinism", det_worker, &j1, &o1, res) < 0) {
         equ_plan_free(&p);
         return;
@@ -181,8 +190,16 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         equ_plan_free(&p);
         return;
     }
+    /* once per process (X10): (1) and (2) use a second worker for the second instance */
+    if (once && equ_worker(s, s->fmu, "eq-determinism", det_worker, &j3, &o3, res) < 0) {
+        fmuc_worker_outcome_free(&o2);
+        fmuc_worker_outcome_free(&o1);
+        equ_plan_free(&p);
+        return;
+    }
+    const cJSON *r2 = once ? o3.reply : o1.reply;
     for (int r = 0; r < RUN_PROC; r++)
-        rows[r] = get_rows(o1.reply, r, n);
+        rows[r] = get_rows(r == RUN_SEQ2 || r == RUN_RESET ? r2 : o1.reply, r, n);
     rows[RUN_PROC] = get_rows(o2.reply, RUN_PROC, n);
     cJSON *ev = fmuc_result_evidence(res);
     cJSON *evi = cJSON_AddObjectToObject(ev, equ_iface_name(iface));
@@ -190,6 +207,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     cJSON_AddNumberToObject(evi, "variables", (double)p.nout);
     int local = 0;
     /* (1) sequential fresh instances */
+    if (once)
+        fmuc_result_note(res, "%s, (1) and (2): canBeInstantiatedOnlyOncePerProcess=\"true\", "
+                              "so the second instance ran in a worker process of its own",
+                         equ_iface_name(iface));
     if (rows[RUN_SEQ2])
         local |= compare(res, evi, &p, "(1) two fresh instances in sequence", "instance 1",
                          rows[RUN_SEQ1], "instance 2", rows[RUN_SEQ2],
@@ -198,8 +219,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                          "seed");
     else
         fmuc_result_violation(res, "%s, (1) second fresh instance: %s", equ_iface_name(iface),
-                              get_err(o1.reply, RUN_SEQ2) ? get_err(o1.reply, RUN_SEQ2)
-                                                          : "no result");
+                              get_err(r2, RUN_SEQ2) ? get_err(r2, RUN_SEQ2) : "no result");
     /* (2) after reset */
     const char *seq = "even two fresh instances differ: results depend on something outside "
                       "the instance (clock, random seed, global state)";
@@ -208,9 +228,9 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                          "after reset", rows[RUN_RESET],
                          local ? seq
                                : "fmi2Reset does not restore the state after fmi2Instantiate");
-    else if (get_err(o1.reply, RUN_RESET))
+    else if (get_err(r2, RUN_RESET))
         fmuc_result_note(res, "%s, (2) after fmi2Reset not assessed: %s", equ_iface_name(iface),
-                         get_err(o1.reply, RUN_RESET));
+                         get_err(r2, RUN_RESET));
     /* (3) interleaved */
     if (once) {
         fmuc_result_note(res, "%s, (3) skipped: canBeInstantiatedOnlyOncePerProcess=\"true\"",
@@ -249,6 +269,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         free(rows[r]);
     fmuc_worker_outcome_free(&o1);
     fmuc_worker_outcome_free(&o2);
+    fmuc_worker_outcome_free(&o3);
     equ_plan_free(&p);
 }
 

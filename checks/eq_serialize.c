@@ -12,6 +12,7 @@
 typedef struct ser_job {
     const equ_plan *plan;
     size_t k1, k2;
+    int once; /* canBeInstantiatedOnlyOncePerProcess: deserialize into instance A, no second */
 } ser_job;
 
 static void put_status(cJSON *reply, const char *key, fmi2Status st)
@@ -75,28 +76,33 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
-    fmuc_worker_phase(ctx, "fresh instance: deserialize, set, run to t2");
-    if (equ_inst_start(&ib, f, p, "serializeB") < 0) {
-        cJSON_AddStringToObject(reply, "fresh_error", ib.err);
-        goto out;
+    equ_inst *tb = job->once ? &ia : &ib;
+    if (job->once) {
+        fmuc_worker_phase(ctx, "same instance (once per process): deserialize, set, run to t2");
+    } else {
+        fmuc_worker_phase(ctx, "fresh instance: deserialize, set, run to t2");
+        if (equ_inst_start(&ib, f, p, "serializeB") < 0) {
+            cJSON_AddStringToObject(reply, "fresh_error", ib.err);
+            goto out;
+        }
     }
-    st = fmuc_fmi_deSerializeFMUstate(f, ib.c, buf, sz, &sb);
+    st = fmuc_fmi_deSerializeFMUstate(f, tb->c, buf, sz, &sb);
     put_status(reply, "deserialize", st);
     if (st != fmi2OK || !sb)
         goto out;
-    st = fmuc_fmi_setFMUstate(f, ib.c, sb);
+    st = fmuc_fmi_setFMUstate(f, tb->c, sb);
     put_status(reply, "set", st);
     if (st != fmi2OK)
         goto out;
-    if (equ_inst_restore(&ib, &snap) < 0 || equ_inst_record(&ib, b + job->k1 * w) < 0 ||
-        equ_inst_run_to(&ib, job->k2, b) < 0) {
-        cJSON_AddStringToObject(reply, "restored_error", ib.err);
+    if (equ_inst_restore(tb, &snap) < 0 || equ_inst_record(tb, b + job->k1 * w) < 0 ||
+        equ_inst_run_to(tb, job->k2, b) < 0) {
+        cJSON_AddStringToObject(reply, "restored_error", tb->err);
         goto out;
     }
     cJSON_AddItemToObject(reply, "b", fmuc_worker_f64_to_json(b, n));
 out:
-    if (sb && ib.c)
-        fmuc_fmi_freeFMUstate(f, ib.c, &sb);
+    if (sb && (job->once ? ia.c : ib.c))
+        fmuc_fmi_freeFMUstate(f, job->once ? ia.c : ib.c, &sb);
     if (sa && ia.c)
         fmuc_fmi_freeFMUstate(f, ia.c, &sa);
     equ_inst_free(&ib);
@@ -133,7 +139,12 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
     equ_plan_excite(&p);
-    ser_job job = {&p, p.nsteps / 2, p.nsteps};
+    ser_job job = {&p, p.nsteps / 2, p.nsteps,
+                   equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS)};
+    if (job.once)
+        fmuc_result_note(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\": the serialized "
+                              "state is restored into the same instance, not a fresh one",
+                         equ_iface_name(iface));
     if (equ_worker(s, s->fmu, "eq-serialize", ser_worker, &job, &o, res) < 0) {
         equ_plan_free(&p);
         return;

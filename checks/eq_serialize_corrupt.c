@@ -15,6 +15,7 @@ static const char *const corrupt_name[NCORRUPT] = {"bytes flipped in the middle"
 typedef struct cor_job {
     const equ_plan *plan;
     size_t k1;
+    int once; /* canBeInstantiatedOnlyOncePerProcess: deserialize into instance A, no second */
 } cor_job;
 
 static int cor_worker(fmuc_worker_ctx *ctx, void *payload)
@@ -48,10 +49,11 @@ static int cor_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     cJSON_AddNumberToObject(reply, "size", (double)sz);
-    if (equ_inst_start(&ib, f, p, "corruptB") < 0) {
+    if (!job->once && equ_inst_start(&ib, f, p, "corruptB") < 0) {
         cJSON_AddStringToObject(reply, "run_error", ib.err);
         goto out;
     }
+    fmi2Component cb = job->once ? ia.c : ib.c;
     cJSON *arr = cJSON_AddArrayToObject(reply, "statuses");
     for (int k = 0; k < NCORRUPT; k++) {
         size_t len = sz;
@@ -73,10 +75,10 @@ static int cor_worker(fmuc_worker_ctx *ctx, void *payload)
         }
         fmi2FMUstate sb = NULL;
         fmuc_worker_phase(ctx, "fmi2DeSerializeFMUstate of %s", corrupt_name[k]);
-        fmi2Status st = fmuc_fmi_deSerializeFMUstate(f, ib.c, bad, len, &sb);
+        fmi2Status st = fmuc_fmi_deSerializeFMUstate(f, cb, bad, len, &sb);
         cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)st));
         if (sb)
-            fmuc_fmi_freeFMUstate(f, ib.c, &sb);
+            fmuc_fmi_freeFMUstate(f, cb, &sb);
     }
 out:
     if (sa && ia.c)
@@ -101,7 +103,11 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
     equ_plan_excite(&p);
-    cor_job job = {&p, p.nsteps / 4};
+    cor_job job = {&p, p.nsteps / 4,
+                   equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS)};
+    if (job.once)
+        fmuc_result_note(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\": the corrupt "
+                              "states are given to the same instance, not a fresh one", ifn);
     if (equ_worker(s, s->fmu, "eq-serialize-corrupt", cor_worker, &job, &o, res) < 0) {
         equ_plan_free(&p);
         return;

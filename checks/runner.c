@@ -133,6 +133,74 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
     return NULL;
 }
 
+/* X10 policy for needsExecutionTool="true": the FMU is tried like any other (the tool may well
+ * be installed). When api-instantiate does not pass on such an FMU, the FMU needs a tool this
+ * machine does not give it: api-instantiate and every later check that calls the FMU become
+ * not-applicable with that reason (not failures of the FMU), and the report's
+ * environmentRequired says why (the CLI exits 64 when nothing else failed). Returns the
+ * declaring interface's name, or NULL when no interface with a binary declares the flag. */
+static const char *needs_tool(const fmuc_fmu *fmu, uint32_t *line)
+{
+    const unsigned bit = 1u << FMUC_CAP_NEEDS_EXECUTION_TOOL;
+    if (!fmu->md_parsed)
+        return NULL;
+    if (fmu->md.me.present && fmu->lib_path_me && (fmu->md.me.caps & bit)) {
+        *line = fmu->md.me.line;
+        return "ModelExchange";
+    }
+    if (fmu->md.cs.present && fmu->lib_path_cs && (fmu->md.cs.caps & bit)) {
+        *line = fmu->md.cs.line;
+        return "CoSimulation";
+    }
+    return NULL;
+}
+
+static fmuc_err tool_missing(fmuc_report *rep, fmuc_result *r, const char *iface, uint32_t line)
+{
+    char first[512];
+    snprintf(first, sizeof first, "%s", r->nmessages ? r->messages[0] : "fmi2Instantiate failed");
+    fmuc_verdict was = r->verdict;
+    const char *id = r->id, *title = r->title, *spec = r->spec; /* static strings */
+    fmuc_level level = r->level;
+    char *why = NULL;
+    if (asprintf(&why, "needsExecutionTool=\"true\" (<%s>, line %u): the FMU needs an execution "
+                       "tool that is not available here, fmi2Instantiate did not succeed (%s); "
+                       "the checks that call the FMU were not carried out",
+                 iface, line, first) < 0)
+        return FMUC_ENOMEM;
+    fmuc_result_clear(r);
+    fmuc_result_init(r, id, title, spec, level);
+    fmuc_result_na(r, "%s", why);
+    fmuc_result_note(r, "without the needsExecutionTool policy the verdict would be %s",
+                     fmuc_verdict_name(was));
+    free(rep->environment_required);
+    rep->environment_required = why;
+    return FMUC_OK;
+}
+
+/* The report's fmuLog: the FMU's messages from every check's evidence "log", each tagged with
+ * the check id, at most FMU_LOG_MAX in all (the evidence keeps its own capped copy). */
+#define FMU_LOG_MAX 2000
+
+static void collect_log(fmuc_report *rep, const fmuc_result *r)
+{
+    const cJSON *log = r->evidence ? cJSON_GetObjectItemCaseSensitive(r->evidence, "log") : NULL;
+    const cJSON *it;
+    if (!rep->fmu_log || !cJSON_IsArray(log))
+        return;
+    cJSON_ArrayForEach(it, log)
+    {
+        if (cJSON_GetArraySize(rep->fmu_log) >= FMU_LOG_MAX)
+            return;
+        cJSON *e = cJSON_Duplicate(it, 1);
+        if (!e)
+            return;
+        if (cJSON_IsObject(e) && !cJSON_GetObjectItemCaseSensitive(e, "check"))
+            cJSON_AddStringToObject(e, "check", r->id);
+        cJSON_AddItemToArray(rep->fmu_log, e);
+    }
+}
+
 fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_err,
                          const fmuc_options *opts, const fmuc_run_filter *filter,
                          const fmuc_run_hooks *hooks)
@@ -157,11 +225,23 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         fmuc_result_init(r, c->id, c->title, c->spec, level);
         char buf[256];
         const char *why = unmet(c, fmu, open_err, buf, sizeof buf);
+        if (!why && rep->environment_required && (c->needs & FMUC_NEEDS_SANDBOX) &&
+            strncmp(c->id, "load-", 5) != 0)
+            why = "needsExecutionTool=\"true\" and the execution tool is not available here "
+                  "(see api-instantiate)";
         double t0 = now_s();
         if (why)
             fmuc_result_na(r, "%s", why);
         else
             c->run(&subj, r);
+        collect_log(rep, r);
+        uint32_t tool_line = 0;
+        const char *tool_iface = NULL;
+        if (!why && strcmp(c->id, "api-instantiate") == 0 &&
+            (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR) &&
+            (tool_iface = needs_tool(fmu, &tool_line)) != NULL &&
+            tool_missing(rep, r, tool_iface, tool_line) != FMUC_OK)
+            return FMUC_ENOMEM;
         r->duration_s = now_s() - t0;
         done++;
         if (hooks && hooks->progress)

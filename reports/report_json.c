@@ -109,6 +109,8 @@ cJSON *fmuc_report_to_json(const fmuc_report *r)
     cJSON_AddItemToObject(root, "fmu", identity_json(&r->fmu));
     cJSON_AddStringToObject(root, "status", fmuc_report_status_name(r));
     add_str(root, "statusReason", r->rejected_reason);
+    if (r->environment_required)
+        cJSON_AddStringToObject(root, "environmentRequired", r->environment_required);
     cJSON *checks = cJSON_AddArrayToObject(root, "checks");
     for (size_t i = 0; i < r->nresults; i++)
         cJSON_AddItemToArray(checks, fmuc_result_to_json(&r->results[i]));

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE)
+#if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
+    defined(FMUC_HOSTILE_ONCE_PER_PROCESS)
 #include <signal.h>
 #endif
 
@@ -853,6 +854,16 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
 #ifdef FMUC_HOSTILE_ABORT_IN_INSTANTIATE
     raise(SIGABRT);
 #endif
+#ifdef FMUC_HOSTILE_ONCE_PER_PROCESS
+    {
+        /* process-wide state that a second instance would corrupt: the second fmi2Instantiate
+         * call in one process (even after fmi2FreeInstance, even a refused one) crashes */
+        static int instantiated_in_this_process;
+        if (instantiated_in_this_process)
+            raise(SIGSEGV);
+        instantiated_in_this_process = 1;
+    }
+#endif
     if (!functions)
         return NULL;
 #ifndef FMUC_DEFECT_ACCEPT_EMPTY_NAME
@@ -894,6 +905,15 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     (void)fmuGUID;
 #endif
 
+#ifdef FMUC_HOSTILE_NEEDS_TOOL
+    /* needsExecutionTool="true" stand-in: the "tool" is present when the variable is set */
+    if (!getenv("FMUC_FIXTURE_EXECUTION_TOOL")) {
+        early_log(functions, instanceName,
+                  "fmi2Instantiate: the execution tool is not available "
+                  "(FMUC_FIXTURE_EXECUTION_TOOL is not set)");
+        return NULL;
+    }
+#endif
 #ifdef FMUC_DEFECT_INSTANTIATE_NEEDS_LOGGING
     if (!loggingOn) {
         early_log(functions, instanceName, "fmi2Instantiate: loggingOn=false is not supported");

@@ -79,7 +79,18 @@ typedef struct fmuc_cli {
     int jobs;                   /* -j N (batch), default 1 */
     int shard_i, shard_n;       /* --shard i/n (1-based i), 0/0 when not sharded */
     int batch_child;            /* this process checks one FMU of a batch */
+    const char *tmult_source;   /* where timeout_multiplier came from: option, environment, config */
+    unsigned preflight_raised;  /* 1u << RLIMIT_*: soft limits the preflight raised */
+    int proc_available;         /* /proc is mounted (the worker's escaped-process sweep uses it) */
 } fmuc_cli;
+
+/** E07: check the inherited limits (RLIMIT_NOFILE, RLIMIT_AS, RLIMIT_DATA) against what a run
+ *  needs, raising soft limits up to the hard limit; notes whether /proc is there. Prints the
+ *  limit that is too small and returns FMUC_EXIT_USAGE, or -1 when fine. */
+int fmuc_cli_preflight(fmuc_cli *cli);
+/** E09: the effective limits of this run (timeouts, multiplier and its source, worker rlimits,
+ *  the inherited rlimits, /proc) for the report's options.limits. */
+cJSON *fmuc_cli_limits_json(const fmuc_cli *cli);
 
 int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv);
 void fmuc_cli_usage(FILE *out);

@@ -141,6 +141,7 @@ static char *options_json(const fmuc_cli *cli)
         for (size_t i = 0; i < op->sandbox.nallow_write; i++)
             cJSON_AddItemToArray(aw, cJSON_CreateString(op->sandbox.allow_write[i]));
     }
+    cJSON_AddItemToObject(o, "limits", fmuc_cli_limits_json(cli));
     cJSON *only = cJSON_AddArrayToObject(o, "only");
     for (size_t i = 0; i < cli->nonly; i++)
         cJSON_AddItemToArray(only, cJSON_CreateString(cli->only[i]));
@@ -204,6 +205,8 @@ static int exit_code_for(const fmuc_report *rep)
         return FMUC_EXIT_ERROR;
     if (rep->counts[FMUC_VERDICT_FAIL])
         return FMUC_EXIT_FAIL;
+    if (rep->environment_required) /* X10: needsExecutionTool and no tool here */
+        return FMUC_EXIT_USAGE;
     return FMUC_EXIT_OK;
 }
 
@@ -235,6 +238,7 @@ static void print_summary(const fmuc_cli *cli, const fmuc_report *rep, const cha
                        : rep->incomplete  ? "INTERRUPTED"
                        : rep->overall == FMUC_VERDICT_ERROR ? "ERROR"
                        : rep->overall == FMUC_VERDICT_FAIL  ? "FAIL"
+                       : rep->environment_required          ? "ENV-REQUIRED"
                                                             : "PASS";
     if (!cli->quiet) {
         putchar('\n');
@@ -425,6 +429,8 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     }
     if (!(cli->json_path && strcmp(cli->json_path, "-") == 0))
         print_summary(cli, &rep, json_path, html_path);
+    if (rep.environment_required)
+        fprintf(stderr, "fmucheck: %s: %s\n", path, rep.environment_required);
     if (fmuc_cli_signal_stop())
         rc = 128 + fmuc_cli_signal_stop();
     else if (cli->fail_on_new && rep.baseline && !rep.rejected && !rep.unsupported)

@@ -321,8 +321,10 @@ int fmuc_cli_config_load(fmuc_cli *cli)
         cli->opts.atol = c->atol;
     if (c->has_timeout && !cli->set_timeout)
         cli->opts.timeout_s = c->timeout_s;
-    if (c->has_tmult && !cli->set_tmult)
+    if (c->has_tmult && !cli->set_tmult) {
         cli->opts.timeout_multiplier = c->tmult;
+        cli->tmult_source = "config";
+    }
     return -1;
 }
 

@@ -201,6 +201,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             if (parse_double("--timeout-multiplier", optarg, 0.001, &cli->opts.timeout_multiplier) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_tmult = 1;
+            cli->tmult_source = "option";
             break;
         case OPT_INPUT: cli->opts.input_csv = optarg; break;
         case OPT_NATIVE:
@@ -309,6 +310,15 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             return FMUC_EXIT_USAGE;
         }
         cli->inputs[cli->ninputs++] = argv[i];
+    }
+    /* E09: FMUC_TIMEOUT_MULTIPLIER (like CK_TIMEOUT_MULTIPLIER), the machine's default when the
+     * option is not given; a config's timeouts.multiplier (explicit for this run) wins over it */
+    const char *env_tmult = getenv("FMUC_TIMEOUT_MULTIPLIER");
+    if (!cli->set_tmult && env_tmult && *env_tmult) {
+        if (parse_double("FMUC_TIMEOUT_MULTIPLIER", env_tmult, 0.001,
+                         &cli->opts.timeout_multiplier) < 0)
+            return FMUC_EXIT_USAGE;
+        cli->tmult_source = "environment";
     }
     if (!cli->list_checks)
         cli->list_json = 0;

@@ -23,6 +23,11 @@ int main(int argc, char **argv)
     rc = fmuc_cli_config_load(&cli);
     if (rc >= 0)
         return rc;
+    rc = fmuc_cli_preflight(&cli);
+    if (rc >= 0) {
+        fmuc_cli_config_free(&cli.config);
+        return rc;
+    }
     int batch = fmuc_cli_is_batch(&cli);
     if (cli.baseline_path && !batch) { /* fail fast on an unusable baseline */
         char why[256];

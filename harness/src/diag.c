@@ -42,6 +42,8 @@ void fmuc_options_init(fmuc_options *o)
     memset(o, 0, sizeof *o);
     o->timeout_s = 60.0;
     o->timeout_multiplier = 1.0;
+    o->rlimit_as_bytes = 4ull << 30;    /* the worker's defaults, here so the report can name them */
+    o->rlimit_fsize_bytes = 1ull << 30;
     o->rtol = 1e-6;
     o->atol = 1e-9;
     o->capture_cap_bytes = 1u << 20;

@@ -137,6 +137,7 @@ void fmuc_report_free(fmuc_report *r)
     free(r->options_json);
     cJSON_Delete(r->isolation);
     free(r->rejected_reason);
+    free(r->environment_required);
     identity_free(&r->fmu);
     for (size_t i = 0; i < r->nresults; i++)
         fmuc_result_clear(&r->results[i]);

@@ -240,3 +240,231 @@ Test(badinput_env, e10_closed_stdout_still_writes_the_report, .timeout = 120)
     fmuc_test_run_free(&r);
     bi_env_fini(&e);
 }
+
+/* ---- E07: restrictive inherited limits, no /proc ------------------------------------------- */
+
+#include <sched.h>
+#include <sys/resource.h>
+
+static int str_is(const cJSON *j, const char *want)
+{
+    const char *v = cJSON_GetStringValue(j);
+    return v && !strcmp(v, want);
+}
+
+typedef struct lim {
+    int res;
+    rlim_t soft, hard;
+} lim;
+
+static void set_lim(void *arg)
+{
+    const lim *l = arg;
+    struct rlimit rl = {l->soft, l->hard};
+    if (setrlimit(l->res, &rl) != 0)
+        _exit(125);
+}
+
+/* Run the good FMU with one inherited limit; returns the exit status, stderr in *r. */
+static void run_limited(bi_env *e, fmuc_test_run *r, lim *l)
+{
+    bi_opts o = {.child_setup = set_lim, .child_arg = l};
+    cr_assert(bi_exec(e, r, &o, BI_GOOD_FMU, NULL) == 0);
+    bi_expect_hygiene(e, "limited run");
+}
+
+Test(badinput_env, e07_open_files_limit_32_is_exit_64_naming_the_limit, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "e07n");
+    fmuc_test_run r;
+    lim l = {RLIMIT_NOFILE, 32, 32};
+    run_limited(&e, &r, &l);
+    cr_expect_eq(r.status, 64, "ulimit -n 32: exit %d (%s)", r.status, r.err);
+    cr_expect(strstr(r.err, "open files") && strstr(r.err, "32") && strstr(r.err, "64"),
+              "the message names the limit, its value and the need: %s", r.err);
+    cJSON *rep = bi_report(&e);
+    cr_expect(!rep, "no report: the run did not start");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    /* only the soft limit is low: fmucheck raises it itself, runs, and says so */
+    lim s = {RLIMIT_NOFILE, 32, 4096};
+    run_limited(&e, &r, &s);
+    cr_expect_eq(r.status, 0, "soft limit 32, hard 4096: exit %d (%s)", r.status, r.err);
+    rep = bi_report(&e);
+    const cJSON *raised = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "limits"),
+                            "process"),
+        "softLimitsRaised");
+    cr_expect(cJSON_IsArray(raised) &&
+                  str_is(cJSON_GetArrayItem(raised, 0), "openFiles"),
+              "the report records the raised limit");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    bi_env_fini(&e);
+}
+
+Test(badinput_env, e07_small_address_space_and_data_limits_are_exit_64, .timeout = 120)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    cr_skip("AddressSanitizer reserves terabytes of address space: it cannot start under ulimit -v");
+#else
+    bi_env e;
+    bi_env_init(&e, "e07v");
+    fmuc_test_run r;
+    int res[] = {RLIMIT_AS, RLIMIT_DATA};
+    const char *name[] = {"address space", "data segment"};
+    for (int i = 0; i < 2; i++) {
+        /* 128 MiB: enough to start fmucheck, below what a run needs */
+        lim l = {res[i], (rlim_t)128 << 20, (rlim_t)128 << 20};
+        run_limited(&e, &r, &l);
+        cr_expect_eq(r.status, 64, "%s 128 MiB: exit %d (%s)", name[i], r.status, r.err);
+        cr_expect(strstr(r.err, name[i]) && strstr(r.err, "128"),
+                  "the message names the limit and its value: %s", r.err);
+        fmuc_test_run_free(&r);
+    }
+    bi_env_fini(&e);
+#endif
+}
+
+/* In the child: a private mount namespace with an empty tmpfs over /proc. */
+static void hide_proc(void *arg)
+{
+    (void)arg;
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("tmpfs", "/proc", "tmpfs", 0, "size=16k,mode=0555") != 0)
+        _exit(125);
+}
+
+static int can_hide_proc(void)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        hide_proc(NULL);
+        _exit(access("/proc/self/stat", F_OK) == 0 ? 124 : 0);
+    }
+    int st = 0;
+    if (p < 0 || waitpid(p, &st, 0) < 0)
+        return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+Test(badinput_env, e07_no_proc_still_works_and_says_so, .timeout = 120)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    /* the sanitizer runtime reads its options from /proc/self/environ and LeakSanitizer needs
+     * /proc/<pid>/task at exit (it fails the process otherwise): the normal build covers this */
+    cr_skip("an ASan build cannot run without /proc");
+#endif
+    if (!can_hide_proc())
+        cr_skip("no private mount namespace here (needs root / CAP_SYS_ADMIN)");
+    bi_env e;
+    bi_env_init(&e, "e07p");
+    fmuc_test_run r;
+    bi_opts o = {.child_setup = hide_proc};
+    cr_assert(bi_exec(&e, &r, &o, BI_GOOD_FMU, NULL) == 0);
+    cr_expect_eq(r.status, 0, "without /proc: exit %d (%s)", r.status, r.err);
+    bi_expect_hygiene(&e, "no /proc");
+    cJSON *rep = bi_report(&e);
+    cr_assert(rep);
+    cr_expect_str_eq(bi_status(rep), "complete");
+    const cJSON *pa = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "limits"), "procAvailable");
+    cr_expect(cJSON_IsFalse(pa), "the report records that /proc was missing");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    bi_env_fini(&e);
+}
+
+/* ---- E09: monotonic timeouts with a multiplier, limits recorded ---------------------------- */
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void set_tmult_env(void *arg)
+{
+    setenv("FMUC_TIMEOUT_MULTIPLIER", (const char *)arg, 1);
+}
+
+static const cJSON *limits_of(const cJSON *rep)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "limits");
+}
+
+Test(badinput_env, e09_hang_times_out_after_timeout_times_multiplier, .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "e09");
+    const char *fmu = FMUC_FMU_DIR "/hostile/hang-in-dostep.fmu";
+    const char *extra[] = {"--timeout", "1", "--only", "cs-nominal-run", NULL};
+    /* (a) FMUC_TIMEOUT_MULTIPLIER=2, (b) --timeout-multiplier 2 */
+    for (int k = 0; k < 2; k++) {
+        fmuc_test_run r;
+        bi_opts o = {.no_tmult = 1, .child_setup = k == 0 ? set_tmult_env : NULL,
+                     .child_arg = (void *)"2"};
+        const char *extra_b[] = {"--timeout", "1", "--timeout-multiplier", "2", "--only",
+                                 "cs-nominal-run", NULL};
+        double t0 = mono_s();
+        cr_assert(bi_exec(&e, &r, &o, fmu, k == 0 ? extra : extra_b) == 0);
+        double dt = mono_s() - t0;
+        cr_expect_eq(r.status, 2, "hang: exit %d (%s)", r.status, r.err);
+        bi_expect_hygiene(&e, "e09");
+        /* 1 s x 2: not before 2 s, and well before the unscaled 60 s default (generous window
+         * for a loaded machine) */
+        cr_expect(dt >= 1.9 && dt < 30.0, "run %d took %.2f s, want about 2 s", k, dt);
+        cJSON *rep = bi_report(&e);
+        cr_assert(rep);
+        cr_expect_str_eq(bi_verdict(rep, "cs-nominal-run"), "error");
+        const cJSON *l = limits_of(rep);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(l, "timeoutSeconds")), 1.0);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(l, "timeoutMultiplier")), 2.0);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(l, "effectiveTimeoutSeconds")), 2.0);
+        cr_expect(str_is(cJSON_GetObjectItem(l, "timeoutMultiplierFrom"),
+                         k == 0 ? "environment" : "option"), "the multiplier's source");
+        cr_expect(str_is(cJSON_GetObjectItem(l, "clock"), "CLOCK_MONOTONIC"));
+        const cJSON *w = cJSON_GetObjectItem(l, "worker");
+        cr_expect(cJSON_GetObjectItem(w, "cpuSeconds") && cJSON_GetObjectItem(w, "fileSizeBytes") &&
+                      cJSON_GetObjectItem(w, "processes"),
+                  "the worker rlimits are recorded");
+        cr_expect(cJSON_GetObjectItem(cJSON_GetObjectItem(l, "process"), "openFiles"),
+                  "the inherited limits are recorded");
+        cJSON_Delete(rep);
+        fmuc_test_run_free(&r);
+    }
+    /* a bad FMUC_TIMEOUT_MULTIPLIER is a usage error naming the variable */
+    fmuc_test_run r;
+    bi_opts o = {.no_tmult = 1, .child_setup = set_tmult_env, .child_arg = (void *)"fast"};
+    cr_assert(bi_exec(&e, &r, &o, BI_GOOD_FMU, NULL) == 0);
+    cr_expect_eq(r.status, 64);
+    cr_expect(strstr(r.err, "FMUC_TIMEOUT_MULTIPLIER"), "names the variable: %s", r.err);
+    fmuc_test_run_free(&r);
+    bi_env_fini(&e);
+}
+
+/* Wall-clock jumps cannot be made here without changing the host clock, so this guards the
+ * sources instead: every deadline in the worker, the runner and the CLI is computed from
+ * CLOCK_MONOTONIC; nothing there reads CLOCK_REALTIME, gettimeofday() or arms alarm(). (The
+ * dates in reports come from time(NULL) in cli_util.c, which sets no deadline.) */
+Test(badinput_env, e09_deadlines_use_only_the_monotonic_clock)
+{
+    const char *files[] = {"harness/src/worker.c", "checks/runner.c", "harness/cli/cli_check.c",
+                           "harness/cli/cli_batch.c", "harness/cli/cli_signal.c",
+                           "harness/src/sim.c"};
+    const char *banned[] = {"CLOCK_REALTIME", "gettimeofday", "alarm(", "time(NULL)",
+                            "CLOCK_REALTIME_COARSE", "timer_create"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", FMUC_SOURCE_DIR, files[i]);
+        char *s = fmuc_test_read_file(p, NULL);
+        cr_assert(s, "%s", p);
+        for (size_t k = 0; k < sizeof banned / sizeof banned[0]; k++)
+            cr_expect(!strstr(s, banned[k]), "%s uses %s", files[i], banned[k]);
+        if (i == 0)
+            cr_expect(strstr(s, "CLOCK_MONOTONIC"), "worker.c times with CLOCK_MONOTONIC");
+        free(s);
+    }
+}

@@ -150,6 +150,9 @@ typedef struct bi_opts {
     int html;               /* write report.html too */
     int stdout_mode;
     double timeout_s;       /* kill after this (default 60) */
+    int no_tmult;           /* leave out --timeout-multiplier (the environment decides) */
+    void (*child_setup)(void *arg); /* in the child before exec (limits, namespaces, env) */
+    void *child_arg;
 } bi_opts;
 
 /* Run fmucheck [--tmpdir T] [-o O] [--no-html] extra... fmu in e->cwd with TMPDIR set. */
@@ -173,8 +176,10 @@ static inline int bi_exec(bi_env *e, fmuc_test_run *r, const bi_opts *o_in, cons
     argv[k++] = (char *)outdir;
     if (!o.html)
         argv[k++] = "--no-html";
-    argv[k++] = "--timeout-multiplier";
-    argv[k++] = (char *)fmuc_test_timeout_multiplier();
+    if (!o.no_tmult) {
+        argv[k++] = "--timeout-multiplier";
+        argv[k++] = (char *)fmuc_test_timeout_multiplier();
+    }
     for (size_t i = 0; extra && extra[i] && k < 60; i++)
         argv[k++] = (char *)extra[i];
     argv[k++] = (char *)fmu;
@@ -215,6 +220,8 @@ static inline int bi_exec(bi_env *e, fmuc_test_run *r, const bi_opts *o_in, cons
         else
             unsetenv("TMPDIR");
         setenv("NO_COLOR", "1", 1);
+        if (o.child_setup)
+            o.child_setup(o.child_arg);
         execv(argv[0], argv);
         _exit(127);
     }

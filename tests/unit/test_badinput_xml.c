@@ -471,3 +471,225 @@ Test(badinput_xml, x08_report_injection_stays_data, .timeout = 180)
     free(md);
     bi_env_fini(&e);
 }
+
+/* ---- X09: GUID and modelIdentifier do not match the binary ----------------------------------- */
+
+#define X09_GUID "{12345678-9abc-def0-1234-56789abcdef0}"
+
+/* Does the report's fmuLog hold a message of check id that contains needle (data the FMU got)? */
+static int fmu_log_has(const cJSON *rep, const char *id, const char *needle)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "fmuLog"))
+    {
+        const char *c = cJSON_GetStringValue(cJSON_GetObjectItem(it, "check"));
+        const char *m = cJSON_GetStringValue(cJSON_GetObjectItem(it, "message"));
+        if (c && m && !strcmp(c, id) && strstr(m, needle))
+            return 1;
+    }
+    return 0;
+}
+
+Test(badinput_xml, x09_guid_differs_from_the_binary, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x09g");
+    char *md = good_md();
+    const char *g0 = strstr(md, "guid=\"");
+    cr_assert(g0);
+    g0 += 6;
+    size_t gl = strcspn(g0, "\"");
+    char *doc = NULL;
+    cr_assert(asprintf(&doc, "%.*s%s%s", (int)(g0 - md), md, X09_GUID, g0 + gl) > 0);
+    xrun x;
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 1, "exit %d\n%s", x.status, x.r.err);
+    expect_check(&x, "api-instantiate", "fail");
+    expect_check(&x, "md-guid-present", "pass");
+    /* the dynamic checks after it cannot get an instance: not-applicable, never pass */
+    expect_check(&x, "cs-nominal-run", "not-applicable");
+    expect_check(&x, "me-nominal-run", "not-applicable");
+    /* what the FMU logged about the GUID is in report.json (it names the GUID it was given) */
+    cr_expect(fmu_log_has(x.rep, "api-instantiate", X09_GUID),
+              "the FMU's log message about the GUID is not in report.json's fmuLog");
+    xrun_free(&x);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
+Test(badinput_xml, x09_model_identifier_differs_from_the_exported_symbols, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x09m");
+    /* the library exports SpringMassDamper_fmi2* instead of fmi2* (reference_fmus/broken/
+     * load-exports--prefixed): the load check fails naming the missing functions */
+    cJSON *rep = bi_check(&e, FMUC_FMU_DIR "/broken/load-exports--prefixed.fmu", NULL, 1, NULL);
+    cr_assert(rep);
+    cr_expect_str_eq(bi_verdict(rep, "load-exports"), "fail");
+    cr_expect_str_eq(bi_verdict(rep, "api-instantiate"), "not-applicable");
+    cr_expect_str_eq(bi_verdict(rep, "cs-nominal-run"), "not-applicable");
+    const cJSON *c, *m;
+    int named = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+        if (!id || strcmp(id, "load-exports"))
+            continue;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "messages"))
+        {
+            const char *s = cJSON_GetStringValue(m);
+            named += s && (strstr(s, "fmi2Instantiate") || strstr(s, "fmi2DoStep") ||
+                           strstr(s, "fmi2GetReal"));
+        }
+    }
+    cr_expect_geq(named, 3, "load-exports names the missing functions");
+    cJSON_Delete(rep);
+    /* a modelIdentifier whose library is not in the archive: the archive check fails */
+    char *md = good_md();
+    char *doc = bi_replace(md, "modelIdentifier=\"SpringMassDamper\"", "modelIdentifier=\"Other\"");
+    xrun x;
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 1, "exit %d\n%s", x.status, x.r.err);
+    expect_check(&x, "zip-binary-present", "fail");
+    xrun_free(&x);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
+/* ---- X10: canBeInstantiatedOnlyOncePerProcess, needsExecutionTool, ME and CS ------------------ */
+
+static const cJSON *check_of(const cJSON *rep, const char *id)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *cid = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+        if (cid && !strcmp(cid, id))
+            return c;
+    }
+    return NULL;
+}
+
+static int count_verdict(const cJSON *rep, const char *verdict)
+{
+    int n = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+        n += v && !strcmp(v, verdict);
+    }
+    return n;
+}
+
+Test(badinput_xml, x10_once_per_process_fmu_is_never_instantiated_twice_in_one_process,
+     .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "x10o");
+    /* the binary raises SIGSEGV on a second fmi2Instantiate in one process and declares the flag
+     * on both interfaces: every check must pass, none may end in error */
+    cJSON *rep = bi_check(&e, FMUC_FMU_DIR "/hostile/once-per-process.fmu", NULL, 0, NULL);
+    cr_assert(rep);
+    cr_expect_eq(count_verdict(rep, "error"), 0, "a second instance in one process crashed it");
+    cr_expect_eq(count_verdict(rep, "fail"), 0);
+    const char *ids[] = {"api-instantiate", "api-guid", "api-instantiate-refuses", "api-bad-vr",
+                         "api-illegal-calls", "cs-nominal-run", "me-nominal-run", "me-vs-cs",
+                         "eq-determinism", "eq-serialize", "eq-serialize-corrupt"};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        cr_expect_str_eq(bi_verdict(rep, ids[i]), "pass", "%s", ids[i]);
+    /* eq-determinism: "two instances in one process" is skipped, recorded per interface */
+    const cJSON *ev = cJSON_GetObjectItem(check_of(rep, "eq-determinism"), "evidence");
+    const char *ifs[] = {"ME", "CS"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *m = cJSON_GetObjectItem(ev, ifs[i]);
+        const char *v = cJSON_GetStringValue(
+            cJSON_GetObjectItem(m, "(3) two live instances stepped alternately"));
+        cr_expect(v && strstr(v, "skipped"), "%s: the interleaved mode is not marked skipped",
+                  ifs[i]);
+    }
+    cJSON_Delete(rep);
+    /* the same binary without the flag: fmucheck instantiates twice per worker, so it crashes
+     * (proves the fixture really detects a second instantiation) */
+    bi_fmu f;
+    bi_fmu_load(&f, FMUC_FMU_DIR "/hostile/once-per-process.fmu");
+    const bi_entry *mde = bi_fmu_find(&f, "modelDescription.xml");
+    char *md2 = bi_replace((const char *)mde->data, " canBeInstantiatedOnlyOncePerProcess=\"true\"",
+                           "");
+    char *md3 = bi_replace(md2, " canBeInstantiatedOnlyOncePerProcess=\"true\"", "");
+    bi_fmu_set(&f, "modelDescription.xml", md3, strlen(md3));
+    char p[700];
+    bi_in(&e, "noflag.fmu", p, sizeof p);
+    bi_fmu_write(&f, p);
+    bi_fmu_free(&f);
+    rep = bi_check(&e, p, NULL, 2, NULL);
+    cr_expect_str_eq(bi_verdict(rep, "api-guid"), "error");
+    cJSON_Delete(rep);
+    free(md2);
+    free(md3);
+    bi_env_fini(&e);
+}
+
+static void set_tool_env(void *arg)
+{
+    (void)arg;
+    setenv("FMUC_FIXTURE_EXECUTION_TOOL", "1", 1);
+}
+
+Test(badinput_xml, x10_needs_execution_tool_without_the_tool_is_env_required, .timeout = 180)
+{
+    bi_env e;
+    bi_env_init(&e, "x10t");
+    const char *fmu = FMUC_FMU_DIR "/hostile/needs-execution-tool.fmu";
+    fmuc_test_run r;
+    cJSON *rep = bi_check(&e, fmu, NULL, 64, &r);
+    cr_assert(rep, "a report is written");
+    cr_expect_str_eq(bi_status(rep), "complete");
+    cr_expect(strstr(r.err, "needsExecutionTool"), "stderr names the attribute: %s", r.err);
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "environmentRequired"));
+    cr_expect(why && strstr(why, "needsExecutionTool"), "environmentRequired names the attribute");
+    cr_expect_str_eq(bi_verdict(rep, "api-instantiate"), "not-applicable");
+    const cJSON *msgs = cJSON_GetObjectItem(check_of(rep, "api-instantiate"), "messages");
+    const char *m0 = cJSON_GetStringValue(cJSON_GetArrayItem(msgs, 0));
+    cr_expect(m0 && strstr(m0, "needsExecutionTool"), "the reason names the attribute");
+    const char *dyn[] = {"api-guid", "cs-nominal-run", "me-nominal-run", "eq-determinism"};
+    for (size_t i = 0; i < 4; i++)
+        cr_expect_str_eq(bi_verdict(rep, dyn[i]), "not-applicable", "%s", dyn[i]);
+    cr_expect_str_eq(bi_verdict(rep, "load-exports"), "pass", "loading needs no tool");
+    cr_expect_eq(count_verdict(rep, "fail") + count_verdict(rep, "error"), 0);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    /* the tool is there: the FMU really runs, so it is checked like any other */
+    bi_opts o = {.child_setup = set_tool_env};
+    cr_assert(bi_exec(&e, &r, &o, fmu, NULL) == 0);
+    cr_expect_eq(r.status, 0, "with the tool: exit %d\n%s", r.status, r.err);
+    bi_expect_hygiene(&e, "with the tool");
+    rep = bi_report(&e);
+    cr_expect_str_eq(bi_verdict(rep, "api-instantiate"), "pass");
+    cr_expect_str_eq(bi_verdict(rep, "cs-nominal-run"), "pass");
+    cr_expect(!cJSON_GetObjectItem(rep, "environmentRequired"));
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    bi_env_fini(&e);
+}
+
+Test(badinput_xml, x10_fmu_with_me_and_cs_is_exercised_in_both, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x10b");
+    cJSON *rep = bi_check(&e, BI_GOOD_FMU, NULL, 0, NULL);
+    cr_assert(rep);
+    cr_expect_str_eq(bi_verdict(rep, "cs-nominal-run"), "pass");
+    cr_expect_str_eq(bi_verdict(rep, "me-nominal-run"), "pass");
+    cr_expect_str_eq(bi_verdict(rep, "me-vs-cs"), "pass");
+    const char *per_iface[] = {"eq-determinism", "eq-serialize"};
+    for (size_t i = 0; i < 2; i++) {
+        const cJSON *ev = cJSON_GetObjectItem(check_of(rep, per_iface[i]), "evidence");
+        cr_expect(cJSON_GetObjectItem(ev, "ME") && cJSON_GetObjectItem(ev, "CS"),
+                  "%s ran on only one interface", per_iface[i]);
+    }
+    cJSON_Delete(rep);
+    bi_env_fini(&e);
+}

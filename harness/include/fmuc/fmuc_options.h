@@ -11,7 +11,7 @@
 typedef struct fmuc_options {
     double timeout_s;           /* default wall-clock limit per dynamic check (seconds) */
     double timeout_multiplier;  /* scales every timeout (slow machines, sanitizers) */
-    uint64_t rlimit_as_bytes;   /* worker address-space limit (0: default 4 GiB) */
+    uint64_t rlimit_as_bytes;   /* worker address-space limit (init: 4 GiB; 0: the worker's default) */
     uint64_t rlimit_fsize_bytes;/* worker file-size limit */
     uint64_t capture_cap_bytes; /* stdout/stderr bytes kept per worker */
     const char *input_csv;      /* --input: drives the FMU's inputs */
@@ -27,7 +27,8 @@ typedef struct fmuc_options {
     int verbose;
 } fmuc_options;
 
-/** Defaults: 60 s per check, multiplier 1, rtol 1e-6, atol 1e-9. */
+/** Defaults: 60 s per check, multiplier 1, worker rlimits 4 GiB address space and 1 GiB file
+ *  size, rtol 1e-6, atol 1e-9. */
 void fmuc_options_init(fmuc_options *o);
 
 #endif

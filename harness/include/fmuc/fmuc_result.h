@@ -93,6 +93,8 @@ typedef struct fmuc_report {
     char *rejected_reason;
     int unsupported;              /* FMI 1.0 / 3.0 */
     int incomplete;               /* interrupted run */
+    char *environment_required;   /* X10: needsExecutionTool="true" and the FMU could not be
+                                   * instantiated here: why the dynamic checks did not run */
     size_t nresults;
     fmuc_result *results;
     cJSON *fmu_log;               /* array of logged FMU messages (from dynamic checks) */

@@ -43,6 +43,9 @@
  * ------------------------------------------------------------------------------------------- */
 
 /** What the worker runs on and its limits. Zero fields take the defaults in parentheses. */
+/* RLIMIT_NPROC of a worker (fork bombs, B10); recorded in the report's limits. */
+#define FMUC_WORKER_NPROC_LIMIT 1024
+
 typedef struct fmuc_worker_spec {
     const fmuc_fmu *fmu;          /* FMU to load in the worker (may be NULL for non-FMU workers) */
     double timeout_s;             /* wall clock, CLOCK_MONOTONIC (60 s) */
