@@ -88,6 +88,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_diag d = {{0}, FMUC_OK};
         fmuc_worker_spec_init(&spec, s->fmu, s->opts);
         spec.label = "api-sandbox";
+        spec.record_sandbox = 1;
         if (fmuc_worker_run(&spec, probe, &ifs[i].type, &o, &d) < 0) {
             fmuc_result_error(res, "api-sandbox: could not start a worker: %s", d.msg);
             return;

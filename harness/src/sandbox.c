@@ -218,12 +218,52 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
 
 /* ---- parent: preparation ----------------------------------------------------------------- */
 
-static fmuc_err mk_scratch(fmuc_sandbox_plan *plan, const char *base, fmuc_diag *diag)
+/* The workers of one FMU run one after the other, so they share one scratch directory in the
+ * FMU's private temp folder, emptied after each worker (a mkdir per worker costs more than the
+ * worker's own setup). Workers without an FMU get their own. */
+#define SHARED_SCRATCH "scratch"
+
+static int reuse_scratch(fmuc_sandbox_plan *plan, const char *fmu_tmp_dir)
 {
-    size_t n = strlen(base) + 32;
+    size_t n = strlen(fmu_tmp_dir) + sizeof SHARED_SCRATCH + 1;
+    char *path = malloc(n);
+    struct stat st;
+    if (!path)
+        return 0;
+    snprintf(path, n, "%s/%s", fmu_tmp_dir, SHARED_SCRATCH);
+    /* only our own directory as we left it: no link, the owner the workers need */
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        (plan->drop ? (int)st.st_uid != plan->uid : st.st_uid != geteuid())) {
+        free(path);
+        return 0;
+    }
+    plan->scratch = path;
+    plan->reused = 1;
+    return 1;
+}
+
+static fmuc_err mk_scratch(fmuc_sandbox_plan *plan, const char *base, const char *fmu_tmp_dir,
+                           fmuc_diag *diag)
+{
+    size_t n = strlen(base) + 32 + (fmu_tmp_dir ? strlen(fmu_tmp_dir) : 0);
     char *templ = malloc(n);
     if (!templ)
         return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+    if (fmu_tmp_dir && *fmu_tmp_dir) {
+        snprintf(templ, n, "%s/%s", fmu_tmp_dir, SHARED_SCRATCH);
+        if (mkdir(templ, 0700) == 0) {
+            plan->scratch = templ;
+            plan->reused = 1;
+            return FMUC_OK;
+        }
+        if (errno != EEXIST) {
+            fmuc_err e = fmuc_diag_set(diag, FMUC_EIO,
+                                       "sandbox: cannot create the worker's scratch directory "
+                                       "%s: %s", templ, strerror(errno));
+            free(templ);
+            return e;
+        }
+    }
     snprintf(templ, n, "%s/scratch-XXXXXX", base);
     if (!mkdtemp(templ)) {
         fmuc_err e = fmuc_diag_set(diag, FMUC_EIO,
@@ -344,7 +384,9 @@ fmuc_err fmuc_sandbox__prepare(fmuc_sandbox_plan *plan, const fmuc_sandbox_confi
         base = getenv("TMPDIR");
     if (!base || !*base)
         base = "/tmp";
-    err = mk_scratch(plan, base, diag);
+    if (fmu_tmp_dir && *fmu_tmp_dir && reuse_scratch(plan, fmu_tmp_dir))
+        return FMUC_OK; /* set up by an earlier worker of this FMU, emptied after it */
+    err = mk_scratch(plan, base, fmu_tmp_dir, diag);
     if (err < 0)
         return err;
     if (!plan->drop)
@@ -391,10 +433,41 @@ fail:
     return err;
 }
 
+/* Remove what a worker left in the shared scratch directory; if that fails, the directory goes
+ * (the next worker makes a private one). */
+static void empty_scratch(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int failed = !d;
+    while (d && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        size_t n = strlen(dir) + strlen(de->d_name) + 2;
+        char *p = malloc(n);
+        if (!p) {
+            failed = 1;
+            break;
+        }
+        snprintf(p, n, "%s/%s", dir, de->d_name);
+        if (fmuc_rmtree(p) < 0)
+            failed = 1;
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    /* the worker may have changed its mode: the next one needs it as it was made */
+    if (failed || chmod(dir, 0700) != 0)
+        fmuc_rmtree(dir);
+}
+
 void fmuc_sandbox__cleanup(fmuc_sandbox_plan *plan)
 {
     if (plan->scratch) {
-        fmuc_rmtree(plan->scratch);
+        if (plan->reused)
+            empty_scratch(plan->scratch);
+        else
+            fmuc_rmtree(plan->scratch);
         free(plan->scratch);
     }
     plan->scratch = NULL;
@@ -1004,7 +1077,7 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
             sb->landlock_abi = abi;
             sb->landlock_net = net_ll;
         }
-        if (seccomp_notify_available()) {
+        if (plan->record && seccomp_notify_available()) {
             if (start_recording(plan, sb, why, sizeof why) < 0)
                 return fail(sb, "seccomp recording: %s", why);
             sb->seccomp = 1;
@@ -1018,7 +1091,7 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
     } else {
         if (!sb->landlock_abi)
             add_missing(sb, "landlock");
-        if (!sb->seccomp)
+        if (plan->record && !sb->seccomp)
             add_missing(sb, "seccomp");
         if (deny_net && !sb->netns && !sb->landlock_net)
             add_missing(sb, "network-namespace");
@@ -1115,6 +1188,7 @@ fmuc_err fmuc_sandbox_preflight(const fmuc_sandbox_config *cfg, const char *tmp_
     fmuc_err err;
     memset(&spec, 0, sizeof spec);
     spec.sandbox = cfg;
+    spec.record_sandbox = 1; /* learn whether recording works too */
     spec.tmp_parent = tmp_parent;
     spec.timeout_s = 30;
     spec.label = "sandbox-preflight";

@@ -43,6 +43,8 @@ typedef struct fmuc_sandbox_plan {
     int drop;                         /* euid 0 and not --no-privilege-drop */
     int uid, gid;
     char *scratch;                    /* per-worker scratch directory (malloc'ed, absolute) */
+    int record;                       /* install the seccomp recording (spec->record_sandbox) */
+    int reused;                       /* scratch is the FMU's shared one: emptied, not removed */
 } fmuc_sandbox_plan;
 
 /** Parent: create the worker's scratch directory under base_dir (the FMU's temp dir, else

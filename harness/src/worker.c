@@ -631,6 +631,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                                 spec.tmp_parent, diag);
     if (err < 0)
         goto out;
+    plan.record = spec.record_sandbox;
 
     /* Orphans of the worker get reparented to us (not init) so they can be killed and reaped. */
     if (prctl(PR_GET_CHILD_SUBREAPER, &prev_subreaper) == 0 && !prev_subreaper &&

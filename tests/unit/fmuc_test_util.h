@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +55,7 @@ static inline int fmuc_test_exec(fmuc_test_run *r, char *const argv[], char *con
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive a test that failed half-way */
         dup2(po[1], 1);
         dup2(pe[1], 2);
         close(po[0]);
@@ -190,6 +192,7 @@ static inline pid_t fmuc_test_spawn(char *const argv[], char *const extra_env[],
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive a test that failed half-way */
     int fo = open(out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int fe = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fo < 0 || fe < 0)

@@ -7,6 +7,8 @@
 #define FMUC_TEST_BADINPUT_UTIL_H
 
 #include <criterion/criterion.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -202,6 +204,7 @@ static inline int bi_exec(bi_env *e, fmuc_test_run *r, const bi_opts *o_in, cons
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive a test that failed half-way */
         if (o.stdout_mode == BI_STDOUT_CLOSED_PIPE) {
             close(po[0]); /* nobody reads: writes get EPIPE / SIGPIPE */
             signal(SIGPIPE, SIG_DFL);

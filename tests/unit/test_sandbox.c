@@ -3,6 +3,7 @@
  * --require-isolation strict on a kernel without Landlock / namespaces (simulated by a seccomp
  * filter the test installs on fmucheck before exec). */
 #include <criterion/criterion.h>
+#include <dirent.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,16 +34,30 @@ static int landlock_abi(void)
     return v > 0 ? (int)v : 0;
 }
 
-static void run_worker(const fmuc_sandbox_config *cfg, fmuc_worker_fn fn, void *payload,
-                       fmuc_worker_outcome *o)
+/* A worker with recording (as api-sandbox runs it); the recording is asserted wherever the kernel
+ * offers seccomp user notification. */
+static void run_worker_rec(const fmuc_sandbox_config *cfg, fmuc_worker_fn fn, void *payload,
+                           fmuc_worker_outcome *o, int record)
 {
     fmuc_worker_spec spec;
     fmuc_diag d = {{0}, FMUC_OK};
     memset(&spec, 0, sizeof spec);
     spec.timeout_s = 20;
     spec.sandbox = cfg;
+    spec.record_sandbox = record;
     cr_assert_eq(fmuc_worker_run(&spec, fn, payload, o, &d), FMUC_OK, "%s", d.msg);
     cr_assert_eq(o->end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o->end));
+    if (record && (!cfg || cfg->mode != FMUC_ISOLATION_BASIC)) {
+        fmuc_sandbox_probe pr;
+        fmuc_sandbox_probe_run(&pr);
+        cr_assert_eq(o->isolation.seccomp, pr.seccomp, "recording installed where available");
+    }
+}
+
+static void run_worker(const fmuc_sandbox_config *cfg, fmuc_worker_fn fn, void *payload,
+                       fmuc_worker_outcome *o)
+{
+    run_worker_rec(cfg, fn, payload, o, 1);
 }
 
 static double reply_num(const fmuc_worker_outcome *o, const char *key)
@@ -415,6 +430,27 @@ Test(sandbox, network_allow_option_passes_the_tcp_fixture, .timeout = 120)
     free(dir);
 }
 
+/* Workers of other checks are confined the same way but do not pay for the recording thread. */
+Test(sandbox, workers_without_recording_are_still_confined)
+{
+    if (!landlock_abi())
+        cr_skip_test("no Landlock on this kernel");
+    char *dir = fmuc_test_mkdtemp("sb-norec");
+    cr_assert_eq(chmod(dir, 0777), 0);
+    fmuc_worker_outcome o;
+    run_worker_rec(NULL, fn_writes, dir, &o, 0);
+    cr_expect_eq(o.isolation.seccomp, 0, "no recording filter");
+    cr_expect_eq(o.sandbox_events_total, 0);
+    cr_expect_eq(reply_num(&o, "inside_errno"), 0);
+    cr_expect_eq(reply_num(&o, "outside_errno"), EACCES, "Landlock still denies");
+    cr_expect_eq(fmuc_test_count_entries(dir), 0);
+    cr_expect(o.isolation.strict || o.isolation.missing[0], "strict does not need the recorder");
+    cr_expect(!strstr(o.isolation.missing, "seccomp"));
+    fmuc_worker_outcome_free(&o);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
 Test(sandbox, bad_isolation_options_are_usage_errors)
 {
     char *a1[] = {FMUC_EXE, "--isolation", "paranoid", GOOD_FMU, NULL};
@@ -427,4 +463,48 @@ Test(sandbox, bad_isolation_options_are_usage_errors)
         cr_expect_eq(r.status, 64, "%s: exit %d", all[i][1], r.status);
         fmuc_test_run_free(&r);
     }
+}
+
+static int fn_leave_file(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *r = fmuc_worker_reply(ctx);
+    DIR *d = opendir(".");
+    int seen = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            seen++;
+    if (d)
+        closedir(d);
+    cJSON_AddNumberToObject(r, "entries_before", seen);
+    FILE *f = fopen("left-behind.txt", "w");
+    cJSON_AddBoolToObject(r, "wrote", f != NULL);
+    if (f)
+        fclose(f);
+    mkdir("subdir", 0700);
+    chmod(".", 0500); /* try to spoil it for the next worker */
+    return 0;
+}
+
+/* The workers of one FMU share a scratch folder, emptied (and its mode restored) after each: a
+ * worker never sees what an earlier one left, and cannot spoil it for the next. */
+Test(sandbox, shared_scratch_is_emptied_between_workers)
+{
+    fmuc_fmu fmu;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, GOOD_FMU, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
+    for (int k = 0; k < 3; k++) {
+        fmuc_worker_spec spec;
+        fmuc_worker_outcome o;
+        memset(&spec, 0, sizeof spec);
+        spec.fmu = &fmu;
+        spec.timeout_s = 20;
+        cr_assert_eq(fmuc_worker_run(&spec, fn_leave_file, NULL, &o, &d), FMUC_OK, "%s", d.msg);
+        cr_assert_eq(o.end, FMUC_WORKER_OK);
+        cr_expect_eq(reply_num(&o, "entries_before"), 0, "worker %d saw leftovers", k);
+        cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o.reply, "wrote")), "worker %d", k);
+        fmuc_worker_outcome_free(&o);
+    }
+    fmuc_fmu_close(&fmu);
 }

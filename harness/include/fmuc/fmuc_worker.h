@@ -56,6 +56,10 @@ typedef struct fmuc_worker_spec {
     size_t reply_max_bytes;       /* largest accepted reply document (16 MiB) */
     const char *label;            /* what runs, for messages (e.g. the check id); may be NULL */
     const fmuc_sandbox_config *sandbox; /* isolation options (NULL: defaults, fmuc_sandbox.h) */
+    int record_sandbox;           /* also record write and network attempts (seccomp notification
+                                     watched by a thread in the worker, about 0.5 ms a worker);
+                                     the enforcement (Landlock, network namespace, privilege
+                                     drop) applies to every worker either way */
     const char *tmp_parent;       /* where the scratch dir goes when fmu is NULL ($TMPDIR, /tmp) */
 } fmuc_worker_spec;
 
