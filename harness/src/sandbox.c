@@ -1025,7 +1025,7 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
     char why[200];
     int abi = 0, net_ll = 0;
 
-    memset(sb, 0, sizeof *sb);
+    memset(sb, 0, offsetof(fmuc_w_sandbox, ev)); /* the events are counted by nevents */
     sb->basic_requested = basic;
     sb->network_deny = deny_net && !basic;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

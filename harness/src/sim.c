@@ -78,6 +78,8 @@ typedef struct sim {
     int error;                /* fmi2Error seen: only FreeInstance */
     char cvode_msg[256];
     double tnext;             /* next time event (HUGE_VAL when none) */
+    double t_synced;          /* time last given to fmi2SetTime, with the continuous inputs */
+    int synced;               /* t_synced is valid */
 } sim;
 
 static int ok(fmi2Status st)
@@ -755,13 +757,22 @@ static int read_states(sim *s, double t, int nominals)
 /* Put the FMU at (t, y) with continuous inputs at t (inside CVODE callbacks and after steps). */
 static int sync_fmu(sim *s, double t, const double *y)
 {
-    fmi2Status st = rec(s, FMUC_SIM_FN_SetTime, fmuc_fmi_setTime(s->f, s->c, t), t, NULL);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_SetTime, st, t);
-        return -1;
+    fmi2Status st;
+    /* CVODE evaluates several times at one t (Newton iterations, difference quotients): the time
+     * and the continuous inputs (functions of t) are set again only when t changes, which FMI
+     * 2.0 §3.2.1 allows (fmi2SetTime with the same time has no effect). */
+    if (!s->synced || t != s->t_synced) {
+        s->synced = 0;
+        st = rec(s, FMUC_SIM_FN_SetTime, fmuc_fmi_setTime(s->f, s->c, t), t, NULL);
+        if (!ok(st)) {
+            stop_call(s, FMUC_SIM_FN_SetTime, st, t);
+            return -1;
+        }
+        if (set_inputs(s, t, IN_CONTINUOUS, 0) < 0)
+            return -1;
+        s->t_synced = t;
+        s->synced = 1;
     }
-    if (set_inputs(s, t, IN_CONTINUOUS, 0) < 0)
-        return -1;
     if (s->nx) {
         st = rec(s, FMUC_SIM_FN_SetContinuousStates,
                  fmuc_fmi_setContinuousStates(s->f, s->c, y, s->nx), t, "nx=%zu", s->nx);
