@@ -14,15 +14,45 @@
 #include <unistd.h>
 
 #include "fmuc/fmuc_worker.h"
+#include "fmuc_test_util.h"
 
 #define HOSTILE_DIR FMUC_BUILD_DIR "/tests/fixtures/hostile"
+
+/* A stand-in for an extracted FMU: the library copied into a temp folder that the worker can
+ * read after it dropped root to nobody (the build tree may sit in a folder only root can enter,
+ * as an FMU's extraction folder never does). Removed when the test's process exits. */
+static char *staged_dirs[8];
+
+static void remove_staged(void)
+{
+    for (size_t i = 0; i < sizeof staged_dirs / sizeof *staged_dirs; i++)
+        if (staged_dirs[i])
+            fmuc_test_rm_rf(staged_dirs[i]);
+}
 
 static fmuc_fmu fake_fmu(const char *lib)
 {
     fmuc_fmu f;
+    char *dir = fmuc_test_mkdtemp("worker-lib"), *copy = NULL;
+    const char *base = strrchr(lib, '/');
+    size_t len = 0;
+    char *bytes = fmuc_test_read_file(lib, &len);
+    cr_assert(dir && bytes, "cannot stage %s", lib);
+    cr_assert(asprintf(&copy, "%s/%s", dir, base ? base + 1 : lib) > 0);
+    FILE *out = fopen(copy, "wb");
+    cr_assert(out && fwrite(bytes, 1, len, out) == len && fclose(out) == 0, "cannot write %s", copy);
+    cr_assert(chmod(dir, 0755) == 0 && chmod(copy, 0755) == 0);
+    free(bytes);
+    for (size_t i = 0; i < sizeof staged_dirs / sizeof *staged_dirs; i++)
+        if (!staged_dirs[i]) {
+            if (i == 0)
+                atexit(remove_staged);
+            staged_dirs[i] = dir;
+            break;
+        }
     memset(&f, 0, sizeof f);
-    f.lib_path_cs = (char *)lib;
-    f.lib_path_me = (char *)lib;
+    f.lib_path_cs = copy;
+    f.lib_path_me = copy;
     return f;
 }
 
