@@ -135,6 +135,7 @@ int main(int argc, char **argv)
     fmuc_options_init(&opts);
     /* as the CLI does: one network namespace for the process, inherited by every worker */
     fmuc_sandbox_isolate_network(&opts.sandbox);
+    fmuc_sandbox_config_resolve(&opts.sandbox);
     row rows[] = {
         {"worker start (empty fn)", NULL, empty_fn, {0}, {0}, {0}, {0}, 1, 1},
         {"worker + load + instantiate + free", NULL, load_fn, {0}, {0}, {0}, {0}, 1, 1},

@@ -320,6 +320,7 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     /* B12: the CLI needs no network; as root it moves into an empty network namespace once, and
      * every worker inherits it (else each worker makes its own). */
     fmuc_sandbox_isolate_network(&cli->opts.sandbox);
+    fmuc_sandbox_config_resolve(&cli->opts.sandbox);
     /* E06: what isolation workers get here; an environment error (64) when it cannot be set up
      * or when strict is required and missing. Never a verdict on the FMU. */
     if (fmuc_sandbox_preflight(&cli->opts.sandbox, cli->opts.tmp_parent, &iso, &diag) < 0) {

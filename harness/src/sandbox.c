@@ -185,6 +185,14 @@ void fmuc_sandbox_nobody(int *uid, int *gid)
     }
 }
 
+void fmuc_sandbox_config_resolve(fmuc_sandbox_config *cfg)
+{
+    if (cfg->nobody_known)
+        return;
+    fmuc_sandbox_nobody(&cfg->nobody_uid, &cfg->nobody_gid);
+    cfg->nobody_known = 1;
+}
+
 /* ---- reporting ----------------------------------------------------------------------------- */
 
 cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
@@ -376,8 +384,12 @@ fmuc_err fmuc_sandbox__prepare(fmuc_sandbox_plan *plan, const fmuc_sandbox_confi
     memset(plan, 0, sizeof *plan);
     plan->cfg = cfg ? cfg : &defaults;
     plan->drop = geteuid() == 0 && !plan->cfg->no_privilege_drop;
-    if (plan->drop)
+    if (plan->drop && plan->cfg->nobody_known) {
+        plan->uid = plan->cfg->nobody_uid;
+        plan->gid = plan->cfg->nobody_gid;
+    } else if (plan->drop) {
         fmuc_sandbox_nobody(&plan->uid, &plan->gid);
+    }
     if (!base || !*base)
         base = tmp_parent;
     if (!base || !*base)

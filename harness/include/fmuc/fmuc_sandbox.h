@@ -45,6 +45,8 @@ typedef struct fmuc_sandbox_config {
     int network_isolated;              /* set by fmuc_sandbox_isolate_network: the calling
                                           process, and so every worker, has its own network
                                           namespace already */
+    int nobody_known;                  /* nobody_uid/gid below are resolved (else each worker */
+    int nobody_uid, nobody_gid;        /* looks "nobody" up: an NSS lookup per worker) */
 } fmuc_sandbox_config;
 
 /** What the kernel offers, probed without changing the calling process. */
@@ -84,6 +86,10 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso);
  *  and the level is not basic; sets cfg->network_isolated on success. Without it, or when it
  *  fails, every worker unshares its own. Returns 1 when isolated, 0 otherwise. */
 int fmuc_sandbox_isolate_network(fmuc_sandbox_config *cfg);
+
+/** Resolve once what every worker needs from the system (the uid/gid a root worker drops to)
+ *  into cfg, so that workers do not repeat the lookup. */
+void fmuc_sandbox_config_resolve(fmuc_sandbox_config *cfg);
 
 /** Parse "auto"/"basic"/"strict"; -1 on anything else. */
 int fmuc_sandbox_parse_mode(const char *s);
