@@ -17,8 +17,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     fmuc_sim_config_init(&cfg, fmi2ModelExchange);
     cfg.input_csv = s->opts ? s->opts->input_csv : NULL;
     cfg.instance_name = "fmucheck-me-nominal";
-    if (fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-nominal-run", &r, &o, res) == 0)
+    if (fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-nominal-run", &r, &o, res) == 0) {
         apiu_judge_run(s, &r, res);
+        apiu_soak(s, &cfg, "me-nominal-run (soak)", res);
+    }
     fmuc_sim_result_free(&r);
     fmuc_worker_outcome_free(&o);
 }

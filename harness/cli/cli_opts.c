@@ -10,7 +10,7 @@
 #include "cli.h"
 
 enum {
-    OPT_VERSION = 256, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
+    OPT_VERSION = 256, OPT_SOAK, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
     OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR,
     OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC, OPT_ISOLATION,
     OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE
@@ -43,6 +43,7 @@ static const struct option long_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"energy-spec", required_argument, NULL, OPT_ENERGY_SPEC},
+    {"soak", required_argument, NULL, OPT_SOAK},
     {"isolation", required_argument, NULL, OPT_ISOLATION},
     {"require-isolation", required_argument, NULL, OPT_REQUIRE_ISOLATION},
     {"network", required_argument, NULL, OPT_NETWORK},
@@ -83,6 +84,8 @@ void fmuc_cli_usage(FILE *out)
           "      --rtol X, --atol X    tolerances for --compare/--reference (1e-6, 1e-9)\n"
           "      --tmpdir DIR          where private temporary folders are made\n"
           "      --energy-spec FILE    JSON spec for me-energy-residual (opt-in)\n"
+          "      --soak N              repeat the nominal CS/ME runs N times in one\n"
+          "                            process (faults that need many instances)\n"
           "      --config FILE         gating config (JSON): profile, levels, waivers,\n"
           "                            tolerances, timeouts, pinned sha256\n"
           "      --baseline REPORT     compare with an earlier report.json (batch: the\n"
@@ -204,6 +207,18 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             cli->tmult_source = "option";
             break;
         case OPT_INPUT: cli->opts.input_csv = optarg; break;
+        case OPT_SOAK: {
+            double n = 0;
+            if (parse_double("--soak", optarg, 1, &n) < 0)
+                return FMUC_EXIT_USAGE;
+            if (n > 1000000 || n != (double)(long)n) {
+                fprintf(stderr, "fmucheck: --soak: '%s' is not a whole number of runs from 1 to "
+                                "1000000\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.soak = (unsigned)n;
+            break;
+        }
         case OPT_NATIVE:
             if (strcmp(optarg, "l2") && strcmp(optarg, "l3") && strcmp(optarg, "none")) {
                 fprintf(stderr, "fmucheck: --native: '%s' is not one of l2, l3, none\n", optarg);

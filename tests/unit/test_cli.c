@@ -209,6 +209,13 @@ Test(cli, usage_errors_and_help)
     cr_assert(run_fmucheck(&r, NULL, NULL, "--timeout", "abc", GOOD_FMU) == 0);
     cr_expect_eq(r.status, 64);
     fmuc_test_run_free(&r);
+    static const char *const bad_soak[] = {"0", "1.5", "x", "2000000", "-3"};
+    for (size_t i = 0; i < sizeof bad_soak / sizeof *bad_soak; i++) {
+        cr_assert(run_fmucheck(&r, NULL, NULL, "--soak", bad_soak[i], GOOD_FMU) == 0);
+        cr_expect_eq(r.status, 64, "--soak %s", bad_soak[i]);
+        cr_expect(strstr(r.err, "--soak"), "the message names the option: %s", r.err);
+        fmuc_test_run_free(&r);
+    }
     cr_assert(run_fmucheck(&r, NULL, NULL, NULL, NULL, NULL) == 0);
     cr_expect_eq(r.status, 64);
     fmuc_test_run_free(&r);

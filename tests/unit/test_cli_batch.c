@@ -270,3 +270,41 @@ Test(cli_batch, sigint_stops_batch_marks_index_incomplete, .timeout = 120)
     free(dir);
     free(tmp);
 }
+
+/* B19: the same FMU twice and two FMUs exporting the same fmi2* names, in one parallel batch with
+ * the whole battery: each runs in its own processes (one FMU per worker, RTLD_LOCAL), so they pass
+ * as they do alone, with no cross-talk. */
+Test(cli_batch, same_symbols_and_same_fmu_twice_do_not_interfere, .timeout = 180)
+{
+    char *dir = fmuc_test_mkdtemp("batch-b19"), *tmp = fmuc_test_mkdtemp("batch-b19-tmp");
+    char in[4200], out[4200], p[4300];
+    snprintf(in, sizeof in, "%s/in", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert(mkdir(in, 0755) == 0);
+    snprintf(p, sizeof p, "%s/smd1.fmu", in);
+    copy_file(GOOD_FMU, p);
+    snprintf(p, sizeof p, "%s/smd2.fmu", in);
+    copy_file(GOOD_FMU, p);
+    snprintf(p, sizeof p, "%s/ball.fmu", in);
+    copy_file(FMUC_FMU_DIR "/good/BouncingBall.fmu", p);
+    char *argv[] = {FMUC_EXE, "-j", "2", "--tmpdir", tmp, "-o", out, in, NULL};
+    fmuc_test_run r;
+    cr_assert(fmuc_test_exec(&r, argv, NULL) == 0);
+    cr_expect_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    cJSON *idx = read_index(out);
+    cr_assert(idx, "no index.json");
+    cr_expect_eq(summary_int(idx, "pass"), 3);
+    static const char *const names[] = {"smd1.fmu", "smd2.fmu", "ball.fmu"};
+    for (int k = 0; k < 3; k++) {
+        cJSON *e = entry_named(idx, names[k]);
+        cr_assert(e, "%s", names[k]);
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(e, "verdict")), "pass",
+                         "%s", names[k]);
+    }
+    cJSON_Delete(idx);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(dir);
+    fmuc_test_rm_rf(tmp);
+    free(dir);
+    free(tmp);
+}

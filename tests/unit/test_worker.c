@@ -686,3 +686,24 @@ Test(worker, nothing_left_running_and_no_fd_leak, .timeout = 30)
     cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1);
     cr_assert_eq(errno, ECHILD);
 }
+
+/* B18: a crash after the simulation succeeded (a destructor at dlclose) is still reported: the
+ * worker ends crashed in phase "unload" with the dlclose in progress, never as a pass. */
+Test(worker, crash_at_unload_is_reported, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 10);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_hostile, "crash_at_unload", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED, "end=%s", fmuc_worker_end_name(o.end));
+    cr_expect_eq(o.signal, SIGSEGV);
+    cr_expect_str_eq(o.phase, "unload");
+    cr_expect(o.call_in_progress);
+    cr_expect(strncmp(o.last_call, "dlclose(", 8) == 0, "%s", o.last_call);
+    fmuc_result_init(&res, "t-unload", "t", "spec", FMUC_LEVEL_MUST);
+    cr_expect(fmuc_worker_outcome_to_result(&o, &res), "a crash is always the check's result");
+    cr_expect_eq(res.verdict, FMUC_VERDICT_ERROR);
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}

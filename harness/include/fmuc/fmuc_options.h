@@ -20,6 +20,7 @@ typedef struct fmuc_options {
     const char *reference_csv;  /* --reference ref.csv */
     double rtol, atol;          /* tolerances for compare/reference */
     const char *energy_spec;    /* --energy-spec spec.json: me-energy-residual variables (opt-in) */
+    unsigned soak;              /* --soak N: the nominal runs repeat N times in one process (B20) */
     const char *tmp_parent;     /* where private temp dirs go (NULL: $TMPDIR or /tmp) */
     const char *self_exe;       /* path of the running fmucheck (for worker re-exec if needed) */
     fmuc_fmu_limits limits;
