@@ -868,7 +868,10 @@ static int add_net_rules(scmp_filter_ctx ctx)
     rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 0);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(bind), 0);
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
+    /* sendto with a destination address (argument 4 non-NULL); written out in full because the
+     * SCMP_A4 macro leaves datum_b to zero-initialisation, which clang warns about */
+    const struct scmp_arg_cmp has_addr = {.arg = 4, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0};
+    rc |= seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, &has_addr);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmsg), 0);
     return rc;
 }
