@@ -111,11 +111,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         }
         if (!o.isolation.seccomp) {
-            fmuc_worker_outcome_free(&o);
             fmuc_result_na(res, "this system records no sandbox events (isolation %s; missing %s): "
                                 "writes and network use cannot be observed",
                            o.isolation.strict ? "strict" : "basic",
                            o.isolation.missing[0] ? o.isolation.missing : "seccomp");
+            fmuc_worker_outcome_free(&o);
             return;
         }
         if (r && apiu_load_failed(r, res, ifs[i].type)) {

@@ -1,4 +1,5 @@
-/* Remove a directory tree without following symbolic links (openat/unlinkat relative to dir fds). */
+/* Remove a directory tree, or what a directory holds, without following symbolic links
+ * (openat/unlinkat relative to dir fds). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -53,4 +54,28 @@ fmuc_err fmuc_rmtree(const char *path)
     if (!path || !*path)
         return FMUC_ERROR;
     return remove_at(AT_FDCWD, path, 0) == 0 ? FMUC_OK : FMUC_EIO;
+}
+
+fmuc_err fmuc_rmtree_contents(const char *path)
+{
+    if (!path || !*path)
+        return FMUC_ERROR;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return FMUC_EIO;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return FMUC_EIO;
+    }
+    int rc = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (remove_at(dirfd(d), de->d_name, 1) < 0)
+            rc = -1;
+    }
+    closedir(d);
+    return rc == 0 ? FMUC_OK : FMUC_EIO;
 }

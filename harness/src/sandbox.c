@@ -449,27 +449,9 @@ fail:
  * (the next worker makes a private one). */
 static void empty_scratch(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int failed = !d;
-    while (d && (de = readdir(d))) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        size_t n = strlen(dir) + strlen(de->d_name) + 2;
-        char *p = malloc(n);
-        if (!p) {
-            failed = 1;
-            break;
-        }
-        snprintf(p, n, "%s/%s", dir, de->d_name);
-        if (fmuc_rmtree(p) < 0)
-            failed = 1;
-        free(p);
-    }
-    if (d)
-        closedir(d);
-    /* the worker may have changed its mode: the next one needs it as it was made */
-    if (failed || chmod(dir, 0700) != 0)
+    /* the worker may have changed its mode: restore it first (the next worker needs it as it was
+     * made, and removing entries needs write permission) */
+    if (chmod(dir, 0700) != 0 || fmuc_rmtree_contents(dir) < 0)
         fmuc_rmtree(dir);
 }
 

@@ -115,6 +115,8 @@ fmuc_err fmuc_sha256_file(char out[65], const char *path, fmuc_diag *diag);
 
 /** Remove a directory tree without following symlinks. */
 fmuc_err fmuc_rmtree(const char *path);
+/** Remove everything inside the directory path, keeping the directory (no links followed). */
+fmuc_err fmuc_rmtree_contents(const char *path);
 
 /** The host's FMI 2.0 platform folder name ("linux64" on x86-64 Linux). */
 const char *fmuc_host_platform(void);
