@@ -2,6 +2,8 @@
 #ifndef FMUC_CHECK_H
 #define FMUC_CHECK_H
 
+#include <stdio.h>
+
 #include "fmuc/fmuc_fmu.h"
 #include "fmuc/fmuc_options.h"
 #include "fmuc/fmuc_result.h"
@@ -40,6 +42,18 @@ typedef struct fmuc_check {
 extern const fmuc_check *const fmuc_checks[];
 size_t fmuc_checks_count(void);
 const fmuc_check *fmuc_check_find(const char *id);
+
+/** The state and event-indicator counts come from the FMU: the dynamic checks size buffers by
+ *  them only below FMUC_MD_MAX_DYNAMIC_COUNT. 0 when both are, else -1 with why set. */
+static inline int fmuc_check_dynamic_counts_ok(size_t nz, size_t nx, char *why, size_t whylen)
+{
+    if (nz <= FMUC_MD_MAX_DYNAMIC_COUNT && nx <= FMUC_MD_MAX_DYNAMIC_COUNT)
+        return 0;
+    snprintf(why, whylen,
+             "numberOfEventIndicators=%zu or %zu continuous states exceed the harness limit of %u",
+             nz, nx, FMUC_MD_MAX_DYNAMIC_COUNT);
+    return -1;
+}
 
 /** Shell-style pattern match of a check id ("md-*"). */
 int fmuc_check_id_matches(const char *pattern, const char *id);

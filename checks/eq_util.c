@@ -83,14 +83,8 @@ static int plan_vars(equ_plan *p, int require)
     }
     p->nx = md->nderivatives;
     p->nz = md->number_of_event_indicators;
-    if (p->nx > FMUC_MD_MAX_DYNAMIC_COUNT || p->nz > FMUC_MD_MAX_DYNAMIC_COUNT) {
-        /* the counts come from the FMU: never size buffers by an arbitrary number */
-        snprintf(p->why, sizeof p->why,
-                 "numberOfEventIndicators=%zu or %zu continuous states exceed the harness limit "
-                 "of %u",
-                 p->nz, p->nx, FMUC_MD_MAX_DYNAMIC_COUNT);
+    if (fmuc_check_dynamic_counts_ok(p->nz, p->nx, p->why, sizeof p->why) < 0)
         return -1;
-    }
     return 0;
 }
 

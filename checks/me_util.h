@@ -46,13 +46,8 @@ static inline int meu_model_build(const fmuc_md *md, meu_model *m)
     memset(m, 0, sizeof *m);
     m->ni = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
     m->nx = md->nderivatives;
-    if (m->ni > FMUC_MD_MAX_DYNAMIC_COUNT || m->nx > FMUC_MD_MAX_DYNAMIC_COUNT) {
-        snprintf(m->why, sizeof m->why,
-                 "numberOfEventIndicators=%zu or %zu continuous states exceed the harness limit "
-                 "of %u",
-                 m->ni, m->nx, FMUC_MD_MAX_DYNAMIC_COUNT);
+    if (fmuc_check_dynamic_counts_ok(m->ni, m->nx, m->why, sizeof m->why) < 0)
         return -1;
-    }
     size_t n = m->nx ? m->nx : 1;
     m->xvr = calloc(n, sizeof *m->xvr);
     m->dxvr = calloc(n, sizeof *m->dxvr);
