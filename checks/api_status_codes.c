@@ -47,30 +47,25 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        fmuc_sim_config cfg;
-        fmuc_sim_result r;
-        fmuc_worker_outcome o;
-        fmuc_sim_config_init(&cfg, ifs[i].type);
-        cfg.input_csv = s->opts ? s->opts->input_csv : NULL;
-        cfg.instance_name = "fmucheck-status-codes";
-        int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "api-status-codes", &r, &o, res);
-        if (rc == 0 && r.instantiate_failed) {
+        fmuc_sim_result own;
+        const fmuc_sim_result *r = fmuc_nominal_run(s, ifs[i].type, "api-status-codes", res, &own);
+        if (r && r->instantiate_failed) {
             fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
                              ifs[i].name);
-        } else if (rc == 0) {
+        } else if (r) {
             tested++;
             for (int fn = 0; fn < FMUC_SIM_NFN; fn++)
                 for (int k = 0; k < FMUC_SIM_NSTATUS; k++) {
-                    uint64_t cnt = r.status_counts[fn][k];
+                    uint64_t cnt = r->status_counts[fn][k];
                     if (!cnt || (k < FMUC_SIM_NSTATUS - 1 && allowed(ifs[i].type, fn, k)))
                         continue;
                     char b[32];
                     const char *when = "";
                     double t = NAN;
-                    for (size_t j = 0; j < r.nbad; j++)
-                        if (r.bad[j].fn == fn && (k == FMUC_SIM_NSTATUS - 1 ? (r.bad[j].status < 0 || r.bad[j].status > fmi2Pending)
-                                                                            : r.bad[j].status == k)) {
-                            t = r.bad[j].t;
+                    for (size_t j = 0; j < r->nbad; j++)
+                        if (r->bad[j].fn == fn && (k == FMUC_SIM_NSTATUS - 1 ? (r->bad[j].status < 0 || r->bad[j].status > fmi2Pending)
+                                                                            : r->bad[j].status == k)) {
+                            t = r->bad[j].t;
                             when = " first at t=";
                             break;
                         }
@@ -89,10 +84,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                                   : "setters, ME state/derivative/indicator access and "
                                                     "CS fmi2DoStep/fmi2Get*Status may return");
                 }
-            fmuc_sim_add_summary(&r, fmuc_result_evidence(res));
+            fmuc_sim_add_summary(r, fmuc_result_evidence(res));
         }
-        fmuc_sim_result_free(&r);
-        fmuc_worker_outcome_free(&o);
+        fmuc_sim_result_free(&own);
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no interface could be simulated");

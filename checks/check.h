@@ -7,6 +7,7 @@
 #include "fmuc/fmuc_fmu.h"
 #include "fmuc/fmuc_options.h"
 #include "fmuc/fmuc_result.h"
+#include "fmuc/fmuc_sim.h"
 
 /* Applicability: which interface the check is about */
 enum { FMUC_APPLIES_ME = 1u << 0, FMUC_APPLIES_CS = 1u << 1, FMUC_APPLIES_ANY = 3u };
@@ -18,10 +19,14 @@ enum {
     FMUC_NEEDS_SANDBOX = 1u << 3  /* calls into the FMU (in a worker process) */
 };
 
-/** What a check sees: the opened FMU and the run's options. Read-only. */
+typedef struct fmuc_shared_runs fmuc_shared_runs;
+
+/** What a check sees: the opened FMU and the run's options, read-only, and the runs shared
+ *  between checks (shared_runs.c; NULL: every check makes its own). */
 typedef struct fmuc_subject {
     const fmuc_fmu *fmu;
     const fmuc_options *opts;
+    fmuc_shared_runs *shared;
 } fmuc_subject;
 
 typedef struct fmuc_check {
@@ -54,6 +59,24 @@ static inline int fmuc_check_dynamic_counts_ok(size_t nz, size_t nx, char *why, 
              nz, nx, FMUC_MD_MAX_DYNAMIC_COUNT);
     return -1;
 }
+
+/* ---- runs shared between checks (shared_runs.c) ----------------------------------------- */
+
+fmuc_shared_runs *fmuc_shared_runs_new(void);
+void fmuc_shared_runs_free(fmuc_shared_runs *sr);
+/** The nominal run's configuration for one interface: the default experiment, inputs from
+ *  --input or the excitation, the defaults of fmuc_sim_config_init. */
+void fmuc_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg);
+/** The nominal run of one interface (fmi2ModelExchange / fmi2CoSimulation) in a worker, made
+ *  once per FMU and judged by several checks (cs-/me-nominal-run, api-status-codes,
+ *  me-completed-integrator-step, me-events), as every run of that configuration is the same
+ *  run. What making it reported (worker crash, timeout, load failure, FMU log, the worker
+ *  evidence) goes into res: in full for the check that made it, as messages, verdict and a
+ *  "shared_runs" reference for the others. Returns the result (owned by the subject, or by
+ *  *own when s->shared is NULL; free own with fmuc_sim_result_free either way), or NULL when
+ *  there is none (res says why). */
+const fmuc_sim_result *fmuc_nominal_run(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+                                        fmuc_result *res, fmuc_sim_result *own);
 
 /** Shell-style pattern match of a check id ("md-*"). */
 int fmuc_check_id_matches(const char *pattern, const char *id);

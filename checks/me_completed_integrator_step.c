@@ -121,56 +121,49 @@ out:
 
 static void host_run(const fmuc_subject *s, int needed, fmuc_result *res)
 {
-    fmuc_sim_config cfg;
-    fmuc_sim_result r;
-    fmuc_worker_outcome o;
-    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
-    cfg.input_csv = s->opts->input_csv;
-    cfg.record_inputs = 0;
-    cfg.max_event_iterations = MEU_MAX_EVENT_ITERATIONS;
-    int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-completed-integrator-step", &r, &o,
-                                   res);
-    fmuc_worker_outcome_free(&o);
-    if (rc != 0) {
-        fmuc_sim_result_free(&r);
+    fmuc_sim_result own;
+    const fmuc_sim_result *rp =
+        fmuc_nominal_run(s, fmi2ModelExchange, "me-completed-integrator-step", res, &own);
+    if (!rp) {
+        fmuc_sim_result_free(&own);
         return;
     }
     uint64_t calls = 0, bad = 0;
     for (int k = 0; k < FMUC_SIM_NSTATUS; k++) {
-        calls += r.status_counts[FMUC_SIM_FN_CompletedIntegratorStep][k];
+        calls += rp->status_counts[FMUC_SIM_FN_CompletedIntegratorStep][k];
         if (k > fmi2Warning)
-            bad += r.status_counts[FMUC_SIM_FN_CompletedIntegratorStep][k];
+            bad += rp->status_counts[FMUC_SIM_FN_CompletedIntegratorStep][k];
     }
     size_t step_events = 0;
-    for (size_t i = 0; i < r.nevents; i++)
-        step_events += r.events[i].kind == FMUC_SIM_EV_STEP;
-    for (size_t i = 0; i < r.nbad; i++) {
-        if (r.bad[i].fn != FMUC_SIM_FN_CompletedIntegratorStep)
+    for (size_t i = 0; i < rp->nevents; i++)
+        step_events += rp->events[i].kind == FMUC_SIM_EV_STEP;
+    for (size_t i = 0; i < rp->nbad; i++) {
+        if (rp->bad[i].fn != FMUC_SIM_FN_CompletedIntegratorStep)
             continue;
         char sb[32];
         fmuc_result_violation(res, "fmi2CompletedIntegratorStep returned %s at t = %.17g in the "
                                    "default-experiment run",
-                              fmuc_fmi_status_name(r.bad[i].status, sb, sizeof sb), r.bad[i].t);
+                              fmuc_fmi_status_name(rp->bad[i].status, sb, sizeof sb), rp->bad[i].t);
     }
     cJSON *ev = fmuc_result_evidence(res);
     cJSON_AddBoolToObject(ev, "completedIntegratorStep_needed", needed);
-    cJSON_AddNumberToObject(ev, "accepted_steps", (double)r.steps);
+    cJSON_AddNumberToObject(ev, "accepted_steps", (double)rp->steps);
     cJSON_AddNumberToObject(ev, "completed_integrator_step_calls", (double)calls);
     cJSON_AddNumberToObject(ev, "step_events", (double)step_events);
-    cJSON_AddBoolToObject(ev, "terminated_by_fmu", r.terminated_by_fmu);
-    cJSON_AddNumberToObject(ev, "end_time", r.end_time);
-    if (needed && bad == 0 && r.completed && calls < r.steps)
+    cJSON_AddBoolToObject(ev, "terminated_by_fmu", rp->terminated_by_fmu);
+    cJSON_AddNumberToObject(ev, "end_time", rp->end_time);
+    if (needed && bad == 0 && rp->completed && calls < rp->steps)
         fmuc_result_error(res, "host loop: %llu accepted steps but only %llu "
                                "fmi2CompletedIntegratorStep calls",
-                          (unsigned long long)r.steps, (unsigned long long)calls);
-    if (!r.completed && r.stop_reason && bad == 0)
+                          (unsigned long long)rp->steps, (unsigned long long)calls);
+    if (!rp->completed && rp->stop_reason && bad == 0)
         fmuc_result_note(res, "the default-experiment run ended early at t = %.17g (%s); see "
-                              "me-nominal-run / me-events", r.end_time, r.stop_reason);
+                              "me-nominal-run / me-events", rp->end_time, rp->stop_reason);
     fmuc_result_note(res, "default-experiment run: %llu accepted steps, %llu "
                           "fmi2CompletedIntegratorStep calls, %zu step events%s",
-                     (unsigned long long)r.steps, (unsigned long long)calls, step_events,
-                     r.terminated_by_fmu ? ", terminated by the FMU" : "");
-    fmuc_sim_result_free(&r);
+                     (unsigned long long)rp->steps, (unsigned long long)calls, step_events,
+                     rp->terminated_by_fmu ? ", terminated by the FMU" : "");
+    fmuc_sim_result_free(&own);
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)

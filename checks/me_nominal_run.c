@@ -12,17 +12,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     fmuc_sim_config cfg;
-    fmuc_sim_result r;
-    fmuc_worker_outcome o;
-    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
-    cfg.input_csv = s->opts ? s->opts->input_csv : NULL;
-    cfg.instance_name = "fmucheck-me-nominal";
-    if (fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-nominal-run", &r, &o, res) == 0) {
-        apiu_judge_run(s, &r, res);
+    fmuc_sim_result own;
+    const fmuc_sim_result *r = fmuc_nominal_run(s, fmi2ModelExchange, "me-nominal-run", res, &own);
+    if (r) {
+        apiu_judge_run(s, r, res);
+        fmuc_nominal_config(s, fmi2ModelExchange, &cfg);
         apiu_soak(s, &cfg, "me-nominal-run (soak)", res);
     }
-    fmuc_sim_result_free(&r);
-    fmuc_worker_outcome_free(&o);
+    fmuc_sim_result_free(&own);
 }
 
 const fmuc_check fmuc_check_me_nominal_run = {

@@ -212,7 +212,8 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
     if (!arr)
         return FMUC_ENOMEM;
     rep->results = arr;
-    fmuc_subject subj = {.fmu = fmu, .opts = opts};
+    /* without memory for it, every check makes its own runs */
+    fmuc_subject subj = {.fmu = fmu, .opts = opts, .shared = fmuc_shared_runs_new()};
     size_t done = 0;
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
@@ -240,13 +241,16 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         if (!why && strcmp(c->id, "api-instantiate") == 0 &&
             (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR) &&
             (tool_iface = needs_tool(fmu, &tool_line)) != NULL &&
-            tool_missing(rep, r, tool_iface, tool_line) != FMUC_OK)
+            tool_missing(rep, r, tool_iface, tool_line) != FMUC_OK) {
+            fmuc_shared_runs_free(subj.shared);
             return FMUC_ENOMEM;
+        }
         r->duration_s = now_s() - t0;
         done++;
         if (hooks && hooks->progress)
             hooks->progress(r, done, total, hooks->payload);
     }
+    fmuc_shared_runs_free(subj.shared);
     fmuc_report_tally(rep);
     return FMUC_OK;
 }

@@ -72,7 +72,7 @@ int fmuc_fuzz_md(const uint8_t *data, size_t size)
         fmu.md_parsed = 1;
         fmuc_options opts;
         fmuc_options_init(&opts);
-        fmuc_subject subj = {&fmu, &opts};
+        fmuc_subject subj = {.fmu = &fmu, .opts = &opts};
         for (size_t i = 0; fmuc_checks[i]; i++) {
             const fmuc_check *c = fmuc_checks[i];
             if (c->needs & (FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX))

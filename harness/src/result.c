@@ -83,6 +83,27 @@ void fmuc_result_note(fmuc_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
+static void add_text(fmuc_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(r, fmt, ap);
+    va_end(ap);
+}
+
+void fmuc_result_merge(fmuc_result *dst, const fmuc_result *src)
+{
+    for (size_t i = 0; i < src->nmessages; i++)
+        add_text(dst, "%s", src->messages[i]);
+    dst->messages_dropped += src->messages_dropped;
+    if (src->verdict == FMUC_VERDICT_NA) {
+        if (dst->verdict == FMUC_VERDICT_PASS)
+            dst->verdict = FMUC_VERDICT_NA;
+    } else if (src->verdict != FMUC_VERDICT_PASS) {
+        raise(dst, src->verdict);
+    }
+}
+
 cJSON *fmuc_result_evidence(fmuc_result *r)
 {
     if (!r->evidence)

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,7 +31,7 @@ static fmuc_verdict run_check(const char *path, const fmuc_check *chk, fmuc_resu
     double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
     if (mult > 0)
         opts.timeout_multiplier = mult;
-    fmuc_subject s = {&fmu, &opts};
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
     fmuc_result_init(res, chk->id, chk->title, chk->spec, chk->level);
     chk->run(&s, res);
     fmuc_fmu_close(&fmu);
@@ -257,4 +258,124 @@ Test(checks_dyn, hostile_benign_behaviours_still_pass, .timeout = 60)
                  FMUC_VERDICT_PASS);
     fmuc_result_clear(&res);
     no_children_left();
+}
+
+/* --- the nominal runs shared between checks (shared_runs.c) --------------------------------- */
+
+typedef struct shared_env {
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_subject s;
+} shared_env;
+
+static void shared_open(shared_env *e, const char *path, double timeout)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&e->fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    fmuc_options_init(&e->opts);
+    if (timeout > 0)
+        e->opts.timeout_s = timeout;
+    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
+    if (mult > 0)
+        e->opts.timeout_multiplier = mult;
+    e->s = (fmuc_subject){.fmu = &e->fmu, .opts = &e->opts, .shared = fmuc_shared_runs_new()};
+    cr_assert(e->s.shared);
+}
+
+static void shared_close(shared_env *e)
+{
+    fmuc_shared_runs_free(e->s.shared);
+    fmuc_fmu_close(&e->fmu);
+}
+
+static fmuc_verdict shared_check(shared_env *e, const fmuc_check *chk, fmuc_result *res)
+{
+    fmuc_result_init(res, chk->id, chk->title, chk->spec, chk->level);
+    chk->run(&e->s, res);
+    return res->verdict;
+}
+
+static double worker_count(const fmuc_result *res)
+{
+    const cJSON *w = cJSON_GetObjectItem(res->evidence, "worker");
+    return w ? cJSON_GetNumberValue(cJSON_GetObjectItem(w, "workers")) : 0;
+}
+
+static const char *made_by(const fmuc_result *res, const char *iface)
+{
+    return cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(res->evidence, "shared_runs"), iface));
+}
+
+Test(shared_runs, one_nominal_run_per_interface_judged_by_several_checks, .timeout = 60)
+{
+    shared_env e;
+    shared_open(&e, GOOD, 0);
+    fmuc_result st, cs, me, cis;
+    cr_assert_eq(shared_check(&e, &fmuc_check_api_status_codes, &st), FMUC_VERDICT_PASS);
+    cr_expect_eq(worker_count(&st), 2, "api-status-codes made the CS and the ME run");
+    cr_assert_eq(shared_check(&e, &fmuc_check_cs_nominal_run, &cs), FMUC_VERDICT_PASS);
+    cr_assert_eq(shared_check(&e, &fmuc_check_me_nominal_run, &me), FMUC_VERDICT_PASS);
+    cr_assert_eq(shared_check(&e, &fmuc_check_me_completed_integrator_step, &cis),
+                 FMUC_VERDICT_PASS);
+    /* the nominal checks judged the same runs without a worker of their own */
+    cr_expect_eq(worker_count(&cs), 0);
+    cr_expect_eq(worker_count(&me), 0);
+    cr_expect_str_eq(made_by(&cs, "CoSimulation"), "api-status-codes");
+    cr_expect_str_eq(made_by(&me, "ModelExchange"), "api-status-codes");
+    cr_expect_str_eq(made_by(&cis, "ModelExchange"), "api-status-codes");
+    cr_expect_eq(worker_count(&cis), 1, "only its own probe worker");
+    /* and judged them: the run's figures are in each one's evidence */
+    double steps = cJSON_GetNumberValue(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(me.evidence, "simulation"), "steps"));
+    cr_expect_gt(steps, 0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cis.evidence, "accepted_steps")), steps);
+    cr_expect(cJSON_GetObjectItem(cs.evidence, "final_values"));
+    fmuc_result_clear(&st);
+    fmuc_result_clear(&cs);
+    fmuc_result_clear(&me);
+    fmuc_result_clear(&cis);
+    shared_close(&e);
+    no_children_left();
+}
+
+Test(shared_runs, a_crash_in_the_shared_run_is_an_error_of_every_check_judging_it, .timeout = 60)
+{
+    shared_env e;
+    shared_open(&e, HOSTILE("crash-in-dostep"), 0);
+    fmuc_result st, cs;
+    cr_assert_eq(shared_check(&e, &fmuc_check_api_status_codes, &st), FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&st, "SIGSEGV", "fmi2DoStep"));
+    cr_assert_eq(shared_check(&e, &fmuc_check_cs_nominal_run, &cs), FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&cs, "SIGSEGV", "fmi2DoStep"), "the worker's message is repeated");
+    cr_expect_eq(worker_count(&cs), 0, "the crash is not made again");
+    cr_expect_str_eq(made_by(&cs, "CoSimulation"), "api-status-codes");
+    fmuc_result_clear(&st);
+    fmuc_result_clear(&cs);
+    shared_close(&e);
+    no_children_left();
+}
+
+Test(shared_runs, a_hang_costs_one_timeout, .timeout = 60)
+{
+    shared_env e;
+    shared_open(&e, HOSTILE("hang-in-dostep"), 1.0);
+    fmuc_result st, cs;
+    cr_assert_eq(shared_check(&e, &fmuc_check_api_status_codes, &st), FMUC_VERDICT_ERROR);
+    cr_assert_eq(shared_check(&e, &fmuc_check_cs_nominal_run, &cs), FMUC_VERDICT_ERROR);
+    cr_assert(any_message(&cs, "timed out", "step 1"));
+    cr_expect_eq(worker_count(&cs), 0, "no second worker waited for its timeout");
+    fmuc_result_clear(&st);
+    fmuc_result_clear(&cs);
+    shared_close(&e);
+    no_children_left();
+}
+
+Test(shared_runs, without_a_cache_each_check_makes_its_own, .timeout = 60)
+{
+    fmuc_result res;
+    cr_assert_eq(run_check(GOOD, &fmuc_check_cs_nominal_run, &res, 0), FMUC_VERDICT_PASS);
+    cr_expect_eq(worker_count(&res), 1);
+    cr_expect_null(cJSON_GetObjectItem(res.evidence, "shared_runs"));
+    fmuc_result_clear(&res);
 }

@@ -28,7 +28,7 @@ static void run_check(me_run *r, const char *kind, const char *name, const fmuc_
     fmuc_options_init(&r->opts);
     r->opts.timeout_multiplier = strtod(fmuc_test_timeout_multiplier(), NULL);
     r->opts.energy_spec = energy_spec;
-    fmuc_subject s = {&r->fmu, &r->opts};
+    fmuc_subject s = {.fmu = &r->fmu, .opts = &r->opts};
     fmuc_result_init(&r->res, c->id, c->title, c->spec, c->level);
     r->res.verdict = FMUC_VERDICT_PASS;
     c->run(&s, &r->res);
@@ -287,7 +287,7 @@ Test(me_checks, na_without_model_exchange)
     fmu.md_parsed = 1;
     fmuc_options o;
     fmuc_options_init(&o);
-    fmuc_subject s = {&fmu, &o};
+    fmuc_subject s = {.fmu = &fmu, .opts = &o};
     const fmuc_check *all[] = {&fmuc_check_me_state_roundtrip, &fmuc_check_me_no_hidden_state,
                                &fmuc_check_me_directional_derivatives, &fmuc_check_me_events,
                                &fmuc_check_me_completed_integrator_step, &fmuc_check_me_vs_cs,
@@ -300,4 +300,17 @@ Test(me_checks, na_without_model_exchange)
         fmuc_result_clear(&r);
     }
     fmuc_md_free(&fmu.md);
+}
+
+Test(me_events, no_indicators_and_no_time_events_is_a_note)
+{
+    /* SpringMassDamper: no event indicators, no time events; Stair (above): none, but time
+     * events, which are still compared */
+    me_run r;
+    run_check(&r, "good", "SpringMassDamper", &fmuc_check_me_events, NULL);
+    cr_assert_eq(r.res.verdict, FMUC_VERDICT_PASS, "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "no event indicators and no time events in the nominal run"),
+              "%s", msgs(&r.res));
+    cr_expect_null(cJSON_GetObjectItemCaseSensitive(r.res.evidence, "events"));
+    done(&r);
 }

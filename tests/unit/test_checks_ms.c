@@ -25,7 +25,7 @@ static outcome run_md(const fmuc_check *c, const fmuc_md *md)
     fmu.md_parsed = 1;
     fmuc_options opts;
     memset(&opts, 0, sizeof opts);
-    fmuc_subject s = {&fmu, &opts};
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
     fmuc_result res;
     fmuc_result_init(&res, c->id, c->title, c->spec, c->level);
     c->run(&s, &res);

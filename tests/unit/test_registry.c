@@ -1,5 +1,6 @@
 /* The registry: ids unique and well-formed, metadata complete, id <-> file mapping, and every
- * check has at least one broken reference FMU that proves it catches what it claims. */
+ * check has at least one broken reference FMU that proves it catches what it claims; results
+ * merged between checks. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -131,4 +132,38 @@ Test(registry, readme_lists_every_check)
         }
     }
     cr_assert(missing == 0, "%zu checks missing from README.md", missing);
+}
+
+/* fmuc_result_merge: what a shared run reported reaches each check that judges it. */
+Test(result, merge_messages_and_verdicts)
+{
+    fmuc_result src, dst;
+    fmuc_result_init(&src, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_init(&dst, "b", "t", "s", FMUC_LEVEL_SHOULD);
+    fmuc_result_note(&dst, "own note");
+    fmuc_result_error(&src, "worker terminated by SIGSEGV in fmi2DoStep");
+    fmuc_result_note(&src, "last FMI calls: fmi2DoStep(...)");
+    cJSON_AddNumberToObject(fmuc_result_evidence(&src), "x", 1);
+    fmuc_result_merge(&dst, &src);
+    cr_expect_eq(dst.verdict, FMUC_VERDICT_ERROR);
+    cr_assert_eq(dst.nmessages, 3);
+    cr_expect_str_eq(dst.messages[0], "own note");
+    cr_expect_str_eq(dst.messages[1], "worker terminated by SIGSEGV in fmi2DoStep");
+    cr_expect_null(dst.evidence, "evidence is not merged");
+    fmuc_result_clear(&src);
+    fmuc_result_clear(&dst);
+
+    /* not-applicable only while the receiver still passes; never lowers a verdict */
+    fmuc_result_init(&src, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_na(&src, "the CoSimulation library does not load");
+    fmuc_result_init(&dst, "b", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_merge(&dst, &src);
+    cr_expect_eq(dst.verdict, FMUC_VERDICT_NA);
+    fmuc_result_clear(&dst);
+    fmuc_result_init(&dst, "b", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_violation(&dst, "a finding");
+    fmuc_result_merge(&dst, &src);
+    cr_expect_eq(dst.verdict, FMUC_VERDICT_FAIL);
+    fmuc_result_clear(&dst);
+    fmuc_result_clear(&src);
 }

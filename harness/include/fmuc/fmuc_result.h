@@ -53,6 +53,9 @@ void fmuc_result_error(fmuc_result *r, const char *fmt, ...) __attribute__((form
 void fmuc_result_na(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** An informational message that does not change the verdict. */
 void fmuc_result_note(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Adds src's messages to dst and raises dst's verdict to src's (not-applicable only while dst is
+ *  still PASS). Evidence is not merged. */
+void fmuc_result_merge(fmuc_result *dst, const fmuc_result *src);
 /** The evidence object, created on first use. */
 cJSON *fmuc_result_evidence(fmuc_result *r);
 

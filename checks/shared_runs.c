@@ -1,0 +1,99 @@
+/* Runs shared between checks: the nominal run of each interface is made once per FMU. Several
+ * checks judge the same run from different rules (success and ranges, allowed status codes,
+ * fmi2CompletedIntegratorStep, whether there are events at all); making it once per check cost
+ * a worker and a whole simulation each time for the same calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+typedef struct shared_entry {
+    int done;
+    int rc;             /* fmuc_sim_run_isolated's */
+    char owner[64];     /* the check that made it */
+    fmuc_sim_result r;
+    fmuc_result res;    /* what making it reported */
+} shared_entry;
+
+struct fmuc_shared_runs {
+    shared_entry e[2]; /* [fmi2ModelExchange], [fmi2CoSimulation] */
+};
+
+fmuc_shared_runs *fmuc_shared_runs_new(void)
+{
+    return calloc(1, sizeof(fmuc_shared_runs));
+}
+
+void fmuc_shared_runs_free(fmuc_shared_runs *sr)
+{
+    if (!sr)
+        return;
+    for (size_t i = 0; i < 2; i++)
+        if (sr->e[i].done) {
+            fmuc_sim_result_free(&sr->e[i].r);
+            fmuc_result_clear(&sr->e[i].res);
+        }
+    free(sr);
+}
+
+void fmuc_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg)
+{
+    fmuc_sim_config_init(cfg, iface);
+    cfg->input_csv = s->opts ? s->opts->input_csv : NULL;
+    cfg->instance_name = iface == fmi2ModelExchange ? "fmucheck-me-nominal" : "fmucheck-cs-nominal";
+}
+
+static const char *iface_name(fmi2Type t)
+{
+    return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
+}
+
+static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_result *res)
+{
+    fmuc_sim_config cfg;
+    fmuc_worker_outcome o;
+    const char *label = iface == fmi2ModelExchange ? "the nominal ModelExchange run"
+                                                   : "the nominal CoSimulation run";
+    fmuc_nominal_config(s, iface, &cfg);
+    int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, label, r, &o, res);
+    fmuc_worker_outcome_free(&o);
+    return rc;
+}
+
+const fmuc_sim_result *fmuc_nominal_run(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+                                        fmuc_result *res, fmuc_sim_result *own)
+{
+    memset(own, 0, sizeof *own);
+    if (iface != fmi2ModelExchange && iface != fmi2CoSimulation) {
+        fmuc_result_error(res, "nominal run: unknown interface %d", (int)iface);
+        return NULL;
+    }
+    if (!s->shared)
+        return make(s, iface, own, res) == 0 ? own : NULL;
+    shared_entry *e = &s->shared->e[iface == fmi2ModelExchange ? 0 : 1];
+    if (!e->done) {
+        /* made into the caller's result, so its worker figures add up with its other workers';
+         * what it reported is kept for the checks that share the run */
+        size_t before = res->nmessages, dropped = res->messages_dropped;
+        e->rc = make(s, iface, &e->r, res);
+        fmuc_result_init(&e->res, check_id, NULL, NULL, FMUC_LEVEL_MUST);
+        for (size_t i = before; i < res->nmessages; i++)
+            fmuc_result_note(&e->res, "%s", res->messages[i]);
+        e->res.messages_dropped = res->messages_dropped - dropped;
+        /* fmuc_sim_run_isolated: -1 = could not be carried out, 1 = the library does not load */
+        e->res.verdict = e->rc < 0 ? FMUC_VERDICT_ERROR : e->rc > 0 ? FMUC_VERDICT_NA
+                                                                    : FMUC_VERDICT_PASS;
+        snprintf(e->owner, sizeof e->owner, "%s", check_id);
+        e->done = 1;
+    } else {
+        fmuc_result_merge(res, &e->res);
+        /* "shared_runs": {"<interface>": "<the check whose evidence has its worker figures>"} */
+        cJSON *ev = fmuc_result_evidence(res);
+        cJSON *sr = cJSON_GetObjectItemCaseSensitive(ev, "shared_runs");
+        if (ev && !sr)
+            sr = cJSON_AddObjectToObject(ev, "shared_runs");
+        if (sr && !cJSON_GetObjectItemCaseSensitive(sr, iface_name(iface)))
+            cJSON_AddStringToObject(sr, iface_name(iface), e->owner);
+    }
+    return e->rc == 0 ? &e->r : NULL;
+}
