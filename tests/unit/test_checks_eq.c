@@ -3,6 +3,7 @@
  * (vdsim, good and broken reference FMUs of this build). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static fmuc_verdict run_check(eq_run *r, const char *id)
     cr_assert(c, "check %s not registered", id);
     fmuc_result_clear(&r->res);
     fmuc_result_init(&r->res, c->id, c->title, c->spec, c->level);
-    fmuc_subject s = {&r->fmu, &r->opts};
+    fmuc_subject s = {.fmu = &r->fmu, .opts = &r->opts};
     c->run(&s, &r->res);
     if (r->res.verdict == FMUC_VERDICT_ERROR || getenv("FMUC_TEST_VERBOSE"))
         for (size_t i = 0; i < r->res.nmessages; i++)
@@ -71,7 +72,7 @@ static void expect_verdict(const char *path, const char *id, fmuc_verdict want)
 
 /* --- eq-native-roundtrip -------------------------------------------------------------------- */
 
-static void roundtrip_exact(const char *path, int level)
+static void roundtrip_exact(const char *path, int level, int one_cpu)
 {
     eq_run r;
     open_fmu(&r, path);
@@ -94,11 +95,35 @@ static void roundtrip_exact(const char *path, int level)
         }
     }
     cr_expect(cJSON_GetArraySize(cJSON_GetObjectItem(ev, "plots")) >= 4);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int many = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
+    cr_expect(!(one_cpu && many));
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(ev, "native_run")),
+                     many ? "beside the FMU run" : "before the FMU run");
     close_run(&r);
 }
 
-Test(eq_native_roundtrip, l2_cs_me_bit_exact) { roundtrip_exact(VDSIM(2), 2); }
-Test(eq_native_roundtrip, l3_cs_me_bit_exact) { roundtrip_exact(VDSIM(3), 3); }
+Test(eq_native_roundtrip, l2_cs_me_bit_exact) { roundtrip_exact(VDSIM(2), 2, 0); }
+Test(eq_native_roundtrip, l3_cs_me_bit_exact) { roundtrip_exact(VDSIM(3), 3, 0); }
+
+/* With one CPU the native core runs before the FMU instead of beside it: same figures. */
+Test(eq_native_roundtrip, one_cpu_runs_the_native_core_first)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+    cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0); /* this test's process only */
+    roundtrip_exact(VDSIM(2), 2, 1);
+    eq_run r;
+    open_fmu(&r, VDSIM(2));
+    fmuc_eq_native_tweak tw = {"mass", 1700.0};
+    fmuc_result_init(&r.res, "eq-native-roundtrip", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_subject s = {.fmu = &r.fmu, .opts = &r.opts};
+    fmuc_eq__native_roundtrip(&s, &r.res, &tw);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+    close_run(&r);
+}
 
 Test(eq_native_roundtrip, perturbed_native_parameter_fails)
 {
@@ -106,7 +131,7 @@ Test(eq_native_roundtrip, perturbed_native_parameter_fails)
     open_fmu(&r, VDSIM(2));
     fmuc_eq_native_tweak tw = {"mass", 1700.0};
     fmuc_result_init(&r.res, "eq-native-roundtrip", "t", "s", FMUC_LEVEL_MUST);
-    fmuc_subject s = {&r.fmu, &r.opts};
+    fmuc_subject s = {.fmu = &r.fmu, .opts = &r.opts};
     fmuc_eq__native_roundtrip(&s, &r.res, &tw);
     cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
     cr_expect_geq(r.res.nmessages, 2); /* ME and CS both differ */
@@ -120,7 +145,7 @@ Test(eq_native_roundtrip, tiny_perturbation_is_seen)
     /* one ulp-scale change of the initial speed must already be a difference */
     fmuc_eq_native_tweak tw = {"vx0", nextafter(20.0, 21.0)};
     fmuc_result_init(&r.res, "eq-native-roundtrip", "t", "s", FMUC_LEVEL_MUST);
-    fmuc_subject s = {&r.fmu, &r.opts};
+    fmuc_subject s = {.fmu = &r.fmu, .opts = &r.opts};
     fmuc_eq__native_roundtrip(&s, &r.res, &tw);
     cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
     close_run(&r);
