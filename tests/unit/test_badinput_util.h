@@ -323,8 +323,9 @@ static inline int bi_processes_mentioning(const char *needle)
  * JSON document with a status. */
 static inline cJSON *bi_report_at(const char *outdir)
 {
-    char p[800];
-    snprintf(p, sizeof p, "%s/report.json", outdir);
+    char p[1100];
+    int k = snprintf(p, sizeof p, "%s/report.json", outdir);
+    cr_assert(k > 0 && (size_t)k < sizeof p, "output folder path too long: %s", outdir);
     struct stat st;
     if (stat(p, &st) != 0)
         return NULL;

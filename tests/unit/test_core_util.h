@@ -60,7 +60,7 @@ static inline char *tc_patch(const char *text, const tc_edit *edits, int n)
     for (int i = 0; i < n; i++) {
         cJSON *obj = edits[i].section ? cJSON_GetObjectItemCaseSensitive(root, edits[i].section)
                                       : root;
-        cr_assert_not_null(obj, "section %s", edits[i].section);
+        cr_assert_not_null(obj, "section %s", edits[i].section ? edits[i].section : "(root)");
         cJSON_DeleteItemFromObjectCaseSensitive(obj, edits[i].key);
         if (edits[i].json) {
             cJSON *v = cJSON_Parse(edits[i].json);

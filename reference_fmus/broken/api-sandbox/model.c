@@ -25,7 +25,9 @@ static void try_create(const char *dir, const char *leaf)
     char path[4096];
     if (!dir || !*dir)
         return;
-    snprintf(path, sizeof path, "%s/%s-%ld", dir, leaf, (long)getpid());
+    int k = snprintf(path, sizeof path, "%s/%s-%ld", dir, leaf, (long)getpid());
+    if (k < 0 || (size_t)k >= sizeof path)
+        return;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd >= 0) {
         close(fd);
