@@ -60,7 +60,7 @@ static inline int fmuc_check_dynamic_counts_ok(size_t nz, size_t nx, char *why, 
     return -1;
 }
 
-/* ---- runs shared between checks (shared_runs.c) ----------------------------------------- */
+/* ---- work shared between checks (shared_runs.c) ----------------------------------------- */
 
 fmuc_shared_runs *fmuc_shared_runs_new(void);
 void fmuc_shared_runs_free(fmuc_shared_runs *sr);
@@ -77,6 +77,10 @@ void fmuc_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config 
  *  there is none (res says why). */
 const fmuc_sim_result *fmuc_nominal_run(const fmuc_subject *s, fmi2Type iface, const char *check_id,
                                         fmuc_result *res, fmuc_sim_result *own);
+
+/** The variables sorted by alias key (fmuc_ms__alias_sort in md_ms_util.h), made once per FMU;
+ *  NULL (and *n = 0) without a cache or when out of memory. */
+const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n);
 
 /** Shell-style pattern match of a check id ("md-*"). */
 int fmuc_check_id_matches(const char *pattern, const char *id);

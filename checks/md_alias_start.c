@@ -84,7 +84,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     ctx c = {res, malloc((md->nvars ? md->nvars : 1) * sizeof(uint32_t))};
-    long sets = c.buf ? fmuc_ms__alias_sets(md, on_set, &c) : -1;
+    long sets = c.buf ? fmuc_ms__alias_sets_of(s, on_set, &c) : -1;
     if (sets < 0)
         fmuc_result_error(res, "out of memory");
     else if (sets == 0)

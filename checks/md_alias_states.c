@@ -40,7 +40,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_error(res, "out of memory");
         goto out;
     }
-    long sets = fmuc_ms__alias_sets(md, on_set, &c);
+    long sets = fmuc_ms__alias_sets_of(s, on_set, &c);
     if (sets < 0)
         fmuc_result_error(res, "out of memory");
     else if (sets == 0)

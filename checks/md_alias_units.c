@@ -76,7 +76,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 c.types[c.ntypes++] = &md->types[i];
         qsort(c.types, c.ntypes, sizeof *c.types, cmp_type);
     }
-    long sets = fmuc_ms__alias_sets(md, on_set, &c);
+    long sets = fmuc_ms__alias_sets_of(s, on_set, &c);
     if (sets < 0)
         fmuc_result_error(res, "out of memory");
     else if (sets == 0)

@@ -50,7 +50,7 @@ static void on_set(const fmuc_md *md, int kind, uint32_t vr, const uint32_t *m, 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     ctx c = {res};
-    long sets = fmuc_ms__alias_sets(&s->fmu->md, on_set, &c);
+    long sets = fmuc_ms__alias_sets_of(s, on_set, &c);
     if (sets < 0)
         fmuc_result_error(res, "out of memory");
     else if (sets == 0)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check.h"
 #include "fmuc/fmuc_md.h"
 
 /* Roles of a variable (fmuc_ms_roles.role[index1]) */
@@ -63,8 +64,17 @@ typedef void (*fmuc_ms_alias_fn)(const fmuc_md *md, int kind, uint32_t vr,
                                  const uint32_t *members, size_t n, void *payload);
 /** Sort the variables by (base kind, valueReference, index) and call fn for every alias set.
  *  Variables without a parsed valueReference or without a type are ignored. Returns the number of
- *  alias sets, or -1 when out of memory. */
+ *  alias sets, or -1 when out of memory (or at 2^29 - 1 variables, beyond the 512 MiB XML cap). */
 long fmuc_ms__alias_sets(const fmuc_md *md, fmuc_ms_alias_fn fn, void *payload);
+/** The same for a check: over the sorted variables the subject keeps (made once per FMU and
+ *  shared by the md-alias-* checks), or as fmuc_ms__alias_sets without that cache. */
+long fmuc_ms__alias_sets_of(const fmuc_subject *s, fmuc_ms_alias_fn fn, void *payload);
+/** The parts: the variables sorted by (base kind, valueReference, index), one element each
+ *  (kind << 61 | valueReference << 29 | 1-based index; malloc'ed, *n of them; NULL when out of
+ *  memory), and the walk over them that calls fn per alias set. */
+uint64_t *fmuc_ms__alias_sort(const fmuc_md *md, size_t *n);
+long fmuc_ms__alias_walk(const fmuc_md *md, const uint64_t *sorted, size_t n, fmuc_ms_alias_fn fn,
+                         void *payload);
 
 /** "'a' (line 3), 'b' (line 7)" for the listed variables (1-based indices); at most 6 names,
  *  then ", ... (N in all)". Returns buf. */

@@ -44,19 +44,20 @@ int fmuc_mdu__map_init(fmuc_mdu_map *m, size_t expected)
 {
     memset(m, 0, sizeof *m);
     m->cap = cap_for(expected);
-    m->keys = calloc(m->cap, sizeof *m->keys);
-    m->vals = calloc(m->cap, sizeof *m->vals);
-    if (!m->keys || !m->vals) {
-        fmuc_mdu__map_free(m);
+    m->slots = calloc(m->cap, sizeof *m->slots);
+    if (!m->slots) {
+        m->cap = 0;
         return -1;
     }
     return 0;
 }
 
-static size_t map_slot(const char *const *keys, size_t cap, const char *key)
+/* The slot index comes from the low bits of the 64-bit hash, the stored check from the high 32. */
+static size_t map_slot(const fmuc_mdu_slot *slots, size_t cap, uint64_t h, const char *key)
 {
-    size_t i = (size_t)fmuc_mdu__hash(key) & (cap - 1);
-    while (keys[i] && strcmp(keys[i], key) != 0)
+    uint32_t hh = (uint32_t)(h >> 32);
+    size_t i = (size_t)h & (cap - 1);
+    while (slots[i].key && (slots[i].hash != hh || strcmp(slots[i].key, key) != 0))
         i = (i + 1) & (cap - 1);
     return i;
 }
@@ -64,23 +65,18 @@ static size_t map_slot(const char *const *keys, size_t cap, const char *key)
 static int map_grow(fmuc_mdu_map *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 16;
-    const char **nk = calloc(ncap, sizeof *nk);
-    size_t *nv = calloc(ncap, sizeof *nv);
-    if (!nk || !nv) {
-        free(nk);
-        free(nv);
+    fmuc_mdu_slot *ns = calloc(ncap, sizeof *ns);
+    if (!ns)
         return -1;
-    }
     for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i]) {
-            size_t j = map_slot(nk, ncap, m->keys[i]);
-            nk[j] = m->keys[i];
-            nv[j] = m->vals[i];
+        if (m->slots[i].key) {
+            size_t j = (size_t)fmuc_mdu__hash(m->slots[i].key) & (ncap - 1);
+            while (ns[j].key) /* the keys are distinct: only a free slot is looked for */
+                j = (j + 1) & (ncap - 1);
+            ns[j] = m->slots[i];
         }
-    free(m->keys);
-    free(m->vals);
-    m->keys = nk;
-    m->vals = nv;
+    free(m->slots);
+    m->slots = ns;
     m->cap = ncap;
     return 0;
 }
@@ -89,16 +85,16 @@ int fmuc_mdu__map_put(fmuc_mdu_map *m, const char *key, size_t val, size_t *exis
 {
     if (!key)
         key = "";
-    if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
+    if (val > UINT32_MAX || ((m->n + 1) * 2 > m->cap && map_grow(m) < 0))
         return -1;
-    size_t i = map_slot(m->keys, m->cap, key);
-    if (m->keys[i]) {
+    uint64_t h = fmuc_mdu__hash(key);
+    size_t i = map_slot(m->slots, m->cap, h, key);
+    if (m->slots[i].key) {
         if (existing)
-            *existing = m->vals[i];
+            *existing = m->slots[i].val;
         return 0;
     }
-    m->keys[i] = key;
-    m->vals[i] = val;
+    m->slots[i] = (fmuc_mdu_slot){key, (uint32_t)(h >> 32), (uint32_t)val};
     m->n++;
     return 1;
 }
@@ -107,18 +103,19 @@ int fmuc_mdu__map_get(const fmuc_mdu_map *m, const char *key, size_t *val)
 {
     if (!m->cap)
         return 0;
-    size_t i = map_slot(m->keys, m->cap, key ? key : "");
-    if (!m->keys[i])
+    if (!key)
+        key = "";
+    size_t i = map_slot(m->slots, m->cap, fmuc_mdu__hash(key), key);
+    if (!m->slots[i].key)
         return 0;
     if (val)
-        *val = m->vals[i];
+        *val = m->slots[i].val;
     return 1;
 }
 
 void fmuc_mdu__map_free(fmuc_mdu_map *m)
 {
-    free(m->keys);
-    free(m->vals);
+    free(m->slots);
     memset(m, 0, sizeof *m);
 }
 

@@ -12,17 +12,24 @@
 #include "fmuc/fmuc_md.h"
 #include "fmuc/fmuc_result.h"
 
-/* ---- string -> size_t map (keys are borrowed, not copied; open addressing, FNV-1a) ---- */
+/* ---- string -> index map (keys are borrowed, not copied; open addressing, FNV-1a) ---- */
+/* A slot keeps 32 bits of the key's hash beside it: a probe reads one slot, and a key string only
+ * when the hashes agree (at a million keys every other read is a cache miss). */
+typedef struct fmuc_mdu_slot {
+    const char *key; /* NULL = empty slot */
+    uint32_t hash;
+    uint32_t val;
+} fmuc_mdu_slot;
 typedef struct fmuc_mdu_map {
     size_t cap, n;       /* cap is a power of two, or 0 */
-    const char **keys;   /* NULL = empty slot */
-    size_t *vals;
+    fmuc_mdu_slot *slots;
 } fmuc_mdu_map;
 
 /** Prepare a map for about `expected` keys (it grows when needed). 0 or -1 (out of memory). */
 int fmuc_mdu__map_init(fmuc_mdu_map *m, size_t expected);
 /** Insert key -> val unless key is present. Returns 1 when inserted, 0 when the key was already
- *  there (*existing, if not NULL, receives its stored value), -1 when out of memory. */
+ *  there (*existing, if not NULL, receives its stored value), -1 when out of memory or val does
+ *  not fit 32 bits. */
 int fmuc_mdu__map_put(fmuc_mdu_map *m, const char *key, size_t val, size_t *existing);
 /** 1 and *val when found, else 0. */
 int fmuc_mdu__map_get(const fmuc_mdu_map *m, const char *key, size_t *val);

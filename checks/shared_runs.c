@@ -1,11 +1,13 @@
-/* Runs shared between checks: the nominal run of each interface is made once per FMU. Several
+/* Work shared between checks, made once per FMU. The nominal run of each interface: several
  * checks judge the same run from different rules (success and ranges, allowed status codes,
  * fmi2CompletedIntegratorStep, whether there are events at all); making it once per check cost
- * a worker and a whole simulation each time for the same calls. */
+ * a worker and a whole simulation each time for the same calls. The variables sorted into alias
+ * sets, which five md-alias-* checks walk. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "md_ms_util.h"
 
 typedef struct shared_entry {
     int done;
@@ -17,6 +19,9 @@ typedef struct shared_entry {
 
 struct fmuc_shared_runs {
     shared_entry e[2]; /* [fmi2ModelExchange], [fmi2CoSimulation] */
+    int alias_done;
+    uint64_t *alias;   /* fmuc_ms__alias_sort's, NULL when it ran out of memory */
+    size_t nalias;
 };
 
 fmuc_shared_runs *fmuc_shared_runs_new(void)
@@ -33,6 +38,7 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
             fmuc_sim_result_free(&sr->e[i].r);
             fmuc_result_clear(&sr->e[i].res);
         }
+    free(sr->alias);
     free(sr);
 }
 
@@ -96,4 +102,18 @@ const fmuc_sim_result *fmuc_nominal_run(const fmuc_subject *s, fmi2Type iface, c
             cJSON_AddStringToObject(sr, iface_name(iface), e->owner);
     }
     return e->rc == 0 ? &e->r : NULL;
+}
+
+const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n)
+{
+    *n = 0;
+    if (!s->shared)
+        return NULL;
+    fmuc_shared_runs *sr = s->shared;
+    if (!sr->alias_done) {
+        sr->alias = fmuc_ms__alias_sort(&s->fmu->md, &sr->nalias);
+        sr->alias_done = 1;
+    }
+    *n = sr->nalias;
+    return sr->alias;
 }

@@ -714,3 +714,106 @@ Test(ms_perf, million_variables, .timeout = 60)
     assert_all_ok(x);
     free(x);
 }
+
+/* ---- alias sets: the radix sort against a plain reference ---------------------------------- */
+
+typedef struct alias_log {
+    size_t n;
+    uint64_t sig; /* order-sensitive digest of (kind, vr, members) */
+} alias_log;
+
+static void log_set(const fmuc_md *md, int kind, uint32_t vr, const uint32_t *members, size_t n,
+                    void *payload)
+{
+    (void)md;
+    alias_log *l = payload;
+    l->n++;
+    l->sig = l->sig * 1000003u ^ ((uint64_t)kind << 40 ^ vr);
+    for (size_t i = 0; i < n; i++)
+        l->sig = l->sig * 1000003u ^ members[i];
+}
+
+typedef struct ref_elem {
+    int kind;
+    uint32_t vr, index1;
+} ref_elem;
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const ref_elem *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->vr != y->vr)
+        return x->vr < y->vr ? -1 : 1;
+    return (x->index1 > y->index1) - (x->index1 < y->index1);
+}
+
+Test(ms_alias, radix_sorted_sets_match_a_reference_sort)
+{
+    enum { N = 6000 };
+    static const unsigned types[] = {FMUC_TYPE_REAL, FMUC_TYPE_INTEGER, FMUC_TYPE_BOOLEAN,
+                                     FMUC_TYPE_STRING, FMUC_TYPE_ENUMERATION, FMUC_TYPE_NONE};
+    fmuc_md md;
+    memset(&md, 0, sizeof md);
+    md.vars = calloc(N, sizeof *md.vars);
+    md.nvars = N;
+    ref_elem *ref = calloc(N, sizeof *ref);
+    cr_assert(md.vars && ref);
+    uint64_t x = 88172645463325252ull;
+    size_t nref = 0;
+    for (size_t i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        fmuc_md_var *v = &md.vars[i];
+        v->type = (uint8_t)types[x % 6];
+        /* small vrs collide often; some above 2^24 and 2^31 exercise the high bytes */
+        uint32_t vr = (uint32_t)((x >> 8) % 900);
+        if (x % 7 == 0)
+            vr |= 0x81000000u;
+        else if (x % 5 == 0)
+            vr |= 0x01020000u;
+        v->value_reference = vr;
+        if (x % 11 != 0)
+            v->has |= FMUC_HAS_VALUE_REFERENCE;
+        int kind = fmuc_ms__base_kind(v->type);
+        if (kind != FMUC_MS_KIND_NONE && (v->has & FMUC_HAS_VALUE_REFERENCE))
+            ref[nref++] = (ref_elem){kind, vr, (uint32_t)(i + 1)};
+    }
+    qsort(ref, nref, sizeof *ref, cmp_ref);
+    alias_log want = {0, 0};
+    uint32_t members[N];
+    for (size_t i = 0; i < nref;) {
+        size_t j = i + 1;
+        while (j < nref && ref[j].kind == ref[i].kind && ref[j].vr == ref[i].vr)
+            j++;
+        if (j - i >= 2) {
+            for (size_t k = i; k < j; k++)
+                members[k - i] = ref[k].index1;
+            log_set(&md, ref[i].kind, ref[i].vr, members, j - i, &want);
+        }
+        i = j;
+    }
+    cr_assert_gt(want.n, 100, "the fixture has many alias sets");
+
+    alias_log got = {0, 0};
+    cr_expect_eq(fmuc_ms__alias_sets(&md, log_set, &got), (long)want.n);
+    cr_expect_eq(got.n, want.n);
+    cr_expect_eq(got.sig, want.sig, "same sets, same order, members in document order");
+
+    /* through a subject's cache: made once, the same walk each time */
+    fmuc_fmu fmu;
+    memset(&fmu, 0, sizeof fmu);
+    fmu.md = md;
+    fmuc_subject s = {.fmu = &fmu, .opts = NULL, .shared = fmuc_shared_runs_new()};
+    cr_assert(s.shared);
+    for (int rep = 0; rep < 2; rep++) {
+        alias_log c = {0, 0};
+        cr_expect_eq(fmuc_ms__alias_sets_of(&s, log_set, &c), (long)want.n);
+        cr_expect_eq(c.sig, want.sig);
+    }
+    size_t n1, n2;
+    const uint64_t *a1 = fmuc_shared_alias_index(&s, &n1), *a2 = fmuc_shared_alias_index(&s, &n2);
+    cr_expect(a1 && a1 == a2 && n1 == nref && n2 == nref, "sorted once");
+    fmuc_shared_runs_free(s.shared);
+    free(ref);
+    free(md.vars);
+}
