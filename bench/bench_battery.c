@@ -2,8 +2,8 @@
  * reference FMU. Per FMU: total wall time of the fmucheck process (and its CPU time, children
  * included), the time spent inside FMU calls (the floor: the sum over checks of the workers'
  * fmi_time_total_s evidence, measured around every traced fmi2* call) and the overhead ratio
- * total / FMU time (target for vdsim_l2: <= 2). Per check: wall time and FMU time. Median with
- * min/max over --runs runs (3).
+ * total / FMU time (target for vdsim_l2: <= 2), on wall and on CPU time. Per check: wall time
+ * and FMU time. Median with min/max over --runs runs (3).
  *   bench_battery [--runs N] [--fmucheck PATH] [--json FILE] [FMU ...] */
 #include <dirent.h>
 #include <errno.h>
@@ -32,7 +32,8 @@ typedef struct chk {
 
 typedef struct fmu_res {
     char path[1024], name[256];
-    double wall[MAXRUNS], cpu[MAXRUNS], fmi[MAXRUNS], inner[MAXRUNS], ratio[MAXRUNS];
+    double wall[MAXRUNS], cpu[MAXRUNS], fmi[MAXRUNS], inner[MAXRUNS], ratio[MAXRUNS],
+        cpu_ratio[MAXRUNS];
     int exit_code;
     char verdict[24];
     size_t nchecks;
@@ -221,6 +222,7 @@ int main(int argc, char **argv)
                         fr->verdict, fr->name);
             }
             fr->ratio[r] = fr->fmi[r] > 0 ? fr->wall[r] / fr->fmi[r] : 0;
+            fr->cpu_ratio[r] = fr->fmi[r] > 0 ? fr->cpu[r] / fr->fmi[r] : 0;
         }
     }
     fmuc_rmtree(tmp);
@@ -236,13 +238,14 @@ int main(int argc, char **argv)
         fmu_res *fr = &res[f];
         bench_stat sw = bench_stats(fr->wall, runs), sc = bench_stats(fr->cpu, runs),
                    sf = bench_stats(fr->fmi, runs), sr = bench_stats(fr->ratio, runs),
-                   si = bench_stats(fr->inner, runs);
+                   si = bench_stats(fr->inner, runs), scr = bench_stats(fr->cpu_ratio, runs);
         int is_l2 = strcmp(fr->name, "vdsim_l2.fmu") == 0;
-        char a[64], c[64], tgt[64] = "-";
+        char a[64], c[64], tgt[96] = "-";
         snprintf(a, sizeof a, "%.2f [%.2f..%.2f]", sw.med, sw.min, sw.max);
         snprintf(c, sizeof c, "%.2f [%.2f..%.2f]", sf.med, sf.min, sf.max);
         if (is_l2)
-            snprintf(tgt, sizeof tgt, "ratio <= 2: %s", sr.med <= 2 ? "met" : "MISSED");
+            snprintf(tgt, sizeof tgt, "ratio <= 2: %s (on CPU time: %.2f, %s)",
+                     sr.med <= 2 ? "met" : "MISSED", scr.med, scr.med <= 2 ? "met" : "MISSED");
         printf("%-22s %-7s %6zu %24s %8.2f %22s %8.2f %7.2f  %s\n", fr->name, fr->verdict,
                fr->nchecks, a, sc.med, c, sr.med, si.med, tgt);
         cJSON *o = cJSON_CreateObject();
@@ -254,6 +257,7 @@ int main(int argc, char **argv)
         cJSON_AddItemToObject(o, "runner_s", bench_stat_json(si, "s"));
         cJSON_AddItemToObject(o, "fmu_time_s", bench_stat_json(sf, "s"));
         cJSON_AddItemToObject(o, "overhead_ratio", bench_stat_json(sr, NULL));
+        cJSON_AddItemToObject(o, "cpu_overhead_ratio", bench_stat_json(scr, NULL));
         if (is_l2) {
             cJSON *g = cJSON_AddObjectToObject(o, "target");
             cJSON_AddNumberToObject(g, "overhead_ratio_at_most", 2);
@@ -284,8 +288,9 @@ int main(int argc, char **argv)
         cJSON_AddItemToArray(arr, o);
         free(fr->checks);
     }
-    printf("(ratio = total wall / time inside FMU calls; runner = the runner's own total from "
-           "report.json)\n");
+    printf("(ratio = total wall / time inside FMU calls; CPU time = the process and its workers, "
+           "which exceeds wall time where eq-native-roundtrip runs the native core beside the FMU "
+           "on a second CPU; runner = the runner's own total from report.json)\n");
     bench_load_warning(stdout);
     cJSON_AddItemToObject(root, "host", bench_host_json());
     for (size_t f = 0; f < nfmus; f++)
