@@ -14,11 +14,6 @@ typedef struct st_job {
     size_t k1, k2, k3;
 } st_job;
 
-static void put_status(cJSON *reply, const char *key, fmi2Status st)
-{
-    cJSON_AddNumberToObject(reply, key, (double)st);
-}
-
 static int st_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const st_job *job = payload;
@@ -48,7 +43,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_snap snap1, snap2;
     equ_inst_snap(&in, &snap1);
     st = fmuc_fmi_getFMUstate(f, in.c, &s);
-    put_status(reply, "get1", st);
+    equ_put_status(reply, "get1", st);
     cJSON_AddBoolToObject(reply, "get1_null", s == NULL);
     if (st != fmi2OK || !s)
         goto out;
@@ -61,7 +56,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     for (int r = 0; r < 2; r++) {
         fmuc_worker_phase(ctx, "fmi2SetFMUstate to t1 (#%d), run to t2", r + 1);
         st = fmuc_fmi_setFMUstate(f, in.c, s);
-        put_status(reply, keys[r], st);
+        equ_put_status(reply, keys[r], st);
         if (st != fmi2OK)
             goto out;
         if (equ_inst_restore(&in, &snap1) < 0 || equ_inst_record(&in, restored[r] + job->k1 * w) < 0 ||
@@ -75,7 +70,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     fmi2FMUstate before = s;
     equ_inst_snap(&in, &snap2);
     st = fmuc_fmi_getFMUstate(f, in.c, &s);
-    put_status(reply, "get2", st);
+    equ_put_status(reply, "get2", st);
     cJSON_AddBoolToObject(reply, "get2_same_pointer", s == before);
     if (st != fmi2OK || !s)
         goto out;
@@ -85,7 +80,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     }
     fmuc_worker_phase(ctx, "fmi2SetFMUstate to t2, run to t3");
     st = fmuc_fmi_setFMUstate(f, in.c, s);
-    put_status(reply, "set3", st);
+    equ_put_status(reply, "set3", st);
     if (st == fmi2OK) {
         if (equ_inst_restore(&in, &snap2) < 0 || equ_inst_record(&in, e + job->k2 * w) < 0 ||
             equ_inst_run_to(&in, job->k3, e) < 0)
@@ -96,13 +91,13 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
     fmuc_worker_phase(ctx, "fmi2FreeFMUstate");
     st = fmuc_fmi_freeFMUstate(f, in.c, &s);
-    put_status(reply, "free", st);
+    equ_put_status(reply, "free", st);
     cJSON_AddBoolToObject(reply, "free_nulls", s == NULL);
     s = NULL;
     fmi2FMUstate none = NULL;
     fmuc_worker_phase(ctx, "fmi2FreeFMUstate(NULL state)");
     st = fmuc_fmi_freeFMUstate(f, in.c, &none);
-    put_status(reply, "free_null", st);
+    equ_put_status(reply, "free_null", st);
 out:
     if (s && in.c)
         fmuc_fmi_freeFMUstate(f, in.c, &s);
@@ -272,18 +267,8 @@ out:
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    fmi2Type ifaces[2];
-    size_t ni = equ_interfaces(s->fmu, ifaces), done = 0;
-    char why[512];
-    int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
-    for (size_t i = 0; i < ni; i++) {
-        if (!equ_cap(s->fmu, ifaces[i], FMUC_CAP_CAN_GET_AND_SET_FMU_STATE))
-            continue;
-        run_iface(s, res, ifaces[i], level);
-        done++;
-    }
-    if (!done)
-        fmuc_result_na(res, "no interface with a binary declares canGetAndSetFMUstate=\"true\"");
+    equ_for_capable(s, res, 1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE,
+                    "canGetAndSetFMUstate=\"true\"", run_iface);
 }
 
 const fmuc_check fmuc_check_eq_fmu_state = {

@@ -15,11 +15,6 @@ typedef struct ser_job {
     int once; /* canBeInstantiatedOnlyOncePerProcess: deserialize into instance A, no second */
 } ser_job;
 
-static void put_status(cJSON *reply, const char *key, fmi2Status st)
-{
-    cJSON_AddNumberToObject(reply, key, (double)st);
-}
-
 static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const ser_job *job = payload;
@@ -51,11 +46,11 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_snap snap;
     equ_inst_snap(&ia, &snap);
     st = fmuc_fmi_getFMUstate(f, ia.c, &sa);
-    put_status(reply, "get", st);
+    equ_put_status(reply, "get", st);
     if (st != fmi2OK || !sa)
         goto out;
     st = fmuc_fmi_serializedFMUstateSize(f, ia.c, sa, &sz);
-    put_status(reply, "size", st);
+    equ_put_status(reply, "size", st);
     if (st != fmi2OK)
         goto out;
     st = fmuc_fmi_serializedFMUstateSize(f, ia.c, sa, &sz2);
@@ -67,7 +62,7 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
     if (!buf)
         goto out;
     st = fmuc_fmi_serializeFMUstate(f, ia.c, sa, buf, sz);
-    put_status(reply, "serialize", st);
+    equ_put_status(reply, "serialize", st);
     if (st != fmi2OK)
         goto out;
     fmuc_worker_phase(ctx, "original run to t2");
@@ -87,11 +82,11 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
         }
     }
     st = fmuc_fmi_deSerializeFMUstate(f, tb->c, buf, sz, &sb);
-    put_status(reply, "deserialize", st);
+    equ_put_status(reply, "deserialize", st);
     if (st != fmi2OK || !sb)
         goto out;
     st = fmuc_fmi_setFMUstate(f, tb->c, sb);
-    put_status(reply, "set", st);
+    equ_put_status(reply, "set", st);
     if (st != fmi2OK)
         goto out;
     if (equ_inst_restore(tb, &snap) < 0 || equ_inst_record(tb, b + job->k1 * w) < 0 ||
@@ -230,20 +225,10 @@ out:
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    fmi2Type ifaces[2];
-    size_t ni = equ_interfaces(s->fmu, ifaces), done = 0;
-    char why[512];
-    int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
-    for (size_t i = 0; i < ni; i++) {
-        if (!equ_cap(s->fmu, ifaces[i], FMUC_CAP_CAN_SERIALIZE_FMU_STATE) ||
-            !equ_cap(s->fmu, ifaces[i], FMUC_CAP_CAN_GET_AND_SET_FMU_STATE))
-            continue;
-        run_iface(s, res, ifaces[i], level);
-        done++;
-    }
-    if (!done)
-        fmuc_result_na(res, "no interface with a binary declares canSerializeFMUstate=\"true\" "
-                            "(with canGetAndSetFMUstate)");
+    equ_for_capable(s, res,
+                    (1u << FMUC_CAP_CAN_SERIALIZE_FMU_STATE) |
+                        (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE),
+                    "canSerializeFMUstate=\"true\" (with canGetAndSetFMUstate)", run_iface);
 }
 
 const fmuc_check fmuc_check_eq_serialize = {

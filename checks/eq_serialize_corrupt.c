@@ -142,19 +142,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    fmi2Type ifaces[2];
-    size_t ni = equ_interfaces(s->fmu, ifaces), done = 0;
-    char why[512];
-    int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
-    for (size_t i = 0; i < ni; i++) {
-        if (!equ_cap(s->fmu, ifaces[i], FMUC_CAP_CAN_SERIALIZE_FMU_STATE) ||
-            !equ_cap(s->fmu, ifaces[i], FMUC_CAP_CAN_GET_AND_SET_FMU_STATE))
-            continue;
-        run_iface(s, res, ifaces[i], level);
-        done++;
-    }
-    if (!done)
-        fmuc_result_na(res, "no interface with a binary declares canSerializeFMUstate=\"true\"");
+    equ_for_capable(s, res,
+                    (1u << FMUC_CAP_CAN_SERIALIZE_FMU_STATE) |
+                        (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE),
+                    "canSerializeFMUstate=\"true\" (with canGetAndSetFMUstate)", run_iface);
 }
 
 const fmuc_check fmuc_check_eq_serialize_corrupt = {

@@ -31,6 +31,25 @@ int equ_cap(const fmuc_fmu *fmu, fmi2Type iface, fmuc_cap cap)
     return i->present && (i->caps & (1u << cap)) != 0;
 }
 
+void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
+                     equ_iface_fn fn)
+{
+    fmi2Type ifaces[2];
+    size_t ni = equ_interfaces(s->fmu, ifaces), done = 0;
+    char why[512];
+    int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
+    for (size_t i = 0; i < ni; i++) {
+        const fmuc_md_interface *itf =
+            ifaces[i] == fmi2ModelExchange ? &s->fmu->md.me : &s->fmu->md.cs;
+        if (!itf->present || (itf->caps & caps) != caps)
+            continue;
+        fn(s, res, ifaces[i], level);
+        done++;
+    }
+    if (!done)
+        fmuc_result_na(res, "no interface with a binary declares %s", need);
+}
+
 const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name)
 {
     for (size_t i = 0; i < md->nvars; i++)

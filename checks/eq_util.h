@@ -98,6 +98,17 @@ const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name);
 size_t equ_interfaces(const fmuc_fmu *fmu, fmi2Type ifaces[2]);
 int equ_cap(const fmuc_fmu *fmu, fmi2Type iface, fmuc_cap cap);
 const char *equ_iface_name(fmi2Type t);
+/** The FMU-state checks: fn(s, res, iface, vdsim level) for every interface with a binary whose
+ *  capability flags include every bit of caps (1u << fmuc_cap); not applicable naming need when
+ *  there is none. */
+typedef void (*equ_iface_fn)(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, int level);
+void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
+                     equ_iface_fn fn);
+/** A status into a worker reply, as a number. */
+static inline void equ_put_status(cJSON *reply, const char *key, fmi2Status st)
+{
+    cJSON_AddNumberToObject(reply, key, (double)st);
+}
 
 /* ---------------------------------------------------------------------------------------------
  * Worker side

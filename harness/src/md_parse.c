@@ -408,12 +408,14 @@ static int a_name_only(parser *p, const char *n, const char *v, void *obj)
     return 0;
 }
 
+typedef struct name_desc {
+    const char *name, *desc;
+    req q;
+} name_desc;
+
 static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
 {
-    struct {
-        const char *name, *desc;
-        req q;
-    } *c = obj;
+    name_desc *c = obj;
     if (strcmp(n, "name") == 0) {
         c->name = dup(p, v);
         c->q.seen |= R_A;
@@ -424,6 +426,18 @@ static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
         return 1;
     }
     return 0;
+}
+
+/* The attributes of an element that has a required name and an optional description only
+ * (SimpleType, Category). */
+static void read_name_desc(parser *p, const char **name, const char **desc)
+{
+    name_desc c = {NULL, NULL, {0}};
+    for_attrs(p, a_name_desc, &c);
+    *name = c.name;
+    *desc = c.desc;
+    if (!(c.q.seen & R_A))
+        missing_attr(p, "name");
 }
 
 static const char *const base_exps[8] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
@@ -1134,15 +1148,7 @@ static void start_element(parser *p)
             if (!t)
                 return;
             t->line = p->line;
-            struct {
-                const char *name, *desc;
-                req q;
-            } c = {NULL, NULL, {0}};
-            for_attrs(p, a_name_desc, &c);
-            t->name = c.name;
-            t->description = c.desc;
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
+            read_name_desc(p, &t->name, &t->description);
             push(p, S_STYPE, K_STYPE);
             return;
         }
@@ -1179,15 +1185,7 @@ static void start_element(parser *p)
             if (!c)
                 return;
             c->line = p->line;
-            struct {
-                const char *name, *desc;
-                req q;
-            } a = {NULL, NULL, {0}};
-            for_attrs(p, a_name_desc, &a);
-            c->name = a.name;
-            c->description = a.desc;
-            if (!(a.q.seen & R_A))
-                missing_attr(p, "name");
+            read_name_desc(p, &c->name, &c->description);
             push(p, S_LEAF, K_NONE);
             return;
         }
