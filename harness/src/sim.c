@@ -151,6 +151,30 @@ static void nonfinite(sim *s, double t, const char *what, const char *name, doub
     n->value = v;
 }
 
+/* The vector kinds the ME driver reads from the FMU, for all_finite. */
+typedef enum { VEC_STATES, VEC_DERIVATIVES, VEC_INDICATORS } vec_kind;
+
+/* 0 when v[0..n) are all finite (copied to out when not NULL); else the first other value is
+ * recorded as "x[3]", "der(x[3])" or "z[3]", the run is stopped naming it, and -1. */
+static int all_finite(sim *s, double t, vec_kind k, const double *v, double *out, size_t n)
+{
+    static const char *const what[] = {"state", "derivative", "eventIndicator"};
+    static const char *const pre[] = {"x[", "der(x[", "z["}, *const post[] = {"]", "])", "]"};
+    static const char *const said[] = {"continuous state", "state derivative", "event indicator"};
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i])) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "%s%zu%s", pre[k], i, post[k]);
+            nonfinite(s, t, what[k], nm, v[i]);
+            stop(s, "non-finite %s at t=%.17g", said[k], t);
+            return -1;
+        }
+        if (out)
+            out[i] = v[i];
+    }
+    return 0;
+}
+
 /* A call failed hard (Error/Fatal/invalid): describe it as the stop reason. */
 static void stop_call(sim *s, int fn, fmi2Status st, double t)
 {
@@ -731,14 +755,8 @@ static int read_states(sim *s, double t, int nominals)
         stop_call(s, FMUC_SIM_FN_GetContinuousStates, st, t);
         return -1;
     }
-    for (size_t i = 0; i < s->nx; i++)
-        if (!isfinite(s->x[i])) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "x[%zu]", i);
-            nonfinite(s, t, "state", nm, s->x[i]);
-            stop(s, "non-finite continuous state at t=%.17g", t);
-            return -1;
-        }
+    if (all_finite(s, t, VEC_STATES, s->x, NULL, s->nx) < 0)
+        return -1;
     if (nominals) {
         st = rec(s, FMUC_SIM_FN_GetNominalsOfContinuousStates,
                  fmuc_fmi_getNominalsOfContinuousStates(s->f, s->c, s->nom, s->nx), t, "nx=%zu",
@@ -809,16 +827,9 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
         s->cb_failed = 1;
         return -1;
     }
-    for (size_t i = 0; i < s->nx; i++) {
-        if (!isfinite(s->dx[i])) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "der(x[%zu])", i);
-            nonfinite(s, t, "derivative", nm, s->dx[i]);
-            stop(s, "non-finite state derivative at t=%.17g", t);
-            s->cb_failed = 1;
-            return -1;
-        }
-        yd[i] = s->dx[i];
+    if (all_finite(s, t, VEC_DERIVATIVES, s->dx, yd, s->nx) < 0) {
+        s->cb_failed = 1;
+        return -1;
     }
     return 0;
 }
@@ -840,16 +851,9 @@ static int rootfn(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
         s->cb_failed = 1;
         return -1;
     }
-    for (size_t i = 0; i < s->nz; i++) {
-        if (!isfinite(s->z[i])) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "z[%zu]", i);
-            nonfinite(s, t, "eventIndicator", nm, s->z[i]);
-            stop(s, "non-finite event indicator at t=%.17g", t);
-            s->cb_failed = 1;
-            return -1;
-        }
-        g[i] = s->z[i];
+    if (all_finite(s, t, VEC_INDICATORS, s->z, g, s->nz) < 0) {
+        s->cb_failed = 1;
+        return -1;
     }
     return 0;
 }
@@ -1037,14 +1041,7 @@ static int run_me(sim *s, fmuc_diag *diag)
                 can_terminate = !s->error;
                 break;
             }
-            for (size_t i = 0; i < s->nx; i++)
-                if (!isfinite(yv[i])) {
-                    char nm[32];
-                    snprintf(nm, sizeof nm, "x[%zu]", i);
-                    nonfinite(s, t, "state", nm, yv[i]);
-                    stop(s, "non-finite continuous state at t=%.17g", t);
-                    break;
-                }
+            all_finite(s, t, VEC_STATES, yv, NULL, s->nx);
             if (r->stop_reason)
                 break;
         }
