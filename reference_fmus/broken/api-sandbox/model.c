@@ -103,17 +103,10 @@ static fmi2Status exit_init_defect(fmuc_m_ctx *ctx, void *data)
 }
 
 const fmuc_m_desc fmuc_model = {
-    .model_name = "SpringMassDamper",
-    .model_identifier = "SpringMassDamper",
-    .version = "1.0",
+    SMD_DESC_BASE,
     .description = "SpringMassDamper that writes or connects outside the sandbox (fixture)",
-    .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
             FMUC_M_CAP_DIR_DERIV | FMUC_M_CAP_VAR_STEP,
-    .vars = vars,
-    .nvars = sizeof vars / sizeof vars[0],
-    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
-                   .start = 0.0, .stop = 2.0, .step = 0.01},
     .data_size = sizeof(smd),
     .cs_h_max = 1e-3,
     .calc = calc,

@@ -51,16 +51,9 @@ static fmi2Status do_step(fmuc_m_ctx *ctx, void *data, double t, double h)
 }
 
 const fmuc_m_desc fmuc_model = {
-    .model_name = "SpringMassDamper",
-    .model_identifier = "SpringMassDamper",
-    .version = "1.0",
+    SMD_DESC_BASE,
     .description = "Spring-mass-damper with CS state in a static global (eq-determinism fixture)",
-    .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_VAR_STEP,
-    .vars = vars,
-    .nvars = sizeof vars / sizeof vars[0],
-    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
-                   .start = 0.0, .stop = 2.0, .step = 0.01},
     .data_size = sizeof(smd),
     .calc = calc_shared,
     .do_step = do_step,

@@ -17,18 +17,10 @@ static fmi2Status endless_event_update(fmuc_m_ctx *ctx, void *data, fmi2EventInf
 
 extern const fmuc_m_desc fmuc_model;
 const fmuc_m_desc fmuc_model = {
-    .model_name = "BouncingBall",
-    .model_identifier = "BouncingBall",
-    .version = "1.0",
+    BB_DESC_BASE,
     .description = "BouncingBall whose event iteration never settles after the first impact",
-    .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
             FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED,
-    .vars = vars,
-    .nvars = sizeof vars / sizeof vars[0],
-    .n_event_indicators = 1,
-    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
-                   .start = 0.0, .stop = 3.0, .step = 0.01},
     .data_size = sizeof(ball),
     .calc = calc,
     .do_step = do_step,

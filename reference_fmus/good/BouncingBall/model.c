@@ -133,19 +133,20 @@ static fmi2Status do_step(fmuc_m_ctx *ctx, void *data, double t, double hstep)
     return fmi2OK;
 }
 
+/* What every variant of this model shares; the fixtures in reference_fmus/broken and hostile
+ * include this file and give the rest (description, capabilities, hooks) with their defect. */
+#define BB_DESC_BASE                                                                            \
+    .model_name = "BouncingBall", .model_identifier = "BouncingBall", .version = "1.0",            \
+    .author = "fmucheck", .vars = vars, .nvars = sizeof vars / sizeof vars[0],                     \
+    .n_event_indicators = 1,                                                                       \
+    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,                  \
+                   .start = 0.0, .stop = 3.0, .step = 0.01}
+
 const fmuc_m_desc fmuc_model = {
-    .model_name = "BouncingBall",
-    .model_identifier = "BouncingBall",
-    .version = "1.0",
+    BB_DESC_BASE,
     .description = "Ball bouncing on the floor: state events, e = 0.7, rests below 0.1 m/s",
-    .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
             FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED,
-    .vars = vars,
-    .nvars = sizeof vars / sizeof vars[0],
-    .n_event_indicators = 1,
-    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
-                   .start = 0.0, .stop = 3.0, .step = 0.01},
     .data_size = sizeof(ball),
     .calc = calc,
     .do_step = do_step,

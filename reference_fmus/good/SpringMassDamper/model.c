@@ -117,18 +117,19 @@ static fmi2Status dir_deriv(fmuc_m_ctx *ctx, void *data, const fmi2ValueReferenc
     return fmi2OK;
 }
 
+/* What every variant of this model shares; the fixtures in reference_fmus/broken and hostile
+ * include this file and give the rest (description, capabilities, hooks) with their defect. */
+#define SMD_DESC_BASE                                                                            \
+    .model_name = "SpringMassDamper", .model_identifier = "SpringMassDamper", .version = "1.0",    \
+    .author = "fmucheck", .vars = vars, .nvars = sizeof vars / sizeof vars[0],                     \
+    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,                  \
+                   .start = 0.0, .stop = 2.0, .step = 0.01}
+
 const fmuc_m_desc fmuc_model = {
-    .model_name = "SpringMassDamper",
-    .model_identifier = "SpringMassDamper",
-    .version = "1.0",
+    SMD_DESC_BASE,
     .description = "Linear spring-mass-damper, m = 2.5 kg, k = 120 N/m, c = 3 N.s/m",
-    .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
             FMUC_M_CAP_DIR_DERIV | FMUC_M_CAP_VAR_STEP,
-    .vars = vars,
-    .nvars = sizeof vars / sizeof vars[0],
-    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
-                   .start = 0.0, .stop = 2.0, .step = 0.01},
     .data_size = sizeof(smd),
     .cs_h_max = 1e-3,
     .calc = calc,
