@@ -266,3 +266,11 @@ uint64_t fmuc_worker_log_count(const fmuc_worker_ctx *ctx)
 {
     return ctx->sh->log_total;
 }
+
+void fmuc_worker_memory_now(const fmuc_worker_ctx *ctx, fmuc_worker_memory *m)
+{
+    m->allocs = ctx->sh->allocs;
+    m->frees = ctx->sh->frees;
+    m->live_bytes = ctx->sh->live_bytes;
+    m->bad_frees = ctx->sh->bad_frees;
+}

@@ -22,6 +22,22 @@
 
 #include "worker_internal.h"
 
+/* How long a worker waits after unloading when the FMU left threads running (B18). */
+#define UNLOAD_GRACE_MS 50
+
+long fmuc_worker_thread_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    long n = 0;
+    struct dirent *e;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define FMUC_ASAN 1
 #elif defined(__has_feature)
@@ -258,9 +274,20 @@ static void worker_child(const child_args *a)
     ctx.sh->magic = FMUC_W_MAGIC;
     fmuc_worker_phase(&ctx, "run");
 
+    long threads0 = fmuc_worker_thread_count();
     rc = a->fn(&ctx, a->payload);
 
     fmuc_loader__unload_all(&ctx);
+    long threads = threads0 >= 0 ? fmuc_worker_thread_count() : -1;
+    if (threads > threads0) {
+        /* B18: threads the FMU left running may now return into unmapped code. Give them a
+         * moment to crash here, in a phase that says so, instead of racing the exit. */
+        fmuc_worker_phase(&ctx, "unload (threads the FMU started still running: %ld)",
+                          threads - threads0);
+        struct timespec ts = {0, UNLOAD_GRACE_MS * 1000000L};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
     fmuc_worker_phase(&ctx, "reply");
     send_reply(&ctx, rc);
     _exit(0);

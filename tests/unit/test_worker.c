@@ -707,3 +707,32 @@ Test(worker, crash_at_unload_is_reported, .timeout = 30)
     fmuc_result_clear(&res);
     fmuc_worker_outcome_free(&o);
 }
+
+/* B18: a thread the FMU leaves running returns into its unmapped library after dlclose. The
+ * worker waits a moment when threads outlive the FMU, so the crash is reported in the unload
+ * phase, naming the threads, rather than racing the exit. */
+Test(worker, thread_left_running_crashes_at_unload, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 10);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "thread_after_free", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED, "end=%s", fmuc_worker_end_name(o.end));
+    cr_expect_eq(o.signal, SIGSEGV);
+    /* mostly in the wait that names the thread; in dlclose itself when the thread woke then */
+    cr_expect(strcmp(o.phase, "unload (threads the FMU started still running: 1)") == 0 ||
+                  strcmp(o.phase, "unload") == 0,
+              "phase %s", o.phase);
+    fmuc_worker_outcome_free(&o);
+}
+
+/* A thread parked in libc survives dlclose without crashing: the worker ends well. */
+Test(worker, parked_thread_does_not_fail_the_worker, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 10);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "thread_parked", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
+    fmuc_worker_outcome_free(&o);
+}

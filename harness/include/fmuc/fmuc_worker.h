@@ -202,6 +202,15 @@ void fmuc_worker_phase_at(fmuc_worker_ctx *ctx, const char *label, long long k, 
 const fmi2CallbackFunctions *fmuc_worker_callbacks(fmuc_worker_ctx *ctx);
 /** Number of logger messages received so far (all, also those not kept). */
 uint64_t fmuc_worker_log_count(const fmuc_worker_ctx *ctx);
+/** The host memory callbacks so far in this worker: blocks allocateMemory returned, freeMemory
+ *  calls on such a block, bytes still allocated, and freeMemory calls on a pointer allocateMemory
+ *  did not return (or that was freed already; never passed to free()). */
+typedef struct fmuc_worker_memory {
+    uint64_t allocs, frees, live_bytes, bad_frees;
+} fmuc_worker_memory;
+void fmuc_worker_memory_now(const fmuc_worker_ctx *ctx, fmuc_worker_memory *m);
+/** Threads of the calling process now (the entries of /proc/self/task), -1 when unreadable. */
+long fmuc_worker_thread_count(void);
 
 /** Instantiate with the harness callbacks, resource URI of spec->fmu, visible=false,
  *  loggingOn=true. guid NULL: the model description's guid. */

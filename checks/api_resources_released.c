@@ -1,0 +1,169 @@
+/* api-resources-released: once fmi2FreeInstance returned, what the instance took is given back
+ * (FMI 2.0.4 §2.1.5: fmi2FreeInstance "frees all the allocated memory and other resources that
+ * have been allocated by the functions of the FMU interface"; fmi2-rules C-09; robustness B18):
+ * every block allocateMemory returned went back through freeMemory, freeMemory never got a
+ * pointer allocateMemory did not return, and no thread the FMU started is still running. A host
+ * that unloads the library with such a thread alive crashes when the thread runs again.
+ * Judged over a short session per interface (instantiate, initialize, ten communication points of
+ * the default experiment, terminate, free) in a worker of its own. SHOULD: a leak or a lingering
+ * thread pool is a defect a host can live with for a while, and it is reported as a warning;
+ * `{"levels": {"api-resources-released": "must"}}` makes it gate. */
+#include <math.h>
+#include <time.h>
+
+#include "api_util.h"
+
+enum { POINTS = 10, THREAD_WAIT_MS = 200 };
+
+typedef struct rr_job {
+    fmi2Type iface;
+    double stop; /* end of the short session */
+} rr_job;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static int worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const rr_job *job = payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    long threads0 = fmuc_worker_thread_count();
+    const fmuc_fmi *f = apiu_load(ctx, job->iface);
+    if (!f)
+        return 0;
+    fmuc_worker_memory m0, m1;
+    fmuc_worker_memory_now(ctx, &m0);
+    fmuc_sim_config cfg;
+    fmuc_sim_config_init(&cfg, job->iface);
+    cfg.stop = job->stop;
+    cfg.instance_name = "fmucheck-resources";
+    cfg.record_inputs = 0;
+    fmuc_sim_result r;
+    fmuc_diag d = {{0}, FMUC_OK};
+    int rc = fmuc_sim_run(ctx, f, &cfg, &r, &d); /* ends with fmi2FreeInstance */
+    cJSON_AddBoolToObject(reply, "instantiated", rc >= 0 && !r.instantiate_failed);
+    if (rc < 0)
+        cJSON_AddStringToObject(reply, "harness_error", d.msg);
+    else if (r.stop_reason)
+        cJSON_AddStringToObject(reply, "session_ended", r.stop_reason);
+    fmuc_sim_result_free(&r);
+    fmuc_worker_memory_now(ctx, &m1);
+    cJSON_AddNumberToObject(reply, "allocs", (double)(m1.allocs - m0.allocs));
+    cJSON_AddNumberToObject(reply, "blocks_kept",
+                            (double)((m1.allocs - m0.allocs) - (m1.frees - m0.frees)));
+    cJSON_AddNumberToObject(reply, "bytes_kept", (double)(m1.live_bytes - m0.live_bytes));
+    cJSON_AddNumberToObject(reply, "bad_frees", (double)(m1.bad_frees - m0.bad_frees));
+    /* a thread pool may take a moment to wind down after the last instance */
+    long left = -1;
+    fmuc_worker_phase(ctx, "threads after fmi2FreeInstance");
+    for (long waited = 0; threads0 >= 0; waited += 10) {
+        long now = fmuc_worker_thread_count();
+        left = now >= 0 ? now - threads0 : -1;
+        if (left <= 0 || waited >= THREAD_WAIT_MS)
+            break;
+        sleep_ms(10);
+    }
+    cJSON_AddNumberToObject(reply, "threads_left", (double)left);
+    return 0;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+/* Start plus POINTS communication steps of the default experiment (or a fiftieth of its span). */
+static double session_stop(const fmuc_md_experiment *e)
+{
+    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+    double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
+                    ? e->stop_time
+                    : t0 + 1.0;
+    if (e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0.0 &&
+        t0 + POINTS * e->step_size < t1)
+        return t0 + POINTS * e->step_size;
+    return t0 + (t1 - t0) / 50.0;
+}
+
+static void judge(const cJSON *r, const char *ifn, fmuc_result *res)
+{
+    double kept = num(r, "blocks_kept"), bytes = num(r, "bytes_kept");
+    double bad = num(r, "bad_frees"), threads = num(r, "threads_left");
+    if (kept > 0)
+        fmuc_result_violation(res, "%s: blocks from allocateMemory not returned through "
+                                   "freeMemory by the end of fmi2FreeInstance: %.0f of %.0f "
+                                   "(%.0f bytes)",
+                              ifn, kept, num(r, "allocs"), bytes);
+    if (bad > 0)
+        fmuc_result_violation(res, "%s: freeMemory calls with a pointer allocateMemory did not "
+                                   "return (or had freed already): %.0f; a host passes it to "
+                                   "free()",
+                              ifn, bad);
+    if (threads > 0)
+        fmuc_result_violation(res, "%s: threads the FMU started, still running %d ms after "
+                                   "fmi2FreeInstance: %.0f; a host that then unloads the library "
+                                   "crashes when they run again",
+                              ifn, THREAD_WAIT_MS, threads);
+    else if (threads < 0)
+        fmuc_result_note(res, "%s: /proc/self/task is not readable here; threads not counted",
+                         ifn);
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    if (!n) {
+        fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    cJSON *ev = fmuc_result_evidence(res);
+    for (size_t i = 0; i < n; i++) {
+        rr_job job = {ifs[i].type, session_stop(&s->fmu->md.experiment)};
+        fmuc_worker_outcome o;
+        const cJSON *r = apiu_run(s, res, "api-resources-released", worker, &job, &o);
+        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+            const char *he =
+                cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "harness_error"));
+            if (he) {
+                fmuc_result_error(res, "%s: %s", ifs[i].name, he);
+            } else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "instantiated"))) {
+                fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
+                                 ifs[i].name);
+            } else {
+                tested++;
+                judge(r, ifs[i].name, res);
+                cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
+                static const char *const keys[] = {"allocs", "blocks_kept", "bytes_kept",
+                                                   "bad_frees", "threads_left"};
+                for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                    cJSON_AddNumberToObject(e, keys[k], num(r, keys[k]));
+                cJSON_AddNumberToObject(e, "session_stop_time", job.stop);
+                const char *ended =
+                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "session_ended"));
+                if (ended)
+                    fmuc_result_note(res, "%s: the session ended early (%s; see the nominal-run "
+                                          "checks); released resources judged all the same",
+                                     ifs[i].name, ended);
+            }
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no interface could be instantiated");
+}
+
+const fmuc_check fmuc_check_api_resources_released = {
+    .id = "api-resources-released",
+    .title = "fmi2FreeInstance gives back the instance's memory and threads",
+    .spec = "FMI 2.0.4 §2.1.5",
+    .level = FMUC_LEVEL_SHOULD,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};
