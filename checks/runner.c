@@ -155,6 +155,29 @@ static const char *needs_tool(const fmuc_fmu *fmu, uint32_t *line)
     return NULL;
 }
 
+/* Does a log array (evidence "log", or the worker's "log") hold an FMU message naming the GUID? */
+static int log_names_guid(const cJSON *log)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, log)
+    {
+        const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "message"));
+        if (m && strcasestr(m, "guid"))
+            return 1;
+    }
+    return 0;
+}
+
+/* The FMU's own messages about the failed instantiation name the GUID: it was given a model
+ * description that is not its own (X09), which no execution tool would mend. */
+static int failed_on_guid(const fmuc_result *r)
+{
+    const cJSON *ev = r->evidence;
+    return ev && (log_names_guid(cJSON_GetObjectItemCaseSensitive(ev, "log")) ||
+                  log_names_guid(cJSON_GetObjectItemCaseSensitive(
+                      cJSON_GetObjectItemCaseSensitive(ev, "worker"), "log")));
+}
+
 static fmuc_err tool_missing(fmuc_report *rep, fmuc_result *r, const char *iface, uint32_t line)
 {
     char first[512];
@@ -240,10 +263,15 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         const char *tool_iface = NULL;
         if (!why && strcmp(c->id, "api-instantiate") == 0 &&
             (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR) &&
-            (tool_iface = needs_tool(fmu, &tool_line)) != NULL &&
-            tool_missing(rep, r, tool_iface, tool_line) != FMUC_OK) {
-            fmuc_shared_runs_free(subj.shared);
-            return FMUC_ENOMEM;
+            (tool_iface = needs_tool(fmu, &tool_line)) != NULL) {
+            if (failed_on_guid(r))
+                fmuc_result_note(r, "needsExecutionTool=\"true\", but the FMU's own message "
+                                    "about the failure names the GUID: judged as a failure, not "
+                                    "as a missing tool");
+            else if (tool_missing(rep, r, tool_iface, tool_line) != FMUC_OK) {
+                fmuc_shared_runs_free(subj.shared);
+                return FMUC_ENOMEM;
+            }
         }
         r->duration_s = now_s() - t0;
         done++;

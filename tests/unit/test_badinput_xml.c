@@ -518,6 +518,41 @@ Test(badinput_xml, x09_guid_differs_from_the_binary, .timeout = 120)
     bi_env_fini(&e);
 }
 
+/* needsExecutionTool="true" does not excuse a GUID mismatch: the FMU's own message names the
+ * GUID, so api-instantiate fails instead of the run ending as "environment required". */
+Test(badinput_xml, x09_guid_mismatch_is_not_hidden_by_needs_execution_tool, .timeout = 120)
+{
+    bi_env e;
+    bi_env_init(&e, "x09t");
+    char *md = good_md(), *doc = NULL, *tmp = NULL;
+    const char *g0 = strstr(md, "guid=\"");
+    cr_assert(g0);
+    g0 += 6;
+    size_t gl = strcspn(g0, "\"");
+    cr_assert(asprintf(&tmp, "%.*s%s%s", (int)(g0 - md), md, X09_GUID, g0 + gl) > 0);
+    /* needsExecutionTool="true" on both interfaces */
+    const char *tags[] = {"<ModelExchange ", "<CoSimulation "};
+    for (int k = 0; k < 2; k++) {
+        const char *at = strstr(tmp, tags[k]);
+        cr_assert(at, "%s", tags[k]);
+        size_t pre = (size_t)(at - tmp) + strlen(tags[k]);
+        cr_assert(asprintf(&doc, "%.*sneedsExecutionTool=\"true\" %s", (int)pre, tmp,
+                           tmp + pre) > 0);
+        free(tmp);
+        tmp = doc;
+    }
+    xrun x;
+    run_md(&e, doc, strlen(doc), &x);
+    cr_expect_eq(x.status, 1, "exit %d (64 would be 'environment required')\n%s", x.status,
+                 x.r.err);
+    expect_check(&x, "api-instantiate", "fail");
+    cr_expect(x.rep && !cJSON_GetObjectItem(x.rep, "environmentRequired"));
+    xrun_free(&x);
+    free(doc);
+    free(md);
+    bi_env_fini(&e);
+}
+
 Test(badinput_xml, x09_model_identifier_differs_from_the_exported_symbols, .timeout = 120)
 {
     bi_env e;
