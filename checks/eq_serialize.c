@@ -12,8 +12,110 @@
 typedef struct ser_job {
     const equ_plan *plan;
     size_t k1, k2;
-    int once; /* canBeInstantiatedOnlyOncePerProcess: deserialize into instance A, no second */
+    int once; /* canBeInstantiatedOnlyOncePerProcess: the fresh instance lives in a second
+               * worker process, which gets the serialized bytes from this one's reply */
 } ser_job;
+
+/* Serialized bytes handed from one worker to the next: at most this many (the reply carries
+ * them as hex). */
+#define HANDOVER_MAX ((size_t)4 << 20)
+
+static cJSON *bytes_to_hex(const fmi2Byte *b, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char *t = malloc(2 * n + 1);
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        t[2 * i] = hex[((unsigned char)b[i]) >> 4];
+        t[2 * i + 1] = hex[((unsigned char)b[i]) & 15];
+    }
+    t[2 * n] = '\0';
+    cJSON *j = cJSON_CreateString(t);
+    free(t);
+    return j;
+}
+
+static int hex_val(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Parent: the bytes of a worker's hex string (the worker is untrusted); NULL unless exactly n. */
+static fmi2Byte *hex_to_bytes(const cJSON *j, size_t n)
+{
+    const char *t = cJSON_GetStringValue(j);
+    if (!t || n == 0 || n > HANDOVER_MAX || strlen(t) != 2 * n)
+        return NULL;
+    fmi2Byte *b = malloc(n);
+    for (size_t i = 0; b && i < n; i++) {
+        int hi = hex_val(t[2 * i]), lo = hex_val(t[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            free(b);
+            return NULL;
+        }
+        b[i] = (fmi2Byte)(hi << 4 | lo);
+    }
+    return b;
+}
+
+/* The second half in a fresh instance: deserialize, set, restore the host position, run to k2. */
+static void continue_fresh(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const equ_plan *p,
+                           const ser_job *job, const fmi2Byte *buf, size_t sz,
+                           const equ_snap *snap, double *b)
+{
+    cJSON *reply = fmuc_worker_reply(ctx);
+    equ_inst ib;
+    fmi2FMUstate sb = NULL;
+    memset(&ib, 0, sizeof ib);
+    fmuc_worker_phase(ctx, "fresh instance: deserialize, set, run to t2");
+    if (equ_inst_start(&ib, f, p, "serializeB") < 0) {
+        cJSON_AddStringToObject(reply, "fresh_error", ib.err);
+        goto out;
+    }
+    fmi2Status st = fmuc_fmi_deSerializeFMUstate(f, ib.c, buf, sz, &sb);
+    equ_put_status(reply, "deserialize", st);
+    if (st != fmi2OK || !sb)
+        goto out;
+    st = fmuc_fmi_setFMUstate(f, ib.c, sb);
+    equ_put_status(reply, "set", st);
+    if (st != fmi2OK)
+        goto out;
+    if (equ_inst_restore(&ib, snap) < 0 || equ_inst_record(&ib, b + job->k1 * p->nout) < 0 ||
+        equ_inst_run_to(&ib, job->k2, b) < 0) {
+        cJSON_AddStringToObject(reply, "restored_error", ib.err);
+        goto out;
+    }
+    cJSON_AddItemToObject(reply, "b", fmuc_worker_f64_to_json(b, (p->nsteps + 1) * p->nout));
+out:
+    if (sb && ib.c)
+        fmuc_fmi_freeFMUstate(f, ib.c, &sb);
+    equ_inst_free(&ib);
+}
+
+/* The second worker of a once-per-process FMU: the bytes and position come from the first. */
+typedef struct fresh_job {
+    const ser_job *job;
+    const fmi2Byte *buf;
+    size_t sz;
+    equ_snap snap;
+} fresh_job;
+
+static int fresh_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const fresh_job *fj = payload;
+    equ_plan copy;
+    const equ_plan *p = equ_worker_plan(&copy, fj->job->plan);
+    double *b = calloc((p->nsteps + 1) * p->nout, sizeof *b);
+    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
+    if (!f || !b)
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "fresh_error",
+                                f ? "out of memory" : fmuc_worker_load_error(ctx));
+    else
+        continue_fresh(ctx, f, p, fj->job, fj->buf, fj->sz, &fj->snap, b);
+    free(b);
+    return 0;
+}
 
 static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
 {
@@ -21,15 +123,14 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON *reply = fmuc_worker_reply(ctx);
     equ_plan copy;
     const equ_plan *p = equ_worker_plan(&copy, job->plan);
-    size_t n = (p->nsteps + 1) * p->nout, w = p->nout;
+    size_t n = (p->nsteps + 1) * p->nout;
     double *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
-    equ_inst ia, ib;
-    fmi2FMUstate sa = NULL, sb = NULL;
+    equ_inst ia;
+    fmi2FMUstate sa = NULL;
     fmi2Byte *buf = NULL;
     size_t sz = 0, sz2 = 0;
     fmi2Status st;
     memset(&ia, 0, sizeof ia);
-    memset(&ib, 0, sizeof ib);
     const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
     if (!f || !a || !b) {
         cJSON_AddStringToObject(reply, "run_error", f ? "out of memory"
@@ -71,41 +172,71 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
-    equ_inst *tb = job->once ? &ia : &ib;
-    if (job->once) {
-        fmuc_worker_phase(ctx, "same instance (once per process): deserialize, set, run to t2");
-    } else {
-        fmuc_worker_phase(ctx, "fresh instance: deserialize, set, run to t2");
-        if (equ_inst_start(&ib, f, p, "serializeB") < 0) {
-            cJSON_AddStringToObject(reply, "fresh_error", ib.err);
+    if (job->once) { /* hand the bytes and the host position to a fresh process */
+        if (sz > HANDOVER_MAX) {
+            cJSON_AddNumberToObject(reply, "handover_too_large", (double)sz);
             goto out;
         }
-    }
-    st = fmuc_fmi_deSerializeFMUstate(f, tb->c, buf, sz, &sb);
-    equ_put_status(reply, "deserialize", st);
-    if (st != fmi2OK || !sb)
-        goto out;
-    st = fmuc_fmi_setFMUstate(f, tb->c, sb);
-    equ_put_status(reply, "set", st);
-    if (st != fmi2OK)
-        goto out;
-    if (equ_inst_restore(tb, &snap) < 0 || equ_inst_record(tb, b + job->k1 * w) < 0 ||
-        equ_inst_run_to(tb, job->k2, b) < 0) {
-        cJSON_AddStringToObject(reply, "restored_error", tb->err);
+        cJSON_AddItemToObject(reply, "bytes", bytes_to_hex(buf, sz));
+        cJSON_AddNumberToObject(reply, "snap_k", (double)snap.k);
+        cJSON_AddBoolToObject(reply, "snap_event_defined", snap.next_event_defined);
+        cJSON_AddItemToObject(reply, "snap_event", fmuc_worker_f64_to_json(&snap.next_event, 1));
         goto out;
     }
-    cJSON_AddItemToObject(reply, "b", fmuc_worker_f64_to_json(b, n));
+    continue_fresh(ctx, f, p, job, buf, sz, &snap, b);
 out:
-    if (sb && (job->once ? ia.c : ib.c))
-        fmuc_fmi_freeFMUstate(f, job->once ? ia.c : ib.c, &sb);
     if (sa && ia.c)
         fmuc_fmi_freeFMUstate(f, ia.c, &sa);
-    equ_inst_free(&ib);
     equ_inst_free(&ia);
     free(buf);
     free(a);
     free(b);
     return 0;
+}
+
+/* Once per process: the second half runs in a second worker; its reply items join the first's
+ * (rp), as if one worker had done both. */
+static int second_half(const fmuc_subject *s, const ser_job *job, cJSON *rp, fmuc_result *res)
+{
+    const char *ifn = equ_iface_name(job->plan->iface);
+    const cJSON *big = cJSON_GetObjectItem(rp, "handover_too_large");
+    if (big) {
+        fmuc_result_na(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
+                            "serialized bytes, more than fmucheck hands to a second process; not "
+                            "restored",
+                       ifn, cJSON_GetNumberValue(big));
+        return -1;
+    }
+    fresh_job fj = {job, NULL, (size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "size1")),
+                    {0, 0, 0.0}};
+    double k = cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "snap_k"));
+    double *ev = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "snap_event"), 1);
+    fmi2Byte *buf = hex_to_bytes(cJSON_GetObjectItem(rp, "bytes"), fj.sz);
+    if (!buf || !ev || !(k >= 0 && k <= (double)job->k2)) {
+        fmuc_result_error(res, "%s: malformed serialized state in the worker reply", ifn);
+        free(buf);
+        free(ev);
+        return -1;
+    }
+    fj.buf = buf;
+    fj.snap.k = (size_t)k;
+    fj.snap.next_event_defined = cJSON_IsTrue(cJSON_GetObjectItem(rp, "snap_event_defined"));
+    fj.snap.next_event = ev[0];
+    free(ev);
+    fmuc_worker_outcome o2;
+    int rc = equ_worker(s, s->fmu, "eq-serialize (fresh process)", fresh_worker, &fj, &o2, res);
+    if (rc == 0) {
+        static const char *const keys[] = {"fresh_error", "deserialize", "set",
+                                           "restored_error", "b"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            const cJSON *it = cJSON_GetObjectItem(o2.reply, keys[i]);
+            if (it)
+                cJSON_AddItemToObject(rp, keys[i], cJSON_Duplicate(it, 1));
+        }
+    }
+    fmuc_worker_outcome_free(&o2);
+    free(buf);
+    return rc;
 }
 
 static int status_ok(fmuc_result *res, const cJSON *rp, const char *key, const char *what,
@@ -138,13 +269,13 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                    equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS)};
     if (job.once)
         fmuc_result_note(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\": the serialized "
-                              "state is restored into the same instance, not a fresh one",
+                              "state is restored in a fresh instance of a second worker process",
                          equ_iface_name(iface));
     if (equ_worker(s, s->fmu, "eq-serialize", ser_worker, &job, &o, res) < 0) {
         equ_plan_free(&p);
         return;
     }
-    const cJSON *rp = o.reply;
+    cJSON *rp = o.reply;
     const char *ifn = equ_iface_name(iface);
     const char *re = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "run_error"));
     size_t n = (p.nsteps + 1) * p.nout;
@@ -178,6 +309,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         fmuc_result_na(res, "%s: the run after serializing failed (%s)", ifn, re);
         goto out;
     }
+    if (job.once && second_half(s, &job, rp, res) < 0)
+        goto out;
     if (cJSON_GetObjectItem(rp, "fresh_error")) {
         fmuc_result_na(res, "%s: a second instance could not be initialized (%s)", ifn,
                        cJSON_GetStringValue(cJSON_GetObjectItem(rp, "fresh_error")));
