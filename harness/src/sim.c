@@ -154,8 +154,26 @@ static void nonfinite(sim *s, double t, const char *what, const char *name, doub
 /* The vector kinds the ME driver reads from the FMU, for all_finite. */
 typedef enum { VEC_STATES, VEC_DERIVATIVES, VEC_INDICATORS } vec_kind;
 
+/* The variable behind state/derivative i: ModelStructure <Derivatives> entry i is der(x_i), and
+ * its derivative attribute names x_i (§2.2.8). NULL when the model description does not say. */
+static const char *vec_name(const sim *s, vec_kind k, size_t i)
+{
+    const fmuc_md *md = s->md;
+    if (k == VEC_INDICATORS || i >= md->nderivatives)
+        return NULL;
+    uint32_t d = md->derivatives[i].index;
+    if (d < 1 || d > md->nvars)
+        return NULL;
+    const fmuc_md_var *dv = &md->vars[d - 1];
+    if (k == VEC_DERIVATIVES)
+        return dv->name;
+    return dv->derivative >= 1 && dv->derivative <= md->nvars ? md->vars[dv->derivative - 1].name
+                                                              : NULL;
+}
+
 /* 0 when v[0..n) are all finite (copied to out when not NULL); else the first other value is
- * recorded as "x[3]", "der(x[3])" or "z[3]", the run is stopped naming it, and -1. */
+ * recorded as "x[3]", "der(x[3])" or "z[3]" (with the variable's name when the model description
+ * gives it), the run is stopped naming it, and -1. */
 static int all_finite(sim *s, double t, vec_kind k, const double *v, double *out, size_t n)
 {
     static const char *const what[] = {"state", "derivative", "eventIndicator"};
@@ -163,8 +181,12 @@ static int all_finite(sim *s, double t, vec_kind k, const double *v, double *out
     static const char *const said[] = {"continuous state", "state derivative", "event indicator"};
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(v[i])) {
-            char nm[32];
-            snprintf(nm, sizeof nm, "%s%zu%s", pre[k], i, post[k]);
+            char nm[96];
+            const char *var = vec_name(s, k, i);
+            if (var)
+                snprintf(nm, sizeof nm, "%s%zu%s '%.60s'", pre[k], i, post[k], var);
+            else
+                snprintf(nm, sizeof nm, "%s%zu%s", pre[k], i, post[k]);
             nonfinite(s, t, what[k], nm, v[i]);
             stop(s, "non-finite %s at t=%.17g", said[k], t);
             return -1;
