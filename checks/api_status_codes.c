@@ -48,7 +48,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     for (size_t i = 0; i < n; i++) {
         fmuc_sim_result own;
-        const fmuc_sim_result *r = fmuc_nominal_run(s, ifs[i].type, "api-status-codes", res, &own);
+        const fmuc_sim_result *r =
+            fmuc_shared_nominal_run(s, ifs[i].type, "api-status-codes", res, &own);
         if (r && r->instantiate_failed) {
             fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
                              ifs[i].name);

@@ -66,7 +66,7 @@ fmuc_shared_runs *fmuc_shared_runs_new(void);
 void fmuc_shared_runs_free(fmuc_shared_runs *sr);
 /** The nominal run's configuration for one interface: the default experiment, inputs from
  *  --input or the excitation, the defaults of fmuc_sim_config_init. */
-void fmuc_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg);
+void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg);
 /** The nominal run of one interface (fmi2ModelExchange / fmi2CoSimulation) in a worker, made
  *  once per FMU and judged by several checks (cs-/me-nominal-run, api-status-codes,
  *  me-completed-integrator-step, me-events), as every run of that configuration is the same
@@ -75,8 +75,9 @@ void fmuc_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config 
  *  "shared_runs" reference for the others. Returns the result (owned by the subject, or by
  *  *own when s->shared is NULL; free own with fmuc_sim_result_free either way), or NULL when
  *  there is none (res says why). */
-const fmuc_sim_result *fmuc_nominal_run(const fmuc_subject *s, fmi2Type iface, const char *check_id,
-                                        fmuc_result *res, fmuc_sim_result *own);
+const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type iface,
+                                               const char *check_id, fmuc_result *res,
+                                               fmuc_sim_result *own);
 
 /** The variables sorted by alias key (fmuc_ms__alias_sort in md_ms_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */

@@ -123,7 +123,7 @@ static void host_run(const fmuc_subject *s, int needed, fmuc_result *res)
 {
     fmuc_sim_result own;
     const fmuc_sim_result *rp =
-        fmuc_nominal_run(s, fmi2ModelExchange, "me-completed-integrator-step", res, &own);
+        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-completed-integrator-step", res, &own);
     if (!rp) {
         fmuc_sim_result_free(&own);
         return;

@@ -310,7 +310,8 @@ static int no_time_events(const fmuc_subject *s, fmuc_result *res)
 {
     fmuc_sim_result own;
     const fmuc_sim_event *tmp[1];
-    const fmuc_sim_result *r = fmuc_nominal_run(s, fmi2ModelExchange, "me-events", res, &own);
+    const fmuc_sim_result *r =
+        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-events", res, &own);
     int none = !r || (r->completed && !r->stop_reason && located_events(r, tmp, 1) == 0);
     if (r && none)
         fmuc_result_note(res, "no event indicators and no time events in the nominal run "

@@ -13,10 +13,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     fmuc_sim_config cfg;
     fmuc_sim_result own;
-    const fmuc_sim_result *r = fmuc_nominal_run(s, fmi2ModelExchange, "me-nominal-run", res, &own);
+    const fmuc_sim_result *r =
+        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-nominal-run", res, &own);
     if (r) {
         apiu_judge_run(s, r, res);
-        fmuc_nominal_config(s, fmi2ModelExchange, &cfg);
+        fmuc_shared_nominal_config(s, fmi2ModelExchange, &cfg);
         apiu_soak(s, &cfg, "me-nominal-run (soak)", res);
     }
     fmuc_sim_result_free(&own);

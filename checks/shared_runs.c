@@ -42,7 +42,7 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
     free(sr);
 }
 
-void fmuc_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg)
+void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg)
 {
     fmuc_sim_config_init(cfg, iface);
     cfg->input_csv = s->opts ? s->opts->input_csv : NULL;
@@ -60,14 +60,15 @@ static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_
     fmuc_worker_outcome o;
     const char *label = iface == fmi2ModelExchange ? "the nominal ModelExchange run"
                                                    : "the nominal CoSimulation run";
-    fmuc_nominal_config(s, iface, &cfg);
+    fmuc_shared_nominal_config(s, iface, &cfg);
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, label, r, &o, res);
     fmuc_worker_outcome_free(&o);
     return rc;
 }
 
-const fmuc_sim_result *fmuc_nominal_run(const fmuc_subject *s, fmi2Type iface, const char *check_id,
-                                        fmuc_result *res, fmuc_sim_result *own)
+const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type iface,
+                                               const char *check_id, fmuc_result *res,
+                                               fmuc_sim_result *own)
 {
     memset(own, 0, sizeof *own);
     if (iface != fmi2ModelExchange && iface != fmi2CoSimulation) {
