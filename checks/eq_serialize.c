@@ -20,45 +20,6 @@ typedef struct ser_job {
  * them as hex). */
 #define HANDOVER_MAX ((size_t)4 << 20)
 
-static cJSON *bytes_to_hex(const fmi2Byte *b, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    char *t = malloc(2 * n + 1);
-    if (!t)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        t[2 * i] = hex[((unsigned char)b[i]) >> 4];
-        t[2 * i + 1] = hex[((unsigned char)b[i]) & 15];
-    }
-    t[2 * n] = '\0';
-    cJSON *j = cJSON_CreateString(t);
-    free(t);
-    return j;
-}
-
-static int hex_val(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Parent: the bytes of a worker's hex string (the worker is untrusted); NULL unless exactly n. */
-static fmi2Byte *hex_to_bytes(const cJSON *j, size_t n)
-{
-    const char *t = cJSON_GetStringValue(j);
-    if (!t || n == 0 || n > HANDOVER_MAX || strlen(t) != 2 * n)
-        return NULL;
-    fmi2Byte *b = malloc(n);
-    for (size_t i = 0; b && i < n; i++) {
-        int hi = hex_val(t[2 * i]), lo = hex_val(t[2 * i + 1]);
-        if (hi < 0 || lo < 0) {
-            free(b);
-            return NULL;
-        }
-        b[i] = (fmi2Byte)(hi << 4 | lo);
-    }
-    return b;
-}
-
 /* The second half in a fresh instance: deserialize, set, restore the host position, run to k2. */
 static void continue_fresh(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const equ_plan *p,
                            const ser_job *job, const fmi2Byte *buf, size_t sz,
@@ -177,7 +138,7 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
             cJSON_AddNumberToObject(reply, "handover_too_large", (double)sz);
             goto out;
         }
-        cJSON_AddItemToObject(reply, "bytes", bytes_to_hex(buf, sz));
+        cJSON_AddItemToObject(reply, "bytes", fmuc_worker_bytes_to_json(buf, sz));
         cJSON_AddNumberToObject(reply, "snap_k", (double)snap.k);
         cJSON_AddBoolToObject(reply, "snap_event_defined", snap.next_event_defined);
         cJSON_AddItemToObject(reply, "snap_event", fmuc_worker_f64_to_json(&snap.next_event, 1));
@@ -211,7 +172,10 @@ static int second_half(const fmuc_subject *s, const ser_job *job, cJSON *rp, fmu
                     {0, 0, 0.0}};
     double k = cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "snap_k"));
     double *ev = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "snap_event"), 1);
-    fmi2Byte *buf = hex_to_bytes(cJSON_GetObjectItem(rp, "bytes"), fj.sz);
+    fmi2Byte *buf = fj.sz > 0 && fj.sz <= HANDOVER_MAX
+                        ? (fmi2Byte *)fmuc_worker_bytes_from_json(cJSON_GetObjectItem(rp, "bytes"),
+                                                                  fj.sz)
+                        : NULL;
     if (!buf || !ev || !(k >= 0 && k <= (double)job->k2)) {
         fmuc_result_error(res, "%s: malformed serialized state in the worker reply", ifn);
         free(buf);

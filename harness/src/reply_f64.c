@@ -1,5 +1,6 @@
 /* Exact transport of double arrays in worker replies: each value as the 16 hex digits of its
- * bit pattern. Printing and parsing JSON numbers cost more than the FMU calls that produced them. */
+ * bit pattern. Printing and parsing JSON numbers cost more than the FMU calls that produced them.
+ * Byte arrays (a serialized FMU state) travel the same way, two hex digits per byte. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,4 +69,47 @@ double *fmuc_worker_f64_from_json(const cJSON *s, size_t n)
         memcpy(&v[i], &b, sizeof b);
     }
     return v;
+}
+
+cJSON *fmuc_worker_bytes_to_json(const void *b, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = b;
+    char *s;
+    cJSON *j;
+
+    if (n > (SIZE_MAX - 1) / 2 || (n && !b))
+        return NULL;
+    s = malloc(n * 2 + 1);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = hex[p[i] >> 4];
+        s[2 * i + 1] = hex[p[i] & 15u];
+    }
+    s[n * 2] = '\0';
+    j = cJSON_CreateString(s);
+    free(s);
+    return j;
+}
+
+unsigned char *fmuc_worker_bytes_from_json(const cJSON *s, size_t n)
+{
+    const char *t = cJSON_GetStringValue(s);
+    unsigned char *b;
+
+    if (!t || n > (SIZE_MAX - 1) / 2 || strlen(t) != n * 2)
+        return NULL;
+    b = malloc(n ? n : 1);
+    if (!b)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        unsigned hi = hexval[(unsigned char)t[2 * i]], lo = hexval[(unsigned char)t[2 * i + 1]];
+        if ((hi | lo) & 16u) {
+            free(b);
+            return NULL;
+        }
+        b[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return b;
 }

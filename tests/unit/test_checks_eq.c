@@ -484,6 +484,26 @@ Test(eq_compare, vdsim_against_itself_and_missing_variables_listed)
 
 /* --- engine ------------------------------------------------------------------------------- */
 
+/* serialized FMU states between workers (eq-serialize, once per process) */
+Test(eq_engine, byte_series_round_trip)
+{
+    const unsigned char b[5] = {0x00, 0xff, 0x10, 0xa5, 0x7f};
+    cJSON *j = fmuc_worker_bytes_to_json(b, sizeof b);
+    cr_assert(j);
+    cr_expect_str_eq(cJSON_GetStringValue(j), "00ff10a57f");
+    unsigned char *w = fmuc_worker_bytes_from_json(j, sizeof b);
+    cr_assert(w);
+    cr_expect_eq(memcmp(b, w, sizeof b), 0);
+    free(w);
+    cr_expect_null(fmuc_worker_bytes_from_json(j, 4), "the count must match");
+    cJSON *upper = cJSON_CreateString("FF"), *junk = cJSON_CreateString("0g");
+    cr_expect_null(fmuc_worker_bytes_from_json(upper, 1), "only lowercase hex digits");
+    cr_expect_null(fmuc_worker_bytes_from_json(junk, 1), "a non-hex digit is refused");
+    cJSON_Delete(upper);
+    cJSON_Delete(junk);
+    cJSON_Delete(j);
+}
+
 Test(eq_engine, rk4_combine_and_series_round_trip)
 {
     cr_expect_eq(equ_rk4_combine(1.0, 0.5, 1.0, 1.0, 1.0, 1.0), 4.0);

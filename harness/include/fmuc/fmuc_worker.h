@@ -192,6 +192,10 @@ cJSON *fmuc_worker_f64_to_json(const double *v, size_t n);
 /** Parent: decode such a string into a new array of n doubles; NULL unless it holds exactly n
  *  values (the worker is untrusted). */
 double *fmuc_worker_f64_from_json(const cJSON *s, size_t n);
+/** The same for bytes (two hex digits each), and back: a new array of n bytes, NULL unless the
+ *  string holds exactly n. */
+cJSON *fmuc_worker_bytes_to_json(const void *b, size_t n);
+unsigned char *fmuc_worker_bytes_from_json(const cJSON *s, size_t n);
 /** Announce a phase ("init", "step 12"); survives a crash. */
 void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** The same for a phase repeated in a loop, without formatting in the worker: announces
