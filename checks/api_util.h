@@ -354,6 +354,29 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
     }
 }
 
+/** cs-nominal-run and me-nominal-run: judge the shared nominal run of iface (apiu_judge_run),
+ *  then the --soak repetitions. check_id names the check ("<id> (soak)" for the repetitions). */
+static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+                                      fmuc_result *res)
+{
+    const char *lib = iface == fmi2ModelExchange ? s->fmu->lib_path_me : s->fmu->lib_path_cs;
+    if (!lib) {
+        fmuc_result_na(res, "no %s binary for this platform", apiu_iface_name(iface));
+        return;
+    }
+    fmuc_sim_result own;
+    const fmuc_sim_result *r = fmuc_shared_nominal_run(s, iface, check_id, res, &own);
+    if (r) {
+        fmuc_sim_config cfg;
+        char label[96];
+        apiu_judge_run(s, r, res);
+        fmuc_shared_nominal_config(s, iface, &cfg);
+        snprintf(label, sizeof label, "%s (soak)", check_id);
+        apiu_soak(s, &cfg, label, res);
+    }
+    fmuc_sim_result_free(&own);
+}
+
 /* ---- probe sets: many small probes, restarted after a crash ---------------------------------- */
 
 /** One probe runs in the worker on its own fresh instance and returns its outcome as a cJSON

@@ -6,20 +6,7 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    if (!s->fmu->lib_path_cs) {
-        fmuc_result_na(res, "no CoSimulation binary for this platform");
-        return;
-    }
-    fmuc_sim_config cfg;
-    fmuc_sim_result own;
-    const fmuc_sim_result *r =
-        fmuc_shared_nominal_run(s, fmi2CoSimulation, "cs-nominal-run", res, &own);
-    if (r) {
-        apiu_judge_run(s, r, res);
-        fmuc_shared_nominal_config(s, fmi2CoSimulation, &cfg);
-        apiu_soak(s, &cfg, "cs-nominal-run (soak)", res);
-    }
-    fmuc_sim_result_free(&own);
+    apiu_nominal_check(s, fmi2CoSimulation, "cs-nominal-run", res);
 }
 
 const fmuc_check fmuc_check_cs_nominal_run = {

@@ -7,20 +7,7 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    if (!s->fmu->lib_path_me) {
-        fmuc_result_na(res, "no ModelExchange binary for this platform");
-        return;
-    }
-    fmuc_sim_config cfg;
-    fmuc_sim_result own;
-    const fmuc_sim_result *r =
-        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-nominal-run", res, &own);
-    if (r) {
-        apiu_judge_run(s, r, res);
-        fmuc_shared_nominal_config(s, fmi2ModelExchange, &cfg);
-        apiu_soak(s, &cfg, "me-nominal-run (soak)", res);
-    }
-    fmuc_sim_result_free(&own);
+    apiu_nominal_check(s, fmi2ModelExchange, "me-nominal-run", res);
 }
 
 const fmuc_check fmuc_check_me_nominal_run = {
