@@ -8,17 +8,11 @@
  * the default experiment, terminate, free) in a worker of its own. SHOULD: a leak or a lingering
  * thread pool is a defect a host can live with for a while, and it is reported as a warning;
  * `{"levels": {"api-resources-released": "must"}}` makes it gate. */
-#include <math.h>
 #include <time.h>
 
 #include "api_util.h"
 
 enum { POINTS = 10, THREAD_WAIT_MS = 200 };
-
-typedef struct rr_job {
-    fmi2Type iface;
-    double stop; /* end of the short session */
-} rr_job;
 
 static void sleep_ms(long ms)
 {
@@ -29,17 +23,17 @@ static void sleep_ms(long ms)
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
-    const rr_job *job = payload;
+    fmi2Type iface = *(const fmi2Type *)payload;
     cJSON *reply = fmuc_worker_reply(ctx);
     long threads0 = fmuc_worker_thread_count();
-    const fmuc_fmi *f = apiu_load(ctx, job->iface);
+    const fmuc_fmi *f = apiu_load(ctx, iface);
     if (!f)
         return 0;
     fmuc_worker_memory m0, m1;
     fmuc_worker_memory_now(ctx, &m0);
     fmuc_sim_config cfg;
-    fmuc_sim_config_init(&cfg, job->iface);
-    cfg.stop = job->stop;
+    fmuc_sim_config_init(&cfg, iface);
+    cfg.max_steps = POINTS;
     cfg.instance_name = "fmucheck-resources";
     cfg.record_inputs = 0;
     fmuc_sim_result r;
@@ -50,6 +44,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "harness_error", d.msg);
     else if (r.stop_reason)
         cJSON_AddStringToObject(reply, "session_ended", r.stop_reason);
+    if (rc >= 0)
+        cJSON_AddNumberToObject(reply, "session_stop_time", r.stop);
     fmuc_sim_result_free(&r);
     fmuc_worker_memory_now(ctx, &m1);
     cJSON_AddNumberToObject(reply, "allocs", (double)(m1.allocs - m0.allocs));
@@ -75,19 +71,6 @@ static double num(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
     return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
-/* Start plus POINTS communication steps of the default experiment (or a fiftieth of its span). */
-static double session_stop(const fmuc_md_experiment *e)
-{
-    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
-    double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
-                    ? e->stop_time
-                    : t0 + 1.0;
-    if (e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0.0 &&
-        t0 + POINTS * e->step_size < t1)
-        return t0 + POINTS * e->step_size;
-    return t0 + (t1 - t0) / 50.0;
 }
 
 static void judge(const cJSON *r, const char *ifn, fmuc_result *res)
@@ -124,9 +107,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     cJSON *ev = fmuc_result_evidence(res);
     for (size_t i = 0; i < n; i++) {
-        rr_job job = {ifs[i].type, session_stop(&s->fmu->md.experiment)};
         fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-resources-released", worker, &job, &o);
+        const cJSON *r = apiu_run(s, res, "api-resources-released", worker, &ifs[i].type, &o);
         if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             const char *he =
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "harness_error"));
@@ -139,11 +121,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 tested++;
                 judge(r, ifs[i].name, res);
                 cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
-                static const char *const keys[] = {"allocs", "blocks_kept", "bytes_kept",
-                                                   "bad_frees", "threads_left"};
+                static const char *const keys[] = {"allocs",    "blocks_kept",  "bytes_kept",
+                                                   "bad_frees", "threads_left", "session_stop_time"};
                 for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
                     cJSON_AddNumberToObject(e, keys[k], num(r, keys[k]));
-                cJSON_AddNumberToObject(e, "session_stop_time", job.stop);
                 const char *ended =
                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "session_ended"));
                 if (ended)

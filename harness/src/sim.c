@@ -482,6 +482,8 @@ static fmuc_err resolve_times(sim *s, fmuc_diag *diag)
         return fmuc_diag_set(diag, FMUC_ERROR, "simulation: invalid step size %.17g", r->step);
     if (r->step > r->stop - r->start)
         r->step = r->stop - r->start;
+    if (cfg->max_steps && r->start + (double)cfg->max_steps * r->step < r->stop)
+        r->stop = r->start + (double)cfg->max_steps * r->step;
     if (!isnan(cfg->tolerance)) {
         r->tolerance = cfg->tolerance;
         r->tolerance_defined = 1;

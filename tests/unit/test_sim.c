@@ -80,6 +80,30 @@ Test(sim, cs_run_matches_analytic_oscillation, .init = open_smd, .fini = close_s
     fmuc_sim_result_free(&r);
 }
 
+/* max_steps: a short session of the first steps of the grid (api-resources-released), CS and ME;
+ * a limit beyond the experiment changes nothing. */
+Test(sim, max_steps_ends_the_run_early, .init = open_smd, .fini = close_smd, .timeout = 30)
+{
+    fmi2Type ifs[2] = {fmi2CoSimulation, fmi2ModelExchange};
+    for (int i = 0; i < 2; i++) {
+        fmuc_sim_config cfg;
+        fmuc_sim_result r;
+        fmuc_sim_config_init(&cfg, ifs[i]);
+        cfg.max_steps = 10;
+        run_sim(ifs[i], &cfg, &r);
+        cr_assert(r.completed, "%s", r.stop_reason ? r.stop_reason : "");
+        cr_expect_eq(r.npoints, 11);
+        cr_expect_float_eq(r.stop, 0.1, 1e-12);
+        cr_expect_float_eq(r.times[r.npoints - 1], 0.1, 1e-12);
+        fmuc_sim_result_free(&r);
+        cfg.max_steps = 1000;
+        run_sim(ifs[i], &cfg, &r);
+        cr_expect_eq(r.npoints, 201);
+        cr_expect_float_eq(r.stop, 2.0, 1e-12);
+        fmuc_sim_result_free(&r);
+    }
+}
+
 Test(sim, me_run_with_cvode_matches_analytic, .init = open_smd, .fini = close_smd, .timeout = 30)
 {
     fmuc_sim_config cfg;

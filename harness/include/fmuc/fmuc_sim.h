@@ -136,6 +136,8 @@ struct fmuc_sim_config {
     int record_all_reals;         /* record every Real variable, not only outputs (and inputs) */
     unsigned max_event_iterations;/* ME: NewDiscreteStates calls per event instant (1000) */
     size_t max_points;            /* output grid points (200000) */
+    size_t max_steps;             /* 0, or end the run after this many steps of the output grid
+                                   * when that comes before stop (a short session) */
     size_t max_events;            /* events before the run is stopped (100000) */
     const char *instance_name;    /* default "fmucheck-sim" */
     fmuc_sim_hooks hooks;
