@@ -105,8 +105,7 @@ static fmi2Status exit_init_defect(fmuc_m_ctx *ctx, void *data)
 const fmuc_m_desc fmuc_model = {
     SMD_DESC_BASE,
     .description = "SpringMassDamper that writes or connects outside the sandbox (fixture)",
-    .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
-            FMUC_M_CAP_DIR_DERIV | FMUC_M_CAP_VAR_STEP,
+    .caps = SMD_CAPS,
     .data_size = sizeof(smd),
     .cs_h_max = 1e-3,
     .calc = calc,

@@ -20,8 +20,7 @@ static fmi2Status never_settles(fmuc_m_ctx *ctx, void *data, fmi2EventInfo *info
 const fmuc_m_desc fmuc_model = {
     SMD_DESC_BASE,
     .description = "SpringMassDamper whose event iteration never settles (fixture)",
-    .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
-            FMUC_M_CAP_DIR_DERIV | FMUC_M_CAP_VAR_STEP,
+    .caps = SMD_CAPS,
     .data_size = sizeof(smd),
     .cs_h_max = 1e-3,
     .calc = calc,

@@ -117,6 +117,11 @@ static fmi2Status dir_deriv(fmuc_m_ctx *ctx, void *data, const fmi2ValueReferenc
     return fmi2OK;
 }
 
+/* Its capabilities; fixtures that keep them write .caps = SMD_CAPS. */
+#define SMD_CAPS                                                                                  \
+    (FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |             \
+     FMUC_M_CAP_DIR_DERIV | FMUC_M_CAP_VAR_STEP)
+
 /* What every variant of this model shares; the fixtures in reference_fmus/broken and hostile
  * include this file and give the rest (description, capabilities, hooks) with their defect. */
 #define SMD_DESC_BASE                                                                            \
@@ -128,8 +133,7 @@ static fmi2Status dir_deriv(fmuc_m_ctx *ctx, void *data, const fmi2ValueReferenc
 const fmuc_m_desc fmuc_model = {
     SMD_DESC_BASE,
     .description = "Linear spring-mass-damper, m = 2.5 kg, k = 120 N/m, c = 3 N.s/m",
-    .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
-            FMUC_M_CAP_DIR_DERIV | FMUC_M_CAP_VAR_STEP,
+    .caps = SMD_CAPS,
     .data_size = sizeof(smd),
     .cs_h_max = 1e-3,
     .calc = calc,
