@@ -34,6 +34,17 @@ static int landlock_abi(void)
     return v > 0 ? (int)v : 0;
 }
 
+/* A folder the dropped worker (nobody) may write into, for the Landlock tests; skips the test on
+ * a kernel without Landlock. */
+static char *landlock_writable_dir(const char *name)
+{
+    if (!landlock_abi())
+        cr_skip_test("no Landlock on this kernel");
+    char *dir = fmuc_test_mkdtemp(name);
+    cr_assert_eq(chmod(dir, 0777), 0);
+    return dir;
+}
+
 /* A worker with recording (as api-sandbox runs it); the recording is asserted wherever the kernel
  * offers seccomp user notification. */
 static void run_worker_rec(const fmuc_sandbox_config *cfg, fmuc_worker_fn fn, void *payload,
@@ -178,10 +189,7 @@ static int has_event(const fmuc_worker_outcome *o, const char *kind, const char 
 
 Test(sandbox, landlock_denies_writes_outside_scratch_and_records_them)
 {
-    if (!landlock_abi())
-        cr_skip_test("no Landlock on this kernel");
-    char *dir = fmuc_test_mkdtemp("sb-out");
-    cr_assert_eq(chmod(dir, 0777), 0);
+    char *dir = landlock_writable_dir("sb-out");
     fmuc_worker_outcome o;
     run_worker(NULL, fn_writes, dir, &o);
     cr_expect_eq(reply_num(&o, "inside_errno"), 0, "the scratch dir is writable");
@@ -204,10 +212,7 @@ Test(sandbox, landlock_denies_writes_outside_scratch_and_records_them)
 
 Test(sandbox, allow_write_opens_a_folder)
 {
-    if (!landlock_abi())
-        cr_skip_test("no Landlock on this kernel");
-    char *dir = fmuc_test_mkdtemp("sb-allow");
-    cr_assert_eq(chmod(dir, 0777), 0);
+    char *dir = landlock_writable_dir("sb-allow");
     fmuc_sandbox_config cfg;
     fmuc_worker_outcome o;
     memset(&cfg, 0, sizeof cfg);
@@ -434,10 +439,7 @@ Test(sandbox, network_allow_option_passes_the_tcp_fixture, .timeout = 120)
 /* Workers of other checks are confined the same way but do not pay for the recording thread. */
 Test(sandbox, workers_without_recording_are_still_confined)
 {
-    if (!landlock_abi())
-        cr_skip_test("no Landlock on this kernel");
-    char *dir = fmuc_test_mkdtemp("sb-norec");
-    cr_assert_eq(chmod(dir, 0777), 0);
+    char *dir = landlock_writable_dir("sb-norec");
     fmuc_worker_outcome o;
     run_worker_rec(NULL, fn_writes, dir, &o, 0);
     cr_expect_eq(o.isolation.seccomp, 0, "no recording filter");
