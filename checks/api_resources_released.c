@@ -8,6 +8,7 @@
  * the default experiment, terminate, free) in a worker of its own. SHOULD: a leak or a lingering
  * thread pool is a defect a host can live with for a while, and it is reported as a warning;
  * `{"levels": {"api-resources-released": "must"}}` makes it gate. */
+#include <errno.h>
 #include <time.h>
 
 #include "api_util.h"
@@ -17,7 +18,7 @@ enum { POINTS = 10, THREAD_WAIT_MS = 200 };
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0)
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "api_util.h"
 #include "md_ms_util.h"
 
 typedef struct shared_entry {
@@ -47,11 +47,6 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
     fmuc_sim_config_init(cfg, iface);
     cfg->input_csv = s->opts ? s->opts->input_csv : NULL;
     cfg->instance_name = iface == fmi2ModelExchange ? "fmucheck-me-nominal" : "fmucheck-cs-nominal";
-}
-
-static const char *iface_name(fmi2Type t)
-{
-    return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
 }
 
 static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_result *res)
@@ -99,8 +94,8 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type i
         cJSON *sr = cJSON_GetObjectItemCaseSensitive(ev, "shared_runs");
         if (ev && !sr)
             sr = cJSON_AddObjectToObject(ev, "shared_runs");
-        if (sr && !cJSON_GetObjectItemCaseSensitive(sr, iface_name(iface)))
-            cJSON_AddStringToObject(sr, iface_name(iface), e->owner);
+        if (sr && !cJSON_GetObjectItemCaseSensitive(sr, apiu_iface_name(iface)))
+            cJSON_AddStringToObject(sr, apiu_iface_name(iface), e->owner);
     }
     return e->rc == 0 ? &e->r : NULL;
 }
