@@ -605,6 +605,22 @@ Test(zip, invalid_model_identifier_gives_no_library_path)
     fmuc_fmu_close(&f);
 }
 
+Test(zip, non_c_model_identifier_still_names_the_library_file)
+{
+    /* "water-tank" breaks the C-identifier rule (md-model-identifier judges that), but the library
+     * binaries/linux64/water-tank.so is what an importer loads, so the dynamic checks get it. */
+    const char *md = md_text("2.0", "water-tank");
+    spec sp[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0},
+                 {"binaries/linux64/water-tank.so", "x", 0, 0, 0, 0, 0}};
+    char *p = build("wt.fmu", sp, 2);
+    fmuc_fmu f;
+    open_expect(&f, p, NULL, FMUC_OK);
+    cr_assert_not_null(f.lib_path_cs);
+    size_t L = strlen(f.lib_path_cs);
+    cr_assert(L > 30 && strcmp(f.lib_path_cs + L - 30, "binaries/linux64/water-tank.so") == 0);
+    fmuc_fmu_close(&f);
+}
+
 Test(zip, name_rules)
 {
     struct {
