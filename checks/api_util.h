@@ -602,8 +602,13 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         char stage[16] = "";
         int got = sscanf(o.phase, "probe %zu %15s", &k, stage);
         if (!probed || got < 1 || k < from || k >= to) {
-            if (probed && fmuc_worker_outcome_to_result(&o, res))
+            if (probed) { /* a phase "probe ..." that is none of ours */
+                char why[600];
+                apiu_death_text(&o, why, sizeof why);
+                fmuc_result_error(res, "%s: the worker died outside a probe: %s",
+                                  apiu_iface_name(set->iface), why);
                 apiu_note_death(s, res, set->iface, &o);
+            }
             fmuc_worker_outcome_free(&o);
             break; /* died outside a probe (load, setup): nothing to continue with */
         }
@@ -617,12 +622,14 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             cJSON_AddStringToObject(item, "stage", stage);
             results[k] = item;
         } else {
-            /* reaching the probe's state: legal calls, not what is probed */
-            if (fmuc_worker_outcome_to_result(&o, res))
-                apiu_note_death(s, res, set->iface, &o);
-            fmuc_result_error(res, "%s: the worker died before probe %zu (%s) could be made",
+            /* reaching the probe's state: legal calls, not what is probed (the worker evidence
+             * is in res already) */
+            char why[600];
+            apiu_death_text(&o, why, sizeof why);
+            fmuc_result_error(res, "%s: the worker died before probe %zu (%s) could be made: %s",
                               apiu_iface_name(set->iface), k,
-                              describe ? describe(k, set->user) : "?");
+                              describe ? describe(k, set->user) : "?", why);
+            apiu_note_death(s, res, set->iface, &o);
         }
         int unusable = !in_probe && apiu_common_phase(&o);
         fmuc_worker_outcome_free(&o);
