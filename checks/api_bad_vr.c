@@ -117,12 +117,14 @@ static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
-    (void)ctx;
     unsigned st = pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC;
     fmi2Component c = apiu_reach(f, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
     if (!c)
         return cJSON_CreateString(why);
+    apiu_probe_phase(ctx, i, APIU_PROBE_CALL);
     fmi2Status s = call(f, c, &pl->p[i]);
+    /* after fmi2Error only fmi2Reset or fmi2FreeInstance; after fmi2Fatal nothing (§2.1.3) */
+    apiu_probe_phase(ctx, i, APIU_PROBE_CLEANUP);
     if (s != fmi2Fatal)
         fmuc_fmi_freeInstance(f, c);
     return cJSON_CreateNumber((double)s);
@@ -131,7 +133,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -152,8 +154,26 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             cJSON *r = results[k];
             char b[32], line[300], d[200];
             snprintf(d, sizeof d, "%s", describe(k, &pl));
+            const char *died, *stage;
             if (!r) {
-                snprintf(line, sizeof line, "%s: %s -> worker died", ifs[i].name, d);
+                snprintf(line, sizeof line, "%s: %s -> not carried out (the worker died before)",
+                         ifs[i].name, d);
+            } else if (apiu_probe_died(r, &died, &stage)) {
+                /* crashing or hanging instead of returning fmi2Error is the violation itself */
+                snprintf(line, sizeof line, "%s: %s -> %s", ifs[i].name, d, died);
+                tested++;
+                if (p->must)
+                    fmuc_result_fail(res, "%s: %s must return fmi2Error, but the worker ended with "
+                                          "%s%s",
+                                     ifs[i].name, d, died,
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0
+                                         ? " (in fmi2FreeInstance after it)" : "");
+                else
+                    fmuc_result_warn(res, "%s: %s after initialization should return fmi2Error, "
+                                          "but the worker ended with %s%s",
+                                     ifs[i].name, d, died,
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0
+                                         ? " (in fmi2FreeInstance after it)" : "");
             } else if (cJSON_IsString(r)) {
                 snprintf(line, sizeof line, "%s: %s -> not carried out: %s", ifs[i].name, d, r->valuestring);
                 fmuc_result_note(res, "%s: %s not carried out: %s", ifs[i].name, d, r->valuestring);

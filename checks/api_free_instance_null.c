@@ -1,6 +1,10 @@
-/* api-free-instance-null: fmi2FreeInstance(NULL) does nothing (FMI 2.0.4 §2.1.5, fmi2-rules C-11).
- * Its own check and worker, so a crash here (reported as ERROR) hides no other result. */
+/* api-free-instance-null: fmi2FreeInstance(NULL) does nothing (FMI 2.0.4 §2.1.5: "If a null
+ * pointer is provided for "c", the function call is ignored (does not have an effect)";
+ * fmi2-rules C-11, M). A crash or hang in that call is the violation (FAIL), not a check that
+ * could not be carried out. Its own check and worker, so the crash hides no other result. */
 #include "api_util.h"
+
+#define PHASE "fmi2FreeInstance(NULL)"
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
@@ -8,7 +12,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     const fmuc_fmi *f = apiu_load(ctx, t);
     if (!f)
         return 0;
-    fmuc_worker_phase(ctx, "fmi2FreeInstance(NULL) (%s library)", apiu_iface_name(t));
+    fmuc_worker_phase(ctx, PHASE " (%s library)", apiu_iface_name(t));
     fmuc_fmi_freeInstance(f, NULL);
     cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "survived", 1);
     return 0;
@@ -17,7 +21,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -28,9 +32,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         n = 1;
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-free-instance-null", probe, &ifs[i].type, &o);
-        if (r && !apiu_load_failed(r, res, ifs[i].type))
+        int died = 0;
+        const cJSON *r = apiu_run_probed(s, res, "api-free-instance-null", ifs[i].type, probe,
+                                         &ifs[i].type, &o, PHASE, &died);
+        if (died) {
+            char why[600];
+            apiu_death_text(&o, why, sizeof why);
+            fmuc_result_violation(res, "%s library: fmi2FreeInstance(NULL) must be ignored, but the "
+                                       "worker ended with %s",
+                                  ifs[i].name, why);
             tested++;
+        } else if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+            tested++;
+        }
         fmuc_worker_outcome_free(&o);
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)

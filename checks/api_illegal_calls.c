@@ -3,8 +3,10 @@
  * (harness/src/fmi2_states.def via fmuc_fmi2_states): for each reachable state, every
  * representative call that is neither allowed ("x") nor conditionally allowed there, plus
  * fmi2SetReal of a fixed parameter after initialization (conditions 4/6). The behaviour is
- * undefined by the standard (fmi2-rules C-19, level U): violations warn; a crash is an ERROR
- * naming the probe (FMI 2.0.4 §3.2.3, §4.2.4). */
+ * undefined by the standard (fmi2-rules C-19, level U): a status other than fmi2Error warns, and
+ * so does a crash or hang in the illegal call or in the fmi2FreeInstance after it (FMI 2.0.4
+ * §3.2.3, §4.2.4). Each probe is made on an instance of its own; a crash while reaching the
+ * probe's state with legal calls is not the probed behaviour (ERROR, or the interface unusable). */
 #include "api_util.h"
 
 /* representative calls, each with valid arguments */
@@ -142,13 +144,16 @@ static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
-    (void)ctx;
     fmi2Component c = apiu_reach(f, pl->iface, pl->md, pl->p[i].state, "fmucheck-illegal", why,
                                  sizeof why);
     if (!c)
         return cJSON_CreateString(why);
+    apiu_probe_phase(ctx, i, APIU_PROBE_CALL);
     fmi2Status st = call(f, c, pl, pl->p[i].fn);
-    if (st != fmi2Fatal)
+    /* fmi2FreeInstance is allowed in every state the probes reach and in the error state; after
+     * fmi2Fatal nothing may be called (§2.1.3) */
+    apiu_probe_phase(ctx, i, APIU_PROBE_CLEANUP);
+    if (st != fmi2Fatal && st != fmi2Pending)
         fmuc_fmi_freeInstance(f, c);
     return cJSON_CreateNumber((double)st);
 }
@@ -156,7 +161,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -177,8 +182,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             cJSON *r = results[k];
             char b[32], line[256];
             const char *st = fmuc_fmi2_state_name(pl.p[k].state);
+            const char *died, *stage;
             if (!r) {
-                snprintf(line, sizeof line, "%s: %s in %s -> worker died", ifs[i].name, pl.p[k].fn, st);
+                snprintf(line, sizeof line, "%s: %s in %s -> not carried out (the worker died "
+                                            "before)", ifs[i].name, pl.p[k].fn, st);
+            } else if (apiu_probe_died(r, &died, &stage)) {
+                /* undefined behaviour (U): a crash is what this FMU does there, a warning */
+                snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, died);
+                tested++;
+                fmuc_result_violation(res, "%s: %s in state %s should return fmi2Error, but the "
+                                           "worker ended with %s%s",
+                                      ifs[i].name, pl.p[k].fn, st, died,
+                                      strcmp(stage, APIU_PROBE_CLEANUP) == 0
+                                          ? " (in fmi2FreeInstance after it)" : "");
             } else if (cJSON_IsString(r)) {
                 snprintf(line, sizeof line, "%s: %s in %s -> not carried out: %s", ifs[i].name,
                          pl.p[k].fn, st, r->valuestring);

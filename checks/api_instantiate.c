@@ -60,7 +60,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         for (size_t from = 0; from < NVARIANTS; from += chunk) {
             fmuc_worker_outcome o;
             inst_job job = {ifs[i].type, from, from + chunk};
-            const cJSON *r = apiu_run(s, res, "api-instantiate", probe, &job, &o);
+            int died = 0;
+            const cJSON *r = apiu_run_probed(s, res, "api-instantiate", ifs[i].type, probe, &job,
+                                             &o, "free instance", &died);
+            if (died) { /* freeing a fresh instance is part of what this check probes */
+                char why[600];
+                apiu_death_text(&o, why, sizeof why);
+                fmuc_result_violation(res, "%s: fmi2FreeInstance of a fresh instance did not "
+                                           "return: the worker ended with %s",
+                                      ifs[i].name, why);
+            }
             if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
                 fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
                                       "load-exports)", ifs[i].name);

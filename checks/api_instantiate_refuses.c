@@ -3,6 +3,8 @@
  * fmi2-rules C-06 "D": reported as warnings). */
 #include "api_util.h"
 
+#define PHASE "instantiate " /* the probed calls' phases begin so */
+
 typedef struct rq {
     fmi2Type lib;      /* library to load */
     int other_type;    /* also try the undeclared interface type */
@@ -42,7 +44,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     const fmuc_md *md = &s->fmu->md;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
@@ -55,11 +57,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         rq q = {ifs[i].type, one, !split}, q2 = {ifs[i].type, 0, 1};
         fmuc_worker_outcome o, o2;
         memset(&o2, 0, sizeof o2);
-        const cJSON *r = apiu_run(s, res, "api-instantiate-refuses", probe, &q, &o), *r2 = r;
+        int died = 0, died2 = 0;
+        const cJSON *r = apiu_run_probed(s, res, "api-instantiate-refuses", ifs[i].type, probe,
+                                         &q, &o, PHASE, &died),
+                    *r2 = r;
         if (split && r && !cJSON_GetObjectItem(r, "load_error") &&
             !cJSON_GetObjectItem(r, "not_exported"))
-            r2 = apiu_run(s, res, "api-instantiate-refuses", probe, &q2, &o2);
-        if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
+            r2 = apiu_run_probed(s, res, "api-instantiate-refuses", ifs[i].type, probe, &q2, &o2,
+                                 PHASE, &died2);
+        if (died || died2) {
+            /* the probed fmi2Instantiate itself crashed or hung instead of returning NULL */
+            char why[600];
+            const fmuc_worker_outcome *d = died ? &o : &o2;
+            apiu_death_text(d, why, sizeof why);
+            fmuc_result_violation(res, "%s library: %s did not return NULL: the worker ended with %s",
+                                  ifs[i].name, d->phase, why);
+            tested++;
+        } else if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
             fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
                                   "load-exports)", ifs[i].name);
         } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {

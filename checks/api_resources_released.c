@@ -101,7 +101,7 @@ static void judge(const cJSON *r, const char *ifn, fmuc_result *res)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_RUN, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -109,7 +109,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON *ev = fmuc_result_evidence(res);
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-resources-released", worker, &ifs[i].type, &o);
+        const cJSON *r = apiu_run(s, res, "api-resources-released", ifs[i].type, worker, &ifs[i].type, &o);
         if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             const char *he =
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "harness_error"));
@@ -146,6 +146,6 @@ const fmuc_check fmuc_check_api_resources_released = {
     .spec = "FMI 2.0.4 §2.1.5",
     .level = FMUC_LEVEL_SHOULD,
     .applies = FMUC_APPLIES_ANY,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -79,7 +79,7 @@ static void report_events(const fmuc_worker_outcome *o, const char *iface, fmuc_
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_RUN, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -105,6 +105,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             quiet.sandbox_violations = 0; /* already named one by one above */
             if (!fmuc_worker_outcome_to_result(&quiet, res))
                 r = o.reply;
+            else
+                apiu_note_death(s, res, ifs[i].type, &o);
         }
         if (!o.isolation.known) {
             fmuc_worker_outcome_free(&o);
@@ -147,6 +149,6 @@ const fmuc_check fmuc_check_api_sandbox = {
     .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); tool policy T",
     .level = FMUC_LEVEL_SHOULD,
     .applies = FMUC_APPLIES_ANY,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

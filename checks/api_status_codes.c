@@ -41,7 +41,7 @@ static int allowed(fmi2Type t, int fn, int k)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_RUN, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -99,6 +99,6 @@ const fmuc_check fmuc_check_api_status_codes = {
     .spec = "FMI 2.0.4 §2.1.3",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ANY,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -43,13 +43,128 @@ static inline const char *apiu_iface_name(fmi2Type t)
     return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
 }
 
-/** Run fn in a worker. Returns the reply (owned by *o) or NULL when the worker did not end
- *  well (res then carries the ERROR). The FMU log goes to evidence "log". Free *o always. */
-static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, const char *label,
-                                    fmuc_worker_fn fn, void *payload, fmuc_worker_outcome *o)
+/** What ended the worker, in a few words: "SIGSEGV in fmi2FreeInstance(NULL)", "a hang (wall-clock
+ *  limit) in fmi2DoStep(...)", "exit status 3 in phase '...'". */
+static inline void apiu_death_text(const fmuc_worker_outcome *o, char *buf, size_t len)
+{
+    char what[64];
+    const char *abbr = o->end == FMUC_WORKER_CRASHED ? sigabbrev_np(o->signal) : NULL;
+    switch (o->end) {
+    case FMUC_WORKER_CRASHED:
+        if (abbr)
+            snprintf(what, sizeof what, "SIG%s", abbr);
+        else
+            snprintf(what, sizeof what, "signal %d", o->signal);
+        break;
+    case FMUC_WORKER_TIMEOUT: snprintf(what, sizeof what, "a hang (wall-clock limit)"); break;
+    case FMUC_WORKER_EXITED_EARLY: snprintf(what, sizeof what, "exit status %d", o->exit_code); break;
+    default: snprintf(what, sizeof what, "a broken worker reply"); break;
+    }
+    if (o->call_in_progress && o->last_call[0])
+        snprintf(buf, len, "%s in %s", what, o->last_call);
+    else if (o->phase[0])
+        snprintf(buf, len, "%s in phase '%s'", what, o->phase);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
+/** The FMU ended the worker (crash, hang, exit) while loading its library or in a call every
+ *  dynamic check of the interface needs: fmi2Instantiate, fmi2SetupExperiment,
+ *  fmi2EnterInitializationMode, fmi2ExitInitializationMode. */
+static inline int apiu_common_phase(const fmuc_worker_outcome *o)
+{
+    static const char *const calls[] = {"fmi2Instantiate", "fmi2SetupExperiment",
+                                        "fmi2EnterInitializationMode",
+                                        "fmi2ExitInitializationMode"};
+    if (o->end != FMUC_WORKER_CRASHED && o->end != FMUC_WORKER_TIMEOUT &&
+        o->end != FMUC_WORKER_EXITED_EARLY)
+        return 0;
+    if (o->load_attempted && !o->load_ok)
+        return 1;
+    if (!o->call_in_progress)
+        return 0;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        size_t n = strlen(calls[i]);
+        if (strncmp(o->last_call, calls[i], n) == 0 && (o->last_call[n] == '(' || !o->last_call[n]))
+            return 1;
+    }
+    return 0;
+}
+
+/** After a worker of res's check on iface ended badly: when it died in a phase every dynamic
+ *  check needs (apiu_common_phase), the interface is recorded as unusable (the runner makes the
+ *  later checks that need it not-applicable, naming res's check) and res says so. 1 then. */
+static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmi2Type iface,
+                                  const fmuc_worker_outcome *o)
+{
+    char why[600];
+    if (!apiu_common_phase(o))
+        return 0;
+    int first = fmuc_shared_unusable(s, iface, FMUC_UNUSABLE_INSTANCE) == NULL;
+    apiu_death_text(o, why, sizeof why);
+    fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, res->id, why);
+    if (first)
+        fmuc_result_note(res, "%s: %s, a phase every dynamic check needs: the later checks of this "
+                              "interface are not applicable",
+                         apiu_iface_name(iface), why);
+    return 1;
+}
+
+/** The worker died in the very call the check probes: that is the check's finding, not a check
+ *  that could not be carried out. Copies the worker evidence (with its last calls) into res
+ *  without changing its verdict; the caller judges the death (apiu_death_text). */
+static inline void apiu_absorb_probed_death(const fmuc_worker_outcome *o, fmuc_result *res)
+{
+    fmuc_result tmp;
+    fmuc_result_init(&tmp, res->id, res->title, res->spec, res->level);
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON *prev = cJSON_GetObjectItemCaseSensitive(ev, "worker");
+    cJSON *tev = fmuc_result_evidence(&tmp);
+    if (prev && tev)
+        cJSON_AddItemToObject(tev, "worker", cJSON_Duplicate(prev, 1));
+    fmuc_worker_outcome_to_result(o, &tmp); /* its messages: the ERROR text, the last calls */
+    cJSON *w = tev ? cJSON_DetachItemFromObjectCaseSensitive(tev, "worker") : NULL;
+    if (w && ev) {
+        cJSON_DeleteItemFromObjectCaseSensitive(ev, "worker");
+        cJSON_AddItemToObject(ev, "worker", w);
+    } else {
+        cJSON_Delete(w);
+    }
+    fmuc_result_clear(&tmp);
+}
+
+/** The declared interfaces with a library (apiu_ifaces) that are not unusable at level
+ *  (FMUC_UNUSABLE_*): each skipped one gets a note in res naming the check that saw why. */
+static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res, int level,
+                                             apiu_iface out[2])
+{
+    apiu_iface all[2];
+    size_t n = apiu_ifaces(s->fmu, all), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *u = fmuc_shared_unusable(s, all[i].type, level);
+        if (u)
+            fmuc_result_note(res, "%s not probed: %s", all[i].name, u);
+        else
+            out[k++] = all[i];
+    }
+    return k;
+}
+
+/** Run fn in a worker for interface iface. Returns the reply (owned by *o) or NULL when the
+ *  worker did not end well. The FMU log goes to evidence "log". When the worker died, and
+ *  probed is non-NULL and the worker's phase began with it, the death is the probed behaviour:
+ *  nothing is recorded in res but the worker's evidence and *probed_death is set to 1 (the
+ *  caller judges it). Any other death is an ERROR in res (and, in a phase every dynamic check
+ *  needs, marks the interface unusable: apiu_note_death). Free *o always. */
+static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *res,
+                                           const char *label, fmi2Type iface, fmuc_worker_fn fn,
+                                           void *payload, fmuc_worker_outcome *o,
+                                           const char *probed, int *probed_death)
 {
     fmuc_worker_spec spec;
     fmuc_diag d = {{0}, FMUC_OK};
+    if (probed_death)
+        *probed_death = 0;
     fmuc_worker_spec_init(&spec, s->fmu, s->opts);
     spec.label = label;
     if (fmuc_worker_run(&spec, fn, payload, o, &d) < 0) {
@@ -57,9 +172,25 @@ static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, con
         return NULL;
     }
     fmuc_sim_add_log(o, fmuc_result_evidence(res));
-    if (fmuc_worker_outcome_to_result(o, res))
+    if (o->end != FMUC_WORKER_OK && probed && probed_death &&
+        strncmp(o->phase, probed, strlen(probed)) == 0) {
+        apiu_absorb_probed_death(o, res);
+        *probed_death = 1;
         return NULL;
+    }
+    if (fmuc_worker_outcome_to_result(o, res)) {
+        apiu_note_death(s, res, iface, o);
+        return NULL;
+    }
     return o->reply;
+}
+
+/** apiu_run_probed without a probed phase: every death is an ERROR. */
+static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, const char *label,
+                                    fmi2Type iface, fmuc_worker_fn fn, void *payload,
+                                    fmuc_worker_outcome *o)
+{
+    return apiu_run_probed(s, res, label, iface, fn, payload, o, NULL, NULL);
 }
 
 /** The reply says the library did not load: a note, and 1 (the interface is skipped). */
@@ -380,8 +511,33 @@ static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, con
 /* ---- probe sets: many small probes, restarted after a crash ---------------------------------- */
 
 /** One probe runs in the worker on its own fresh instance and returns its outcome as a cJSON
- *  item (a number = fmi2Status, a string = why it was not carried out). */
+ *  item (a number = fmi2Status, a string = why it was not carried out). Before the probed call
+ *  it announces apiu_probe_phase(ctx, i, APIU_PROBE_CALL), before the cleanup after it
+ *  APIU_PROBE_CLEANUP: a death there is the probe's result, a death before it (reaching the
+ *  state with legal calls) is not. */
 typedef cJSON *(*apiu_probe_fn)(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user);
+
+#define APIU_PROBE_CALL "call"
+#define APIU_PROBE_CLEANUP "cleanup"
+
+static inline void apiu_probe_phase(fmuc_worker_ctx *ctx, size_t i, const char *stage)
+{
+    fmuc_worker_phase(ctx, "probe %zu %s", i, stage);
+}
+
+/** A probe's item when the worker died in its probed call or its cleanup:
+ *  {"died": "<apiu_death_text>", "stage": "call"|"cleanup"}. */
+static inline int apiu_probe_died(const cJSON *item, const char **why, const char **stage)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(item, "died");
+    if (!cJSON_IsString(d))
+        return 0;
+    *why = d->valuestring;
+    *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "stage"));
+    if (!*stage)
+        *stage = APIU_PROBE_CALL;
+    return 1;
+}
 
 typedef struct apiu_probes {
     fmi2Type iface;
@@ -407,9 +563,12 @@ static inline int apiu_probe_worker(fmuc_worker_ctx *ctx, void *payload)
 }
 
 /** Run all probes of set; results[i] (owned by the caller, cJSON_Delete each) is the probe's
- *  item, or NULL when the worker died in it (res then carries an ERROR naming the probe via the
- *  phase "probe i"; describe(i) should be given in the caller's messages). Returns 0, or 1 when
- *  the library did not load (noted). */
+ *  item, an apiu_probe_died item when the worker died in its probed call or cleanup (res keeps
+ *  its verdict: the caller judges that), or NULL when it was not carried out: the worker died
+ *  while reaching the probe's state (res then carries an ERROR naming the probe, given by
+ *  describe(i); when that was in a phase every dynamic check needs, the interface is marked
+ *  unusable and the remaining probes are not made). Returns 0, or 1 when the library did not
+ *  load (noted). */
 static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const char *label,
                                   apiu_probes *set, cJSON **results,
                                   const char *(*describe)(size_t i, void *user))
@@ -421,10 +580,12 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         results[i] = NULL;
     while (from < set->n) {
         fmuc_worker_outcome o;
+        int probed = 0;
         size_t to = from + chunk < set->n ? from + chunk : set->n;
         set->from = from;
         set->to = to;
-        const cJSON *r = apiu_run(s, res, label, apiu_probe_worker, set, &o);
+        const cJSON *r = apiu_run_probed(s, res, label, set->iface, apiu_probe_worker, set, &o,
+                                         "probe ", &probed);
         if (r && apiu_load_failed(r, res, set->iface)) {
             fmuc_worker_outcome_free(&o);
             return 1;
@@ -438,18 +599,45 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             continue;
         }
         size_t k;
-        if (sscanf(o.phase, "probe %zu", &k) != 1 || k < from || k >= to) {
+        char stage[16] = "";
+        int got = sscanf(o.phase, "probe %zu %15s", &k, stage);
+        if (!probed || got < 1 || k < from || k >= to) {
+            if (probed) { /* a phase "probe ..." that is none of ours */
+                char why[600];
+                apiu_death_text(&o, why, sizeof why);
+                fmuc_result_error(res, "%s: the worker died outside a probe: %s",
+                                  apiu_iface_name(set->iface), why);
+                apiu_note_death(s, res, set->iface, &o);
+            }
             fmuc_worker_outcome_free(&o);
             break; /* died outside a probe (load, setup): nothing to continue with */
         }
-        fmuc_result_error(res, "%s: the worker died in probe %zu: %s", apiu_iface_name(set->iface),
-                          k, describe ? describe(k, set->user) : "?");
+        int in_probe = probed && (strcmp(stage, APIU_PROBE_CALL) == 0 ||
+                                  strcmp(stage, APIU_PROBE_CLEANUP) == 0);
+        if (in_probe) {
+            char why[600];
+            apiu_death_text(&o, why, sizeof why);
+            cJSON *item = cJSON_CreateObject();
+            cJSON_AddStringToObject(item, "died", why);
+            cJSON_AddStringToObject(item, "stage", stage);
+            results[k] = item;
+        } else {
+            /* reaching the probe's state: legal calls, not what is probed (the worker evidence
+             * is in res already) */
+            char why[600];
+            apiu_death_text(&o, why, sizeof why);
+            fmuc_result_error(res, "%s: the worker died before probe %zu (%s) could be made: %s",
+                              apiu_iface_name(set->iface), k,
+                              describe ? describe(k, set->user) : "?", why);
+            apiu_note_death(s, res, set->iface, &o);
+        }
+        int unusable = !in_probe && apiu_common_phase(&o);
         fmuc_worker_outcome_free(&o);
         if (k > from) { /* the probes before k passed: run them again to get their results */
             set->from = from;
             set->to = k;
             fmuc_worker_outcome o2;
-            const cJSON *r2 = apiu_run(s, res, label, apiu_probe_worker, set, &o2);
+            const cJSON *r2 = apiu_run(s, res, label, set->iface, apiu_probe_worker, set, &o2);
             if (r2) {
                 const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r2, "results");
                 for (size_t i = from; i < k; i++)
@@ -457,6 +645,8 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             }
             fmuc_worker_outcome_free(&o2);
         }
+        if (unusable)
+            break; /* every further probe needs the phase that crashed */
         from = k + 1;
     }
     return 0;

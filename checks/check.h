@@ -16,7 +16,8 @@ enum {
     FMUC_NEEDS_ARCHIVE = 1u << 0, /* the zip listing (always there) */
     FMUC_NEEDS_XML = 1u << 1,     /* a parsed model description */
     FMUC_NEEDS_BINARY = 1u << 2,  /* the shared library for this platform */
-    FMUC_NEEDS_SANDBOX = 1u << 3  /* calls into the FMU (in a worker process) */
+    FMUC_NEEDS_SANDBOX = 1u << 3, /* calls into the FMU (in a worker process) */
+    FMUC_NEEDS_RUN = 1u << 4      /* simulates the interface (the nominal run or its own) */
 };
 
 typedef struct fmuc_shared_runs fmuc_shared_runs;
@@ -78,6 +79,22 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
 const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type iface,
                                                const char *check_id, fmuc_result *res,
                                                fmuc_sim_result *own);
+
+/** Interfaces the FMU cannot be used through (issue 16, verdict semantics): a crash or hang in
+ *  a phase every dynamic check of that interface needs is one ERROR on the first check that saw
+ *  it; the runner makes the later checks that need that phase not-applicable, naming that
+ *  check. FMUC_UNUSABLE_INSTANCE: loading, fmi2Instantiate, fmi2SetupExperiment or
+ *  fmi2Enter/ExitInitializationMode crashed or hung (every check that calls the FMU needs them).
+ *  FMUC_UNUSABLE_RUN: the nominal run crashed or hung (checks with FMUC_NEEDS_RUN need it). */
+enum { FMUC_UNUSABLE_INSTANCE = 1, FMUC_UNUSABLE_RUN = 2 };
+/** Record that iface is unusable at level (the first record per interface and level stays).
+ *  check_id names the check that saw it, why what happened. No-op without a cache. */
+void fmuc_shared_mark_unusable(const fmuc_subject *s, fmi2Type iface, int level,
+                               const char *check_id, const char *why);
+/** "the <iface> interface is unusable: <why> (seen by check <id>)" when iface cannot serve a
+ *  check that needs level (FMUC_UNUSABLE_RUN also reports an unusable instance), else NULL.
+ *  The text lives in the subject. */
+const char *fmuc_shared_unusable(const fmuc_subject *s, fmi2Type iface, int level);
 
 /** The variables sorted by alias key (fmuc_ms__alias_sort in md_ms_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */

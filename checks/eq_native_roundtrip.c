@@ -419,6 +419,6 @@ const fmuc_check fmuc_check_eq_native_roundtrip = {
     .spec = "FMI 2.0.4 §3.2, §4.2; vehicle-brief §5",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ANY,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -154,6 +154,6 @@ const fmuc_check fmuc_check_eq_serialize_corrupt = {
     .spec = "FMI 2.0.4 §2.1.8",
     .level = FMUC_LEVEL_SHOULD,
     .applies = FMUC_APPLIES_ANY,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "api_util.h"
 #include "check.h"
 #include "fmuc/fmuc_worker.h"
 
@@ -88,7 +89,10 @@ static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
 }
 
 /* Parent side: run the worker for one library. Returns the reply (owned by *o) or NULL when the
- * worker did not end well; then res already carries the ERROR. Free *o afterwards. */
+ * worker did not end well; then res already carries the ERROR, or, when the library crashed or
+ * hung while being loaded, the violation "does not load" (loading is what load-* probes) and
+ * the interfaces it serves are recorded as unusable for the checks that follow. Free *o
+ * afterwards. */
 static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib, int what,
                                      const char *label, fmuc_worker_outcome *o, fmuc_result *res)
 {
@@ -99,6 +103,17 @@ static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib
     spec.label = label;
     if (fmuc_worker_run(&spec, loadu_worker, &rq, o, &diag) < 0) {
         fmuc_result_error(res, "%s: could not start a worker: %s", lib->entry, diag.msg);
+        return NULL;
+    }
+    if (o->end != FMUC_WORKER_OK && o->load_attempted && !o->load_ok && apiu_common_phase(o)) {
+        char why[600];
+        apiu_death_text(o, why, sizeof why);
+        apiu_absorb_probed_death(o, res);
+        fmuc_result_violation(res, "%s does not load: the worker ended with %s while loading it",
+                              lib->entry, why);
+        fmuc_shared_mark_unusable(s, lib->iface, FMUC_UNUSABLE_INSTANCE, res->id, why);
+        if (lib->shared)
+            fmuc_shared_mark_unusable(s, fmi2CoSimulation, FMUC_UNUSABLE_INSTANCE, res->id, why);
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res))

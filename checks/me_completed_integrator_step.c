@@ -31,7 +31,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    if (nx && !meu_ok(fmuc_fmi_getContinuousStates(s.f, s.c, x, nx))) {
+    if (nx && !meu_ok(meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x, nx)))) {
         meu_fatal(ctx, "could not read the start state (see me-state-roundtrip)");
         goto out;
     }
@@ -41,7 +41,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     int unwritten = 0, step_events = 0;
     for (int k = 1; k <= NSTEPS; k++) {
         /* one explicit Euler step: what an integrator hands over after an accepted step */
-        fmi2Status st = nx ? fmuc_fmi_getDerivatives(s.f, s.c, dx, nx) : fmi2OK;
+        fmi2Status st = nx ? meu_st(&s, fmuc_fmi_getDerivatives(s.f, s.c, dx, nx)) : fmi2OK;
         if (!meu_ok(st)) {
             meu_fatal(ctx, "fmi2GetDerivatives returned %s at t = %.17g",
                       meu_status(st, sb, sizeof sb), t);
@@ -50,9 +50,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         t = s.t0 + dt * (double)k;
         for (size_t i = 0; i < nx; i++)
             x[i] += dt * dx[i];
-        st = fmuc_fmi_setTime(s.f, s.c, t);
+        st = meu_st(&s, fmuc_fmi_setTime(s.f, s.c, t));
         if (meu_ok(st) && nx)
-            st = fmuc_fmi_setContinuousStates(s.f, s.c, x, nx);
+            st = meu_st(&s, fmuc_fmi_setContinuousStates(s.f, s.c, x, nx));
         if (!meu_ok(st)) {
             meu_fatal(ctx, "setting t = %.17g and the states returned %s", t,
                       meu_status(st, sb, sizeof sb));
@@ -60,7 +60,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         }
         fmi2Boolean em = FILL, term = FILL;
         fmuc_worker_phase_at(ctx, "completed integrator step", k, t);
-        st = fmuc_fmi_completedIntegratorStep(s.f, s.c, fmi2True, &em, &term);
+        st = meu_st(&s, fmuc_fmi_completedIntegratorStep(s.f, s.c, fmi2True, &em, &term));
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2CompletedIntegratorStep after an accepted step at t = %.17g "
                                "returned %s", t, meu_status(st, sb, sizeof sb));
@@ -94,19 +94,19 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             /* honour it: event mode, iteration, back to continuous time */
             fmi2EventInfo info;
             unsigned it = 0;
-            st = fmuc_fmi_enterEventMode(s.f, s.c);
+            st = meu_st(&s, fmuc_fmi_enterEventMode(s.f, s.c));
             do {
                 memset(&info, 0, sizeof info);
                 if (meu_ok(st))
-                    st = fmuc_fmi_newDiscreteStates(s.f, s.c, &info);
+                    st = meu_st(&s, fmuc_fmi_newDiscreteStates(s.f, s.c, &info));
                 it++;
             } while (meu_ok(st) && info.newDiscreteStatesNeeded && !info.terminateSimulation &&
                      it < MEU_MAX_EVENT_ITERATIONS);
             if (!meu_ok(st) || info.terminateSimulation || info.newDiscreteStatesNeeded)
                 break; /* event handling itself is me-events' subject */
-            st = fmuc_fmi_enterContinuousTimeMode(s.f, s.c);
+            st = meu_st(&s, fmuc_fmi_enterContinuousTimeMode(s.f, s.c));
             if (!meu_ok(st) ||
-                (nx && !meu_ok(fmuc_fmi_getContinuousStates(s.f, s.c, x, nx))))
+                (nx && !meu_ok(meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x, nx)))))
                 break;
         }
     }
@@ -195,6 +195,6 @@ const fmuc_check fmuc_check_me_completed_integrator_step = {
     .spec = "FMI 2.0.4 §3.2.2",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -66,9 +66,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    fmi2Status st = fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx);
+    fmi2Status st = meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx));
     if (meu_ok(st))
-        st = fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx);
+        st = meu_st(&s, fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not read the start state (%s; see me-state-roundtrip)",
                   meu_status(st, sb, sizeof sb));
@@ -130,7 +130,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             for (size_t i = 0; i < nx; i++)
                 jv[i] = NAN;
             if (meu_ok(st))
-                st = fmuc_fmi_getDirectionalDerivative(s.f, s.c, m->dxvr, nx, m->xvr, nx, v, jv);
+                st = meu_st(&s, fmuc_fmi_getDirectionalDerivative(s.f, s.c, m->dxvr, nx, m->xvr, nx, v, jv));
             cJSON *pt = cJSON_CreateObject();
             cJSON_AddNumberToObject(pt, "point", p);
             cJSON_AddNumberToObject(pt, "direction", d);
@@ -364,6 +364,6 @@ const fmuc_check fmuc_check_me_directional_derivatives = {
     .spec = "FMI 2.0.4 §2.1.9, §2.2.8",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

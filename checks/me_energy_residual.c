@@ -161,6 +161,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cfg.record_all_reals = !(ve->causality == FMUC_CAUS_OUTPUT && vv->causality == FMUC_CAUS_OUTPUT);
     cfg.max_event_iterations = MEU_MAX_EVENT_ITERATIONS;
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-energy-residual", &r, &o, res);
+    apiu_note_death(s, res, fmi2ModelExchange, &o);
     fmuc_worker_outcome_free(&o);
     if (rc != 0) {
         fmuc_sim_result_free(&r);
@@ -252,6 +253,6 @@ const fmuc_check fmuc_check_me_energy_residual = {
     .spec = "FMI 2.0.4 §3.1",
     .level = FMUC_LEVEL_SHOULD,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

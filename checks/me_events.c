@@ -18,7 +18,7 @@
 
 static const double fill_a = -3.25e303, fill_b = 4.9406564584124654e-322;
 
-static int probe_indicators(fmuc_worker_ctx *ctx, const meu_session *s, size_t ni)
+static int probe_indicators(fmuc_worker_ctx *ctx, meu_session *s, size_t ni)
 {
     char sb[32];
     double *za = calloc(ni + GUARD, sizeof *za), *zb = calloc(ni + GUARD, sizeof *zb);
@@ -34,8 +34,8 @@ static int probe_indicators(fmuc_worker_ctx *ctx, const meu_session *s, size_t n
         zb[j] = fill_b;
     }
     fmuc_worker_phase(ctx, "event indicators (ni = %zu)", ni);
-    fmi2Status st = fmuc_fmi_getEventIndicators(s->f, s->c, za, ni);
-    fmi2Status st2 = meu_ok(st) ? fmuc_fmi_getEventIndicators(s->f, s->c, zb, ni) : st;
+    fmi2Status st = meu_st(s, fmuc_fmi_getEventIndicators(s->f, s->c, za, ni));
+    fmi2Status st2 = meu_ok(st) ? meu_st(s, fmuc_fmi_getEventIndicators(s->f, s->c, zb, ni)) : st;
     if (st == fmi2Discard || st2 == fmi2Discard) {
         meu_note(ctx, "fmi2GetEventIndicators(ni = %zu) returned fmi2Discard at the start "
                       "point; indicator values not checked", ni);
@@ -79,7 +79,7 @@ static int probe_indicators(fmuc_worker_ctx *ctx, const meu_session *s, size_t n
 }
 
 /* An external event in the middle of a flight: nothing should change; the flag must say so. */
-static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, const meu_session *s)
+static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, meu_session *s)
 {
     char sb[32];
     size_t nx = m->nx, nb = nx ? nx : 1;
@@ -91,15 +91,15 @@ static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, const meu_s
     double span = s->t1 - s->t0;
     double te = s->t0 + (span > 0.0 && span * 1e-3 < 1e-3 ? span * 1e-3 : 1e-3);
     fmuc_worker_phase(ctx, "external event at t = %.9g", te);
-    fmi2Status st = fmuc_fmi_setTime(s->f, s->c, te);
+    fmi2Status st = meu_st(s, fmuc_fmi_setTime(s->f, s->c, te));
     if (meu_ok(st))
-        st = fmuc_fmi_enterEventMode(s->f, s->c);
+        st = meu_st(s, fmuc_fmi_enterEventMode(s->f, s->c));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not enter Event Mode at t = %.17g (%s)", te,
                   meu_status(st, sb, sizeof sb));
         goto out;
     }
-    if (nx && !meu_ok(fmuc_fmi_getContinuousStates(s->f, s->c, xb, nx))) {
+    if (nx && !meu_ok(meu_st(s, fmuc_fmi_getContinuousStates(s->f, s->c, xb, nx)))) {
         meu_fatal(ctx, "fmi2GetContinuousStates failed in Event Mode");
         goto out;
     }
@@ -107,14 +107,14 @@ static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, const meu_s
     fmi2EventInfo info;
     do {
         memset(&info, 0, sizeof info);
-        st = fmuc_fmi_newDiscreteStates(s->f, s->c, &info);
+        st = meu_st(s, fmuc_fmi_newDiscreteStates(s->f, s->c, &info));
         it++;
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2NewDiscreteStates at an external event (t = %.17g) returned "
                                "%s", te, meu_status(st, sb, sizeof sb));
             goto out;
         }
-        if (nx && !meu_ok(fmuc_fmi_getContinuousStates(s->f, s->c, xa, nx))) {
+        if (nx && !meu_ok(meu_st(s, fmuc_fmi_getContinuousStates(s->f, s->c, xa, nx)))) {
             meu_fatal(ctx, "fmi2GetContinuousStates failed in Event Mode");
             goto out;
         }
@@ -146,7 +146,7 @@ static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, const meu_s
         goto out;
     }
     if (!info.terminateSimulation) {
-        st = fmuc_fmi_enterContinuousTimeMode(s->f, s->c);
+        st = meu_st(s, fmuc_fmi_enterContinuousTimeMode(s->f, s->c));
         if (!meu_ok(st))
             meu_violation(ctx, "fmi2EnterContinuousTimeMode after an external event returned %s",
                           meu_status(st, sb, sizeof sb));
@@ -211,6 +211,7 @@ static int sim_once(const fmuc_subject *s, double tol, fmuc_sim_result *r, fmuc_
     cfg.max_event_iterations = MAX_ITER;
     cfg.record_inputs = 0;
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-events", r, &o, res);
+    apiu_note_death(s, res, fmi2ModelExchange, &o);
     fmuc_worker_outcome_free(&o);
     if (rc != 0)
         return -1;
@@ -366,6 +367,6 @@ const fmuc_check fmuc_check_me_events = {
     .spec = "FMI 2.0.4 §3.1, §3.2.2",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -35,9 +35,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    fmi2Status st = nx ? fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx) : fmi2OK;
+    fmi2Status st = nx ? meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx)) : fmi2OK;
     if (meu_ok(st) && nx)
-        st = fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx);
+        st = meu_st(&s, fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not read the start state (%s; see me-state-roundtrip)",
                   meu_status(st, sb, sizeof sb));
@@ -151,6 +151,6 @@ const fmuc_check fmuc_check_me_no_hidden_state = {
     .spec = "FMI 2.0.4 §3.1, §3.2.1",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -16,6 +16,6 @@ const fmuc_check fmuc_check_me_nominal_run = {
     .spec = "FMI 2.0.4 §3.2.2, §3.2.4",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

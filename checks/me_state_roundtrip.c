@@ -25,13 +25,13 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    fmi2Status st = fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx);
+    fmi2Status st = meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx));
     if (!meu_ok(st)) {
         meu_violation(ctx, "fmi2GetContinuousStates(nx = %zu, the number of <Derivatives>) "
                            "returned %s", nx, meu_status(st, sb, sizeof sb));
         goto out;
     }
-    st = fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx);
+    st = meu_st(&s, fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_violation(ctx, "fmi2GetNominalsOfContinuousStates(nx = %zu) returned %s", nx,
                       meu_status(st, sb, sizeof sb));
@@ -53,7 +53,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddItemToArray(ev_nom, cJSON_CreateNumber(nom[i]));
         cJSON_AddItemToArray(ev_x0, cJSON_CreateNumber(x0[i]));
     }
-    st = fmuc_fmi_getDerivatives(s.f, s.c, dx, nx);
+    st = meu_st(&s, fmuc_fmi_getDerivatives(s.f, s.c, dx, nx));
     if (!meu_ok(st) && st != fmi2Discard)
         meu_violation(ctx, "fmi2GetDerivatives(nx = %zu) returned %s", nx,
                       meu_status(st, sb, sizeof sb));
@@ -79,7 +79,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 x[i] = v->max - (isfinite(v->min) && (v->has & FMUC_HAS_MIN) ? 0.25 * (v->max - v->min) : 0.25 * nom[i]);
         }
         fmuc_worker_phase(ctx, "set/get states: %s", kinds[k]);
-        st = fmuc_fmi_setContinuousStates(s.f, s.c, x, nx);
+        st = meu_st(&s, fmuc_fmi_setContinuousStates(s.f, s.c, x, nx));
         if (st == fmi2Discard) {
             refused++;
             meu_note(ctx, "fmi2SetContinuousStates refused the %s vector with fmi2Discard; not "
@@ -93,7 +93,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         }
         for (size_t i = 0; i < nx; i++)
             y[i] = NAN;
-        st = fmuc_fmi_getContinuousStates(s.f, s.c, y, nx);
+        st = meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, y, nx));
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2GetContinuousStates(nx = %zu) after setting the %s vector "
                                "returned %s", nx, kinds[k], meu_status(st, sb, sizeof sb));
@@ -109,7 +109,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                               y[i]);
             }
         }
-        st = fmuc_fmi_getDerivatives(s.f, s.c, dx, nx);
+        st = meu_st(&s, fmuc_fmi_getDerivatives(s.f, s.c, dx, nx));
         if (!meu_ok(st) && st != fmi2Discard)
             meu_violation(ctx, "fmi2GetDerivatives(nx = %zu) at the %s vector returned %s", nx,
                           kinds[k], meu_status(st, sb, sizeof sb));
@@ -163,6 +163,6 @@ const fmuc_check fmuc_check_me_state_roundtrip = {
     .spec = "FMI 2.0.4 §3.2.2, §2.2.8",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_util.h"
 #include "check.h"
 #include "fmuc/fmuc_worker.h"
 
@@ -168,7 +169,19 @@ typedef struct meu_session {
     unsigned init_iterations; /* fmi2NewDiscreteStates calls of the initial event iteration */
     fmi2EventInfo info;       /* the last event info of the initial iteration */
     int no_settle;            /* meu_start failed: the initial event iteration did not settle */
+    int initialized;          /* fmi2ExitInitializationMode succeeded (Event Mode reached) */
+    fmi2Status worst;         /* the worst status of the instance's calls (meu_st) */
 } meu_session;
+
+/** Record the status of a call on the session's instance and return it: after fmi2Error the
+ *  importer may only free (or reset) the instance, after fmi2Fatal call nothing (FMI 2.0.4
+ *  §2.1.3); meu_end obeys that. Every call on s->c goes through it. */
+static inline fmi2Status meu_st(meu_session *s, fmi2Status st)
+{
+    if ((st == fmi2Error || st == fmi2Fatal) && (int)st > (int)s->worst)
+        s->worst = st;
+    return st;
+}
 
 #define MEU_MAX_EVENT_ITERATIONS 100u
 
@@ -197,12 +210,14 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
     }
     fmuc_worker_phase(ctx, "initialize");
     int tol_defined = ex->present && ex->has_tolerance;
-    fmi2Status st = fmuc_fmi_setupExperiment(s->f, s->c, tol_defined, tol_defined ? ex->tolerance : 0.0,
-                                             s->t0, s->stop_defined, s->t1);
+    fmi2Status st = meu_st(s, fmuc_fmi_setupExperiment(s->f, s->c, tol_defined,
+                                                       tol_defined ? ex->tolerance : 0.0, s->t0,
+                                                       s->stop_defined, s->t1));
     if (meu_ok(st))
-        st = fmuc_fmi_enterInitializationMode(s->f, s->c);
+        st = meu_st(s, fmuc_fmi_enterInitializationMode(s->f, s->c));
     if (meu_ok(st))
-        st = fmuc_fmi_exitInitializationMode(s->f, s->c);
+        st = meu_st(s, fmuc_fmi_exitInitializationMode(s->f, s->c));
+    s->initialized = meu_ok(st);
     if (!meu_ok(st)) {
         meu_na(ctx, "initialization failed (%s in the trace): the FMU could not be brought "
                        "into Event Mode", meu_status(st, sb, sizeof sb));
@@ -211,7 +226,7 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
     fmuc_worker_phase(ctx, "initial event iteration");
     do {
         memset(&s->info, 0, sizeof s->info);
-        st = fmuc_fmi_newDiscreteStates(s->f, s->c, &s->info);
+        st = meu_st(s, fmuc_fmi_newDiscreteStates(s->f, s->c, &s->info));
         s->init_iterations++;
         if (!meu_ok(st)) {
             meu_na(ctx, "fmi2NewDiscreteStates after initialization returned %s",
@@ -230,7 +245,7 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
         meu_na(ctx, "the FMU asked to terminate right after initialization");
         return -1;
     }
-    st = fmuc_fmi_enterContinuousTimeMode(s->f, s->c);
+    st = meu_st(s, fmuc_fmi_enterContinuousTimeMode(s->f, s->c));
     if (!meu_ok(st)) {
         meu_na(ctx, "fmi2EnterContinuousTimeMode returned %s", meu_status(st, sb, sizeof sb));
         return -1;
@@ -239,10 +254,13 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
     return 0;
 }
 
+/** End the session as the state machine allows: fmi2Terminate only from Event or
+ *  Continuous-Time Mode and never after fmi2Error; fmi2FreeInstance unless fmi2Fatal was seen. */
 static inline void meu_end(meu_session *s)
 {
-    if (s->f && s->c) {
-        fmuc_fmi_terminate(s->f, s->c);
+    if (s->f && s->c && s->worst != fmi2Fatal) {
+        if (s->initialized && s->worst != fmi2Error)
+            fmuc_fmi_terminate(s->f, s->c);
         fmuc_fmi_freeInstance(s->f, s->c);
     }
     s->c = NULL;
@@ -250,24 +268,24 @@ static inline void meu_end(meu_session *s)
 
 /** Set (t, x) and read derivatives (nx) and event indicators (ni; z may be NULL when ni = 0).
  *  Returns the worst status of the calls. */
-static inline fmi2Status meu_eval(const meu_session *s, size_t nx, size_t ni, double t,
+static inline fmi2Status meu_eval(meu_session *s, size_t nx, size_t ni, double t,
                                   const double *x, double *dx, double *z)
 {
-    fmi2Status st = fmuc_fmi_setTime(s->f, s->c, t), w = st;
+    fmi2Status st = meu_st(s, fmuc_fmi_setTime(s->f, s->c, t)), w = st;
     if (!meu_ok(st))
         return st;
     if (nx) {
-        st = fmuc_fmi_setContinuousStates(s->f, s->c, x, nx);
+        st = meu_st(s, fmuc_fmi_setContinuousStates(s->f, s->c, x, nx));
         w = st > w ? st : w;
         if (!meu_ok(st))
             return st;
-        st = fmuc_fmi_getDerivatives(s->f, s->c, dx, nx);
+        st = meu_st(s, fmuc_fmi_getDerivatives(s->f, s->c, dx, nx));
         w = st > w ? st : w;
         if (!meu_ok(st))
             return st;
     }
     if (ni && z) {
-        st = fmuc_fmi_getEventIndicators(s->f, s->c, z, ni);
+        st = meu_st(s, fmuc_fmi_getEventIndicators(s->f, s->c, z, ni));
         w = st > w ? st : w;
     }
     return w;
@@ -299,8 +317,10 @@ static inline const cJSON *meu_run(const fmuc_subject *s, fmuc_result *res, cons
         fmuc_result_error(res, "could not start a worker: %s", diag.msg);
         return NULL;
     }
-    if (fmuc_worker_outcome_to_result(o, res))
+    if (fmuc_worker_outcome_to_result(o, res)) {
+        apiu_note_death(s, res, fmi2ModelExchange, o); /* in instantiate/initialize: unusable */
         return NULL;
+    }
     const cJSON *item;
     int errors = 0;
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o->reply, "errors"))

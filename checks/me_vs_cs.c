@@ -33,6 +33,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for both interfaces on this platform");
         return;
     }
+    const char *u = fmuc_shared_unusable(s, fmi2CoSimulation, FMUC_UNUSABLE_RUN);
+    if (u) { /* the runner only looks at the interface the check applies to (ME) */
+        fmuc_result_na(res, "%s", u);
+        return;
+    }
     double rr = s->opts->rtol > 1e-3 ? s->opts->rtol : 1e-3;
     double aa = s->opts->atol > 1e-3 ? s->opts->atol : 1e-3;
     fmuc_sim_config cme, ccs;
@@ -48,10 +53,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cme.no_excitation = ccs.no_excitation = 1;
     cme.max_event_iterations = ccs.max_event_iterations = MEU_MAX_EVENT_ITERATIONS;
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cme, "me-vs-cs (ME)", &rme, &o, res);
+    apiu_note_death(s, res, fmi2ModelExchange, &o);
     fmuc_worker_outcome_free(&o);
-    if (rc == 0)
+    if (rc == 0) {
         rc = fmuc_sim_run_isolated(s->fmu, s->opts, &ccs, "me-vs-cs (CS)", &rcs, &o, res);
-    fmuc_worker_outcome_free(&o);
+        apiu_note_death(s, res, fmi2CoSimulation, &o);
+        fmuc_worker_outcome_free(&o);
+    }
     if (rc != 0)
         goto out;
     if (!rme.completed || !rcs.completed) {
@@ -182,6 +190,6 @@ const fmuc_check fmuc_check_me_vs_cs = {
     .spec = "FMI 2.0.4 §3.1, §4.1",
     .level = FMUC_LEVEL_SHOULD,
     .applies = FMUC_APPLIES_ME,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -133,6 +133,35 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
     return NULL;
 }
 
+/* Every interface the check would call is unusable (fmuc_shared_unusable: a crash or hang in
+ * loading, instantiation, initialization or, for FMUC_NEEDS_RUN, the nominal run, seen by an
+ * earlier check): why, naming that check; NULL otherwise. */
+static const char *unusable(const fmuc_subject *subj, const fmuc_check *c, char *buf, size_t len)
+{
+    const fmuc_fmu *fmu = subj->fmu;
+    const int level = (c->needs & FMUC_NEEDS_RUN) ? FMUC_UNUSABLE_RUN : FMUC_UNUSABLE_INSTANCE;
+    const char *u[2] = {NULL, NULL};
+    size_t need = 0, gone = 0;
+    if (!(c->needs & FMUC_NEEDS_SANDBOX) || !fmu->md_parsed)
+        return NULL;
+    if ((c->applies & FMUC_APPLIES_ME) && fmu->md.me.present && fmu->lib_path_me) {
+        need++;
+        if ((u[gone] = fmuc_shared_unusable(subj, fmi2ModelExchange, level)) != NULL)
+            gone++;
+    }
+    if ((c->applies & FMUC_APPLIES_CS) && fmu->md.cs.present && fmu->lib_path_cs) {
+        need++;
+        if ((u[gone] = fmuc_shared_unusable(subj, fmi2CoSimulation, level)) != NULL)
+            gone++;
+    }
+    if (!need || gone < need)
+        return NULL;
+    if (gone == 1)
+        return u[0];
+    snprintf(buf, len, "%s; %s", u[0], u[1]);
+    return buf;
+}
+
 /* X10 policy for needsExecutionTool="true": the FMU is tried like any other (the tool may well
  * be installed). When api-instantiate does not pass on such an FMU, the FMU needs a tool this
  * machine does not give it: api-instantiate and every later check that calls the FMU become
@@ -247,12 +276,14 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
             hooks->level_override(c->id, &level, hooks->payload);
         fmuc_result *r = &rep->results[rep->nresults++];
         fmuc_result_init(r, c->id, c->title, c->spec, level);
-        char buf[256];
+        char buf[1600];
         const char *why = unmet(c, fmu, open_err, buf, sizeof buf);
         if (!why && rep->environment_required && (c->needs & FMUC_NEEDS_SANDBOX) &&
             strncmp(c->id, "load-", 5) != 0)
             why = "needsExecutionTool=\"true\" and the execution tool is not available here "
                   "(see api-instantiate)";
+        if (!why)
+            why = unusable(&subj, c, buf, sizeof buf);
         double t0 = now_s();
         if (why)
             fmuc_result_na(r, "%s", why);

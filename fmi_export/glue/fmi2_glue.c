@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
-    defined(FMUC_HOSTILE_ONCE_PER_PROCESS)
+    defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
+    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR)
 #include <signal.h>
 #endif
 
@@ -362,6 +363,9 @@ static int allowed(fmuc_m_ctx *c, int fn)
     }
 #ifndef FMUC_DEFECT_NO_STATE_MACHINE
     if (!(r->mask & c->state)) {
+#ifdef FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL
+        raise(SIGSEGV); /* undefined behaviour (§3.2.3, §4.2.4): crash instead of fmi2Error */
+#endif
         glog(c, fmi2Error, "%s: illegal call sequence (not allowed in state %s)", r->name,
              state_name(c->state));
         return 0;
@@ -1124,6 +1128,9 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i], t);
         if (!v) {
+#ifdef FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR
+            raise(SIGSEGV); /* instead of the fmi2Error §2.1.2 requires */
+#endif
 #ifdef FMUC_DEFECT_UNKNOWN_VR_OK
             switch (t) {
             case FMUC_M_REAL:
@@ -1181,6 +1188,9 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i], t);
         if (!v) {
+#ifdef FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR
+            raise(SIGSEGV); /* instead of the fmi2Error §2.1.2 requires */
+#endif
 #ifdef FMUC_DEFECT_UNKNOWN_VR_OK
             continue;
 #else

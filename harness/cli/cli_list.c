@@ -20,6 +20,8 @@ static cJSON *needs_json(unsigned n)
         cJSON_AddItemToArray(a, cJSON_CreateString("binary"));
     if (n & FMUC_NEEDS_SANDBOX)
         cJSON_AddItemToArray(a, cJSON_CreateString("sandbox"));
+    if (n & FMUC_NEEDS_RUN)
+        cJSON_AddItemToArray(a, cJSON_CreateString("run"));
     return a;
 }
 

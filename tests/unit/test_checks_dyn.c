@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "fmuc_test_util.h"
+#include "runner.h"
 
 #define GOOD FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
 #define BROKEN(x) FMUC_FMU_DIR "/broken/" x ".fmu"
@@ -85,12 +86,14 @@ Test(checks_dyn, all_pass_on_the_good_fmu, .timeout = 60)
 
 Test(checks_dyn, each_broken_fmu_is_caught, .timeout = 60)
 {
-    expect(BROKEN("api-guid"), &fmuc_check_api_guid, FMUC_VERDICT_FAIL);
+    /* a GUID that is not refused is a derived rule (§2.1.5: fmuGUID "is used to check") */
+    expect(BROKEN("api-guid"), &fmuc_check_api_guid, FMUC_VERDICT_WARN);
     expect(BROKEN("api-instantiate"), &fmuc_check_api_instantiate, FMUC_VERDICT_FAIL);
     expect(BROKEN("api-instantiate-refuses"), &fmuc_check_api_instantiate_refuses, FMUC_VERDICT_WARN);
     expect(BROKEN("api-instantiate-refuses--interface"), &fmuc_check_api_instantiate_refuses,
            FMUC_VERDICT_WARN);
-    expect(BROKEN("api-free-instance-null"), &fmuc_check_api_free_instance_null, FMUC_VERDICT_ERROR);
+    /* the crash in fmi2FreeInstance(NULL) is the violation itself, not a check not carried out */
+    expect(BROKEN("api-free-instance-null"), &fmuc_check_api_free_instance_null, FMUC_VERDICT_FAIL);
     expect(BROKEN("api-bad-vr"), &fmuc_check_api_bad_vr, FMUC_VERDICT_FAIL);
     expect(BROKEN("api-illegal-calls"), &fmuc_check_api_illegal_calls, FMUC_VERDICT_WARN);
     expect(BROKEN("cs-nominal-run"), &fmuc_check_cs_nominal_run, FMUC_VERDICT_FAIL);
@@ -189,10 +192,11 @@ Test(checks_dyn, hostile_abort_exit_and_constructor, .timeout = 60)
                  FMUC_VERDICT_ERROR);
     cr_assert(any_message(&res, "status 0", "fmi2ExitInitializationMode"));
     fmuc_result_clear(&res);
-    /* api-illegal-calls continues after the worker died in a probe */
+    /* api-illegal-calls: the worker died reaching Event Mode with legal calls, a phase every
+     * probe of a later state needs (ERROR); the probes before it still ran */
     cr_assert_eq(run_check(HOSTILE("exit-in-exit-init"), &fmuc_check_api_illegal_calls, &res, 0),
                  FMUC_VERDICT_ERROR);
-    cr_assert(any_message(&res, "died in probe", "eventMode"));
+    cr_assert(any_message(&res, "died before probe", "eventMode"));
     cJSON *probes = cJSON_GetObjectItem(res.evidence, "probes");
     int refused = 0;
     cJSON *it;
@@ -339,8 +343,9 @@ Test(shared_runs, one_nominal_run_per_interface_judged_by_several_checks, .timeo
     no_children_left();
 }
 
-/* A broken shared CS run: api-status-codes makes it, cs-nominal-run reports the same error
- * (message with a and b) without a worker of its own. */
+/* A broken shared CS run: api-status-codes makes it and reports the error (message with a and
+ * b); cs-nominal-run is not-applicable naming it, without a worker of its own: one error, not
+ * one per check (issue 16). */
 static void shared_error(const char *path, double timeout, const char *a, const char *b)
 {
     shared_env e;
@@ -348,17 +353,20 @@ static void shared_error(const char *path, double timeout, const char *a, const 
     fmuc_result st, cs;
     cr_assert_eq(shared_check(&e, &fmuc_check_api_status_codes, &st), FMUC_VERDICT_ERROR);
     cr_assert(any_message(&st, a, b));
-    cr_assert_eq(shared_check(&e, &fmuc_check_cs_nominal_run, &cs), FMUC_VERDICT_ERROR);
-    cr_assert(any_message(&cs, a, b), "the worker's message is repeated");
+    cr_assert_eq(shared_check(&e, &fmuc_check_cs_nominal_run, &cs), FMUC_VERDICT_NA);
+    cr_assert(any_message(&cs, "api-status-codes", NULL), "names the check that saw it");
     cr_expect_eq(worker_count(&cs), 0, "the broken run is not made again");
-    cr_expect_str_eq(made_by(&cs, "CoSimulation"), "api-status-codes");
+    const char *u = fmuc_shared_unusable(&e.s, fmi2CoSimulation, FMUC_UNUSABLE_RUN);
+    cr_assert(u && strstr(u, "api-status-codes") && strstr(u, "fmi2DoStep"), "%s", u ? u : "-");
+    cr_expect_null(fmuc_shared_unusable(&e.s, fmi2CoSimulation, FMUC_UNUSABLE_INSTANCE),
+                   "instantiation and initialization still work");
     fmuc_result_clear(&st);
     fmuc_result_clear(&cs);
     shared_close(&e);
     no_children_left();
 }
 
-Test(shared_runs, a_crash_in_the_shared_run_is_an_error_of_every_check_judging_it, .timeout = 60)
+Test(shared_runs, a_crash_in_the_shared_run_is_one_error, .timeout = 60)
 {
     shared_error(HOSTILE("crash-in-dostep"), 0, "SIGSEGV", "fmi2DoStep");
 }
@@ -376,4 +384,126 @@ Test(shared_runs, without_a_cache_each_check_makes_its_own, .timeout = 60)
     cr_expect_eq(worker_count(&res), 1);
     cr_expect_null(cJSON_GetObjectItem(res.evidence, "shared_runs"));
     fmuc_result_clear(&res);
+}
+
+/* ---- verdict semantics through the runner (issue 16) ----------------------------------------- */
+
+static const char *const runner_only[] = {"load-dlopen", "api-*", "cs-nominal-run", "me-nominal-run",
+                                          "me-events"};
+
+/* All api-*, the nominal runs and me-events on path through the runner: the report in *rep. */
+static void run_runner(const char *path, fmuc_report *rep)
+{
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    fmuc_options_init(&opts);
+    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
+    if (mult > 0)
+        opts.timeout_multiplier = mult;
+    memset(rep, 0, sizeof *rep);
+    fmuc_run_filter f = {.only = runner_only, .nonly = sizeof runner_only / sizeof runner_only[0]};
+    cr_assert_eq(fmuc_run_checks(rep, &fmu, FMUC_OK, &opts, &f, NULL), FMUC_OK);
+    fmuc_fmu_close(&fmu);
+}
+
+static const fmuc_result *result_of(const fmuc_report *rep, const char *id)
+{
+    for (size_t i = 0; i < rep->nresults; i++)
+        if (strcmp(rep->results[i].id, id) == 0)
+            return &rep->results[i];
+    cr_assert_fail("%s is not in the report", id);
+    return NULL;
+}
+
+Test(verdicts, a_crash_in_initialization_is_one_error_and_the_rest_not_applicable, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(HOSTILE("crash-in-enter-init"), &rep);
+    size_t errors = 0;
+    for (size_t i = 0; i < rep.nresults; i++) {
+        const fmuc_result *r = &rep.results[i];
+        errors += r->verdict == FMUC_VERDICT_ERROR;
+        cr_expect(r->verdict != FMUC_VERDICT_FAIL, "%s failed", r->id);
+    }
+    cr_expect_eq(errors, 1, "one error, not one per check");
+    /* the first check that initializes saw it */
+    const fmuc_result *bad_vr = result_of(&rep, "api-bad-vr");
+    cr_expect_eq(bad_vr->verdict, FMUC_VERDICT_ERROR);
+    cr_expect(any_message(bad_vr, "SIGSEGV", "fmi2EnterInitializationMode"));
+    /* the checks before it do not initialize: they pass */
+    cr_expect_eq(result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
+    /* the later ones are not applicable, naming the interface and the check that saw it */
+    const char *later[] = {"api-illegal-calls", "api-status-codes", "cs-nominal-run",
+                           "me-nominal-run", "me-events"};
+    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
+        const fmuc_result *r = result_of(&rep, later[i]);
+        cr_expect_eq(r->verdict, FMUC_VERDICT_NA, "%s: %s", later[i], fmuc_verdict_name(r->verdict));
+        cr_expect(any_message(r, "interface is unusable", "(seen by check api-bad-vr)"), "%s",
+                  later[i]);
+    }
+    fmuc_report_free(&rep);
+    no_children_left();
+}
+
+Test(verdicts, a_crash_in_the_nominal_run_spares_the_checks_that_do_not_simulate, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(HOSTILE("crash-in-dostep"), &rep);
+    /* the CS nominal run crashed in fmi2DoStep: one error on the check that made it */
+    cr_expect_eq(result_of(&rep, "api-status-codes")->verdict, FMUC_VERDICT_ERROR);
+    const fmuc_result *cs = result_of(&rep, "cs-nominal-run");
+    cr_expect_eq(cs->verdict, FMUC_VERDICT_NA);
+    cr_expect(any_message(cs, "CoSimulation interface is unusable", "api-status-codes"));
+    /* instantiation and initialization work: the probes still run and pass; ME is untouched */
+    cr_expect_eq(result_of(&rep, "api-bad-vr")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "api-illegal-calls")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "me-nominal-run")->verdict, FMUC_VERDICT_PASS);
+    /* a check of both interfaces skips the unusable one with a note */
+    const fmuc_result *rr = result_of(&rep, "api-resources-released");
+    cr_expect_eq(rr->verdict, FMUC_VERDICT_PASS);
+    cr_expect(any_message(rr, "CoSimulation not probed", "api-status-codes"));
+    fmuc_report_free(&rep);
+    no_children_left();
+}
+
+Test(verdicts, a_crash_while_loading_fails_load_dlopen_once, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(HOSTILE("ctor-crash"), &rep);
+    cr_expect_eq(result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_FAIL);
+    for (size_t i = 0; i < rep.nresults; i++) {
+        const fmuc_result *r = &rep.results[i];
+        if (strcmp(r->id, "load-dlopen") == 0)
+            continue;
+        cr_expect_eq(r->verdict, FMUC_VERDICT_NA, "%s: %s", r->id, fmuc_verdict_name(r->verdict));
+        cr_expect(any_message(r, "(seen by check load-dlopen)", NULL), "%s", r->id);
+    }
+    fmuc_report_free(&rep);
+    no_children_left();
+}
+
+Test(verdicts, a_crash_in_the_probed_call_is_the_checks_result, .timeout = 120)
+{
+    fmuc_result res;
+    /* §2.1.2: a wrong value reference has to give fmi2Error; a crash instead violates it */
+    cr_assert_eq(run_check(HOSTILE("crash-on-unknown-vr"), &fmuc_check_api_bad_vr, &res, 0),
+                 FMUC_VERDICT_FAIL);
+    cr_assert(any_message(&res, "must return fmi2Error", "SIGSEGV"));
+    fmuc_result_clear(&res);
+    /* a call outside the state machine: undefined behaviour, a crash there warns */
+    cr_assert_eq(run_check(HOSTILE("crash-on-illegal-call"), &fmuc_check_api_illegal_calls, &res, 0),
+                 FMUC_VERDICT_WARN);
+    cr_assert(any_message(&res, "should return fmi2Error", "SIGSEGV"));
+    fmuc_result_clear(&res);
+    /* the two defects are specific */
+    cr_assert_eq(run_check(HOSTILE("crash-on-illegal-call"), &fmuc_check_api_bad_vr, &res, 0),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&res);
+    cr_assert_eq(run_check(HOSTILE("crash-on-unknown-vr"), &fmuc_check_api_illegal_calls, &res, 0),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&res);
+    no_children_left();
 }
