@@ -201,3 +201,125 @@ Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
         free(fmus.v[i]);
     free(fmus.v);
 }
+
+/* ---- the comparison and the regeneration themselves (no FMU needed) -------------------------- */
+
+static char *write_tmp(const char *dir, const char *name, const char *text)
+{
+    char *p = cat(dir, name);
+    cr_assert(p && fmuc_test_write_file(p, text, strlen(text)) == 0, "cannot write %s", name);
+    return p;
+}
+
+#define REPORT_HEAD "{\"status\": \"complete\", \"statusReason\": null, \"checks\": ["
+static const char report_json[] =
+    REPORT_HEAD
+    "{\"id\": \"a-one\", \"verdict\": \"fail\", \"spec\": \"S1\", \"level\": \"must\","
+    " \"messages\": [\"m1\"], \"verdicts\": {\"interop\": \"warn\", \"standard\": \"fail\","
+    " \"strict\": \"fail\"}},"
+    "{\"id\": \"a-two\", \"verdict\": \"pass\", \"messages\": []},"
+    "{\"id\": \"a-three\", \"verdict\": \"warn\", \"spec\": \"S3\", \"level\": \"should\","
+    " \"messages\": [\"m3\"]},"
+    "{\"id\": \"a-four\", \"verdict\": \"not-applicable\", \"messages\": [\"why4\"]}]}";
+
+Test(thirdparty, compare_names_every_change)
+{
+    char *dir = fmuc_test_mkdtemp("tpexp");
+    char *rp = write_tmp(dir, "report.json", report_json);
+    /* a-one as expected; a-two listed but passes; a-three changed; a-four unlisted; a-five gone */
+    char *ep = write_tmp(dir, "x.expect",
+                         "# comment\n"
+                         "a-one fail warn | clause one\n"
+                         "a-two warn warn | clause two\n"
+                         "a-three fail fail | clause three\n"
+                         "a-five fail fail | clause five\n");
+    tp_report r;
+    tp_expect e;
+    char err[256];
+    cr_assert_eq(tp_report_read(rp, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tp_expect_read(ep, &e, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(r.v[0].std, "fail");
+    cr_assert_str_eq(r.v[0].interop, "warn"); /* from "verdicts" */
+    cr_assert_str_eq(r.v[2].interop, "warn"); /* from "verdict" when "verdicts" is absent */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    size_t nd = tp_compare("x.fmu", &e, &r, out);
+    fclose(out);
+    cr_expect_eq(nd, 4, "differences: a-two, a-three, a-four, a-five; got %zu:\n%s", nd, buf);
+    cr_expect(strstr(buf, "x.fmu: a-two: expected standard=warn interop=warn, got standard=pass "
+                          "interop=pass"),
+              "%s", buf);
+    cr_expect(strstr(buf, "x.fmu: a-three: expected standard=fail interop=fail, got "
+                          "standard=warn interop=warn"),
+              "%s", buf);
+    cr_expect(strstr(buf, "x.fmu: a-four: expected standard=pass interop=pass"), "%s", buf);
+    cr_expect(strstr(buf, "x.fmu: a-five:") && strstr(buf, "no such check"), "%s", buf);
+    cr_expect(!strstr(buf, "a-one"), "%s", buf);
+    free(buf);
+
+    /* Regeneration keeps the clause of the unchanged line and marks the others. */
+    char *np = cat(dir, "new.expect");
+    size_t changed = 0;
+    cr_assert_eq(tp_expect_write(np, "x.fmu", &r, &e, &changed), 0);
+    cr_expect_eq(changed, 4, "a-two dropped, a-three changed, a-four new, a-five dropped: %zu",
+                 changed);
+    char *text = fmuc_test_read_file(np, NULL);
+    cr_expect(strstr(text, "\na-one fail warn | clause one\n"), "%s", text);
+    cr_expect(strstr(text, "\na-three warn warn | REVIEW (was fail fail): clause three\n"), "%s",
+              text);
+    cr_expect(strstr(text, "\na-four not-applicable not-applicable | REVIEW: why4\n"), "%s", text);
+    cr_expect(!strstr(text, "a-two") && !strstr(text, "a-five"), "%s", text);
+    tp_expect e2;
+    cr_assert_eq(tp_expect_read(np, &e2, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(tp_compare("x.fmu", &e2, &r, stderr), 0, "a regenerated file matches");
+    tp_expect_free(&e2);
+    free(text);
+    tp_expect_free(&e);
+    tp_report_free(&r);
+    free(np);
+    free(ep);
+    free(rp);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+Test(thirdparty, status_and_malformed_lines)
+{
+    char *dir = fmuc_test_mkdtemp("tpexp");
+    char *rp = write_tmp(dir, "report.json",
+                         "{\"status\": \"unsupported\", \"statusReason\": \"fmiVersion 1.0\","
+                         " \"checks\": [{\"id\": \"a-one\", \"verdict\": \"not-applicable\"}]}");
+    char *ok = write_tmp(dir, "ok.expect", "@status unsupported | FMI 1.0 not yet\n");
+    char *none = write_tmp(dir, "none.expect", "# expects a complete run\n");
+    char *bad = write_tmp(dir, "bad.expect", "a-one fail maybe | what\n");
+    char *dup = write_tmp(dir, "dup.expect", "a-one fail fail | x\na-one fail fail | y\n");
+    tp_report r;
+    tp_expect e;
+    char err[256];
+    cr_assert_eq(tp_report_read(rp, &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tp_expect_read(ok, &e, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(tp_compare("u.fmu", &e, &r, stderr), 0);
+    tp_expect_free(&e);
+    cr_assert_eq(tp_expect_read(none, &e, err, sizeof err), 0, "%s", err);
+    FILE *devnull = fopen("/dev/null", "w");
+    cr_expect_eq(tp_compare("u.fmu", &e, &r, devnull), 1, "status complete expected");
+    tp_expect_free(&e);
+    cr_expect_eq(tp_compare("u.fmu", NULL, &r, devnull), 1, "a missing file is a difference");
+    fclose(devnull);
+    cr_expect_eq(tp_expect_read(bad, &e, err, sizeof err), -2);
+    cr_expect(strstr(err, "line 1"), "%s", err);
+    cr_expect_eq(tp_expect_read(dup, &e, err, sizeof err), -2);
+    cr_expect(strstr(err, "twice"), "%s", err);
+    char *name = tp_expect_name(tp_rel_path("/x/../shared/thirdparty/fmus/o+r/a/B.fmu"));
+    cr_expect_str_eq(name, "thirdparty+fmus+o+r+a+B.fmu.expect");
+    free(name);
+    tp_report_free(&r);
+    free(rp);
+    free(ok);
+    free(none);
+    free(bad);
+    free(dup);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
