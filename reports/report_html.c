@@ -330,8 +330,15 @@ static void write_summary(FILE *f, const fmuc_report *r)
     fputs("<p>Overall verdict: ", f);
     badge(f, r->overall);
     char d[40];
-    fprintf(f, " &mdash; %zu checks in %s s</p>\n<div class=\"counts\">", r->nresults,
+    fprintf(f, " &mdash; %zu checks in %s s</p>\n", r->nresults,
             fmuc_report__num(d, sizeof d, r->duration_s, 3));
+    fprintf(f, "<p>Profile <b>%s</b> (", fmuc_profile_name(r->profile));
+    for (int p = 0, k = 0; p < FMUC_PROFILE_COUNT; p++)
+        if (p != (int)r->profile) {
+            fprintf(f, "%s%s: ", k++ ? ", " : "", fmuc_profile_name((fmuc_profile)p));
+            badge(f, fmuc_report_overall_under(r, (fmuc_profile)p));
+        }
+    fputs(")</p>\n<div class=\"counts\">", f);
     static const fmuc_verdict order[5] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_ERROR, FMUC_VERDICT_WARN,
                                           FMUC_VERDICT_PASS, FMUC_VERDICT_NA};
     for (int i = 0; i < 5; i++) {
