@@ -49,15 +49,19 @@ static char *join(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* [A-Za-z_][A-Za-z0-9_]* : it becomes a file name and a symbol prefix */
+/* The modelIdentifier names the library file to load: a plain file name ([A-Za-z0-9_.-], not
+ * starting with '.' or '-', so no path, no "..", no option look-alike). The C identifier rule
+ * (md-model-identifier) matters for source and static FMUs only: a shared library exports
+ * unprefixed fmi2* names, so "watertank-c" loads like any other (§3.3.1, §4.3.1). */
 static int valid_identifier(const char *s)
 {
-    if (!s || !*s || strlen(s) > 200)
+    if (!s || !*s || strlen(s) > 200 || s[0] == '.' || s[0] == '-')
         return 0;
     for (size_t i = 0; s[i]; i++) {
         char c = s[i];
-        int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-        if (!alpha && !(i > 0 && c >= '0' && c <= '9'))
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '.' || c == '-';
+        if (!ok)
             return 0;
     }
     return 1;

@@ -471,8 +471,25 @@ Test(zip_profiles, model_identifier_of_a_binary_fmu_warns_under_interop)
     cr_expect_eq(std, FMUC_VERDICT_FAIL);
     cr_expect_eq(iop, FMUC_VERDICT_WARN, "shared libraries only: their functions have no prefix");
     fmuc_md_free(&f.fmu.md);
-    /* with sources/ the identifier prefixes C function names: it fails */
+    /* sources/ beside the shared library, not listed in SourceFiles: still not compiled */
     add(&f, "sources/model.c");
+    parse_md(&f, two_id_xml("watertank-c"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_WARN);
+    fmuc_md_free(&f.fmu.md);
+    /* a source-only FMU: the identifier prefixes C function names, it fails */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, "sources/model.c");
+    parse_md(&f, two_id_xml("watertank-c"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_FAIL);
+    fmuc_md_free(&f.fmu.md);
+    /* a static library: linked by the importer, it fails */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, "binaries/linux64/watertank-c.so");
+    add(&f, "binaries/linux64/gcc9/libwatertank-c.a");
     parse_md(&f, two_id_xml("watertank-c"));
     run_profiles(c, &f, &std, &iop);
     cr_expect_eq(iop, FMUC_VERDICT_FAIL);
