@@ -479,3 +479,36 @@ Test(cli_gating, waiver_applies_under_every_profile, .timeout = 60)
     fmuc_test_run_free(&r);
     ctx_free(&c);
 }
+
+Test(cli_gating, baseline_compares_under_the_selected_profile, .timeout = 60)
+{
+    ctx c;
+    ctx_init(&c, "gate-profile-base");
+    fmuc_test_run r;
+    char base[4300];
+    snprintf(base, sizeof base, "%s/base.json", c.dir);
+    /* a baseline made under standard: md-ms-initial-unknowns failed there */
+    run(&r, &c, IU_FMU, "--profile", "standard", NULL, NULL);
+    cr_expect_eq(r.status, 1);
+    fmuc_test_run_free(&r);
+    cr_assert(rename(c.report, base) == 0);
+    /* under interop the same check warns in the baseline too: nothing fixed, nothing new */
+    run(&r, &c, IU_FMU, "--baseline", base, NULL, NULL);
+    cr_expect_eq(r.status, 0);
+    cJSON *rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cJSON *b = cJSON_GetObjectItem(rep, "baseline");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "fixed")), 0);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "newFailures")), 0);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    /* under standard it is an unchanged failure */
+    run(&r, &c, IU_FMU, "--baseline", base, "--profile", "standard");
+    rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    b = cJSON_GetObjectItem(rep, "baseline");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "unchangedFailures")), 1);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    ctx_free(&c);
+}
