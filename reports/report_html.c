@@ -504,6 +504,19 @@ static void write_check(FILE *f, const fmuc_result *res, size_t ri)
     fputs(" &middot; spec ", f);
     esc_or(f, res->spec, "none");
     fprintf(f, " &middot; %s s", fmuc_report__num(d, sizeof d, res->duration_s, 3));
+    if (res->has_profiles && (res->verdicts[FMUC_PROFILE_INTEROP] !=
+                                  res->verdicts[FMUC_PROFILE_STANDARD] ||
+                              res->verdicts[FMUC_PROFILE_STANDARD] !=
+                                  res->verdicts[FMUC_PROFILE_STRICT])) {
+        fputs(" &middot; profiles:", f);
+        for (int p = 0; p < FMUC_PROFILE_COUNT; p++)
+            fprintf(f, " %s %s", fmuc_profile_name((fmuc_profile)p),
+                    fmuc_verdict_name(res->verdicts[p]));
+    }
+    if (res->interop_why) {
+        fputs(" &middot; interop: ", f);
+        esc(f, res->interop_why);
+    }
     if (res->waiver) {
         fputs(" &middot; <b>waived</b>: ", f);
         esc(f, res->waiver);
