@@ -254,11 +254,16 @@ Test(zip_checks, platform_folders)
     cr_expect_eq(run_check(&fmuc_check_zip_platform_folders, &f, NULL), FMUC_VERDICT_PASS);
     add(&f, "binaries/Linux64/M.so");
     add(&f, "binaries/Linux64/other.so"); /* same folder: reported once */
-    add(&f, "binaries/arm64-macos/M.dylib");
+    add(&f, "binaries/arm64-macos/M.dylib"); /* a vendor name: allowed by §2.3, a note */
     add(&f, "binaries/M.so");
     size_t n;
     cr_expect_eq(run_check(&fmuc_check_zip_platform_folders, &f, &n), FMUC_VERDICT_WARN);
-    cr_expect_eq(n, 3);
+    cr_expect_eq(n, 3, "two findings and the note");
+    fixture g;
+    good_layout(&g);
+    add(&g, "binaries/arm-linux-gnueabihf/M.so");
+    cr_expect_eq(run_check(&fmuc_check_zip_platform_folders, &g, NULL), FMUC_VERDICT_PASS,
+                 "a vendor-specific folder alone is no finding");
 }
 
 Test(zip_checks, platform_folders_na_without_binaries)
