@@ -30,11 +30,23 @@ typedef struct fmuc_subject {
     fmuc_shared_runs *shared;
 } fmuc_subject;
 
+/* The check's level under the interop profile (README "Profiles"): */
+typedef enum {
+    FMUC_INTEROP_SAME = 0, /* as under standard: a violation breaks or misleads an importer */
+    FMUC_INTEROP_WARN,     /* every failure warns: violating the rule cannot break or mislead a
+                            * conforming importer nor give wrong results (interop_why says why) */
+    FMUC_INTEROP_SOME      /* the failures the check marks as harmless (fmuc_result_violation_
+                            * letter; interop_why says which) warn, the others fail */
+} fmuc_interop;
+
 typedef struct fmuc_check {
     const char *id;     /* "<area>-<kebab>", stable, never reused */
     const char *title;
     const char *spec;   /* "FMI 2.0.4 §2.2.1" */
-    fmuc_level level;
+    fmuc_level level;   /* the text's level: M -> must; S, D, T, U -> should (standard profile) */
+    fmuc_interop interop;    /* level under the interop profile */
+    const char *interop_why; /* one line: why such a violation cannot break a conforming
+                              * importer (required unless interop is FMUC_INTEROP_SAME) */
     unsigned applies;   /* FMUC_APPLIES_* : the check runs if the FMU declares one of these */
     unsigned needs;     /* FMUC_NEEDS_* */
     void (*run)(const fmuc_subject *s, fmuc_result *res);
@@ -99,6 +111,12 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmi2Type iface, int leve
 /** The variables sorted by alias key (fmuc_ms__alias_sort in md_ms_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */
 const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n);
+
+/** The level a check has under profile p: "must" or "should", and for interop with
+ *  FMUC_INTEROP_SOME "must/should" (the harmless findings warn). */
+const char *fmuc_check_profile_level(const fmuc_check *c, fmuc_profile p);
+/** r's verdicts under the three profiles from c's registry entry (fmuc_result_profiles). */
+void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selected);
 
 /** Shell-style pattern match of a check id ("md-*"). */
 int fmuc_check_id_matches(const char *pattern, const char *id);

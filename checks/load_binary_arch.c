@@ -3,6 +3,7 @@
  * folders (FMI 2.0.4 §2.3: "32"/"64" mean 32/64-bit x86; A-16). Reads the first bytes of every
  * library from the archive, for all platforms, not only this host's. */
 #include <elf.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -47,6 +48,42 @@ static void describe(char *buf, size_t n, const fmuc_bin_header *h)
     }
 }
 
+/* A wrong library in another platform's folder, while this host's folder has a library of its
+ * own (judged by the same check), cannot break an importer on this platform: a violation of the
+ * letter (interop warns). In this host's folder, or when the FMU has no library for this host,
+ * it is a failure. */
+#define ARCH_VIOLATION(letter, ...)                                                           \
+    do {                                                                                      \
+        char m_[1024];                                                                        \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                                 \
+        if (letter)                                                                           \
+            fmuc_result_violation_letter(res, "%s (not this host's platform %s, which has "   \
+                                         "its own library)", m_, host);                       \
+        else                                                                                  \
+            fmuc_result_violation(res, "%s", m_);                                             \
+    } while (0)
+
+/* Does binaries/<host>/ hold a shared library? */
+static int host_has_library(const fmuc_zip_listing *l, const char *host)
+{
+    fmuc_bin_format fmt;
+    int bits;
+    uint32_t machine;
+    char plat[256];
+    if (!fmuc_platform_arch(host, &fmt, &bits, &machine))
+        return 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        if (!zipu_under(e->name, "binaries/") || zipu_is_dir(e) ||
+            !zipu_component(e->name, 1, plat, sizeof plat) || strcmp(plat, host) != 0)
+            continue;
+        const char *base = e->name + strlen("binaries/") + strlen(plat);
+        if (*base == '/' && !strchr(base + 1, '/') && is_library(base + 1, fmt) && e->size > 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_fmu *fmu = s->fmu;
@@ -57,6 +94,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "the archive was rejected as unsafe");
         return;
     }
+    const char *host = fmuc_host_platform();
+    int host_lib = host_has_library(l, host);
     for (size_t i = 0; i < l->nentries; i++) {
         const fmuc_zip_entry *e = &l->entries[i];
         fmuc_bin_format want_fmt;
@@ -71,8 +110,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         zipu_show(shown, sizeof shown, e->name);
         checked++;
+        int letter = host_lib && strcmp(plat, host) != 0;
         if (e->size == 0) {
-            fmuc_result_violation(res, "%s is empty; %s needs a %s library", shown, plat,
+            ARCH_VIOLATION(letter, "%s is empty; %s needs a %s library", shown, plat,
                                   format_name(want_fmt));
             continue;
         }
@@ -85,7 +125,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         describe(got, sizeof got, &h);
         int fmt_ok = h.format == want_fmt || (want_fmt == FMUC_BIN_MACHO && h.format == FMUC_BIN_MACHO_FAT);
         if (!fmt_ok) {
-            fmuc_result_violation(res, "%s is not a %s file (%s); platform folder %s needs %s",
+            ARCH_VIOLATION(letter, "%s is not a %s file (%s); platform folder %s needs %s",
                                   shown, format_name(want_fmt),
                                   h.format == FMUC_BIN_UNKNOWN ? "unknown format" : got, plat,
                                   format_name(want_fmt));
@@ -96,22 +136,22 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             for (size_t k = 0; k < h.nslices; k++)
                 found |= h.slices[k] == want_machine;
             if (!found)
-                fmuc_result_violation(res, "%s (%s) has no slice for the architecture of %s "
+                ARCH_VIOLATION(letter, "%s (%s) has no slice for the architecture of %s "
                                            "(cputype 0x%x)", shown, got, plat, (unsigned)want_machine);
             continue;
         }
         if (h.bits != want_bits || h.machine != want_machine) {
             if (want_fmt == FMUC_BIN_ELF) {
                 const char *m = fmuc_elf_machine_name(want_machine);
-                fmuc_result_violation(res, "%s is %s; platform folder %s needs ELFCLASS%d, %s", shown,
+                ARCH_VIOLATION(letter, "%s is %s; platform folder %s needs ELFCLASS%d, %s", shown,
                                       got, plat, want_bits, m ? m : "?");
             } else {
-                fmuc_result_violation(res, "%s is %s; platform folder %s needs %d-bit, machine 0x%x",
+                ARCH_VIOLATION(letter, "%s is %s; platform folder %s needs %d-bit, machine 0x%x",
                                       shown, got, plat, want_bits, (unsigned)want_machine);
             }
         }
         if (want_fmt == FMUC_BIN_ELF && h.elf_type != ET_DYN)
-            fmuc_result_violation(res, "%s is an ELF file of type %u, not a shared object (ET_DYN)",
+            ARCH_VIOLATION(letter, "%s is an ELF file of type %u, not a shared object (ET_DYN)",
                                   shown, (unsigned)h.elf_type);
     }
     if (!checked)
@@ -123,6 +163,9 @@ const fmuc_check fmuc_check_load_binary_arch = {
     .title = "Each library's architecture matches its platform folder",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "a wrong library in another platform's folder, beside a library for this "
+                   "host's platform, cannot break an importer on this platform",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -52,8 +52,8 @@ static void on_set(const fmuc_md *md, int kind, uint32_t vr, const uint32_t *m, 
         if (u == ref_unit || (u && ref_unit && strcmp(u, ref_unit) == 0))
             continue;
         fmuc_result_violation(c->res, "alias set fmi2Real vr %u: " FMUC_MS_VAR " has unit %s%s%s "
-                              "but its alias '%s' (line %u) has unit %s%s%s; aliases must have "
-                              "the same unit or none",
+                              "but its alias '%s' (line %u) has unit %s%s%s; either no member of "
+                              "an alias set has a unit or all have the same one",
                               (unsigned)vr, FMUC_MS_VAR_ARGS(v), u ? "\"" : "", u ? u : "(none)",
                               u ? "\"" : "", fmuc_ms__name(ref), (unsigned)ref->line,
                               ref_unit ? "\"" : "", ref_unit ? ref_unit : "(none)",

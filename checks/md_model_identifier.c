@@ -34,12 +34,61 @@ static int windows_reserved(const char *s)
     return 0;
 }
 
-static void one(fmuc_result *res, const fmuc_md_interface *f, const char *el)
+/* A name that any file system takes as it is: letters, digits, '_', '-', '.', not starting
+ * with '.'. */
+static int plain_file_name(const char *s)
+{
+    if (!s || !*s || *s == '.')
+        return 0;
+    for (const char *p = s; *p; p++) {
+        char ch = *p;
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '-' || ch == '.'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Will an importer compile or link the FMU's C code, where the modelIdentifier prefixes the
+ * function names (§3.3.1, §4.3.1)? When it ships a static library, when an interface lists
+ * SourceFiles, or when it has sources/ but no shared library. */
+static int compiled_by_importer(const fmuc_fmu *fmu)
+{
+    const fmuc_zip_listing *l = &fmu->listing;
+    int sources = 0, shared = 0;
+    if (fmu->md_parsed && (fmu->md.me.nsource_files || fmu->md.cs.nsource_files))
+        return 1;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const char *n = l->entries[i].name;
+        size_t len = n ? strlen(n) : 0;
+        if (!n || l->entries[i].is_dir)
+            continue;
+        if (strncmp(n, "sources/", 8) == 0)
+            sources = 1;
+        if (strncmp(n, "binaries/", 9) != 0)
+            continue;
+        if (len > 4 && (strcmp(n + len - 2, ".a") == 0 || strcasecmp(n + len - 4, ".lib") == 0))
+            return 1;
+        shared |= (len > 3 && strcmp(n + len - 3, ".so") == 0) ||
+                  (len > 4 && strcasecmp(n + len - 4, ".dll") == 0) ||
+                  (len > 6 && strcmp(n + len - 6, ".dylib") == 0);
+    }
+    return sources && !shared;
+}
+
+static void one(fmuc_result *res, const fmuc_md_interface *f, const char *el, int compiled)
 {
     const char *id = f->model_identifier;
     if (!f->present || !id)
         return; /* absent attribute: md-required-attributes */
-    if (!is_c_identifier(id))
+    if (!is_c_identifier(id) && !compiled && plain_file_name(id))
+        fmuc_result_violation_letter(res, "line %u: <%s> modelIdentifier=\"%.200s\" is not a C "
+                                     "identifier ([A-Za-z_][A-Za-z0-9_]*, non-empty); no importer "
+                                     "compiles this FMU (shared libraries, no SourceFiles, no "
+                                     "static library), their functions carry no prefix, and the "
+                                     "name is a plain file name",
+                                     (unsigned)f->line, el, id);
+    else if (!is_c_identifier(id))
         fmuc_result_violation(res, "line %u: <%s> modelIdentifier=\"%.200s\" is not a C identifier "
                               "([A-Za-z_][A-Za-z0-9_]*, non-empty)%s", (unsigned)f->line, el, id,
                               strpbrk(id, "/\\:") ? "; it must not contain a path" : "");
@@ -52,8 +101,9 @@ static void one(fmuc_result *res, const fmuc_md_interface *f, const char *el)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
-    one(res, &md->me, "ModelExchange");
-    one(res, &md->cs, "CoSimulation");
+    int compiled = compiled_by_importer(s->fmu);
+    one(res, &md->me, "ModelExchange", compiled);
+    one(res, &md->cs, "CoSimulation", compiled);
 }
 
 const fmuc_check fmuc_check_md_model_identifier = {
@@ -61,6 +111,10 @@ const fmuc_check fmuc_check_md_model_identifier = {
     .title = "modelIdentifier is a C identifier and a safe file name",
     .spec = "FMI 2.0.4 §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "a modelIdentifier that is no C identifier but a plain file name breaks no "
+                   "importer of an FMU it does not compile (shared libraries export unprefixed "
+                   "fmi2 functions)",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -2,8 +2,9 @@
  * catalogue B-406, B-407, B-408): indices sorted ascending without duplicates; only allowed knowns:
  * for Outputs and Derivatives the inputs, the continuous-time states and the independent variable;
  * for InitialUnknowns the inputs, the variables with initial="exact" and the independent variable;
- * a Co-Simulation-only FMU without providesDirectionalDerivative lists no states in Outputs or
- * Derivatives. Out-of-range entries are md-ms-indices'. */
+ * a Co-Simulation-only FMU without providesDirectionalDerivative lists no states in Outputs (its
+ * Derivatives list is ignored, §2.2.8, so it is not judged). Out-of-range entries are
+ * md-ms-indices'. */
 #include "check.h"
 #include "md_ms_util.h"
 
@@ -39,6 +40,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (int id = FMUC_MS_OUTPUTS; id <= FMUC_MS_INITIAL_UNKNOWNS; id++) {
         fmuc_ms_list l;
         fmuc_ms__list(&l, md, (fmuc_ms_list_id)id);
+        if (id == FMUC_MS_DERIVATIVES && fmuc_ms__derivatives_ignored(md))
+            continue; /* §2.2.8: ignored for CS without providesDirectionalDerivative */
         for (size_t i = 0; i < l.n; i++) {
             const fmuc_md_unknown *u = &l.u[i];
             if (!u->has_deps || !u->deps)
@@ -96,6 +99,9 @@ const fmuc_check fmuc_check_md_ms_dependencies = {
     .title = "ModelStructure dependencies are sorted and name only allowed knowns",
     .spec = "FMI 2.0.4 §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_WARN,
+    .interop_why = "a dependency on a variable that is not a known, or an unsorted list, only "
+                   "over-states dependencies: it never hides one from an importer",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

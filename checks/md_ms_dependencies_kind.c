@@ -50,7 +50,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                           (unsigned)u->line, k + 1, (unsigned)dep,
                                           kind_name(kind));
                 else if (v && v->type != FMUC_TYPE_REAL)
-                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
+                    /* kinds only describe Real unknowns (their partial derivatives); no importer
+                     * differentiates a non-Real one: a violation of the letter */
+                    fmuc_result_violation_letter(res, "%s/Unknown index=%u (line %u): "
+                                          "dependenciesKind "
                                           "item %u (dependency %u) is \"%s\" but the unknown "
                                           FMUC_MS_VAR " is %s; only \"dependent\" is allowed "
                                           "for non-Real unknowns", l.name, (unsigned)u->index,
@@ -67,6 +70,9 @@ const fmuc_check fmuc_check_md_ms_dependencies_kind = {
     .title = "ModelStructure dependenciesKind matches dependencies and is allowed",
     .spec = "FMI 2.0.4 §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "a kind other than dependent on a non-Real unknown misleads no importer: kinds "
+                   "describe partial derivatives, which exist for Real unknowns only",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -1,7 +1,9 @@
 /* md-ms-initial-unknowns: ModelStructure/InitialUnknowns lists exactly (1) the outputs with
  * initial approx/calculated, (2) all calculatedParameters, (3) the continuous-time states and
  * state derivatives with initial approx/calculated; no duplicates, ascending index order; the
- * element is mandatory when that set is non-empty (FMI 2.0.4 §2.2.8, catalogue B-405). */
+ * element is mandatory when that set is non-empty (FMI 2.0.4 §2.2.8, catalogue B-405). The states
+ * are those of the Derivatives list, which a Co-Simulation-only FMU without
+ * providesDirectionalDerivative has not (§2.2.8: the list is ignored then). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -13,7 +15,9 @@ static int approx_or_calculated(const fmuc_md_var *v)
     return i == FMUC_INIT_APPROX || i == FMUC_INIT_CALCULATED;
 }
 
-/* Why a variable must be an initial unknown, or NULL when it must not be one. */
+/* Why a variable must be an initial unknown, or NULL when it must not be one. role has no
+ * state/derivative bits when the Derivatives list is ignored (CS without directional
+ * derivatives): its variables then neither must nor must not be listed. */
 static const char *required_because(const fmuc_md_var *v, uint8_t role)
 {
     if (v->causality == FMUC_CAUS_CALCULATED_PARAMETER)
@@ -42,6 +46,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     uint8_t *seen = calloc(md->nvars + 1, 1);
     size_t nrequired = 0, missing = 0, extra = 0;
     uint32_t prev = 0;
+    int ignored = fmuc_ms__derivatives_ignored(md); /* §2.2.8: CS without directional derivs */
     if (!seen || fmuc_ms__roles(&roles, md) < 0) {
         fmuc_result_error(res, "out of memory");
         goto out;
@@ -69,7 +74,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                   (unsigned)prev);
         else
             prev = u->index;
-        if (!required_because(v, roles.role[u->index])) {
+        if (!required_because(v, roles.role[u->index]) &&
+            !(ignored && (roles.role[u->index] & (FMUC_MS_STATE | FMUC_MS_DERIV)))) {
             extra++;
             fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
                                   " (causality=\"%s\", initial=\"%s\"%s) is not an initial "
@@ -85,7 +91,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
-        const char *why = required_because(v, roles.role[i + 1]);
+        uint8_t role = roles.role[i + 1];
+        if (ignored)
+            role &= (uint8_t)~(FMUC_MS_STATE | FMUC_MS_DERIV);
+        const char *why = required_because(v, role);
         if (!why)
             continue;
         nrequired++;
@@ -114,6 +123,9 @@ const fmuc_check fmuc_check_md_ms_initial_unknowns = {
     .title = "ModelStructure/InitialUnknowns lists exactly the required set, sorted",
     .spec = "FMI 2.0.4 §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_WARN,
+    .interop_why = "outputs are readable in Initialization Mode whether listed or not (§2.2.7), "
+                   "and an importer misses only dependency information of a wrong list",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -44,14 +44,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (seen[i + 1])
             continue;
         missing++;
+        /* importers take the outputs from causality; an output left out of the list loses only
+         * its dependency information (a violation of the letter, interop warns) */
         if (!md->has_outputs)
-            fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" but "
-                                  "ModelStructure has no Outputs element",
-                                  FMUC_MS_VAR_ARGS(v), i + 1);
+            fmuc_result_violation_letter(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" "
+                                         "but ModelStructure has no Outputs element",
+                                         FMUC_MS_VAR_ARGS(v), i + 1);
         else
-            fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" but "
-                                  "is not listed in ModelStructure/Outputs",
-                                  FMUC_MS_VAR_ARGS(v), i + 1);
+            fmuc_result_violation_letter(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" "
+                                         "but is not listed in ModelStructure/Outputs",
+                                         FMUC_MS_VAR_ARGS(v), i + 1);
     }
     cJSON *ev = fmuc_result_evidence(res);
     if (ev) {
@@ -67,6 +69,9 @@ const fmuc_check fmuc_check_md_ms_outputs = {
     .title = "ModelStructure/Outputs lists exactly the output variables",
     .spec = "FMI 2.0.4 §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "an output left out of Outputs is still an output by its causality, which is "
+                   "where importers take outputs from; only its dependency information is lost",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

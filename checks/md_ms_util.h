@@ -35,6 +35,15 @@ static inline int fmuc_ms__valid_index(const fmuc_md *md, uint32_t index1)
     return index1 >= 1 && (size_t)index1 <= md->nvars;
 }
 
+/** §2.2.8: "For Co-Simulation, <Derivatives> is ignored if capability flag
+ *  providesDirectionalDerivative = false": a Co-Simulation-only FMU without that flag. Its
+ *  Derivatives list defines no states for an importer, so nothing in it is judged. */
+static inline int fmuc_ms__derivatives_ignored(const fmuc_md *md)
+{
+    return md->cs.present && !md->me.present &&
+           !(md->cs.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE));
+}
+
 /** Variable name for messages: the name, or "(unnamed)". */
 const char *fmuc_ms__name(const fmuc_md_var *v);
 /* "variable 'x' (vr 3, line 42)" in a format string, with its arguments */

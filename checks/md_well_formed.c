@@ -1,8 +1,25 @@
 /* md-well-formed: modelDescription.xml is well-formed UTF-8 XML with root fmiModelDescription and no
- * DOCTYPE (FMI 2.0.4 §2.2, B-001). */
+ * DOCTYPE (FMI 2.0.4 §2.2, B-001). Another encoding declared on a file whose bytes are all ASCII
+ * is a violation of the letter only: every ASCII-compatible decoder (UTF-8 included) reads the
+ * same characters, so no importer can be misled (interop warns). */
 #include <string.h>
 
 #include "check.h"
+
+/* The parser's issue for a declared encoding other than UTF-8 (md_parse.c: value = the name). */
+static int encoding_issue(const fmuc_md_issue *is)
+{
+    return is->line == 1 && is->value && is->element && !*is->element && !is->attribute &&
+           is->message && strncmp(is->message, "encoding \"", 10) == 0;
+}
+
+static int all_ascii(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80 || s[i] == '\0')
+            return 0;
+    return 1;
+}
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
@@ -18,8 +35,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (is->kind != FMUC_ISSUE_XML)
             continue;
         n++;
-        fmuc_result_violation(res, "modelDescription.xml line %u: %s", is->line,
-                              is->message ? is->message : "XML error");
+        if (encoding_issue(is) && fmu->md_xml && all_ascii(fmu->md_xml, fmu->md_xml_len))
+            fmuc_result_violation_letter(res, "modelDescription.xml line %u: %s (every byte of "
+                                         "the file is ASCII, which reads the same as UTF-8)",
+                                         is->line, is->message);
+        else
+            fmuc_result_violation(res, "modelDescription.xml line %u: %s", is->line,
+                                  is->message ? is->message : "XML error");
     }
     if (!fmu->md_parsed && n == 0)
         fmuc_result_violation(res, "modelDescription.xml could not be parsed");
@@ -33,6 +55,9 @@ const fmuc_check fmuc_check_md_well_formed = {
     .title = "modelDescription.xml is well-formed XML with root fmiModelDescription",
     .spec = "FMI 2.0.4 §2.2",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "an encoding other than UTF-8 declared on a file whose bytes are all ASCII "
+                   "reads the same in any ASCII-compatible decoder",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

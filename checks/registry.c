@@ -27,3 +27,26 @@ int fmuc_check_id_matches(const char *pattern, const char *id)
 {
     return fnmatch(pattern, id, 0) == 0;
 }
+
+const char *fmuc_check_profile_level(const fmuc_check *c, fmuc_profile p)
+{
+    if (p == FMUC_PROFILE_STRICT)
+        return "must"; /* every warning fails */
+    if (p == FMUC_PROFILE_INTEROP && c->level == FMUC_LEVEL_MUST) {
+        if (c->interop == FMUC_INTEROP_WARN)
+            return "should";
+        if (c->interop == FMUC_INTEROP_SOME)
+            return "must/should";
+    }
+    return fmuc_level_name(c->level);
+}
+
+void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selected)
+{
+    fmuc_result_profiles(r, c->interop == FMUC_INTEROP_WARN, c->interop_why, selected);
+    /* the report's level: the check's effective level under the selected profile */
+    if (selected == FMUC_PROFILE_STRICT)
+        r->level = FMUC_LEVEL_MUST;
+    else if (selected == FMUC_PROFILE_INTEROP && c->interop == FMUC_INTEROP_WARN)
+        r->level = FMUC_LEVEL_SHOULD;
+}

@@ -271,11 +271,13 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         const fmuc_check *c = fmuc_checks[i];
         if (!fmuc_run_selected(filter, c))
             continue;
+        /* the check runs at its own (the text's) level; profiles and a gating config's level
+         * apply to the verdict it reached */
         fmuc_level level = c->level;
-        if (hooks && hooks->level_override)
-            hooks->level_override(c->id, &level, hooks->payload);
+        int relevel = hooks && hooks->level_override &&
+                      hooks->level_override(c->id, &level, hooks->payload);
         fmuc_result *r = &rep->results[rep->nresults++];
-        fmuc_result_init(r, c->id, c->title, c->spec, level);
+        fmuc_result_init(r, c->id, c->title, c->spec, c->level);
         char buf[1600];
         const char *why = unmet(c, fmu, open_err, buf, sizeof buf);
         if (!why && rep->environment_required && (c->needs & FMUC_NEEDS_SANDBOX) &&
@@ -304,6 +306,9 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
                 return FMUC_ENOMEM;
             }
         }
+        fmuc_check_profiles(c, r, opts->profile);
+        if (relevel)
+            fmuc_result_relevel(r, level, opts->profile);
         r->duration_s = now_s() - t0;
         done++;
         if (hooks && hooks->progress)

@@ -15,7 +15,9 @@ typedef struct fmuc_run_filter {
 /** Called after each check finishes (for progress output); may be NULL. */
 typedef void (*fmuc_run_progress)(const fmuc_result *r, size_t done, size_t total, void *payload);
 
-/** Level override from a gating config; NULL when none (the check's own level). */
+/** Level override from a gating config; NULL when none (the check's own level). Sets *level and
+ *  returns nonzero when the config changes it: the check still runs at its own level, and its
+ *  verdicts under every profile then follow the new one (fmuc_result_relevel). */
 typedef int (*fmuc_level_override)(const char *check_id, fmuc_level *level, void *payload);
 
 typedef struct fmuc_run_hooks {

@@ -2,6 +2,7 @@
  * after every declared modelIdentifier (FMI 2.0.4 §2.3, A-12, A-13). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check.h"
 
@@ -49,6 +50,68 @@ static size_t platforms(const fmuc_zip_listing *l, char out[][64], size_t n)
     return k;
 }
 
+/* Windows file names are case-insensitive: a library whose name differs only in case loads. */
+static int has_entry_nocase(const fmuc_zip_listing *l, const char *name)
+{
+    for (size_t i = 0; i < l->nentries; i++)
+        if (l->entries[i].name && strcasecmp(l->entries[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int skip_id(const char *ids[2], int k)
+{
+    return !ids[k] || !*ids[k] || (k == 1 && ids[0] && strcmp(ids[0], ids[1]) == 0);
+}
+
+/* The libraries missing from binaries/<plat>/, each a violation in res (when not NULL). A
+ * library that differs only in letter case in a Windows folder is a violation of the letter:
+ * it loads on Windows. */
+static int missing_libraries(const fmuc_zip_listing *l, const char *plat, const char *ids[2],
+                             fmuc_result *res)
+{
+    const char *ext = lib_ext(plat);
+    int n = 0;
+    for (int k = 0; k < 2; k++) {
+        if (skip_id(ids, k))
+            continue;
+        char want[512];
+        snprintf(want, sizeof want, "binaries/%s/%s%s", plat, ids[k], ext);
+        if (has_entry(l, want))
+            continue;
+        n++;
+        if (!res)
+            continue;
+        if (strcmp(ext, ".dll") == 0 && has_entry_nocase(l, want))
+            fmuc_result_violation_letter(res, "%s modelIdentifier '%s': '%s' is missing; a "
+                                         "library differing only in letter case is there "
+                                         "(loads on Windows, whose file names ignore case)",
+                                         k ? "CoSimulation" : "ModelExchange", ids[k], want);
+        else
+            fmuc_result_violation(res, "%s modelIdentifier '%s': '%s' is missing",
+                                  k ? "CoSimulation" : "ModelExchange", ids[k], want);
+    }
+    return n;
+}
+
+/* The same for another platform's folder while this host's folder is complete. */
+static void missing_libraries_letter(const fmuc_zip_listing *l, const char *plat,
+                                     const char *ids[2], fmuc_result *res)
+{
+    const char *ext = lib_ext(plat);
+    for (int k = 0; k < 2; k++) {
+        if (skip_id(ids, k))
+            continue;
+        char want[512];
+        snprintf(want, sizeof want, "binaries/%s/%s%s", plat, ids[k], ext);
+        if (!has_entry(l, want))
+            fmuc_result_violation_letter(res, "%s modelIdentifier '%s': '%s' is missing (not "
+                                         "this host's platform %s, whose library is there)",
+                                         k ? "CoSimulation" : "ModelExchange", ids[k], want,
+                                         fmuc_host_platform());
+    }
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_fmu *fmu = s->fmu;
@@ -68,23 +131,22 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                           md && md->cs.present ? md->cs.model_identifier : NULL};
     const char *host = fmuc_host_platform();
     int host_found = 0;
+    /* this host's folder holds every library: a missing one elsewhere cannot break an
+     * importer here (a violation of the letter, interop warns) */
+    int host_ok = 0;
+    for (size_t p = 0; p < np && !host_ok; p++)
+        if (strcmp(plats[p], host) == 0 && lib_ext(plats[p]))
+            host_ok = missing_libraries(l, plats[p], ids, NULL) == 0;
     cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "platforms");
     for (size_t p = 0; p < np; p++) {
         cJSON_AddItemToArray(ev, cJSON_CreateString(plats[p]));
-        const char *ext = lib_ext(plats[p]);
-        if (!ext)
+        if (!lib_ext(plats[p]))
             continue; /* vendor-specific folder: not an error */
         if (strcmp(plats[p], host) == 0)
             host_found = 1;
-        for (int k = 0; k < 2; k++) {
-            if (!ids[k] || !*ids[k] || (k == 1 && ids[0] && strcmp(ids[0], ids[1]) == 0))
-                continue;
-            char want[512];
-            snprintf(want, sizeof want, "binaries/%s/%s%s", plats[p], ids[k], ext);
-            if (!has_entry(l, want))
-                fmuc_result_violation(res, "%s modelIdentifier '%s': '%s' is missing",
-                                      k ? "CoSimulation" : "ModelExchange", ids[k], want);
-        }
+        missing_libraries(l, plats[p], ids, strcmp(plats[p], host) == 0 || !host_ok ? res : NULL);
+        if (strcmp(plats[p], host) != 0 && host_ok)
+            missing_libraries_letter(l, plats[p], ids, res);
     }
     if (!host_found)
         fmuc_result_note(res, "no binary for this host's platform '%s': dynamic checks cannot run",
@@ -96,6 +158,10 @@ const fmuc_check fmuc_check_zip_binary_present = {
     .title = "an implementation is present; libraries are named after the modelIdentifier",
     .spec = "FMI 2.0.4 §2.3, §2.1.1",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "a library missing from another platform's folder while this host's folder is "
+                   "complete, or named in another letter case for Windows, cannot break an "
+                   "importer on this platform",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

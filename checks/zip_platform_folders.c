@@ -1,6 +1,7 @@
 /* zip-platform-folders: folders under binaries/ are standard FMI 2 platform names (win32, win64,
- * linux32, linux64, darwin32, darwin64) or FMI 3 platform tuples <arch>-<sys>; other (vendor)
- * names are allowed but should be tuples (FMI 2.0.4 §2.3, A-14). */
+ * linux32, linux64, darwin32, darwin64), in their case, and no file sits directly in binaries/
+ * (FMI 2.0.4 §2.3, A-14). Other names are allowed ("Further names can be introduced by
+ * vendors"): a note, not a finding (FMI 3 platform tuples are recognised as such). */
 #include <string.h>
 #include <strings.h>
 
@@ -74,10 +75,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                        "lower case (win32, win64, linux32, linux64, darwin32, darwin64)",
                                   shown);
         else
-            fmuc_result_violation(res, "platform folder 'binaries/%s/' is neither an FMI 2 platform "
-                                       "name nor an FMI 3 platform tuple <arch>-<sys> (arch: aarch32, "
-                                       "aarch64, x86, x86_64; sys: darwin, linux, windows)",
-                                  shown);
+            fmuc_result_note(res, "platform folder 'binaries/%s/' is a vendor-specific name (neither "
+                                  "an FMI 2 platform name nor an FMI 3 platform tuple), which §2.3 "
+                                  "allows; importers look for the standard names only",
+                             shown);
     }
     if (!any)
         fmuc_result_na(res, "no binaries/ folder");

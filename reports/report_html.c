@@ -330,8 +330,15 @@ static void write_summary(FILE *f, const fmuc_report *r)
     fputs("<p>Overall verdict: ", f);
     badge(f, r->overall);
     char d[40];
-    fprintf(f, " &mdash; %zu checks in %s s</p>\n<div class=\"counts\">", r->nresults,
+    fprintf(f, " &mdash; %zu checks in %s s</p>\n", r->nresults,
             fmuc_report__num(d, sizeof d, r->duration_s, 3));
+    fprintf(f, "<p>Profile <b>%s</b> (", fmuc_profile_name(r->profile));
+    for (int p = 0, k = 0; p < FMUC_PROFILE_COUNT; p++)
+        if (p != (int)r->profile) {
+            fprintf(f, "%s%s: ", k++ ? ", " : "", fmuc_profile_name((fmuc_profile)p));
+            badge(f, fmuc_report_overall_under(r, (fmuc_profile)p));
+        }
+    fputs(")</p>\n<div class=\"counts\">", f);
     static const fmuc_verdict order[5] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_ERROR, FMUC_VERDICT_WARN,
                                           FMUC_VERDICT_PASS, FMUC_VERDICT_NA};
     for (int i = 0; i < 5; i++) {
@@ -497,6 +504,19 @@ static void write_check(FILE *f, const fmuc_result *res, size_t ri)
     fputs(" &middot; spec ", f);
     esc_or(f, res->spec, "none");
     fprintf(f, " &middot; %s s", fmuc_report__num(d, sizeof d, res->duration_s, 3));
+    if (res->has_profiles && (res->verdicts[FMUC_PROFILE_INTEROP] !=
+                                  res->verdicts[FMUC_PROFILE_STANDARD] ||
+                              res->verdicts[FMUC_PROFILE_STANDARD] !=
+                                  res->verdicts[FMUC_PROFILE_STRICT])) {
+        fputs(" &middot; profiles:", f);
+        for (int p = 0; p < FMUC_PROFILE_COUNT; p++)
+            fprintf(f, " %s %s", fmuc_profile_name((fmuc_profile)p),
+                    fmuc_verdict_name(res->verdicts[p]));
+    }
+    if (res->interop_why) {
+        fputs(" &middot; interop: ", f);
+        esc(f, res->interop_why);
+    }
     if (res->waiver) {
         fputs(" &middot; <b>waived</b>: ", f);
         esc(f, res->waiver);

@@ -64,6 +64,18 @@ cJSON *fmuc_result_to_json(const fmuc_result *r)
     add_str(o, "spec", r->spec);
     add_str(o, "level", fmuc_level_name(r->level));
     add_str(o, "verdict", fmuc_verdict_name(r->verdict));
+    /* the verdict under every profile (one run yields all three) */
+    cJSON *vs = cJSON_AddObjectToObject(o, "verdicts");
+    for (int p = 0; p < FMUC_PROFILE_COUNT; p++) {
+        fmuc_verdict v = r->verdict;
+        if (r->has_profiles)
+            v = r->verdicts[p];
+        else if (p == FMUC_PROFILE_STRICT && v == FMUC_VERDICT_WARN)
+            v = FMUC_VERDICT_FAIL;
+        add_str(vs, fmuc_profile_name((fmuc_profile)p), fmuc_verdict_name(v));
+    }
+    if (r->interop_why)
+        add_str(o, "interopReason", r->interop_why);
     cJSON *msgs = cJSON_AddArrayToObject(o, "messages");
     for (size_t i = 0; i < r->nmessages; i++)
         cJSON_AddItemToArray(msgs, cJSON_CreateString(r->messages[i]));
@@ -127,6 +139,11 @@ cJSON *fmuc_report_to_json(const fmuc_report *r)
     cJSON_AddNumberToObject(sum, "error", (double)r->counts[FMUC_VERDICT_ERROR]);
     cJSON_AddNumberToObject(sum, "notApplicable", (double)r->counts[FMUC_VERDICT_NA]);
     cJSON_AddStringToObject(sum, "verdict", fmuc_verdict_name(r->overall));
+    cJSON_AddStringToObject(sum, "profile", fmuc_profile_name(r->profile));
+    cJSON *vs = cJSON_AddObjectToObject(sum, "verdicts");
+    for (int p = 0; p < FMUC_PROFILE_COUNT; p++)
+        add_str(vs, fmuc_profile_name((fmuc_profile)p),
+                fmuc_verdict_name(fmuc_report_overall_under(r, (fmuc_profile)p)));
     cJSON_AddNumberToObject(sum, "durationSeconds", r->duration_s);
     if (r->baseline)
         cJSON_AddItemToObject(root, "baseline", cJSON_Duplicate(r->baseline, 1));

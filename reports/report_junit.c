@@ -155,6 +155,7 @@ fmuc_err fmuc_report_junit_write(FILE *f, const fmuc_report *r)
         fputc('"', f);
     }
     fputs(">\n    <properties>\n", f);
+    property(f, "profile", fmuc_profile_name(r->profile));
     property(f, "sha256", r->fmu.sha256);
     property(f, "guid", r->fmu.guid);
     property(f, "path", r->fmu.path);

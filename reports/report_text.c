@@ -136,7 +136,12 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
     }
     fputs("\nOverall: ", f);
     put_verdict(f, r->overall, color, 0);
-    fputc('\n', f);
+    fprintf(f, "   (profile %s; ", fmuc_profile_name(r->profile));
+    for (int p = 0, k = 0; p < FMUC_PROFILE_COUNT; p++)
+        if (p != (int)r->profile)
+            fprintf(f, "%s%s %s", k++ ? ", " : "", fmuc_profile_name((fmuc_profile)p),
+                    fmuc_verdict_name(fmuc_report_overall_under(r, (fmuc_profile)p)));
+    fputs(")\n", f);
     return ferror(f) ? FMUC_EIO : FMUC_OK;
 }
 

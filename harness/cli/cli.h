@@ -42,7 +42,8 @@ typedef struct fmuc_cli_waiver {
 typedef struct fmuc_cli_config {
     const char *path;           /* the file, NULL when no --config */
     cJSON *root;                /* parsed file: every string below points into it */
-    int strict;                 /* "profile": "strict" */
+    int has_profile;            /* "profile" given: */
+    fmuc_profile profile;       /* interop, standard, strict ("lenient": interop, before 16) */
     const char **advisory;      /* MUST failures of these become warnings */
     size_t nadvisory;
     fmuc_cli_level_rule *levels;
@@ -71,7 +72,7 @@ typedef struct fmuc_cli {
     int stdout_color;
     int stderr_tty;             /* stderr is a terminal: live progress line */
     /* set on the command line (they win over the config file) */
-    int set_rtol, set_atol, set_timeout, set_tmult;
+    int set_rtol, set_atol, set_timeout, set_tmult, set_profile;
     const char *config_path;    /* --config */
     fmuc_cli_config config;
     const char *baseline_path;  /* --baseline old/report.json (batch: old OUTDIR or its index.json) */
@@ -102,9 +103,10 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path);
  *  returns FMUC_EXIT_USAGE on a bad file, -1 when fine. */
 int fmuc_cli_config_load(fmuc_cli *cli);
 void fmuc_cli_config_free(fmuc_cli_config *c);
-/** Runner hook: the config's level for check_id (profile, advisory, levels). */
+/** Runner hook: the config's level for check_id (advisory, levels); nonzero when it differs from
+ *  the check's own. */
 int fmuc_cli_config_level(const char *check_id, fmuc_level *level, void *payload);
-/** After the run: make verdicts follow overridden levels, apply waivers (recorded in
+/** After the run: apply waivers under every profile (recorded in
  *  fmuc_result.waiver), flag expired ones, append the "config-gating" result when the config has
  *  problems to show. Returns FMUC_ENOMEM or FMUC_OK; retallies rep. */
 fmuc_err fmuc_cli_config_apply(const fmuc_cli_config *c, fmuc_report *rep);

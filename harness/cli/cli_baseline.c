@@ -13,14 +13,19 @@ static int is_failure(const char *v)
     return v && (strcmp(v, "fail") == 0 || strcmp(v, "error") == 0);
 }
 
-static const char *base_verdict(const cJSON *checks, const char *id)
+/* The baseline's verdict under this run's profile (its "verdicts"), so that a baseline made with
+ * another profile compares like with like; "verdict" for reports from before profiles. */
+static const char *base_verdict(const cJSON *checks, const char *id, fmuc_profile profile)
 {
     const cJSON *it;
     cJSON_ArrayForEach(it, checks)
     {
         const char *bid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "id"));
-        if (bid && strcmp(bid, id) == 0)
-            return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "verdict"));
+        if (!bid || strcmp(bid, id) != 0)
+            continue;
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(it, "verdicts"), fmuc_profile_name(profile)));
+        return v ? v : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "verdict"));
     }
     return NULL;
 }
@@ -82,7 +87,7 @@ cJSON *fmuc_cli_baseline_compare(const fmuc_report *rep, const char *path, char 
     for (size_t i = 0; i < rep->nresults; i++) {
         const fmuc_result *r = &rep->results[i];
         const char *now = fmuc_verdict_name(r->verdict);
-        const char *then = base_verdict(checks, r->id);
+        const char *then = base_verdict(checks, r->id, rep->profile);
         if (is_failure(now))
             entry(is_failure(then) ? same : nw, r->id, now, then);
         else if (is_failure(then))
@@ -92,7 +97,7 @@ cJSON *fmuc_cli_baseline_compare(const fmuc_report *rep, const char *path, char 
     cJSON_ArrayForEach(it, checks)
     {
         const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "id"));
-        const char *then = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "verdict"));
+        const char *then = id ? base_verdict(checks, id, rep->profile) : NULL;
         if (!id || !is_failure(then))
             continue;
         int present = 0;

@@ -327,6 +327,9 @@ static cJSON *item_json(const batch_item *it, const char *outdir)
             cJSON_AddStringToObject(o, "verdict", v);
         else
             cJSON_AddNullToObject(o, "verdict");
+        const cJSON *vs = cJSON_GetObjectItemCaseSensitive(sum, "verdicts");
+        if (cJSON_IsObject(vs)) /* the overall verdict under every profile */
+            cJSON_AddItemToObject(o, "verdicts", cJSON_Duplicate(vs, 1));
         cJSON_AddNumberToObject(o, "exitCode", it->rc);
         cJSON_AddItemToObject(o, "counts", counts_from(sum));
     } else {

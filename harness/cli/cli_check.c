@@ -123,8 +123,7 @@ static char *options_json(const fmuc_cli *cli)
         cJSON_AddStringToObject(o, "energySpec", op->energy_spec);
     if (cli->config_path)
         cJSON_AddStringToObject(o, "config", cli->config_path);
-    if (cli->config.strict)
-        cJSON_AddStringToObject(o, "profile", "strict");
+    cJSON_AddStringToObject(o, "profile", fmuc_profile_name(op->profile));
     if (cli->baseline_path)
         cJSON_AddStringToObject(o, "baseline", cli->baseline_path);
     cJSON_AddStringToObject(o, "failOn", cli->fail_on_new ? "new" : "any");
@@ -361,6 +360,7 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     rep.options_json = options_json(cli);
     rep.isolation = fmuc_isolation_json(&iso);
     rep.fmu_log = cJSON_CreateArray();
+    rep.profile = cli->opts.profile;
     fmuc_report_identity_fill(&rep, &fmu);
     if (oerr == FMUC_EZIP) {
         rep.rejected = 1;

@@ -152,11 +152,15 @@ static int parse_root(fmuc_cli_config *c, const cJSON *root)
 
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "profile");
     if (v) {
-        if (!cJSON_IsString(v) ||
-            (strcmp(v->valuestring, "strict") && strcmp(v->valuestring, "lenient")))
-            return bad(c, "profile", "%s is not \"strict\" or \"lenient\"",
+        /* "lenient" (the name before profiles had levels of their own) meant "not strict",
+         * i.e. the default: it is read as the default, interop */
+        if (!cJSON_IsString(v) || (fmuc_profile_parse(v->valuestring, &c->profile) < 0 &&
+                                   strcmp(v->valuestring, "lenient")))
+            return bad(c, "profile", "%s is not \"interop\", \"standard\" or \"strict\"",
                        cJSON_IsString(v) ? v->valuestring : "the value");
-        c->strict = strcmp(v->valuestring, "strict") == 0;
+        if (strcmp(v->valuestring, "lenient") == 0)
+            c->profile = FMUC_PROFILE_INTEROP;
+        c->has_profile = 1;
     }
 
     v = cJSON_GetObjectItemCaseSensitive(root, "advisory");
@@ -321,6 +325,8 @@ int fmuc_cli_config_load(fmuc_cli *cli)
         cli->opts.atol = c->atol;
     if (c->has_timeout && !cli->set_timeout)
         cli->opts.timeout_s = c->timeout_s;
+    if (c->has_profile && !cli->set_profile)
+        cli->opts.profile = c->profile;
     if (c->has_tmult && !cli->set_tmult) {
         cli->opts.timeout_multiplier = c->tmult;
         cli->tmult_source = "config";
@@ -358,8 +364,6 @@ int fmuc_cli_config_level(const char *check_id, fmuc_level *level, void *payload
     if (!c || !c->path)
         return 0;
     fmuc_level l = *level;
-    if (c->strict)
-        l = FMUC_LEVEL_MUST;
     if (any_match(c->advisory, c->nadvisory, check_id))
         l = FMUC_LEVEL_SHOULD;
     rule_level(c, check_id, &l);
@@ -394,21 +398,10 @@ fmuc_err fmuc_cli_config_apply(const fmuc_cli_config *c, fmuc_report *rep)
         return FMUC_OK;
     for (size_t i = 0; i < rep->nresults; i++) {
         fmuc_result *r = &rep->results[i];
-        const fmuc_check *chk = find_check(r->id);
-        fmuc_level orig = chk ? chk->level : r->level;
-        int changed = orig != r->level;
-        if (r->verdict == FMUC_VERDICT_WARN && r->level == FMUC_LEVEL_MUST &&
-            (changed || c->strict)) {
-            r->verdict = FMUC_VERDICT_FAIL;
-            fmuc_result_note(r, "gating config %s: %s", c->path,
-                             c->strict ? "strict profile, a warning counts as a failure"
-                                       : "level raised to must, a warning counts as a failure");
-        } else if (r->verdict == FMUC_VERDICT_FAIL && r->level == FMUC_LEVEL_SHOULD && changed) {
-            r->verdict = FMUC_VERDICT_WARN;
-            fmuc_result_note(r, "gating config %s: level lowered to should, the failure counts "
-                                "as a warning", c->path);
-        }
-        if (r->verdict != FMUC_VERDICT_FAIL && r->verdict != FMUC_VERDICT_WARN)
+        int waivable = r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_WARN;
+        for (int p = 0; r->has_profiles && p < FMUC_PROFILE_COUNT; p++)
+            waivable |= r->verdicts[p] == FMUC_VERDICT_FAIL || r->verdicts[p] == FMUC_VERDICT_WARN;
+        if (!waivable)
             continue;
         for (size_t k = 0; k < c->nwaivers; k++) {
             const fmuc_cli_waiver *w = &c->waivers[k];
@@ -428,6 +421,9 @@ fmuc_err fmuc_cli_config_apply(const fmuc_cli_config *c, fmuc_report *rep)
                 return FMUC_ENOMEM;
             }
             r->verdict = FMUC_VERDICT_PASS;
+            for (int p = 0; r->has_profiles && p < FMUC_PROFILE_COUNT; p++)
+                if (r->verdicts[p] == FMUC_VERDICT_FAIL || r->verdicts[p] == FMUC_VERDICT_WARN)
+                    r->verdicts[p] = FMUC_VERDICT_PASS;
             break;
         }
     }

@@ -36,6 +36,12 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
             cJSON_AddStringToObject(o, "title", c->title);
             cJSON_AddStringToObject(o, "spec", c->spec);
             cJSON_AddStringToObject(o, "level", fmuc_level_name(c->level));
+            cJSON *lv = cJSON_AddObjectToObject(o, "levels");
+            for (int p = 0; p < FMUC_PROFILE_COUNT; p++)
+                cJSON_AddStringToObject(lv, fmuc_profile_name((fmuc_profile)p),
+                                        fmuc_check_profile_level(c, (fmuc_profile)p));
+            if (c->interop != FMUC_INTEROP_SAME && c->interop_why)
+                cJSON_AddStringToObject(o, "interopReason", c->interop_why);
             cJSON *ap = cJSON_AddArrayToObject(o, "applies");
             if (c->applies & FMUC_APPLIES_ME)
                 cJSON_AddItemToArray(ap, cJSON_CreateString("ME"));
@@ -52,12 +58,19 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
         cJSON_free(s);
         return FMUC_EXIT_OK;
     }
-    printf("%-40s %-6s %-6s %-26s %s\n", "ID", "LEVEL", "FOR", "SPEC", "TITLE");
+    /* LEVEL: under standard (the text's level); INTEROP: under the default profile (strict:
+     * every check is must) */
+    printf("%-40s %-6s %-11s %-6s %-26s %s\n", "ID", "LEVEL", "INTEROP", "FOR", "SPEC", "TITLE");
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
-        printf("%-40s %-6s %-6s %-26s %s\n", c->id, fmuc_level_name(c->level),
-               applies_name(c->applies), c->spec, c->title);
+        printf("%-40s %-6s %-11s %-6s %-26s %s\n", c->id, fmuc_level_name(c->level),
+               fmuc_check_profile_level(c, FMUC_PROFILE_INTEROP), applies_name(c->applies),
+               c->spec, c->title);
+        if (c->interop != FMUC_INTEROP_SAME && c->interop_why)
+            printf("%-40s %-6s %-11s %s\n", "", "", "", c->interop_why);
     }
+    printf("(LEVEL: under --profile standard; INTEROP: under the default --profile interop; "
+           "under strict every warning fails)\n");
     printf("%zu checks\n", fmuc_checks_count());
     return FMUC_EXIT_OK;
 }

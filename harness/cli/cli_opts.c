@@ -13,7 +13,7 @@ enum {
     OPT_VERSION = 256, OPT_SOAK, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
     OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR,
     OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC, OPT_ISOLATION,
-    OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE
+    OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE, OPT_PROFILE
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +38,7 @@ static const struct option long_opts[] = {
     {"atol", required_argument, NULL, OPT_ATOL},
     {"tmpdir", required_argument, NULL, OPT_TMPDIR},
     {"config", required_argument, NULL, OPT_CONFIG},
+    {"profile", required_argument, NULL, OPT_PROFILE},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"fail-on", required_argument, NULL, OPT_FAIL_ON},
     {"jobs", required_argument, NULL, 'j'},
@@ -73,7 +74,11 @@ void fmuc_cli_usage(FILE *out)
           "      --only PATTERN        run only checks whose id matches (glob, repeatable,\n"
           "                            comma-separated lists allowed), e.g. 'md-*'\n"
           "      --skip PATTERN        skip checks whose id matches\n"
-          "      --list-checks         list every check with id, level, spec section\n"
+          "      --list-checks         list every check with id, its level in each profile,\n"
+          "                            spec section\n"
+          "      --profile P           what fails (default interop): interop: what breaks or\n"
+          "                            misleads a conforming importer; standard: every\n"
+          "                            violated must rule of the text; strict: every warning\n"
           "      --timeout SECONDS     wall-clock limit per dynamic check (default 60)\n"
           "      --timeout-multiplier X  scale every timeout (slow machines, sanitizers)\n"
           "      --input FILE.csv      drive the FMU's inputs from a CSV (time + input names)\n"
@@ -110,7 +115,7 @@ void fmuc_cli_usage(FILE *out)
           "\n"
           "exit codes:\n"
           "  0  all checks passed (warnings and not-applicable allowed)\n"
-          "  1  at least one check failed\n"
+          "  1  at least one check failed (under the selected profile)\n"
           "  2  at least one check ended in error (the FMU crashed or hung, or a check\n"
           "     could not be carried out)\n"
           "  3  input rejected: not a readable, safe FMU file\n"
@@ -240,6 +245,14 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             break;
         case OPT_TMPDIR: cli->opts.tmp_parent = optarg; break;
         case OPT_CONFIG: cli->config_path = optarg; break;
+        case OPT_PROFILE:
+            if (fmuc_profile_parse(optarg, &cli->opts.profile) < 0) {
+                fprintf(stderr, "fmucheck: --profile: '%s' is not one of interop, standard, "
+                                "strict\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->set_profile = 1;
+            break;
         case OPT_ENERGY_SPEC: cli->opts.energy_spec = optarg; break;
         case OPT_BASELINE: cli->baseline_path = optarg; break;
         case OPT_ISOLATION: {

@@ -47,4 +47,5 @@ void fmuc_options_init(fmuc_options *o)
     o->rtol = 1e-6;
     o->atol = 1e-9;
     o->capture_cap_bytes = 1u << 20;
+    o->profile = FMUC_PROFILE_INTEROP;
 }

@@ -49,17 +49,19 @@ static char *join(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* The modelIdentifier names the library file binaries/<platform>/<id>.so. Whether it is a valid C
- * identifier is md-model-identifier's question (§2.1.1); here it only has to be a safe, single
- * path component, so that an FMU whose identifier breaks the C rule (e.g. "watertank-c") is still
- * loaded and checked like an importer would load it (by file name). */
-static int safe_file_component(const char *s)
+/* The modelIdentifier names the library file to load: a plain file name ([A-Za-z0-9_.-], not
+ * starting with '.' or '-', so no path, no "..", no option look-alike). The C identifier rule
+ * (md-model-identifier) matters for source and static FMUs only: a shared library exports
+ * unprefixed fmi2* names, so "watertank-c" loads like any other (§3.3.1, §4.3.1). */
+static int valid_identifier(const char *s)
 {
-    if (!s || !*s || strlen(s) > 200 || !strcmp(s, ".") || !strcmp(s, ".."))
+    if (!s || !*s || strlen(s) > 200 || s[0] == '.' || s[0] == '-')
         return 0;
     for (size_t i = 0; s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f || c == '/' || c == '\\')
+        char c = s[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '.' || c == '-';
+        if (!ok)
             return 0;
     }
     return 1;
@@ -432,7 +434,7 @@ fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *l
                           out->md.cs.present ? out->md.cs.model_identifier : NULL};
     char **dst[2] = {&out->lib_path_me, &out->lib_path_cs};
     for (int k = 0; k < 2; k++) {
-        if (!safe_file_component(ids[k]))
+        if (!valid_identifier(ids[k]))
             continue;
         char rel[300];
         snprintf(rel, sizeof rel, "binaries/%s/%s%s", out->platform, ids[k], lib_ext());

@@ -43,6 +43,8 @@ static void add_message(fmuc_result *r, const char *fmt, va_list ap)
 
 static void raise(fmuc_result *r, fmuc_verdict v)
 {
+    if (v == FMUC_VERDICT_FAIL)
+        r->other_fail = 1;
     if (r->verdict == FMUC_VERDICT_NA && v != FMUC_VERDICT_NA)
         r->verdict = v;
     else if (v > r->verdict)
@@ -62,6 +64,18 @@ static void raise(fmuc_result *r, fmuc_verdict v)
 FMUC_RESULT_FN(fmuc_result_violation,
                r->level == FMUC_LEVEL_MUST ? FMUC_VERDICT_FAIL : FMUC_VERDICT_WARN)
 FMUC_RESULT_FN(fmuc_result_fail, FMUC_VERDICT_FAIL)
+
+void fmuc_result_violation_letter(fmuc_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(r, fmt, ap);
+    va_end(ap);
+    unsigned char other = r->other_fail;
+    raise(r, r->level == FMUC_LEVEL_MUST ? FMUC_VERDICT_FAIL : FMUC_VERDICT_WARN);
+    r->other_fail = other;
+    r->letter_fail |= r->level == FMUC_LEVEL_MUST;
+}
 FMUC_RESULT_FN(fmuc_result_warn, FMUC_VERDICT_WARN)
 FMUC_RESULT_FN(fmuc_result_error, FMUC_VERDICT_ERROR)
 
@@ -100,8 +114,73 @@ void fmuc_result_merge(fmuc_result *dst, const fmuc_result *src)
         if (dst->verdict == FMUC_VERDICT_PASS)
             dst->verdict = FMUC_VERDICT_NA;
     } else if (src->verdict != FMUC_VERDICT_PASS) {
+        unsigned char other = dst->other_fail;
         raise(dst, src->verdict);
+        /* a failure set directly in src (not through the functions above) counts as other */
+        dst->other_fail = other | src->other_fail |
+                          (src->verdict == FMUC_VERDICT_FAIL && !src->letter_fail);
+        dst->letter_fail |= src->letter_fail;
     }
+}
+
+static const char *const profile_names[FMUC_PROFILE_COUNT] = {"interop", "standard", "strict"};
+
+const char *fmuc_profile_name(fmuc_profile p)
+{
+    return (unsigned)p < FMUC_PROFILE_COUNT ? profile_names[p] : "?";
+}
+
+int fmuc_profile_parse(const char *s, fmuc_profile *out)
+{
+    for (int i = 0; i < FMUC_PROFILE_COUNT; i++)
+        if (s && strcmp(s, profile_names[i]) == 0) {
+            *out = (fmuc_profile)i;
+            return 0;
+        }
+    return -1;
+}
+
+void fmuc_result_select(fmuc_result *r, fmuc_profile selected)
+{
+    if (r->has_profiles && (unsigned)selected < FMUC_PROFILE_COUNT)
+        r->verdict = r->verdicts[selected];
+}
+
+void fmuc_result_profiles(fmuc_result *r, int interop_warn, const char *interop_why,
+                          fmuc_profile selected)
+{
+    fmuc_verdict v = r->verdict;
+    /* a failure that did not come through fmuc_result_violation_letter (e.g. set directly) */
+    int letter_only = r->letter_fail && !r->other_fail;
+    r->verdicts[FMUC_PROFILE_STANDARD] = v;
+    r->verdicts[FMUC_PROFILE_INTEROP] =
+        v == FMUC_VERDICT_FAIL && (interop_warn || letter_only) ? FMUC_VERDICT_WARN : v;
+    r->verdicts[FMUC_PROFILE_STRICT] = v == FMUC_VERDICT_WARN ? FMUC_VERDICT_FAIL : v;
+    r->interop_why = interop_warn || letter_only ? interop_why : NULL;
+    r->has_profiles = 1;
+    fmuc_result_select(r, selected);
+}
+
+void fmuc_result_relevel(fmuc_result *r, fmuc_level level, fmuc_profile selected)
+{
+    if (!r->has_profiles)
+        fmuc_result_profiles(r, 0, NULL, selected);
+    int raised = 0, lowered = 0;
+    for (int p = 0; p < FMUC_PROFILE_COUNT; p++) {
+        if (level == FMUC_LEVEL_MUST && r->verdicts[p] == FMUC_VERDICT_WARN) {
+            r->verdicts[p] = FMUC_VERDICT_FAIL;
+            raised = 1;
+        } else if (level == FMUC_LEVEL_SHOULD && r->verdicts[p] == FMUC_VERDICT_FAIL) {
+            r->verdicts[p] = FMUC_VERDICT_WARN;
+            lowered = 1;
+        }
+    }
+    r->level = level;
+    if (raised)
+        add_text(r, "gating config: level set to must, a warning counts as a failure");
+    if (lowered)
+        add_text(r, "gating config: level set to should, a failure counts as a warning");
+    fmuc_result_select(r, selected);
 }
 
 cJSON *fmuc_result_evidence(fmuc_result *r)
@@ -178,4 +257,20 @@ void fmuc_report_tally(fmuc_report *r)
         if (v > r->overall)
             r->overall = v;
     }
+}
+
+fmuc_verdict fmuc_report_overall_under(const fmuc_report *r, fmuc_profile p)
+{
+    fmuc_verdict o = FMUC_VERDICT_NA;
+    for (size_t i = 0; i < r->nresults; i++) {
+        const fmuc_result *res = &r->results[i];
+        fmuc_verdict v = res->verdict;
+        if (res->has_profiles && (unsigned)p < FMUC_PROFILE_COUNT)
+            v = res->verdicts[p];
+        else if (p == FMUC_PROFILE_STRICT && v == FMUC_VERDICT_WARN)
+            v = FMUC_VERDICT_FAIL;
+        if (v > o)
+            o = v;
+    }
+    return o;
 }

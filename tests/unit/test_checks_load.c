@@ -277,7 +277,10 @@ Test(load_checks, each_fixture_trips_its_check)
     cr_expect_eq(check_fmu(&fmuc_check_load_types_platform, "broken/load-types-platform"),
                  FMUC_VERDICT_FAIL);
     cr_expect_eq(check_fmu(&fmuc_check_load_exports, "broken/load-exports"), FMUC_VERDICT_FAIL);
-    cr_expect_eq(check_fmu(&fmuc_check_load_dlopen, "broken/load-dlopen"), FMUC_VERDICT_FAIL);
+    /* a dependency neither shipped nor installed: should-level (§2.3), it warns */
+    cr_expect_eq(check_fmu(&fmuc_check_load_dlopen, "broken/load-dlopen"), FMUC_VERDICT_WARN);
+    cr_expect_eq(check_fmu(&fmuc_check_load_dlopen, "broken/load-dlopen--undefined-symbol"),
+                 FMUC_VERDICT_FAIL);
     cr_expect_eq(check_fmu(&fmuc_check_load_exec_stack, "broken/load-exec-stack"), FMUC_VERDICT_WARN);
     cr_expect_eq(check_fmu(&fmuc_check_load_rpath, "broken/load-rpath"), FMUC_VERDICT_WARN);
     cr_expect_eq(check_fmu(&fmuc_check_load_needed, "broken/load-needed"), FMUC_VERDICT_WARN);
@@ -345,4 +348,53 @@ Test(load_checks, rpath_entries)
     cr_expect_eq(run_on(&fmuc_check_load_rpath, &fmu, NULL), FMUC_VERDICT_NA);
     fmuc_test_rm_rf(dir);
     free(dir);
+}
+
+/* Profiles: a wrong library in another platform's folder beside this host's own library is a
+ * violation of the letter (interop warns); without a library for this host it fails. */
+static void arch_profiles(const fmuc_fmu *fmu, fmuc_verdict *std, fmuc_verdict *iop)
+{
+    const fmuc_check *c = &fmuc_check_load_binary_arch;
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    fmuc_subject s = {.fmu = fmu, .opts = &opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    fmuc_check_profiles(c, &r, FMUC_PROFILE_STANDARD);
+    *std = r.verdicts[FMUC_PROFILE_STANDARD];
+    *iop = r.verdicts[FMUC_PROFILE_INTEROP];
+    fmuc_result_clear(&r);
+}
+
+Test(load_checks, binary_arch_of_another_platform_warns_under_interop)
+{
+    static const char *const fixtures[] = {"broken/load-binary-arch",
+                                           "broken/load-binary-arch--machine"};
+    for (size_t k = 0; k < 2; k++) {
+        fmuc_fmu fmu;
+        fmuc_verdict std, iop;
+        open_fmu(&fmu, fixtures[k]);
+        arch_profiles(&fmu, &std, &iop);
+        cr_expect_eq(std, FMUC_VERDICT_FAIL, "%s: standard", fixtures[k]);
+        cr_expect_eq(iop, FMUC_VERDICT_WARN, "%s: interop (linux64/ has its own library)",
+                     fixtures[k]);
+        /* hide this host's library: the wrong one elsewhere is all the FMU has, it fails */
+        char host_dir[64];
+        snprintf(host_dir, sizeof host_dir, "binaries/%s/", fmuc_host_platform());
+        const char *saved[64] = {0};
+        size_t n = fmu.listing.nentries < 64 ? fmu.listing.nentries : 64;
+        for (size_t i = 0; i < n; i++)
+            if (fmu.listing.entries[i].name &&
+                strncmp(fmu.listing.entries[i].name, host_dir, strlen(host_dir)) == 0) {
+                saved[i] = fmu.listing.entries[i].name;
+                fmu.listing.entries[i].name = "binaries/hidden";
+            }
+        arch_profiles(&fmu, &std, &iop);
+        cr_expect_eq(iop, FMUC_VERDICT_FAIL, "%s: interop without a host library", fixtures[k]);
+        for (size_t i = 0; i < n; i++)
+            if (saved[i])
+                fmu.listing.entries[i].name = saved[i];
+        fmuc_fmu_close(&fmu);
+    }
 }

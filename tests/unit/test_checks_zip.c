@@ -254,11 +254,16 @@ Test(zip_checks, platform_folders)
     cr_expect_eq(run_check(&fmuc_check_zip_platform_folders, &f, NULL), FMUC_VERDICT_PASS);
     add(&f, "binaries/Linux64/M.so");
     add(&f, "binaries/Linux64/other.so"); /* same folder: reported once */
-    add(&f, "binaries/arm64-macos/M.dylib");
+    add(&f, "binaries/arm64-macos/M.dylib"); /* a vendor name: allowed by §2.3, a note */
     add(&f, "binaries/M.so");
     size_t n;
     cr_expect_eq(run_check(&fmuc_check_zip_platform_folders, &f, &n), FMUC_VERDICT_WARN);
-    cr_expect_eq(n, 3);
+    cr_expect_eq(n, 3, "two findings and the note");
+    fixture g;
+    good_layout(&g);
+    add(&g, "binaries/arm-linux-gnueabihf/M.so");
+    cr_expect_eq(run_check(&fmuc_check_zip_platform_folders, &g, NULL), FMUC_VERDICT_PASS,
+                 "a vendor-specific folder alone is no finding");
 }
 
 Test(zip_checks, platform_folders_na_without_binaries)
@@ -387,4 +392,155 @@ Test(zip_checks, hostile_names_do_not_crash)
             (void)run_check(fmuc_checks[i], &f, NULL);
     }
     fmuc_md_free(&f.fmu.md);
+}
+
+/* ---- profiles: findings that warn under interop (README "Profiles") ---- */
+
+/* The verdicts of c under standard and interop. */
+static void run_profiles(const fmuc_check *c, fixture *f, fmuc_verdict *std, fmuc_verdict *iop)
+{
+    fmuc_subject s = {.fmu = &f->fmu, .opts = &f->opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    fmuc_check_profiles(c, &r, FMUC_PROFILE_STANDARD);
+    for (size_t i = 0; i < r.nmessages; i++)
+        cr_log_info("%s: %s", c->id, r.messages[i]);
+    *std = r.verdicts[FMUC_PROFILE_STANDARD];
+    *iop = r.verdicts[FMUC_PROFILE_INTEROP];
+    fmuc_result_clear(&r);
+}
+
+static const char *two_id_xml(const char *cs_id)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf,
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"M\" guid=\"{1}\">\n"
+             "<CoSimulation modelIdentifier=\"%s\"/>\n"
+             "<ModelVariables><ScalarVariable name=\"x\" valueReference=\"0\"><Real/>"
+             "</ScalarVariable></ModelVariables>\n<ModelStructure/>\n</fmiModelDescription>\n",
+             cs_id);
+    return buf;
+}
+
+Test(zip_profiles, binary_missing_for_another_platform_warns_under_interop)
+{
+    const fmuc_check *c = &fmuc_check_zip_binary_present;
+    fmuc_verdict std, iop;
+    fixture f;
+    char host_lib[128];
+    snprintf(host_lib, sizeof host_lib, "binaries/%s/M.so", fmuc_host_platform());
+    /* this host's library is there, win32's is missing: a violation of the letter */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, host_lib);
+    add(&f, "binaries/win32/Other.dll");
+    parse_md(&f, two_id_xml("M"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(std, FMUC_VERDICT_FAIL);
+    cr_expect_eq(iop, FMUC_VERDICT_WARN);
+    fmuc_md_free(&f.fmu.md);
+    /* a Windows library named in another letter case */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, "binaries/win64/m.dll");
+    parse_md(&f, two_id_xml("M"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(std, FMUC_VERDICT_FAIL);
+    cr_expect_eq(iop, FMUC_VERDICT_WARN);
+    fmuc_md_free(&f.fmu.md);
+    /* this host's library is missing (named otherwise): it fails under interop too */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    char other[128];
+    snprintf(other, sizeof other, "binaries/%s/Other.so", fmuc_host_platform());
+    add(&f, other);
+    add(&f, "binaries/win64/M.dll");
+    parse_md(&f, two_id_xml("M"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_FAIL);
+    fmuc_md_free(&f.fmu.md);
+}
+
+Test(zip_profiles, model_identifier_of_a_binary_fmu_warns_under_interop)
+{
+    const fmuc_check *c = &fmuc_check_md_model_identifier;
+    fmuc_verdict std, iop;
+    fixture f;
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, "binaries/linux64/watertank-c.so");
+    parse_md(&f, two_id_xml("watertank-c"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(std, FMUC_VERDICT_FAIL);
+    cr_expect_eq(iop, FMUC_VERDICT_WARN, "shared libraries only: their functions have no prefix");
+    fmuc_md_free(&f.fmu.md);
+    /* sources/ beside the shared library, not listed in SourceFiles: still not compiled */
+    add(&f, "sources/model.c");
+    parse_md(&f, two_id_xml("watertank-c"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_WARN);
+    fmuc_md_free(&f.fmu.md);
+    /* a source-only FMU: the identifier prefixes C function names, it fails */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, "sources/model.c");
+    parse_md(&f, two_id_xml("watertank-c"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_FAIL);
+    fmuc_md_free(&f.fmu.md);
+    /* a static library: linked by the importer, it fails */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    add(&f, "binaries/linux64/watertank-c.so");
+    add(&f, "binaries/linux64/gcc9/libwatertank-c.a");
+    parse_md(&f, two_id_xml("watertank-c"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_FAIL);
+    fmuc_md_free(&f.fmu.md);
+    /* a name no file system takes as it is fails even for a binary FMU */
+    base(&f);
+    add(&f, "modelDescription.xml");
+    parse_md(&f, two_id_xml("a:b"));
+    run_profiles(c, &f, &std, &iop);
+    cr_expect_eq(iop, FMUC_VERDICT_FAIL);
+    fmuc_md_free(&f.fmu.md);
+}
+
+static void well_formed_with(const char *xml, fmuc_verdict *std, fmuc_verdict *iop)
+{
+    fixture f;
+    base(&f);
+    add(&f, "modelDescription.xml");
+    cr_assert_eq(fmuc_md_parse(&f.fmu.md, xml, strlen(xml), NULL), FMUC_OK);
+    f.fmu.md_parsed = 1;
+    f.fmu.has_md_file = 1;
+    f.fmu.md_xml = (char *)xml;
+    f.fmu.md_xml_len = strlen(xml);
+    run_profiles(&fmuc_check_md_well_formed, &f, std, iop);
+    fmuc_md_free(&f.fmu.md);
+}
+
+Test(zip_profiles, latin1_declared_on_ascii_warns_under_interop)
+{
+    fmuc_verdict std, iop;
+    well_formed_with("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
+                     "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"M\" guid=\"{1}\">\n"
+                     "<CoSimulation modelIdentifier=\"M\"/>\n<ModelVariables><ScalarVariable "
+                     "name=\"x\" valueReference=\"0\"><Real/></ScalarVariable></ModelVariables>\n"
+                     "<ModelStructure/>\n</fmiModelDescription>\n",
+                     &std, &iop);
+    cr_expect_eq(std, FMUC_VERDICT_FAIL, "the letter: FMI 2.0 requires UTF-8");
+    cr_expect_eq(iop, FMUC_VERDICT_WARN, "pure ASCII reads the same in UTF-8");
+    /* a Latin-1 byte (0xB0, the degree sign) reads differently as UTF-8: it fails */
+    well_formed_with("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"
+                     "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"M\" guid=\"{1}\" "
+                     "description=\"10 \xb0" "C\">\n"
+                     "<CoSimulation modelIdentifier=\"M\"/>\n<ModelVariables><ScalarVariable "
+                     "name=\"x\" valueReference=\"0\"><Real/></ScalarVariable></ModelVariables>\n"
+                     "<ModelStructure/>\n</fmiModelDescription>\n",
+                     &std, &iop);
+    cr_expect_eq(std, FMUC_VERDICT_FAIL);
+    cr_expect_eq(iop, FMUC_VERDICT_FAIL);
 }

@@ -188,6 +188,22 @@ Test(cli, list_checks_text_and_json)
     cJSON *first = cJSON_GetArrayItem(arr, 0);
     cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(first, "spec")));
     cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(first, "level")));
+    cJSON *it;
+    int downgraded = 0;
+    cJSON_ArrayForEach(it, arr)
+    {
+        cJSON *lv = cJSON_GetObjectItem(it, "levels");
+        const char *std = cJSON_GetStringValue(cJSON_GetObjectItem(lv, "standard"));
+        const char *iop = cJSON_GetStringValue(cJSON_GetObjectItem(lv, "interop"));
+        cr_expect(std && iop, "levels per profile");
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(lv, "strict")), "must");
+        if (std && iop && strcmp(std, iop) != 0) {
+            downgraded++;
+            cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(it, "interopReason")),
+                      "a check downgraded under interop names why");
+        }
+    }
+    cr_expect(downgraded > 0);
     cJSON_Delete(arr);
     fmuc_test_run_free(&r);
 }

@@ -10,6 +10,8 @@ FMUC_TEST_LSAN_IGNORE_CRITERION()
 #define GOOD_FMU FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
 #define GUID_FMU FMUC_FMU_DIR "/broken/md-guid-present.fmu"
 #define UTC_FMU FMUC_FMU_DIR "/broken/md-generation-date-utc.fmu" /* one SHOULD violation: warn */
+/* one MUST violation that warns under interop (md-ms-initial-unknowns) */
+#define IU_FMU FMUC_FMU_DIR "/broken/md-ms-initial-unknowns.fmu"
 #define STATIC_CHECKS "zip-*,md-*"
 
 typedef struct ctx {
@@ -375,6 +377,138 @@ Test(cli_gating, baseline_new_fixed_unchanged_and_fail_on_new, .timeout = 90)
     write_cfg(&c, "{\"not\": \"a report\"}");
     run(&r, &c, GUID_FMU, "--baseline", c.cfg, NULL, NULL);
     cr_expect_eq(r.status, 64);
+    fmuc_test_run_free(&r);
+    ctx_free(&c);
+}
+
+static const char *profile_verdict(cJSON *rep, const char *id, const char *profile)
+{
+    cJSON *c = find_check(rep, id);
+    return c ? cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "verdicts"),
+                                                        profile))
+             : "(absent)";
+}
+
+static const char *options_profile(cJSON *rep)
+{
+    return cJSON_GetStringValue(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "profile"));
+}
+
+Test(cli_gating, profile_selects_verdict_and_exit_code, .timeout = 60)
+{
+    ctx c;
+    ctx_init(&c, "gate-profile");
+    fmuc_test_run r;
+    /* default interop: the downgraded must-level finding warns, exit 0; one run gives all three */
+    run(&r, &c, IU_FMU, NULL, NULL, NULL, NULL);
+    cr_expect_eq(r.status, 0, "interop: exit %d (stderr %s)", r.status, r.err);
+    cJSON *rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cr_expect_str_eq(options_profile(rep), "interop");
+    cr_expect_str_eq(verdict_of(rep, "md-ms-initial-unknowns"), "warn");
+    cr_expect_str_eq(profile_verdict(rep, "md-ms-initial-unknowns", "interop"), "warn");
+    cr_expect_str_eq(profile_verdict(rep, "md-ms-initial-unknowns", "standard"), "fail");
+    cr_expect_str_eq(profile_verdict(rep, "md-ms-initial-unknowns", "strict"), "fail");
+    cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(find_check(rep, "md-ms-initial-unknowns"),
+                                                       "interopReason")));
+    cJSON *sv = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "summary"), "verdicts");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(sv, "standard")), "fail");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(sv, "interop")), "warn");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    /* standard and strict fail it */
+    run(&r, &c, IU_FMU, "--profile", "standard", NULL, NULL);
+    cr_expect_eq(r.status, 1, "standard: exit %d", r.status);
+    rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cr_expect_str_eq(options_profile(rep), "standard");
+    cr_expect_str_eq(verdict_of(rep, "md-ms-initial-unknowns"), "fail");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    run(&r, &c, IU_FMU, "--profile", "strict", NULL, NULL);
+    cr_expect_eq(r.status, 1, "strict: exit %d", r.status);
+    fmuc_test_run_free(&r);
+    /* a should-level warning: interop and standard pass, strict fails */
+    run(&r, &c, UTC_FMU, "--profile", "standard", NULL, NULL);
+    cr_expect_eq(r.status, 0);
+    fmuc_test_run_free(&r);
+    run(&r, &c, UTC_FMU, "--profile", "strict", NULL, NULL);
+    cr_expect_eq(r.status, 1);
+    fmuc_test_run_free(&r);
+    /* the config key, and the command line winning over it */
+    write_cfg(&c, "{\"profile\": \"standard\"}");
+    run(&r, &c, IU_FMU, "--config", c.cfg, NULL, NULL);
+    cr_expect_eq(r.status, 1, "config standard: exit %d (stderr %s)", r.status, r.err);
+    fmuc_test_run_free(&r);
+    run(&r, &c, IU_FMU, "--config", c.cfg, "--profile", "interop");
+    cr_expect_eq(r.status, 0, "--profile wins over the config: exit %d", r.status);
+    fmuc_test_run_free(&r);
+    /* "lenient" (before profiles had levels) reads as the default, interop */
+    write_cfg(&c, "{\"profile\": \"lenient\"}");
+    run(&r, &c, IU_FMU, "--config", c.cfg, NULL, NULL);
+    cr_expect_eq(r.status, 0);
+    rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cr_expect_str_eq(options_profile(rep), "interop");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    /* a bad value is a usage error */
+    run(&r, &c, IU_FMU, "--profile", "paranoid", NULL, NULL);
+    cr_expect_eq(r.status, 64);
+    fmuc_test_run_free(&r);
+    ctx_free(&c);
+}
+
+Test(cli_gating, waiver_applies_under_every_profile, .timeout = 60)
+{
+    ctx c;
+    ctx_init(&c, "gate-profile-waive");
+    fmuc_test_run r;
+    write_cfg(&c, "{\"profile\": \"standard\", \"waivers\": [{\"check\": "
+                  "\"md-ms-initial-unknowns\", \"reason\": \"tracked upstream\", "
+                  "\"expires\": \"2999-12-31\"}]}");
+    run(&r, &c, IU_FMU, "--config", c.cfg, NULL, NULL);
+    cr_expect_eq(r.status, 0, "waived: exit %d (stderr %s)", r.status, r.err);
+    cJSON *rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cr_expect_str_eq(verdict_of(rep, "md-ms-initial-unknowns"), "pass");
+    cr_expect_str_eq(profile_verdict(rep, "md-ms-initial-unknowns", "strict"), "pass");
+    cr_expect_str_eq(profile_verdict(rep, "md-ms-initial-unknowns", "interop"), "pass");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    ctx_free(&c);
+}
+
+Test(cli_gating, baseline_compares_under_the_selected_profile, .timeout = 60)
+{
+    ctx c;
+    ctx_init(&c, "gate-profile-base");
+    fmuc_test_run r;
+    char base[4300];
+    snprintf(base, sizeof base, "%s/base.json", c.dir);
+    /* a baseline made under standard: md-ms-initial-unknowns failed there */
+    run(&r, &c, IU_FMU, "--profile", "standard", NULL, NULL);
+    cr_expect_eq(r.status, 1);
+    fmuc_test_run_free(&r);
+    cr_assert(rename(c.report, base) == 0);
+    /* under interop the same check warns in the baseline too: nothing fixed, nothing new */
+    run(&r, &c, IU_FMU, "--baseline", base, NULL, NULL);
+    cr_expect_eq(r.status, 0);
+    cJSON *rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cJSON *b = cJSON_GetObjectItem(rep, "baseline");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "fixed")), 0);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "newFailures")), 0);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    /* under standard it is an unchanged failure */
+    run(&r, &c, IU_FMU, "--baseline", base, "--profile", "standard");
+    rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    b = cJSON_GetObjectItem(rep, "baseline");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "unchangedFailures")), 1);
+    cJSON_Delete(rep);
     fmuc_test_run_free(&r);
     ctx_free(&c);
 }

@@ -167,3 +167,91 @@ Test(result, merge_messages_and_verdicts)
     fmuc_result_clear(&dst);
     fmuc_result_clear(&src);
 }
+
+/* Profiles (README "Profiles"): a check downgraded under interop says why (the downgrade only
+ * changes anything for a must-level check). */
+Test(registry, interop_downgrades_carry_a_reason)
+{
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        if (c->interop == FMUC_INTEROP_SAME)
+            continue;
+        cr_expect(c->interop_why && strlen(c->interop_why) > 20, "%s: no interop reason", c->id);
+    }
+    const fmuc_check *iu = fmuc_check_find("md-ms-initial-unknowns");
+    cr_assert(iu);
+    cr_expect_str_eq(fmuc_check_profile_level(iu, FMUC_PROFILE_STANDARD), "must");
+    cr_expect_str_eq(fmuc_check_profile_level(iu, FMUC_PROFILE_INTEROP), "should");
+    cr_expect_str_eq(fmuc_check_profile_level(iu, FMUC_PROFILE_STRICT), "must");
+    const fmuc_check *ba = fmuc_check_find("load-binary-arch");
+    cr_assert(ba);
+    cr_expect_str_eq(fmuc_check_profile_level(ba, FMUC_PROFILE_INTEROP), "must/should");
+}
+
+static fmuc_result profiled(const char *check_id, int letter, int other, int warn)
+{
+    const fmuc_check *c = fmuc_check_find(check_id);
+    fmuc_result r;
+    cr_assert(c);
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    if (letter)
+        fmuc_result_violation_letter(&r, "letter");
+    if (other)
+        fmuc_result_violation(&r, "other");
+    if (warn)
+        fmuc_result_warn(&r, "warn");
+    fmuc_check_profiles(c, &r, FMUC_PROFILE_INTEROP);
+    return r;
+}
+
+Test(registry, verdicts_per_profile)
+{
+    /* a whole-check downgrade: fail under standard and strict, warn under interop */
+    fmuc_result r = profiled("md-ms-initial-unknowns", 0, 1, 0);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_WARN);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_STRICT], FMUC_VERDICT_FAIL);
+    cr_expect_eq(r.verdict, FMUC_VERDICT_WARN, "the selected profile's verdict");
+    cr_expect(r.interop_why != NULL);
+    fmuc_result_clear(&r);
+    /* letter-only findings warn under interop; with another failure the check fails */
+    r = profiled("load-binary-arch", 1, 0, 0);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_WARN);
+    fmuc_result_clear(&r);
+    r = profiled("load-binary-arch", 1, 1, 0);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_FAIL);
+    cr_expect(r.interop_why == NULL);
+    fmuc_result_clear(&r);
+    /* a check without a downgrade: the same under interop and standard */
+    r = profiled("md-guid-present", 0, 1, 0);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_FAIL);
+    fmuc_result_clear(&r);
+    /* strict fails every warning */
+    r = profiled("md-guid-present", 0, 0, 1);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_WARN);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_WARN);
+    cr_expect_eq(r.verdicts[FMUC_PROFILE_STRICT], FMUC_VERDICT_FAIL);
+    fmuc_result_clear(&r);
+}
+
+Test(registry, merged_letter_findings_stay_letter)
+{
+    const fmuc_check *c = fmuc_check_find("load-binary-arch");
+    fmuc_result a, b;
+    fmuc_result_init(&a, c->id, c->title, c->spec, c->level);
+    fmuc_result_init(&b, c->id, c->title, c->spec, c->level);
+    fmuc_result_violation_letter(&b, "letter");
+    fmuc_result_merge(&a, &b);
+    fmuc_check_profiles(c, &a, FMUC_PROFILE_STANDARD);
+    cr_expect_eq(a.verdict, FMUC_VERDICT_FAIL);
+    cr_expect_eq(a.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_WARN);
+    fmuc_result_clear(&b);
+    fmuc_result_init(&b, c->id, c->title, c->spec, c->level);
+    b.verdict = FMUC_VERDICT_FAIL; /* set directly: counts as a real failure */
+    fmuc_result_merge(&a, &b);
+    fmuc_check_profiles(c, &a, FMUC_PROFILE_STANDARD);
+    cr_expect_eq(a.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_FAIL);
+    fmuc_result_clear(&a);
+    fmuc_result_clear(&b);
+}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "report_json.h"
 
 #define HOSTILE "<script>alert(1)</script> \"q\" & 'a' \xff\xfe bad \xc3( \x1b[31mred\x01"
 
@@ -573,4 +574,49 @@ Test(reports, evidence_numbers_exact_compact_and_readable)
     cJSON_Delete(back);
     cJSON_Delete(doc);
     free(text);
+}
+
+/* Profiles: report.json carries every profile's verdict per check and overall; the text summary
+ * names the selected profile and the other two verdicts. */
+Test(reports, verdicts_per_profile)
+{
+    fmuc_report r;
+    memset(&r, 0, sizeof r);
+    r.nresults = 2;
+    r.results = calloc(2, sizeof *r.results);
+    cr_assert(r.results);
+    fmuc_result_init(&r.results[0], "md-a", "A", "§2.2", FMUC_LEVEL_MUST);
+    fmuc_result_violation_letter(&r.results[0], "letter only");
+    fmuc_result_profiles(&r.results[0], 0, "why not", FMUC_PROFILE_INTEROP);
+    fmuc_result_init(&r.results[1], "md-b", "B", "§2.2", FMUC_LEVEL_SHOULD);
+    fmuc_result_violation(&r.results[1], "a should-level finding");
+    fmuc_result_profiles(&r.results[1], 0, NULL, FMUC_PROFILE_INTEROP);
+    r.profile = FMUC_PROFILE_INTEROP;
+    fmuc_report_tally(&r);
+    cr_expect_eq(r.overall, FMUC_VERDICT_WARN);
+    cr_expect_eq(fmuc_report_overall_under(&r, FMUC_PROFILE_STANDARD), FMUC_VERDICT_FAIL);
+    cr_expect_eq(fmuc_report_overall_under(&r, FMUC_PROFILE_STRICT), FMUC_VERDICT_FAIL);
+    cJSON *j = fmuc_report_to_json(&r);
+    cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checks"), 0);
+    cJSON *vs = cJSON_GetObjectItem(c0, "verdicts");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "verdict")), "warn");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(vs, "interop")), "warn");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(vs, "standard")), "fail");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(vs, "strict")), "fail");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c0, "interopReason")), "why not");
+    cJSON *c1 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checks"), 1);
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(
+                         cJSON_GetObjectItem(c1, "verdicts"), "strict")),
+                     "fail");
+    cJSON *sum = cJSON_GetObjectItem(j, "summary");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(sum, "profile")), "interop");
+    cr_expect_str_eq(cJSON_GetStringValue(
+                         cJSON_GetObjectItem(cJSON_GetObjectItem(sum, "verdicts"), "standard")),
+                     "fail");
+    cJSON_Delete(j);
+    size_t len = 0;
+    char *t = render(fmuc_report_text_write_plain, &r, &len);
+    cr_expect(strstr(t, "profile interop; standard fail, strict fail"), "%s", t);
+    free(t);
+    fmuc_report_free(&r);
 }

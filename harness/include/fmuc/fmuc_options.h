@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "fmuc/fmuc_fmu.h"
+#include "fmuc/fmuc_result.h"
 #include "fmuc/fmuc_sandbox.h"
 
 typedef struct fmuc_options {
@@ -26,6 +27,7 @@ typedef struct fmuc_options {
     fmuc_fmu_limits limits;
     fmuc_sandbox_config sandbox; /* worker isolation (--isolation, --network, --allow-write ...) */
     int verbose;
+    fmuc_profile profile;       /* --profile / config "profile" (default interop) */
 } fmuc_options;
 
 /** Defaults: 60 s per check, multiplier 1, worker rlimits 4 GiB address space and 1 GiB file

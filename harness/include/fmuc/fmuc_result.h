@@ -24,6 +24,19 @@ typedef enum {
     FMUC_LEVEL_SHOULD     /* S/D/T/U: a violation warns */
 } fmuc_level;
 
+/* Profiles: what a verdict means (README "Profiles"). One run yields the verdicts of all three;
+ * the selected one is fmuc_result.verdict, the exit code and what the reports show. */
+typedef enum {
+    FMUC_PROFILE_INTEROP = 0, /* standard, but findings that cannot break or mislead a
+                               * conforming importer warn (fmuc_check.interop) */
+    FMUC_PROFILE_STANDARD,    /* the text's levels: a violated MUST rule fails, SHOULD warns */
+    FMUC_PROFILE_STRICT       /* every warning fails */
+} fmuc_profile;
+#define FMUC_PROFILE_COUNT 3
+
+const char *fmuc_profile_name(fmuc_profile p); /* "interop", "standard", "strict" */
+int fmuc_profile_parse(const char *s, fmuc_profile *out);
+
 #define FMUC_RESULT_MAX_MESSAGES 200
 
 typedef struct fmuc_result {
@@ -36,6 +49,12 @@ typedef struct fmuc_result {
     cJSON *evidence;               /* object or NULL; owned */
     double duration_s;
     char *waiver;                  /* reason when a waiver turned a failure into a pass */
+    /* profiles (fmuc_result_profiles): verdict is verdicts[selected] once has_profiles is set */
+    fmuc_verdict verdicts[FMUC_PROFILE_COUNT];
+    int has_profiles;
+    const char *interop_why;       /* the check's reason for warning under interop (static) */
+    unsigned char letter_fail;     /* a failure came from fmuc_result_violation_letter */
+    unsigned char other_fail;      /* a failure came from anything else */
 } fmuc_result;
 
 void fmuc_result_init(fmuc_result *r, const char *id, const char *title, const char *spec,
@@ -44,6 +63,12 @@ void fmuc_result_clear(fmuc_result *r);
 
 /** A rule violation: raises to FAIL for a MUST check, to WARN for a SHOULD check. */
 void fmuc_result_violation(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** A violation of the letter of a MUST rule that, in this instance, cannot break or mislead a
+ *  conforming importer (e.g. a 64-bit library in linux32/ beside a correct linux64/): fails
+ *  under standard and strict like fmuc_result_violation, warns under interop unless the check
+ *  also failed otherwise. */
+void fmuc_result_violation_letter(fmuc_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /** Explicit verdicts (raise only; worst wins). */
 void fmuc_result_fail(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fmuc_result_warn(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -51,6 +76,17 @@ void fmuc_result_warn(fmuc_result *r, const char *fmt, ...) __attribute__((forma
 void fmuc_result_error(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Not applicable, with the reason; only takes effect while the verdict is still PASS/NA. */
 void fmuc_result_na(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** Fill r->verdicts from the verdict the check reached at its own (the text's) level: standard
+ *  is that verdict; interop warns instead of failing when interop_warn is set (the whole check)
+ *  or every failure came from fmuc_result_violation_letter; strict fails every warning. Then
+ *  r->verdict = r->verdicts[selected]. */
+void fmuc_result_profiles(fmuc_result *r, int interop_warn, const char *interop_why,
+                          fmuc_profile selected);
+/** A gating config set the check's level: under every profile a warning of a MUST-level check
+ *  fails, a failure of a SHOULD-level check warns (a note says so); r->verdict follows. */
+void fmuc_result_relevel(fmuc_result *r, fmuc_level level, fmuc_profile selected);
+/** r->verdict = r->verdicts[selected] (after something changed verdicts[]). */
+void fmuc_result_select(fmuc_result *r, fmuc_profile selected);
 /** An informational message that does not change the verdict. */
 void fmuc_result_note(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Adds src's messages to dst and raises dst's verdict to src's (not-applicable only while dst is
@@ -101,6 +137,7 @@ typedef struct fmuc_report {
     size_t nresults;
     fmuc_result *results;
     cJSON *fmu_log;               /* array of logged FMU messages (from dynamic checks) */
+    fmuc_profile profile;         /* the selected profile: results' verdict, counts, overall */
     size_t counts[5];             /* per verdict */
     fmuc_verdict overall;
     double duration_s;
@@ -110,5 +147,7 @@ typedef struct fmuc_report {
 void fmuc_report_free(fmuc_report *r);
 /** Recount counts[] and overall from results. */
 void fmuc_report_tally(fmuc_report *r);
+/** The overall verdict under profile p (the worst of the results' verdicts[p]). */
+fmuc_verdict fmuc_report_overall_under(const fmuc_report *r, fmuc_profile p);
 
 #endif
