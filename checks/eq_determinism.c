@@ -36,7 +36,7 @@ typedef struct det_job {
     int second_fresh;   /* with once: only the second fresh instance (RUN_SEQ2, RUN_RESET) */
 } det_job;
 
-/* Crashes and hangs in these phases answer what (1) to (3) probe: a second instance in the
+/* Crashes in these phases answer what (1) to (3) probe: a second instance in the
  * process, fmi2Reset, two live instances. */
 static const char *const probe_phases[] = {"second fresh instance", "fmi2Reset",
                                            "two instances stepped alternately", NULL};

@@ -8,7 +8,7 @@
  * Bit identity is not what the text asks (E-06 is a derived rule): an FMU that integrates
  * with a variable step inside restarts its integrator after fmi2SetFMUstate and differs by the
  * integration error. So a difference is a violation only when it does not shrink with the
- * tolerance (equ_restart_test): then a part of the state was not restored. A crash or hang in
+ * tolerance (equ_restart_test): then a part of the state was not restored. A crash in
  * a state call or in the run right after one is this check's failure. */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@ typedef struct st_job {
     size_t k1, k2, k3;
 } st_job;
 
-/* Worker phases whose crash or hang answers the calls this check probes. */
+/* Worker phases whose crash answers the calls this check probes. */
 static const char *const probe_phases[] = {"fmi2GetFMUstate", "fmi2SetFMUstate",
                                            "fmi2FreeFMUstate", "run on after fmi2GetFMUstate",
                                            NULL};

@@ -7,7 +7,7 @@
  * the second; with canBeInstantiatedOnlyOncePerProcess the fresh instance lives in a second
  * worker. As in eq-fmu-state, the continuation must give the same values (-0.0 = +0.0, NaN =
  * NaN), up to an integrator restart (a difference that shrinks with the tolerance,
- * equ_restart_test). A crash or hang in a serialization call or in the run right after one is
+ * equ_restart_test). A crash in a serialization call or in the run right after one is
  * this check's failure. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ typedef struct ser_job {
  * them as hex). */
 #define HANDOVER_MAX ((size_t)4 << 20)
 
-/* Worker phases whose crash or hang answers the calls this check probes. */
+/* Worker phases whose crash answers the calls this check probes. */
 static const char *const probe_phases[] = {"fmi2GetFMUstate", "fmi2DeSerializeFMUstate",
                                            "run on after fmi2SerializeFMUstate",
                                            "run on from the deserialized state", NULL};

@@ -223,7 +223,7 @@ double equ_interp(const double *tg, size_t n, const double *y, size_t stride, do
 int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fmuc_worker_fn fn,
                void *payload, fmuc_worker_outcome *o, fmuc_result *res);
 
-/** Like equ_worker, but when the worker crashed or hung while it announced a phase that starts
+/** Like equ_worker, but when the worker crashed (a signal) while it announced a phase that starts
  *  with one of probe_phases (NULL-terminated), the FMU answered the very calls the check probes:
  *  that is the check's result, with the worker's description prefixed by what, raised to
  *  verdict (FMUC_VERDICT_FAIL where the text says must, FMUC_VERDICT_WARN where it leaves the
