@@ -8,8 +8,8 @@
  * Bit identity is not what the text asks (E-06 is a derived rule): an FMU that integrates
  * with a variable step inside restarts its integrator after fmi2SetFMUstate and differs by the
  * integration error. So a difference is a violation only when it does not shrink with the
- * tolerance (equ_restart_test): then a part of the state was not restored. A crash in
- * a state call or in the run right after one is this check's failure. */
+ * tolerance (equ_restart_test): then a part of the state was not restored. A crash in a state
+ * call or in a run from a restored state is this check's failure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +24,7 @@ typedef struct st_job {
 
 /* Worker phases whose crash answers the calls this check probes. */
 static const char *const probe_phases[] = {"fmi2GetFMUstate", "fmi2SetFMUstate",
-                                           "fmi2FreeFMUstate", "run on after fmi2GetFMUstate",
-                                           NULL};
+                                           "fmi2FreeFMUstate", NULL};
 
 static int st_worker(fmuc_worker_ctx *ctx, void *payload)
 {
@@ -279,7 +278,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         goto out;
     }
     if (re && !status_of(rp, "set1", &st)) {
-        fmuc_result_violation(res, "%s: the run after fmi2GetFMUstate fails: %s", ifn, re);
+        /* the original run itself, not a restored one */
+        fmuc_result_na(res, "%s: the run after fmi2GetFMUstate failed (%s); FMU state not "
+                            "assessed",
+                       ifn, re);
         goto out;
     }
     series_get(&x, rp, n);
@@ -311,8 +313,9 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                                   fmuc_fmi_status_name(status_of(rp, "get2", &st) ? (int)st : -1,
                                                        sb, sizeof sb));
         } else if (re) {
-            fmuc_result_violation(res, "%s: the run after the second fmi2GetFMUstate fails: %s",
-                                  ifn, re);
+            fmuc_result_note(res, "%s: the run after the second fmi2GetFMUstate failed (%s); "
+                                  "the overwritten state was not assessed",
+                             ifn, re);
         } else if (!status_of(rp, "set3", &st) || st != fmi2OK) {
             fmuc_result_violation(res, "%s: fmi2SetFMUstate of an overwritten state returned %s",
                                   ifn,

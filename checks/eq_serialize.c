@@ -7,8 +7,8 @@
  * the second; with canBeInstantiatedOnlyOncePerProcess the fresh instance lives in a second
  * worker. As in eq-fmu-state, the continuation must give the same values (-0.0 = +0.0, NaN =
  * NaN), up to an integrator restart (a difference that shrinks with the tolerance,
- * equ_restart_test). A crash in a serialization call or in the run right after one is
- * this check's failure. */
+ * equ_restart_test). A crash in a serialization call or in the run from the deserialized state
+ * is this check's failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,6 @@ typedef struct ser_job {
 
 /* Worker phases whose crash answers the calls this check probes. */
 static const char *const probe_phases[] = {"fmi2GetFMUstate", "fmi2DeSerializeFMUstate",
-                                           "run on after fmi2SerializeFMUstate",
                                            "run on from the deserialized state", NULL};
 
 /* The second half in a fresh instance: deserialize, set, restore the host position, run to k2. */
