@@ -303,9 +303,21 @@ void equ_plan_free(equ_plan *p)
 
 static int bad(fmi2Status st) { return st != fmi2OK && st != fmi2Warning; }
 
+fmi2Status equ_inst_status(equ_inst *in, fmi2Status st)
+{
+    /* FMUC_FMI_NOT_PROVIDED (a missing function) counts as an error of the call */
+    fmi2Status s = st > fmi2Pending ? fmi2Error : st;
+    if (s != fmi2Pending && s > in->worst)
+        in->worst = s;
+    return st;
+}
+
+int equ_inst_usable(const equ_inst *in) { return in->c && in->worst < fmi2Error; }
+
 static int failf(equ_inst *in, const char *call, fmi2Status st)
 {
     char sb[32];
+    equ_inst_status(in, st);
     if (!in->err[0])
         snprintf(in->err, sizeof in->err, "%s returned %s", call,
                  fmuc_fmi_status_name((int)st, sb, sizeof sb));
@@ -440,6 +452,7 @@ int equ_inst_reset(equ_inst *in)
     fmi2Status st = fmuc_fmi_reset(in->f, in->c);
     if (bad(st))
         return failf(in, "fmi2Reset", st);
+    in->worst = fmi2OK; /* fmi2Reset leaves the error state (§2.1.3) */
     in->terminated = 0;
     in->next_event_defined = 0;
     return initialize(in);
@@ -659,7 +672,7 @@ int equ_inst_run_to(equ_inst *in, size_t to, double *rows)
 
 void equ_inst_free(equ_inst *in)
 {
-    if (in->c)
+    if (in->c && in->worst != fmi2Fatal)
         fmuc_fmi_freeInstance(in->f, in->c);
     in->c = NULL;
     free(in->x);
@@ -696,6 +709,57 @@ int equ_first_diff(const double *a, const double *b, size_t rows, size_t cols, s
                 return 1;
             }
     return 0;
+}
+
+int equ_first_mismatch(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
+                       size_t *col)
+{
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++)
+            if (!equ_same(a[r * cols + c], b[r * cols + c])) {
+                *row = r;
+                *col = c;
+                return 1;
+            }
+    return 0;
+}
+
+double equ_deviation(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
+                     size_t *col)
+{
+    double worst = 0.0;
+    size_t wr = 0, wc = 0;
+    for (size_t c = 0; c < cols; c++) {
+        double scale = 0.0, dmax = 0.0;
+        size_t at = 0;
+        for (size_t r = 0; r < rows; r++) {
+            double x = a[r * cols + c], y = b[r * cols + c];
+            if (isfinite(x) && fabs(x) > scale)
+                scale = fabs(x);
+            if (isfinite(y) && fabs(y) > scale)
+                scale = fabs(y);
+        }
+        for (size_t r = 0; r < rows; r++) {
+            double x = a[r * cols + c], y = b[r * cols + c], d;
+            if (equ_same(x, y))
+                continue;
+            d = isfinite(x) && isfinite(y) ? fabs(x - y) / scale : INFINITY;
+            if (d > dmax) {
+                dmax = d;
+                at = r;
+            }
+        }
+        if (dmax > worst) {
+            worst = dmax;
+            wr = at;
+            wc = c;
+        }
+    }
+    if (row)
+        *row = wr;
+    if (col)
+        *col = wc;
+    return worst;
 }
 
 const char *equ_fmt_bits(double v, char *buf, size_t n)
@@ -782,6 +846,126 @@ int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fm
         return -1;
     }
     return 0;
+}
+
+int equ_worker_probe(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label,
+                     fmuc_worker_fn fn, void *payload, fmuc_worker_outcome *o, fmuc_result *res,
+                     const char *const *probe_phases, fmuc_verdict verdict, const char *what)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, fmu, s->opts);
+    spec.label = label;
+    if (spec.reply_max_bytes < ((size_t)256 << 20))
+        spec.reply_max_bytes = (size_t)256 << 20;
+    if (fmuc_worker_run(&spec, fn, payload, o, &d) < 0) {
+        fmuc_result_error(res, "%s: cannot run a worker: %s", label, d.msg);
+        fmuc_worker_outcome_free(o);
+        return -1;
+    }
+    int probed = 0;
+    /* only a crash: the wall-clock limit covers the whole worker, so a timeout does not tell a
+     * hang in the probed call from a slow run (the timeout policy is the runner's) */
+    if (o->end == FMUC_WORKER_CRASHED)
+        for (size_t i = 0; probe_phases && probe_phases[i] && !probed; i++)
+            probed = strncmp(o->phase, probe_phases[i], strlen(probe_phases[i])) == 0;
+    if (!probed) {
+        if (fmuc_worker_outcome_to_result(o, res)) {
+            fmuc_worker_outcome_free(o);
+            return -1;
+        }
+        return 0;
+    }
+    /* the worker's own description (signal or timeout, call, phase, last calls), as the verdict */
+    fmuc_result scratch;
+    fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+    fmuc_worker_outcome_to_result(o, &scratch);
+    for (size_t i = 0; i < scratch.nmessages; i++) {
+        const char *m = scratch.messages[i];
+        if (i > 0)
+            fmuc_result_note(res, "%s", m);
+        else if (verdict == FMUC_VERDICT_NA)
+            fmuc_result_na(res, "%s: %s", what, m);
+        else if (verdict == FMUC_VERDICT_FAIL)
+            fmuc_result_fail(res, "%s: %s", what, m);
+        else
+            fmuc_result_warn(res, "%s: %s", what, m);
+    }
+    cJSON *w = scratch.evidence ? cJSON_DetachItemFromObject(scratch.evidence, "worker") : NULL;
+    if (w) {
+        cJSON *ev = fmuc_result_evidence(res);
+        cJSON_DeleteItemFromObject(ev, "worker");
+        cJSON_AddItemToObject(ev, "worker", w);
+    }
+    fmuc_result_clear(&scratch);
+    fmuc_worker_outcome_free(o);
+    return -1;
+}
+
+void equ_restart_test(const fmuc_subject *s, const equ_plan *p, double dev_base,
+                      equ_deviation_fn fn, void *ctx, equ_restart *out)
+{
+    memset(out, 0, sizeof *out);
+    out->verdict = -1;
+    out->tol_hi = p->tol_defined ? p->tol : EQU_RESTART_TOL_UNDEFINED;
+    out->tol_lo = out->tol_hi / EQU_RESTART_TOL_FACTOR;
+    equ_plan q = *p; /* shares the arrays of p; only the tolerance differs */
+    q.tol_defined = 1;
+    fmuc_result scratch;
+    fmuc_result_init(&scratch, "eq-restart", "", "", FMUC_LEVEL_MUST);
+    char why[512] = "";
+    if (p->tol_defined) {
+        out->dev_hi = dev_base;
+    } else {
+        q.tol = out->tol_hi;
+        out->dev_hi = fn(s, &q, ctx, &scratch, why, sizeof why);
+    }
+    if (out->dev_hi >= 0) {
+        q.tol = out->tol_lo;
+        out->dev_lo = fn(s, &q, ctx, &scratch, why, sizeof why);
+    }
+    if (out->dev_hi < 0 || out->dev_lo < 0) {
+        snprintf(out->why, sizeof out->why, "the run at tolerance %g failed: %s",
+                 out->dev_hi < 0 ? out->tol_hi : out->tol_lo,
+                 why[0] ? why : scratch.nmessages ? scratch.messages[0] : "no result");
+    } else {
+        int shrinks = out->dev_lo <= EQU_RESTART_SHRINK * out->dev_hi;
+        int within = out->dev_hi <= out->tol_hi && out->dev_lo <= out->tol_lo;
+        out->verdict = isfinite(out->dev_hi) && isfinite(out->dev_lo) && (shrinks || within);
+    }
+    fmuc_result_clear(&scratch);
+}
+
+const char *equ_restart_text(const equ_restart *r, char *buf, size_t n)
+{
+    if (r->verdict < 0)
+        snprintf(buf, n, "deviation %.3g at tolerance %g; %s", r->dev_hi, r->tol_hi, r->why);
+    else
+        snprintf(buf, n, "deviation %.3g at tolerance %g, %.3g at tolerance %g", r->dev_hi,
+                 r->tol_hi, r->dev_lo, r->tol_lo);
+    return buf;
+}
+
+void equ_restart_evidence(cJSON *evi, const char *key, const equ_restart *r)
+{
+    cJSON *o = cJSON_AddObjectToObject(evi, key);
+    if (!o)
+        return;
+    cJSON_AddNumberToObject(o, "tolerance_hi", r->tol_hi);
+    if (isfinite(r->dev_hi))
+        cJSON_AddNumberToObject(o, "deviation_hi", r->dev_hi);
+    else
+        cJSON_AddStringToObject(o, "deviation_hi", "inf");
+    cJSON_AddNumberToObject(o, "tolerance_lo", r->tol_lo);
+    if (r->verdict >= 0) {
+        if (isfinite(r->dev_lo))
+            cJSON_AddNumberToObject(o, "deviation_lo", r->dev_lo);
+        else
+            cJSON_AddStringToObject(o, "deviation_lo", "inf");
+    }
+    cJSON_AddStringToObject(o, "conclusion", r->verdict > 0    ? "integrator restart"
+                                             : r->verdict == 0 ? "state not restored"
+                                                               : r->why);
 }
 
 const equ_plan *equ_worker_plan(equ_plan *copy, const equ_plan *p)

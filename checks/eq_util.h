@@ -124,6 +124,7 @@ typedef struct equ_inst {
     int next_event_defined;
     double next_event;
     int terminated;
+    fmi2Status worst;      /* worst status an FMI call of this instance returned (equ_inst_status) */
     char err[512];         /* first failure ("fmi2DoStep(t=0.5, h=0.01) returned fmi2Error") */
 } equ_inst;
 
@@ -150,7 +151,15 @@ typedef struct equ_snap {
 void equ_inst_snap(const equ_inst *in, equ_snap *s);
 /** Restore the host position (and resync the ME states) after fmi2SetFMUstate. */
 int equ_inst_restore(equ_inst *in, const equ_snap *s);
-/** Free the instance (fmi2Terminate is not called: runs may end anywhere). */
+/** Record the status of an FMI call the caller made on this instance itself (the engine records
+ *  its own); returns st. */
+fmi2Status equ_inst_status(equ_inst *in, fmi2Status st);
+/** 1 while the instance may still be used as the state machine allows after its calls so far:
+ *  no call returned fmi2Error or worse (after fmi2Error only fmi2FreeInstance / fmi2Reset /
+ *  fmi2SetFMUstate are meaningful, after fmi2Fatal nothing; §2.1.3). */
+int equ_inst_usable(const equ_inst *in);
+/** Free the instance (fmi2Terminate is not called: runs may end anywhere). After fmi2Fatal the
+ *  instance is not freed: §2.1.3 allows no further call. */
 void equ_inst_free(equ_inst *in);
 /** A whole fresh run: start, record row 0, run to nsteps; rows has (nsteps+1)*nout doubles. */
 int equ_run_fresh(const fmuc_fmi *f, const equ_plan *p, const char *name, double *rows,
@@ -164,6 +173,18 @@ double equ_rk4_combine(double x, double h6, double k1, double k2, double k3, dou
  * Series transport and comparison (parent and worker)
  * ------------------------------------------------------------------------------------------- */
 
+/** Two recorded values are the same: equal as numbers (so -0.0 and +0.0 are the same) or both NaN
+ *  (whatever their bit patterns). */
+static inline int equ_same(double a, double b) { return a == b || (a != a && b != b); }
+/** First pair of values of two row-major series (rows x cols) that are not the same (equ_same);
+ *  1 if found (*row, *col). */
+int equ_first_mismatch(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
+                       size_t *col);
+/** How far series b strays from a: the largest |a - b| of a column divided by the largest |value|
+ *  of that column in a and b (0 where the values are the same, +inf where only one side is NaN or
+ *  infinite); the largest over the columns, with its place in *row, *col (may be NULL). */
+double equ_deviation(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
+                     size_t *col);
 /** First bit difference between two row-major series (rows x cols); 1 if found (*row, *col). */
 int equ_first_diff(const double *a, const double *b, size_t rows, size_t cols, size_t *row,
                    size_t *col);
@@ -201,6 +222,53 @@ double equ_interp(const double *tg, size_t n, const double *y, size_t stride, do
  *  returned; otherwise 0 and *o must be freed by the caller. */
 int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fmuc_worker_fn fn,
                void *payload, fmuc_worker_outcome *o, fmuc_result *res);
+
+/** Like equ_worker, but when the worker crashed (a signal) while it announced a phase that starts
+ *  with one of probe_phases (NULL-terminated), the FMU answered the very calls the check probes:
+ *  that is the check's result, with the worker's description prefixed by what, raised to
+ *  verdict (FMUC_VERDICT_FAIL where the text says must, FMUC_VERDICT_WARN where it leaves the
+ *  behaviour undefined, FMUC_VERDICT_NA where another check judges those calls). Any other crash is an error as in equ_worker. Returns 0 (reply to be
+ *  read, *o to be freed) or -1. */
+int equ_worker_probe(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label,
+                     fmuc_worker_fn fn, void *payload, fmuc_worker_outcome *o, fmuc_result *res,
+                     const char *const *probe_phases, fmuc_verdict verdict, const char *what);
+
+/* ---------------------------------------------------------------------------------------------
+ * Integrator restart or lost state
+ *
+ * After fmi2SetFMUstate (or fmi2Reset) an FMU with a variable-step integrator inside may restart
+ * it (step size and order back to their initial values), so the continuation differs from the
+ * original run by the integration error, which the tolerance bounds. A state that was not
+ * restored makes a difference the tolerance does not govern. So when a comparison differs, the
+ * experiment is repeated at two relative tolerances given in fmi2SetupExperiment, tol_hi (the
+ * default experiment's, else EQU_RESTART_TOL_UNDEFINED) and tol_hi / EQU_RESTART_TOL_FACTOR: a
+ * restart's deviation (equ_deviation) shrinks at least by EQU_RESTART_SHRINK, or stays within
+ * the tolerance asked for at both (a solver whose steps the communication interval caps hardly
+ * shrinks its error); a lost state's deviation does neither.
+ * ------------------------------------------------------------------------------------------- */
+#define EQU_RESTART_TOL_UNDEFINED 1e-4
+#define EQU_RESTART_TOL_FACTOR 100.0
+#define EQU_RESTART_SHRINK 0.25
+
+/** Runs the check's experiment once on plan q (q->tol set by the caller) and returns its
+ *  deviation (>= 0), or -1 with why when it could not be run; crashes go to scratch. */
+typedef double (*equ_deviation_fn)(const fmuc_subject *s, const equ_plan *q, void *ctx,
+                                   fmuc_result *scratch, char *why, size_t whysz);
+
+typedef struct equ_restart {
+    int verdict;          /* 1 integrator restart, 0 not (a state was lost), -1 undetermined */
+    double tol_hi, dev_hi, tol_lo, dev_lo;
+    char why[512];        /* undetermined: why */
+} equ_restart;
+
+/** Tell a restart from a lost state for a comparison whose deviation on plan p was dev_base
+ *  (p's tolerance is reused as tol_hi when the default experiment defines one). */
+void equ_restart_test(const fmuc_subject *s, const equ_plan *p, double dev_base,
+                      equ_deviation_fn fn, void *ctx, equ_restart *out);
+/** evidence[key] = {tolerances, deviations, conclusion}. */
+void equ_restart_evidence(cJSON *evi, const char *key, const equ_restart *r);
+/** A sentence for messages: "deviation 3.2e-05 at tolerance 0.0001, 2.9e-07 at 1e-06". */
+const char *equ_restart_text(const equ_restart *r, char *buf, size_t n);
 
 /** A whole fresh run of p in a worker on p->fmu; the (nsteps+1) x nout rows (malloc), or NULL:
  *  worker crash/timeout (already in res, why empty) or the FMU failed (why set). */

@@ -11,7 +11,7 @@
 #include <string.h>
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
-    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR)
+    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT)
 #include <signal.h>
 #endif
 
@@ -19,6 +19,11 @@
 
 /* Helpers that a FMUC_DEFECT_* build may leave unused. */
 #define MAYBE_UNUSED __attribute__((unused))
+
+#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
+/* What a refused fmi2DeSerializeFMUstate leaves in its FMUstate argument (read-only, not a state) */
+static const char garbage_state[] = "not an FMU state";
+#endif
 
 /* --- state machine as data ----------------------------------------------------------------- */
 enum {
@@ -271,6 +276,12 @@ void *fmuc_m_alloc(fmuc_m_ctx *c, size_t n, size_t size) { return mem_alloc(cbs(
 void fmuc_m_free(fmuc_m_ctx *c, void *p) { mem_free(cbs(c), p); }
 const char *fmuc_m_resource_dir(const fmuc_m_ctx *c) { return c->res_dir; }
 double fmuc_m_time(const fmuc_m_ctx *c) { return c->time; }
+double fmuc_m_tolerance(const fmuc_m_ctx *c, int *defined)
+{
+    if (defined)
+        *defined = c->tol_defined;
+    return c->tolerance;
+}
 fmi2Type fmuc_m_interface(const fmuc_m_ctx *c) { return c->type; }
 const char *fmuc_m_instance_name(const fmuc_m_ctx *c) { return c->name; }
 
@@ -1367,6 +1378,10 @@ fmi2Status fmi2FreeFMUstate(fmi2Component comp, fmi2FMUstate *FMUstate)
     REQUIRE_PTR(FMUstate, FreeFMUstate);
     if (!*FMUstate)
         return fmi2OK;
+#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
+    if (*FMUstate == (fmi2FMUstate)garbage_state)
+        abort(); /* as a double free would */
+#endif
     state_node *s = owned_state(c, *FMUstate, "fmi2FreeFMUstate");
     if (!s)
         return done(c, fmi2Error);
@@ -1423,6 +1438,12 @@ fmi2Status fmi2DeSerializeFMUstate(fmi2Component comp, const fmi2Byte serialized
 #else
     const char *why = blob_invalid(c, (const unsigned char *)serializedState, size);
     if (why) {
+#ifdef FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT
+        raise(SIGSEGV);
+#endif
+#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
+        *FMUstate = (fmi2FMUstate)garbage_state; /* and fmi2FreeFMUstate of it aborts */
+#endif
         glog(c, fmi2Error, "fmi2DeSerializeFMUstate: refused: %s", why);
         return done(c, fmi2Error);
     }

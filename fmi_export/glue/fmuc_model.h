@@ -169,6 +169,8 @@ const char *fmuc_m_resource_dir(const fmuc_m_ctx *c);
 /** out = <resource dir>/<rel>; returns 0, or -1 (no resource location / too long). */
 int fmuc_m_resource_path(const fmuc_m_ctx *c, const char *rel, char *out, size_t size);
 double fmuc_m_time(const fmuc_m_ctx *c);
+/** The relative tolerance of fmi2SetupExperiment; *defined (may be NULL) = toleranceDefined. */
+double fmuc_m_tolerance(const fmuc_m_ctx *c, int *defined);
 fmuc_m_phase fmuc_m_get_phase(const fmuc_m_ctx *c);
 fmi2Type fmuc_m_interface(const fmuc_m_ctx *c);
 const char *fmuc_m_instance_name(const fmuc_m_ctx *c);
