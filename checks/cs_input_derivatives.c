@@ -1,9 +1,9 @@
 /* cs-input-derivatives: with canInterpolateInputs="true", "calling of
  * fmi2SetRealInputDerivatives(..) has an effect for the slave" (FMI 2.0.4 §4.3.1); the inputs and
  * their derivatives are set "with respect to the beginning of a communication time step"
- * (§4.2.1). Every continuous Real input follows a slow ramp over a bounded horizon (at most
- * CSID_MAX_STEPS steps of the default experiment): from its start value (clamped to [min, max])
- * by 5 % of its [min, max] span towards the farther bound (10 % of max(|start|, nominal) without
+ * (§4.2.1). Every continuous Real input follows a slow ramp over a bounded horizon (a tenth of
+ * the default experiment's grid, 10 to 50 steps, cs_util.h): from its start value (clamped to
+ * [min, max]) by 5 % of its [min, max] span towards the farther bound (10 % of max(|start|, nominal) without
  * both bounds), never leaving [min, max]. Three runs, each a fresh instance in its own worker:
  * (0) the inputs held at their start values, (1) the ramp set with fmi2SetReal at every
  * communication point (held over the step), (2) the same with fmi2SetRealInputDerivatives
@@ -18,6 +18,7 @@
 
 #include "cs_util.h"
 
+#define CSID_MIN_STEPS 10
 #define CSID_MAX_STEPS 50
 
 enum { RUN_HOLD = 0, RUN_RAMP, RUN_DERIV, NRUNS };
@@ -132,7 +133,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     for (int r = 0; r < NRUNS; r++)
-        if (equ_plan_init(&p[r], fmu, fmi2CoSimulation, CSID_MAX_STEPS) < 0) {
+        if (csu_plan_init(&p[r], fmu, CSID_MIN_STEPS, CSID_MAX_STEPS) < 0) {
             fmuc_result_na(res, "%s", p[r].why);
             goto out;
         }

@@ -4,6 +4,9 @@
 #define FMUC_CS_UTIL_H
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "api_util.h"
 #include "eq_util.h"
@@ -25,6 +28,44 @@ static inline void csu_clamp_inputs(equ_plan *p)
                 *u = hi;
         }
     }
+}
+
+/** A bounded horizon (issue 16: runs beyond the nominal one do not repeat the whole experiment):
+ *  the nominal run's communication grid (the DefaultExperiment's start and stepSize; without a
+ *  stepSize a 500th of the experiment, as the simulation driver does), over a tenth of its steps,
+ *  at least min_steps and at most max_steps (never more than the experiment has). Returns
+ *  equ_plan_init_grid's result (p->why on failure). */
+static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
+                                size_t max_steps)
+{
+    const fmuc_md_experiment *e = &fmu->md.experiment;
+    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+    double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
+                    ? e->stop_time
+                    : t0 + 1.0;
+    double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0
+                    ? e->step_size
+                    : (t1 - t0) / 500.0;
+    double all = ceil((t1 - t0) / dt - 1e-9);
+    size_t n_all = all < 1.0 ? 1 : all > 1e9 ? (size_t)1e9 : (size_t)all;
+    size_t n = (n_all + 9) / 10;
+    if (n < min_steps)
+        n = min_steps;
+    if (n > max_steps)
+        n = max_steps;
+    if (n > n_all)
+        n = n_all;
+    double *t = malloc((n + 1) * sizeof *t);
+    if (!t) {
+        memset(p, 0, sizeof *p);
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k <= n; k++)
+        t[k] = t0 + (double)k * dt; /* never accumulated */
+    int rc = equ_plan_init_grid(p, fmu, fmi2CoSimulation, t, n + 1);
+    free(t);
+    return rc;
 }
 
 /** Continuous Real outputs of the model (name, vr), at most max; returns the count. */

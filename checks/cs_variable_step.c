@@ -1,8 +1,8 @@
 /* cs-variable-step: canHandleVariableCommunicationStepSize="true" promises that "the
  * communication step size (parameter communicationStepSize of fmi2DoStep) has not to be constant
  * for each call" (FMI 2.0.4 §4.3.1), and every fmi2DoStep "must integrate until time instant
- * tc + hc" (§4.2.2). Over a bounded horizon (at most CSVS_MAX_STEPS steps of the default
- * experiment's grid h, inputs held at their start values clamped to [min, max]) three runs are
+ * tc + hc" (§4.2.2). Over a bounded horizon (a tenth of the default experiment's grid h, 10 to
+ * 50 steps, cs_util.h; inputs held at their start values clamped to [min, max]) three runs are
  * made, each a fresh instance in its own worker: (A) the nominal grid h, (B) the constant grid
  * h/2, (C) alternating steps h/2, 3h/2. B and C must be accepted (fmi2OK/fmi2Warning) and agree
  * with A at the common points within a tolerance: 5 % of the output's range in A plus
@@ -11,7 +11,10 @@
  * points (an event located a little earlier or later). Where B misses, (D) the constant grid
  * h/4 tells the FMU's integration error from an ignored step: a difference that shrinks from
  * (h, h/2) to (h/2, h/4) to at most 0.6 times is an error of order >= 1 (noted). An FMU that
- * refuses the changed step or whose results ignore the requested step size fails.
+ * refuses the changed step fails; results that differ fail when most of the outputs that vary
+ * differ (an ignored step size moves them all), and warn when only a minority does (a quantity
+ * that is discontinuous in the state, such as the upstream enthalpy of a flow near zero, may
+ * flip with any change of the grid).
  * Without the flag the master must keep the step constant (§4.3.1): only the constant grid B is
  * tried; a refusal is noted, a disagreement is a warning. */
 #include <math.h>
@@ -22,7 +25,8 @@
 #include "cs_util.h"
 
 /* Steps of the nominal grid at most (a bounded horizon, issue 16 cause 6). */
-#define CSVS_MAX_STEPS 100
+#define CSVS_MIN_STEPS 10
+#define CSVS_MAX_STEPS 50
 #define CSVS_RTOL_RANGE 0.05
 #define CSVS_MAX_REPORTED 8
 
@@ -214,7 +218,13 @@ static void plot(vs_ctx *x, int r, size_t j)
 static size_t report(vs_ctx *x, int r)
 {
     const equ_plan *a = x->a;
-    size_t nbad = 0;
+    size_t nbad = 0, ndiff = 0, nvary = 0;
+    for (size_t j = 0; j < a->nout; j++) {
+        ndiff += x->cmp[j].misses != 0;
+        nvary += x->cs[j].range > 0.0;
+    }
+    /* most of the varying outputs differ: the step size is not honoured */
+    int most = ndiff * 2 > (nvary ? nvary : 1);
     cJSON *ev = cJSON_AddObjectToObject(fmuc_result_evidence(x->res), run_name[r]);
     for (size_t j = 0; j < a->nout; j++) {
         const col_cmp *c = &x->cmp[j];
@@ -239,8 +249,11 @@ static size_t report(vs_ctx *x, int r)
                  "integration error (§4.2.2: each step integrates to tc+hc)",
                  v->name, v->vr, v->line, run_name[r], x->rows[r][c->first * a->nout + j],
                  a->t[k], x->rows[RUN_A][k * a->nout + j], c->worst, c->tol, c->misses);
-        if (x->var_step)
+        if (x->var_step && most)
             fmuc_result_violation(x->res, "%s", msg);
+        else if (x->var_step)
+            fmuc_result_warn(x->res, "%s; only %zu of the %zu outputs that vary differ", msg,
+                             ndiff, nvary);
         else
             fmuc_result_warn(x->res, "%s; canHandleVariableCommunicationStepSize is not "
                                      "\"true\", yet fmi2DoStep accepted h/2",
@@ -298,7 +311,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     x.var_step = equ_cap(fmu, fmi2CoSimulation, FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE);
-    if (equ_plan_init(&a, fmu, fmi2CoSimulation, CSVS_MAX_STEPS) < 0) {
+    if (csu_plan_init(&a, fmu, CSVS_MIN_STEPS, CSVS_MAX_STEPS) < 0) {
         fmuc_result_na(res, "%s", a.why);
         goto out;
     }
