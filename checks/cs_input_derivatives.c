@@ -132,6 +132,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no CoSimulation binary for this platform");
         return;
     }
+    if (!csu_nominal_usable(s, "cs-input-derivatives", res))
+        return;
     for (int r = 0; r < NRUNS; r++)
         if (csu_plan_init(&p[r], fmu, CSID_MIN_STEPS, CSID_MAX_STEPS) < 0) {
             fmuc_result_na(res, "%s", p[r].why);
@@ -172,8 +174,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (int r = 0; r < NRUNS; r++) {
         id_job job = {&p[r], slope, r};
         fmuc_worker_outcome o;
-        if (equ_worker(s, fmu, run_label[r], id_worker, &job, &o, res) < 0)
+        fmuc_result scratch;
+        fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+        if (equ_worker(s, fmu, run_label[r], id_worker, &job, &o, &scratch) < 0) {
+            if (r == RUN_DERIV && scratch.verdict == FMUC_VERDICT_ERROR)
+                csu_probe_died(res, &scratch, 1, "with fmi2SetRealInputDerivatives (the same run "
+                                                 "without them succeeds)", run_label[r]);
+            else
+                csu_merge(res, &scratch, run_label[r]);
             goto out;
+        }
+        fmuc_result_clear(&scratch);
         fmuc_sim_add_log(&o, ev);
         const cJSON *rep = o.reply;
         const char *le = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "load_error"));

@@ -144,6 +144,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no CoSimulation binary for this platform");
         return;
     }
+    if (!csu_nominal_usable(s, "cs-output-derivatives", res))
+        return;
     outs = calloc(CSOD_MAX_OUTPUTS, sizeof *outs);
     size_t nc = outs ? csu_continuous_outputs(md, outs, CSOD_MAX_OUTPUTS) : 0;
     if (!nc) {
@@ -164,8 +166,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     csu_clamp_inputs(&p);
     od_job job = {&p, nord};
-    if (equ_worker(s, fmu, "cs-output-derivatives", od_worker, &job, &o, res) < 0)
+    fmuc_result scratch;
+    fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+    if (equ_worker(s, fmu, "cs-output-derivatives", od_worker, &job, &o, &scratch) < 0) {
+        if (scratch.verdict == FMUC_VERDICT_ERROR && scratch.nmessages &&
+            strstr(scratch.messages[0], "fmi2GetRealOutputDerivatives"))
+            csu_probe_died(res, &scratch, 1, "in fmi2GetRealOutputDerivatives", "worker");
+        else
+            csu_merge(res, &scratch, "worker");
         goto out;
+    }
+    fmuc_result_clear(&scratch);
     have_o = 1;
     fmuc_sim_add_log(&o, fmuc_result_evidence(res));
     const cJSON *r = o.reply;

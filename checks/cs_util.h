@@ -68,6 +68,60 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
     return rc;
 }
 
+/** The nominal Co-Simulation run shared between checks (when the runner keeps one) ended
+ *  abnormally (crash, timeout, load failure: an ERROR): this check is not applicable, naming it,
+ *  instead of a second crash or timeout in the same phase (issue 16). Returns 1 when the check
+ *  may go on (also when there is no shared run: no extra full run is made for this). */
+static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id, fmuc_result *res)
+{
+    if (!s->shared)
+        return 1;
+    fmuc_result scratch;
+    fmuc_sim_result own;
+    fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+    const fmuc_sim_result *r = fmuc_shared_nominal_run(s, fmi2CoSimulation, check_id, &scratch, &own);
+    int ok = r != NULL || scratch.verdict != FMUC_VERDICT_ERROR;
+    if (!ok)
+        fmuc_result_na(res, "the nominal Co-Simulation run ended abnormally, so the phase this "
+                            "check needs is not available (see cs-nominal-run): %s",
+                       scratch.nmessages ? scratch.messages[0] : "no result");
+    fmuc_sim_result_free(&own);
+    fmuc_result_clear(&scratch);
+    return ok;
+}
+
+/** A worker died (scratch carries the ERROR of fmuc_worker_outcome_to_result) in the very call
+ *  the check probes: that is the check's result (issue 16: a crash in answer to the probed call
+ *  fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here).
+ *  The worker evidence goes to evidence[key]. scratch is cleared. */
+static inline void csu_probe_died(fmuc_result *res, fmuc_result *scratch, int must,
+                                  const char *what, const char *key)
+{
+    const char *m = scratch->nmessages ? scratch->messages[0] : "the worker ended abnormally";
+    if (strstr(m, "timed out"))
+        fmuc_result_warn(res, "%s: %s", what, m);
+    else if (must)
+        fmuc_result_violation(res, "%s: %s", what, m);
+    else
+        fmuc_result_warn(res, "%s: %s", what, m);
+    for (size_t i = 1; i < scratch->nmessages; i++)
+        fmuc_result_note(res, "%s", scratch->messages[i]);
+    if (scratch->evidence)
+        cJSON_AddItemToObject(fmuc_result_evidence(res), key,
+                              cJSON_Duplicate(scratch->evidence, 1));
+    fmuc_result_clear(scratch);
+}
+
+/** Otherwise: scratch's messages and verdict into res, its evidence to evidence[key]; cleared. */
+static inline void csu_merge(fmuc_result *res, fmuc_result *scratch, const char *key)
+{
+    fmuc_result_merge(res, scratch);
+    if (scratch->evidence)
+        cJSON_AddItemToObject(fmuc_result_evidence(res), key,
+                              cJSON_Duplicate(scratch->evidence, 1));
+    fmuc_result_clear(scratch);
+}
+
 /** Continuous Real outputs of the model (name, vr), at most max; returns the count. */
 static inline size_t csu_continuous_outputs(const fmuc_md *md, equ_var *out, size_t max)
 {

@@ -179,11 +179,21 @@ static int make_run(vs_ctx *x, int r)
     p->tol = x->a->tol;
     csu_clamp_inputs(p);
     snprintf(label, sizeof label, "cs-variable-step (%s)", run_name[r]);
-    x->rows[r] = equ_run_plan(x->s, p, label, x->res, why, sizeof why);
+    fmuc_result scratch;
+    fmuc_result_init(&scratch, x->res->id, x->res->title, x->res->spec, x->res->level);
+    x->rows[r] = equ_run_plan(x->s, p, label, &scratch, why, sizeof why);
+    if (!x->rows[r] && !why[0] && scratch.verdict == FMUC_VERDICT_ERROR) {
+        /* the nominal grid ran in the same way: the changed step is what the worker died in */
+        char what[160];
+        snprintf(what, sizeof what, "on the %s (the nominal grid runs)", run_name[r]);
+        csu_probe_died(x->res, &scratch, x->var_step, what, label);
+        return 1;
+    }
+    csu_merge(x->res, &scratch, label);
     if (x->rows[r])
         return 0;
     if (!why[0])
-        return -1; /* crash or timeout: the error is in res */
+        return -1;
     if (!x->var_step)
         fmuc_result_note(x->res, "the %s was refused (%s); canHandleVariableCommunicationStepSize "
                                  "is not \"true\", so the FMU may require its own step size",
@@ -310,6 +320,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no CoSimulation binary for this platform");
         return;
     }
+    if (!csu_nominal_usable(s, "cs-variable-step", res))
+        return;
     x.var_step = equ_cap(fmu, fmi2CoSimulation, FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE);
     if (csu_plan_init(&a, fmu, CSVS_MIN_STEPS, CSVS_MAX_STEPS) < 0) {
         fmuc_result_na(res, "%s", a.why);

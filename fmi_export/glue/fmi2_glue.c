@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
-    defined(FMUC_HOSTILE_ONCE_PER_PROCESS)
+    defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
 #include <signal.h>
 #endif
 
@@ -1769,6 +1769,9 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
     }
 #ifdef FMUC_DEFECT_FIXED_COMM_STEP
     if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
+#ifdef FMUC_DEFECT_FIXED_COMM_STEP_CRASH
+        raise(SIGSEGV);
+#endif
         glog(c, fmi2Error, "fmi2DoStep: communicationStepSize %.17g is not %.17g", h,
              c->desc->experiment.step);
         return done(c, fmi2Error);

@@ -62,6 +62,8 @@ Test(cs_caps, a_step_size_the_fmu_ignores_or_refuses_fails, .timeout = 120)
     expect(BROKEN("cs-variable-step"), &fmuc_check_cs_variable_step, FMUC_VERDICT_FAIL);
     /* variant: fmi2Error for any h but the default experiment's */
     expect(BROKEN("cs-variable-step--refuses"), &fmuc_check_cs_variable_step, FMUC_VERDICT_FAIL);
+    /* variant: it crashes there; the crash answers the probed call, so it is the verdict */
+    expect(BROKEN("cs-variable-step--crash"), &fmuc_check_cs_variable_step, FMUC_VERDICT_FAIL);
     /* both are right on the nominal grid */
     expect(BROKEN("cs-variable-step"), &fmuc_check_cs_nominal_run, FMUC_VERDICT_PASS);
     expect(BROKEN("cs-variable-step--refuses"), &fmuc_check_cs_nominal_run, FMUC_VERDICT_PASS);
