@@ -1,6 +1,7 @@
 /* Declared Co-Simulation capabilities are exercised (issue 16, cause 7): cs-variable-step,
  * cs-input-derivatives and cs-output-derivatives pass (or do not apply) on the good FMU and the
- * Reference-FMUs, and fail on their broken fixtures and on a second variant of each defect. */
+ * Reference-FMUs, and fail on their broken fixtures and on a second variant of each defect; their
+ * bounded horizon (cs_util.h). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cs_util.h"
 #include "fmuc_test_util.h"
 
 #define GOOD(x) FMUC_FMU_DIR "/good/" x ".fmu"
@@ -99,4 +101,32 @@ Test(cs_caps, reference_fmus_handle_a_variable_step, .timeout = 300)
         snprintf(p, sizeof p, "%s/reference-fmus/fmi2/%s.fmu", FMUC_SHARED_DIR, names[i]);
         expect(p, &fmuc_check_cs_variable_step, FMUC_VERDICT_PASS);
     }
+}
+
+Test(cs_caps, the_horizon_is_a_tenth_of_the_nominal_grid_within_bounds, .timeout = 30)
+{
+    fmuc_fmu fmu;
+    fmuc_diag d = {{0}, FMUC_OK};
+    equ_plan p;
+    cr_assert_eq(fmuc_fmu_open(&fmu, GOOD("SpringMassDamper"), NULL, NULL, &d), FMUC_OK, "%s",
+                 d.msg);
+    /* default experiment 0..2 s, step 0.01: 200 steps, a tenth is 20 */
+    cr_assert_eq(csu_plan_init(&p, &fmu, 10, 50), 0, "%s", p.why);
+    cr_expect_eq(p.nsteps, 20);
+    cr_expect_eq(p.t[0], 0.0);
+    cr_expect_eq(p.t[20], 20 * 0.01);
+    cr_expect_eq(p.stop, p.t[20]);
+    equ_plan_free(&p);
+    /* at least min_steps, at most max_steps */
+    cr_assert_eq(csu_plan_init(&p, &fmu, 30, 50), 0, "%s", p.why);
+    cr_expect_eq(p.nsteps, 30);
+    equ_plan_free(&p);
+    cr_assert_eq(csu_plan_init(&p, &fmu, 1, 5), 0, "%s", p.why);
+    cr_expect_eq(p.nsteps, 5);
+    equ_plan_free(&p);
+    /* never beyond the experiment */
+    cr_assert_eq(csu_plan_init(&p, &fmu, 1000, 5000), 0, "%s", p.why);
+    cr_expect_eq(p.nsteps, 200);
+    equ_plan_free(&p);
+    fmuc_fmu_close(&fmu);
 }
