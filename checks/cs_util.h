@@ -72,22 +72,30 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
  *  abnormally (crash, timeout, load failure: an ERROR): this check is not applicable, naming it,
  *  instead of a second crash or timeout in the same phase (issue 16). Returns 1 when the check
  *  may go on (also when there is no shared run: no extra full run is made for this). */
-static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id, fmuc_result *res)
+static inline int csu_nominal_usable_iface(const fmuc_subject *s, fmi2Type iface,
+                                           const char *check_id, fmuc_result *res)
 {
     if (!s->shared)
         return 1;
     fmuc_result scratch;
     fmuc_sim_result own;
     fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
-    const fmuc_sim_result *r = fmuc_shared_nominal_run(s, fmi2CoSimulation, check_id, &scratch, &own);
+    const fmuc_sim_result *r = fmuc_shared_nominal_run(s, iface, check_id, &scratch, &own);
     int ok = r != NULL || scratch.verdict != FMUC_VERDICT_ERROR;
     if (!ok)
-        fmuc_result_na(res, "the nominal Co-Simulation run ended abnormally, so the phase this "
-                            "check needs is not available (see cs-nominal-run): %s",
+        fmuc_result_na(res, "%s: the nominal run ended abnormally, so the phase this check needs "
+                            "is not available (see %s): %s",
+                       apiu_iface_name(iface),
+                       iface == fmi2CoSimulation ? "cs-nominal-run" : "me-nominal-run",
                        scratch.nmessages ? scratch.messages[0] : "no result");
     fmuc_sim_result_free(&own);
     fmuc_result_clear(&scratch);
     return ok;
+}
+
+static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id, fmuc_result *res)
+{
+    return csu_nominal_usable_iface(s, fmi2CoSimulation, check_id, res);
 }
 
 /** A worker died (scratch carries the ERROR of fmuc_worker_outcome_to_result) in the very call

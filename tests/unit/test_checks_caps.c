@@ -1,7 +1,7 @@
-/* Declared Co-Simulation capabilities are exercised (issue 16, cause 7): cs-variable-step,
- * cs-input-derivatives and cs-output-derivatives pass (or do not apply) on the good FMU and the
- * Reference-FMUs, and fail on their broken fixtures and on a second variant of each defect; their
- * bounded horizon (cs_util.h). */
+/* Declared capabilities are exercised (issue 16, cause 7): cs-variable-step,
+ * cs-input-derivatives, cs-output-derivatives and api-null-memory-callbacks pass (or do not
+ * apply) on the good FMU and the Reference-FMUs, and fail on their broken fixtures and on a
+ * second variant of each defect; their bounded horizon (cs_util.h). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
@@ -89,6 +89,19 @@ Test(cs_caps, declared_output_derivatives_are_exercised, .timeout = 120)
            FMUC_VERDICT_WARN);
 }
 
+Test(cs_caps, declared_independence_of_the_memory_callbacks_is_exercised, .timeout = 120)
+{
+    /* the glue FMUs declare canNotUseMemoryManagementFunctions="false" */
+    expect(GOOD("SpringMassDamper"), &fmuc_check_api_null_memory_callbacks, FMUC_VERDICT_NA);
+    /* fixture: CoSimulation declares "true", fmi2Instantiate needs the callbacks */
+    expect(BROKEN("api-null-memory-callbacks"), &fmuc_check_api_null_memory_callbacks,
+           FMUC_VERDICT_FAIL);
+    /* variant: the same in ModelExchange */
+    expect(BROKEN("api-null-memory-callbacks--me"), &fmuc_check_api_null_memory_callbacks,
+           FMUC_VERDICT_FAIL);
+    expect(BROKEN("api-null-memory-callbacks"), &fmuc_check_api_instantiate, FMUC_VERDICT_PASS);
+}
+
 Test(cs_caps, reference_fmus_handle_a_variable_step, .timeout = 300)
 {
     static const char *const names[] = {"BouncingBall", "Dahlquist", "Feedthrough", "Stair",
@@ -100,6 +113,8 @@ Test(cs_caps, reference_fmus_handle_a_variable_step, .timeout = 300)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/reference-fmus/fmi2/%s.fmu", FMUC_SHARED_DIR, names[i]);
         expect(p, &fmuc_check_cs_variable_step, FMUC_VERDICT_PASS);
+        /* they declare canNotUseMemoryManagementFunctions="true" and work without them */
+        expect(p, &fmuc_check_api_null_memory_callbacks, FMUC_VERDICT_PASS);
     }
 }
 
