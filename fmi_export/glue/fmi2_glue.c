@@ -11,7 +11,8 @@
 #include <string.h>
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
-    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT)
+    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) ||                                                \
+    defined(FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
 #include <signal.h>
 #endif
 
@@ -1715,6 +1716,10 @@ fmi2Status fmi2SetRealInputDerivatives(fmi2Component comp, const fmi2ValueRefere
             return done(c, fmi2Error);
         }
     }
+#ifdef FMUC_DEFECT_INPUT_DERIVATIVES_REFUSED
+    glog(c, fmi2Error, "fmi2SetRealInputDerivatives: not supported");
+    return done(c, fmi2Error);
+#endif
     /* canInterpolateInputs=false: accepted without effect (§4.2.1). */
     return fmi2OK;
 }
@@ -1728,6 +1733,13 @@ fmi2Status fmi2GetRealOutputDerivatives(fmi2Component comp, const fmi2ValueRefer
     (void)value;
     if (nvr == 0)
         return fmi2OK;
+#ifdef FMUC_DEFECT_OUTPUT_DERIVATIVES_NAN
+    if (value) {
+        for (size_t i = 0; i < nvr; i++)
+            value[i] = NAN;
+        return fmi2OK;
+    }
+#endif
     glog(c, fmi2Error, "fmi2GetRealOutputDerivatives: maxOutputDerivativeOrder is 0");
     return done(c, fmi2Error);
 }
@@ -1787,6 +1799,16 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
         glog(c, fmi2Error, "fmi2DoStep: communicationStepSize %.17g must be > 0", h);
         return done(c, fmi2Error);
     }
+#ifdef FMUC_DEFECT_FIXED_COMM_STEP
+    if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
+#ifdef FMUC_DEFECT_FIXED_COMM_STEP_CRASH
+        raise(SIGSEGV);
+#endif
+        glog(c, fmi2Error, "fmi2DoStep: communicationStepSize %.17g is not %.17g", h,
+             c->desc->experiment.step);
+        return done(c, fmi2Error);
+    }
+#endif
 #ifdef FMUC_DEFECT_EXACT_COMM_POINT
     int off = tc != c->time;
 #else

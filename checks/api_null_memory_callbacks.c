@@ -1,0 +1,167 @@
+/* api-null-memory-callbacks: with canNotUseMemoryManagementFunctions="true" "function
+ * allocateMemory is not used in the FMU and a void pointer can be provided" (FMI 2.0.4 §2.1.5,
+ * the fmi2CallbackFunctions; §3.3.1, §4.3.1; fmi2-rules C-09): an importer that relies on the flag
+ * passes NULL for allocateMemory and freeMemory. For every interface that declares the flag, a
+ * short session in a worker of its own with both NULL (instantiate, set up, initialize, ten
+ * communication steps of the default experiment in CS / the event iteration and Continuous-Time
+ * Mode in ME, terminate, free) must succeed: fmi2Instantiate returning NULL, a call returning
+ * fmi2Error/fmi2Fatal or a crash fails. Without the flag the FMU may rely on the callbacks
+ * (api-resources-released checks what it does with them): not applicable. */
+#include "cs_util.h"
+
+enum { CSMEM_STEPS = 10 };
+
+typedef struct mem_job {
+    fmi2Type iface;
+    double t0, h;
+} mem_job;
+
+static void put_bad(cJSON *reply, const char *call, fmi2Status st)
+{
+    cJSON_AddStringToObject(reply, "bad_call", call);
+    cJSON_AddNumberToObject(reply, "bad_status", (double)st);
+}
+
+static int worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const mem_job *job = payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    const fmuc_fmi *f = apiu_load(ctx, job->iface);
+    if (!f)
+        return 0;
+    const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
+    fmi2CallbackFunctions cb = *fmuc_worker_callbacks(ctx);
+    cb.allocateMemory = NULL;
+    cb.freeMemory = NULL;
+    fmuc_worker_phase(ctx, "fmi2Instantiate with allocateMemory=freeMemory=NULL");
+    fmi2Component c = fmuc_fmi_instantiate_ex(f, "fmucheck-null-memory", job->iface, fmu->md.guid,
+                                              fmu->resource_uri, &cb, 0, 1);
+    if (!c) {
+        cJSON_AddBoolToObject(reply, "instantiate_null", 1);
+        return 0;
+    }
+    fmi2Status st;
+    const char *call = NULL;
+    fmuc_worker_phase(ctx, "initialize");
+    if (!apiu_ok(st = fmuc_fmi_setupExperiment(f, c, 0, 0.0, job->t0, 0, 0.0)))
+        call = "fmi2SetupExperiment";
+    else if (!apiu_ok(st = fmuc_fmi_enterInitializationMode(f, c)))
+        call = "fmi2EnterInitializationMode";
+    else if (!apiu_ok(st = fmuc_fmi_exitInitializationMode(f, c)))
+        call = "fmi2ExitInitializationMode";
+    if (!call && job->iface == fmi2CoSimulation) {
+        for (int k = 0; k < CSMEM_STEPS && !call; k++) {
+            double t = job->t0 + (double)k * job->h;
+            fmuc_worker_phase_at(ctx, "step", k, t);
+            if (!apiu_ok(st = fmuc_fmi_doStep(f, c, t, job->h, 0)))
+                call = "fmi2DoStep";
+        }
+    } else if (!call) {
+        fmuc_worker_phase(ctx, "event iteration");
+        for (int i = 0; i < 100 && !call; i++) {
+            fmi2EventInfo info;
+            memset(&info, 0, sizeof info);
+            if (!apiu_ok(st = fmuc_fmi_newDiscreteStates(f, c, &info)))
+                call = "fmi2NewDiscreteStates";
+            else if (!info.newDiscreteStatesNeeded || info.terminateSimulation)
+                break;
+        }
+        if (!call && !apiu_ok(st = fmuc_fmi_enterContinuousTimeMode(f, c)))
+            call = "fmi2EnterContinuousTimeMode";
+    }
+    if (!call) {
+        fmuc_worker_phase(ctx, "terminate");
+        if (!apiu_ok(st = fmuc_fmi_terminate(f, c)))
+            call = "fmi2Terminate";
+    }
+    if (call)
+        put_bad(reply, call, st);
+    fmuc_worker_phase(ctx, "fmi2FreeInstance");
+    if (!call || st != fmi2Fatal)
+        fmuc_fmi_freeInstance(f, c);
+    cJSON_AddBoolToObject(reply, "done", 1);
+    return 0;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_fmu *fmu = s->fmu;
+    const fmuc_md_experiment *e = &fmu->md.experiment;
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(fmu, ifs), done = 0;
+    char b[32];
+    for (size_t i = 0; i < n; i++) {
+        fmi2Type t = ifs[i].type;
+        if (!equ_cap(fmu, t, FMUC_CAP_CAN_NOT_USE_MEMORY_MANAGEMENT_FUNCTIONS))
+            continue;
+        if (!csu_nominal_usable_iface(s, t, "api-null-memory-callbacks", res))
+            continue;
+        done++;
+        mem_job job = {t, 0.0, 0.0};
+        double t1;
+        job.t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+        t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > job.t0
+                 ? e->stop_time
+                 : job.t0 + 1.0;
+        job.h = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0
+                    ? e->step_size
+                    : (t1 - job.t0) / 500.0;
+        if (job.t0 + CSMEM_STEPS * job.h > t1)
+            job.h = (t1 - job.t0) / CSMEM_STEPS;
+        fmuc_result scratch;
+        fmuc_worker_outcome o;
+        fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+        const cJSON *r = apiu_run(s, &scratch, "api-null-memory-callbacks", worker, &job, &o);
+        if (!r) {
+            char what[96];
+            snprintf(what, sizeof what, "%s with allocateMemory=freeMemory=NULL",
+                     ifs[i].name);
+            if (scratch.verdict == FMUC_VERDICT_ERROR)
+                csu_probe_died(res, &scratch, 1, what, ifs[i].name);
+            else
+                csu_merge(res, &scratch, ifs[i].name);
+            fmuc_worker_outcome_free(&o);
+            continue;
+        }
+        csu_merge(res, &scratch, ifs[i].name);
+        if (apiu_load_failed(r, res, t)) {
+            fmuc_worker_outcome_free(&o);
+            continue;
+        }
+        const cJSON *bc = cJSON_GetObjectItem(r, "bad_call");
+        if (cJSON_IsTrue(cJSON_GetObjectItem(r, "instantiate_null"))) {
+            const char *m = apiu_last_log(&o, "fmucheck-null-memory");
+            fmuc_result_violation(res, "%s: canNotUseMemoryManagementFunctions=\"true\" (line %u), "
+                                       "yet fmi2Instantiate with allocateMemory=freeMemory=NULL "
+                                       "returned NULL%s%s",
+                                  ifs[i].name,
+                                  t == fmi2CoSimulation ? fmu->md.cs.line : fmu->md.me.line,
+                                  m ? ": " : "", m ? m : "");
+        } else if (cJSON_IsString(bc)) {
+            fmuc_result_violation(res, "%s: with allocateMemory=freeMemory=NULL "
+                                       "(canNotUseMemoryManagementFunctions=\"true\") %s returned %s",
+                                  ifs[i].name, cJSON_GetStringValue(bc),
+                                  fmuc_fmi_status_name(
+                                      (int)cJSON_GetNumberValue(cJSON_GetObjectItem(r, "bad_status")),
+                                      b, sizeof b));
+        } else if (cJSON_IsTrue(cJSON_GetObjectItem(r, "done"))) {
+            fmuc_result_note(res, "%s: a session with allocateMemory=freeMemory=NULL succeeded",
+                             ifs[i].name);
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!done && res->verdict == FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no interface with a binary declares "
+                            "canNotUseMemoryManagementFunctions=\"true\"");
+}
+
+const fmuc_check fmuc_check_api_null_memory_callbacks = {
+    .id = "api-null-memory-callbacks",
+    .title = "With canNotUseMemoryManagementFunctions, the FMU works with NULL allocateMemory and "
+             "freeMemory",
+    .spec = "FMI 2.0.4 §2.1.5, §3.3.1, §4.3.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};

@@ -1,0 +1,266 @@
+/* cs-input-derivatives: with canInterpolateInputs="true", "calling of
+ * fmi2SetRealInputDerivatives(..) has an effect for the slave" (FMI 2.0.4 §4.3.1); the inputs and
+ * their derivatives are set "with respect to the beginning of a communication time step"
+ * (§4.2.1). Every continuous Real input follows a slow ramp over a bounded horizon (a tenth of
+ * the default experiment's grid, 10 to 50 steps, cs_util.h): from its start value (clamped to
+ * [min, max]) by 5 % of its [min, max] span towards the farther bound (10 % of max(|start|, nominal) without
+ * both bounds), never leaving [min, max]. Three runs, each a fresh instance in its own worker:
+ * (0) the inputs held at their start values, (1) the ramp set with fmi2SetReal at every
+ * communication point (held over the step), (2) the same with fmi2SetRealInputDerivatives
+ * (order 1, the ramp's slope) after fmi2SetReal. The order-1 call must return fmi2OK or
+ * fmi2Warning and the steps after it must succeed (fail otherwise). When the inputs change the
+ * outputs (run 1 differs from run 0) but the derivatives change nothing (run 2 is run 1 bit for
+ * bit), the declared interpolation has no effect: a warning (the text states no accuracy). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs_util.h"
+
+#define CSID_MIN_STEPS 10
+#define CSID_MAX_STEPS 50
+
+enum { RUN_HOLD = 0, RUN_RAMP, RUN_DERIV, NRUNS };
+static const char *const run_label[NRUNS] = {"cs-input-derivatives (inputs held)",
+                                             "cs-input-derivatives (ramp, fmi2SetReal)",
+                                             "cs-input-derivatives (ramp, with derivatives)"};
+
+typedef struct id_job {
+    const equ_plan *plan;
+    const double *slope; /* nin: the order-1 derivatives (RUN_DERIV) */
+    int mode;
+} id_job;
+
+static int id_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    const id_job *job = payload;
+    const equ_plan *p = job->plan;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    size_t rows = p->nsteps + 1, nin = p->nin;
+    double *y = calloc(rows * p->nout, sizeof *y);
+    fmi2ValueReference *vr = calloc(nin ? nin : 1, sizeof *vr);
+    fmi2Integer *ord = calloc(nin ? nin : 1, sizeof *ord);
+    const fmuc_fmi *f = fmuc_worker_load(ctx, fmi2CoSimulation);
+    equ_inst in;
+    char b[32];
+    memset(&in, 0, sizeof in);
+    if (!f || !y || !vr || !ord) {
+        cJSON_AddStringToObject(reply, "load_error", f ? "out of memory" : fmuc_worker_load_error(ctx));
+        goto out;
+    }
+    for (size_t j = 0; j < nin; j++) {
+        vr[j] = p->in[j].vr;
+        ord[j] = 1;
+    }
+    fmuc_worker_phase(ctx, "initialize");
+    if (equ_inst_start(&in, f, p, "input-derivatives") < 0 || equ_inst_record(&in, y) < 0) {
+        cJSON_AddStringToObject(reply, "error", in.err);
+        goto out;
+    }
+    for (size_t k = 0; k < p->nsteps; k++) {
+        double tk = p->t[k], h = p->t[k + 1] - tk;
+        fmuc_worker_phase_at(ctx, "step", (long long)k, tk);
+        fmi2Status st = fmuc_fmi_setReal(f, in.c, vr, nin, p->in_values + k * nin);
+        if (st != fmi2OK && st != fmi2Warning) {
+            char e[160];
+            snprintf(e, sizeof e, "fmi2SetReal of the inputs at t=%.17g returned %s", tk,
+                     fmuc_fmi_status_name((int)st, b, sizeof b));
+            cJSON_AddStringToObject(reply, "error", e);
+            goto out;
+        }
+        if (job->mode == RUN_DERIV) {
+            st = fmuc_fmi_setRealInputDerivatives(f, in.c, vr, nin, ord, job->slope);
+            if (st != fmi2OK && st != fmi2Warning) {
+                cJSON_AddNumberToObject(reply, "bad_status", (double)st);
+                cJSON_AddNumberToObject(reply, "bad_at", tk);
+                goto out;
+            }
+        }
+        st = fmuc_fmi_doStep(f, in.c, tk, h, 0);
+        if (st != fmi2OK && st != fmi2Warning) {
+            char e[160];
+            snprintf(e, sizeof e, "fmi2DoStep(t=%.17g, h=%.17g) returned %s", tk, h,
+                     fmuc_fmi_status_name((int)st, b, sizeof b));
+            cJSON_AddStringToObject(reply, "step_error", e);
+            goto out;
+        }
+        if (equ_inst_record(&in, y + (k + 1) * p->nout) < 0) {
+            cJSON_AddStringToObject(reply, "error", in.err);
+            goto out;
+        }
+    }
+    cJSON_AddItemToObject(reply, "y", fmuc_worker_f64_to_json(y, rows * p->nout));
+out:
+    equ_inst_free(&in);
+    free(y);
+    free(vr);
+    free(ord);
+    return 0;
+}
+
+/* Ramp of input j: its amplitude (signed), kept inside [min, max]. */
+static double ramp_delta(const fmuc_md *md, const fmuc_md_var *v, double u0)
+{
+    double lo = 0, hi = 0;
+    int hl = v && apiu_min(md, v, &lo), hh = v && apiu_max(md, v, &hi);
+    if (hl && hh)
+        return (hi - u0 >= u0 - lo ? 1.0 : -1.0) * 0.05 * (hi - lo);
+    double nom = v && (v->has & FMUC_HAS_NOMINAL) && isfinite(v->nominal) ? fabs(v->nominal) : 1.0;
+    double a = 0.1 * fmax(fabs(u0), nom);
+    double dlt = hh ? -a : a; /* away from the one bound there is */
+    if (hl && u0 + dlt < lo)
+        dlt = lo - u0;
+    if (hh && u0 + dlt > hi)
+        dlt = hi - u0;
+    return dlt;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_fmu *fmu = s->fmu;
+    const fmuc_md *md = &fmu->md;
+    equ_plan p[NRUNS];
+    double *rows[NRUNS] = {NULL, NULL, NULL}, *slope = NULL;
+    char b[32];
+    memset(p, 0, sizeof p);
+    if (!equ_cap(fmu, fmi2CoSimulation, FMUC_CAP_CAN_INTERPOLATE_INPUTS)) {
+        fmuc_result_na(res, "canInterpolateInputs is not \"true\" for CoSimulation");
+        return;
+    }
+    if (!fmu->lib_path_cs) {
+        fmuc_result_na(res, "no CoSimulation binary for this platform");
+        return;
+    }
+    if (!csu_nominal_usable(s, "cs-input-derivatives", res))
+        return;
+    for (int r = 0; r < NRUNS; r++)
+        if (csu_plan_init(&p[r], fmu, CSID_MIN_STEPS, CSID_MAX_STEPS) < 0) {
+            fmuc_result_na(res, "%s", p[r].why);
+            goto out;
+        }
+    size_t nin = p[0].nin, n = p[0].nsteps;
+    if (!nin) {
+        fmuc_result_na(res, "canInterpolateInputs=\"true\", but there is no continuous Real input");
+        goto out;
+    }
+    slope = calloc(nin, sizeof *slope);
+    if (!slope) {
+        fmuc_result_error(res, "out of memory");
+        goto out;
+    }
+    double t0 = p[0].t[0], T = p[0].t[n] - t0;
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON *ins = cJSON_AddArrayToObject(ev, "inputs");
+    for (int r = 0; r < NRUNS; r++)
+        csu_clamp_inputs(&p[r]);
+    for (size_t j = 0; j < nin; j++) {
+        const fmuc_md_var *v = equ_md_find(md, p[0].in[j].name);
+        double u0 = p[0].in_values[j];
+        double dlt = ramp_delta(md, v, u0);
+        slope[j] = dlt / T;
+        for (size_t k = 0; k <= n; k++)
+            for (int r = RUN_RAMP; r < NRUNS; r++)
+                p[r].in_values[k * nin + j] = u0 + dlt * ((p[r].t[k] - t0) / T);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", p[0].in[j].name);
+        cJSON_AddNumberToObject(o, "start", u0);
+        cJSON_AddNumberToObject(o, "end", u0 + dlt);
+        cJSON_AddNumberToObject(o, "derivative", slope[j]);
+        cJSON_AddItemToArray(ins, o);
+    }
+    for (int r = RUN_RAMP; r < NRUNS; r++)
+        csu_clamp_inputs(&p[r]); /* rounding at the bound */
+    for (int r = 0; r < NRUNS; r++) {
+        id_job job = {&p[r], slope, r};
+        fmuc_worker_outcome o;
+        fmuc_result scratch;
+        fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+        if (equ_worker(s, fmu, run_label[r], id_worker, &job, &o, &scratch) < 0) {
+            if (r == RUN_DERIV && scratch.verdict == FMUC_VERDICT_ERROR)
+                csu_probe_died(res, &scratch, 1, "with fmi2SetRealInputDerivatives (the same run "
+                                                 "without them succeeds)", run_label[r]);
+            else
+                csu_merge(res, &scratch, run_label[r]);
+            goto out;
+        }
+        fmuc_result_clear(&scratch);
+        fmuc_sim_add_log(&o, ev);
+        const cJSON *rep = o.reply;
+        const char *le = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "load_error"));
+        const char *err = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "error"));
+        const char *se = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "step_error"));
+        const cJSON *bs = cJSON_GetObjectItem(rep, "bad_status");
+        if (le)
+            fmuc_result_na(res, "the library does not load (see load-dlopen): %s", le);
+        else if (err)
+            fmuc_result_na(res, "%s: the run failed (%s; see cs-nominal-run)", run_label[r], err);
+        else if (bs)
+            fmuc_result_violation(res, "fmi2SetRealInputDerivatives (order 1 of %zu continuous "
+                                       "Real inputs, first '%s' vr %u) returned %s at t=%.9g "
+                                       "although canInterpolateInputs=\"true\" (§4.3.1)",
+                                  nin, p[r].in[0].name, p[r].in[0].vr,
+                                  fmuc_fmi_status_name((int)cJSON_GetNumberValue(bs), b, sizeof b),
+                                  cJSON_GetNumberValue(cJSON_GetObjectItem(rep, "bad_at")));
+        else if (se && r == RUN_DERIV && rows[RUN_RAMP])
+            fmuc_result_violation(res, "after fmi2SetRealInputDerivatives %s, while the same "
+                                       "run without the derivatives succeeds",
+                                  se);
+        else if (se)
+            fmuc_result_na(res, "%s: %s (see cs-nominal-run)", run_label[r], se);
+        else if (!(rows[r] = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rep, "y"),
+                                                       (n + 1) * p[r].nout)))
+            fmuc_result_error(res, "%s: malformed worker reply", run_label[r]);
+        fmuc_worker_outcome_free(&o);
+        if (!rows[r])
+            goto out;
+    }
+    size_t nv = p[0].nout, cells = (n + 1) * nv;
+    double moved = 0.0, effect = 0.0;
+    size_t at = 0;
+    for (size_t i = 0; i < cells; i++) {
+        double a = rows[RUN_HOLD][i], r1 = rows[RUN_RAMP][i], r2 = rows[RUN_DERIV][i];
+        if (memcmp(&a, &r1, sizeof a) != 0)
+            moved = fmax(moved, isfinite(r1 - a) ? fabs(r1 - a) : INFINITY);
+        if (memcmp(&r1, &r2, sizeof r1) != 0) {
+            double e = isfinite(r2 - r1) ? fabs(r2 - r1) : INFINITY;
+            if (e > effect) {
+                effect = e;
+                at = i;
+            }
+        }
+    }
+    cJSON_AddNumberToObject(ev, "largest_output_change_by_the_ramp", moved);
+    cJSON_AddNumberToObject(ev, "largest_output_change_by_the_derivatives", effect);
+    if (effect > 0.0)
+        fmuc_result_note(res, "the input derivatives change the outputs (largest: '%s' by %.3g "
+                              "at t=%.9g)",
+                         p[0].out[at % nv].name, effect, p[0].t[at / nv]);
+    else if (moved > 0.0)
+        fmuc_result_warn(res, "canInterpolateInputs=\"true\", but fmi2SetRealInputDerivatives has "
+                              "no effect: with the input ramp the outputs change (by up to %.3g) "
+                              "and are bit for bit the same with and without the order-1 "
+                              "derivatives (§4.3.1: the call \"has an effect for the slave\")",
+                         moved);
+    else
+        fmuc_result_note(res, "the outputs do not depend on the inputs over %zu steps: the effect "
+                              "of the input derivatives is not observable",
+                         n);
+out:
+    for (int r = 0; r < NRUNS; r++) {
+        free(rows[r]);
+        equ_plan_free(&p[r]);
+    }
+    free(slope);
+}
+
+const fmuc_check fmuc_check_cs_input_derivatives = {
+    .id = "cs-input-derivatives",
+    .title = "With canInterpolateInputs, fmi2SetRealInputDerivatives is accepted and has an "
+             "effect",
+    .spec = "FMI 2.0.4 §4.3.1, §4.2.1",
+    .level = FMUC_LEVEL_MUST,
+    .applies = FMUC_APPLIES_CS,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};
