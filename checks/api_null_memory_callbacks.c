@@ -111,7 +111,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result scratch;
         fmuc_worker_outcome o;
         fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
-        const cJSON *r = apiu_run(s, &scratch, "api-null-memory-callbacks", worker, &job, &o);
+        const cJSON *r = apiu_run(s, &scratch, "api-null-memory-callbacks", t, worker, &job, &o);
         if (!r) {
             char what[96];
             snprintf(what, sizeof what, "%s with allocateMemory=freeMemory=NULL",
