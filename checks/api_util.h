@@ -437,7 +437,11 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         size_t to = from + chunk < set->n ? from + chunk : set->n;
         set->from = from;
         set->to = to;
-        const cJSON *r = apiu_run(s, res, label, apiu_probe_worker, &job, &o);
+        /* every probe is a session of its own: the scaled timeout for that many */
+        fmuc_options po = *s->opts;
+        po.timeout_s = fmuc_shared_worker_timeout(s, to - from);
+        fmuc_subject ps = {s->fmu, &po, s->shared};
+        const cJSON *r = apiu_run(&ps, res, label, apiu_probe_worker, &job, &o);
         if (r && apiu_load_failed(r, res, set->iface)) {
             fmuc_worker_outcome_free(&o);
             free(job.skip);
@@ -477,7 +481,8 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             set->from = from;
             set->to = k;
             fmuc_worker_outcome o2;
-            const cJSON *r2 = apiu_run(s, res, label, apiu_probe_worker, &job, &o2);
+            po.timeout_s = fmuc_shared_worker_timeout(s, k - from);
+            const cJSON *r2 = apiu_run(&ps, res, label, apiu_probe_worker, &job, &o2);
             if (r2) {
                 const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r2, "results");
                 for (size_t i = from; i < k; i++)

@@ -118,6 +118,10 @@ const fmuc_options *fmuc_shared_runs_bind(fmuc_shared_runs *sr, const fmuc_optio
 void fmuc_shared_calibrate(const fmuc_subject *s);
 /** min(user_timeout_s, max(FMUC_TIMEOUT_MIN_S, FMUC_TIMEOUT_FACTOR * nominal_s)). */
 double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
+/** The timeout (before the multiplier) of a worker that makes `sessions` instances, each up
+ *  to a nominal run's work (probe sets): the scaled timeout for sessions x the nominal time,
+ *  at most --timeout; s->opts->timeout_s for one session or before the calibration. */
+double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
 /** The fraction of the nominal span that runs beyond the nominal one cover (see above). */
 double fmuc_shared_horizon_fraction(double nominal_sim_s);
 /** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */

@@ -42,7 +42,8 @@ struct fmuc_shared_runs {
     int calibrated;
     fmuc_options opts; /* the run's options with the scaled timeout (fmuc_shared_runs_bind) */
     int bound;
-    double scaled_from; /* the nominal wall time the timeout was scaled from (s) */
+    double scaled_from; /* the nominal wall time the timeout was scaled from (s), or -1 */
+    double user_timeout_s; /* --timeout before the scaling */
     fmuc_shared_hang hang[2];
 };
 
@@ -55,7 +56,10 @@ double fmuc_shared__now(void)
 
 fmuc_shared_runs *fmuc_shared_runs_new(void)
 {
-    return calloc(1, sizeof(fmuc_shared_runs));
+    fmuc_shared_runs *sr = calloc(1, sizeof(fmuc_shared_runs));
+    if (sr)
+        sr->scaled_from = -1.0;
+    return sr;
 }
 
 const fmuc_options *fmuc_shared_runs_bind(fmuc_shared_runs *sr, const fmuc_options *opts)
@@ -315,12 +319,22 @@ void fmuc_shared_calibrate(const fmuc_subject *s)
         }
     }
     if (sr->bound && worst >= 0.0) {
+        sr->user_timeout_s = sr->opts.timeout_s;
         sr->opts.timeout_s = fmuc_shared_scaled_timeout(sr->opts.timeout_s, worst);
         sr->scaled_from = worst;
         for (size_t i = 0; i < 2; i++)
             sr->e[i].timeout_s = sr->opts.timeout_s *
                                  (sr->opts.timeout_multiplier > 0 ? sr->opts.timeout_multiplier : 1);
     }
+}
+
+double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions)
+{
+    const fmuc_shared_runs *sr = s->shared;
+    if (!sr || !sr->bound || !(sr->scaled_from >= 0.0) || !sr->calibrated || sessions <= 1)
+        return s->opts->timeout_s;
+    double t = fmuc_shared_scaled_timeout(sr->user_timeout_s, sr->scaled_from * (double)sessions);
+    return t > s->opts->timeout_s ? t : s->opts->timeout_s;
 }
 
 int fmuc_shared_horizon(const fmuc_subject *s, fmi2Type iface, double t0, double step,
