@@ -86,11 +86,13 @@ const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n);
 /* ---- time bounds (shared_runs.c; issue 16, cause 6) ------------------------------------------
  * The nominal runs are the yardstick. fmuc_shared_calibrate makes them before the first check
  * that calls into the FMU; then
- *  - every later worker's wall-clock limit is fmuc_shared_scaled_timeout(--timeout, W): W is the
+ *  - every later worker's wall-clock limit is fmuc_shared_scaled_timeout(C, W): W is the
  *    slowest nominal worker's wall time (for a run that hung: the time spent in the calls that
  *    returned before the hang), the limit FMUC_TIMEOUT_FACTOR x W, at least FMUC_TIMEOUT_MIN_S,
- *    at most --timeout; --timeout-multiplier scales the result like every other limit. The
- *    nominal runs themselves (and everything before them) get --timeout.
+ *    at most C; --timeout-multiplier scales the result like every other limit. C, also the
+ *    limit of the nominal runs themselves, is --timeout when it was given (timeout_explicit),
+ *    else FMUC_NOMINAL_TIMEOUT_S: a slow FMU on a loaded machine is no hang. The checks before
+ *    the calibration get --timeout (60 s).
  *  - every run beyond the nominal one covers the fraction fmuc_shared_horizon_fraction(S) of the
  *    nominal run's simulated span (S = its wall time without loading the library; the whole span
  *    while S <= FMUC_HORIZON_BUDGET_S, else BUDGET/S, at least FMUC_HORIZON_MIN_FRACTION), at
@@ -98,6 +100,8 @@ const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n);
  *  - a call that hung (worker timeout with an FMI call in progress) is remembered per interface:
  *    a later run that would reach it again is not applicable, naming the check that saw it. */
 #define FMUC_TIMEOUT_FACTOR 10.0
+#define FMUC_NOMINAL_TIMEOUT_S 300.0
+#define FMUC_TIMEOUT_SESSION_FACTOR 3.0
 #define FMUC_TIMEOUT_MIN_S 1.0
 #define FMUC_HORIZON_BUDGET_S 0.05
 #define FMUC_HORIZON_MIN_FRACTION 0.02
@@ -119,8 +123,9 @@ void fmuc_shared_calibrate(const fmuc_subject *s);
 /** min(user_timeout_s, max(FMUC_TIMEOUT_MIN_S, FMUC_TIMEOUT_FACTOR * nominal_s)). */
 double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
 /** The timeout (before the multiplier) of a worker that makes `sessions` instances, each up
- *  to a nominal run's work (probe sets): the scaled timeout for sessions x the nominal time,
- *  at most --timeout; s->opts->timeout_s for one session or before the calibration. */
+ *  to a nominal run's work (probe sets): FMUC_TIMEOUT_SESSION_FACTOR x sessions x W, at least
+ *  the scaled timeout, at most its cap; s->opts->timeout_s for one session or before the
+ *  calibration. */
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
 /** The fraction of the nominal span that runs beyond the nominal one cover (see above). */
 double fmuc_shared_horizon_fraction(double nominal_sim_s);

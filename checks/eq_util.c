@@ -270,10 +270,10 @@ int equ_plan_horizon(equ_plan *p, const fmuc_subject *s, fmuc_result *res)
     size_t n = p->nsteps;
     while (n > 1 && p->t[n] > t_end + 1e-12 * fabs(t_end))
         n--;
-    if (n < p->nsteps) {
+    /* the run ends early; the FMU is still told the experiment's stop time, so the bounded
+     * run is the start of the full one (no last step that ends exactly on a new stopTime) */
+    if (n < p->nsteps)
         p->nsteps = n;
-        p->stop = p->t[n];
-    }
     return 0;
 }
 

@@ -149,6 +149,15 @@ const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type if
 
 /* ---- the nominal runs ------------------------------------------------------------------------ */
 
+/* The limit of the nominal runs and the cap of every scaled timeout: --timeout when given,
+ * else FMUC_NOMINAL_TIMEOUT_S (a slow FMU on a loaded machine is no hang). */
+static double timeout_cap(const fmuc_options *o)
+{
+    if (o->timeout_explicit || !(FMUC_NOMINAL_TIMEOUT_S > o->timeout_s))
+        return o->timeout_s;
+    return FMUC_NOMINAL_TIMEOUT_S;
+}
+
 static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_result *res,
                 shared_entry *e, const char *check_id)
 {
@@ -157,7 +166,10 @@ static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_
     const char *label = iface == fmi2ModelExchange ? "the nominal ModelExchange run"
                                                    : "the nominal CoSimulation run";
     fmuc_shared_nominal_config(s, iface, &cfg);
-    int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, label, r, &o, res);
+    fmuc_options no = *s->opts;
+    if (s->shared && s->shared->bound)
+        no.timeout_s = timeout_cap(&s->shared->opts);
+    int rc = fmuc_sim_run_isolated(s->fmu, &no, &cfg, label, r, &o, res);
     if (e) {
         e->iface = (int)iface;
         fmuc_shared_note_outcome(s, iface, check_id, &o);
@@ -319,8 +331,8 @@ void fmuc_shared_calibrate(const fmuc_subject *s)
         }
     }
     if (sr->bound && worst >= 0.0) {
-        sr->user_timeout_s = sr->opts.timeout_s;
-        sr->opts.timeout_s = fmuc_shared_scaled_timeout(sr->opts.timeout_s, worst);
+        sr->user_timeout_s = timeout_cap(&sr->opts);
+        sr->opts.timeout_s = fmuc_shared_scaled_timeout(sr->user_timeout_s, worst);
         sr->scaled_from = worst;
         for (size_t i = 0; i < 2; i++)
             sr->e[i].timeout_s = sr->opts.timeout_s *
@@ -333,7 +345,11 @@ double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions)
     const fmuc_shared_runs *sr = s->shared;
     if (!sr || !sr->bound || !(sr->scaled_from >= 0.0) || !sr->calibrated || sessions <= 1)
         return s->opts->timeout_s;
-    double t = fmuc_shared_scaled_timeout(sr->user_timeout_s, sr->scaled_from * (double)sessions);
+    /* each session does at most a nominal run's work (mostly far less: instantiate, initialize,
+     * a few calls); the margin per session is smaller than for one run */
+    double t = FMUC_TIMEOUT_SESSION_FACTOR * sr->scaled_from * (double)sessions;
+    if (t > sr->user_timeout_s)
+        t = sr->user_timeout_s;
     return t > s->opts->timeout_s ? t : s->opts->timeout_s;
 }
 

@@ -74,8 +74,9 @@ void fmuc_cli_usage(FILE *out)
           "                            comma-separated lists allowed), e.g. 'md-*'\n"
           "      --skip PATTERN        skip checks whose id matches\n"
           "      --list-checks         list every check with id, level, spec section\n"
-          "      --timeout SECONDS     wall-clock limit per dynamic check (default 60); after\n"
-          "                            the nominal runs 10x their time, within [1 s, SECONDS]\n"
+          "      --timeout SECONDS     wall-clock limit per dynamic check (default 60; the\n"
+          "                            nominal runs 300); after the nominal runs 10x their\n"
+          "                            time, at least 1 s, at most SECONDS (default 300)\n"
           "      --timeout-multiplier X  scale every timeout (slow machines, sanitizers)\n"
           "      --input FILE.csv      drive the FMU's inputs from a CSV (time + input names)\n"
           "      --native l2|l3|none   native model for the bit-exact round trip\n"
@@ -200,6 +201,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             if (parse_double("--timeout", optarg, 0.001, &cli->opts.timeout_s) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_timeout = 1;
+            cli->opts.timeout_explicit = 1;
             break;
         case OPT_TMULT:
             if (parse_double("--timeout-multiplier", optarg, 0.001, &cli->opts.timeout_multiplier) < 0)
