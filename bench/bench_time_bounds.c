@@ -84,15 +84,16 @@ static void read_report(const char *outdir, row *r)
         const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "verdict"));
         if (v && strcmp(v, "error") == 0)
             r->errors++;
-        const cJSON *m;
+        /* timeouts, not counting a shared run's messages repeated by the checks judging it */
+        const cJSON *m, *ev = cJSON_GetObjectItemCaseSensitive(c, "evidence");
         cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(c, "messages"))
         {
             const char *s = cJSON_GetStringValue(m);
-            if (s && strstr(s, "worker timed out"))
+            if (s && strstr(s, "worker timed out") &&
+                !cJSON_GetObjectItemCaseSensitive(ev, "shared_runs"))
                 r->timeouts++;
         }
-        const cJSON *cal = cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(c, "evidence"), "calibration");
+        const cJSON *cal = cJSON_GetObjectItemCaseSensitive(ev, "calibration");
         const cJSON *i;
         cJSON_ArrayForEach(i, cal)
         {
