@@ -107,8 +107,21 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     cJSON *ev = fmuc_result_evidence(res);
+    char why[400] = "";
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
+        /* the session would reach a call that hung before: not again */
+        fmuc_sim_config cfg;
+        fmuc_sim_config_init(&cfg, ifs[i].type);
+        cfg.max_steps = POINTS;
+        if (fmuc_shared_run_config(s, &cfg, res, why, sizeof why) != 0 || cfg.max_steps < POINTS) {
+            if (!why[0])
+                snprintf(why, sizeof why, "%s: a call hung within the first %d steps",
+                         ifs[i].name, (int)POINTS);
+            fmuc_result_note(res, "%s", why);
+            continue;
+        }
+        why[0] = '\0';
         const cJSON *r = apiu_run(s, res, "api-resources-released", ifs[i].type, worker, &ifs[i].type, &o);
         if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             const char *he =
@@ -136,7 +149,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         fmuc_worker_outcome_free(&o);
     }
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS && why[0])
+        fmuc_result_na(res, "%s", why);
+    else if (!tested && res->verdict <= FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no interface could be instantiated");
 }
 

@@ -84,10 +84,25 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
+    char why[400] = "";
+    const fmuc_md_experiment *ex = &s->fmu->md.experiment;
+    double t0 = ex->present && ex->has_start ? ex->start_time : 0.0;
+    double h = ex->present && ex->has_step && ex->step_size > 0 ? ex->step_size : 1e-2;
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
         fmuc_worker_spec spec;
         fmuc_diag d = {{0}, FMUC_OK};
+        /* the life cycle would reach a call that hung before: not again */
+        double t_end;
+        if (fmuc_shared_horizon(s, ifs[i].type, t0, h, &t_end, NULL, why, sizeof why) != 0 ||
+            t_end < t0 + NSTEPS * h) {
+            if (!why[0])
+                snprintf(why, sizeof why, "%s: a call hung within the first %d steps",
+                         ifs[i].name, NSTEPS);
+            fmuc_result_note(res, "%s", why);
+            continue;
+        }
+        why[0] = '\0';
         fmuc_worker_spec_init(&spec, s->fmu, s->opts);
         spec.label = "api-sandbox";
         spec.record_sandbox = 1;
@@ -139,7 +154,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         fmuc_worker_outcome_free(&o);
     }
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS && why[0])
+        fmuc_result_na(res, "%s", why);
+    else if (!tested && res->verdict <= FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no library could be loaded");
 }
 

@@ -547,14 +547,26 @@ typedef struct apiu_probes {
     size_t from, to; /* internal */
 } apiu_probes;
 
+/* internal: a probe set with the probes not run again the way one hung */
+typedef struct apiu_probe_job {
+    apiu_probes *set;
+    unsigned char *skip; /* NULL: none */
+    char skip_why[256];
+} apiu_probe_job;
+
 static inline int apiu_probe_worker(fmuc_worker_ctx *ctx, void *payload)
 {
-    const apiu_probes *p = payload;
+    const apiu_probe_job *job = payload;
+    const apiu_probes *p = job->set;
     const fmuc_fmi *f = apiu_load(ctx, p->iface);
     if (!f)
         return 0;
     cJSON *out = cJSON_AddArrayToObject(fmuc_worker_reply(ctx), "results");
     for (size_t i = p->from; i < p->to; i++) {
+        if (job->skip && job->skip[i]) {
+            cJSON_AddItemToArray(out, cJSON_CreateString(job->skip_why));
+            continue;
+        }
         fmuc_worker_phase(ctx, "probe %zu", i);
         cJSON *item = p->one(ctx, f, i, p->user);
         cJSON_AddItemToArray(out, item ? item : cJSON_CreateNull());
@@ -574,6 +586,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
                                   const char *(*describe)(size_t i, void *user))
 {
     size_t from = 0;
+    apiu_probe_job job = {set, NULL, ""};
     /* every probe instantiates: one worker per probe for a once-per-process FMU (X10) */
     size_t chunk = apiu_once_per_process(s->fmu, set->iface) ? 1 : set->n;
     for (size_t i = 0; i < set->n; i++)
@@ -584,10 +597,15 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         size_t to = from + chunk < set->n ? from + chunk : set->n;
         set->from = from;
         set->to = to;
-        const cJSON *r = apiu_run_probed(s, res, label, set->iface, apiu_probe_worker, set, &o,
+        /* every probe is a session of its own: the scaled timeout for that many */
+        fmuc_options po = *s->opts;
+        po.timeout_s = fmuc_shared_worker_timeout(s, to - from);
+        fmuc_subject ps = {s->fmu, &po, s->shared};
+        const cJSON *r = apiu_run_probed(&ps, res, label, set->iface, apiu_probe_worker, &job, &o,
                                          "probe ", &probed);
         if (r && apiu_load_failed(r, res, set->iface)) {
             fmuc_worker_outcome_free(&o);
+            free(job.skip);
             return 1;
         }
         if (r) {
@@ -632,12 +650,27 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             apiu_note_death(s, res, set->iface, &o);
         }
         int unusable = !in_probe && apiu_common_phase(&o);
+        /* a call that hung is not made again the same way: the later probes of the same
+         * function (described "<function> ...") are not run */
+        size_t fl = strcspn(o.last_call, "(");
+        if (o.end == FMUC_WORKER_TIMEOUT && o.call_in_progress && describe && fl > 0 &&
+            (job.skip || (job.skip = calloc(set->n, 1)) != NULL)) {
+            snprintf(job.skip_why, sizeof job.skip_why,
+                     "not run: %.*s hung in probe %zu (%s) and is not called again that way",
+                     (int)fl, o.last_call, k, describe(k, set->user));
+            for (size_t i = k + 1; i < set->n; i++) {
+                const char *di = describe(i, set->user);
+                if (di && strncmp(di, o.last_call, fl) == 0 && (di[fl] == ' ' || !di[fl]))
+                    job.skip[i] = 1;
+            }
+        }
         fmuc_worker_outcome_free(&o);
         if (k > from) { /* the probes before k passed: run them again to get their results */
             set->from = from;
             set->to = k;
             fmuc_worker_outcome o2;
-            const cJSON *r2 = apiu_run(s, res, label, set->iface, apiu_probe_worker, set, &o2);
+            po.timeout_s = fmuc_shared_worker_timeout(s, k - from);
+            const cJSON *r2 = apiu_run(&ps, res, label, set->iface, apiu_probe_worker, &job, &o2);
             if (r2) {
                 const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r2, "results");
                 for (size_t i = from; i < k; i++)
@@ -649,6 +682,10 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             break; /* every further probe needs the phase that crashed */
         from = k + 1;
     }
+    for (size_t i = 0; job.skip && i < set->n; i++)
+        if (job.skip[i] && !results[i])
+            results[i] = cJSON_CreateString(job.skip_why);
+    free(job.skip);
     return 0;
 }
 

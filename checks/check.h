@@ -78,7 +78,7 @@ static inline int fmuc_check_dynamic_counts_ok(size_t nz, size_t nx, char *why, 
 fmuc_shared_runs *fmuc_shared_runs_new(void);
 void fmuc_shared_runs_free(fmuc_shared_runs *sr);
 /** The nominal run's configuration for one interface: the default experiment, inputs from
- *  --input or the excitation, the defaults of fmuc_sim_config_init. */
+ *  --input or else their start values (no excitation), the defaults of fmuc_sim_config_init. */
 void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg);
 /** The nominal run of one interface (fmi2ModelExchange / fmi2CoSimulation) in a worker, made
  *  once per FMU and judged by several checks (cs-/me-nominal-run, api-status-codes,
@@ -117,6 +117,70 @@ const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n);
 const char *fmuc_check_profile_level(const fmuc_check *c, fmuc_profile p);
 /** r's verdicts under the three profiles from c's registry entry (fmuc_result_profiles). */
 void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selected);
+
+/* ---- time bounds (shared_runs.c; issue 16, cause 6) ------------------------------------------
+ * The nominal runs are the yardstick. fmuc_shared_calibrate makes them before the first check
+ * that calls into the FMU; then
+ *  - every later worker's wall-clock limit is fmuc_shared_scaled_timeout(C, W): W is the
+ *    slowest nominal worker's wall time (for a run that hung: the time spent in the calls that
+ *    returned before the hang), the limit FMUC_TIMEOUT_FACTOR x W, at least FMUC_TIMEOUT_MIN_S,
+ *    at most C; --timeout-multiplier scales the result like every other limit. C, also the
+ *    limit of the nominal runs themselves, is --timeout when it was given (timeout_explicit),
+ *    else FMUC_NOMINAL_TIMEOUT_S: a slow FMU on a loaded machine is no hang. The checks before
+ *    the calibration get --timeout (60 s).
+ *  - every run beyond the nominal one covers the fraction fmuc_shared_horizon_fraction(S) of the
+ *    nominal run's simulated span (S = its wall time without loading the library; the whole span
+ *    while S <= FMUC_HORIZON_BUDGET_S, else BUDGET/S, at least FMUC_HORIZON_MIN_FRACTION), at
+ *    least FMUC_HORIZON_MIN_STEPS communication steps, and ends before a call that hung.
+ *  - a call that hung (worker timeout with an FMI call in progress) is remembered per interface:
+ *    a later run that would reach it again is not applicable, naming the check that saw it. */
+#define FMUC_TIMEOUT_FACTOR 10.0
+#define FMUC_NOMINAL_TIMEOUT_S 300.0
+#define FMUC_TIMEOUT_SESSION_FACTOR 3.0
+#define FMUC_TIMEOUT_MIN_S 1.0
+#define FMUC_HORIZON_BUDGET_S 0.05
+#define FMUC_HORIZON_MIN_FRACTION 0.02
+#define FMUC_HORIZON_MIN_STEPS 10.0
+
+typedef struct fmuc_shared_hang {
+    int seen;
+    char fn[48];      /* the FMI function in progress ("fmi2DoStep") */
+    double t;         /* its simulation time ("t=" in the call or the phase), NaN: unknown */
+    char check[64];   /* the check whose worker hung ("" for the calibration run) */
+} fmuc_shared_hang;
+
+/** The run's options as the checks of this FMU see them (a copy whose timeout_s the calibration
+ *  scales); returns opts itself when sr is NULL. The runner points the subject at it. */
+const fmuc_options *fmuc_shared_runs_bind(fmuc_shared_runs *sr, const fmuc_options *opts);
+/** Make the nominal run of every declared interface now (idempotent); the first check that
+ *  asks for one (fmuc_shared_nominal_run) gets what making it reported as its own. */
+void fmuc_shared_calibrate(const fmuc_subject *s);
+/** min(user_timeout_s, max(FMUC_TIMEOUT_MIN_S, FMUC_TIMEOUT_FACTOR * nominal_s)). */
+double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
+/** The timeout (before the multiplier) of a worker that makes `sessions` instances, each up
+ *  to a nominal run's work (probe sets): FMUC_TIMEOUT_SESSION_FACTOR x sessions x W, at least
+ *  the scaled timeout, at most its cap; s->opts->timeout_s for one session or before the
+ *  calibration. */
+double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
+/** The fraction of the nominal span that runs beyond the nominal one cover (see above). */
+double fmuc_shared_horizon_fraction(double nominal_sim_s);
+/** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */
+void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+                              const fmuc_worker_outcome *o);
+/** The earliest hang remembered for iface, or NULL. */
+const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type iface);
+/** The horizon of a run beyond the nominal one that starts at t0 with communication steps of
+ *  step: *t_end (HUGE_VAL: unbounded); records evidence["horizon"][<interface>] in res when it
+ *  bounds the run. Returns 1 when not one step fits before a call that hung: why_na then names
+ *  the call, its time and the check that saw it (the caller makes that interface
+ *  not-applicable); else 0. */
+int fmuc_shared_horizon(const fmuc_subject *s, fmi2Type iface, double t0, double step,
+                        double *t_end, fmuc_result *res, char *why_na, size_t why_len);
+/** The same for a simulation driver run: bounds cfg->max_steps (times resolved like the
+ *  driver). Returns 1 (why_na set) or 0. */
+int fmuc_shared_run_config(const fmuc_subject *s, fmuc_sim_config *cfg, fmuc_result *res,
+                           char *why_na, size_t why_len);
+double fmuc_shared__now(void);
 
 /** Shell-style pattern match of a check id ("md-*"). */
 int fmuc_check_id_matches(const char *pattern, const char *id);

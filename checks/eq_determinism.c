@@ -212,6 +212,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         equ_plan_free(&p);
         return;
     }
+    if (equ_plan_horizon(&p, s, res) != 0) {
+        equ_plan_free(&p);
+        return;
+    }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
     equ_plan_excite(&p);
     size_t n = (p.nsteps + 1) * p.nout;

@@ -243,6 +243,12 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         equ_plan_free(&p);
         return;
     }
+    if (equ_plan_horizon(&p, s, res) != 0 || p.nsteps < 4) {
+        if (p.nsteps < 4)
+            fmuc_result_na(res, "%s: fewer than 4 steps before the horizon", equ_iface_name(iface));
+        equ_plan_free(&p);
+        return;
+    }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
     equ_plan_excite(&p);
     st_job job = {&p, p.nsteps / 4, p.nsteps / 2, (3 * p.nsteps) / 4};

@@ -256,6 +256,27 @@ size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab)
     return used;
 }
 
+int equ_plan_horizon(equ_plan *p, const fmuc_subject *s, fmuc_result *res)
+{
+    char why[400];
+    double t_end;
+    if (p->nsteps == 0)
+        return 0;
+    if (fmuc_shared_horizon(s, p->iface, p->t[0], p->t[1] - p->t[0], &t_end, res, why,
+                            sizeof why) != 0) {
+        fmuc_result_na(res, "%s", why);
+        return 1;
+    }
+    size_t n = p->nsteps;
+    while (n > 1 && p->t[n] > t_end + 1e-12 * fabs(t_end))
+        n--;
+    /* the run ends early; the FMU is still told the experiment's stop time, so the bounded
+     * run is the start of the full one (no last step that ends exactly on a new stopTime) */
+    if (n < p->nsteps)
+        p->nsteps = n;
+    return 0;
+}
+
 void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
 {
     if (p->iface != fmi2ModelExchange || p->nsteps == 0)

@@ -83,6 +83,10 @@ void equ_plan_excite(equ_plan *p);
  *  first row before the table starts); columns matched by input name; inputs without a column
  *  keep their start value. Returns the number of inputs driven by the table. */
 size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab);
+/** Bound the run to the horizon of runs beyond the nominal one (fmuc_shared_horizon: the time
+ *  the nominal run took, a call that hung). Call right after building the plan. Returns 1 when
+ *  the run would repeat a hang (res is then not-applicable naming it), else 0. */
+int equ_plan_horizon(equ_plan *p, const fmuc_subject *s, fmuc_result *res);
 /** ME: resolve the RK4 substep count now (the native core's rule for vdsim level 2/3, else
  *  nsub) and shorten the run so that nsteps * nsub <= budget (at least 10 steps). Call before
  *  filling the inputs. No effect for CS. */

@@ -207,9 +207,16 @@ static int sim_once(const fmuc_subject *s, double tol, fmuc_sim_result *r, fmuc_
     fmuc_worker_outcome o;
     fmuc_sim_config_init(&cfg, fmi2ModelExchange);
     cfg.tolerance = tol;
+    /* the inputs of the nominal run (start values unless --input), a bounded horizon */
     cfg.input_csv = s->opts->input_csv;
+    cfg.no_excitation = cfg.input_csv == NULL;
     cfg.max_event_iterations = MAX_ITER;
     cfg.record_inputs = 0;
+    char why[400];
+    if (fmuc_shared_run_config(s, &cfg, res, why, sizeof why) != 0) {
+        fmuc_result_na(res, "%s", why);
+        return -1;
+    }
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-events", r, &o, res);
     apiu_note_death(s, res, fmi2ModelExchange, &o);
     fmuc_worker_outcome_free(&o);

@@ -52,6 +52,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
      * while the ME host sees them continuously, which would differ for reasons of the drivers */
     cme.no_excitation = ccs.no_excitation = 1;
     cme.max_event_iterations = ccs.max_event_iterations = MEU_MAX_EVENT_ITERATIONS;
+    /* runs beyond the nominal ones: bounded horizon, the same for both */
+    char why[400];
+    if (fmuc_shared_run_config(s, &cme, res, why, sizeof why) != 0 ||
+        fmuc_shared_run_config(s, &ccs, res, why, sizeof why) != 0) {
+        fmuc_result_na(res, "%s", why);
+        return;
+    }
+    if (cme.max_steps != ccs.max_steps)
+        cme.max_steps = ccs.max_steps = !cme.max_steps                 ? ccs.max_steps
+                                        : !ccs.max_steps               ? cme.max_steps
+                                        : cme.max_steps < ccs.max_steps ? cme.max_steps
+                                                                        : ccs.max_steps;
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cme, "me-vs-cs (ME)", &rme, &o, res);
     apiu_note_death(s, res, fmi2ModelExchange, &o);
     fmuc_worker_outcome_free(&o);

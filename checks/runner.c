@@ -266,6 +266,8 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
     rep->results = arr;
     /* without memory for it, every check makes its own runs */
     fmuc_subject subj = {.fmu = fmu, .opts = opts, .shared = fmuc_shared_runs_new()};
+    /* the checks see the options with the timeout scaled by the nominal runs */
+    subj.opts = fmuc_shared_runs_bind(subj.shared, opts);
     size_t done = 0;
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
@@ -287,6 +289,9 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         if (!why)
             why = unusable(&subj, c, buf, sizeof buf);
         double t0 = now_s();
+        /* the nominal runs first: they give the later checks their timeout and horizon */
+        if (!why && (c->needs & FMUC_NEEDS_SANDBOX) && strncmp(c->id, "load-", 5) != 0)
+            fmuc_shared_calibrate(&subj);
         if (why)
             fmuc_result_na(r, "%s", why);
         else

@@ -2,9 +2,17 @@
  * checks judge the same run from different rules (success and ranges, allowed status codes,
  * fmi2CompletedIntegratorStep, whether there are events at all); making it once per check cost
  * a worker and a whole simulation each time for the same calls. The variables sorted into alias
- * sets, which five md-alias-* checks walk. */
+ * sets, which five md-alias-* checks walk.
+ *
+ * Time bounds (issue 16, cause 6), all measured on the nominal runs: the scaled worker timeout
+ * of the later checks, the horizon of every run beyond the nominal one, and the calls that hung
+ * (a hang is not repeated the same way). See fmuc_shared_calibrate in check.h. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <time.h>
 
 #include "api_util.h"
 #include "md_ms_util.h"
@@ -12,9 +20,21 @@
 typedef struct shared_entry {
     int done;
     int rc;             /* fmuc_sim_run_isolated's */
-    char owner[64];     /* the check that made it */
+    char owner[64];     /* the check that made it ("" while only calibrated) */
     fmuc_sim_result r;
     fmuc_result res;    /* what making it reported */
+    fmuc_result full;   /* calibration: everything making it reported, evidence included, for
+                         * the first check that asks (then cleared) */
+    int pending;        /* full is waiting for its owner */
+    double sim_s;       /* wall time of the run without loading the library (s) */
+    double span;        /* simulated time covered (stop or the time of a hang, minus start) */
+    double start;
+    int iface;          /* fmi2Type */
+    double took;        /* calibration: wall time of making it (s), worker included */
+    double timeout_s;   /* calibration: the scaled timeout of the later workers (0: none) */
+    int died;           /* calibration: the run's worker 1: exited early, 2: crashed or hung */
+    int died_common;    /* ... in a phase every dynamic check needs (apiu_common_phase) */
+    char death[600];    /* ... apiu_death_text */
 } shared_entry;
 
 struct fmuc_shared_runs {
@@ -23,11 +43,36 @@ struct fmuc_shared_runs {
     int alias_done;
     uint64_t *alias;   /* fmuc_ms__alias_sort's, NULL when it ran out of memory */
     size_t nalias;
+    int calibrated;
+    fmuc_options opts; /* the run's options with the scaled timeout (fmuc_shared_runs_bind) */
+    int bound;
+    double scaled_from; /* the nominal wall time the timeout was scaled from (s), or -1 */
+    double user_timeout_s; /* --timeout before the scaling */
+    fmuc_shared_hang hang[2];
 };
+
+double fmuc_shared__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 fmuc_shared_runs *fmuc_shared_runs_new(void)
 {
-    return calloc(1, sizeof(fmuc_shared_runs));
+    fmuc_shared_runs *sr = calloc(1, sizeof(fmuc_shared_runs));
+    if (sr)
+        sr->scaled_from = -1.0;
+    return sr;
+}
+
+const fmuc_options *fmuc_shared_runs_bind(fmuc_shared_runs *sr, const fmuc_options *opts)
+{
+    if (!sr || !opts)
+        return opts;
+    sr->opts = *opts;
+    sr->bound = 1;
+    return &sr->opts;
 }
 
 void fmuc_shared_runs_free(fmuc_shared_runs *sr)
@@ -38,6 +83,8 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
         if (sr->e[i].done) {
             fmuc_sim_result_free(&sr->e[i].r);
             fmuc_result_clear(&sr->e[i].res);
+            if (sr->e[i].pending)
+                fmuc_result_clear(&sr->e[i].full);
         }
     for (size_t i = 0; i < 2; i++)
         for (size_t k = 0; k < 2; k++)
@@ -50,28 +97,189 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
 {
     fmuc_sim_config_init(cfg, iface);
     cfg->input_csv = s->opts ? s->opts->input_csv : NULL;
+    /* like an importer that simulates an FMU on its own (FMPy's simulate_fmu, OMSimulator,
+     * Dymola with unconnected inputs): the inputs keep their start values unless --input
+     * drives them; the default experiment is made for that */
+    cfg->no_excitation = cfg->input_csv == NULL;
     cfg->instance_name = iface == fmi2ModelExchange ? "fmucheck-me-nominal" : "fmucheck-cs-nominal";
 }
 
-static int make(const fmuc_subject *s, fmi2Type iface, const char *check_id, fmuc_sim_result *r,
-                fmuc_result *res)
+/* ---- hangs ----------------------------------------------------------------------------------- */
+
+/* "fmi2DoStep(t=0.374, h=0.002, noSet=0)" -> fn "fmi2DoStep", t 0.374 (NaN without "t="; the
+ * phase "step 188 (t=0.374)" is the second place to look) */
+static void parse_hang(const fmuc_worker_outcome *o, fmuc_shared_hang *h)
+{
+    size_t n = strcspn(o->last_call, "(");
+    if (n >= sizeof h->fn)
+        n = sizeof h->fn - 1;
+    memcpy(h->fn, o->last_call, n);
+    h->fn[n] = '\0';
+    h->t = NAN;
+    const char *srcs[2] = {o->last_call, o->phase};
+    for (size_t i = 0; i < 2 && isnan(h->t); i++) {
+        const char *p = strstr(srcs[i], "(t=");
+        if (!p)
+            continue;
+        char *end = NULL;
+        double t = strtod(p + 3, &end);
+        if (end != p + 3 && isfinite(t))
+            h->t = t;
+    }
+}
+
+void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+                              const fmuc_worker_outcome *o)
+{
+    if (!s->shared || !o || o->end != FMUC_WORKER_TIMEOUT || !o->call_in_progress ||
+        (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+        return;
+    fmuc_shared_hang *h = &s->shared->hang[iface == fmi2ModelExchange ? 0 : 1];
+    fmuc_shared_hang nh;
+    memset(&nh, 0, sizeof nh);
+    parse_hang(o, &nh);
+    /* the earliest hang counts */
+    if (h->seen && !(nh.t < h->t))
+        return;
+    nh.seen = 1;
+    snprintf(nh.check, sizeof nh.check, "%s", check_id ? check_id : "");
+    *h = nh;
+}
+
+const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type iface)
+{
+    if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+        return NULL;
+    const fmuc_shared_hang *h = &s->shared->hang[iface == fmi2ModelExchange ? 0 : 1];
+    return h->seen ? h : NULL;
+}
+
+/* ---- the nominal runs ------------------------------------------------------------------------ */
+
+/* The limit of the nominal runs and the cap of every scaled timeout: --timeout when given,
+ * else FMUC_NOMINAL_TIMEOUT_S (a slow FMU on a loaded machine is no hang). */
+static double timeout_cap(const fmuc_options *o)
+{
+    if (o->timeout_explicit || !(FMUC_NOMINAL_TIMEOUT_S > o->timeout_s))
+        return o->timeout_s;
+    return FMUC_NOMINAL_TIMEOUT_S;
+}
+
+static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_result *res,
+                shared_entry *e, const char *check_id)
 {
     fmuc_sim_config cfg;
     fmuc_worker_outcome o;
     const char *label = iface == fmi2ModelExchange ? "the nominal ModelExchange run"
                                                    : "the nominal CoSimulation run";
     fmuc_shared_nominal_config(s, iface, &cfg);
-    int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, label, r, &o, res);
+    fmuc_options no = *s->opts;
+    if (s->shared && s->shared->bound)
+        no.timeout_s = timeout_cap(&s->shared->opts);
+    int rc = fmuc_sim_run_isolated(s->fmu, &no, &cfg, label, r, &o, res);
     /* a crash or hang in it: the interface cannot be simulated (in instantiation or
-     * initialization: not used at all) by the checks that follow */
-    apiu_note_death(s, res, iface, &o);
-    if (o.end == FMUC_WORKER_CRASHED || o.end == FMUC_WORKER_TIMEOUT) {
+     * initialization: not used at all) by the checks that follow. Made by the calibration (no
+     * check yet), it is recorded for the first check that takes the run (hand_over). */
+    if (o.end == FMUC_WORKER_CRASHED || o.end == FMUC_WORKER_TIMEOUT ||
+        o.end == FMUC_WORKER_EXITED_EARLY) {
         char why[600];
         apiu_death_text(&o, why, sizeof why);
-        fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, why);
+        if (check_id && check_id[0]) {
+            apiu_note_death(s, res, iface, &o);
+            if (o.end != FMUC_WORKER_EXITED_EARLY)
+                fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, why);
+        } else if (e) {
+            e->died = o.end == FMUC_WORKER_EXITED_EARLY ? 1 : 2;
+            e->died_common = apiu_common_phase(&o);
+            snprintf(e->death, sizeof e->death, "%s", why);
+        }
+    }
+    if (e) {
+        e->iface = (int)iface;
+        fmuc_shared_note_outcome(s, iface, check_id, &o);
+        const fmuc_shared_hang *h = fmuc_shared_hang_find(s, iface);
+        /* a hang: the time that went into the calls that returned, up to the hang */
+        e->sim_s = o.end == FMUC_WORKER_TIMEOUT ? o.fmi_time_s : o.duration_s - o.lib_time_s;
+        if (!(e->sim_s >= 0.0))
+            e->sim_s = 0.0;
+        e->start = r->start;
+        e->span = rc == 0 ? r->end_time - r->start : NAN;
+        if (h && isfinite(h->t) && h->t >= r->start && !(e->span <= h->t - r->start))
+            e->span = h->t - r->start;
     }
     fmuc_worker_outcome_free(&o);
     return rc;
+}
+
+static void keep(shared_entry *e, const fmuc_result *res, size_t before, size_t dropped,
+                 const char *check_id)
+{
+    fmuc_result_init(&e->res, check_id, NULL, NULL, FMUC_LEVEL_MUST);
+    for (size_t i = before; i < res->nmessages; i++)
+        fmuc_result_note(&e->res, "%s", res->messages[i]);
+    e->res.messages_dropped = res->messages_dropped - dropped;
+    /* fmuc_sim_run_isolated: -1 = could not be carried out, 1 = the library does not load */
+    e->res.verdict = e->rc < 0 ? FMUC_VERDICT_ERROR : e->rc > 0 ? FMUC_VERDICT_NA
+                                                                : FMUC_VERDICT_PASS;
+    e->done = 1;
+}
+
+/* The first check that asks for a calibrated run gets all that making it reported, evidence
+ * included, as if it had made it. */
+static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
+                      const char *check_id)
+{
+    fmuc_result_merge(res, &e->full);
+    if (e->died) {
+        /* the calibration's run died: this check is the first to see it (one ERROR here, the
+         * later checks that need the interface are not applicable naming it) */
+        fmi2Type iface = (fmi2Type)e->iface;
+        if (e->died_common)
+            fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, check_id, e->death);
+        if (e->died == 2)
+            fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, e->death);
+    }
+    if (e->full.evidence) {
+        cJSON *ev = fmuc_result_evidence(res), *it;
+        cJSON_ArrayForEach(it, e->full.evidence)
+        {
+            cJSON *have = ev ? cJSON_GetObjectItemCaseSensitive(ev, it->string) : NULL;
+            if (!ev || (have && !(cJSON_IsArray(have) && cJSON_IsArray(it))))
+                continue;
+            if (!have) {
+                cJSON *d = cJSON_Duplicate(it, 1);
+                if (d)
+                    cJSON_AddItemToObject(ev, it->string, d);
+                continue;
+            }
+            cJSON *x;
+            cJSON_ArrayForEach(x, it)
+            {
+                cJSON *d = cJSON_Duplicate(x, 1);
+                if (d)
+                    cJSON_AddItemToArray(have, d);
+            }
+        }
+    }
+    /* "calibration": {"<interface>": {the nominal run's figures, the limits they gave}} */
+    cJSON *ev = fmuc_result_evidence(res);
+    cJSON *cal = ev ? cJSON_GetObjectItemCaseSensitive(ev, "calibration") : NULL;
+    if (ev && !cal)
+        cal = cJSON_AddObjectToObject(ev, "calibration");
+    cJSON *ci = cal ? cJSON_AddObjectToObject(cal, apiu_iface_name((fmi2Type)e->iface)) : NULL;
+    if (ci) {
+        cJSON_AddNumberToObject(ci, "nominal_run_s", e->took);
+        cJSON_AddNumberToObject(ci, "simulation_s", e->sim_s);
+        if (isfinite(e->span))
+            cJSON_AddNumberToObject(ci, "span", e->span);
+        cJSON_AddNumberToObject(ci, "horizon_fraction", fmuc_shared_horizon_fraction(e->sim_s));
+        if (e->timeout_s > 0)
+            cJSON_AddNumberToObject(ci, "scaled_timeout_s", e->timeout_s);
+    }
+    fmuc_result_clear(&e->full);
+    e->pending = 0;
+    snprintf(e->owner, sizeof e->owner, "%s", check_id);
+    e->res.id = check_id;
 }
 
 const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type iface,
@@ -84,22 +292,17 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type i
         return NULL;
     }
     if (!s->shared)
-        return make(s, iface, check_id, own, res) == 0 ? own : NULL;
+        return make(s, iface, own, res, NULL, check_id) == 0 ? own : NULL;
     shared_entry *e = &s->shared->e[iface == fmi2ModelExchange ? 0 : 1];
     if (!e->done) {
         /* made into the caller's result, so its worker figures add up with its other workers';
          * what it reported is kept for the checks that share the run */
         size_t before = res->nmessages, dropped = res->messages_dropped;
-        e->rc = make(s, iface, check_id, &e->r, res);
-        fmuc_result_init(&e->res, check_id, NULL, NULL, FMUC_LEVEL_MUST);
-        for (size_t i = before; i < res->nmessages; i++)
-            fmuc_result_note(&e->res, "%s", res->messages[i]);
-        e->res.messages_dropped = res->messages_dropped - dropped;
-        /* fmuc_sim_run_isolated: -1 = could not be carried out, 1 = the library does not load */
-        e->res.verdict = e->rc < 0 ? FMUC_VERDICT_ERROR : e->rc > 0 ? FMUC_VERDICT_NA
-                                                                    : FMUC_VERDICT_PASS;
+        e->rc = make(s, iface, &e->r, res, e, check_id);
+        keep(e, res, before, dropped, check_id);
         snprintf(e->owner, sizeof e->owner, "%s", check_id);
-        e->done = 1;
+    } else if (e->pending) {
+        hand_over(s, e, res, check_id);
     } else if (e->res.verdict == FMUC_VERDICT_ERROR) {
         /* one ERROR, on the check that made the run; the others could not judge it */
         fmuc_result_na(res, "the nominal %s run could not be carried out (see %s)",
@@ -138,6 +341,161 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmi2Type iface, int leve
     if (u[FMUC_UNUSABLE_INSTANCE - 1])
         return u[FMUC_UNUSABLE_INSTANCE - 1];
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;
+}
+
+/* ---- calibration, scaled timeout, horizon ---------------------------------------------------- */
+
+double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s)
+{
+    if (!(nominal_s >= 0.0) || !isfinite(nominal_s))
+        return user_timeout_s;
+    double t = FMUC_TIMEOUT_FACTOR * nominal_s;
+    if (t < FMUC_TIMEOUT_MIN_S)
+        t = FMUC_TIMEOUT_MIN_S;
+    return user_timeout_s > 0.0 && t > user_timeout_s ? user_timeout_s : t;
+}
+
+double fmuc_shared_horizon_fraction(double nominal_sim_s)
+{
+    if (!(nominal_sim_s > FMUC_HORIZON_BUDGET_S))
+        return 1.0;
+    double f = FMUC_HORIZON_BUDGET_S / nominal_sim_s;
+    return f < FMUC_HORIZON_MIN_FRACTION ? FMUC_HORIZON_MIN_FRACTION : f;
+}
+
+void fmuc_shared_calibrate(const fmuc_subject *s)
+{
+    fmuc_shared_runs *sr = s->shared;
+    if (!sr || sr->calibrated)
+        return;
+    sr->calibrated = 1;
+    apiu_iface ifs[2];
+    size_t n = apiu_ifaces(s->fmu, ifs);
+    double worst = -1.0;
+    for (size_t i = 0; i < n; i++) {
+        shared_entry *e = &sr->e[ifs[i].type == fmi2ModelExchange ? 0 : 1];
+        if (e->done)
+            continue;
+        fmuc_result_init(&e->full, "nominal", NULL, NULL, FMUC_LEVEL_MUST);
+        double t0 = fmuc_shared__now();
+        e->rc = make(s, ifs[i].type, &e->r, &e->full, e, "");
+        double took = fmuc_shared__now() - t0;
+        e->took = took;
+        keep(e, &e->full, 0, 0, "nominal");
+        e->pending = 1;
+        if (e->rc == 0 || fmuc_shared_hang_find(s, ifs[i].type)) {
+            /* a worker beyond the nominal run does at most the nominal's work; a hang: the work
+             * up to it (the later runs end before it) */
+            double w = fmuc_shared_hang_find(s, ifs[i].type) ? e->sim_s : took;
+            if (w > worst)
+                worst = w;
+        }
+    }
+    if (sr->bound && worst >= 0.0) {
+        sr->user_timeout_s = timeout_cap(&sr->opts);
+        sr->opts.timeout_s = fmuc_shared_scaled_timeout(sr->user_timeout_s, worst);
+        sr->scaled_from = worst;
+        for (size_t i = 0; i < 2; i++)
+            sr->e[i].timeout_s = sr->opts.timeout_s *
+                                 (sr->opts.timeout_multiplier > 0 ? sr->opts.timeout_multiplier : 1);
+    }
+}
+
+double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions)
+{
+    const fmuc_shared_runs *sr = s->shared;
+    if (!sr || !sr->bound || !(sr->scaled_from >= 0.0) || !sr->calibrated || sessions <= 1)
+        return s->opts->timeout_s;
+    /* each session does at most a nominal run's work (mostly far less: instantiate, initialize,
+     * a few calls); the margin per session is smaller than for one run */
+    double t = FMUC_TIMEOUT_SESSION_FACTOR * sr->scaled_from * (double)sessions;
+    if (t > sr->user_timeout_s)
+        t = sr->user_timeout_s;
+    return t > s->opts->timeout_s ? t : s->opts->timeout_s;
+}
+
+int fmuc_shared_horizon(const fmuc_subject *s, fmi2Type iface, double t0, double step,
+                        double *t_end, fmuc_result *res, char *why_na, size_t why_len)
+{
+    *t_end = HUGE_VAL;
+    if (why_na && why_len)
+        why_na[0] = '\0';
+    if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+        return 0;
+    const shared_entry *e = &s->shared->e[iface == fmi2ModelExchange ? 0 : 1];
+    const fmuc_shared_hang *h = fmuc_shared_hang_find(s, iface);
+    const char *why = NULL;
+    if (e->done && isfinite(e->span) && e->span > 0.0) {
+        double f = fmuc_shared_horizon_fraction(e->sim_s);
+        if (f < 1.0) {
+            double span = f * e->span;
+            if (step > 0.0 && span < FMUC_HORIZON_MIN_STEPS * step)
+                span = FMUC_HORIZON_MIN_STEPS * step;
+            *t_end = t0 + span;
+            why = "bounded horizon";
+        }
+    }
+    if (h) {
+        const char *by = h->check[0] ? h->check : e->owner[0] ? e->owner : "the nominal run";
+        if (!isfinite(h->t) || !(h->t - t0 >= (step > 0.0 ? step : 0.0) * (1.0 - 1e-9)) ||
+            h->t <= t0) {
+            char at[64] = "";
+            if (isfinite(h->t))
+                snprintf(at, sizeof at, " at t=%.17g", h->t);
+            if (why_na && why_len)
+                snprintf(why_na, why_len, "%s hung in %s%s (seen by %s); not called again the "
+                                          "same way", apiu_iface_name(iface), h->fn, at, by);
+            return 1;
+        }
+        if (h->t < *t_end) {
+            *t_end = h->t;
+            why = "ends before the call that hung";
+        }
+    }
+    if (why && res) {
+        cJSON *ev = fmuc_result_evidence(res);
+        cJSON *hz = ev ? cJSON_GetObjectItemCaseSensitive(ev, "horizon") : NULL;
+        if (ev && !hz)
+            hz = cJSON_AddObjectToObject(ev, "horizon");
+        if (hz && !cJSON_GetObjectItemCaseSensitive(hz, apiu_iface_name(iface))) {
+            cJSON *o = cJSON_AddObjectToObject(hz, apiu_iface_name(iface));
+            if (o) {
+                cJSON_AddNumberToObject(o, "start", t0);
+                cJSON_AddNumberToObject(o, "stop", *t_end);
+                cJSON_AddStringToObject(o, "reason", why);
+                cJSON_AddNumberToObject(o, "nominal_run_seconds", e->sim_s);
+                if (h)
+                    cJSON_AddStringToObject(o, "hung", h->fn);
+            }
+        }
+    }
+    return 0;
+}
+
+int fmuc_shared_run_config(const fmuc_subject *s, fmuc_sim_config *cfg, fmuc_result *res,
+                           char *why_na, size_t why_len)
+{
+    const fmuc_md_experiment *e = &s->fmu->md.experiment;
+    double t0 = !isnan(cfg->start) ? cfg->start
+                : e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+    double t1 = !isnan(cfg->stop) ? cfg->stop
+                : e->present && e->has_stop && isfinite(e->stop_time) ? e->stop_time : t0 + 1.0;
+    double step = !isnan(cfg->step) ? cfg->step
+                  : e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0.0
+                      ? e->step_size
+                      : (t1 - t0) / 500.0;
+    if (step > t1 - t0)
+        step = t1 - t0;
+    double t_end;
+    if (fmuc_shared_horizon(s, cfg->iface, t0, step, &t_end, res, why_na, why_len) != 0)
+        return 1;
+    if (!(step > 0.0) || !(t_end < t1))
+        return 0;
+    double n = floor((t_end - t0) / step + 1e-9);
+    size_t k = n < 1.0 ? 1 : (size_t)n;
+    if (!cfg->max_steps || k < cfg->max_steps)
+        cfg->max_steps = k;
+    return 0;
 }
 
 const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n)

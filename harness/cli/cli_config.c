@@ -323,8 +323,10 @@ int fmuc_cli_config_load(fmuc_cli *cli)
         cli->opts.rtol = c->rtol;
     if (c->has_atol && !cli->set_atol)
         cli->opts.atol = c->atol;
-    if (c->has_timeout && !cli->set_timeout)
+    if (c->has_timeout && !cli->set_timeout) {
         cli->opts.timeout_s = c->timeout_s;
+        cli->opts.timeout_explicit = 1;
+    }
     if (c->has_profile && !cli->set_profile)
         cli->opts.profile = c->profile;
     if (c->has_tmult && !cli->set_tmult) {

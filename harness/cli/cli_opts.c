@@ -79,7 +79,9 @@ void fmuc_cli_usage(FILE *out)
           "      --profile P           what fails (default interop): interop: what breaks or\n"
           "                            misleads a conforming importer; standard: every\n"
           "                            violated must rule of the text; strict: every warning\n"
-          "      --timeout SECONDS     wall-clock limit per dynamic check (default 60)\n"
+          "      --timeout SECONDS     wall-clock limit per dynamic check (default 60; the\n"
+          "                            nominal runs 300); after the nominal runs 10x their\n"
+          "                            time, at least 1 s, at most SECONDS (default 300)\n"
           "      --timeout-multiplier X  scale every timeout (slow machines, sanitizers)\n"
           "      --input FILE.csv      drive the FMU's inputs from a CSV (time + input names)\n"
           "      --native l2|l3|none   native model for the bit-exact round trip\n"
@@ -204,6 +206,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             if (parse_double("--timeout", optarg, 0.001, &cli->opts.timeout_s) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_timeout = 1;
+            cli->opts.timeout_explicit = 1;
             break;
         case OPT_TMULT:
             if (parse_double("--timeout-multiplier", optarg, 0.001, &cli->opts.timeout_multiplier) < 0)

@@ -380,6 +380,14 @@ static void bounds(const fmuc_md *md, const fmuc_md_var *v, int *hmin, double *m
     }
 }
 
+/* The excitation's scale of a variable: |start| when it is not 0, else |nominal|, else 1. */
+static double scale_of(double start, int hnom, double nom)
+{
+    if (start != 0.0)
+        return fabs(start);
+    return hnom ? fabs(nom) : 1.0;
+}
+
 fmuc_err fmuc_sim_input_excitation(fmuc_sim_input *in, const fmuc_md *md, double t0, double t1,
                                    fmuc_diag *diag)
 {
@@ -409,30 +417,44 @@ fmuc_err fmuc_sim_input_excitation(fmuc_sim_input *in, const fmuc_md *md, double
         int hmin, hmax, hnom;
         double mn, mx, nom;
         bounds(md, v, &hmin, &mn, &hmax, &mx, &hnom, &nom);
-        double start = (v->has & FMUC_HAS_START) && isfinite(v->start) ? v->start : 0.0;
+        if (hmin && hmax && mn > mx)
+            hmin = hmax = 0; /* contradictory bounds (md-var-min-max): ignored */
+        double start = (v->has & FMUC_HAS_START) && isfinite(v->start) ? v->start
+                       : hnom                                         ? nom
+                                                                      : 0.0;
         col->lo = hmin ? mn : -HUGE_VAL;
         col->hi = hmax ? mx : HUGE_VAL;
+        if (start < col->lo)
+            start = col->lo;
+        if (start > col->hi)
+            start = col->hi;
+        col->c = start;
         col->cycles = (double)(k + 1);
         if (v->type == FMUC_TYPE_STRING) {
             snprintf(col->kind, sizeof col->kind, "hold");
-            col->c = 0.0;
-        } else if (col->interpolate) {
-            snprintf(col->kind, sizeof col->kind, "sine");
-            if (hmin && hmax) {
-                col->c = 0.5 * (mn + mx);
-                col->a = 0.4 * (mx - mn);
-            } else {
-                col->a = hnom ? fabs(nom) : 1.0;
-                col->c = start;
-                if (hmin && col->c - col->a < mn)
-                    col->c = mn + col->a;
-                if (hmax && col->c + col->a > mx)
-                    col->c = mx - col->a;
-            }
-        } else {
+        } else if (v->type == FMUC_TYPE_BOOLEAN || v->type == FMUC_TYPE_ENUMERATION) {
             snprintf(col->kind, sizeof col->kind, "steps");
-            col->c = start;
-            col->a = (v->type == FMUC_TYPE_REAL && hnom) ? fabs(nom) : 1.0;
+            col->a = 1.0;
+        } else {
+            snprintf(col->kind, sizeof col->kind, col->interpolate ? "swing" : "steps");
+            /* away from zero (a positive pressure stays positive, a flow keeps its direction),
+             * by FMUC_SIM_EXCITATION_REL of the variable's scale; the other way when a bound is
+             * in the way; never past a bound */
+            double a = FMUC_SIM_EXCITATION_REL * scale_of(start, hnom, nom);
+            if (v->type == FMUC_TYPE_INTEGER)
+                a = 1.0;
+            double dir = start < 0.0 ? -1.0 : 1.0;
+            double room_up = col->hi - start, room_down = start - col->lo;
+            double room = dir > 0 ? room_up : room_down;
+            if (room < a && (dir > 0 ? room_down : room_up) > room) {
+                dir = -dir;
+                room = dir > 0 ? room_up : room_down;
+            }
+            if (a > room)
+                a = room;
+            if (v->type == FMUC_TYPE_INTEGER)
+                a = floor(a);
+            col->a = dir * a;
         }
         k++;
     }
@@ -449,44 +471,41 @@ static double excite(const fmuc_sim_input *in, const fmuc_sim_input_col *col, do
     if (tau > 1.0)
         tau = 1.0;
     const fmuc_md_var *v = col->var;
-    if (strcmp(col->kind, "sine") == 0)
-        return col->c + col->a * sin(2.0 * M_PI * col->cycles * tau);
-    if (strcmp(col->kind, "hold") == 0)
-        return 0.0;
-    int p = (int)floor(4.0 * tau);
-    if (p > 3)
-        p = 3;
-    if (v->type == FMUC_TYPE_BOOLEAN)
-        return (p & 1) ? 1.0 : 0.0;
-    if (v->type == FMUC_TYPE_ENUMERATION) {
-        const fmuc_md_type *dt = decl_type(in->md, v);
-        if (dt && dt->nitems > 0) {
-            /* items inside [min,max] when given */
-            int vals[64];
-            size_t nv = 0;
-            for (size_t i = 0; i < dt->nitems && nv < 64; i++) {
-                double x = dt->items[i].value;
-                if (!dt->items[i].has_value || x < col->lo || x > col->hi)
-                    continue;
-                vals[nv++] = dt->items[i].value;
-            }
-            if (nv)
-                return (double)vals[(size_t)p % nv];
-        }
-        return col->c;
-    }
     double x;
-    if (isfinite(col->lo) && isfinite(col->hi)) {
-        x = col->lo + (double)p * (col->hi - col->lo) / 3.0;
-        if (v->type == FMUC_TYPE_INTEGER)
-            x = round(x);
+    if (strcmp(col->kind, "swing") == 0) {
+        /* starts at the start value, smooth, one-sided */
+        x = col->c + col->a * 0.5 * (1.0 - cos(2.0 * M_PI * col->cycles * tau));
+    } else if (strcmp(col->kind, "hold") == 0) {
+        return 0.0;
     } else {
-        x = col->c + (double)p * col->a;
-        if (x > col->hi)
-            x = col->hi;
-        if (x < col->lo)
-            x = col->lo;
+        /* steps: start, moved, start, moved over the four quarters of the run */
+        int p = (int)floor(4.0 * tau);
+        int moved = (p & 1) != 0;
+        if (v->type == FMUC_TYPE_BOOLEAN)
+            return (double)((col->c != 0.0) != moved);
+        if (v->type == FMUC_TYPE_ENUMERATION) {
+            const fmuc_md_type *dt = decl_type(in->md, v);
+            if (!moved || !dt || dt->nitems == 0)
+                return col->c;
+            /* the next declared item after the start value inside [min,max] (cyclic) */
+            size_t at = dt->nitems;
+            for (size_t i = 0; i < dt->nitems; i++)
+                if (dt->items[i].has_value && (double)dt->items[i].value == col->c)
+                    at = i;
+            for (size_t j = 1; j <= dt->nitems; j++) {
+                size_t i = at == dt->nitems ? j - 1 : (at + j) % dt->nitems;
+                double y = dt->items[i].value;
+                if (dt->items[i].has_value && y >= col->lo && y <= col->hi)
+                    return y;
+            }
+            return col->c;
+        }
+        x = moved ? col->c + col->a : col->c;
     }
+    if (x > col->hi)
+        x = col->hi;
+    if (x < col->lo)
+        x = col->lo;
     return x;
 }
 
@@ -544,18 +563,13 @@ cJSON *fmuc_sim_input_to_json(const fmuc_sim_input *in)
         cJSON_AddStringToObject(o, "name", c->var->name ? c->var->name : "");
         cJSON_AddNumberToObject(o, "vr", c->var->value_reference);
         cJSON_AddStringToObject(o, "pattern", c->kind);
-        if (!c->values && strcmp(c->kind, "sine") == 0) {
+        if (!c->values && strcmp(c->kind, "swing") == 0) {
             cJSON_AddNumberToObject(o, "offset", c->c);
             cJSON_AddNumberToObject(o, "amplitude", c->a);
             cJSON_AddNumberToObject(o, "cycles", c->cycles);
         } else if (!c->values && strcmp(c->kind, "steps") == 0) {
-            if (isfinite(c->lo) && isfinite(c->hi)) {
-                cJSON_AddNumberToObject(o, "lo", c->lo);
-                cJSON_AddNumberToObject(o, "hi", c->hi);
-            } else {
-                cJSON_AddNumberToObject(o, "base", c->c);
-                cJSON_AddNumberToObject(o, "increment", c->a);
-            }
+            cJSON_AddNumberToObject(o, "base", c->c);
+            cJSON_AddNumberToObject(o, "increment", c->a);
         } else if (c->values) {
             cJSON_AddNumberToObject(o, "rows", (double)in->npoints);
             cJSON_AddStringToObject(o, "interpolation", c->interpolate ? "linear" : "hold");

@@ -206,20 +206,22 @@ Test(sim, excitation_is_deterministic_and_documented, .init = open_smd, .fini = 
     fmuc_diag d = {{0}, FMUC_OK};
     cr_assert_eq(fmuc_sim_input_excitation(&in, &fmu.md, 0.0, 2.0, &d), FMUC_OK);
     cr_assert_eq(in.ncols, 1); /* F */
-    cr_assert_str_eq(in.cols[0].kind, "sine");
-    /* F: no bounds, start 0, no nominal -> sin(2 pi tau) */
-    cr_assert_float_eq(fmuc_sim_input_value(&in, 0, 0.5), 1.0, 1e-12);
-    cr_assert_float_eq(fmuc_sim_input_value(&in, 0, 1.5), -1.0, 1e-12);
+    cr_assert_str_eq(in.cols[0].kind, "swing");
+    /* F: no bounds, start 0, no nominal -> 0.1*(1-cos(2 pi tau))/2, from the start value up */
+    cr_assert_float_eq(fmuc_sim_input_value(&in, 0, 0.0), 0.0, 1e-12);
+    cr_assert_float_eq(fmuc_sim_input_value(&in, 0, 0.5), 0.05, 1e-12);
+    cr_assert_float_eq(fmuc_sim_input_value(&in, 0, 1.0), 0.1, 1e-12);
     cJSON *j = fmuc_sim_input_to_json(&in);
     cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "inputs"), 0);
-    cr_assert_str_eq(cJSON_GetObjectItem(c0, "pattern")->valuestring, "sine");
-    cr_assert_float_eq(cJSON_GetObjectItem(c0, "amplitude")->valuedouble, 1.0, 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(c0, "pattern")->valuestring, "swing");
+    cr_assert_float_eq(cJSON_GetObjectItem(c0, "amplitude")->valuedouble, 0.1, 0);
     cJSON_Delete(j);
     fmuc_sim_input_free(&in);
 
     fmuc_sim_config cfg;
     fmuc_sim_result a, b;
     fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    cfg.no_excitation = 0; /* the default: the excitation */
     run_sim(fmi2CoSimulation, &cfg, &a);
     run_sim(fmi2CoSimulation, &cfg, &b);
     cr_assert_eq(a.npoints, b.npoints);
@@ -228,10 +230,79 @@ Test(sim, excitation_is_deterministic_and_documented, .init = open_smd, .fini = 
     long cf = fmuc_sim_column_find(&a, "F");
     cr_assert_geq(cf, 0);
     /* the row at t = 0.5 shows the input held over the step from 0.49 (CS: no set before get) */
-    cr_assert_float_eq(fmuc_sim_value(&a, 50, (size_t)cf), sin(2.0 * M_PI * 0.49 / 2.0), 1e-9);
+    cr_assert_float_eq(fmuc_sim_value(&a, 50, (size_t)cf),
+                       0.05 * (1.0 - cos(2.0 * M_PI * 0.49 / 2.0)), 1e-9);
     cr_assert_str_eq(cJSON_GetObjectItem(a.inputs, "source")->valuestring, "excitation");
     fmuc_sim_result_free(&a);
     fmuc_sim_result_free(&b);
+}
+
+/* Cause 5 of issue 16: the excitation stays within [min, max] and near start/nominal, keeps the
+ * sign of the start value (no 0 Pa pressure, no reversed flow) and starts at the start value. */
+static const char EXC_XML[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"E\" guid=\"{e}\">\n"
+    "<CoSimulation modelIdentifier=\"E\"/>\n"
+    "<TypeDefinitions><SimpleType name=\"Pressure\"><Real unit=\"Pa\" min=\"0\" "
+    "nominal=\"1e5\"/></SimpleType>\n"
+    "<SimpleType name=\"Mode\"><Enumeration><Item name=\"a\" value=\"1\"/><Item name=\"b\" "
+    "value=\"2\"/><Item name=\"c\" value=\"3\"/></Enumeration></SimpleType></TypeDefinitions>\n"
+    "<ModelVariables>\n"
+    "<ScalarVariable name=\"p\" valueReference=\"1\" causality=\"input\"><Real "
+    "declaredType=\"Pressure\" start=\"2e5\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"p0\" valueReference=\"2\" causality=\"input\"><Real "
+    "declaredType=\"Pressure\" start=\"0\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"q\" valueReference=\"3\" causality=\"input\"><Real start=\"-0.5\" "
+    "min=\"-0.52\" max=\"0\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"near_max\" valueReference=\"4\" causality=\"input\"><Real "
+    "start=\"9.9\" min=\"0\" max=\"10\" nominal=\"10\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"n\" valueReference=\"5\" causality=\"input\" "
+    "variability=\"discrete\"><Integer start=\"3\" min=\"0\" max=\"3\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"m\" valueReference=\"6\" causality=\"input\" "
+    "variability=\"discrete\"><Enumeration declaredType=\"Mode\" start=\"2\" "
+    "min=\"1\" max=\"2\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"on\" valueReference=\"7\" causality=\"input\" "
+    "variability=\"discrete\"><Boolean start=\"true\"/></ScalarVariable>\n"
+    "<ScalarVariable name=\"big\" valueReference=\"8\" causality=\"input\"><Real start=\"1e5\" "
+    "min=\"0\" max=\"1e10\"/></ScalarVariable>\n"
+    "</ModelVariables>\n<ModelStructure/>\n</fmiModelDescription>\n";
+
+Test(sim, excitation_stays_within_bounds_near_start, .timeout = 30)
+{
+    fmuc_md md;
+    cr_assert_eq(fmuc_md_parse(&md, EXC_XML, strlen(EXC_XML), NULL), FMUC_OK);
+    fmuc_sim_input in;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_sim_input_excitation(&in, &md, 0.0, 10.0, &d), FMUC_OK);
+    cr_assert_eq(in.ncols, 8);
+    /* {start, lowest allowed, highest allowed} per input (within min/max and 10 % of the
+     * start value's scale, on the start value's side of zero) */
+    const double want[8][3] = {
+        {2e5, 2e5, 2.2e5},  /* p: start 2e5, min 0 of the type: 2e5 .. 2.2e5, never 0 Pa */
+        {0.0, 0.0, 1e4},    /* p0: start 0: by 10 % of the type's nominal, upwards (min 0) */
+        {-0.5, -0.52, -0.45}, /* q: min too near below: towards 0, but stays negative */
+        {9.9, 8.9, 10.0},   /* near_max: max is nearer, so downwards */
+        {3.0, 2.0, 3.0},    /* n: Integer at max: one down */
+        {2.0, 1.0, 2.0},    /* m: the start item and another one within [min, max] */
+        {1.0, 0.0, 1.0},    /* on */
+        {1e5, 1e5, 1.1e5},  /* big: not the middle of [0, 1e10] */
+    };
+    for (size_t c = 0; c < in.ncols; c++) {
+        double lo = HUGE_VAL, hi = -HUGE_VAL;
+        for (int k = 0; k <= 1000; k++) {
+            double x = fmuc_sim_input_value(&in, c, 0.01 * k);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        cr_expect_float_eq(fmuc_sim_input_value(&in, c, 0.0), want[c][0], 1e-9,
+                           "%s starts at its start value", in.cols[c].var->name);
+        cr_expect(lo >= want[c][1] - 1e-9 && hi <= want[c][2] + 1e-9,
+                  "%s ranges over [%g, %g], allowed [%g, %g]", in.cols[c].var->name, lo, hi,
+                  want[c][1], want[c][2]);
+        cr_expect(hi > lo, "%s moves", in.cols[c].var->name);
+    }
+    fmuc_sim_input_free(&in);
+    fmuc_md_free(&md);
 }
 
 Test(sim, result_json_round_trip_and_evidence, .init = open_smd, .fini = close_smd, .timeout = 30)

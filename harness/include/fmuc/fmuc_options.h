@@ -12,6 +12,9 @@
 typedef struct fmuc_options {
     double timeout_s;           /* default wall-clock limit per dynamic check (seconds) */
     double timeout_multiplier;  /* scales every timeout (slow machines, sanitizers) */
+    int timeout_explicit;       /* timeout_s was given (--timeout, config): the upper bound of
+                                 * every worker, the nominal runs included; else the nominal runs
+                                 * may take FMUC_NOMINAL_TIMEOUT_S (checks/check.h) */
     uint64_t rlimit_as_bytes;   /* worker address-space limit (init: 4 GiB; 0: the worker's default) */
     uint64_t rlimit_fsize_bytes;/* worker file-size limit */
     uint64_t capture_cap_bytes; /* stdout/stderr bytes kept per worker */

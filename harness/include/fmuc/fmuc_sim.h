@@ -68,9 +68,9 @@ typedef struct fmuc_sim_input_col {
     int interpolate;             /* continuous Real: linear; else held (zero-order) */
     double *values;              /* npoints (numeric types) */
     char **strings;              /* npoints (String inputs), else NULL */
-    /* excitation (no CSV): u(t) = c + a*sin(2*pi*cycles*tau) for continuous Reals, a step
-     * pattern otherwise (see fmuc_sim_input_excitation) */
-    char kind[16];               /* "csv", "sine", "steps", "hold" */
+    /* excitation (no CSV): u(t) = c + a*(1-cos(2*pi*cycles*tau))/2 for continuous Reals, a
+     * step pattern otherwise (see fmuc_sim_input_excitation) */
+    char kind[16];               /* "csv", "swing", "steps", "hold" */
     double c, a, cycles, lo, hi;
 } fmuc_sim_input_col;
 
@@ -90,15 +90,21 @@ typedef struct fmuc_sim_input {
  *  column: "in.csv:3:2: 'abc' is not a number for input 'F'". *in is always initialised. */
 fmuc_err fmuc_sim_input_load_csv(fmuc_sim_input *in, const char *path, const fmuc_md *md,
                                  fmuc_diag *diag);
-/** The deterministic excitation for every input of md over [t0, t1]. Input k (k-th input in
- *  ModelVariables order, from 0):
- *    continuous Real: c + a*sin(2*pi*(k+1)*tau), tau = (t-t0)/(t1-t0); with min and max:
- *      c = (min+max)/2, a = 0.4*(max-min); else c = start clipped to the bound (0 without start),
- *      a = nominal (1 without), shifted inward by a when only one bound exists;
- *    discrete Real / Integer / Enumeration: level p = floor(4*tau) mod 4 (p = 0..3 over the run):
- *      with min and max lo + p*(hi-lo)/3 (rounded; Enumeration: the p-th declared item mod n),
- *      else start + p (Integer) / start + p*nominal (Real);
- *    Boolean: p odd; String: the start value held. */
+/** Relative size of the excitation (of |start|, else |nominal|, else 1). */
+#define FMUC_SIM_EXCITATION_REL 0.1
+/** The deterministic excitation for every input of md over [t0, t1], for the checks that need
+ *  inputs that move (the nominal runs keep the start values). It stays within [min, max]
+ *  (the variable's or its declared type's) and near the start value, and keeps its sign. Input
+ *  k (k-th input in ModelVariables order, from 0), tau = (t-t0)/(t1-t0), base c = start (else
+ *  nominal, else 0) clipped to [min, max]:
+ *    continuous Real "swing": c + a*(1 - cos(2*pi*(k+1)*tau))/2, which starts at c;
+ *    discrete Real / Integer "steps": c over the first and third quarter of the run, c + a over
+ *      the second and fourth;
+ *    a = FMUC_SIM_EXCITATION_REL * (|c|, else |nominal|, else 1) (Integer: 1), directed away
+ *      from zero (c < 0: downwards), turned the other way when the bound that way is nearer
+ *      than the other one, and cut to the room left before the bound;
+ *    Enumeration "steps": the start item, then the next declared item within [min, max];
+ *    Boolean "steps": the start value, then its negation; String: the start value held. */
 fmuc_err fmuc_sim_input_excitation(fmuc_sim_input *in, const fmuc_md *md, double t0, double t1,
                                    fmuc_diag *diag);
 /** Value of column col at time t (interpolated or held; before the first row: the first row). */

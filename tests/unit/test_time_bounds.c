@@ -1,0 +1,198 @@
+/* Time bounds of the battery (issue 16, cause 6; checks/shared_runs.c): the timeout scaled by
+ * the nominal runs, the horizon of the runs beyond them, a hang remembered and not repeated, and
+ * the whole battery on a fixture whose fmi2DoStep never returns. Speed targets are shown by
+ * bench/bench_time_bounds, not asserted here (only generous bounds). */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fmuc_test_util.h"
+
+Test(time_bounds, timeout_scales_with_the_nominal_run)
+{
+    /* 10 x the nominal worker, at least 1 s, at most --timeout */
+    cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 0.01), FMUC_TIMEOUT_MIN_S, 1e-12);
+    cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 0.5), 5.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 30.0), 60.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_scaled_timeout(0.5, 0.01), 0.5, 1e-12,
+                       "an explicit --timeout below the minimum wins");
+    cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, NAN), 60.0, 1e-12,
+                       "no measurement: the user's timeout");
+    /* the horizon: whole while the nominal run is quick, then the budget's share, bounded */
+    cr_expect_float_eq(fmuc_shared_horizon_fraction(0.01), 1.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_fraction(0.5), FMUC_HORIZON_BUDGET_S / 0.5, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_fraction(1000.0), FMUC_HORIZON_MIN_FRACTION, 1e-12);
+}
+
+static fmuc_worker_outcome hung_outcome(const char *call, const char *phase)
+{
+    fmuc_worker_outcome o;
+    memset(&o, 0, sizeof o);
+    o.end = FMUC_WORKER_TIMEOUT;
+    o.call_in_progress = 1;
+    snprintf(o.last_call, sizeof o.last_call, "%s", call);
+    snprintf(o.phase, sizeof o.phase, "%s", phase);
+    return o;
+}
+
+Test(time_bounds, a_hang_bounds_later_runs_or_makes_them_not_applicable)
+{
+    fmuc_fmu fmu;
+    memset(&fmu, 0, sizeof fmu); /* no DefaultExperiment: [0, 1], steps of 1/500 */
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts, .shared = fmuc_shared_runs_new()};
+    cr_assert(s.shared);
+    fmuc_result res;
+    fmuc_result_init(&res, "x", NULL, NULL, FMUC_LEVEL_MUST);
+    char why[400];
+    double t_end;
+    cr_assert_eq(fmuc_shared_horizon(&s, fmi2CoSimulation, 0.0, 0.1, &t_end, &res, why,
+                                     sizeof why), 0);
+    cr_expect(isinf(t_end), "nothing known: unbounded");
+
+    /* a timeout without a call in progress is no hang of a call */
+    fmuc_worker_outcome o = hung_outcome("fmi2DoStep(t=0.2, h=0.1, noSet=0)", "step 3");
+    o.call_in_progress = 0;
+    fmuc_shared_note_outcome(&s, fmi2CoSimulation, "check-a", &o);
+    cr_expect_null(fmuc_shared_hang_find(&s, fmi2CoSimulation));
+
+    o = hung_outcome("fmi2DoStep(t=0.5, h=0.1, noSet=0)", "step 6 (t=0.5)");
+    fmuc_shared_note_outcome(&s, fmi2CoSimulation, "check-a", &o);
+    const fmuc_shared_hang *h = fmuc_shared_hang_find(&s, fmi2CoSimulation);
+    cr_assert(h);
+    cr_expect_str_eq(h->fn, "fmi2DoStep");
+    cr_expect_float_eq(h->t, 0.5, 1e-12);
+    cr_expect_str_eq(h->check, "check-a");
+    cr_expect_null(fmuc_shared_hang_find(&s, fmi2ModelExchange), "per interface");
+    /* a later hang does not replace an earlier one; an earlier one does */
+    o = hung_outcome("fmi2DoStep(t=0.7, h=0.1, noSet=0)", "");
+    fmuc_shared_note_outcome(&s, fmi2CoSimulation, "check-b", &o);
+    cr_expect_str_eq(fmuc_shared_hang_find(&s, fmi2CoSimulation)->check, "check-a");
+
+    /* runs end before the call that hung */
+    cr_assert_eq(fmuc_shared_horizon(&s, fmi2CoSimulation, 0.0, 0.1, &t_end, &res, why,
+                                     sizeof why), 0);
+    cr_expect_float_eq(t_end, 0.5, 1e-12);
+    cr_expect(cJSON_GetObjectItem(cJSON_GetObjectItem(res.evidence, "horizon"), "CoSimulation"),
+              "the bound is in the evidence");
+    fmuc_sim_config cfg;
+    fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    cr_assert_eq(fmuc_shared_run_config(&s, &cfg, &res, why, sizeof why), 0);
+    cr_expect_eq(cfg.max_steps, 250, "0.5 s of 1/500 s steps");
+    /* not one step fits before it: not applicable, naming the call and the check */
+    cr_expect_eq(fmuc_shared_horizon(&s, fmi2CoSimulation, 0.45, 0.1, &t_end, &res, why,
+                                     sizeof why), 1);
+    cr_expect(strstr(why, "fmi2DoStep") && strstr(why, "check-a"), "%s", why);
+    /* a hang at an unknown time: every later run of that interface */
+    o = hung_outcome("fmi2GetDerivatives(nx=2)", "integrate");
+    fmuc_shared_note_outcome(&s, fmi2ModelExchange, "check-c", &o);
+    cr_expect_eq(fmuc_shared_horizon(&s, fmi2ModelExchange, 0.0, 0.1, &t_end, &res, why,
+                                     sizeof why), 1);
+    fmuc_result_clear(&res);
+    fmuc_shared_runs_free(s.shared);
+}
+
+/* Options bound to the shared runs: the checks see a copy whose timeout the calibration scales
+ * (the user's options are not changed). */
+Test(time_bounds, calibration_scales_the_timeout_of_later_workers, .timeout = 120)
+{
+    fmuc_fmu fmu;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    cr_assert_eq(fmuc_fmu_open(&fmu, FMUC_FMU_DIR "/good/SpringMassDamper.fmu", NULL, NULL, &d), FMUC_OK,
+                 "%s", d.msg);
+    fmuc_shared_runs *sr = fmuc_shared_runs_new();
+    cr_assert(sr);
+    fmuc_subject s = {.fmu = &fmu, .opts = NULL, .shared = sr};
+    s.opts = fmuc_shared_runs_bind(sr, &opts);
+    cr_assert(s.opts != &opts);
+    fmuc_shared_calibrate(&s);
+    cr_expect_float_eq(opts.timeout_s, 60.0, 1e-12, "the user's options stay");
+    cr_expect(s.opts->timeout_s >= FMUC_TIMEOUT_MIN_S && s.opts->timeout_s < 60.0,
+              "scaled: %g s", s.opts->timeout_s);
+    /* a worker that makes many instances (probe sets) gets the limit for that many, up to
+     * --timeout */
+    cr_expect_float_eq(fmuc_shared_worker_timeout(&s, 1), s.opts->timeout_s, 1e-12);
+    cr_expect(fmuc_shared_worker_timeout(&s, 1000000) == FMUC_NOMINAL_TIMEOUT_S,
+              "capped by the nominal runs' limit (no explicit --timeout)");
+    cr_expect(fmuc_shared_worker_timeout(&s, 30) >= s.opts->timeout_s);
+    /* the first check that asks gets the calibrated run as its own, with the figures */
+    fmuc_result res;
+    fmuc_sim_result own;
+    fmuc_result_init(&res, "cs-nominal-run", NULL, NULL, FMUC_LEVEL_MUST);
+    const fmuc_sim_result *r = fmuc_shared_nominal_run(&s, fmi2CoSimulation, "cs-nominal-run",
+                                                       &res, &own);
+    cr_assert(r);
+    cr_expect_eq(res.verdict, FMUC_VERDICT_PASS);
+    cr_expect(cJSON_GetObjectItem(res.evidence, "worker"), "the worker figures come along");
+    cJSON *cal = cJSON_GetObjectItem(cJSON_GetObjectItem(res.evidence, "calibration"),
+                                     "CoSimulation");
+    cr_expect(cJSON_GetObjectItem(cal, "nominal_run_s"));
+    cr_expect(cJSON_GetObjectItem(cal, "scaled_timeout_s"));
+    fmuc_result_clear(&res);
+    fmuc_sim_result_free(&own);
+    fmuc_shared_runs_free(sr);
+    fmuc_fmu_close(&fmu);
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The whole battery on the fixture whose fmi2DoStep never returns: one worker times out (the
+ * nominal CS run); the checks that would step CS again are not applicable naming it; the run
+ * ends within twice the timeout (generous bound: plus 5 s on a loaded machine). */
+Test(time_bounds, a_hanging_dostep_costs_one_timeout, .timeout = 300)
+{
+    const char *timeout = "4";
+    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
+    char *out = fmuc_test_mkdtemp("hang");
+    cr_assert(out);
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--timeout", (char *)timeout,
+                    "--timeout-multiplier", (char *)fmuc_test_timeout_multiplier(), "-o", out,
+                    FMUC_FMU_DIR "/hostile/hang-in-dostep.fmu", NULL};
+    fmuc_test_run run;
+    double t0 = mono_s();
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    double dt = mono_s() - t0;
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rpath);
+    cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+    int timeouts = 0, na_naming = 0;
+    cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        /* worker timeouts, not counting the checks that repeat a shared run's messages */
+        cJSON *m;
+        cJSON *ev = cJSON_GetObjectItem(c, "evidence");
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "messages"))
+        {
+            const char *t = cJSON_GetStringValue(m);
+            if (t && strstr(t, "worker timed out") && !cJSON_GetObjectItem(ev, "shared_runs"))
+                timeouts++;
+        }
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+        const char *m0 = cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(c, "messages"), 0));
+        if (v && strcmp(v, "not-applicable") == 0 && m0 && strstr(m0, "fmi2DoStep") &&
+            strstr(m0, "api-status-codes"))
+            na_naming++;
+    }
+    cr_expect_eq(timeouts, 1, "one worker timed out, not one per check");
+    cr_expect_geq(na_naming, 4, "the checks that would repeat the hang name it");
+    double lim = 2.0 * strtod(timeout, NULL) * mult + 5.0;
+    cr_expect(dt < lim, "the battery took %.1f s (bound %.1f s)", dt, lim);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
