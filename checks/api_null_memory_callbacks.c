@@ -162,6 +162,6 @@ const fmuc_check fmuc_check_api_null_memory_callbacks = {
     .spec = "FMI 2.0.4 §2.1.5, §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_ANY,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -261,6 +261,6 @@ const fmuc_check fmuc_check_cs_input_derivatives = {
     .spec = "FMI 2.0.4 §4.3.1, §4.2.1",
     .level = FMUC_LEVEL_MUST,
     .applies = FMUC_APPLIES_CS,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };
