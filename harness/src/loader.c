@@ -1,5 +1,14 @@
-/* The FMI loader (worker side): dlopen of the extracted library with RTLD_NOW|RTLD_LOCAL, the
- * 44-function table, and traced wrappers that record every call in the crash-proof trace. */
+/* The FMI loader (worker side): the extracted library is loaded with dlmopen into a link-map
+ * namespace of its own (RTLD_NOW|RTLD_LOCAL), the 44-function table, and traced wrappers that
+ * record every call in the crash-proof trace.
+ *
+ * Why a namespace of its own: the worker is a fork of fmucheck, whose global symbol scope holds
+ * libsundials_cvode, libxml2, libzip, zlib, cJSON, libcrypto, ICU and libstdc++. A library
+ * dlopen'ed into that namespace binds its own exported-but-interposable symbols (a Dymola FMU's
+ * CVode*, a bundled zlib's inflate*) to fmucheck's copies, and crashes. In a new namespace the
+ * library's lookup scope is the library and its own DT_NEEDED objects (a fresh libc/libm): nothing
+ * of fmucheck. glibc has 16 namespaces per process, so a worker makes one and loads every later
+ * library of the same worker into it (its id from dlinfo RTLD_DI_LMID). */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <limits.h>
@@ -74,9 +83,19 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
     e = fmuc_trace__begin(ctx, FMUC_W_FN_DLOPEN);
     fmuc_trace__str(e, 0, strrchr(path, '/') + 1);
     fmuc_trace__go(ctx, e);
-    /* Never chdir (FMIL): the library gets an absolute path and RTLD_LOCAL so two FMUs'
-     * helper symbols cannot clash. */
-    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* Never chdir (FMIL): the library gets an absolute path, a namespace of its own (see the
+     * top of this file) and RTLD_LOCAL so two libraries' helper symbols cannot clash. */
+    if (ctx->have_lmid) {
+        Lmid_t lmid = (Lmid_t)ctx->lmid;
+        h = dlmopen(lmid, path, RTLD_NOW | RTLD_LOCAL);
+    } else {
+        Lmid_t lmid = 0;
+        h = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+        if (h && dlinfo(h, RTLD_DI_LMID, &lmid) == 0) {
+            ctx->lmid = (long)lmid;
+            ctx->have_lmid = 1;
+        }
+    }
     fmuc_trace__end(e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!h) {
         const char *msg = dlerror();
@@ -125,9 +144,30 @@ int fmuc_fmi_has(const fmuc_fmi *f, const char *name)
     return 0;
 }
 
+/* The library's namespace has its own libc, so its own stdio buffers, which the worker's _exit
+ * would drop: flush them (fflush(NULL) of that libc) while the library is still loaded. */
+static void flush_namespace_stdio(void *h)
+{
+    int (*ff)(FILE *) = NULL;
+    void *sym = dlsym(h, "fflush");
+    memcpy(&ff, &sym, sizeof sym);
+    if (ff)
+        ff(NULL);
+}
+
+void fmuc_loader__flush_stdio(fmuc_worker_ctx *ctx)
+{
+    for (int k = 0; k < 2; k++)
+        if (ctx->loaded[k]) {
+            flush_namespace_stdio(ctx->handle[k]);
+            return; /* one namespace per worker: one libc to flush */
+        }
+}
+
 void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
 {
     int k;
+    fmuc_loader__flush_stdio(ctx);
     for (k = 0; k < 2; k++) {
         if (!ctx->loaded[k])
             continue;
