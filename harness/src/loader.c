@@ -6,10 +6,11 @@
  * libsundials_cvode, libxml2, libzip, zlib, cJSON, libcrypto, ICU and libstdc++. A library
  * dlopen'ed into that namespace binds its own exported-but-interposable symbols (a Dymola FMU's
  * CVode*, a bundled zlib's inflate*) to fmucheck's copies, and crashes. In a new namespace the
- * library's lookup scope is the library and its own DT_NEEDED objects (a fresh libc/libm): nothing
- * of fmucheck. glibc has 16 namespaces per process, so a worker makes one and loads every later
- * library of the same worker into it (its id from dlinfo RTLD_DI_LMID). */
+ * library's lookup scope is a fresh libm/libc (the namespace's global scope), the library and its
+ * own DT_NEEDED objects: nothing of fmucheck. glibc has 16 namespaces per process, so a worker
+ * makes one and loads every later library of the same worker into it (dlinfo RTLD_DI_LMID). */
 #include <dlfcn.h>
+#include <gnu/lib-names.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
@@ -85,21 +86,28 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
     fmuc_trace__go(ctx, e);
     /* Never chdir (FMIL): the library gets an absolute path, a namespace of its own (see the
      * top of this file) and RTLD_LOCAL so two libraries' helper symbols cannot clash. */
-    if (ctx->have_lmid) {
-        Lmid_t lmid = (Lmid_t)ctx->lmid;
-        h = dlmopen(lmid, path, RTLD_NOW | RTLD_LOCAL);
-    } else {
+    h = NULL;
+    if (!ctx->libm) {
+        /* The namespace starts with libm: the first object of a namespace is its global scope
+         * (with its dependencies libc and ld.so), as the program is in the base namespace. So
+         * libraries that use sin() or malloc() without a DT_NEEDED entry for libm or libc (many
+         * real FMUs) still resolve them, there and nowhere else. */
         Lmid_t lmid = 0;
-        h = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
-        if (h && dlinfo(h, RTLD_DI_LMID, &lmid) == 0) {
+        ctx->libm = dlmopen(LM_ID_NEWLM, LIBM_SO, RTLD_NOW | RTLD_LOCAL);
+        if (ctx->libm && dlinfo(ctx->libm, RTLD_DI_LMID, &lmid) == 0)
             ctx->lmid = (long)lmid;
-            ctx->have_lmid = 1;
+        else if (ctx->libm) {
+            dlclose(ctx->libm);
+            ctx->libm = NULL;
         }
     }
+    if (ctx->libm)
+        h = dlmopen((Lmid_t)ctx->lmid, path, RTLD_NOW | RTLD_LOCAL);
     fmuc_trace__end(e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!h) {
         const char *msg = dlerror();
-        set_load_error(ctx, "dlopen failed: %s", msg ? msg : "unknown error");
+        set_load_error(ctx, "dlopen failed: %s%s", ctx->libm ? "" : "(namespace of " LIBM_SO ") ",
+                       msg ? msg : "unknown error");
         return NULL;
     }
     memset(f, 0, sizeof *f);
@@ -157,11 +165,8 @@ static void flush_namespace_stdio(void *h)
 
 void fmuc_loader__flush_stdio(fmuc_worker_ctx *ctx)
 {
-    for (int k = 0; k < 2; k++)
-        if (ctx->loaded[k]) {
-            flush_namespace_stdio(ctx->handle[k]);
-            return; /* one namespace per worker: one libc to flush */
-        }
+    if (ctx->libm) /* libm's scope holds the namespace's libc (one namespace per worker) */
+        flush_namespace_stdio(ctx->libm);
 }
 
 void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)

@@ -121,8 +121,8 @@ struct fmuc_worker_ctx {
     fmuc_fmi fmi[2];
     void *handle[2];
     int loaded[2];
-    long lmid;                /* the link-map namespace of the FMU's libraries (loader.c) */
-    int have_lmid;
+    void *libm;               /* loader.c: libm opened first in the FMU's own link-map */
+    long lmid;                /* namespace (its global scope), and that namespace's id */
     const char *phase_label;  /* label last copied into sh->phase by fmuc_worker_phase_at */
 };
 
