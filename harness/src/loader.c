@@ -87,7 +87,14 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
     /* Never chdir (FMIL): the library gets an absolute path, a namespace of its own (see the
      * top of this file) and RTLD_LOCAL so two libraries' helper symbols cannot clash. */
     h = NULL;
-    if (!ctx->libm) {
+    if (ctx->sh->sandbox.valgrind) {
+        /* valgrind 3.19 intercepts malloc and the string functions per soname and gets them
+         * wrong once a second libc.so.6 is mapped (false "uninitialised" reports from the
+         * copy's unintercepted SSE string code reached from fmucheck's own calls): under
+         * valgrind the library joins fmucheck's namespace as before (isolation.symbolScope
+         * says so). */
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    } else if (!ctx->libm) {
         /* The namespace starts with libm: the first object of a namespace is its global scope
          * (with its dependencies libc and ld.so), as the program is in the base namespace. So
          * libraries that use sin() or malloc() without a DT_NEEDED entry for libm or libc (many
@@ -101,12 +108,13 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
             ctx->libm = NULL;
         }
     }
-    if (ctx->libm)
+    if (ctx->libm && !h)
         h = dlmopen((Lmid_t)ctx->lmid, path, RTLD_NOW | RTLD_LOCAL);
     fmuc_trace__end(e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!h) {
         const char *msg = dlerror();
-        set_load_error(ctx, "dlopen failed: %s%s", ctx->libm ? "" : "(namespace of " LIBM_SO ") ",
+        set_load_error(ctx, "dlopen failed: %s%s",
+                       ctx->libm || ctx->sh->sandbox.valgrind ? "" : "(namespace of " LIBM_SO ") ",
                        msg ? msg : "unknown error");
         return NULL;
     }

@@ -222,7 +222,9 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
     cJSON_AddBoolToObject(o, "noNewPrivs", iso->no_new_privs);
     cJSON_AddStringToObject(o, "network", iso->network_deny ? "deny" : "allow");
     /* issue 16: what FMU code can see and reach beyond its own process */
-    cJSON_AddStringToObject(o, "symbolScope", "own-namespace"); /* loader.c: dlmopen */
+    cJSON_AddStringToObject(o, "symbolScope", /* loader.c: dlmopen, except under valgrind */
+                            iso->symbols_global ? "shared-with-fmucheck (valgrind)"
+                                                : "own-namespace");
     cJSON_AddStringToObject(o, "environment", iso->env_minimal ? "minimal" : "inherited");
     cJSON_AddStringToObject(o, "filesystemRead", iso->fs_read ? "confined" : "unconfined");
     cJSON_AddStringToObject(o, "signalsAndPtrace", iso->signals == 1   ? "landlock-scope"
@@ -581,6 +583,20 @@ static int env_block(uintptr_t *start, uintptr_t *end)
  * variables: the strings environ points to (the kernel's block and setenv copies) are
  * overwritten, and so is the kernel's block that /proc/self/environ shows, when environ's
  * strings are in it (under valgrind the block is valgrind's own, not the program's). */
+/* valgrind's preloaded objects are mapped in every process it runs */
+static int under_valgrind(void)
+{
+    char line[4096];
+    int found = 0;
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, "/vgpreload_") != NULL;
+    fclose(f);
+    return found;
+}
+
 static int set_minimal_env(const fmuc_sandbox_plan *plan)
 {
     uintptr_t start, end;
@@ -1277,6 +1293,7 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
     memset(sb, 0, offsetof(fmuc_w_sandbox, ev)); /* the events are counted by nevents */
     sb->basic_requested = basic;
     sb->network_deny = deny_net && !basic;
+    sb->valgrind = under_valgrind();
     /* at every level: FMU code sees no variable of the caller (issue 16) */
     if (set_minimal_env(plan) != 0)
         return fail(sb, "cannot set the worker's minimal environment: %s", strerror(errno));
@@ -1400,6 +1417,7 @@ void fmuc_sandbox__decode(const fmuc_w_sandbox *sb, fmuc_worker_outcome *out)
     iso->fs_read = sb->fs_read != 0;
     iso->signals = sb->signals == 1 || sb->signals == 2 ? sb->signals : 0;
     iso->env_minimal = sb->env_minimal != 0;
+    iso->symbols_global = sb->valgrind != 0;
     {
         char *m = clean(sb->missing, sizeof sb->missing);
         snprintf(iso->missing, sizeof iso->missing, "%s", m ? m : "");

@@ -29,7 +29,8 @@ typedef struct fmuc_w_sandbox {
     uint32_t setup_failed;
     char setup_error[256];
     int32_t no_new_privs, uid, gid, privilege_drop, landlock_abi, landlock_net, seccomp, netns,
-        network_deny, basic_requested, strict, fs_read, signals, env_minimal;
+        network_deny, basic_requested, strict, fs_read, signals, env_minimal,
+        valgrind; /* running under valgrind: the loader keeps the FMU in fmucheck's namespace */
     char missing[256];
     uint64_t events_total;   /* every recorded attempt, also those not kept */
     uint64_t violations_total;

@@ -92,6 +92,7 @@ typedef struct fmuc_isolation {
     int fs_read;             /* reads confined by Landlock (FMU, scratch, system folders) */
     int signals;             /* signal/ptrace confinement: 1 Landlock scope, 2 seccomp, 0 none */
     int env_minimal;         /* FMU code saw the minimal environment only */
+    int symbols_global;      /* under valgrind: FMU libraries share fmucheck's symbol scope */
     char missing[256];       /* comma-separated parts missing for "strict" ("" when none) */
 } fmuc_isolation;
 
