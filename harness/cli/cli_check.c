@@ -135,6 +135,11 @@ static char *options_json(const fmuc_cli *cli)
     cJSON_AddStringToObject(o, "network", op->sandbox.network_allow ? "allow" : "deny");
     if (op->sandbox.no_privilege_drop)
         cJSON_AddBoolToObject(o, "noPrivilegeDrop", 1);
+    if (op->sandbox.npass_env) {
+        cJSON *pe = cJSON_AddArrayToObject(o, "passEnv"); /* names only, never values */
+        for (size_t i = 0; i < op->sandbox.npass_env; i++)
+            cJSON_AddItemToArray(pe, cJSON_CreateString(op->sandbox.pass_env[i]));
+    }
     if (op->sandbox.nallow_write) {
         cJSON *aw = cJSON_AddArrayToObject(o, "allowWrite");
         for (size_t i = 0; i < op->sandbox.nallow_write; i++)

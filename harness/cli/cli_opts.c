@@ -13,7 +13,8 @@ enum {
     OPT_VERSION = 256, OPT_SOAK, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
     OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR,
     OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC, OPT_ISOLATION,
-    OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE, OPT_PROFILE
+    OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE, OPT_PROFILE,
+    OPT_PASS_ENV
 };
 
 static const struct option long_opts[] = {
@@ -50,6 +51,7 @@ static const struct option long_opts[] = {
     {"network", required_argument, NULL, OPT_NETWORK},
     {"no-privilege-drop", no_argument, NULL, OPT_NO_PRIV_DROP},
     {"allow-write", required_argument, NULL, OPT_ALLOW_WRITE},
+    {"pass-env", required_argument, NULL, OPT_PASS_ENV},
     {NULL, 0, NULL, 0}};
 
 void fmuc_cli_usage(FILE *out)
@@ -110,6 +112,9 @@ void fmuc_cli_usage(FILE *out)
           "      --network deny|allow  FMU network access (default deny)\n"
           "      --no-privilege-drop   as root, run FMU code as root (default: user nobody)\n"
           "      --allow-write DIR     let FMU code write beneath DIR too (repeatable)\n"
+          "      --pass-env NAME       let FMU code see the environment variable NAME too\n"
+          "                            (repeatable; by default it sees PATH, HOME, TMPDIR,\n"
+          "                            LANG of its own, nothing of the caller's)\n"
           "  -q, --quiet               print only the verdict line\n"
           "  -v, --verbose             print every check's messages\n"
           "  -h, --help                this text\n"
@@ -301,6 +306,18 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             cli->opts.sandbox.allow_write[cli->opts.sandbox.nallow_write++] = real;
             break;
         }
+        case OPT_PASS_ENV:
+            if (!optarg[0] || strchr(optarg, '=')) {
+                fprintf(stderr, "fmucheck: --pass-env: '%s' is not a variable name\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            if (cli->opts.sandbox.npass_env >= FMUC_SANDBOX_MAX_ALLOW) {
+                fprintf(stderr, "fmucheck: --pass-env: at most %d variables\n",
+                        FMUC_SANDBOX_MAX_ALLOW);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->opts.sandbox.pass_env[cli->opts.sandbox.npass_env++] = optarg;
+            break;
         case OPT_FAIL_ON:
             if (strcmp(optarg, "any") && strcmp(optarg, "new")) {
                 fprintf(stderr, "fmucheck: --fail-on: '%s' is not one of any, new\n", optarg);

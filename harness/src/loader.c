@@ -1,6 +1,16 @@
-/* The FMI loader (worker side): dlopen of the extracted library with RTLD_NOW|RTLD_LOCAL, the
- * 44-function table, and traced wrappers that record every call in the crash-proof trace. */
+/* The FMI loader (worker side): the extracted library is loaded with dlmopen into a link-map
+ * namespace of its own (RTLD_NOW|RTLD_LOCAL), the 44-function table, and traced wrappers that
+ * record every call in the crash-proof trace.
+ *
+ * Why a namespace of its own: the worker is a fork of fmucheck, whose global symbol scope holds
+ * libsundials_cvode, libxml2, libzip, zlib, cJSON, libcrypto, ICU and libstdc++. A library
+ * dlopen'ed into that namespace binds its own exported-but-interposable symbols (a Dymola FMU's
+ * CVode*, a bundled zlib's inflate*) to fmucheck's copies, and crashes. In a new namespace the
+ * library's lookup scope is a fresh libm/libc (the namespace's global scope), the library and its
+ * own DT_NEEDED objects: nothing of fmucheck. glibc has 16 namespaces per process, so a worker
+ * makes one and loads every later library of the same worker into it (dlinfo RTLD_DI_LMID). */
 #include <dlfcn.h>
+#include <gnu/lib-names.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
@@ -74,13 +84,38 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
     e = fmuc_trace__begin(ctx, FMUC_W_FN_DLOPEN);
     fmuc_trace__str(e, 0, strrchr(path, '/') + 1);
     fmuc_trace__go(ctx, e);
-    /* Never chdir (FMIL): the library gets an absolute path and RTLD_LOCAL so two FMUs'
-     * helper symbols cannot clash. */
-    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* Never chdir (FMIL): the library gets an absolute path, a namespace of its own (see the
+     * top of this file) and RTLD_LOCAL so two libraries' helper symbols cannot clash. */
+    h = NULL;
+    if (ctx->sh->sandbox.valgrind) {
+        /* valgrind 3.19 intercepts malloc and the string functions per soname and gets them
+         * wrong once a second libc.so.6 is mapped (false "uninitialised" reports from the
+         * copy's unintercepted SSE string code reached from fmucheck's own calls): under
+         * valgrind the library joins fmucheck's namespace as before (isolation.symbolScope
+         * says so). */
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    } else if (!ctx->libm) {
+        /* The namespace starts with libm: the first object of a namespace is its global scope
+         * (with its dependencies libc and ld.so), as the program is in the base namespace. So
+         * libraries that use sin() or malloc() without a DT_NEEDED entry for libm or libc (many
+         * real FMUs) still resolve them, there and nowhere else. */
+        Lmid_t lmid = 0;
+        ctx->libm = dlmopen(LM_ID_NEWLM, LIBM_SO, RTLD_NOW | RTLD_LOCAL);
+        if (ctx->libm && dlinfo(ctx->libm, RTLD_DI_LMID, &lmid) == 0)
+            ctx->lmid = (long)lmid;
+        else if (ctx->libm) {
+            dlclose(ctx->libm);
+            ctx->libm = NULL;
+        }
+    }
+    if (ctx->libm && !h)
+        h = dlmopen((Lmid_t)ctx->lmid, path, RTLD_NOW | RTLD_LOCAL);
     fmuc_trace__end(e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!h) {
         const char *msg = dlerror();
-        set_load_error(ctx, "dlopen failed: %s", msg ? msg : "unknown error");
+        set_load_error(ctx, "dlopen failed: %s%s",
+                       ctx->libm || ctx->sh->sandbox.valgrind ? "" : "(namespace of " LIBM_SO ") ",
+                       msg ? msg : "unknown error");
         return NULL;
     }
     memset(f, 0, sizeof *f);
@@ -125,9 +160,27 @@ int fmuc_fmi_has(const fmuc_fmi *f, const char *name)
     return 0;
 }
 
+/* The library's namespace has its own libc, so its own stdio buffers, which the worker's _exit
+ * would drop: flush them (fflush(NULL) of that libc) while the library is still loaded. */
+static void flush_namespace_stdio(void *h)
+{
+    int (*ff)(FILE *) = NULL;
+    void *sym = dlsym(h, "fflush");
+    memcpy(&ff, &sym, sizeof sym);
+    if (ff)
+        ff(NULL);
+}
+
+void fmuc_loader__flush_stdio(fmuc_worker_ctx *ctx)
+{
+    if (ctx->libm) /* libm's scope holds the namespace's libc (one namespace per worker) */
+        flush_namespace_stdio(ctx->libm);
+}
+
 void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
 {
     int k;
+    fmuc_loader__flush_stdio(ctx);
     for (k = 0; k < 2; k++) {
         if (!ctx->loaded[k])
             continue;

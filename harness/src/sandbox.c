@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -16,6 +18,7 @@
 #include <seccomp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,10 @@
 #define LL_CREATE_RULESET_VERSION (1u << 0)
 #define LL_RULE_PATH_BENEATH 1
 #define LL_RULE_NET_PORT 2
+#define LL_FS_EXECUTE (1ull << 0)
 #define LL_FS_WRITE_FILE (1ull << 1)
+#define LL_FS_READ_FILE (1ull << 2)
+#define LL_FS_READ_DIR (1ull << 3)
 #define LL_FS_REMOVE_DIR (1ull << 4)
 #define LL_FS_REMOVE_FILE (1ull << 5)
 #define LL_FS_MAKE_CHAR (1ull << 6)
@@ -51,6 +57,7 @@
 #define LL_NET_BIND_TCP (1ull << 0)  /* ABI 4 */
 #define LL_NET_CONNECT_TCP (1ull << 1)
 #define LL_SCOPE_ABSTRACT_UNIX (1ull << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ull << 1)        /* ABI 6 */
 
 struct ll_ruleset_attr {
     uint64_t handled_access_fs;
@@ -214,6 +221,15 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
                                                                            : "not-root");
     cJSON_AddBoolToObject(o, "noNewPrivs", iso->no_new_privs);
     cJSON_AddStringToObject(o, "network", iso->network_deny ? "deny" : "allow");
+    /* issue 16: what FMU code can see and reach beyond its own process */
+    cJSON_AddStringToObject(o, "symbolScope", /* loader.c: dlmopen, except under valgrind */
+                            iso->symbols_global ? "shared-with-fmucheck (valgrind)"
+                                                : "own-namespace");
+    cJSON_AddStringToObject(o, "environment", iso->env_minimal ? "minimal" : "inherited");
+    cJSON_AddStringToObject(o, "filesystemRead", iso->fs_read ? "confined" : "unconfined");
+    cJSON_AddStringToObject(o, "signalsAndPtrace", iso->signals == 1   ? "landlock-scope"
+                                                   : iso->signals == 2 ? "seccomp"
+                                                                       : "unconfined");
     m = cJSON_AddArrayToObject(o, "missing");
     if (m && iso->missing[0]) {
         char tmp[sizeof iso->missing], *save = NULL, *tok;
@@ -455,8 +471,19 @@ static void empty_scratch(const char *dir)
         fmuc_rmtree(dir);
 }
 
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 void fmuc_sandbox__cleanup(fmuc_sandbox_plan *plan)
 {
+    free_list(plan->read, plan->nread);
+    free_list(plan->env, plan->nenv);
+    plan->read = plan->env = NULL;
+    plan->nread = plan->nenv = 0;
     if (plan->scratch) {
         if (plan->reused)
             empty_scratch(plan->scratch);
@@ -465,6 +492,130 @@ void fmuc_sandbox__cleanup(fmuc_sandbox_plan *plan)
         free(plan->scratch);
     }
     plan->scratch = NULL;
+}
+
+/* The environment FMU code sees (issue 16): nothing of the caller's beyond what an FMU can need
+ * to run. PATH: the system's programs (an FMU may start a tool); HOME and TMPDIR: the scratch
+ * directory, the only writable place (tools write ~/.config, tmpfile()); LANG=C: the locale a
+ * process starts with anyway, spelled out for tools that read it. Whatever else an FMU needs
+ * (a licence server, its execution tool) the user names with --pass-env. */
+static char *env_entry(const char *name, const char *value)
+{
+    size_t n = strlen(name) + strlen(value) + 2;
+    char *e = malloc(n);
+    if (e)
+        snprintf(e, n, "%s=%s", name, value);
+    return e;
+}
+
+fmuc_err fmuc_sandbox__plan_access(fmuc_sandbox_plan *plan, const char *const *read,
+                                   size_t nread, fmuc_diag *diag)
+{
+    const fmuc_sandbox_config *cfg = plan->cfg;
+    const char *scratch = plan->scratch ? plan->scratch : "/nonexistent";
+    plan->read = calloc(nread + 1, sizeof *plan->read);
+    plan->env = calloc(4 + cfg->npass_env + 1, sizeof *plan->env);
+    if (!plan->read || !plan->env)
+        return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+    for (size_t i = 0; i < nread; i++) {
+        if (!read[i] || read[i][0] != '/')
+            continue;
+        if (!(plan->read[plan->nread] = strdup(read[i])))
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+        plan->nread++;
+    }
+    const char *fixed[4][2] = {{"PATH", "/usr/bin:/bin"}, {"HOME", scratch},
+                               {"TMPDIR", scratch}, {"LANG", "C"}};
+    for (size_t i = 0; i < 4; i++)
+        if (!(plan->env[plan->nenv++] = env_entry(fixed[i][0], fixed[i][1])))
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+    for (size_t i = 0; i < cfg->npass_env; i++) {
+        const char *v = cfg->pass_env[i] ? getenv(cfg->pass_env[i]) : NULL;
+        if (!v)
+            continue;
+        if (!(plan->env[plan->nenv] = env_entry(cfg->pass_env[i], v)))
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+        plan->nenv++;
+    }
+    return FMUC_OK;
+}
+
+/* ---- child: environment -------------------------------------------------------------------- */
+
+extern char **environ;
+
+/* The environment block the kernel gave the process (env_start..env_end, fields 50 and 51 of
+ * /proc/self/stat): what /proc/self/environ shows. 0 and *start = *end = 0 when unknown. */
+static int env_block(uintptr_t *start, uintptr_t *end)
+{
+    char buf[2048];
+    *start = *end = 0;
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return -1;
+    p++;
+    for (int field = 2; field < 51; field++) { /* p is at field `field`'s leading space */
+        p = strchr(p, ' ');
+        if (!p)
+            return -1;
+        p++;
+        if (field + 1 == 50)
+            *start = (uintptr_t)strtoull(p, NULL, 10);
+        else if (field + 1 == 51)
+            *end = (uintptr_t)strtoull(p, NULL, 10);
+    }
+    if (!*start || *end <= *start || *end - *start > (64u << 20)) {
+        *start = *end = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* Replace the caller's environment by the plan's. A forked worker still holds the caller's
+ * variables: the strings environ points to (the kernel's block and setenv copies) are
+ * overwritten, and so is the kernel's block that /proc/self/environ shows, when environ's
+ * strings are in it (under valgrind the block is valgrind's own, not the program's). */
+/* valgrind's preloaded objects are mapped in every process it runs */
+static int under_valgrind(void)
+{
+    char line[4096];
+    int found = 0;
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, "/vgpreload_") != NULL;
+    fclose(f);
+    return found;
+}
+
+static int set_minimal_env(const fmuc_sandbox_plan *plan)
+{
+    uintptr_t start, end;
+    int in_block = 0;
+    env_block(&start, &end);
+    for (char **e = environ; e && *e; e++) {
+        uintptr_t a = (uintptr_t)*e;
+        if (a >= start && a < end)
+            in_block = 1;
+        memset(*e, 0, strlen(*e));
+    }
+    if (in_block)
+        memset((void *)start, 0, end - start);
+    if (clearenv() != 0)
+        return -1;
+    for (size_t i = 0; i < plan->nenv; i++)
+        if (putenv(plan->env[i]) != 0) /* the plan's strings live as long as the worker */
+            return -1;
+    return 0;
 }
 
 /* ---- child: recording ---------------------------------------------------------------------- */
@@ -916,34 +1067,71 @@ fail:
 
 /* ---- child: confinement -------------------------------------------------------------------- */
 
-static int ll_add_path(int rs, const char *path, uint64_t access, int file_only)
+#define LL_FS_READ (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR)
+#define LL_FS_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE | \
+                           LL_FS_IOCTL_DEV)
+
+/* Allow access (limited to what the ruleset handles, and to file rights on a file) beneath
+ * path. A path that does not exist is no error (an optional system folder). */
+static int ll_add_path(int rs, const char *path, uint64_t access, uint64_t handled)
 {
     struct ll_path_beneath_attr pb;
     struct stat st;
     int fd = open(path, O_PATH | O_CLOEXEC);
     int rc;
     if (fd < 0)
-        return errno == ENOENT ? 0 : -1;
+        return errno == ENOENT || errno == ENOTDIR || errno == EACCES ? 0 : -1;
+    access &= handled;
     if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
-        file_only = 1;
-    if (file_only)
-        access &= LL_FS_WRITE_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV;
+        access &= LL_FS_FILE_RIGHTS;
     pb.allowed_access = access;
     pb.parent_fd = fd;
-    rc = (int)syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &pb, 0);
+    rc = access ? (int)syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &pb, 0) : 0;
     close(fd);
     return rc;
 }
 
-static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, int *net_done,
-                          char *why, size_t n)
+/* The system's read-only folders: programs, libraries, configuration, kernel information. */
+static const char *const system_read[] = {
+    "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/sys",
+    "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/filesystems", "/proc/sys",
+    "/dev/urandom", "/dev/random"};
+
+/* Every file the worker has mapped (fmucheck, its libraries, a sanitizer runtime): readable, so
+ * that a symbolizer or debugger in the worker still finds them; nothing else of their folders. */
+static int ll_add_mapped(int rs, uint64_t handled)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[PATH_MAX + 256], last[PATH_MAX] = "";
+    int rc = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        char *path = strchr(line, '/');
+        if (!path)
+            continue;
+        path[strcspn(path, "\n")] = '\0';
+        if (!strcmp(path, last) || strstr(path, " (deleted)"))
+            continue;
+        snprintf(last, sizeof last, "%s", path);
+        if (ll_add_path(rs, path, LL_FS_READ_FILE | LL_FS_EXECUTE, handled) < 0)
+            rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, int scope_signals,
+                          int *net_done, char *why, size_t n)
 {
     struct ll_ruleset_attr attr;
     size_t attr_size = sizeof(uint64_t);
     uint64_t fs = LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR |
                   LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO |
-                  LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM;
+                  LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_READ;
+    uint64_t handled;
     char own[64];
+    const char *what = NULL;
     int rs;
     if (abi >= 2)
         fs |= LL_FS_REFER;
@@ -951,6 +1139,7 @@ static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, 
         fs |= LL_FS_TRUNCATE;
     if (abi >= 5)
         fs |= LL_FS_IOCTL_DEV;
+    handled = fs;
     memset(&attr, 0, sizeof attr);
     attr.handled_access_fs = fs;
     *net_done = 0;
@@ -959,8 +1148,9 @@ static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, 
         attr_size = 2 * sizeof(uint64_t);
         *net_done = 1;
     }
-    if (abi >= 6 && deny_net) {
-        attr.scoped = LL_SCOPE_ABSTRACT_UNIX;
+    if (abi >= 6 && (deny_net || scope_signals)) {
+        attr.scoped = (deny_net ? LL_SCOPE_ABSTRACT_UNIX : 0) |
+                      (scope_signals ? LL_SCOPE_SIGNAL : 0);
         attr_size = sizeof attr;
     }
     rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
@@ -969,23 +1159,34 @@ static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, 
         return -1;
     }
     snprintf(own, sizeof own, "/proc/%ld", (long)getpid());
-    if (ll_add_path(rs, plan->scratch, fs, 0) < 0) {
-        snprintf(why, n, "landlock rule for %s: %s", plan->scratch, strerror(errno));
-        close(rs);
-        return -1;
+    if (ll_add_path(rs, plan->scratch, fs, handled) < 0) {
+        what = plan->scratch;
+        goto fail;
     }
     for (size_t i = 0; i < plan->cfg->nallow_write; i++)
-        if (ll_add_path(rs, plan->cfg->allow_write[i], fs, 0) < 0) {
-            snprintf(why, n, "landlock rule for --allow-write %s: %s", plan->cfg->allow_write[i],
-                     strerror(errno));
-            close(rs);
-            return -1;
+        if (ll_add_path(rs, plan->cfg->allow_write[i], fs, handled) < 0) {
+            what = plan->cfg->allow_write[i];
+            goto fail;
         }
-    if (ll_add_path(rs, "/dev/null", fs, 1) < 0 || ll_add_path(rs, "/dev/zero", fs, 1) < 0 ||
-        ll_add_path(rs, "/dev/full", fs, 1) < 0 || ll_add_path(rs, own, fs, 0) < 0) {
-        snprintf(why, n, "landlock rule for a device: %s", strerror(errno));
-        close(rs);
-        return -1;
+    if (ll_add_path(rs, "/dev/null", fs, handled) < 0 ||
+        ll_add_path(rs, "/dev/zero", fs, handled) < 0 ||
+        ll_add_path(rs, "/dev/full", fs, handled) < 0 || ll_add_path(rs, own, fs, handled) < 0) {
+        what = "a device or /proc/<pid>";
+        goto fail;
+    }
+    for (size_t i = 0; i < plan->nread; i++)
+        if (ll_add_path(rs, plan->read[i], LL_FS_READ, handled) < 0) {
+            what = plan->read[i];
+            goto fail;
+        }
+    for (size_t i = 0; i < sizeof system_read / sizeof system_read[0]; i++)
+        if (ll_add_path(rs, system_read[i], LL_FS_READ, handled) < 0) {
+            what = system_read[i];
+            goto fail;
+        }
+    if (ll_add_mapped(rs, handled) < 0) {
+        what = "the worker's mapped files";
+        goto fail;
     }
     if (syscall(SYS_landlock_restrict_self, rs, 0) < 0) {
         snprintf(why, n, "landlock_restrict_self: %s", strerror(errno));
@@ -994,7 +1195,74 @@ static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, 
     }
     close(rs);
     return 0;
+fail:
+    snprintf(why, n, "landlock rule for %s: %s", what, strerror(errno));
+    close(rs);
+    return -1;
 }
+
+/* Fallback signal confinement where Landlock cannot scope signals (ABI < 6): a seccomp filter
+ * that lets kill reach only this worker (pid), its process group (0, -pid) and nothing else;
+ * tgkill/tkill/rt_(tg)sigqueueinfo, pidfd_open and process_vm_readv/writev only this worker;
+ * ptrace only PTRACE_TRACEME; pidfd_send_signal never (a pidfd can come from /proc/<pid>). Other
+ * architectures' system calls (int 0x80, x32) are refused outright. The pid arguments are
+ * compared on their low 32 bits (pid_t is int). */
+#if defined(__x86_64__)
+#define SB_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SB_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifdef SB_AUDIT_ARCH
+#define SB_ARG0_LO offsetof(struct seccomp_data, args[0]) /* little-endian low word */
+#define SB_DENY (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+static int install_signal_filter(void)
+{
+    uint32_t self = (uint32_t)getpid();
+    struct sock_filter f[] = {
+        /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SB_AUDIT_ARCH, 1, 0),
+        /* 2 */ BPF_STMT(BPF_RET | BPF_K, SB_DENY),
+        /* 3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __x86_64__
+        /* 4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1), /* x32 */
+#else
+        /* 4 */ BPF_JUMP(BPF_JMP | BPF_JA, 1, 0, 0),
+#endif
+        /* 5 */ BPF_STMT(BPF_RET | BPF_K, SB_DENY),
+        /* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 11, 0),
+        /* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_tkill, 14, 0),
+        /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_tgkill, 13, 0),
+        /* 9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigqueueinfo, 12, 0),
+        /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_tgsigqueueinfo, 11, 0),
+        /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 10, 0),
+        /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 9, 0),
+        /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 8, 0),
+        /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 9, 0),
+        /* 15 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_send_signal, 1, 0),
+        /* 16 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* 17 */ BPF_STMT(BPF_RET | BPF_K, SB_DENY),
+        /* 18: kill: 0, pid, -pid */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SB_ARG0_LO),
+        /* 19 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 7, 0),
+        /* 20 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, 6, 0),
+        /* 21 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)0 - self, 5, 4),
+        /* 22: this worker only */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SB_ARG0_LO),
+        /* 23 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, 3, 2),
+        /* 24: ptrace */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SB_ARG0_LO),
+        /* 25 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0 /* PTRACE_TRACEME */, 1, 0),
+        /* 26 */ BPF_STMT(BPF_RET | BPF_K, SB_DENY),
+        /* 27 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+#else
+static int install_signal_filter(void)
+{
+    errno = ENOSYS;
+    return -1;
+}
+#endif
 
 static void add_missing(fmuc_w_sandbox *sb, const char *part)
 {
@@ -1025,6 +1293,11 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
     memset(sb, 0, offsetof(fmuc_w_sandbox, ev)); /* the events are counted by nevents */
     sb->basic_requested = basic;
     sb->network_deny = deny_net && !basic;
+    sb->valgrind = under_valgrind();
+    /* at every level: FMU code sees no variable of the caller (issue 16) */
+    if (set_minimal_env(plan) != 0)
+        return fail(sb, "cannot set the worker's minimal environment: %s", strerror(errno));
+    sb->env_minimal = 1;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return fail(sb, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
     sb->no_new_privs = 1;
@@ -1063,31 +1336,42 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
         if (chdir(plan->scratch) != 0)
             return fail(sb, "chdir to the scratch directory %s: %s", plan->scratch,
                         strerror(errno));
-        setenv("TMPDIR", plan->scratch, 1);
     }
 
     if (!basic) {
+        int ll_signals = 0;
         abi = ll_abi();
         if (abi > 0 && plan->scratch) {
-            if (apply_landlock(plan, abi, deny_net, &net_ll, why, sizeof why) < 0)
+            ll_signals = abi >= 6 && !cfg->force_signal_seccomp;
+            if (apply_landlock(plan, abi, deny_net, ll_signals, &net_ll, why, sizeof why) < 0)
                 return fail(sb, "%s", why);
             sb->landlock_abi = abi;
             sb->landlock_net = net_ll;
+            sb->fs_read = 1;
+            if (ll_signals)
+                sb->signals = 1; /* ptrace is confined to the domain by every ABI */
         }
         if (plan->record && seccomp_notify_available()) {
             if (start_recording(plan, sb, why, sizeof why) < 0)
                 return fail(sb, "seccomp recording: %s", why);
             sb->seccomp = 1;
         }
+        /* after the recording thread started: it reads its callers' memory (process_vm_readv),
+         * which the filter would refuse for pids other than the worker's */
+        if (!sb->signals && install_signal_filter() == 0)
+            sb->signals = 2;
     }
     if (basic) {
         add_missing(sb, "landlock (--isolation basic)");
         add_missing(sb, "seccomp (--isolation basic)");
+        add_missing(sb, "signal-confinement (--isolation basic)");
         if (deny_net)
             add_missing(sb, "network-isolation (--isolation basic)");
     } else {
         if (!sb->landlock_abi)
             add_missing(sb, "landlock");
+        if (!sb->signals)
+            add_missing(sb, "signal-confinement");
         if (plan->record && !sb->seccomp)
             add_missing(sb, "seccomp");
         if (deny_net && !sb->netns && !sb->landlock_net)
@@ -1130,6 +1414,10 @@ void fmuc_sandbox__decode(const fmuc_w_sandbox *sb, fmuc_worker_outcome *out)
     iso->netns = sb->netns == 1 || sb->netns == 2 ? sb->netns : 0;
     iso->network_deny = sb->network_deny != 0;
     iso->basic_requested = sb->basic_requested != 0;
+    iso->fs_read = sb->fs_read != 0;
+    iso->signals = sb->signals == 1 || sb->signals == 2 ? sb->signals : 0;
+    iso->env_minimal = sb->env_minimal != 0;
+    iso->symbols_global = sb->valgrind != 0;
     {
         char *m = clean(sb->missing, sizeof sb->missing);
         snprintf(iso->missing, sizeof iso->missing, "%s", m ? m : "");

@@ -29,7 +29,8 @@ typedef struct fmuc_w_sandbox {
     uint32_t setup_failed;
     char setup_error[256];
     int32_t no_new_privs, uid, gid, privilege_drop, landlock_abi, landlock_net, seccomp, netns,
-        network_deny, basic_requested, strict;
+        network_deny, basic_requested, strict, fs_read, signals, env_minimal,
+        valgrind; /* running under valgrind: the loader keeps the FMU in fmucheck's namespace */
     char missing[256];
     uint64_t events_total;   /* every recorded attempt, also those not kept */
     uint64_t violations_total;
@@ -45,6 +46,11 @@ typedef struct fmuc_sandbox_plan {
     char *scratch;                    /* per-worker scratch directory (malloc'ed, absolute) */
     int record;                       /* install the seccomp recording (spec->record_sandbox) */
     int reused;                       /* scratch is the FMU's shared one: emptied, not removed */
+    char **read;                      /* readable beneath (malloc'ed absolute paths): the FMU's
+                                         temp and extraction folders, the user's input files */
+    size_t nread;
+    char **env;                       /* the worker's whole environment ("NAME=value") */
+    size_t nenv;
 } fmuc_sandbox_plan;
 
 /** Parent: create the worker's scratch directory under base_dir (the FMU's temp dir, else
@@ -52,6 +58,10 @@ typedef struct fmuc_sandbox_plan {
  *  writable) for the worker's group and the scratch directory its own. */
 fmuc_err fmuc_sandbox__prepare(fmuc_sandbox_plan *plan, const fmuc_sandbox_config *cfg,
                                const char *fmu_tmp_dir, const char *tmp_parent, fmuc_diag *diag);
+/** Parent, after prepare: what the worker may read besides the system folders (paths kept as
+ *  copies; NULL entries skipped) and its environment (minimal set, --pass-env variables). */
+fmuc_err fmuc_sandbox__plan_access(fmuc_sandbox_plan *plan, const char *const *read,
+                                   size_t nread, fmuc_diag *diag);
 /** Parent: remove the scratch directory and free the plan. */
 void fmuc_sandbox__cleanup(fmuc_sandbox_plan *plan);
 

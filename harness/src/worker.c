@@ -74,6 +74,10 @@ void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fm
         spec->capture_cap_bytes = opts->capture_cap_bytes;
         spec->sandbox = &opts->sandbox;
         spec->tmp_parent = opts->tmp_parent;
+        spec->read_files[0] = opts->input_csv;
+        spec->read_files[1] = opts->reference_csv;
+        spec->read_files[2] = opts->energy_spec;
+        spec->read_files[3] = opts->compare_fmu;
     }
 }
 
@@ -659,6 +663,34 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     if (err < 0)
         goto out;
     plan.record = spec.record_sandbox;
+    {
+        /* readable in the worker besides the system folders: the FMU's temp folder (extraction
+         * and scratch) and the user's input files, by absolute path */
+        const char *read[4 + sizeof spec.read_files / sizeof spec.read_files[0]];
+        char *abs[sizeof spec.read_files / sizeof spec.read_files[0]] = {0};
+        char *libdir[2] = {NULL, NULL}; /* the libraries' folders (inside unpack_dir for an
+                                           extracted FMU; a bare library in tests) */
+        size_t nread = 0;
+        read[nread++] = spec.fmu ? spec.fmu->tmp_dir : NULL;
+        read[nread++] = spec.fmu ? spec.fmu->unpack_dir : NULL;
+        for (int k = 0; k < 2; k++) {
+            const char *lib = !spec.fmu ? NULL : k ? spec.fmu->lib_path_cs : spec.fmu->lib_path_me;
+            const char *slash = lib ? strrchr(lib, '/') : NULL;
+            if (slash && slash != lib)
+                libdir[k] = strndup(lib, (size_t)(slash - lib));
+            read[nread++] = libdir[k];
+        }
+        for (size_t i = 0; i < sizeof spec.read_files / sizeof spec.read_files[0]; i++)
+            read[nread++] = spec.read_files[i] ? (abs[i] = realpath(spec.read_files[i], NULL))
+                                               : NULL;
+        err = fmuc_sandbox__plan_access(&plan, read, nread, diag);
+        for (size_t i = 0; i < sizeof abs / sizeof abs[0]; i++)
+            free(abs[i]);
+        free(libdir[0]);
+        free(libdir[1]);
+        if (err < 0)
+            goto out;
+    }
 
     /* Orphans of the worker get reparented to us (not init) so they can be killed and reaped. */
     if (prctl(PR_GET_CHILD_SUBREAPER, &prev_subreaper) == 0 && !prev_subreaper &&

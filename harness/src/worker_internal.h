@@ -121,6 +121,8 @@ struct fmuc_worker_ctx {
     fmuc_fmi fmi[2];
     void *handle[2];
     int loaded[2];
+    void *libm;               /* loader.c: libm opened first in the FMU's own link-map */
+    long lmid;                /* namespace (its global scope), and that namespace's id */
     const char *phase_label;  /* label last copied into sh->phase by fmuc_worker_phase_at */
 };
 
@@ -153,5 +155,7 @@ void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
 
 /* loader.c */
 void fmuc_loader__unload_all(fmuc_worker_ctx *ctx);
+/** Flush the stdio buffers of the libc in the FMU's namespace (before the worker exits). */
+void fmuc_loader__flush_stdio(fmuc_worker_ctx *ctx);
 
 #endif

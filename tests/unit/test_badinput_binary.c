@@ -142,7 +142,11 @@ Test(badinput_binary, b17_fmu_locale_and_fp_mode_do_not_reach_the_report, .timeo
     snprintf(markdir, sizeof markdir, "%s/marker", e.root);
     cr_assert(mkdir(markdir, 0777) == 0 && chmod(markdir, 0777) == 0);
     snprintf(marker, sizeof marker, "%s/locale-took-effect", markdir);
-    const char *allow[] = {"--allow-write", markdir, NULL};
+    /* FMU code sees neither variable nor the locale folder unless named: --pass-env, and the
+     * locale folder made readable with --allow-write (issue 16: minimal environment, reads
+     * confined) */
+    const char *allow[] = {"--allow-write", markdir, "--allow-write", loc,
+                           "--pass-env", "LOCPATH", "--pass-env", "FMUC_BI_LOCALE_OK", NULL};
     setenv("LOCPATH", loc, 1);
     setenv("FMUC_BI_LOCALE_OK", marker, 1);
     char p[700];

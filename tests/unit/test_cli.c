@@ -420,7 +420,8 @@ Test(cli, sigint_stops_promptly_and_writes_incomplete_report, .timeout = 120)
     snprintf(so, sizeof so, "%s/stdout", dir);
     snprintf(se, sizeof se, "%s/stderr", dir);
     snprintf(rp, sizeof rp, "%s/report.json", out);
-    char *argv[] = {FMUC_EXE, "--timeout", "60", "--tmpdir", tmp, "--allow-write", piddir, "-o", out, fmu, NULL};
+    char *argv[] = {FMUC_EXE, "--timeout", "60", "--tmpdir", tmp, "--allow-write", piddir,
+                    "--pass-env", "FMUC_TEST_HANG_PIDFILE", "-o", out, fmu, NULL};
     char *env[] = {envp, NULL};
     pid_t pid = fmuc_test_spawn(argv, env, so, se);
     cr_assert(pid > 0);

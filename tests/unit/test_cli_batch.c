@@ -231,7 +231,8 @@ Test(cli_batch, sigint_stops_batch_marks_index_incomplete, .timeout = 120)
     cr_assert(chmod(dir, 0711) == 0 && mkdir(piddir, 0777) == 0 && chmod(piddir, 0777) == 0);
     snprintf(pidfile, sizeof pidfile, "%s/worker.pid", piddir);
     snprintf(envp, sizeof envp, "FMUC_TEST_HANG_PIDFILE=%s", pidfile);
-    char *argv[] = {FMUC_EXE, "-j", "2", "--timeout", "60", "--tmpdir", tmp, "--allow-write", piddir, "-o", out, in, NULL};
+    char *argv[] = {FMUC_EXE, "-j", "2", "--timeout", "60", "--tmpdir", tmp, "--allow-write", piddir,
+                    "--pass-env", "FMUC_TEST_HANG_PIDFILE", "-o", out, in, NULL};
     char *env[] = {envp, NULL};
     pid_t pid = fmuc_test_spawn(argv, env, NULL, NULL);
     cr_assert(pid > 0);

@@ -2,6 +2,10 @@
  * the process isolation of fmuc_worker.h.
  *
  * In every worker, before any FMU code runs:
+ *   - a minimal environment (PATH=/usr/bin:/bin, HOME and TMPDIR the scratch directory, LANG=C,
+ *     and the --pass-env variables); the caller's original environment block (what
+ *     /proc/self/environ shows) is overwritten;
+ *   - the FMU library is loaded into a link-map namespace of its own (loader.c);
  *   - PR_SET_NO_NEW_PRIVS;
  *   - when the worker would run as root: drop to the "nobody" user (setgroups(0), setgid, setuid,
  *     verified), unless the user asked for --no-privilege-drop;
@@ -9,7 +13,13 @@
  * and at the "strict" level, as far as the kernel offers it:
  *   - Landlock: every write-type filesystem access denied except beneath the scratch directory,
  *     harmless devices (/dev/null, /dev/zero, /dev/full), the worker's own /proc/<pid> and the
- *     --allow-write folders; reads and execution stay allowed;
+ *     --allow-write folders; reading and execution denied except beneath the FMU's temp folder,
+ *     the scratch directory, the system's read-only folders (/usr, /lib*, /bin, /sbin, /etc,
+ *     /opt, /sys), a few /proc and /dev files, the files the worker has mapped and the user's
+ *     input files (--input, --reference, --energy-spec, --compare);
+ *   - signals and ptrace confined to the worker's own Landlock domain (ABI 6 signal scope;
+ *     ptrace is confined by every Landlock ABI), else a seccomp filter that lets signals,
+ *     ptrace and process_vm_* reach only the worker itself and its process group;
  *   - network denied: a new network namespace (directly as root, or inside a new user namespace)
  *     and, with Landlock ABI >= 4, TCP bind/connect denied;
  *   - seccomp user notification that records write-type file calls outside the allowed folders
@@ -47,6 +57,11 @@ typedef struct fmuc_sandbox_config {
                                           namespace already */
     int nobody_known;                  /* nobody_uid/gid below are resolved (else each worker */
     int nobody_uid, nobody_gid;        /* looks "nobody" up: an NSS lookup per worker) */
+    const char *pass_env[FMUC_SANDBOX_MAX_ALLOW]; /* --pass-env NAME: variables of the caller
+                                          that FMU code sees beside the minimal environment */
+    size_t npass_env;
+    int force_signal_seccomp;          /* tests: confine signals with the seccomp fallback even
+                                          where Landlock scopes them */
 } fmuc_sandbox_config;
 
 /** What the kernel offers, probed without changing the calling process. */
@@ -74,6 +89,10 @@ typedef struct fmuc_isolation {
     int netns;               /* 1 own network namespace, 2 via a user namespace, 0 none */
     int network_deny;        /* network confinement requested (not --network allow) */
     int basic_requested;     /* --isolation basic */
+    int fs_read;             /* reads confined by Landlock (FMU, scratch, system folders) */
+    int signals;             /* signal/ptrace confinement: 1 Landlock scope, 2 seccomp, 0 none */
+    int env_minimal;         /* FMU code saw the minimal environment only */
+    int symbols_global;      /* under valgrind: FMU libraries share fmucheck's symbol scope */
     char missing[256];       /* comma-separated parts missing for "strict" ("" when none) */
 } fmuc_isolation;
 

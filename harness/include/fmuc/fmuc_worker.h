@@ -61,6 +61,10 @@ typedef struct fmuc_worker_spec {
                                      the enforcement (Landlock, network namespace, privilege
                                      drop) applies to every worker either way */
     const char *tmp_parent;       /* where the scratch dir goes when fmu is NULL ($TMPDIR, /tmp) */
+    const char *read_files[4];    /* the user's files the worker reads besides the FMU (--input,
+                                     --reference, --energy-spec, --compare); NULL entries unused.
+                                     Everything else outside the FMU, the scratch directory and
+                                     the system folders is unreadable in the worker (sandbox) */
 } fmuc_worker_spec;
 
 /** Fill a spec from the run's options (timeouts, limits, capture cap) for this FMU. */
