@@ -419,12 +419,17 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
         const fmuc_sim_nonfinite *n = &r->nonfinite[i];
         long col = fmuc_sim_column_find(r, n->name);
         explained++;
+        /* no FMI 2.0.4 text forbids a non-finite output as such (issue 16): it warns, as an
+         * importer that passes it on propagates it; a non-finite state or derivative stops
+         * any integration and stays a violation */
+        void (*judge)(fmuc_result *, const char *, ...) __attribute__((format(printf, 2, 3))) =
+            strcmp(n->what, "output") == 0 ? fmuc_result_warn : fmuc_result_violation;
         if (col >= 0)
-            fmuc_result_violation(res, "%s '%s' (vr %u) is %s at t=%.9g", n->what, n->name,
-                                  r->cols[col].vr, isnan(n->value) ? "NaN" : "infinite", n->t);
+            judge(res, "%s '%s' (vr %u) is %s at t=%.9g", n->what, n->name, r->cols[col].vr,
+                  isnan(n->value) ? "NaN" : "infinite", n->t);
         else
-            fmuc_result_violation(res, "%s %s is %s at t=%.9g", n->what, n->name,
-                                  isnan(n->value) ? "NaN" : "infinite", n->t);
+            judge(res, "%s %s is %s at t=%.9g", n->what, n->name,
+                  isnan(n->value) ? "NaN" : "infinite", n->t);
     }
     if (r->event_iteration_overflow) {
         explained++;
