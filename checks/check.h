@@ -47,6 +47,9 @@ typedef struct fmuc_check {
     fmuc_interop interop;    /* level under the interop profile */
     const char *interop_why; /* one line: why such a violation cannot break a conforming
                               * importer (required unless interop is FMUC_INTEROP_SAME) */
+    const char *why;    /* why it matters: what breaks in an importer when the rule is violated
+                         * (one or two sentences; issue 21) */
+    const char *fix;    /* how the FMU's author fixes a violation (one or two sentences) */
     unsigned applies;   /* FMUC_APPLIES_* : the check runs if the FMU declares one of these */
     unsigned needs;     /* FMUC_NEEDS_* */
     void (*run)(const fmuc_subject *s, fmuc_result *res);

@@ -44,6 +44,8 @@ const char *fmuc_check_profile_level(const fmuc_check *c, fmuc_profile p)
 void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selected)
 {
     fmuc_result_profiles(r, c->interop == FMUC_INTEROP_WARN, c->interop_why, selected);
+    r->why = c->why;
+    r->fix = c->fix;
     /* the report's level: the check's effective level under the selected profile */
     if (selected == FMUC_PROFILE_STRICT)
         r->level = FMUC_LEVEL_MUST;

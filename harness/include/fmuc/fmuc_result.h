@@ -53,6 +53,7 @@ typedef struct fmuc_result {
     fmuc_verdict verdicts[FMUC_PROFILE_COUNT];
     int has_profiles;
     const char *interop_why;       /* the check's reason for warning under interop (static) */
+    const char *why, *fix;         /* the check's "why it matters" and "how to fix" (static) */
     unsigned char letter_fail;     /* a failure came from fmuc_result_violation_letter */
     unsigned char other_fail;      /* a failure came from anything else */
 } fmuc_result;
