@@ -131,19 +131,25 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
  *    limit of the nominal runs themselves, is --timeout when it was given (timeout_explicit),
  *    else FMUC_NOMINAL_TIMEOUT_S: a slow FMU on a loaded machine is no hang. The checks before
  *    the calibration get --timeout (60 s).
- *  - every run beyond the nominal one covers the fraction fmuc_shared_horizon_fraction(S) of the
- *    nominal run's simulated span (S = its wall time without loading the library; the whole span
- *    while S <= FMUC_HORIZON_BUDGET_S, else BUDGET/S, at least FMUC_HORIZON_MIN_FRACTION), at
- *    least FMUC_HORIZON_MIN_STEPS communication steps, and ends before a call that hung.
+ *  - every run beyond the nominal one covers fmuc_shared_horizon_steps(N, slow) of the N
+ *    communication (or output) steps the nominal run's simulated span has on that run's grid:
+ *    all of them up to FMUC_HORIZON_MIN_STEPS (FMUC_HORIZON_MIN_STEPS_SLOW when the nominal
+ *    simulation took more than FMUC_HORIZON_SLOW_S), else a tenth, at least that many, at most
+ *    FMUC_HORIZON_MAX_STEPS; and it ends before a call that hung. Counted in steps, so that the
+ *    horizon (and the verdict) of an FMU does not move with the machine's load; the one
+ *    measured threshold lies far above the nominal runs of ordinary FMUs (milliseconds) and
+ *    below those of slow ones (seconds).
  *  - a call that hung (worker timeout with an FMI call in progress) is remembered per interface:
  *    a later run that would reach it again is not applicable, naming the check that saw it. */
-#define FMUC_TIMEOUT_FACTOR 10.0
+#define FMUC_TIMEOUT_FACTOR 30.0
 #define FMUC_NOMINAL_TIMEOUT_S 300.0
 #define FMUC_TIMEOUT_SESSION_FACTOR 3.0
-#define FMUC_TIMEOUT_MIN_S 1.0
-#define FMUC_HORIZON_BUDGET_S 0.05
-#define FMUC_HORIZON_MIN_FRACTION 0.02
-#define FMUC_HORIZON_MIN_STEPS 10.0
+#define FMUC_TIMEOUT_MIN_S 5.0
+#define FMUC_HORIZON_MIN_STEPS 500.0
+#define FMUC_HORIZON_MIN_STEPS_SLOW 100.0
+#define FMUC_HORIZON_SLOW_S 2.0
+#define FMUC_HORIZON_SHARE 0.1
+#define FMUC_HORIZON_MAX_STEPS 2000.0
 
 typedef struct fmuc_shared_hang {
     int seen;
@@ -165,8 +171,9 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
  *  the scaled timeout, at most its cap; s->opts->timeout_s for one session or before the
  *  calibration. */
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
-/** The fraction of the nominal span that runs beyond the nominal one cover (see above). */
-double fmuc_shared_horizon_fraction(double nominal_sim_s);
+/** How many of the n steps of the nominal span runs beyond the nominal one cover (see above);
+ *  slow: the nominal simulation took more than FMUC_HORIZON_SLOW_S. */
+double fmuc_shared_horizon_steps(double n, int slow);
 /** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */
 void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char *check_id,
                               const fmuc_worker_outcome *o);

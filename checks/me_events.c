@@ -314,17 +314,13 @@ static void compare_runs(const fmuc_sim_result *a, const fmuc_sim_result *b, fmu
  * nextEventTime, which does not depend on the integrator tolerance: when the nominal run (shared
  * with me-nominal-run) completed without one, the tolerance comparison has nothing to compare.
  * 1: nothing further to do (also when the nominal run failed: res says why). */
-static int no_time_events(const fmuc_subject *s, fmuc_result *res)
+static int no_time_events(const fmuc_sim_result *r, fmuc_result *res)
 {
-    fmuc_sim_result own;
     const fmuc_sim_event *tmp[1];
-    const fmuc_sim_result *r =
-        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-events", res, &own);
     int none = !r || (r->completed && !r->stop_reason && located_events(r, tmp, 1) == 0);
     if (r && none)
         fmuc_result_note(res, "no event indicators and no time events in the nominal run "
                               "[%.17g, %.17g]: event timing not compared", r->start, r->stop);
-    fmuc_sim_result_free(&own);
     return none;
 }
 
@@ -347,7 +343,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         meu_model_free(&m);
         return; /* the interface is already broken: do not pile simulation noise on top */
     }
-    if (m.ni == 0 && no_time_events(s, res)) {
+    /* the nominal run (shared with me-nominal-run) covers the whole default experiment; the
+     * tolerance runs below only a bounded horizon, so an event iteration that never settles
+     * later in the experiment is judged from it */
+    fmuc_sim_result own;
+    const fmuc_sim_result *nom =
+        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-events", res, &own);
+    int done = 0;
+    if (nom && nom->event_iteration_overflow) {
+        fmuc_result_violation(res, "in the nominal run: %s",
+                              nom->stop_reason ? nom->stop_reason
+                                               : "an event iteration did not settle");
+        done = 1;
+    } else if (m.ni == 0 && no_time_events(nom, res)) {
+        done = 1;
+    }
+    fmuc_sim_result_free(&own);
+    if (done) {
         meu_model_free(&m);
         return;
     }

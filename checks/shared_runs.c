@@ -272,7 +272,6 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
         cJSON_AddNumberToObject(ci, "simulation_s", e->sim_s);
         if (isfinite(e->span))
             cJSON_AddNumberToObject(ci, "span", e->span);
-        cJSON_AddNumberToObject(ci, "horizon_fraction", fmuc_shared_horizon_fraction(e->sim_s));
         if (e->timeout_s > 0)
             cJSON_AddNumberToObject(ci, "scaled_timeout_s", e->timeout_s);
     }
@@ -355,12 +354,15 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s)
     return user_timeout_s > 0.0 && t > user_timeout_s ? user_timeout_s : t;
 }
 
-double fmuc_shared_horizon_fraction(double nominal_sim_s)
+double fmuc_shared_horizon_steps(double n, int slow)
 {
-    if (!(nominal_sim_s > FMUC_HORIZON_BUDGET_S))
-        return 1.0;
-    double f = FMUC_HORIZON_BUDGET_S / nominal_sim_s;
-    return f < FMUC_HORIZON_MIN_FRACTION ? FMUC_HORIZON_MIN_FRACTION : f;
+    double min = slow ? FMUC_HORIZON_MIN_STEPS_SLOW : FMUC_HORIZON_MIN_STEPS;
+    if (!(n > min))
+        return n;
+    double k = floor(FMUC_HORIZON_SHARE * n);
+    if (k < min)
+        k = min;
+    return k > FMUC_HORIZON_MAX_STEPS ? FMUC_HORIZON_MAX_STEPS : k;
 }
 
 void fmuc_shared_calibrate(const fmuc_subject *s)
@@ -425,13 +427,11 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmi2Type iface, double t0, double
     const shared_entry *e = &s->shared->e[iface == fmi2ModelExchange ? 0 : 1];
     const fmuc_shared_hang *h = fmuc_shared_hang_find(s, iface);
     const char *why = NULL;
-    if (e->done && isfinite(e->span) && e->span > 0.0) {
-        double f = fmuc_shared_horizon_fraction(e->sim_s);
-        if (f < 1.0) {
-            double span = f * e->span;
-            if (step > 0.0 && span < FMUC_HORIZON_MIN_STEPS * step)
-                span = FMUC_HORIZON_MIN_STEPS * step;
-            *t_end = t0 + span;
+    if (e->done && isfinite(e->span) && e->span > 0.0 && step > 0.0) {
+        double n = floor(e->span / step + 1e-9);
+        double k = fmuc_shared_horizon_steps(n, e->sim_s > FMUC_HORIZON_SLOW_S);
+        if (k < n) {
+            *t_end = t0 + k * step;
             why = "bounded horizon";
         }
     }

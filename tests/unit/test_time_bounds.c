@@ -14,18 +14,24 @@
 
 Test(time_bounds, timeout_scales_with_the_nominal_run)
 {
-    /* 10 x the nominal worker, at least 1 s, at most --timeout */
+    /* 30 x the nominal worker, at least 5 s, at most --timeout */
     cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 0.01), FMUC_TIMEOUT_MIN_S, 1e-12);
-    cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 0.5), 5.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 0.5), 15.0, 1e-12);
     cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, 30.0), 60.0, 1e-12);
     cr_expect_float_eq(fmuc_shared_scaled_timeout(0.5, 0.01), 0.5, 1e-12,
                        "an explicit --timeout below the minimum wins");
     cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, NAN), 60.0, 1e-12,
                        "no measurement: the user's timeout");
-    /* the horizon: whole while the nominal run is quick, then the budget's share, bounded */
-    cr_expect_float_eq(fmuc_shared_horizon_fraction(0.01), 1.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_fraction(0.5), FMUC_HORIZON_BUDGET_S / 0.5, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_fraction(1000.0), FMUC_HORIZON_MIN_FRACTION, 1e-12);
+    /* the horizon, in steps of the nominal span (never in measured seconds): all of a short
+     * experiment (500 steps; 100 for a slow FMU), else a tenth, at least that, at most 2000 */
+    cr_expect_float_eq(fmuc_shared_horizon_steps(0.0, 0), 0.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(500.0, 0), 500.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(500.0, 1), 100.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(70.0, 1), 70.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(3000.0, 0), 500.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(3000.0, 1), 300.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(1e6, 0), FMUC_HORIZON_MAX_STEPS, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(1e6, 1), FMUC_HORIZON_MAX_STEPS, 1e-12);
 }
 
 static fmuc_worker_outcome hung_outcome(const char *call, const char *phase)
