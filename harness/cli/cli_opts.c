@@ -9,50 +9,112 @@
 
 #include "cli.h"
 
+/* The parser's ids, one per line of cli_options.def; above every short letter (getopt_long
+ * returns the letter for -x and the id for --long; option_id maps both to the id). */
 enum {
-    OPT_VERSION = 256, OPT_SOAK, OPT_LIST, OPT_JSON, OPT_ONLY, OPT_SKIP, OPT_TIMEOUT, OPT_TMULT, OPT_INPUT,
-    OPT_NATIVE, OPT_COMPARE, OPT_REFERENCE, OPT_RTOL, OPT_ATOL, OPT_JUNIT, OPT_NO_HTML, OPT_TMPDIR,
-    OPT_CONFIG, OPT_BASELINE, OPT_FAIL_ON, OPT_SHARD, OPT_ENERGY_SPEC, OPT_ISOLATION,
-    OPT_REQUIRE_ISOLATION, OPT_NETWORK, OPT_NO_PRIV_DROP, OPT_ALLOW_WRITE, OPT_PROFILE,
-    OPT_PASS_ENV
+    FMUC_OPT_FIRST_ = 256,
+#define FMUC_CLI_OPTION(ID, LONG, SHORT, ARG, ARGNAME, HELP) FMUC_OPT_##ID,
+#include "cli_options.def"
+#undef FMUC_CLI_OPTION
+    FMUC_OPT_END_
 };
 
+typedef struct {
+    const char *name;    /* long name, without "--" */
+    int letter;          /* short letter, 0 when none */
+    int has_arg;         /* no_argument, required_argument, optional_argument */
+    const char *argname; /* NULL for no_argument */
+    const char *help;
+} cli_option;
+
+static const cli_option options[] = {
+#define FMUC_CLI_OPTION(ID, LONG, SHORT, ARG, ARGNAME, HELP) {LONG, SHORT, ARG, ARGNAME, HELP},
+#include "cli_options.def"
+#undef FMUC_CLI_OPTION
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
 static const struct option long_opts[] = {
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {"output", required_argument, NULL, 'o'},
-    {"json", optional_argument, NULL, OPT_JSON},
-    {"junit", required_argument, NULL, OPT_JUNIT},
-    {"no-html", no_argument, NULL, OPT_NO_HTML},
-    {"only", required_argument, NULL, OPT_ONLY},
-    {"skip", required_argument, NULL, OPT_SKIP},
-    {"list-checks", no_argument, NULL, OPT_LIST},
-    {"quiet", no_argument, NULL, 'q'},
-    {"verbose", no_argument, NULL, 'v'},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"timeout-multiplier", required_argument, NULL, OPT_TMULT},
-    {"input", required_argument, NULL, OPT_INPUT},
-    {"native", required_argument, NULL, OPT_NATIVE},
-    {"compare", required_argument, NULL, OPT_COMPARE},
-    {"reference", required_argument, NULL, OPT_REFERENCE},
-    {"rtol", required_argument, NULL, OPT_RTOL},
-    {"atol", required_argument, NULL, OPT_ATOL},
-    {"tmpdir", required_argument, NULL, OPT_TMPDIR},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"profile", required_argument, NULL, OPT_PROFILE},
-    {"baseline", required_argument, NULL, OPT_BASELINE},
-    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
-    {"jobs", required_argument, NULL, 'j'},
-    {"shard", required_argument, NULL, OPT_SHARD},
-    {"energy-spec", required_argument, NULL, OPT_ENERGY_SPEC},
-    {"soak", required_argument, NULL, OPT_SOAK},
-    {"isolation", required_argument, NULL, OPT_ISOLATION},
-    {"require-isolation", required_argument, NULL, OPT_REQUIRE_ISOLATION},
-    {"network", required_argument, NULL, OPT_NETWORK},
-    {"no-privilege-drop", no_argument, NULL, OPT_NO_PRIV_DROP},
-    {"allow-write", required_argument, NULL, OPT_ALLOW_WRITE},
-    {"pass-env", required_argument, NULL, OPT_PASS_ENV},
+#define FMUC_CLI_OPTION(ID, LONG, SHORT, ARG, ARGNAME, HELP) {LONG, ARG, NULL, FMUC_OPT_##ID},
+#include "cli_options.def"
+#undef FMUC_CLI_OPTION
     {NULL, 0, NULL, 0}};
+
+/* getopt's short option string: ':' first (a missing value returns ':'), then each letter with
+ * ':' for a required and '::' for an optional value. */
+static void short_opts(char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[k++] = ':';
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        if (!options[i].letter || k + 4 > size)
+            continue;
+        buf[k++] = (char)options[i].letter;
+        if (options[i].has_arg != no_argument)
+            buf[k++] = ':';
+        if (options[i].has_arg == optional_argument)
+            buf[k++] = ':';
+    }
+    buf[k] = '\0';
+}
+
+/* getopt_long's return value -> FMUC_OPT_* (a short letter -> its option's id) */
+static int option_id(int c)
+{
+    if (c > FMUC_OPT_FIRST_ && c < FMUC_OPT_END_)
+        return c;
+    for (size_t i = 0; c > 0 && i < NOPTIONS; i++)
+        if (options[i].letter == c)
+            return FMUC_OPT_FIRST_ + 1 + (int)i;
+    return c;
+}
+
+#define HELP_WIDTH 100 /* --help lines are at most this long */
+#define HELP_COLUMN 30 /* where the help texts start */
+
+/* One option of --help: "  -x, --long ARG", the help text from HELP_COLUMN (after two spaces
+ * when the left part is longer), words wrapped at HELP_WIDTH. */
+static void usage_option(FILE *out, const cli_option *o)
+{
+    char left[128];
+    int n = snprintf(left, sizeof left, "  %c%c%s--%s", o->letter ? '-' : ' ',
+                     o->letter ? o->letter : ' ', o->letter ? ", " : "  ", o->name);
+    if (o->has_arg == required_argument)
+        n += snprintf(left + n, sizeof left - (size_t)n, " %s", o->argname);
+    else if (o->has_arg == optional_argument)
+        n += snprintf(left + n, sizeof left - (size_t)n, "[=%s]", o->argname);
+    fputs(left, out);
+    int col = n;
+    if (col + 2 <= HELP_COLUMN) {
+        fprintf(out, "%*s", HELP_COLUMN - col, "");
+        col = HELP_COLUMN;
+    } else {
+        fputs("  ", out);
+        col += 2;
+    }
+    int line_start = 1;
+    for (const char *p = o->help; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t w = strcspn(p, " ");
+        if (!w)
+            break;
+        if (!line_start && col + 1 + (int)w > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_COLUMN, "");
+            col = HELP_COLUMN;
+            line_start = 1;
+        }
+        if (!line_start) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(p, 1, w, out);
+        col += (int)w;
+        line_start = 0;
+        p += w;
+    }
+    fputc('\n', out);
+}
 
 void fmuc_cli_usage(FILE *out)
 {
@@ -66,60 +128,11 @@ void fmuc_cli_usage(FILE *out)
           "folder searched for *.fmu) writes OUTDIR/<fmu name>/ per FMU plus index.json and\n"
           "index.html.\n"
           "\n"
-          "options:\n"
-          "  -o, --output DIR          output folder (default: ./<fmu name>.fmucheck;\n"
-          "                            batch: ./fmucheck-batch)\n"
-          "      --json[=FILE]         also write the JSON report to FILE ('-' = stdout);\n"
-          "                            with --list-checks: list as JSON\n"
-          "      --junit FILE          write a JUnit XML file for CI\n"
-          "      --no-html             do not write report.html\n"
-          "      --only PATTERN        run only checks whose id matches (glob, repeatable,\n"
-          "                            comma-separated lists allowed), e.g. 'md-*'\n"
-          "      --skip PATTERN        skip checks whose id matches\n"
-          "      --list-checks         list every check with id, its level in each profile,\n"
-          "                            spec section\n"
-          "      --profile P           what fails (default interop): interop: what breaks or\n"
-          "                            misleads a conforming importer; standard: every\n"
-          "                            violated must rule of the text; strict: every warning\n"
-          "      --timeout SECONDS     wall-clock limit per dynamic check (default 60; the\n"
-          "                            nominal runs 300); after the nominal runs 10x their\n"
-          "                            time, at least 1 s, at most SECONDS (default 300)\n"
-          "      --timeout-multiplier X  scale every timeout (slow machines, sanitizers)\n"
-          "      --input FILE.csv      drive the FMU's inputs from a CSV (time + input names)\n"
-          "      --native l2|l3|none   native model for the bit-exact round trip\n"
-          "                            (default: automatic for vdsim FMUs)\n"
-          "      --compare OTHER.fmu   compare outputs with another FMU\n"
-          "      --reference REF.csv   compare outputs with reference results\n"
-          "      --rtol X, --atol X    tolerances for --compare/--reference (1e-6, 1e-9)\n"
-          "      --tmpdir DIR          where private temporary folders are made\n"
-          "      --energy-spec FILE    JSON spec for me-energy-residual (opt-in)\n"
-          "      --soak N              repeat the nominal CS/ME runs N times in one\n"
-          "                            process (faults that need many instances)\n"
-          "      --config FILE         gating config (JSON): profile, levels, waivers,\n"
-          "                            tolerances, timeouts, pinned sha256\n"
-          "      --baseline REPORT     compare with an earlier report.json (batch: the\n"
-          "                            earlier OUTDIR or its index.json)\n"
-          "      --fail-on any|new     with new: only new failures against the baseline\n"
-          "                            set the exit code (default any)\n"
-          "  -j, --jobs N              batch: check N FMUs in parallel (default 1)\n"
-          "      --shard I/N           batch: keep the FMUs at sorted positions k\n"
-          "                            (from 0) with k % N == I-1\n"
-          "      --isolation auto|basic|strict  worker sandbox level (default auto: the\n"
-          "                            strongest the kernel offers; strict: refuse when a\n"
-          "                            part is missing)\n"
-          "      --require-isolation strict  refuse (exit 64) unless workers get the strict\n"
-          "                            level, naming what is missing\n"
-          "      --network deny|allow  FMU network access (default deny)\n"
-          "      --no-privilege-drop   as root, run FMU code as root (default: user nobody)\n"
-          "      --allow-write DIR     let FMU code write beneath DIR too (repeatable)\n"
-          "      --pass-env NAME       let FMU code see the environment variable NAME too\n"
-          "                            (repeatable; by default it sees PATH, HOME, TMPDIR,\n"
-          "                            LANG of its own, nothing of the caller's)\n"
-          "  -q, --quiet               print only the verdict line\n"
-          "  -v, --verbose             print every check's messages\n"
-          "  -h, --help                this text\n"
-          "      --version             version and library versions\n"
-          "\n"
+          "options:\n",
+          out);
+    for (size_t i = 0; i < NOPTIONS; i++)
+        usage_option(out, &options[i]);
+    fputs("\n"
           "exit codes:\n"
           "  0  all checks passed (warnings and not-applicable allowed)\n"
           "  1  at least one check failed (under the selected profile)\n"
@@ -183,44 +196,46 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
     int c;
     opterr = 0;
     cli->jobs = 1;
-    while ((c = getopt_long(argc, argv, ":ho:qvj:", long_opts, NULL)) != -1) {
-        switch (c) {
-        case 'h': fmuc_cli_usage(stdout); return FMUC_EXIT_OK;
-        case OPT_VERSION:
+    char shorts[2 + 3 * NOPTIONS];
+    short_opts(shorts, sizeof shorts);
+    while ((c = getopt_long(argc, argv, shorts, long_opts, NULL)) != -1) {
+        switch (option_id(c)) {
+        case FMUC_OPT_HELP: fmuc_cli_usage(stdout); return FMUC_EXIT_OK;
+        case FMUC_OPT_VERSION:
             printf("fmucheck %s\n", FMUC_VERSION);
             return FMUC_EXIT_OK;
-        case 'o': cli->output_dir = optarg; break;
-        case OPT_JSON:
+        case FMUC_OPT_OUTPUT: cli->output_dir = optarg; break;
+        case FMUC_OPT_JSON:
             cli->list_json = 1;
             cli->json_path = optarg;
             break;
-        case OPT_JUNIT: cli->junit_path = optarg; break;
-        case OPT_NO_HTML: cli->no_html = 1; break;
-        case OPT_ONLY:
+        case FMUC_OPT_JUNIT: cli->junit_path = optarg; break;
+        case FMUC_OPT_NO_HTML: cli->no_html = 1; break;
+        case FMUC_OPT_ONLY:
             if (add_patterns(cli->only, &cli->nonly, optarg, "--only") < 0)
                 return FMUC_EXIT_USAGE;
             break;
-        case OPT_SKIP:
+        case FMUC_OPT_SKIP:
             if (add_patterns(cli->skip, &cli->nskip, optarg, "--skip") < 0)
                 return FMUC_EXIT_USAGE;
             break;
-        case OPT_LIST: cli->list_checks = 1; break;
-        case 'q': cli->quiet = 1; break;
-        case 'v': cli->verbose = 1; cli->opts.verbose = 1; break;
-        case OPT_TIMEOUT:
+        case FMUC_OPT_LIST_CHECKS: cli->list_checks = 1; break;
+        case FMUC_OPT_QUIET: cli->quiet = 1; break;
+        case FMUC_OPT_VERBOSE: cli->verbose = 1; cli->opts.verbose = 1; break;
+        case FMUC_OPT_TIMEOUT:
             if (parse_double("--timeout", optarg, 0.001, &cli->opts.timeout_s) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_timeout = 1;
             cli->opts.timeout_explicit = 1;
             break;
-        case OPT_TMULT:
+        case FMUC_OPT_TIMEOUT_MULTIPLIER:
             if (parse_double("--timeout-multiplier", optarg, 0.001, &cli->opts.timeout_multiplier) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_tmult = 1;
             cli->tmult_source = "option";
             break;
-        case OPT_INPUT: cli->opts.input_csv = optarg; break;
-        case OPT_SOAK: {
+        case FMUC_OPT_INPUT: cli->opts.input_csv = optarg; break;
+        case FMUC_OPT_SOAK: {
             double n = 0;
             if (parse_double("--soak", optarg, 1, &n) < 0)
                 return FMUC_EXIT_USAGE;
@@ -232,28 +247,28 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             cli->opts.soak = (unsigned)n;
             break;
         }
-        case OPT_NATIVE:
+        case FMUC_OPT_NATIVE:
             if (strcmp(optarg, "l2") && strcmp(optarg, "l3") && strcmp(optarg, "none")) {
                 fprintf(stderr, "fmucheck: --native: '%s' is not one of l2, l3, none\n", optarg);
                 return FMUC_EXIT_USAGE;
             }
             cli->opts.native = optarg;
             break;
-        case OPT_COMPARE: cli->opts.compare_fmu = optarg; break;
-        case OPT_REFERENCE: cli->opts.reference_csv = optarg; break;
-        case OPT_RTOL:
+        case FMUC_OPT_COMPARE: cli->opts.compare_fmu = optarg; break;
+        case FMUC_OPT_REFERENCE: cli->opts.reference_csv = optarg; break;
+        case FMUC_OPT_RTOL:
             if (parse_double("--rtol", optarg, 0, &cli->opts.rtol) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_rtol = 1;
             break;
-        case OPT_ATOL:
+        case FMUC_OPT_ATOL:
             if (parse_double("--atol", optarg, 0, &cli->opts.atol) < 0)
                 return FMUC_EXIT_USAGE;
             cli->set_atol = 1;
             break;
-        case OPT_TMPDIR: cli->opts.tmp_parent = optarg; break;
-        case OPT_CONFIG: cli->config_path = optarg; break;
-        case OPT_PROFILE:
+        case FMUC_OPT_TMPDIR: cli->opts.tmp_parent = optarg; break;
+        case FMUC_OPT_CONFIG: cli->config_path = optarg; break;
+        case FMUC_OPT_PROFILE:
             if (fmuc_profile_parse(optarg, &cli->opts.profile) < 0) {
                 fprintf(stderr, "fmucheck: --profile: '%s' is not one of interop, standard, "
                                 "strict\n", optarg);
@@ -261,9 +276,9 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             }
             cli->set_profile = 1;
             break;
-        case OPT_ENERGY_SPEC: cli->opts.energy_spec = optarg; break;
-        case OPT_BASELINE: cli->baseline_path = optarg; break;
-        case OPT_ISOLATION: {
+        case FMUC_OPT_ENERGY_SPEC: cli->opts.energy_spec = optarg; break;
+        case FMUC_OPT_BASELINE: cli->baseline_path = optarg; break;
+        case FMUC_OPT_ISOLATION: {
             int m = fmuc_sandbox_parse_mode(optarg);
             if (m < 0) {
                 fprintf(stderr, "fmucheck: --isolation: '%s' is not one of auto, basic, strict\n",
@@ -273,7 +288,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             cli->opts.sandbox.mode = (fmuc_isolation_mode)m;
             break;
         }
-        case OPT_REQUIRE_ISOLATION:
+        case FMUC_OPT_REQUIRE_ISOLATION:
             if (strcmp(optarg, "strict") && strcmp(optarg, "basic")) {
                 fprintf(stderr, "fmucheck: --require-isolation: '%s' is not one of basic, strict\n",
                         optarg);
@@ -281,15 +296,15 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             }
             cli->opts.sandbox.require_strict = strcmp(optarg, "strict") == 0;
             break;
-        case OPT_NETWORK:
+        case FMUC_OPT_NETWORK:
             if (strcmp(optarg, "deny") && strcmp(optarg, "allow")) {
                 fprintf(stderr, "fmucheck: --network: '%s' is not one of deny, allow\n", optarg);
                 return FMUC_EXIT_USAGE;
             }
             cli->opts.sandbox.network_allow = strcmp(optarg, "allow") == 0;
             break;
-        case OPT_NO_PRIV_DROP: cli->opts.sandbox.no_privilege_drop = 1; break;
-        case OPT_ALLOW_WRITE: {
+        case FMUC_OPT_NO_PRIVILEGE_DROP: cli->opts.sandbox.no_privilege_drop = 1; break;
+        case FMUC_OPT_ALLOW_WRITE: {
             char *real = realpath(optarg, NULL);
             struct stat st;
             if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -306,7 +321,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             cli->opts.sandbox.allow_write[cli->opts.sandbox.nallow_write++] = real;
             break;
         }
-        case OPT_PASS_ENV:
+        case FMUC_OPT_PASS_ENV:
             if (!optarg[0] || strchr(optarg, '=')) {
                 fprintf(stderr, "fmucheck: --pass-env: '%s' is not a variable name\n", optarg);
                 return FMUC_EXIT_USAGE;
@@ -318,18 +333,18 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             }
             cli->opts.sandbox.pass_env[cli->opts.sandbox.npass_env++] = optarg;
             break;
-        case OPT_FAIL_ON:
+        case FMUC_OPT_FAIL_ON:
             if (strcmp(optarg, "any") && strcmp(optarg, "new")) {
                 fprintf(stderr, "fmucheck: --fail-on: '%s' is not one of any, new\n", optarg);
                 return FMUC_EXIT_USAGE;
             }
             cli->fail_on_new = strcmp(optarg, "new") == 0;
             break;
-        case 'j':
+        case FMUC_OPT_JOBS:
             if (parse_int("--jobs", optarg, 1, 256, &cli->jobs) < 0)
                 return FMUC_EXIT_USAGE;
             break;
-        case OPT_SHARD: {
+        case FMUC_OPT_SHARD: {
             const char *slash = strchr(optarg, '/');
             char ibuf[32];
             if (!slash || (size_t)(slash - optarg) >= sizeof ibuf) {
