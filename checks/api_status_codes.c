@@ -98,9 +98,9 @@ const fmuc_check fmuc_check_api_status_codes = {
     .title = "Functions return only the status codes allowed for them",
     .spec = "FMI 2.0.4 §2.1.3",
     .level = FMUC_LEVEL_MUST,
-    .why = "A master branches on the returned status: a fmi2Discard or fmi2Pending where the "
-           "standard does not allow one is misread, e.g. as a rejected step it then retries "
-           "forever.",
+    .why = "A master branches on the returned status; fmi2Discard or fmi2Pending from a function "
+           "that may not return it has no defined handling, so the master may go on with values "
+           "never written.",
     .fix = "Return fmi2Discard only from the functions that may discard and fmi2Pending only from "
            "asynchronous fmi2DoStep/fmi2GetStatus; map other internal failures to fmi2Error.",
     .applies = FMUC_APPLIES_ANY,

@@ -117,8 +117,9 @@ const fmuc_check fmuc_check_md_ms_derivatives = {
     .level = FMUC_LEVEL_MUST,
     .why = "The Derivatives list defines the continuous states: wrong or duplicate entries give "
            "the solver a state vector of the wrong size or pair states with the wrong derivatives.",
-    .fix = "List in Derivatives each state derivative exactly once (a Real with a derivative "
-           "attribute pointing to a continuous Real state), in the order of the state vector.",
+    .fix = "List in Derivatives each state derivative exactly once: a Real whose derivative "
+           "attribute points to a continuous Real local or output (the list's order is the state "
+           "vector's).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,
