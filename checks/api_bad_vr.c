@@ -214,6 +214,11 @@ const fmuc_check fmuc_check_api_bad_vr = {
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes only declared valueReferences (to fmi2Set*, only settable ones): an FMU that does not refuse others cannot break it",
+    .why = "An importer that sets a mistyped or stale valueReference gets fmi2OK and believes the "
+           "value was applied, while the FMU silently ignored it or wrote into memory it does not "
+           "own.",
+    .fix = "Look each valueReference up per base type in fmi2Get*/fmi2Set* and return fmi2Error "
+           "(with a log message) for one that is unknown or not settable in the current state.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -56,6 +56,11 @@ const fmuc_check fmuc_check_api_free_instance_null = {
     .title = "fmi2FreeInstance(NULL) is harmless",
     .spec = "FMI 2.0.4 §2.1.5",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers call fmi2FreeInstance(NULL) on cleanup paths after a failed "
+           "fmi2Instantiate; an FMU that crashes there takes the whole importer process down with "
+           "it.",
+    .fix = "Return at the top of fmi2FreeInstance when the component pointer is NULL, before "
+           "touching any of its fields.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

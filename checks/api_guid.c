@@ -111,6 +111,11 @@ const fmuc_check fmuc_check_api_guid = {
     .level = FMUC_LEVEL_SHOULD,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes the GUID of the FMU's own model description: an FMU that does not refuse another cannot break it",
+    .why = "The GUID is the only guard against a modelDescription.xml paired with a binary of "
+           "another model version; if any GUID is accepted, a mismatched FMU runs with wrong "
+           "valueReferences.",
+    .fix = "Compile the modelDescription's guid into the binary and make fmi2Instantiate return "
+           "NULL (and log why) when fmuGUID differs from it.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -233,6 +233,12 @@ const fmuc_check fmuc_check_api_illegal_calls = {
     .title = "Calls not allowed by the state machine return fmi2Error",
     .spec = "FMI 2.0.4 §3.2.3, §4.2.4",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "A master with a bug or an unusual call order relies on fmi2Error to learn a call was "
+           "out of place; an FMU that crashes or silently acts on it corrupts the simulation "
+           "instead.",
+    .fix = "Track the FMI state machine in the instance and let every function check the current "
+           "state first, returning fmi2Error with a log message when the call is not allowed "
+           "there.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -103,6 +103,10 @@ const fmuc_check fmuc_check_api_instantiate = {
     .title = "Each declared interface instantiates",
     .spec = "FMI 2.0.4 §2.1.5",
     .level = FMUC_LEVEL_MUST,
+    .why = "If fmi2Instantiate fails for a declared interface with legal arguments, no importer "
+           "can use that interface at all: the FMU is unusable through it.",
+    .fix = "Run the FMU's own instantiation with the arguments a plain importer passes (its guid, "
+           "a file: resource URI, loggingOn true and false) and fix what makes it return NULL.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

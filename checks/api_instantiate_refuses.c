@@ -105,6 +105,11 @@ const fmuc_check fmuc_check_api_instantiate_refuses = {
     .title = "fmi2Instantiate refuses an undeclared interface and an empty instance name",
     .spec = "FMI 2.0.4 §2.1.5",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "An FMU that returns an instance for an interface it does not implement, or for an "
+           "empty name, lets an importer carry on until it fails later and less clearly, e.g. in "
+           "fmi2DoStep.",
+    .fix = "In fmi2Instantiate return NULL and log the reason when fmuType names an interface the "
+           "modelDescription does not declare or instanceName is NULL or empty.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

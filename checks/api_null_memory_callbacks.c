@@ -161,6 +161,11 @@ const fmuc_check fmuc_check_api_null_memory_callbacks = {
              "freeMemory",
     .spec = "FMI 2.0.4 §2.1.5, §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "An importer that relies on canNotUseMemoryManagementFunctions passes NULL allocators; "
+           "an FMU that still calls them dereferences NULL and crashes the importer.",
+    .fix = "Either allocate with malloc/free internally and never touch the callbacks' "
+           "allocateMemory/freeMemory, or remove canNotUseMemoryManagementFunctions=\"true\" from "
+           "the model description.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

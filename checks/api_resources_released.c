@@ -160,6 +160,11 @@ const fmuc_check fmuc_check_api_resources_released = {
     .title = "fmi2FreeInstance gives back the instance's memory and threads",
     .spec = "FMI 2.0.4 §2.1.5",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "A master that instantiates an FMU many times (parameter sweeps, optimisation, "
+           "restarts) runs out of memory or threads when every freed instance leaves its "
+           "allocations behind.",
+    .fix = "Release in fmi2FreeInstance everything the instance allocated through allocateMemory, "
+           "and join or stop every thread it started, before returning.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

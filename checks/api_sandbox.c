@@ -165,6 +165,11 @@ const fmuc_check fmuc_check_api_sandbox = {
     .title = "The FMU writes only to its working directory and uses no network (tool policy)",
     .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); tool policy T",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "An FMU that writes outside its working directory or opens network connections can "
+           "fail on read-only installations or locked-down clusters and may leak or alter data on "
+           "the host.",
+    .fix = "Write scratch files only below the current or temporary directory, read data from the "
+           "resources/ location, and document any network need in documentation/.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -98,6 +98,11 @@ const fmuc_check fmuc_check_api_status_codes = {
     .title = "Functions return only the status codes allowed for them",
     .spec = "FMI 2.0.4 §2.1.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "A master branches on the returned status; fmi2Discard or fmi2Pending from a function "
+           "that may not return it has no defined handling, so the master may go on with values "
+           "never written.",
+    .fix = "Return fmi2Discard only from the functions that may discard and fmi2Pending only from "
+           "asynchronous fmi2DoStep/fmi2GetStatus; map other internal failures to fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

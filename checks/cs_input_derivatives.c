@@ -260,6 +260,12 @@ const fmuc_check fmuc_check_cs_input_derivatives = {
              "effect",
     .spec = "FMI 2.0.4 §4.3.1, §4.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "With canInterpolateInputs declared, a master sends input slopes instead of smaller "
+           "steps; if fmi2SetRealInputDerivatives is ignored, the slave sees staircase inputs and "
+           "loses accuracy.",
+    .fix = "Store the derivatives from fmi2SetRealInputDerivatives and extrapolate each input "
+           "over the step from its value at the step start, or declare "
+           "canInterpolateInputs=\"false\".",
     .applies = FMUC_APPLIES_CS,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

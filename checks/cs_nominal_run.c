@@ -14,6 +14,12 @@ const fmuc_check fmuc_check_cs_nominal_run = {
     .title = "A nominal Co-Simulation run succeeds with in-range outputs (non-finite ones warn)",
     .spec = "FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "If the plain default experiment does not run through with finite outputs inside their "
+           "declared bounds, any co-simulation using this FMU fails or propagates bad values to "
+           "others.",
+    .fix = "Run the FMU over its DefaultExperiment in a simple master (e.g. fmpy simulate) and "
+           "fix the failing call, or correct min/max and the default experiment to what the model "
+           "supports.",
     .applies = FMUC_APPLIES_CS,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -268,6 +268,12 @@ const fmuc_check fmuc_check_cs_output_derivatives = {
              "order",
     .spec = "FMI 2.0.4 §4.3.1, §4.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "A master that uses output derivatives (maxOutputDerivativeOrder >= 1) to extrapolate "
+           "between steps gets wrong coupling values when the FMU returns an error or stale "
+           "derivatives.",
+    .fix = "Compute fmi2GetRealOutputDerivatives at the current slave time for every order up to "
+           "maxOutputDerivativeOrder, or lower maxOutputDerivativeOrder to what the FMU really "
+           "provides.",
     .applies = FMUC_APPLIES_CS,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -423,6 +423,12 @@ const fmuc_check fmuc_check_cs_variable_step = {
              "gives the same results",
     .spec = "FMI 2.0.4 §4.3.1, §4.2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "A master with step-size control relies on canHandleVariableCommunicationStepSize; if "
+           "a changed step is refused or integrated wrongly, adaptive co-simulation breaks or "
+           "drifts.",
+    .fix = "Integrate each fmi2DoStep exactly to currentCommunicationPoint + "
+           "communicationStepSize whatever its size, or declare "
+           "canHandleVariableCommunicationStepSize=\"false\".",
     .applies = FMUC_APPLIES_CS,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -157,6 +157,11 @@ const fmuc_check fmuc_check_eq_compare = {
     .title = "Outputs agree with another FMU within rtol/atol",
     .spec = "FMI 2.0.4 §3.2, §4.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "Two FMUs meant to be the same model (other tool, version or export setting) whose "
+           "outputs disagree give different answers in the same study; one of them is wrong.",
+    .fix = "Compare the diverging outputs named in the messages over time, check parameters, "
+           "solver settings and start values of both exports, and fix the one that departs from "
+           "the model.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

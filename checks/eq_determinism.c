@@ -399,6 +399,11 @@ const fmuc_check fmuc_check_eq_determinism = {
              "interleaved; runs differing across processes warn",
     .spec = "FMI 2.0.4 §2.1, §2.1.5, §2.1.6, §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Masters run several instances side by side and reset instances between runs; shared "
+           "global state or an incomplete fmi2Reset makes results depend on what else ran before.",
+    .fix = "Keep all model state in the instance (no static or global variables) and make "
+           "fmi2Reset restore exactly what fmi2Instantiate set up; avoid unseeded randomness and "
+           "clock readings.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

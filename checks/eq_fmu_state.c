@@ -417,6 +417,10 @@ const fmuc_check fmuc_check_eq_fmu_state = {
     .title = "fmi2Get/Set/FreeFMUstate restore the run (up to an integrator restart)",
     .spec = "FMI 2.0.4 §2.1.8",
     .level = FMUC_LEVEL_MUST,
+    .why = "Masters roll back with fmi2SetFMUstate to retry a step or iterate a coupling; a state "
+           "that does not restore the run makes every rolled-back step continue from wrong values.",
+    .fix = "Copy the complete model state (discrete and solver state included) in fmi2GetFMUstate "
+           "and restore all of it in fmi2SetFMUstate, or declare canGetAndSetFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -418,6 +418,11 @@ const fmuc_check fmuc_check_eq_native_roundtrip = {
     .title = "vdsim FMU results equal the native core bit for bit",
     .spec = "FMI 2.0.4 §3.2, §4.2; vehicle-brief §5",
     .level = FMUC_LEVEL_MUST,
+    .why = "The vdsim FMUs are the harness's own exports; if they do not reproduce the native "
+           "core bit for bit, the export layer changes the model and equivalence results built on "
+           "it are suspect.",
+    .fix = "Make the FMU wrapper call the native core's step functions with the same arguments "
+           "and parameter file, and compare the first diverging output against vd_step.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -216,6 +216,12 @@ const fmuc_check fmuc_check_eq_reference = {
     .title = "Results match the reference CSV within rtol/atol",
     .spec = "FMI 2.0.4 §3.2, §4.2; FMI cross-check rules",
     .level = FMUC_LEVEL_MUST,
+    .why = "Results that leave the reference trajectory beyond the tolerances mean the FMU no "
+           "longer computes what was validated; anyone relying on the reference gets different "
+           "numbers.",
+    .fix = "Find the first time the named column departs from the reference, check parameters, "
+           "inputs and solver settings of the export, and regenerate the reference only if the "
+           "change is intended.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

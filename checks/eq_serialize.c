@@ -440,6 +440,10 @@ const fmuc_check fmuc_check_eq_serialize = {
              "restart)",
     .spec = "FMI 2.0.4 §2.1.8",
     .level = FMUC_LEVEL_MUST,
+    .why = "Masters save serialized states to disk to restart long runs later; a state that does "
+           "not continue the run in a fresh instance makes every restart silently wrong.",
+    .fix = "Serialize every part of the state restored by fmi2SetFMUstate, report the exact size "
+           "in fmi2SerializedFMUstateSize, or declare canSerializeFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -289,6 +289,12 @@ const fmuc_check fmuc_check_eq_serialize_corrupt = {
              "crashing warns)",
     .spec = "FMI 2.0.4 §2.1.8",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "A checkpoint file damaged on disk or from another FMU version is handed to "
+           "fmi2DeSerializeFMUstate; accepting it or crashing loses the run instead of a clear "
+           "error.",
+    .fix = "Write a header with a magic number, version, length and checksum into serialized "
+           "states and return fmi2Error from fmi2DeSerializeFMUstate when any of them does not "
+           "match.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -166,6 +166,11 @@ const fmuc_check fmuc_check_load_binary_arch = {
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a wrong library in another platform's folder, beside a library for this "
                    "host's platform, cannot break an importer on this platform",
+    .why = "An importer picks the library by its platform folder; a 32-bit or "
+           "foreign-architecture library in the wrong folder fails to load there although the FMU "
+           "claims that platform.",
+    .fix = "Build each library for the platform its folder names (linux64: x86-64 ELF, win32: "
+           "i386 PE, ...) and put it in the matching folder of binaries/.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

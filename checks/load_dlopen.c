@@ -75,6 +75,11 @@ const fmuc_check fmuc_check_load_dlopen = {
     .title = "The shared library loads",
     .spec = "FMI 2.0.4 §2.1.1, §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "A library that does not load (missing dependency or unresolved symbol) makes the FMU "
+           "unusable on this platform: the importer fails before the first FMI call.",
+    .fix = "Link the library with all its dependencies resolved (-Wl,--no-undefined), ship "
+           "non-system libraries next to it with RPATH=$ORIGIN, and test loading it on a clean "
+           "system.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -44,6 +44,11 @@ const fmuc_check fmuc_check_load_exec_stack = {
     .title = "Libraries do not require an executable stack",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Loading a library that asks for an executable stack makes the importer's whole "
+           "process stack executable, and recent glibc versions refuse to load such a library at "
+           "all.",
+    .fix = "Link with -Wl,-z,noexecstack and mark assembly sources with a .note.GNU-stack "
+           "section; rebuild any static dependency that lacks that note.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,

@@ -153,6 +153,10 @@ const fmuc_check fmuc_check_load_exports = {
     .title = "All functions of each declared interface are exported",
     .spec = "FMI 2.0.4 §2.3, §2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "An importer resolves every FMI function of an interface at load time; a missing "
+           "export makes it refuse the FMU even if the function is one the FMU never needs.",
+    .fix = "Export every fmi2 function of each implemented interface, implementing unsupported "
+           "ones as stubs that log and return fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -84,6 +84,11 @@ const fmuc_check fmuc_check_load_needed = {
     .title = "Library dependencies are base system libraries or shipped in the FMU",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "A library that needs a shared library which is neither part of a base system nor "
+           "shipped in the FMU fails to load on machines that lack it, e.g. a cluster or a "
+           "customer's PC.",
+    .fix = "Link dependencies statically or ship them in the same binaries/<platform> folder with "
+           "RPATH=$ORIGIN, and document any run-time library that cannot be shipped.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,

@@ -68,6 +68,11 @@ const fmuc_check fmuc_check_load_only_fmi2_exports = {
     .title = "Only fmi2* functions are exported",
     .spec = "FMI 2.0.4 §2.1.1",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Extra global symbols of one FMU can bind to another FMU's or the importer's functions "
+           "of the same name when several are loaded, so one model silently calls the other's "
+           "code.",
+    .fix = "Build with -fvisibility=hidden and export only the fmi2 functions (a linker version "
+           "script), or make internal functions static.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,

@@ -67,6 +67,10 @@ const fmuc_check fmuc_check_load_rpath = {
     .title = "RPATH/RUNPATH entries are $ORIGIN-relative",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "An absolute RPATH points into the build machine and a plain relative one depends on "
+           "the importer's working directory: dependencies are found by chance or not at all.",
+    .fix = "Link with -Wl,-rpath,'$ORIGIN' (relative paths only from $ORIGIN) and remove "
+           "build-host paths, e.g. with patchelf --set-rpath '$ORIGIN'.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,

@@ -12,6 +12,11 @@ const fmuc_check fmuc_check_load_types_platform = {
     .title = "fmi2GetTypesPlatform returns \"default\"",
     .spec = "FMI 2.0.4 §2.1.4",
     .level = FMUC_LEVEL_MUST,
+    .why = "An importer checks fmi2GetTypesPlatform to make sure its fmi2Real/Integer/Boolean "
+           "types match the binary's; another string makes it refuse the FMU or pass values of "
+           "the wrong size.",
+    .fix = "Compile against the unmodified standard header fmi2TypesPlatform.h and return "
+           "fmi2TypesPlatform (\"default\") from fmi2GetTypesPlatform.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

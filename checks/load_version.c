@@ -12,6 +12,10 @@ const fmuc_check fmuc_check_load_version = {
     .title = "fmi2GetVersion returns \"2.0\"",
     .spec = "FMI 2.0.4 §2.1.4",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers call fmi2GetVersion to confirm the binary speaks FMI 2.0; any other string "
+           "makes them reject the FMU or treat it as another FMI version.",
+    .fix = "Return fmi2Version from the standard header fmi2Functions.h (\"2.0\") in "
+           "fmi2GetVersion.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -58,6 +58,10 @@ const fmuc_check fmuc_check_md_alias_settable = {
     .title = "An alias set has at most one settable member",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "With two settable members of one alias set, an importer that sets both writes the "
+           "same memory twice, and which value the model uses depends on the order of the calls.",
+    .fix = "Give each independently settable quantity its own valueReference, or make all but one "
+           "alias member non-settable (e.g. initial=\"calculated\" on outputs or locals).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

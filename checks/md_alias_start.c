@@ -97,6 +97,10 @@ const fmuc_check fmuc_check_md_alias_start = {
     .title = "Alias sets: one start value at most; constants alias only equal constants",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "Aliases share storage, so two start values for one set are contradictory: an importer "
+           "that applies them in order ends with the last one, another tool with the first.",
+    .fix = "Keep a start value on at most one non-constant member of each alias set, and let a "
+           "constant alias only constants with the same start value.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -55,6 +55,11 @@ const fmuc_check fmuc_check_md_alias_states = {
     .title = "No two continuous-time states share a valueReference",
     .spec = "FMI 2.0.4 §2.2.7, §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .why = "fmi2SetContinuousStates writes every state by position; two states sharing a "
+           "valueReference overwrite each other, so the solver's state vector and the model's "
+           "values diverge.",
+    .fix = "Give each continuous-time state its own valueReference, or keep one of them as the "
+           "state and reference it from the other variable through the model's equations.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -89,6 +89,11 @@ const fmuc_check fmuc_check_md_alias_units = {
     .title = "Real aliases have the same unit, or none",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "An importer converts values of aliased variables with their units; different units on "
+           "one stored value make it show or pass the same number as two different physical "
+           "quantities.",
+    .fix = "Give all members of a Real alias set the same unit (or none); use displayUnit where a "
+           "member should be shown in another unit.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

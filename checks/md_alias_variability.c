@@ -62,6 +62,11 @@ const fmuc_check fmuc_check_md_alias_variability = {
     .title = "Aliases share one variability",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Aliases share one value, so members with different variabilities promise different "
+           "change patterns; an importer may cache the 'fixed' member while the value really "
+           "changes.",
+    .fix = "Declare every member of an alias set with the variability of its parameter or input, "
+           "or else the highest one among them.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

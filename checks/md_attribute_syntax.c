@@ -15,6 +15,12 @@ const fmuc_check fmuc_check_md_attribute_syntax = {
     .title = "attribute values match their XSD types and ranges",
     .spec = "FMI 2.0.4 §2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "An attribute that is not of its XSD type (e.g. 1.5 for an int, yes for a boolean) is "
+           "read differently by each importer or rejected, so the FMU's meaning depends on the "
+           "tool.",
+    .fix = "Write attribute values in their schema types (xs:int, xs:unsignedInt, true/false, "
+           "decimal numbers, enumeration literals) and validate modelDescription.xml against the "
+           "FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -73,6 +73,11 @@ const fmuc_check fmuc_check_md_capability_flags = {
     .title = "capability flags are consistent and on the right interface",
     .spec = "FMI 2.0.4 §2.1.8, §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers plan by the capability flags: canSerializeFMUstate without state get/set, "
+           "or a flag on the wrong interface, makes them call functions the FMU cannot serve.",
+    .fix = "Set canGetAndSetFMUstate=\"true\" wherever canSerializeFMUstate is true, and put each "
+           "capability attribute only on the interface element (ModelExchange/CoSimulation) it "
+           "belongs to.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -40,6 +40,12 @@ const fmuc_check fmuc_check_md_default_experiment = {
     .title = "default experiment has a sensible interval, tolerance and step",
     .spec = "FMI 2.0.4 §2.2.5",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Tools start simulations from the DefaultExperiment; a stop time before the start, a "
+           "negative tolerance or a step longer than the interval makes the default run fail or "
+           "do nothing.",
+    .fix = "Give DefaultExperiment a stopTime after startTime, a non-negative tolerance and a "
+           "stepSize greater than 0 and shorter than the interval, as used when validating the "
+           "model.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -63,6 +63,10 @@ const fmuc_check fmuc_check_md_display_unit_known = {
     .title = "display units are listed under their unit",
     .spec = "FMI 2.0.4 §2.2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "The standard says an unknown displayUnit is ignored, yet some tools reject it: users "
+           "see values in the base unit or cannot load the FMU, depending on the importer.",
+    .fix = "Add the displayUnit as a DisplayUnit (with factor and offset) under the variable's "
+           "Unit in UnitDefinitions, or remove the displayUnit attribute.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -80,6 +80,11 @@ const fmuc_check fmuc_check_md_element_order = {
     .title = "elements in schema order, required elements present",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Schema-validating importers reject a modelDescription.xml whose elements are out of "
+           "order or lack ModelVariables/ModelStructure; streaming parsers may skip misplaced "
+           "elements.",
+    .fix = "Emit the children of fmiModelDescription in the XSD order, each at most once, always "
+           "with ModelVariables and ModelStructure, and validate the file against the FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

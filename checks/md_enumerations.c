@@ -64,6 +64,11 @@ const fmuc_check fmuc_check_md_enumerations = {
     .title = "enumeration types have unique item names and values",
     .spec = "FMI 2.0.4 §2.2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Enumeration values are exchanged as integers and shown by item name; duplicate names "
+           "or values make the mapping ambiguous, so a user picks one item and the model receives "
+           "another.",
+    .fix = "Give every Enumeration type at least one Item, with names and values that are unique "
+           "within the type.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

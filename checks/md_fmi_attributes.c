@@ -36,6 +36,11 @@ const fmuc_check fmuc_check_md_fmi_attributes = {
     .title = "fmiModelDescription attribute values are valid",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "An importer that reads variableNamingConvention or numberOfEventIndicators with an "
+           "invalid value misparses names or sizes the event indicator arrays wrongly.",
+    .fix = "Write variableNamingConvention as \"flat\" or \"structured\" and "
+           "numberOfEventIndicators as a non-negative integer that equals the number of event "
+           "indicators the binary serves.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -21,6 +21,10 @@ const fmuc_check fmuc_check_md_fmi_version = {
     .title = "fmiVersion is \"2.0\"",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers dispatch on fmiVersion; any value other than \"2.0\" makes them reject the "
+           "FMU or read it with the rules of another FMI version.",
+    .fix = "Write fmiVersion=\"2.0\" exactly (not \"2\", \"2.0.4\" or \"v2.0\") on "
+           "fmiModelDescription.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -24,6 +24,10 @@ const fmuc_check fmuc_check_md_generation_date = {
     .title = "generationDateAndTime is an xs:dateTime",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Tools that sort, cache or compare FMUs by generationDateAndTime fail to parse a value "
+           "that is not an xs:dateTime, and may reject the whole model description.",
+    .fix = "Write generationDateAndTime as YYYY-MM-DDThh:mm:ss with an optional fraction and time "
+           "zone, e.g. 2024-05-01T12:00:00Z, or leave the attribute out.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

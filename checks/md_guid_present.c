@@ -25,6 +25,10 @@ const fmuc_check fmuc_check_md_guid_present = {
     .title = "guid is present and non-empty",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Without a guid, importers have nothing to pass to fmi2Instantiate to prove that the "
+           "XML matches the binary; many refuse to load the FMU at all.",
+    .fix = "Generate a unique guid for each export (e.g. a UUID in braces), write it to "
+           "modelDescription.xml and compile the same value into the binary.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

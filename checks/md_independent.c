@@ -32,6 +32,10 @@ const fmuc_check fmuc_check_md_independent = {
     .title = "at most one independent variable, and it is a Real",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "The independent variable is the model's time; with several, or one that is not a "
+           "Real, an importer cannot tell which to plot against or relate to fmi2SetTime.",
+    .fix = "Declare at most one variable with causality=\"independent\", as a Real (usually named "
+           "time) without start or initial.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -23,6 +23,10 @@ const fmuc_check fmuc_check_md_interfaces = {
     .title = "ModelExchange and/or CoSimulation declared, each at most once",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Without a ModelExchange or CoSimulation element, or with one repeated, an importer "
+           "does not know which interface to use or which modelIdentifier and capabilities apply.",
+    .fix = "Declare each interface the binary implements exactly once, as one ModelExchange "
+           "and/or one CoSimulation element with its modelIdentifier.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

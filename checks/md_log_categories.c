@@ -40,6 +40,9 @@ const fmuc_check fmuc_check_md_log_categories = {
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "log categories only select which FMU messages are logged; a duplicate name changes no call and no result",
+    .why = "Log categories are enabled by name via fmi2SetDebugLogging; two categories with one "
+           "name cannot be told apart, so a user cannot switch one on without the other.",
+    .fix = "Give each LogCategories/Category a unique name and merge or rename the duplicates.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -115,6 +115,11 @@ const fmuc_check fmuc_check_md_model_identifier = {
     .interop_why = "a modelIdentifier that is no C identifier but a plain file name breaks no "
                    "importer of an FMU it does not compile (shared libraries export unprefixed "
                    "fmi2 functions)",
+    .why = "The modelIdentifier names the shared library and prefixes C functions; one that is "
+           "not a C identifier or is a reserved file name breaks source builds and library "
+           "loading.",
+    .fix = "Use a plain C identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a Windows device name "
+           "such as CON or NUL, and name the binaries after it.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

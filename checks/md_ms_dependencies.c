@@ -102,6 +102,12 @@ const fmuc_check fmuc_check_md_ms_dependencies = {
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a dependency on a variable that is not a known, or an unsorted list, only "
                    "over-states dependencies: it never hides one from an importer",
+    .why = "A co-simulation master that trusts these dependencies builds its evaluation order "
+           "from them; unsorted lists or forbidden knowns make it misread which outputs depend on "
+           "which inputs.",
+    .fix = "List each unknown's dependencies as ascending, unique indices of allowed knowns only: "
+           "inputs, states and the independent variable (InitialUnknowns: inputs and "
+           "initial=\"exact\" ones).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -73,6 +73,12 @@ const fmuc_check fmuc_check_md_ms_dependencies_kind = {
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a kind other than dependent on a non-Real unknown misleads no importer: kinds "
                    "describe partial derivatives, which exist for Real unknowns only",
+    .why = "Masters use dependenciesKind to decide where linearisation or a fixed coupling is "
+           "valid; kinds that do not line up with the dependencies make them treat the wrong "
+           "pairs as constant.",
+    .fix = "Give dependenciesKind only together with dependencies and with one kind per listed "
+           "index; use only \"dependent\" for non-Real unknowns and only allowed kinds in "
+           "InitialUnknowns.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

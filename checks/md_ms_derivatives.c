@@ -115,6 +115,11 @@ const fmuc_check fmuc_check_md_ms_derivatives = {
     .title = "ModelStructure/Derivatives lists the state derivatives, each once",
     .spec = "FMI 2.0.4 §2.2.8, §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "The Derivatives list defines the continuous states: wrong or duplicate entries give "
+           "the solver a state vector of the wrong size or pair states with the wrong derivatives.",
+    .fix = "List in Derivatives each state derivative exactly once: a Real whose derivative "
+           "attribute points to a continuous Real local or output (the list's order is the state "
+           "vector's).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -65,6 +65,11 @@ const fmuc_check fmuc_check_md_ms_indices = {
     .title = "ModelStructure indices and dependencies name existing variables",
     .spec = "FMI 2.0.4 §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers index their variable arrays with these numbers; an index of 0 or beyond the "
+           "number of variables makes them reject the FMU or read past the end of a table.",
+    .fix = "Write every Unknown index and dependency as the 1-based position of an existing "
+           "ScalarVariable in ModelVariables, and regenerate them after adding or removing "
+           "variables.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -126,6 +126,11 @@ const fmuc_check fmuc_check_md_ms_initial_unknowns = {
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "outputs are readable in Initialization Mode whether listed or not (§2.2.7), "
                    "and an importer misses only dependency information of a wrong list",
+    .why = "Masters solve initialisation from InitialUnknowns; a missing or extra entry makes "
+           "them skip a value that must be computed or set up a wrong algebraic loop at "
+           "initialisation.",
+    .fix = "List exactly the outputs and states/derivatives with initial approx or calculated and "
+           "every calculatedParameter, once each, in ascending index order.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -72,6 +72,10 @@ const fmuc_check fmuc_check_md_ms_outputs = {
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "an output left out of Outputs is still an output by its causality, which is "
                    "where importers take outputs from; only its dependency information is lost",
+    .why = "Masters connect and order outputs from ModelStructure/Outputs; an output missing "
+           "there is never read by some tools, and a non-output listed there is treated as one.",
+    .fix = "List every variable with causality=\"output\" exactly once in ModelStructure/Outputs, "
+           "and nothing else.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

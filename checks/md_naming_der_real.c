@@ -28,6 +28,10 @@ const fmuc_check fmuc_check_md_naming_der_real = {
     .title = "der(...) variables are Real",
     .spec = "FMI 2.0.4 §2.2.9",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Tools treat a structured name der(x) as the derivative of x; a non-Real der(...) "
+           "variable confuses importers that pair states with their derivatives by name.",
+    .fix = "Declare variables named der(...) as Real, or rename a non-Real variable so that it "
+           "does not use the der( ) form.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -42,6 +42,10 @@ const fmuc_check fmuc_check_md_naming_structured = {
     .title = "Variable names follow the declared variableNamingConvention",
     .spec = "FMI 2.0.4 §2.2.9",
     .level = FMUC_LEVEL_MUST,
+    .why = "With variableNamingConvention=\"structured\", importers parse names into hierarchies "
+           "and arrays; a name that breaks the grammar is mis-split or rejected.",
+    .fix = "Quote names containing special characters ('a b'), use [i,j] for array indices and "
+           "der() for derivatives, or declare variableNamingConvention=\"flat\".",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

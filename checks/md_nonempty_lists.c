@@ -38,6 +38,10 @@ const fmuc_check fmuc_check_md_nonempty_lists = {
     .title = "list elements, when present, are not empty",
     .spec = "FMI 2.0.4 §2.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "An empty list element (e.g. UnitDefinitions with no Unit) is invalid under the XSD, "
+           "so schema-validating importers reject the whole model description.",
+    .fix = "Leave out optional list elements that would be empty, and give ModelVariables at "
+           "least one ScalarVariable.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

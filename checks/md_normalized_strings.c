@@ -79,6 +79,11 @@ const fmuc_check fmuc_check_md_normalized_strings = {
     .title = "normalizedString attributes contain no CR, LF or TAB",
     .spec = "FMI 2.0.4 §2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "Names and identifiers with CR, LF or TAB are altered by XML attribute normalisation "
+           "in some parsers and not in others, so lookups by name or identifier fail between "
+           "tools.",
+    .fix = "Remove carriage returns, line feeds and tabs from names, units, guid and other "
+           "normalizedString attributes; put multi-line text into description attributes.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -91,6 +91,10 @@ const fmuc_check fmuc_check_md_required_attributes = {
     .title = "required attributes are present",
     .spec = "FMI 2.0.4 §2.2 (XSD use=\"required\")",
     .level = FMUC_LEVEL_MUST,
+    .why = "A missing required attribute (e.g. a variable's valueReference or name) leaves the "
+           "importer without the information it needs; schema-validating tools reject the file.",
+    .fix = "Emit every attribute the FMI 2.0 schema marks required, such as modelName, "
+           "modelIdentifier, ScalarVariable name and valueReference, and Unknown index.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -84,6 +84,10 @@ const fmuc_check fmuc_check_md_source_files = {
     .title = "SourceFiles entries are relative, unique and present in the archive",
     .spec = "FMI 2.0.4 §2.3, §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Importers compile the listed SourceFiles from sources/; absolute, '..', backslash, "
+           "duplicate or missing entries make the build fail or pick up files outside the FMU.",
+    .fix = "List each C file once with a '/'-separated path relative to sources/, and check that "
+           "every listed file is in the archive.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -15,6 +15,11 @@ const fmuc_check fmuc_check_md_special_values = {
     .title = "no NaN or INF literals in attribute values",
     .spec = "FMI 2.0.4 §2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "NaN and INF are not valid xs:double literals for FMI; parsers read them as errors, "
+           "zero or infinity depending on the tool, so bounds and start values differ between "
+           "importers.",
+    .fix = "Leave out min/max/start/nominal that would be infinite or undefined; an absent bound "
+           "means unbounded. Write only finite numbers.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

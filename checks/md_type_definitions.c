@@ -70,6 +70,10 @@ const fmuc_check fmuc_check_md_type_definitions = {
     .title = "type definitions are unique, well-formed and consistent",
     .spec = "FMI 2.0.4 §2.2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Variables inherit units and bounds from their declaredType; duplicate, malformed or "
+           "inconsistent SimpleTypes make importers apply the wrong bounds or units to every user.",
+    .fix = "Give each SimpleType a unique name (not a variable's), exactly one type element, min "
+           "<= max, nominal > 0, and units that are defined in UnitDefinitions.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

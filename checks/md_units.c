@@ -37,6 +37,9 @@ const fmuc_check fmuc_check_md_units = {
     .title = "unit names are unique",
     .spec = "FMI 2.0.4 §2.2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "Variables refer to units by name; two Unit definitions with one name can carry "
+           "different base units, so an importer may convert values with the wrong one.",
+    .fix = "Define each Unit name once in UnitDefinitions and merge or rename duplicates.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

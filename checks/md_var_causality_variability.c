@@ -42,6 +42,10 @@ const fmuc_check fmuc_check_md_var_causality_variability = {
     .title = "causality and variability form a valid combination",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "The causality x variability pair tells an importer when a variable may be set and how "
+           "it changes; an invalid pair (e.g. a constant input) has no defined handling at all.",
+    .fix = "Pick one of the 15 valid combinations of the §2.2.7 table, e.g. make an input "
+           "discrete or continuous and an unchanging value a parameter or constant.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -36,6 +36,10 @@ const fmuc_check fmuc_check_md_var_declared_type = {
     .title = "declaredType exists and is of the variable's kind",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "A declaredType that is missing or of another kind makes importers drop the variable's "
+           "inherited unit, bounds and enumeration items, or reject the FMU.",
+    .fix = "Point declaredType at an existing SimpleType of the same kind as the variable (Real "
+           "to Real, Enumeration to Enumeration), or define the missing type.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -40,6 +40,11 @@ const fmuc_check fmuc_check_md_var_derivative = {
     .title = "derivative attributes refer to Real variables",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "The derivative attribute links a state derivative to its state; pointing it at a "
+           "missing or non-Real variable makes Model Exchange importers build a wrong state "
+           "vector.",
+    .fix = "Set derivative to the 1-based index of the Real state variable whose derivative this "
+           "is, and update it when variables are reordered.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -42,6 +42,9 @@ const fmuc_check fmuc_check_md_var_enumeration = {
     .title = "Enumeration variables have a declaredType",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "An Enumeration variable without declaredType has no items: importers cannot show, "
+           "validate or map its values and schema validation fails.",
+    .fix = "Add declaredType naming the Enumeration SimpleType that lists the variable's items.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

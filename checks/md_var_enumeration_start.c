@@ -60,6 +60,9 @@ const fmuc_check fmuc_check_md_var_enumeration_start = {
     .title = "Enumeration start values are item values",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "A start value that is not one of the type's item values puts the model in a state no "
+           "item describes; importers show no name for it and may reject it on fmi2SetInteger.",
+    .fix = "Set the start of each Enumeration variable to the value of one of its type's Items.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -44,6 +44,10 @@ const fmuc_check fmuc_check_md_var_initial = {
     .title = "initial is allowed for the variable's causality and variability",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "The initial attribute tells an importer whether a start value is used or computed; an "
+           "initial the causality and variability forbid leaves initialisation undefined.",
+    .fix = "Use only an initial value the §2.2.7 table allows (e.g. exact for parameters, none "
+           "for inputs) or omit it to get the default.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -35,6 +35,11 @@ const fmuc_check fmuc_check_md_var_multiset = {
     .title = "canHandleMultipleSetPerTimeInstant only on Model Exchange inputs",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "canHandleMultipleSetPerTimeInstant only has a meaning for Model Exchange inputs; on "
+           "other variables or in a Co-Simulation-only FMU it is undefined and tools may reject "
+           "it.",
+    .fix = "Put canHandleMultipleSetPerTimeInstant only on causality=\"input\" variables of an "
+           "FMU that declares ModelExchange, and remove it elsewhere.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

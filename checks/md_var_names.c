@@ -38,6 +38,10 @@ const fmuc_check fmuc_check_md_var_names = {
     .title = "variable names are non-empty and unique",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers, connections and result files address variables by name; an empty or "
+           "repeated name makes two variables indistinguishable, so one is connected or plotted "
+           "instead of the other.",
+    .fix = "Give every ScalarVariable a non-empty name that is unique within ModelVariables.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -52,6 +52,11 @@ const fmuc_check fmuc_check_md_var_reinit = {
     .title = "reinit only on Model Exchange continuous-time states",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "reinit tells a Model Exchange solver that a state may jump at an event; on a "
+           "non-state or in a Co-Simulation-only FMU it has no meaning and can make tools reject "
+           "the FMU.",
+    .fix = "Set reinit=\"true\" only on continuous-time states (variables a derivative attribute "
+           "refers to) of a Model Exchange FMU, and drop it elsewhere.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

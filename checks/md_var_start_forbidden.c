@@ -33,6 +33,10 @@ const fmuc_check fmuc_check_md_var_start_forbidden = {
     .title = "no start where initial is calculated or on the independent variable",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "A start value where initial is calculated (or on time) is not used by the FMU, yet "
+           "importers show and let users edit it; their edits silently have no effect.",
+    .fix = "Remove start from variables whose initial is calculated and from the independent "
+           "variable, or set initial=\"exact\" or \"approx\" if the start value is really used.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -45,6 +45,10 @@ const fmuc_check fmuc_check_md_var_start_range = {
     .title = "start values lie within [min, max]",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "A start value outside [min, max] is refused by importers that check bounds, or makes "
+           "the FMU start in a state it declares impossible.",
+    .fix = "Correct the start value or the min/max (including those inherited from the "
+           "declaredType) so that min <= start <= max.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

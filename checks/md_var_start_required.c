@@ -32,6 +32,11 @@ const fmuc_check fmuc_check_md_var_start_required = {
     .title = "start given where initial is exact/approx and for inputs",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "Without a start value, an importer has nothing to set for a parameter, input or "
+           "initial=exact variable, so initialisation uses an undefined value or the FMU is "
+           "rejected.",
+    .fix = "Give a start value to every input, parameter, constant and every variable with "
+           "initial \"exact\" or \"approx\".",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -24,6 +24,10 @@ const fmuc_check fmuc_check_md_var_type_element = {
     .title = "each variable has exactly one type element",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "Without exactly one type element, an importer cannot know whether to use fmi2GetReal, "
+           "Integer, Boolean or String for a variable, so it reads garbage or rejects the FMU.",
+    .fix = "Give every ScalarVariable exactly one child Real, Integer, Boolean, String or "
+           "Enumeration element.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -40,6 +40,10 @@ const fmuc_check fmuc_check_md_var_units = {
     .title = "variable units are defined",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "A unit that is not defined in UnitDefinitions cannot be converted or checked; "
+           "importers show no unit, refuse unit-checked connections or reject the FMU.",
+    .fix = "Define every unit a variable names in UnitDefinitions, and give a variable with a "
+           "displayUnit a unit (on itself or its declaredType).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -27,6 +27,10 @@ const fmuc_check fmuc_check_md_var_variability_type = {
     .title = "only Real variables are continuous",
     .spec = "FMI 2.0.4 §2.2.7",
     .level = FMUC_LEVEL_MUST,
+    .why = "Only Real variables may change continuously; an Integer or Boolean left on the "
+           "default continuous variability makes importers treat a discrete value as continuous.",
+    .fix = "State variability=\"discrete\" (or fixed/tunable/constant) explicitly on every "
+           "Integer, Boolean, String and Enumeration variable.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

@@ -40,6 +40,9 @@ const fmuc_check fmuc_check_md_vendor_annotations = {
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "VendorAnnotations carry data for the named tool only; every other importer skips them",
+    .why = "Tools find their own annotations by Tool name; with two Tool elements of one name, a "
+           "tool reads only one of them and loses or mixes its settings.",
+    .fix = "Merge the annotations of one tool into a single VendorAnnotations/Tool element.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

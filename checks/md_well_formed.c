@@ -58,6 +58,10 @@ const fmuc_check fmuc_check_md_well_formed = {
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "an encoding other than UTF-8 declared on a file whose bytes are all ASCII "
                    "reads the same in any ASCII-compatible decoder",
+    .why = "An importer cannot read a modelDescription.xml that is not well-formed UTF-8 XML with "
+           "root fmiModelDescription: the FMU does not load at all.",
+    .fix = "Write the file as UTF-8 with encoding=\"UTF-8\" and no DOCTYPE, with "
+           "fmiModelDescription as root, and check it with an XML parser such as xmllint.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -14,6 +14,10 @@ const fmuc_check fmuc_check_md_xml_schema = {
     .title = "only elements and attributes defined by the FMI 2.0 schema",
     .spec = "FMI 2.0.4 §2.2 (fmi2ModelDescription.xsd)",
     .level = FMUC_LEVEL_MUST,
+    .why = "Schema-validating importers reject elements and attributes FMI 2.0 does not define; "
+           "others ignore them, so the information they carry is lost silently.",
+    .fix = "Remove non-standard elements and attributes or move tool data into VendorAnnotations "
+           "or Annotations, and validate against the FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_XML,
     .run = run,

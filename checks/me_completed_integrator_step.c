@@ -194,6 +194,12 @@ const fmuc_check fmuc_check_me_completed_integrator_step = {
     .title = "fmi2CompletedIntegratorStep works and reports step events and termination",
     .spec = "FMI 2.0.4 §3.2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "A Model Exchange importer learns of step events and requested termination from "
+           "fmi2CompletedIntegratorStep; if it fails or leaves its outputs unset, events are "
+           "missed.",
+    .fix = "Make fmi2CompletedIntegratorStep return fmi2OK and always write *enterEventMode and "
+           "*terminateSimulation: fmi2True when a step event or termination is due, else "
+           "fmi2False.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -363,6 +363,11 @@ const fmuc_check fmuc_check_me_directional_derivatives = {
     .title = "Directional derivatives match finite differences and the declared dependencies",
     .spec = "FMI 2.0.4 §2.1.9, §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .why = "Implicit solvers and masters use fmi2GetDirectionalDerivative for Jacobians; wrong "
+           "values slow or break Newton iterations and wrong sparsity misleads linearisation.",
+    .fix = "Compute directional derivatives from the same equations as the derivatives (e.g. "
+           "generated code, AD) and check them against finite differences, or drop "
+           "providesDirectionalDerivative.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -252,6 +252,11 @@ const fmuc_check fmuc_check_me_energy_residual = {
     .title = "Energy balance of a damped mechanical model (opt-in spec)",
     .spec = "FMI 2.0.4 §3.1",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "An energy balance that does not close means the model or its export creates or loses "
+           "energy; long simulations drift and results on dissipation or efficiency are wrong.",
+    .fix = "Check the equations that exchange energy (damping, springs, sources) and the solver "
+           "tolerance of the export, and recompute the energy variable named in the spec "
+           "consistently.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -385,6 +385,11 @@ const fmuc_check fmuc_check_me_events = {
     .title = "Event indicators as declared; events located; event iterations settle",
     .spec = "FMI 2.0.4 §3.1, §3.2.2",
     .level = FMUC_LEVEL_MUST,
+    .why = "A Model Exchange importer sizes arrays by numberOfEventIndicators and stops at zero "
+           "crossings; wrong counts, non-finite indicators or endless event iterations break "
+           "events.",
+    .fix = "Serve exactly numberOfEventIndicators finite indicators and let fmi2NewDiscreteStates "
+           "converge (newDiscreteStatesNeeded false) after a bounded number of iterations.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -150,6 +150,11 @@ const fmuc_check fmuc_check_me_no_hidden_state = {
     .title = "Derivatives and event indicators depend only on (t, x, u)",
     .spec = "FMI 2.0.4 §3.1, §3.2.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "Variable-step solvers evaluate derivatives at trial points in any order; derivatives "
+           "that depend on call history instead of (t, x, u) give wrong, solver-dependent "
+           "trajectories.",
+    .fix = "Compute derivatives and event indicators only from time, states, inputs and "
+           "parameters; update discrete state in event mode, never in fmi2GetDerivatives.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

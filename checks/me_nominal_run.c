@@ -15,6 +15,10 @@ const fmuc_check fmuc_check_me_nominal_run = {
     .title = "A nominal Model Exchange run succeeds (CVODE, events settle, values finite)",
     .spec = "FMI 2.0.4 §3.2.2, §3.2.4",
     .level = FMUC_LEVEL_MUST,
+    .why = "If a standard integrator cannot run the default experiment through Model Exchange, "
+           "any importer's solver will fail or get non-finite values from the FMU.",
+    .fix = "Simulate the FMU with an external solver (e.g. fmpy with CVODE) over its default "
+           "experiment and fix the first failing call or non-finite value the messages name.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -162,6 +162,10 @@ const fmuc_check fmuc_check_me_state_roundtrip = {
     .title = "Continuous states set and read back bit-identically; nominals positive",
     .spec = "FMI 2.0.4 §3.2.2, §2.2.8",
     .level = FMUC_LEVEL_MUST,
+    .why = "Solvers set states with fmi2SetContinuousStates and read them back; a state that "
+           "changes on the way or a non-positive nominal corrupts integration and error control.",
+    .fix = "Store the states exactly as set (no clipping or rounding) and return positive, finite "
+           "nominals from fmi2GetNominalsOfContinuousStates.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -201,6 +201,11 @@ const fmuc_check fmuc_check_me_vs_cs = {
     .title = "Model Exchange and Co-Simulation give the same outputs",
     .spec = "FMI 2.0.4 §3.1, §4.1",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "An FMU with both interfaces promises one model; if Model Exchange and Co-Simulation "
+           "disagree, the results depend on which interface an importer chose.",
+    .fix = "Generate both interfaces from the same equations and parameters and tighten the "
+           "Co-Simulation solver's tolerance or step until its outputs agree with an accurate ME "
+           "run.",
     .applies = FMUC_APPLIES_ME,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

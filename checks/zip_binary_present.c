@@ -162,6 +162,10 @@ const fmuc_check fmuc_check_zip_binary_present = {
     .interop_why = "a library missing from another platform's folder while this host's folder is "
                    "complete, or named in another letter case for Windows, cannot break an "
                    "importer on this platform",
+    .why = "Importers look for binaries/<platform>/<modelIdentifier>.so/.dll/.dylib; without an "
+           "implementation or with another file name, they cannot load the FMU.",
+    .fix = "Ship, for each platform, a library named exactly after each declared modelIdentifier, "
+           "or ship the C sources and list them in SourceFiles.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -38,6 +38,10 @@ const fmuc_check fmuc_check_zip_compression_method = {
     .title = "Archive entries are stored or deflated only",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "FMI 2.0 allows only stored and deflated entries, so importers need not read others: "
+           "an entry compressed with bzip2, LZMA or zstd cannot be extracted by many of them.",
+    .fix = "Repack the FMU with deflate or no compression, e.g. with zip -Z deflate or Python's "
+           "zipfile with ZIP_DEFLATED.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

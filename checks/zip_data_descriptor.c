@@ -22,6 +22,10 @@ const fmuc_check fmuc_check_zip_data_descriptor = {
     .title = "Data descriptors are used on deflated entries only",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Streaming unzippers need the sizes in the local header for stored entries; a data "
+           "descriptor on a stored entry can make them read the data with a wrong length.",
+    .fix = "Repack the archive so that stored entries have their sizes in the local header (bit 3 "
+           "clear), e.g. by writing it with a tool that knows the sizes up front.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -35,6 +35,10 @@ const fmuc_check fmuc_check_zip_documentation_index = {
     .title = "documentation/ has the entry point index.html",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Tools open documentation/index.html as the FMU's documentation entry point; without "
+           "it the user sees nothing, and without the license file the terms of use are unknown.",
+    .fix = "Add documentation/index.html as the entry page, and a license.txt or license.html in "
+           "documentation/licenses/ if that folder exists.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -20,6 +20,10 @@ const fmuc_check fmuc_check_zip_encryption = {
     .title = "No archive entry is encrypted",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers cannot extract encrypted entries: they have no password, so the FMU cannot "
+           "be loaded at all.",
+    .fix = "Repack the FMU without encryption; protect intellectual property with binary-only "
+           "export instead.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

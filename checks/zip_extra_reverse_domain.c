@@ -69,6 +69,10 @@ const fmuc_check fmuc_check_zip_extra_reverse_domain = {
     .title = "extra/ uses reverse-domain sub-folders",
     .spec = "FMI 2.0.4 §2.3.1",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Files directly in extra/ or in non-reverse-domain folders collide with other tools' "
+           "and layered standards' files, so one tool reads another's data.",
+    .fix = "Put extra files under a folder named by your reverse domain, e.g. "
+           "extra/com.example.tool/, and keep out of org.modelica and org.fmi-standard.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

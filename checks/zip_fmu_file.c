@@ -44,6 +44,10 @@ const fmuc_check fmuc_check_zip_fmu_file = {
     .title = "The FMU is one .fmu file holding one FMU",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Importers pick files by the .fmu extension and read one model from the archive root; "
+           "a different name or several FMUs side by side are not loaded.",
+    .fix = "Name the archive <model>.fmu and put one FMU's folders directly at its root; "
+           "distribute several FMUs as separate files.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

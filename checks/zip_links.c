@@ -25,6 +25,9 @@ const fmuc_check fmuc_check_zip_links = {
     .title = "The archive contains no links",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Symbolic links in the archive are extracted as plain files, dropped or followed "
+           "outside the target folder depending on the tool, so the FMU breaks or becomes unsafe.",
+    .fix = "Replace links with copies of the files they point to before zipping (zip without -y).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

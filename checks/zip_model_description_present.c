@@ -33,6 +33,10 @@ const fmuc_check fmuc_check_zip_model_description_present = {
     .title = "modelDescription.xml is present at the archive root",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Every importer reads modelDescription.xml from the archive root first; without it, or "
+           "with it in a subfolder, the FMU cannot be opened at all.",
+    .fix = "Put modelDescription.xml at the root of the archive, zipping the contents of the FMU "
+           "folder and not the folder itself.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

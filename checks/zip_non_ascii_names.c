@@ -26,6 +26,10 @@ const fmuc_check fmuc_check_zip_non_ascii_names = {
     .title = "Entry names are ASCII",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Non-ASCII entry names are encoded differently by zip tools and file systems; an "
+           "importer may extract them under garbled names and not find the files.",
+    .fix = "Rename files in the archive to ASCII names, e.g. replacing umlauts and spaces, and "
+           "update references to them.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -31,6 +31,10 @@ const fmuc_check fmuc_check_zip_path_syntax = {
     .title = "Entry names are relative and use '/' separators only",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Entries with backslashes, absolute paths or drive letters are extracted into wrong "
+           "places or as files with backslashes in their names, depending on the platform.",
+    .fix = "Write entry names relative to the archive root with '/' as separator, e.g. by zipping "
+           "with a tool that normalises Windows paths.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -89,6 +89,10 @@ const fmuc_check fmuc_check_zip_platform_folders = {
     .title = "Platform folders under binaries/ use standard names",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Importers look for the library under a standard platform folder name; a library in a "
+           "misspelled folder (Linux64) or directly in binaries/ is never found.",
+    .fix = "Put libraries in binaries/win32, win64, linux32, linux64, darwin32 or darwin64, with "
+           "exactly that spelling, and no files directly in binaries/.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -33,6 +33,10 @@ const fmuc_check fmuc_check_zip_sources_fmi_headers = {
     .title = "sources/ does not ship the standard FMI 2 headers",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Shipped copies of the FMI headers can shadow the importer's when compiling sources, "
+           "so a modified or outdated header produces a binary with mismatched types or functions.",
+    .fix = "Remove fmi2Functions.h, fmi2FunctionTypes.h and fmi2TypesPlatform.h from sources/ and "
+           "compile against the importer's standard headers.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -44,6 +44,10 @@ const fmuc_check fmuc_check_zip_sources_listed = {
     .title = "A source-code FMU lists the files to compile",
     .spec = "FMI 2.0.4 §2.3, §3.3.1, §4.3.1",
     .level = FMUC_LEVEL_MUST,
+    .why = "A source-only FMU has to be compiled by the importer; without a list of files to "
+           "compile it cannot know which sources to build, so the FMU is unusable.",
+    .fix = "List the C files to compile in SourceFiles of each interface element, or describe the "
+           "build in sources/buildDescription.xml.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE | FMUC_NEEDS_XML,
     .run = run,

@@ -13,6 +13,9 @@ const fmuc_check fmuc_check_zip_split = {
     .title = "The archive is not split or spanned",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_MUST,
+    .why = "Split or spanned archives cannot be read as one file by importers' zip readers; the "
+           "FMU fails to open.",
+    .fix = "Produce the FMU as one single-disk ZIP archive (no zip -s split options).",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,

@@ -98,6 +98,10 @@ const fmuc_check fmuc_check_zip_static_library_names = {
     .title = "Static libraries are named after the modelIdentifier in compiler folders",
     .spec = "FMI 2.0.4 §2.3",
     .level = FMUC_LEVEL_SHOULD,
+    .why = "Importers that link static libraries look for <modelIdentifier>.lib or "
+           "lib<modelIdentifier>.a in a compiler folder; other names or locations are not linked.",
+    .fix = "Place static libraries in a compiler sub-folder such as "
+           "binaries/win64/VisualStudio2019 and name them after the modelIdentifier.",
     .applies = FMUC_APPLIES_ANY,
     .needs = FMUC_NEEDS_ARCHIVE | FMUC_NEEDS_XML,
     .run = run,

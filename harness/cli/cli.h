@@ -136,6 +136,9 @@ int fmuc_cli_is_batch(const fmuc_cli *cli);
 int fmuc_cli_batch(fmuc_cli *cli);
 /** `fmucheck merge OUT index1.json ...` */
 int fmuc_cli_merge(int argc, char **argv);
+/** `fmucheck explain ID` (cli_explain.c): one check's registry entry in words; 64 on an
+ *  unknown id. */
+int fmuc_cli_explain(int argc, char **argv);
 
 /* ---- small shared helpers (cli_util.c) ------------------------------------------------------- */
 int fmuc_cli_make_dirs(const char *path);

@@ -42,6 +42,10 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
                                         fmuc_check_profile_level(c, (fmuc_profile)p));
             if (c->interop != FMUC_INTEROP_SAME && c->interop_why)
                 cJSON_AddStringToObject(o, "interopReason", c->interop_why);
+            if (c->why)
+                cJSON_AddStringToObject(o, "why", c->why);
+            if (c->fix)
+                cJSON_AddStringToObject(o, "fix", c->fix);
             cJSON *ap = cJSON_AddArrayToObject(o, "applies");
             if (c->applies & FMUC_APPLIES_ME)
                 cJSON_AddItemToArray(ap, cJSON_CreateString("ME"));

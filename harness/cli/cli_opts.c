@@ -122,6 +122,7 @@ void fmuc_cli_usage(FILE *out)
           "       fmucheck [options] [-j N] [--shard I/N] FILE.fmu|DIR ...   (a batch)\n"
           "       fmucheck merge OUTDIR index1.json index2.json ...\n"
           "       fmucheck --list-checks [--json]\n"
+          "       fmucheck explain CHECK-ID   (rule, levels, why, fix, reproduce)\n"
           "\n"
           "Checks an FMI 2.0 FMU against the standard and writes an evidence report\n"
           "(report.json, report.html) into the output folder. A batch (several FMUs, or a\n"

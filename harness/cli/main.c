@@ -11,6 +11,8 @@ int main(int argc, char **argv)
     static fmuc_cli cli; /* large arrays: static storage, used only by main's thread */
     if (argc >= 2 && strcmp(argv[1], "merge") == 0)
         return fmuc_cli_merge(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "explain") == 0)
+        return fmuc_cli_explain(argc - 1, argv + 1);
     int rc = fmuc_cli_parse(&cli, argc, argv);
     if (rc >= 0)
         return rc;

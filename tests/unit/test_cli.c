@@ -5,6 +5,7 @@
 #include <libxml/tree.h>
 #include <zip.h>
 
+#include "check.h"
 #include "fmuc_test_util.h"
 
 FMUC_TEST_LSAN_IGNORE_CRITERION()
@@ -197,6 +198,8 @@ Test(cli, list_checks_text_and_json)
         const char *iop = cJSON_GetStringValue(cJSON_GetObjectItem(lv, "interop"));
         cr_expect(std && iop, "levels per profile");
         cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(lv, "strict")), "must");
+        cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(it, "why")), "every entry has why");
+        cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(it, "fix")), "every entry has fix");
         if (std && iop && strcmp(std, iop) != 0) {
             downgraded++;
             cr_expect(cJSON_GetStringValue(cJSON_GetObjectItem(it, "interopReason")),
@@ -205,6 +208,47 @@ Test(cli, list_checks_text_and_json)
     }
     cr_expect(downgraded > 0);
     cJSON_Delete(arr);
+    fmuc_test_run_free(&r);
+}
+
+/* Issue 21: `fmucheck explain ID` works for every check of the registry and names what the
+ * command promises (id, spec section, levels, why, fix, re-run command); an unknown id is a
+ * usage error. */
+Test(cli, explain_every_check_and_unknown_id, .timeout = 120)
+{
+    fmuc_test_run r;
+    size_t n = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++, n++) {
+        const fmuc_check *c = fmuc_checks[i];
+        cr_assert(run_fmucheck(&r, NULL, NULL, "explain", c->id, NULL) == 0);
+        cr_expect_eq(r.status, 0, "explain %s: exit %d, %s", c->id, r.status, r.err);
+        cr_expect(strncmp(r.out, c->id, strlen(c->id)) == 0, "explain %s starts with the id",
+                  c->id);
+        cr_expect(strstr(r.out, c->spec), "explain %s: spec section", c->id);
+        cr_expect(c->why && strstr(r.out, c->why), "explain %s: why it matters", c->id);
+        cr_expect(c->fix && strstr(r.out, c->fix), "explain %s: how to fix", c->id);
+        char rerun[256], broken[256];
+        snprintf(rerun, sizeof rerun, "fmucheck --only %s -v FILE.fmu", c->id);
+        cr_expect(strstr(r.out, rerun), "explain %s: re-run command", c->id);
+        snprintf(broken, sizeof broken, "reference_fmus/broken/%s/", c->id);
+        cr_expect(strstr(r.out, broken), "explain %s: its broken reference FMU", c->id);
+        for (int p = 0; p < FMUC_PROFILE_COUNT; p++) {
+            char lv[64];
+            snprintf(lv, sizeof lv, "%s=%s", fmuc_profile_name((fmuc_profile)p),
+                     fmuc_check_profile_level(c, (fmuc_profile)p));
+            cr_expect(strstr(r.out, lv), "explain %s: level %s", c->id, lv);
+        }
+        fmuc_test_run_free(&r);
+    }
+    cr_expect(n == fmuc_checks_count() && n > 0);
+    cr_assert(run_fmucheck(&r, NULL, NULL, "explain", "md-no-such-check", NULL) == 0);
+    cr_expect_eq(r.status, 64);
+    cr_expect(strstr(r.err, "md-no-such-check") && strstr(r.err, "--list-checks"),
+              "the error names the id and --list-checks: %s", r.err);
+    cr_expect_eq(r.out[0], '\0', "nothing on stdout for an unknown id");
+    fmuc_test_run_free(&r);
+    cr_assert(run_fmucheck(&r, NULL, NULL, "explain", NULL, NULL) == 0);
+    cr_expect_eq(r.status, 64);
     fmuc_test_run_free(&r);
 }
 

@@ -255,3 +255,35 @@ Test(registry, merged_letter_findings_stay_letter)
     fmuc_result_clear(&a);
     fmuc_result_clear(&b);
 }
+
+/* Issue 21: every check says why a violation matters and how the FMU's author fixes it; the
+ * texts are specific to the check (no two checks share one) and are not the title again. */
+Test(registry, every_check_has_why_and_fix)
+{
+    const size_t min_len = 30, max_len = 240;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        const char *t[2] = {c->why, c->fix};
+        const char *nm[2] = {"why", "fix"};
+        for (int k = 0; k < 2; k++) {
+            cr_expect(t[k] != NULL, "%s: no .%s text", c->id, nm[k]);
+            if (!t[k])
+                continue;
+            cr_expect(strlen(t[k]) >= min_len, "%s: .%s is shorter than %zu characters: '%s'",
+                      c->id, nm[k], min_len, t[k]);
+            cr_expect(strlen(t[k]) <= max_len, "%s: .%s is longer than %zu characters", c->id,
+                      nm[k], max_len);
+            cr_expect(strcmp(t[k], c->title) != 0, "%s: .%s repeats the title", c->id, nm[k]);
+        }
+        if (c->why && c->fix)
+            cr_expect(strcmp(c->why, c->fix) != 0, "%s: .why and .fix are the same text", c->id);
+        for (size_t j = i + 1; fmuc_checks[j]; j++) {
+            const fmuc_check *o = fmuc_checks[j];
+            const char *u[2] = {o->why, o->fix};
+            for (int k = 0; k < 2; k++)
+                for (int l = 0; l < 2; l++)
+                    cr_expect(!t[k] || !u[l] || strcmp(t[k], u[l]) != 0,
+                              "%s .%s and %s .%s are the same text", c->id, nm[k], o->id, nm[l]);
+        }
+    }
+}
