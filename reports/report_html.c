@@ -429,6 +429,33 @@ static void ev_scalar(FILE *f, const cJSON *c)
         fputs("<span class=\"lit\">?</span>", f);
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t l = strlen(s), k = strlen(suffix);
+    return l > k && strcmp(s + l - k, suffix) == 0;
+}
+
+/* An evidence number whose key names its unit (duration_s, durationSeconds, live_bytes,
+ * addressSpaceBytes) is shown for people ("2 ms", "1.5 MiB"), the exact value in its title.
+ * Returns 0 when the key names no unit. */
+static int ev_number_with_unit(FILE *f, const char *key, const cJSON *c)
+{
+    char b[48], exact[40];
+    if (!key || !cJSON_IsNumber(c) || !isfinite(c->valuedouble) || c->valuedouble < 0)
+        return 0;
+    double v = c->valuedouble;
+    if (ends_with(key, "_s") || ends_with(key, "Seconds") || ends_with(key, "_seconds"))
+        fmuc_report__duration(b, sizeof b, v);
+    else if ((ends_with(key, "_bytes") || ends_with(key, "Bytes")) && v >= 1024 && v < 1.8e19 &&
+             v == floor(v))
+        fmuc_report__bytes(b, sizeof b, (uint64_t)v);
+    else
+        return 0;
+    fprintf(f, "<span class=\"num\" title=\"%s\">%s</span>",
+            fmuc_report__num(exact, sizeof exact, v, 15), b);
+    return 1;
+}
+
 static void ev_value(FILE *f, const cJSON *c, int depth, int skip_plots)
 {
     if (depth > EV_MAX_DEPTH) {
@@ -485,7 +512,8 @@ static void ev_value(FILE *f, const cJSON *c, int depth, int skip_plots)
             fputs("<tr><th>", f);
             fmuc_report__xml_escape(f, e->string, 256, FMUC_ESC_HTML);
             fputs("</th><td>", f);
-            ev_value(f, e, depth + 1, 0);
+            if (!ev_number_with_unit(f, e->string, e))
+                ev_value(f, e, depth + 1, 0);
             fputs("</td></tr>", f);
         }
         if (n > EV_MAX_ITEMS)

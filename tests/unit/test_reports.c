@@ -138,6 +138,8 @@ static void make_report(fmuc_report *r)
     cJSON_AddStringToObject(o, HOSTILE, "key is hostile");
     cJSON_AddItemToArray(objs, o);
     cJSON_AddNullToObject(ev, "nothing");
+    cJSON_AddNumberToObject(ev, "duration_s", 1.14e-6);
+    cJSON_AddNumberToObject(ev, "live_bytes", 3 * 1048576.0);
     fmuc_result_init(&res[4], ids[4], "fmi2Instantiate succeeds", "§2.1.5", FMUC_LEVEL_MUST);
     fmuc_result_error(&res[4], "terminated by SIGSEGV after fmi2Instantiate: %s", HOSTILE);
     res[4].why = "an importer that instantiates the FMU crashes with it";
@@ -304,9 +306,12 @@ Test(reports, html_structure_and_escaping)
                        glance);
     xmlFree(glance);
     /* readable numbers */
-    cr_assert_null(strstr(html, "e-0"), "a duration in exponent notation");
+    cr_assert_eq(count_sub(html, "e-0"), count_sub(html, "title=\"1.14e-06\""),
+                 "a duration in exponent notation");
     cr_assert_not_null(strstr(html, "took 1 ms"));
     cr_assert_not_null(strstr(html, "12 KiB (12345 bytes)"));
+    cr_assert_not_null(strstr(html, "title=\"1.14e-06\">1.1 \xC2\xB5s</span>"), "evidence duration");
+    cr_assert_not_null(strstr(html, ">3 MiB</span>"), "evidence size");
     /* one <svg> per drawable plot, the broken one is a note */
     cr_assert_eq(xpath_count(doc, "//svg"), 2);
     cr_assert_eq(xpath_count(doc, "//*[@id='check-sim-nominal-run']//svg"), 2);
