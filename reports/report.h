@@ -27,7 +27,8 @@ typedef struct fmuc_reporter {
 fmuc_err fmuc_report_html_write(FILE *out, const fmuc_report *r);
 /** JUnit XML: <testsuites> with one <testsuite> per FMU, one <testcase> per check. */
 fmuc_err fmuc_report_junit_write(FILE *out, const fmuc_report *r);
-/** Compact terminal summary: counts, one line per non-pass check, overall verdict.
+/** Terminal summary: verdict at a glance with the top findings, every problem (worst first) with
+ *  why/fix/re-run command, counts of passes and not-applicable checks, overall verdict.
  *  color != 0 emits ANSI SGR colors (the caller decides: TTY, NO_COLOR). */
 fmuc_err fmuc_report_text_write(FILE *out, const fmuc_report *r, int color);
 /** fmuc_report_text_write without color, in the fmuc_report_writer shape. */
@@ -37,6 +38,15 @@ fmuc_err fmuc_report_text_write_plain(FILE *out, const fmuc_report *r);
 extern const fmuc_reporter fmuc_reporters[];
 /** The reporter named name, or NULL. */
 const fmuc_reporter *fmuc_reporter_find(const char *name);
+
+/** The highlights: the (at most FMUC_HIGHLIGHTS) most serious problems in words, "<id>: <first
+ *  message>" (errors, then failures, then warnings; the check's title when it has no message), one
+ *  line each, cut at FMUC_HIGHLIGHT_CHARS characters. Returns how many were written (0: no
+ *  problem). report.json carries them as "highlights". */
+#define FMUC_HIGHLIGHTS 3
+#define FMUC_HIGHLIGHT_CHARS 200
+#define FMUC_HIGHLIGHT_MAX 1024
+size_t fmuc_report_highlights(const fmuc_report *r, char out[][FMUC_HIGHLIGHT_MAX], size_t max);
 
 /** Write a report atomically: render into a temp file in path's directory, fflush + fsync, rename
  *  over path (then fsync the directory). On any error (including the writer's) the temp file is
@@ -64,6 +74,23 @@ void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n);
 /** Locale-independent number formatting ("%.*g" with '.' as decimal point; nan/inf spelled
  *  "NaN"/"inf"/"-inf"). Returns buf. */
 char *fmuc_report__num(char *buf, size_t bufsize, double v, int precision);
+
+/** Whether v is a problem (error, fail, warn). */
+int fmuc_report__is_problem(fmuc_verdict v);
+/** The problems of r, most serious first (errors, fails, warnings; registry order within a
+ *  verdict): stores up to max pointers in out (may be NULL) and returns how many there are. */
+size_t fmuc_report__problems(const fmuc_report *r, const fmuc_result **out, size_t max);
+/** One highlight line for res into buf (see fmuc_report_highlights). */
+void fmuc_report__highlight(const fmuc_result *res, char *buf, size_t n);
+/** The shell command that re-runs just res on the report's FMU:
+ *  "fmucheck --only ID -v FILE.fmu" (words quoted for a POSIX shell when needed; with
+ *  --profile P when the report's profile is not the default, interop). */
+void fmuc_report__rerun_command(const fmuc_report *r, const fmuc_result *res, char *buf, size_t n);
+/** A duration for people: "0 s", "850 ns", "1.1 µs", "420 ms", "2.3 s", "3 min 5 s", "1 h 2 min";
+ *  "unknown" for NaN, infinities and negative values. Returns buf. */
+char *fmuc_report__duration(char *buf, size_t n, double seconds);
+/** A size for people: "512 bytes", "12.1 KiB", "340 MiB", "2.5 GiB". Returns buf. */
+char *fmuc_report__bytes(char *buf, size_t n, uint64_t bytes);
 
 /** Render one plot object of the evidence convention (reports/README.md) to an SVG fragment (XML
  *  prolog stripped, element ids prefixed with id_prefix so several plots can share a page).

@@ -1,8 +1,9 @@
 /* The HTML report: one self-contained page (inline CSS, a little inline JS, inline SVG plots; no
- * external resources). Readable without JS: every check is shown; the JS only adds verdict filters
- * and marks <body data-js="ready"> once it ran. Every FMU-supplied string goes through
- * fmuc_report__xml_escape (which also makes invalid UTF-8 valid). Also home of the escaping and
- * number helpers shared by the other reporters. */
+ * external resources). The verdict at a glance in the header, then the problems as cards (errors,
+ * fails, warnings), then one compact table of passes and not-applicable checks. Readable without
+ * JS: every check is shown; the JS only adds verdict filters and marks <body data-js="ready"> once
+ * it ran. Every FMU-supplied string goes through fmuc_report__xml_escape (which also makes invalid
+ * UTF-8 valid). Also home of the escaping and number helpers shared by the other reporters. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +181,7 @@ static const char css[] =
     ".filters{margin:10px 0}.filters button{font:inherit;margin-right:6px;padding:3px 10px;"
     "border:1px solid var(--line);border-radius:14px;background:var(--bg);cursor:pointer}\n"
     ".filters button[aria-pressed=true]{background:var(--fg);color:var(--bg)}\n"
-    ".check{border:1px solid var(--line);border-left:6px solid var(--na);border-radius:6px;"
+    "article.check{border:1px solid var(--line);border-left:6px solid var(--na);border-radius:6px;"
     "padding:8px 12px;margin:8px 0;background:var(--bg)}\n"
     ".check.v-pass{border-left-color:var(--pass)}.check.v-warn{border-left-color:var(--warn)}"
     ".check.v-fail{border-left-color:var(--fail)}.check.v-error{border-left-color:var(--error)}\n"
@@ -193,12 +194,23 @@ static const char css[] =
     "var(--line);border-radius:4px}.plotnote{color:var(--warn)}\n"
     "table.log{font-size:12px;width:100%}table.log td{overflow-wrap:anywhere}"
     "footer{margin-top:32px;color:var(--mute);font-size:12px}\n"
+    ".glance .verdict{font-size:16px;margin:6px 0}ol.highlights{margin:4px 0 8px;padding-left:24px}"
+    "ol.highlights li{overflow-wrap:anywhere;margin:2px 0}\n"
+    ".check h3 a.self{color:inherit;text-decoration:none}.check h3 a.self:hover{text-decoration:"
+    "underline}a:focus-visible,summary:focus-visible,button:focus-visible{outline:3px solid "
+    "#0969da;outline-offset:2px}\n"
+    ".check .why,.check .fix,.check .rerun{margin:4px 0}.check .rerun code{background:var(--card);"
+    "padding:1px 4px;border-radius:3px;overflow-wrap:anywhere}\n"
+    "table.compact{width:100%;font-size:13px}table.compact td{overflow-wrap:anywhere}"
+    "table.compact .reason{color:var(--mute)}table.compact details.more{display:inline-block;"
+    "margin-left:8px}table.compact details[open].more{display:block}\n"
+    ".allpass{font-weight:600;color:var(--pass)}\n"
     "[hidden]{display:none!important}\n";
 
 static const char js[] =
     "(function(){\n"
     "  var bar = document.getElementById('filters');\n"
-    "  var cards = document.querySelectorAll('article.check');\n"
+    "  var cards = document.querySelectorAll('.check[data-verdict]');\n"
     "  var buttons = bar ? bar.querySelectorAll('button') : [];\n"
     "  function shows(f, v) {\n"
     "    if (f === 'all') return true;\n"
@@ -270,7 +282,14 @@ static void write_identity(FILE *f, const fmuc_report *r)
     fputs("<section id=\"identity\"><h2>FMU</h2>\n<table class=\"kv\">\n", f);
     kv_row(f, "File", id->file_name);
     kv_row(f, "Path", id->path);
-    snprintf(buf, sizeof buf, "%llu bytes", (unsigned long long)id->file_size);
+    {
+        char b[32];
+        fmuc_report__bytes(b, sizeof b, id->file_size);
+        if (id->file_size >= 1024)
+            snprintf(buf, sizeof buf, "%s (%llu bytes)", b, (unsigned long long)id->file_size);
+        else
+            snprintf(buf, sizeof buf, "%s", b);
+    }
     kv_row(f, "Size", buf);
     fputs("<tr><th>SHA-256</th><td class=\"mono\">", f);
     esc_or(f, id->sha256, "not computed");
@@ -315,9 +334,12 @@ static void write_identity(FILE *f, const fmuc_report *r)
     fputs("</td></tr>\n</table></section>\n", f);
 }
 
-static void write_summary(FILE *f, const fmuc_report *r)
+/* At a glance, in the header: the verdict, the profile, the counts, the three most serious findings
+ * in words (or one line saying that all is well), and what makes the report partial. */
+static void write_glance(FILE *f, const fmuc_report *r)
 {
-    fputs("<section id=\"summary\"><h2>Summary</h2>\n", f);
+    char d[40];
+    fputs("<div id=\"glance\" class=\"glance\">\n", f);
     if (r->rejected) {
         fputs("<p class=\"banner\">The input was rejected: ", f);
         esc_or(f, r->rejected_reason, "no reason given");
@@ -327,11 +349,47 @@ static void write_summary(FILE *f, const fmuc_report *r)
         fputs("<p class=\"banner\">Unsupported FMI version: only FMI 2.0 is checked.</p>\n", f);
     if (r->incomplete)
         fputs("<p class=\"banner\">The run was interrupted: this report is incomplete.</p>\n", f);
+    const fmuc_result *top[FMUC_HIGHLIGHTS];
+    size_t nprob = fmuc_report__problems(r, top, FMUC_HIGHLIGHTS);
+    fputs("<p class=\"verdict\">", f);
+    badge(f, r->overall);
+    fprintf(f, " under profile <b>%s</b>: ", fmuc_profile_name(r->profile));
+    if (nprob == 0 && r->counts[FMUC_VERDICT_PASS] && !r->rejected && !r->incomplete)
+        fprintf(f, "all %zu applicable checks pass, %zu not applicable",
+                r->counts[FMUC_VERDICT_PASS], r->counts[FMUC_VERDICT_NA]);
+    else
+        fprintf(f, "%zu error, %zu fail, %zu warn, %zu pass, %zu not applicable",
+                r->counts[FMUC_VERDICT_ERROR], r->counts[FMUC_VERDICT_FAIL],
+                r->counts[FMUC_VERDICT_WARN], r->counts[FMUC_VERDICT_PASS],
+                r->counts[FMUC_VERDICT_NA]);
+    fprintf(f, " &mdash; %zu checks in %s</p>\n", r->nresults,
+            fmuc_report__duration(d, sizeof d, r->duration_s));
+    if (nprob) {
+        fputs("<ol class=\"highlights\">", f);
+        for (size_t i = 0; i < nprob && i < FMUC_HIGHLIGHTS; i++) {
+            char hl[FMUC_HIGHLIGHT_MAX];
+            fmuc_report__highlight(top[i], hl, sizeof hl);
+            fputs("<li><a href=\"#check-", f);
+            esc(f, top[i]->id);
+            fputs("\">", f);
+            badge(f, top[i]->verdict);
+            fputs("</a> ", f);
+            esc(f, hl);
+            fputs("</li>", f);
+        }
+        fputs("</ol>\n", f);
+    }
+    fputs("</div>\n", f);
+}
+
+static void write_summary(FILE *f, const fmuc_report *r)
+{
+    fputs("<section id=\"summary\"><h2>Verdict per profile</h2>\n", f);
     fputs("<p>Overall verdict: ", f);
     badge(f, r->overall);
     char d[40];
-    fprintf(f, " &mdash; %zu checks in %s s</p>\n", r->nresults,
-            fmuc_report__num(d, sizeof d, r->duration_s, 3));
+    fprintf(f, " &mdash; %zu checks in %s</p>\n", r->nresults,
+            fmuc_report__duration(d, sizeof d, r->duration_s));
     fprintf(f, "<p>Profile <b>%s</b> (", fmuc_profile_name(r->profile));
     for (int p = 0, k = 0; p < FMUC_PROFILE_COUNT; p++)
         if (p != (int)r->profile) {
@@ -339,7 +397,7 @@ static void write_summary(FILE *f, const fmuc_report *r)
             badge(f, fmuc_report_overall_under(r, (fmuc_profile)p));
         }
     fputs(")</p>\n<div class=\"counts\">", f);
-    static const fmuc_verdict order[5] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_ERROR, FMUC_VERDICT_WARN,
+    static const fmuc_verdict order[5] = {FMUC_VERDICT_ERROR, FMUC_VERDICT_FAIL, FMUC_VERDICT_WARN,
                                           FMUC_VERDICT_PASS, FMUC_VERDICT_NA};
     for (int i = 0; i < 5; i++) {
         fputs("<div class=\"count\">", f);
@@ -369,6 +427,33 @@ static void ev_scalar(FILE *f, const cJSON *c)
         fputs("</span>", f);
     } else
         fputs("<span class=\"lit\">?</span>", f);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t l = strlen(s), k = strlen(suffix);
+    return l > k && strcmp(s + l - k, suffix) == 0;
+}
+
+/* An evidence number whose key names its unit (duration_s, durationSeconds, live_bytes,
+ * addressSpaceBytes) is shown for people ("2 ms", "1.5 MiB"), the exact value in its title.
+ * Returns 0 when the key names no unit. */
+static int ev_number_with_unit(FILE *f, const char *key, const cJSON *c)
+{
+    char b[48], exact[40];
+    if (!key || !cJSON_IsNumber(c) || !isfinite(c->valuedouble) || c->valuedouble < 0)
+        return 0;
+    double v = c->valuedouble;
+    if (ends_with(key, "_s") || ends_with(key, "Seconds") || ends_with(key, "_seconds"))
+        fmuc_report__duration(b, sizeof b, v);
+    else if ((ends_with(key, "_bytes") || ends_with(key, "Bytes")) && v >= 1024 && v < 1.8e19 &&
+             v == floor(v))
+        fmuc_report__bytes(b, sizeof b, (uint64_t)v);
+    else
+        return 0;
+    fprintf(f, "<span class=\"num\" title=\"%s\">%s</span>",
+            fmuc_report__num(exact, sizeof exact, v, 15), b);
+    return 1;
 }
 
 static void ev_value(FILE *f, const cJSON *c, int depth, int skip_plots)
@@ -427,7 +512,8 @@ static void ev_value(FILE *f, const cJSON *c, int depth, int skip_plots)
             fputs("<tr><th>", f);
             fmuc_report__xml_escape(f, e->string, 256, FMUC_ESC_HTML);
             fputs("</th><td>", f);
-            ev_value(f, e, depth + 1, 0);
+            if (!ev_number_with_unit(f, e->string, e))
+                ev_value(f, e, depth + 1, 0);
             fputs("</td></tr>", f);
         }
         if (n > EV_MAX_ITEMS)
@@ -487,23 +573,21 @@ static void write_plots(FILE *f, const cJSON *plots, size_t ri)
     }
 }
 
-static void write_check(FILE *f, const fmuc_result *res, size_t ri)
+/* level, spec, duration, profiles, interop reason, waiver */
+static void write_meta(FILE *f, const fmuc_result *res, int with_id)
 {
     char d[40];
-    const char *vc = vclass(res->verdict);
-    fprintf(f, "<article class=\"check v-%s\" id=\"check-", vc);
-    esc(f, res->id);
-    fprintf(f, "\" data-verdict=\"%s\">\n<h3>", vc);
-    badge(f, res->verdict);
-    fputs(" <code class=\"cid\">", f);
-    esc_or(f, res->id, "unnamed");
-    fputs("</code> ", f);
-    esc(f, res->title);
-    fputs("</h3>\n<p class=\"meta\">level ", f);
+    fputs("<p class=\"meta\">", f);
+    if (with_id) {
+        fputs("<code class=\"cid\">", f);
+        esc_or(f, res->id, "unnamed");
+        fputs("</code> &middot; ", f);
+    }
+    fputs("level ", f);
     esc(f, fmuc_level_name(res->level));
     fputs(" &middot; spec ", f);
     esc_or(f, res->spec, "none");
-    fprintf(f, " &middot; %s s", fmuc_report__num(d, sizeof d, res->duration_s, 3));
+    fprintf(f, " &middot; took %s", fmuc_report__duration(d, sizeof d, res->duration_s));
     if (res->has_profiles && (res->verdicts[FMUC_PROFILE_INTEROP] !=
                                   res->verdicts[FMUC_PROFILE_STANDARD] ||
                               res->verdicts[FMUC_PROFILE_STANDARD] !=
@@ -522,20 +606,27 @@ static void write_check(FILE *f, const fmuc_result *res, size_t ri)
         esc(f, res->waiver);
     }
     fputs("</p>\n", f);
-    if (res->nmessages || res->messages_dropped) {
-        fputs("<ul class=\"msgs\">", f);
-        for (size_t i = 0; i < res->nmessages && i < FMUC_RESULT_MAX_MESSAGES; i++) {
-            fputs("<li>", f);
-            fmuc_report__xml_escape(f, res->messages[i], MSG_MAX_BYTES, FMUC_ESC_HTML);
-            fputs("</li>", f);
-        }
-        if (res->messages_dropped)
-            fprintf(f, "<li class=\"lit\">&hellip; %zu further messages not kept</li>",
-                    res->messages_dropped);
-        fputs("</ul>\n", f);
+}
+
+static void write_messages(FILE *f, const fmuc_result *res)
+{
+    if (!res->nmessages && !res->messages_dropped)
+        return;
+    fputs("<ul class=\"msgs\">", f);
+    for (size_t i = 0; i < res->nmessages && i < FMUC_RESULT_MAX_MESSAGES; i++) {
+        fputs("<li>", f);
+        fmuc_report__xml_escape(f, res->messages[i], MSG_MAX_BYTES, FMUC_ESC_HTML);
+        fputs("</li>", f);
     }
+    if (res->messages_dropped)
+        fprintf(f, "<li class=\"lit\">&hellip; %zu further messages not kept</li>",
+                res->messages_dropped);
+    fputs("</ul>\n", f);
+}
+
+static void write_evidence(FILE *f, const fmuc_result *res, size_t ri, int open)
+{
     if (evidence_has_table(res->evidence)) {
-        int open = res->verdict == FMUC_VERDICT_FAIL || res->verdict == FMUC_VERDICT_ERROR;
         fprintf(f, "<details class=\"evidence\"%s><summary>Evidence</summary>", open ? " open" : "");
         ev_value(f, res->evidence, 0, 1);
         fputs("</details>\n", f);
@@ -546,28 +637,112 @@ static void write_check(FILE *f, const fmuc_result *res, size_t ri)
         write_plots(f, plots, ri);
         fputs("</div>\n", f);
     }
+}
+
+/* A problem as a card: what failed, where, why it matters, how to fix it, how to see it again. */
+static void write_card(FILE *f, const fmuc_report *r, const fmuc_result *res, size_t ri)
+{
+    const char *vc = vclass(res->verdict);
+    fprintf(f, "<article class=\"check card v-%s\" id=\"check-", vc);
+    esc(f, res->id);
+    fprintf(f, "\" data-verdict=\"%s\">\n<h3><a class=\"self\" href=\"#check-", vc);
+    esc(f, res->id);
+    fputs("\">", f);
+    badge(f, res->verdict);
+    fputs(" ", f);
+    esc_or(f, res->title, "untitled check");
+    fputs("</a></h3>\n", f);
+    write_meta(f, res, 1);
+    write_messages(f, res);
+    if (res->why && *res->why) {
+        fputs("<p class=\"why\"><b>Why it matters:</b> ", f);
+        esc(f, res->why);
+        fputs("</p>\n", f);
+    }
+    if (res->fix && *res->fix) {
+        fputs("<p class=\"fix\"><b>How to fix:</b> ", f);
+        esc(f, res->fix);
+        fputs("</p>\n", f);
+    }
+    char cmd[2048];
+    fmuc_report__rerun_command(r, res, cmd, sizeof cmd);
+    fputs("<p class=\"rerun\"><b>Re-run this check:</b> <code>", f);
+    esc(f, cmd);
+    fputs("</code></p>\n", f);
+    write_evidence(f, res, ri,
+                   res->verdict == FMUC_VERDICT_FAIL || res->verdict == FMUC_VERDICT_ERROR);
     fputs("</article>\n", f);
+}
+
+/* A pass or not-applicable check as one row of the compact table; its details fold away. */
+static void write_row(FILE *f, const fmuc_result *res, size_t ri)
+{
+    const char *vc = vclass(res->verdict);
+    fprintf(f, "<tr class=\"check v-%s\" id=\"check-", vc);
+    esc(f, res->id);
+    fprintf(f, "\" data-verdict=\"%s\"><td><code class=\"cid\">", vc);
+    esc_or(f, res->id, "unnamed");
+    fputs("</code></td><td>", f);
+    badge(f, res->verdict);
+    fputs("</td><td>", f);
+    esc_or(f, res->title, "untitled check");
+    if (res->verdict == FMUC_VERDICT_NA && res->nmessages) {
+        fputs(" <span class=\"reason\">&mdash; not applicable: ", f);
+        fmuc_report__xml_escape(f, res->messages[0], MSG_MAX_BYTES, FMUC_ESC_HTML);
+        fputs("</span>", f);
+    }
+    fputs("<details class=\"more\"><summary>details</summary>", f);
+    write_meta(f, res, 0);
+    write_messages(f, res);
+    write_evidence(f, res, ri, 0);
+    fputs("</details></td></tr>\n", f);
 }
 
 static void write_checks(FILE *f, const fmuc_report *r)
 {
-    fputs("<section id=\"checks\"><h2>Checks</h2>\n", f);
+    size_t nprob = r->counts[FMUC_VERDICT_FAIL] + r->counts[FMUC_VERDICT_ERROR] +
+                   r->counts[FMUC_VERDICT_WARN];
+    fputs("<section id=\"checks\">\n", f);
     /* hidden until the script runs: without JS the page simply shows every check */
     fputs("<div id=\"filters\" class=\"filters\" hidden>Show: ", f);
     fprintf(f, "<button type=\"button\" data-filter=\"all\">all (%zu)</button>", r->nresults);
-    fprintf(f, "<button type=\"button\" data-filter=\"problems\">problems (%zu)</button>",
-            r->counts[FMUC_VERDICT_FAIL] + r->counts[FMUC_VERDICT_ERROR] + r->counts[FMUC_VERDICT_WARN]);
-    static const fmuc_verdict order[5] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_ERROR, FMUC_VERDICT_WARN,
+    fprintf(f, "<button type=\"button\" data-filter=\"problems\">problems (%zu)</button>", nprob);
+    static const fmuc_verdict order[5] = {FMUC_VERDICT_ERROR, FMUC_VERDICT_FAIL, FMUC_VERDICT_WARN,
                                           FMUC_VERDICT_PASS, FMUC_VERDICT_NA};
     for (int i = 0; i < 5; i++)
         fprintf(f, "<button type=\"button\" data-filter=\"%s\">%s (%zu)</button>", vclass(order[i]),
                 fmuc_verdict_name(order[i]), r->counts[order[i]]);
     fputs(" <span id=\"shown\"></span></div>\n", f);
+
+    fprintf(f, "<section id=\"problems\"><h2>Problems (%zu)</h2>\n", nprob);
+    const fmuc_result **all = NULL;
+    if (nprob)
+        all = malloc(nprob * sizeof *all);
+    size_t n = all ? fmuc_report__problems(r, all, nprob) : 0;
+    if (n > nprob)
+        n = nprob;
     if (!r->nresults)
         fputs("<p class=\"none\">No checks ran.</p>\n", f);
-    for (size_t i = 0; i < r->nresults; i++)
-        write_check(f, &r->results[i], i);
+    else if (!nprob)
+        fputs("<p class=\"allpass\">No problem found: every applicable check passes.</p>\n", f);
+    for (size_t i = 0; i < n; i++)
+        write_card(f, r, all[i], (size_t)(all[i] - r->results));
+    free(all);
     fputs("</section>\n", f);
+
+    size_t nrest = r->counts[FMUC_VERDICT_PASS] + r->counts[FMUC_VERDICT_NA];
+    fprintf(f, "<section id=\"passed\"><h2>Passed and not applicable (%zu)</h2>\n", nrest);
+    if (nrest) {
+        fputs("<table class=\"compact\"><thead><tr><th>check</th><th>verdict</th><th>title</th>"
+              "</tr></thead><tbody>\n",
+              f);
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; i < r->nresults; i++)
+                if (r->results[i].verdict == (k ? FMUC_VERDICT_NA : FMUC_VERDICT_PASS))
+                    write_row(f, &r->results[i], i);
+        fputs("</tbody></table>\n", f);
+    }
+    fputs("</section>\n</section>\n", f);
 }
 
 static const char *const log_preferred[] = {"check", "instance", "status", "category", "message"};
@@ -682,12 +857,12 @@ fmuc_err fmuc_report_html_write(FILE *out, const fmuc_report *r)
     fprintf(out, " &mdash; %s</title>\n<style>\n%s</style>\n</head>\n", vlabel(r->overall), css);
     fprintf(out, "<body data-overall=\"%s\">\n<header><h1>fmucheck report: ", vclass(r->overall));
     esc(out, name);
-    fputs("</h1><p>Overall ", out);
-    badge(out, r->overall);
-    fputs("</p></header>\n<main>\n", out);
-    write_identity(out, r);
-    write_summary(out, r);
+    fputs("</h1>\n", out);
+    write_glance(out, r);
+    fputs("</header>\n<main>\n", out);
     write_checks(out, r);
+    write_summary(out, r);
+    write_identity(out, r);
     write_log(out, r);
     fputs("</main>\n", out);
     write_footer(out, r);

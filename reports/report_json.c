@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "report_json.h"
 
 static void add_str(cJSON *o, const char *k, const char *v)
@@ -145,6 +146,12 @@ cJSON *fmuc_report_to_json(const fmuc_report *r)
         add_str(vs, fmuc_profile_name((fmuc_profile)p),
                 fmuc_verdict_name(fmuc_report_overall_under(r, (fmuc_profile)p)));
     cJSON_AddNumberToObject(sum, "durationSeconds", r->duration_s);
+    /* the most serious problems in words, for a reader deciding whether to adopt the FMU */
+    cJSON *hl = cJSON_AddArrayToObject(root, "highlights");
+    char lines[FMUC_HIGHLIGHTS][FMUC_HIGHLIGHT_MAX];
+    size_t nhl = fmuc_report_highlights(r, lines, FMUC_HIGHLIGHTS);
+    for (size_t i = 0; i < nhl; i++)
+        cJSON_AddItemToArray(hl, cJSON_CreateString(lines[i]));
     if (r->baseline)
         cJSON_AddItemToObject(root, "baseline", cJSON_Duplicate(r->baseline, 1));
     return root;

@@ -1,5 +1,7 @@
-/* The terminal summary: counts per verdict, one line per non-pass check (worst first) with its
- * first message, and the overall verdict. FMU text is made safe for a terminal: control characters
+/* The terminal summary: the verdict at a glance (profile, counts, the three most serious findings),
+ * then every problem (errors, fails, warnings) with its first messages, why it matters, how to fix
+ * it and the command that re-runs it, and the overall verdict. Passes and not-applicable checks are
+ * only counted. FMU text is made safe for a terminal: control characters
  * (ESC included) become '?', invalid UTF-8 becomes U+FFFD. Color only when the caller asks. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #define TEXT_ID_WIDTH_MAX 40
 #define TEXT_MSG_CHARS 110
+#define TEXT_MESSAGES 3 /* messages shown per problem */
 
 static const char *const label[5] = {"N/A", "PASS", "WARN", "FAIL", "ERROR"};
 static const char *const sgr[5] = {"\033[2m", "\033[32m", "\033[33m", "\033[31;1m", "\033[35;1m"};
@@ -49,11 +52,6 @@ static void put_safe(FILE *f, const char *s, size_t max_chars)
     }
 }
 
-static size_t id_chars(const char *s)
-{
-    return s ? strlen(s) : 0;
-}
-
 fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
 {
     if (!f || !r)
@@ -92,48 +90,77 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
         }
     }
 
-    static const fmuc_verdict order[5] = {FMUC_VERDICT_ERROR, FMUC_VERDICT_FAIL, FMUC_VERDICT_WARN,
-                                          FMUC_VERDICT_NA, FMUC_VERDICT_PASS};
-    fputs("\n ", f);
-    for (int k = 4; k >= 0; k--) {
-        fmuc_verdict v = order[k];
-        fputc(' ', f);
-        put_verdict(f, v, color, 0);
-        fprintf(f, " %zu", r->counts[v]);
+    /* at a glance: the verdict, the profile, the counts and the top problems in words */
+    const fmuc_result *top[FMUC_HIGHLIGHTS];
+    size_t nprob = fmuc_report__problems(r, top, FMUC_HIGHLIGHTS);
+    fputc('\n', f);
+    put_verdict(f, r->overall, color, 0);
+    fprintf(f, " under profile %s: ", fmuc_profile_name(r->profile));
+    if (nprob == 0 && r->counts[FMUC_VERDICT_PASS] && !r->rejected && !r->incomplete)
+        fprintf(f, "all %zu applicable checks pass, %zu not applicable", r->counts[FMUC_VERDICT_PASS],
+                r->counts[FMUC_VERDICT_NA]);
+    else
+        fprintf(f, "%zu error, %zu fail, %zu warn, %zu pass, %zu not applicable",
+                r->counts[FMUC_VERDICT_ERROR], r->counts[FMUC_VERDICT_FAIL],
+                r->counts[FMUC_VERDICT_WARN], r->counts[FMUC_VERDICT_PASS],
+                r->counts[FMUC_VERDICT_NA]);
+    fprintf(f, " (%zu checks, %s)\n", r->nresults, fmuc_report__duration(d, sizeof d, r->duration_s));
+    for (size_t i = 0; i < nprob && i < FMUC_HIGHLIGHTS; i++) {
+        char hl[FMUC_HIGHLIGHT_MAX];
+        fmuc_report__highlight(top[i], hl, sizeof hl);
+        fprintf(f, "  %zu. ", i + 1);
+        put_safe(f, hl, TEXT_MSG_CHARS + TEXT_ID_WIDTH_MAX);
+        fputc('\n', f);
     }
-    fprintf(f, "   (%zu checks, %s s)\n", r->nresults, fmuc_report__num(d, sizeof d, r->duration_s, 3));
 
-    size_t w = 0;
-    for (size_t i = 0; i < r->nresults; i++)
-        if (r->results[i].verdict != FMUC_VERDICT_PASS && id_chars(r->results[i].id) > w)
-            w = id_chars(r->results[i].id);
-    if (w > TEXT_ID_WIDTH_MAX)
-        w = TEXT_ID_WIDTH_MAX;
-    int any = 0;
-    for (int k = 0; k < 4; k++) {
-        for (size_t i = 0; i < r->nresults; i++) {
-            const fmuc_result *res = &r->results[i];
-            if (res->verdict != order[k])
-                continue;
-            if (!any)
-                fputc('\n', f);
-            any = 1;
-            fputs("  ", f);
-            put_verdict(f, res->verdict, color, 5);
-            fputs("  ", f);
-            size_t l = id_chars(res->id);
-            put_safe(f, res->id ? res->id : "?", TEXT_ID_WIDTH_MAX);
-            for (size_t p = l; p < w; p++)
-                fputc(' ', f);
-            if (res->nmessages) {
-                fputs("  ", f);
-                put_safe(f, res->messages[0], TEXT_MSG_CHARS);
-                if (res->nmessages + res->messages_dropped > 1)
-                    fprintf(f, " (+%zu more)", res->nmessages + res->messages_dropped - 1);
-            }
+    /* the problems, most serious first, each with what is needed to act on it */
+    const fmuc_result **all = NULL;
+    size_t nall = fmuc_report__problems(r, NULL, 0);
+    if (nall && !(all = malloc(nall * sizeof *all)))
+        return FMUC_ENOMEM;
+    fmuc_report__problems(r, all, nall);
+    for (size_t i = 0; i < nall; i++) {
+        const fmuc_result *res = all[i];
+        fputs("\n", f);
+        put_verdict(f, res->verdict, color, 5);
+        fputs("  ", f);
+        put_safe(f, res->id ? res->id : "?", TEXT_ID_WIDTH_MAX);
+        fputs("  ", f);
+        put_safe(f, res->title ? res->title : "", TEXT_MSG_CHARS);
+        fprintf(f, "  [%s", fmuc_level_name(res->level));
+        if (res->spec && *res->spec) {
+            fputs(", ", f);
+            put_safe(f, res->spec, 40);
+        }
+        fputs("]\n", f);
+        size_t shown = res->nmessages < TEXT_MESSAGES ? res->nmessages : TEXT_MESSAGES;
+        for (size_t m = 0; m < shown; m++) {
+            fputs("       ", f);
+            put_safe(f, res->messages[m], 2 * TEXT_MSG_CHARS);
             fputc('\n', f);
         }
+        if (res->nmessages + res->messages_dropped > shown)
+            fprintf(f, "       (+%zu more)\n", res->nmessages + res->messages_dropped - shown);
+        if (res->why && *res->why) {
+            fputs("       why: ", f);
+            put_safe(f, res->why, 2 * TEXT_MSG_CHARS);
+            fputc('\n', f);
+        }
+        if (res->fix && *res->fix) {
+            fputs("       fix: ", f);
+            put_safe(f, res->fix, 2 * TEXT_MSG_CHARS);
+            fputc('\n', f);
+        }
+        char cmd[2048];
+        fmuc_report__rerun_command(r, res, cmd, sizeof cmd);
+        fputs("       re-run: ", f);
+        put_safe(f, cmd, sizeof cmd);
+        fputc('\n', f);
     }
+    free(all);
+    if (nall && r->counts[FMUC_VERDICT_PASS] + r->counts[FMUC_VERDICT_NA])
+        fprintf(f, "\n%zu passed, %zu not applicable (not listed; report.html has them)\n",
+                r->counts[FMUC_VERDICT_PASS], r->counts[FMUC_VERDICT_NA]);
     fputs("\nOverall: ", f);
     put_verdict(f, r->overall, color, 0);
     fprintf(f, "   (profile %s; ", fmuc_profile_name(r->profile));

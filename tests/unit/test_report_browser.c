@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmuc_test_util.h"
 #include "report.h"
 
 extern char **environ;
@@ -105,7 +106,8 @@ static double now_s(void)
 
 /* Run argv with stdout/stderr into files, in its own process group, HOME pointed at home.
  * Returns the exit status, or -1 on timeout / abnormal end. */
-static int run(char *const argv[], const char *out, const char *err, const char *home)
+static int run_for(char *const argv[], const char *out, const char *err, const char *home,
+                   double timeout_s)
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
@@ -138,7 +140,7 @@ static int run(char *const argv[], const char *out, const char *err, const char 
     cr_assert_eq(e, 0, "cannot spawn %s: %s", argv[0], strerror(e));
 
     int st = 0, done = 0;
-    double deadline = now_s() + BROWSER_TIMEOUT_S;
+    double deadline = now_s() + timeout_s;
     while (!done) {
         pid_t w = waitpid(pid, &st, WNOHANG);
         if (w == pid) {
@@ -153,10 +155,15 @@ static int run(char *const argv[], const char *out, const char *err, const char 
     kill(-pid, SIGKILL); /* the browser's own helper processes, if any are left */
     if (!done) {
         waitpid(pid, &st, 0);
-        cr_log_error("%s timed out after %d s", argv[0], BROWSER_TIMEOUT_S);
+        cr_log_error("%s timed out after %.0f s", argv[0], timeout_s);
         return -1;
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run(char *const argv[], const char *out, const char *err, const char *home)
+{
+    return run_for(argv, out, err, home, BROWSER_TIMEOUT_S);
 }
 
 static char *slurp(const char *path)
@@ -271,5 +278,98 @@ Test(report_browser, renders_in_headless_chromium, .timeout = 300)
     free(p);
     cr_log_info("HTML report: %s", html);
     cr_log_info("screenshot: %s", png);
+    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A real failing FMU (reference_fmus/broken/api-free-instance-null) checked by the fmucheck binary:
+ * in the browser, the first card is the most serious problem of its report.json (errors, then
+ * fails, then warnings; registry order within a verdict), the header's first highlight names it,
+ * the page logs nothing to the console, and a screenshot is kept. */
+Test(report_browser, failing_fmu_problem_first, .timeout = 600)
+{
+    const char *chromium = find_chromium();
+    if (!chromium)
+        cr_skip_test("chromium is not installed");
+    char fmu[1024];
+    snprintf(fmu, sizeof fmu, "%s/broken/api-free-instance-null.fmu", FMUC_FMU_DIR);
+    cr_assert_eq(access(fmu, R_OK), 0, "FMU not built: %s", fmu);
+    char art[1024];
+    snprintf(art, sizeof art, "%s/test-artifacts", FMUC_BUILD_DIR);
+    mkdir(art, 0755);
+    snprintf(art, sizeof art, "%s/test-artifacts/report_browser", FMUC_BUILD_DIR);
+    mkdir(art, 0755);
+    snprintf(art, sizeof art, "%s/test-artifacts/report_browser/failing", FMUC_BUILD_DIR);
+    fmuc_test_rm_rf(art);
+    char tmp[] = "/tmp/fmuc_browser_XXXXXX";
+    cr_assert_not_null(mkdtemp(tmp));
+    char out[1100], err[1100], dom[1100], log[1100], profile[1100], url[1300], scr[1300];
+    snprintf(out, sizeof out, "%s/fmucheck.out", tmp);
+    snprintf(err, sizeof err, "%s/fmucheck.err", tmp);
+    char *fargv[] = {FMUC_EXE, "-q", "--timeout-multiplier", (char *)fmuc_test_timeout_multiplier(),
+                     "-o", art, fmu, NULL};
+    int rc = run_for(fargv, out, err, tmp, 500);
+    cr_assert_geq(rc, 0, "fmucheck did not finish");
+
+    char path[1200];
+    snprintf(path, sizeof path, "%s/report.json", art);
+    cJSON *rep = fmuc_test_read_json(path);
+    cr_assert_not_null(rep, "no report.json (exit %d)", rc);
+    const char *want = NULL;
+    static const char *const order[3] = {"error", "fail", "warn"};
+    for (int k = 0; k < 3 && !want; k++) {
+        const cJSON *c;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+        {
+            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")), order[k]) == 0) {
+                want = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+                break;
+            }
+        }
+    }
+    cr_assert_not_null(want, "the broken FMU has no problem");
+    const char *h0 = cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "highlights"), 0));
+    cr_assert(h0 && strncmp(h0, want, strlen(want)) == 0 && h0[strlen(want)] == ':',
+              "first highlight %s, most serious problem %s", h0 ? h0 : "(none)", want);
+
+    snprintf(dom, sizeof dom, "%s/dom.html", tmp);
+    snprintf(log, sizeof log, "%s/chromium.log", tmp);
+    snprintf(profile, sizeof profile, "--user-data-dir=%s/profile", tmp);
+    snprintf(path, sizeof path, "%s/report.html", art);
+    snprintf(url, sizeof url, "file://%s", path);
+    snprintf(scr, sizeof scr, "--screenshot=%s/report.png", art);
+    for (int pass = 0; pass < 2; pass++) {
+        char *argv[] = {(char *)chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-quic", "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", profile,
+                        "--enable-logging=stderr", "--v=0", pass == 0 ? "--dump-dom" : scr,
+                        "--window-size=1280,1400", url, NULL};
+        rc = run(argv, dom, log, tmp);
+        char *errlog = slurp(log);
+        cr_assert_eq(rc, 0, "chromium exited with %d:\n%s", rc, errlog);
+        char first[1024] = "";
+        int bad = page_console_lines(errlog, "file://", first, sizeof first);
+        cr_assert_eq(bad, 0, "%d console/uncaught lines from the page, first: %s", bad, first);
+        free(errlog);
+        if (pass == 0) {
+            char *d = slurp(dom);
+            cr_assert_not_null(strstr(d, "data-js=\"ready\""), "the page's script did not finish");
+            const char *card = strstr(d, "<article ");
+            cr_assert_not_null(card, "no problem card");
+            char idattr[300];
+            snprintf(idattr, sizeof idattr, "id=\"check-%s\"", want);
+            cr_assert(tag_has(card, idattr), "first card is not %s: %.200s", want, card);
+            cr_assert(!tag_has(card, "hidden"), "first card hidden");
+            /* the verdict at a glance comes before it, the FMU's metadata after */
+            const char *glance = strstr(d, "id=\"glance\""), *ident = strstr(d, "id=\"identity\"");
+            cr_assert(glance && glance < card && ident && ident > card);
+            free(d);
+        }
+    }
+    snprintf(path, sizeof path, "%s/report.png", art);
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0, "no screenshot");
+    cr_assert_gt(st.st_size, 1000);
+    cr_log_info("failing FMU's report: %s/report.html, screenshot %s", art, path);
+    cJSON_Delete(rep);
     nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

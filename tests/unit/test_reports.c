@@ -138,8 +138,12 @@ static void make_report(fmuc_report *r)
     cJSON_AddStringToObject(o, HOSTILE, "key is hostile");
     cJSON_AddItemToArray(objs, o);
     cJSON_AddNullToObject(ev, "nothing");
+    cJSON_AddNumberToObject(ev, "duration_s", 1.14e-6);
+    cJSON_AddNumberToObject(ev, "live_bytes", 3 * 1048576.0);
     fmuc_result_init(&res[4], ids[4], "fmi2Instantiate succeeds", "§2.1.5", FMUC_LEVEL_MUST);
     fmuc_result_error(&res[4], "terminated by SIGSEGV after fmi2Instantiate: %s", HOSTILE);
+    res[4].why = "an importer that instantiates the FMU crashes with it";
+    res[4].fix = "check the callbacks before using them";
     fmuc_result_init(&res[5], ids[5], "Event iteration", "§3.2.2", FMUC_LEVEL_MUST);
     fmuc_result_na(&res[5], "no Model Exchange interface");
     fmuc_result_init(&res[6], ids[6], "fmi2DoStep", "§4.2.2", FMUC_LEVEL_MUST);
@@ -250,20 +254,67 @@ Test(reports, html_structure_and_escaping)
     htmlDocPtr doc = htmlReadMemory(html, (int)len, "report.html", "UTF-8",
                                     HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
     cr_assert_not_null(doc);
-    cr_assert_eq(xpath_count(doc, "//article[contains(@class,'check')]"), NRESULTS);
+    cr_assert_eq(xpath_count(doc, "//*[contains(@class,'check') and @data-verdict]"), NRESULTS);
     for (int i = 0; i < NRESULTS; i++) {
         char q[160];
-        snprintf(q, sizeof q, "//article[@id='check-%s']//code[.='%s']", ids[i], ids[i]);
+        snprintf(q, sizeof q, "//*[@id='check-%s']//code[.='%s']", ids[i], ids[i]);
         cr_assert_eq(xpath_count(doc, q), 1, "check %s", ids[i]);
     }
+    /* problems are cards, most serious first; passes and not-applicable checks are table rows */
+    cr_assert_eq(xpath_count(doc, "//section[@id='problems']/article[@data-verdict]"), 4);
+    cr_assert_eq(xpath_count(doc, "//section[@id='passed']//tr[@data-verdict]"), 4);
     cr_assert_eq(xpath_count(doc, "//article[@data-verdict='fail']"), 2);
     cr_assert_eq(xpath_count(doc, "//article[@data-verdict='error']"), 1);
     cr_assert_eq(xpath_count(doc, "//article[@data-verdict='warn']"), 1);
-    cr_assert_eq(xpath_count(doc, "//article[@data-verdict='na']"), 1);
-    cr_assert_eq(xpath_count(doc, "//article[@data-verdict='pass']"), 3);
+    cr_assert_eq(xpath_count(doc, "//tr[@data-verdict='na']"), 1);
+    cr_assert_eq(xpath_count(doc, "//tr[@data-verdict='pass']"), 3);
+    static const char *const card_order[4] = {"api-instantiate", "md-hostile-text", "cs-do-step",
+                                              "md-units"};
+    for (int i = 0; i < 4; i++) {
+        char q[160];
+        snprintf(q, sizeof q, "string(//section[@id='problems']/article[%d]/@id)", i + 1);
+        char *cid = xpath_string(doc, q);
+        cr_assert(strcmp(cid, "check-") > 0 && strcmp(cid + 6, card_order[i]) == 0,
+                  "card %d is %s, expected %s", i + 1, cid, card_order[i]);
+        xmlFree(cid);
+    }
+    /* the problems come before the passes, the FMU's metadata and the log */
+    cr_assert_lt(strstr(html, "id=\"problems\"") - html, strstr(html, "id=\"passed\"") - html);
+    cr_assert_lt(strstr(html, "id=\"passed\"") - html, strstr(html, "id=\"identity\"") - html);
+    /* text labels, not colour alone: every card's heading names its verdict */
+    cr_assert_eq(xpath_count(doc, "//article[@data-verdict='error']/h3/a[@href='#check-api-instantiate']/span[.='ERROR']"), 1);
+    cr_assert_eq(xpath_count(doc, "//article[@data-verdict='warn']/h3//span[.='WARN']"), 1);
+    /* why/fix only where the registry gave them; a re-run command on every card */
+    cr_assert_eq(xpath_count(doc, "//article[@id='check-api-instantiate']/p[@class='why']"), 1);
+    cr_assert_eq(xpath_count(doc, "//article[@id='check-api-instantiate']/p[@class='fix']"), 1);
+    cr_assert_eq(xpath_count(doc, "//article[@id='check-md-units']/p[@class='why']"), 0);
+    cr_assert_eq(xpath_count(doc, "//article/p[@class='rerun']/code"), 4);
+    char *cmd = xpath_string(doc, "string(//article[@id='check-md-units']/p[@class='rerun']/code)");
+    cr_assert(strncmp(cmd, "fmucheck --only md-units -v '/tmp/", 34) == 0, "%s", cmd);
+    xmlFree(cmd);
+    /* not applicable: with its reason, in the compact table */
+    char *na = xpath_string(doc, "string(//tr[@id='check-me-events'])");
+    cr_assert_not_null(strstr(na, "no Model Exchange interface"), "%s", na);
+    xmlFree(na);
+    /* at a glance in the header: verdict, profile, counts, the three most serious findings */
+    cr_assert_eq(xpath_count(doc, "//header//ol[@class='highlights']/li"), 3);
+    char *hl = xpath_string(doc, "string(//header//ol[@class='highlights']/li[1])");
+    cr_assert_not_null(strstr(hl, "api-instantiate: terminated by SIGSEGV"), "%s", hl);
+    xmlFree(hl);
+    char *glance = xpath_string(doc, "string(//header//p[@class='verdict'])");
+    cr_assert_not_null(strstr(glance, "1 error, 2 fail, 1 warn, 3 pass, 1 not applicable"), "%s",
+                       glance);
+    xmlFree(glance);
+    /* readable numbers */
+    cr_assert_eq(count_sub(html, "e-0"), count_sub(html, "title=\"1.14e-06\""),
+                 "a duration in exponent notation");
+    cr_assert_not_null(strstr(html, "took 1 ms"));
+    cr_assert_not_null(strstr(html, "12 KiB (12345 bytes)"));
+    cr_assert_not_null(strstr(html, "title=\"1.14e-06\">1.1 \xC2\xB5s</span>"), "evidence duration");
+    cr_assert_not_null(strstr(html, ">3 MiB</span>"), "evidence size");
     /* one <svg> per drawable plot, the broken one is a note */
     cr_assert_eq(xpath_count(doc, "//svg"), 2);
-    cr_assert_eq(xpath_count(doc, "//article[@id='check-sim-nominal-run']//svg"), 2);
+    cr_assert_eq(xpath_count(doc, "//*[@id='check-sim-nominal-run']//svg"), 2);
     cr_assert_eq(xpath_count(doc, "//article[@id='check-cs-do-step']//*[contains(@class,'plotnote')]"), 1);
     cr_assert_eq(xpath_count(doc, "//script"), 1);
     /* filters exist and are hidden for no-JS readers */
@@ -423,14 +474,32 @@ Test(reports, text_summary)
     cr_assert_null(strchr(t, '\x1b'), "escape sequence in plain text");
     cr_assert_null(strchr(t, '\x01'));
     cr_assert_not_null(strstr(t, "Overall: ERROR"));
+    /* the problems are listed, passes and not-applicable checks only counted */
     for (int i = 0; i < NRESULTS; i++) {
-        int nonpass = r.results[i].verdict != FMUC_VERDICT_PASS;
+        fmuc_verdict v = r.results[i].verdict;
+        int problem = v == FMUC_VERDICT_ERROR || v == FMUC_VERDICT_FAIL || v == FMUC_VERDICT_WARN;
         int found = strstr(t, ids[i]) != NULL;
-        cr_assert_eq(found, nonpass, "check %s listed=%d, non-pass=%d\n%s", ids[i], found, nonpass, t);
+        cr_assert_eq(found, problem, "check %s listed=%d, problem=%d\n%s", ids[i], found, problem, t);
     }
-    /* worst first */
-    cr_assert_lt(strstr(t, "api-instantiate") - t, strstr(t, "md-units") - t);
-    cr_assert_lt(strstr(t, "cs-do-step") - t, strstr(t, "me-events") - t);
+    cr_assert_not_null(strstr(t, "3 passed, 1 not applicable"), "%s", t);
+    /* at a glance: verdict, profile, counts and the three most serious findings, in order */
+    cr_assert_not_null(strstr(t, "ERROR under profile "), "%s", t);
+    cr_assert_not_null(strstr(t, "1 error, 2 fail, 1 warn, 3 pass, 1 not applicable"), "%s", t);
+    const char *h1 = strstr(t, "  1. api-instantiate: terminated by SIGSEGV");
+    const char *h2 = strstr(t, "  2. md-hostile-text: ");
+    const char *h3 = strstr(t, "  3. cs-do-step: fmi2DoStep returned fmi2Error at t=0.1");
+    cr_assert(h1 && h2 && h3 && h1 < h2 && h2 < h3, "%s", t);
+    cr_assert_null(strstr(t, "  4. "));
+    /* worst first: errors, fails, warnings; each with why/fix when given and a re-run command */
+    const char *e = strstr(t, "\nERROR  api-instantiate"), *f1 = strstr(t, "\nFAIL   md-hostile-text");
+    const char *f2 = strstr(t, "\nFAIL   cs-do-step"), *w = strstr(t, "\nWARN   md-units");
+    cr_assert(e && f1 && f2 && w && e < f1 && f1 < f2 && f2 < w, "%s", t);
+    cr_assert_lt(strstr(t, "why: an importer") - t, f1 - t);
+    cr_assert_lt(strstr(t, "fix: check the callbacks") - t, f1 - t);
+    cr_assert_eq(count_sub(t, "why: "), 1);
+    cr_assert_eq(count_sub(t, "re-run: fmucheck --only "), 4);
+    cr_assert_not_null(strstr(t, "re-run: fmucheck --only cs-do-step -v '/tmp/"), "%s", t);
+    cr_assert_null(strstr(t, "e-0"), "a duration in exponent notation");
     free(t);
 
     char *buf = NULL;
@@ -442,6 +511,139 @@ Test(reports, text_summary)
     cr_assert_null(strstr(buf, "\x1b[31mred"), "FMU text injected an escape sequence");
     free(buf);
     fmuc_report_free(&r);
+}
+
+Test(reports, text_summary_passing_fmu_one_line)
+{
+    fmuc_report r;
+    memset(&r, 0, sizeof r);
+    r.tool_version = xstrdup("0.1.0");
+    r.fmu.file_name = xstrdup("good.fmu");
+    r.duration_s = 2.34;
+    r.nresults = 3;
+    r.results = calloc(3, sizeof *r.results);
+    fmuc_result_init(&r.results[0], "zip-file-extension", "ext", "§2.3", FMUC_LEVEL_MUST);
+    fmuc_result_init(&r.results[1], "md-guid-present", "guid", "§2.2.1", FMUC_LEVEL_MUST);
+    fmuc_result_init(&r.results[2], "me-events", "events", "§3.2.2", FMUC_LEVEL_MUST);
+    fmuc_result_na(&r.results[2], "no Model Exchange interface");
+    fmuc_report_tally(&r);
+    char *t = render(fmuc_report_text_write_plain, &r, NULL);
+    cr_assert_not_null(strstr(t, "PASS under profile "), "%s", t);
+    cr_assert_not_null(strstr(t, "all 2 applicable checks pass, 1 not applicable (3 checks, 2.3 s)"),
+                       "%s", t);
+    cr_assert_null(strstr(t, "me-events"), "not-applicable check listed:\n%s", t);
+    cr_assert_null(strstr(t, "re-run"), "%s", t);
+    free(t);
+    char *html = render(fmuc_report_html_write, &r, NULL);
+    cr_assert_not_null(strstr(html, "all 2 applicable checks pass"));
+    cr_assert_not_null(strstr(html, "class=\"allpass\""));
+    cr_assert_null(strstr(html, "<article"), "a card on a passing FMU");
+    free(html);
+    cJSON *j = fmuc_report_to_json(&r);
+    cJSON *hl = cJSON_GetObjectItemCaseSensitive(j, "highlights");
+    cr_assert(cJSON_IsArray(hl) && cJSON_GetArraySize(hl) == 0);
+    cJSON_Delete(j);
+    fmuc_report_free(&r);
+}
+
+Test(reports, json_highlights)
+{
+    fmuc_report r;
+    make_report(&r);
+    cJSON *j = fmuc_report_to_json(&r);
+    cJSON *hl = cJSON_GetObjectItemCaseSensitive(j, "highlights");
+    cr_assert(cJSON_IsArray(hl));
+    cr_assert_eq(cJSON_GetArraySize(hl), 3);
+    static const char *const want[3] = {"api-instantiate: terminated by SIGSEGV after fmi2Instantiate",
+                                        "md-hostile-text: variable '<script>",
+                                        "cs-do-step: fmi2DoStep returned fmi2Error at t=0.1"};
+    for (int i = 0; i < 3; i++) {
+        const char *h = cJSON_GetStringValue(cJSON_GetArrayItem(hl, i));
+        cr_assert(h && strncmp(h, want[i], strlen(want[i])) == 0, "highlight %d: %s", i, h);
+        cr_assert_null(strchr(h, '\n'));
+        cr_assert_lt(strlen(h), (size_t)FMUC_HIGHLIGHT_MAX);
+    }
+    /* the existing fields are unchanged */
+    cJSON *sum = cJSON_GetObjectItemCaseSensitive(j, "summary");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(sum, "verdict")), "error");
+    cr_assert_eq(cJSON_GetObjectItem(sum, "total")->valuedouble, 8);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "checks")), NRESULTS);
+    cr_assert_not_null(cJSON_GetObjectItem(j, "fmu"));
+    cr_assert_not_null(cJSON_GetObjectItem(j, "fmuLog"));
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(j, "status")), "complete");
+    cJSON_Delete(j);
+    /* a long first message is cut on one line */
+    char longmsg[3000];
+    memset(longmsg, 'x', sizeof longmsg - 1);
+    longmsg[sizeof longmsg - 1] = '\0';
+    longmsg[10] = '\n';
+    fmuc_result res;
+    fmuc_result_init(&res, "md-long", "t", "§1", FMUC_LEVEL_MUST);
+    fmuc_result_fail(&res, "%s", longmsg);
+    char h[FMUC_HIGHLIGHT_MAX];
+    fmuc_report__highlight(&res, h, sizeof h);
+    cr_assert_null(strchr(h, '\n'));
+    cr_assert_lt(strlen(h), (size_t)(FMUC_HIGHLIGHT_CHARS + 20));
+    cr_assert_not_null(strstr(h, "\xE2\x80\xA6"), "cut without an ellipsis");
+    fmuc_result_clear(&res);
+    fmuc_report_free(&r);
+}
+
+Test(reports, readable_durations_and_sizes)
+{
+    static const struct {
+        double s;
+        const char *want;
+    } d[] = {{0, "0 s"},          {1.14e-6, "1.1 \xC2\xB5s"}, {0.42, "420 ms"},
+             {2.3, "2.3 s"},      {5e-10, "0.5 ns"},         {9.99e-7, "999 ns"},
+             {9.996e-7, "1 \xC2\xB5s"}, {1e-3, "1 ms"},   {1.5e-3, "1.5 ms"},
+             {0.9996, "1 s"},     {9.96, "10 s"},            {59.4, "59 s"},
+             {59.6, "1 min"},     {125, "2 min 5 s"},        {3600, "1 h"},
+             {3725, "1 h 2 min"}, {-1, "unknown"},           {NAN, "unknown"},
+             {INFINITY, "unknown"}, {-INFINITY, "unknown"}};
+    char buf[40];
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        cr_expect_str_eq(fmuc_report__duration(buf, sizeof buf, d[i].s), d[i].want, "%g s", d[i].s);
+    static const struct {
+        uint64_t b;
+        const char *want;
+    } b[] = {{0, "0 bytes"},       {1023, "1023 bytes"},   {1024, "1 KiB"},
+             {1536, "1.5 KiB"},    {12345, "12 KiB"},      {1048575, "1 MiB"},
+             {1048576, "1 MiB"},   {5ull << 30, "5 GiB"},  {(uint64_t)3 << 40, "3 TiB"}};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        cr_expect_str_eq(fmuc_report__bytes(buf, sizeof buf, b[i].b), b[i].want, "%llu bytes",
+                         (unsigned long long)b[i].b);
+    /* a tiny buffer is cut, never overrun */
+    char tiny[4];
+    fmuc_report__duration(tiny, sizeof tiny, 0.42);
+    cr_assert_eq(strlen(tiny), 3);
+}
+
+Test(reports, rerun_command_quotes_for_the_shell)
+{
+    fmuc_report r;
+    memset(&r, 0, sizeof r);
+    fmuc_result res;
+    fmuc_result_init(&res, "api-guid", "t", "§1", FMUC_LEVEL_MUST);
+    char cmd[512];
+    char p1[] = "/data/m.fmu", p2[] = "my model's $HOME.fmu", p3[] = "-x.fmu";
+    r.fmu.path = p1;
+    fmuc_report__rerun_command(&r, &res, cmd, sizeof cmd);
+    cr_assert_str_eq(cmd, "fmucheck --only api-guid -v /data/m.fmu");
+    r.fmu.path = p2;
+    fmuc_report__rerun_command(&r, &res, cmd, sizeof cmd);
+    cr_assert_str_eq(cmd, "fmucheck --only api-guid -v 'my model'\\''s $HOME.fmu'");
+    r.fmu.path = p3;
+    fmuc_report__rerun_command(&r, &res, cmd, sizeof cmd);
+    cr_assert_str_eq(cmd, "fmucheck --only api-guid -v ./-x.fmu");
+    r.profile = FMUC_PROFILE_STRICT;
+    fmuc_report__rerun_command(&r, &res, cmd, sizeof cmd);
+    cr_assert_str_eq(cmd, "fmucheck --only api-guid --profile strict -v ./-x.fmu");
+    r.profile = FMUC_PROFILE_INTEROP;
+    r.fmu.path = NULL;
+    fmuc_report__rerun_command(&r, &res, cmd, sizeof cmd);
+    cr_assert_str_eq(cmd, "fmucheck --only api-guid -v FILE.fmu");
+    fmuc_result_clear(&res);
 }
 
 Test(reports, escape_helpers)
