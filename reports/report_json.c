@@ -77,6 +77,15 @@ cJSON *fmuc_result_to_json(const fmuc_result *r)
     }
     if (r->interop_why)
         add_str(o, "interopReason", r->interop_why);
+    /* what a reader of a problem needs (issue 21): the registry's texts, on checks that did not
+     * pass only */
+    if (r->verdict == FMUC_VERDICT_WARN || r->verdict == FMUC_VERDICT_FAIL ||
+        r->verdict == FMUC_VERDICT_ERROR) {
+        if (r->why)
+            add_str(o, "why", r->why);
+        if (r->fix)
+            add_str(o, "fix", r->fix);
+    }
     cJSON *msgs = cJSON_AddArrayToObject(o, "messages");
     for (size_t i = 0; i < r->nmessages; i++)
         cJSON_AddItemToArray(msgs, cJSON_CreateString(r->messages[i]));

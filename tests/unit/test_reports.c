@@ -563,6 +563,20 @@ Test(reports, json_highlights)
         cr_assert_null(strchr(h, '\n'));
         cr_assert_lt(strlen(h), (size_t)FMUC_HIGHLIGHT_MAX);
     }
+    /* a problem carries the registry's why/fix; a pass does not */
+    int with_why = 0;
+    cJSON *ck;
+    cJSON_ArrayForEach(ck, cJSON_GetObjectItem(j, "checks"))
+    {
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(ck, "verdict"));
+        if (cJSON_GetObjectItem(ck, "why")) {
+            with_why++;
+            cr_assert(v && strcmp(v, "pass") != 0 && strcmp(v, "not-applicable") != 0);
+            cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(ck, "why")),
+                             "an importer that instantiates the FMU crashes with it");
+        }
+    }
+    cr_assert_eq(with_why, 1);
     /* the existing fields are unchanged */
     cJSON *sum = cJSON_GetObjectItemCaseSensitive(j, "summary");
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(sum, "verdict")), "error");
