@@ -144,8 +144,8 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
 #define FMUC_TIMEOUT_FACTOR 30.0
 #define FMUC_NOMINAL_TIMEOUT_S 300.0
 #define FMUC_TIMEOUT_SESSION_FACTOR 3.0
-#define FMUC_TIMEOUT_MIN_S 5.0
-#define FMUC_HORIZON_MIN_STEPS 500.0
+#define FMUC_TIMEOUT_MIN_S 1.0
+#define FMUC_HORIZON_MIN_STEPS 1000.0
 #define FMUC_HORIZON_MIN_STEPS_SLOW 100.0
 #define FMUC_HORIZON_SLOW_S 2.0
 #define FMUC_HORIZON_SHARE 0.1
