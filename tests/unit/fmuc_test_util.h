@@ -42,31 +42,9 @@ static inline void fmuc_test__append(char **buf, size_t *len, const char *data, 
     *buf = nb;
 }
 
-/* Run argv (NULL-terminated) with optional extra environment entries, capture stdout/stderr. */
-static inline int fmuc_test_exec(fmuc_test_run *r, char *const argv[], char *const extra_env[])
+/* The parent's side of a run: read the child's stdout and stderr pipes to their end, reap it. */
+static inline void fmuc_test__capture(fmuc_test_run *r, pid_t pid, int po[2], int pe[2])
 {
-    memset(r, 0, sizeof *r);
-    r->out = calloc(1, 1);
-    r->err = calloc(1, 1);
-    int po[2], pe[2];
-    if (pipe(po) < 0 || pipe(pe) < 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive a test that failed half-way */
-        dup2(po[1], 1);
-        dup2(pe[1], 2);
-        close(po[0]);
-        close(pe[0]);
-        close(po[1]);
-        close(pe[1]);
-        for (size_t i = 0; extra_env && extra_env[i]; i++)
-            putenv(extra_env[i]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
     close(po[1]);
     close(pe[1]);
     struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
@@ -95,7 +73,49 @@ static inline int fmuc_test_exec(fmuc_test_run *r, char *const argv[], char *con
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run argv (NULL-terminated), capture stdout/stderr. The child gets this environment plus
+ * extra_env, or exactly envp when envp is not NULL; own_group: a process group of its own (a
+ * fixture that signals its group must not reach the test). */
+static inline int fmuc_test_exec_with(fmuc_test_run *r, char *const argv[],
+                                      char *const extra_env[], char *const envp[], int own_group)
+{
+    memset(r, 0, sizeof *r);
+    r->out = calloc(1, 1);
+    r->err = calloc(1, 1);
+    int po[2], pe[2];
+    if (pipe(po) < 0 || pipe(pe) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (own_group)
+            setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive a test that failed half-way */
+        dup2(po[1], 1);
+        dup2(pe[1], 2);
+        close(po[0]);
+        close(pe[0]);
+        close(po[1]);
+        close(pe[1]);
+        for (size_t i = 0; extra_env && extra_env[i]; i++)
+            putenv(extra_env[i]);
+        if (envp)
+            execve(argv[0], argv, envp);
+        else
+            execv(argv[0], argv);
+        _exit(127);
+    }
+    fmuc_test__capture(r, pid, po, pe);
     return 0;
+}
+
+/* Run argv (NULL-terminated) with optional extra environment entries, capture stdout/stderr. */
+static inline int fmuc_test_exec(fmuc_test_run *r, char *const argv[], char *const extra_env[])
+{
+    return fmuc_test_exec_with(r, argv, extra_env, NULL, 0);
 }
 
 static inline char *fmuc_test_read_file(const char *path, size_t *len)

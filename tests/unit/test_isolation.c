@@ -30,49 +30,7 @@
  * group must not reach the test), capturing stdout and stderr. */
 static void iso_exec(fmuc_test_run *r, char *const argv[], char *const envp[])
 {
-    memset(r, 0, sizeof *r);
-    r->out = calloc(1, 1);
-    r->err = calloc(1, 1);
-    int po[2], pe[2];
-    cr_assert(pipe(po) == 0 && pipe(pe) == 0);
-    pid_t pid = fork();
-    cr_assert(pid >= 0);
-    if (pid == 0) {
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        dup2(po[1], 1);
-        dup2(pe[1], 2);
-        close(po[0]);
-        close(pe[0]);
-        execve(argv[0], argv, envp);
-        _exit(127);
-    }
-    close(po[1]);
-    close(pe[1]);
-    struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-    int open_fds = 2;
-    char buf[65536];
-    while (open_fds > 0) {
-        if (poll(fds, 2, -1) < 0 && errno != EINTR)
-            break;
-        for (int k = 0; k < 2; k++) {
-            if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            ssize_t n = read(fds[k].fd, buf, sizeof buf);
-            if (n > 0) {
-                fmuc_test__append(k ? &r->err : &r->out, k ? &r->err_len : &r->out_len, buf,
-                                  (size_t)n);
-            } else {
-                close(fds[k].fd);
-                fds[k].fd = -1;
-                open_fds--;
-            }
-        }
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    cr_assert_eq(fmuc_test_exec_with(r, argv, NULL, envp, 1), 0, "could not start %s", argv[0]);
 }
 
 /* The environment fmucheck gets: a few variables plus the sanitizer options of this run. */
