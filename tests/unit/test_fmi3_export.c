@@ -157,15 +157,15 @@ static void tmp_dir(char *out, size_t n)
     snprintf(out, n, "%s", tmpl);
 }
 
-static void load(fmus *F, int level)
+/* Unpacks and loads the FMI 3.0 FMU z3 (library binaries/x86_64-linux/<id>.so) and the FMI 2.0
+ * FMU z2 of the same model (binaries/linux64/<id>.so). */
+static void load_pair(fmus *F, const char *z3, const char *z2, const char *id)
 {
-    char zpath[1024], lib[1200];
-    F->level = level;
+    char lib[1200];
     tmp_dir(F->dir, sizeof F->dir);
-    snprintf(zpath, sizeof zpath, FMUC_FMU_DIR "/vdsim_l%d_fmi3.fmu", level);
-    unpack(zpath, F->dir);
+    unpack(z3, F->dir);
     snprintf(F->res, sizeof F->res, "%s/resources/", F->dir);
-    snprintf(lib, sizeof lib, "%s/binaries/x86_64-linux/vdsim_l%d.so", F->dir, level);
+    snprintf(lib, sizeof lib, "%s/binaries/x86_64-linux/%s.so", F->dir, id);
     F->A.h = open_lib(lib);
 #define API3_LOAD_(ret, name, params, iface)                                                       \
     *(void **)&F->A.name = dlsym(F->A.h, #name);                                                   \
@@ -175,15 +175,14 @@ static void load(fmus *F, int level)
     xml_attr(F->dir, " instantiationToken=\"", F->token, sizeof F->token);
 
     tmp_dir(F->dir2, sizeof F->dir2);
-    snprintf(zpath, sizeof zpath, FMUC_FMU_DIR "/vdsim_l%d.fmu", level);
-    unpack(zpath, F->dir2);
+    unpack(z2, F->dir2);
     snprintf(F->uri2, sizeof F->uri2, "file://%s/resources", F->dir2);
     for (char *p = F->uri2; *p; p++) /* the directory name's space, percent-encoded */
         if (*p == ' ') {
             memmove(p + 3, p + 1, strlen(p + 1) + 1);
             memcpy(p, "%20", 3);
         }
-    snprintf(lib, sizeof lib, "%s/binaries/linux64/vdsim_l%d.so", F->dir2, level);
+    snprintf(lib, sizeof lib, "%s/binaries/linux64/%s.so", F->dir2, id);
     F->B.h = open_lib(lib);
 #define API2_LOAD_(ret, name, params, iface)                                                       \
     *(void **)&F->B.name = dlsym(F->B.h, #name);                                                   \
@@ -191,6 +190,16 @@ static void load(fmus *F, int level)
     FMUC_FMI2_FUNCTIONS(API2_LOAD_)
 #undef API2_LOAD_
     xml_attr(F->dir2, " guid=\"", F->guid2, sizeof F->guid2);
+}
+
+static void load(fmus *F, int level)
+{
+    char z3[1024], z2[1024], id[32];
+    F->level = level;
+    snprintf(z3, sizeof z3, FMUC_FMU_DIR "/vdsim_l%d_fmi3.fmu", level);
+    snprintf(z2, sizeof z2, FMUC_FMU_DIR "/vdsim_l%d.fmu", level);
+    snprintf(id, sizeof id, "vdsim_l%d", level);
+    load_pair(F, z3, z2, id);
 }
 
 static void rm_tree(const char *dir)
@@ -675,5 +684,133 @@ Test(fmi3_export, instantiation_refusals)
     cr_expect_eq(A->fmi3EnterInitializationMode(c, false, 0, 0, false, 0), fmi3Error);
     cr_expect(strstr(last_msg, "vehicle.json") != NULL, "message: %s", last_msg);
     A->fmi3FreeInstance(c);
+    unload(&F);
+}
+
+/* --- the FMI 3.0 BouncingBall (reference_fmus/good/BouncingBall, FMI_VERSIONS 2 and 3) -------- */
+#define BB3 FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
+#define BB2 FMUC_FMU_DIR "/good/BouncingBall.fmu"
+
+static void bb_get(fmus *F, fmi3Instance c, fmi2Component c2, double *hv3, double *hv2, int *n3,
+                   int *n2)
+{
+    const fmi3ValueReference vr[2] = {1, 3}, vi = 8;
+    const fmi2ValueReference vr2[2] = {1, 3}, vi2 = 8;
+    fmi3Int32 i3 = -1;
+    fmi2Integer i2 = -1;
+    cr_assert_eq(F->A.fmi3GetFloat64(c, vr, 2, hv3, 2), fmi3OK, "%s", last_msg);
+    cr_assert_eq(F->A.fmi3GetInt32(c, &vi, 1, &i3, 1), fmi3OK, "%s", last_msg);
+    cr_assert_eq(F->B.fmi2GetReal(c2, vr2, 2, hv2), fmi2OK);
+    cr_assert_eq(F->B.fmi2GetInteger(c2, &vi2, 1, &i2), fmi2OK);
+    *n3 = i3;
+    *n2 = i2;
+}
+
+Test(fmi3_export, bouncing_ball_cs_matches_fmi2)
+{
+    fmus F = {0};
+    load_pair(&F, BB3, BB2, "BouncingBall");
+    fmi3Instance c = cs3(&F);
+    fmi2Component c2 = start2(&F, fmi2CoSimulation);
+    double a[2], b[2];
+    int n3 = 0, n2 = 0;
+    for (int k = 0; k < 300; k++) {
+        fmi3Boolean ev, term, early;
+        double last;
+        cr_assert_eq(F.A.fmi3DoStep(c, k * 0.01, 0.01, false, &ev, &term, &early, &last), fmi3OK,
+                     "%s", last_msg);
+        cr_assert_eq(F.B.fmi2DoStep(c2, k * 0.01, 0.01, fmi2True), fmi2OK);
+        bb_get(&F, c, c2, a, b, &n3, &n2);
+        cr_assert_eq(memcmp(a, b, sizeof a), 0, "step %d: h %a/%a v %a/%a", k, a[0], b[0], a[1],
+                     b[1]);
+        cr_assert_eq(n3, n2);
+    }
+    cr_expect_geq(n3, 5, "only %d impacts in 3 s", n3);
+    F.A.fmi3FreeInstance(c);
+    F.B.fmi2FreeInstance(c2);
+    unload(&F);
+}
+
+/* ME in lockstep: explicit Euler, an event when the indicator h crosses zero from above; the
+ * FMI 3.0 and 2.0 FMUs see the same calls and must agree bit for bit. */
+Test(fmi3_export, bouncing_ball_me_events_match_fmi2)
+{
+    fmus F = {0};
+    load_pair(&F, BB3, BB2, "BouncingBall");
+    api3 *A = &F.A;
+    api2 *B = &F.B;
+    fmi3Instance c = A->fmi3InstantiateModelExchange("bb3", F.token, F.res, false, false, NULL,
+                                                     logger3);
+    cr_assert(c, "%s", last_msg);
+    cr_assert_eq(A->fmi3EnterInitializationMode(c, false, 0, 0.0, true, 3.0), fmi3OK);
+    cr_assert_eq(A->fmi3ExitInitializationMode(c), fmi3OK);
+    fmi3Boolean need, term, nom, val, def;
+    double tnext;
+    cr_assert_eq(A->fmi3UpdateDiscreteStates(c, &need, &term, &nom, &val, &def, &tnext), fmi3OK);
+    cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
+    cr_expect_eq(A->fmi3UpdateDiscreteStates(c, &need, &term, &nom, &val, &def, &tnext),
+                 fmi3Error); /* not in Continuous-Time Mode */
+    fmi3FreeInstanceTYPE free3 = A->fmi3FreeInstance;
+    free3(c);
+    c = A->fmi3InstantiateModelExchange("bb3", F.token, F.res, false, false, NULL, logger3);
+    cr_assert_eq(A->fmi3EnterInitializationMode(c, false, 0, 0.0, true, 3.0), fmi3OK);
+    cr_assert_eq(A->fmi3ExitInitializationMode(c), fmi3OK);
+    cr_assert_eq(A->fmi3UpdateDiscreteStates(c, &need, &term, &nom, &val, &def, &tnext), fmi3OK);
+    cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
+    fmi2Component c2 = start2(&F, fmi2ModelExchange);
+    fmi2EventInfo ei;
+    cr_assert_eq(B->fmi2NewDiscreteStates(c2, &ei), fmi2OK);
+    cr_assert_eq(B->fmi2EnterContinuousTimeMode(c2), fmi2OK);
+    size_t ni = 0;
+    cr_assert_eq(A->fmi3GetNumberOfEventIndicators(c, &ni), fmi3OK);
+    cr_assert_eq(ni, 1);
+    double x[2], dx[2], x2[2], dx2[2], z = 0, z2 = 0, zprev = 1.0;
+    const double dt = 1e-3;
+    int events = 0;
+    cr_assert_eq(A->fmi3GetContinuousStates(c, x, 2), fmi3OK);
+    for (int k = 1; k <= 3000; k++) {
+        cr_assert_eq(A->fmi3GetContinuousStateDerivatives(c, dx, 2), fmi3OK);
+        cr_assert_eq(B->fmi2GetDerivatives(c2, dx2, 2), fmi2OK);
+        cr_assert_eq(memcmp(dx, dx2, sizeof dx), 0);
+        for (int i = 0; i < 2; i++)
+            x[i] += dt * dx[i];
+        cr_assert_eq(A->fmi3SetTime(c, k * dt), fmi3OK, "%s", last_msg);
+        cr_assert_eq(A->fmi3SetContinuousStates(c, x, 2), fmi3OK);
+        cr_assert_eq(A->fmi3GetEventIndicators(c, &z, 1), fmi3OK);
+        cr_assert_eq(B->fmi2SetTime(c2, k * dt), fmi2OK);
+        cr_assert_eq(B->fmi2SetContinuousStates(c2, x, 2), fmi2OK);
+        cr_assert_eq(B->fmi2GetEventIndicators(c2, &z2, 1), fmi2OK);
+        cr_assert_eq(memcmp(&z, &z2, sizeof z), 0);
+        if (zprev > 0.0 && z <= 0.0) {
+            events++;
+            cr_assert_eq(A->fmi3EnterEventMode(c), fmi3OK);
+            do
+                cr_assert_eq(A->fmi3UpdateDiscreteStates(c, &need, &term, &nom, &val, &def,
+                                                         &tnext),
+                             fmi3OK);
+            while (need);
+            cr_assert(val, "the impact re-initializes the states");
+            cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
+            cr_assert_eq(B->fmi2EnterEventMode(c2), fmi2OK);
+            do
+                cr_assert_eq(B->fmi2NewDiscreteStates(c2, &ei), fmi2OK);
+            while (ei.newDiscreteStatesNeeded);
+            cr_assert_eq(B->fmi2EnterContinuousTimeMode(c2), fmi2OK);
+            cr_assert_eq(A->fmi3GetContinuousStates(c, x, 2), fmi3OK);
+            cr_assert_eq(B->fmi2GetContinuousStates(c2, x2, 2), fmi2OK);
+            cr_assert_eq(memcmp(x, x2, sizeof x), 0);
+            cr_assert_eq(A->fmi3GetEventIndicators(c, &z, 1), fmi3OK);
+        }
+        zprev = z;
+    }
+    double a[2], b[2];
+    int n3 = 0, n2 = 0;
+    bb_get(&F, c, c2, a, b, &n3, &n2);
+    cr_expect_eq(memcmp(a, b, sizeof a), 0);
+    cr_expect_eq(n3, n2);
+    cr_expect_eq(n3, events);
+    cr_expect_geq(events, 5, "only %d impacts in 3 s", events);
+    free3(c);
+    B->fmi2FreeInstance(c2);
     unload(&F);
 }
