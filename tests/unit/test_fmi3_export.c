@@ -19,7 +19,7 @@
 #include <zip.h>
 
 #include "fmi3/fmi3.h"
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 #include "vd/vd.h"
 
 typedef struct {
