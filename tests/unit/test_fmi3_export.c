@@ -196,7 +196,7 @@ static void load(fmus *F, int level)
 {
     char z3[1024], z2[1024], id[32];
     F->level = level;
-    snprintf(z3, sizeof z3, FMUC_FMU_DIR "/vdsim_l%d_fmi3.fmu", level);
+    snprintf(z3, sizeof z3, FMUC_FMU_DIR "/fmi3/vdsim_l%d_fmi3.fmu", level);
     snprintf(z2, sizeof z2, FMUC_FMU_DIR "/vdsim_l%d.fmu", level);
     snprintf(id, sizeof id, "vdsim_l%d", level);
     load_pair(F, z3, z2, id);
