@@ -149,7 +149,7 @@ typedef struct {
 
 typedef struct {
     uint32_t state, flags;
-    double time, start_time, stop_time, tolerance, t_floor;
+    double time, start_time, stop_time, tolerance, t_event, t_cis_last, t_cis_prev;
 } blob_glue;
 
 #define GF_STOP 1u
@@ -170,7 +170,10 @@ struct fmuc_m_ctx {
     unsigned char cat_on[MAX_CATEGORIES];
     size_t ncat;
     const char *const *cats;
-    double time, start_time, stop_time, tolerance, t_floor;
+    double time, start_time, stop_time, tolerance;
+    /* fmi3SetTime's lower bound (§3.2.1): the time of the last fmi3EnterEventMode (or of
+     * fmi3ExitInitializationMode) and of the second-last fmi3CompletedIntegratorStep */
+    double t_event, t_cis_last, t_cis_prev;
     int stop_defined, tol_defined, terminated, dirty;
     size_t nxv;       /* number of state variables (arrays count once) */
     size_t nx;        /* number of state elements: the length of the state vector */
@@ -590,7 +593,9 @@ static fmi3Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, si
     g.start_time = c->start_time;
     g.stop_time = c->stop_time;
     g.tolerance = c->tolerance;
-    g.t_floor = c->t_floor;
+    g.t_event = c->t_event;
+    g.t_cis_last = c->t_cis_last;
+    g.t_cis_prev = c->t_cis_prev;
     memcpy(bytes + sizeof h, &g, sizeof g);
     unsigned char *m = bytes + sizeof h + sizeof g;
     fmi3Status st = fmi3OK;
@@ -661,7 +666,9 @@ static fmi3Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t si
     c->start_time = g.start_time;
     c->stop_time = g.stop_time;
     c->tolerance = g.tolerance;
-    c->t_floor = g.t_floor;
+    c->t_event = g.t_event;
+    c->t_cis_last = g.t_cis_last;
+    c->t_cis_prev = g.t_cis_prev;
     c->dirty = 1;
     return st;
 }
@@ -970,7 +977,7 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance)
     if (st > fmi3Warning)
         return done(c, st);
     c->dirty = 1;
-    c->t_floor = c->time;
+    c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
     c->state = c->iface == FMUC_FMI3_IFACE_ME ? ST_EM : ST_SM; /* CS: eventModeUsed is false */
     return st;
 }
@@ -983,7 +990,7 @@ fmi3Status fmi3EnterEventMode(fmi3Instance instance)
         return done(c, fmi3Error);
     }
     c->state = ST_EM;
-    c->t_floor = c->time;
+    c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
     return fmi3OK;
 }
 
@@ -1010,7 +1017,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     c->stop_defined = 0;
     c->tol_defined = 0;
     c->terminated = 0;
-    c->t_floor = 0.0;
+    c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
     c->dirty = 1;
     if (st > fmi3Warning)
         return done(c, st);
@@ -1684,7 +1691,8 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance,
     }
     *enterEventMode = enter != 0;
     *terminateSimulation = false;
-    c->t_floor = c->time;
+    c->t_cis_prev = c->t_cis_last;
+    c->t_cis_last = c->time;
     return st > fmi3Warning ? done(c, st) : st;
 }
 
@@ -1697,9 +1705,12 @@ static double time_tol(double a, double b)
 fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time)
 {
     BEGIN(SetTime);
-    if (!isfinite(time) || time < c->t_floor - time_tol(time, c->t_floor)) {
-        glog(c, fmi2Error, "fmi3SetTime: time %.17g is before the last accepted time %.17g", time,
-             c->t_floor);
+    double floor = c->t_cis_prev > c->t_event ? c->t_cis_prev : c->t_event;
+    if (!isfinite(time) || time < floor - time_tol(time, floor)) {
+        glog(c, fmi2Error,
+             "fmi3SetTime: time %.17g is before %.17g (the last fmi3EnterEventMode or the "
+             "second-last fmi3CompletedIntegratorStep)",
+             time, floor);
         return done(c, fmi3Error);
     }
     if (c->stop_defined && time > c->stop_time + time_tol(time, c->stop_time)) {

@@ -814,3 +814,38 @@ Test(fmi3_export, bouncing_ball_me_events_match_fmi2)
     B->fmi2FreeInstance(c2);
     unload(&F);
 }
+
+/* fmi3SetTime (§3.2.1): not in Event Mode; in Continuous-Time Mode not before the last
+ * fmi3EnterEventMode nor before the second-last fmi3CompletedIntegratorStep. */
+Test(fmi3_export, set_time_bounds)
+{
+    fmus F = {0};
+    load(&F, 2);
+    api3 *A = &F.A;
+    fmi3Instance c = A->fmi3InstantiateModelExchange("vd3", F.token, F.res, false, false, NULL,
+                                                     logger3);
+    cr_assert(c);
+    cr_assert_eq(A->fmi3EnterInitializationMode(c, false, 0, 0.0, false, 0), fmi3OK);
+    cr_assert_eq(A->fmi3ExitInitializationMode(c), fmi3OK);
+    fmi3FMUState s = NULL;
+    cr_assert_eq(A->fmi3GetFMUState(c, &s), fmi3OK); /* in Event Mode */
+    cr_expect_eq(A->fmi3SetTime(c, 0.0), fmi3Error); /* Event Mode */
+    cr_assert_eq(A->fmi3SetFMUState(c, s), fmi3OK, "%s", last_msg); /* out of Terminated */
+    cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
+    fmi3Boolean ev, term;
+    for (int k = 1; k <= 2; k++) {
+        cr_assert_eq(A->fmi3SetTime(c, 0.01 * k), fmi3OK, "%s", last_msg);
+        cr_assert_eq(A->fmi3CompletedIntegratorStep(c, false, &ev, &term), fmi3OK);
+    }
+    cr_expect_eq(A->fmi3SetTime(c, 0.015), fmi3OK, "%s", last_msg); /* >= second-last (0.01) */
+    cr_expect_eq(A->fmi3SetTime(c, 0.005), fmi3Error);
+    cr_assert_eq(A->fmi3SetFMUState(c, s), fmi3OK, "%s", last_msg);
+    cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
+    cr_assert_eq(A->fmi3SetTime(c, 0.02), fmi3OK);
+    cr_assert_eq(A->fmi3EnterEventMode(c), fmi3OK);
+    cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
+    cr_expect_eq(A->fmi3SetTime(c, 0.01), fmi3Error); /* before the last fmi3EnterEventMode */
+    A->fmi3FreeFMUState(c, &s);
+    A->fmi3FreeInstance(c);
+    unload(&F);
+}
