@@ -119,7 +119,7 @@ static const char css[] =
     "h1{font-size:22px;margin:20px 0 4px}h2{font-size:18px;margin:28px 0 8px}\n"
     "table{border-collapse:collapse}th,td{text-align:left;vertical-align:top;padding:3px 8px;"
     "border:1px solid var(--line)}th{background:var(--card);font-weight:600}\n"
-    "th button{font:inherit;font-weight:600;border:0;background:none;padding:0;cursor:pointer;"
+    "th button{font:inherit;font-weight:600;white-space:nowrap;border:0;background:none;padding:0;cursor:pointer;"
     "color:inherit}th button::after{content:' \\2195';color:var(--mute)}"
     "th[aria-sort=ascending] button::after{content:' \\2191';color:var(--fg)}"
     "th[aria-sort=descending] button::after{content:' \\2193';color:var(--fg)}\n"
@@ -299,16 +299,12 @@ fmuc_err fmuc_report_batch_html_write(FILE *out, const cJSON *idx)
     const cJSON *sum = cJSON_GetObjectItemCaseSensitive(idx, "summary");
     const cJSON *fmus = cJSON_GetObjectItemCaseSensitive(idx, "fmus");
     int with_baseline = 0;
-    const char *bpath = NULL;
     const cJSON *e;
     cJSON_ArrayForEach(e, fmus)
     {
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(e, "baseline");
-        if (cJSON_IsObject(b)) {
+        if (cJSON_IsObject(b))
             with_baseline = 1;
-            if (!bpath)
-                bpath = str(b, "path");
-        }
     }
     int code = num(sum, "exitCode", -1);
     fprintf(out,
@@ -341,13 +337,8 @@ fmuc_err fmuc_report_batch_html_write(FILE *out, const cJSON *idx)
         fputs("</p>\n", out);
     }
     if (with_baseline) {
-        fputs("<p id=\"baseline\">Compared with the baseline", out);
-        if (bpath) {
-            fputs(" <code>", out);
-            esc(out, bpath);
-            fputs("</code>", out);
-        }
-        fputs(": per FMU the failures (fail or error) that are <b>new</b>, <b>fixed</b> and "
+        fputs("<p id=\"baseline\">Compared with the baseline (each FMU with its earlier "
+              "report.json): per FMU the failures (fail or error) that are <b>new</b>, <b>fixed</b> and "
               "<b>unchanged</b>.</p>\n",
               out);
     }
