@@ -828,7 +828,8 @@ cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, con
     size_t step = max_points && n > max_points ? (n + max_points - 1) / max_points : 1;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "title", title);
-    cJSON_AddStringToObject(p, "xlabel", "time [s]");
+    cJSON_AddStringToObject(p, "xlabel", "time");
+    cJSON_AddStringToObject(p, "xunit", "s");
     if (ylabel)
         cJSON_AddStringToObject(p, "ylabel", ylabel);
     cJSON_AddItemToObject(p, "x", fmuc_evidence_numbers(x, n, 1, step));

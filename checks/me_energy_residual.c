@@ -214,7 +214,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON *plots = cJSON_AddArrayToObject(ev, "plots");
     cJSON *pl = cJSON_CreateObject();
     cJSON_AddStringToObject(pl, "title", "energy: E(t) vs E(t0) - integral of c v^2");
-    cJSON_AddStringToObject(pl, "xlabel", "time [s]");
+    cJSON_AddStringToObject(pl, "xlabel", "time");
+    cJSON_AddStringToObject(pl, "xunit", "s");
     cJSON_AddStringToObject(pl, "ylabel", "energy");
     cJSON *xs = cJSON_AddArrayToObject(pl, "x"), *series = cJSON_AddArrayToObject(pl, "series");
     cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();

@@ -211,7 +211,12 @@ typedef struct fmuc_sim_column {
     uint32_t var_index;       /* 1-based ModelVariables index */
     int type;                 /* fmuc_type */
     int causality;            /* fmuc_causality */
-    char *unit;               /* NULL if none */
+    char *unit;               /* NULL if none (the variable's, else its declaredType's) */
+    /* The unit a person reads (§2.2.2 DisplayUnit: display = factor*value + offset): the
+     * variable's displayUnit (else its declaredType's) when it is declared under unit in the
+     * UnitDefinitions; NULL otherwise (then plots use unit). Plots show the series converted. */
+    char *display_unit;
+    double display_factor, display_offset;
 } fmuc_sim_column;
 
 typedef struct fmuc_sim_result {
