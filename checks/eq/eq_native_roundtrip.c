@@ -300,7 +300,9 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
         char title[160];
         snprintf(title, sizeof title, "%s: %s, native vs FMU", equ_iface_name(p->iface),
                  p->out[j].name);
-        equ_plot_add(res, title, p->out[j].name, p->t, rows, two, 2, NULL, NULL, 0, 500);
+        equ_plot_units(equ_plot_add(res, title, p->out[j].name, p->t, rows, two, 2, NULL, NULL, 0,
+                                    500),
+                       &p->fmu->md, p->out[j].name, 0);
     }
     free(diff);
 }

@@ -222,7 +222,7 @@ static int want_column(const fmuc_sim_config *cfg, const fmuc_md_var *v)
 /* The unit of v as declared (the variable's, else its declaredType's) and the display unit a
  * person reads (§2.2.2: the variable's displayUnit, else its declaredType's, taken only when it is
  * a DisplayUnit of that unit in UnitDefinitions, whose factor and offset convert the values). */
-static void column_units(const fmuc_md *md, const fmuc_md_var *v, fmuc_sim_column *c)
+void fmuc_sim_column_units(const fmuc_md *md, const fmuc_md_var *v, fmuc_sim_column *c)
 {
     const fmuc_md_type *t = NULL;
     for (size_t i = 0; v->declared_type && i < md->ntypes; i++)
@@ -276,7 +276,7 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
             continue;
         fmuc_sim_column *c = &r->cols[r->ncols];
         c->name = strdup(v->name);
-        column_units(md, v, c);
+        fmuc_sim_column_units(md, v, c);
         if (!c->name)
             return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
         c->vr = v->value_reference;

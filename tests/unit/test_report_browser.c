@@ -361,6 +361,19 @@ Test(report_browser, failing_fmu_problem_first, .timeout = 600)
             snprintf(idattr, sizeof idattr, "id=\"check-%s\"", want);
             cr_assert(tag_has(card, idattr), "first card is not %s: %.200s", want, card);
             cr_assert(!tag_has(card, "hidden"), "first card hidden");
+            /* with its why, fix and the command that re-runs it, inside that card */
+            const char *card_end = strstr(card, "</article>");
+            cr_assert_not_null(card_end);
+            static const char *const parts[] = {"class=\"why\"", "class=\"fix\"",
+                                                "class=\"rerun\""};
+            for (size_t k = 0; k < 3; k++) {
+                const char *q = strstr(card, parts[k]);
+                cr_assert(q && q < card_end, "first card has no %s", parts[k]);
+            }
+            char rerun[300];
+            snprintf(rerun, sizeof rerun, "fmucheck --only %s -v ", want);
+            const char *q = strstr(card, rerun);
+            cr_assert(q && q < card_end, "first card's re-run command is not for %s", want);
             /* the verdict at a glance comes before it, the FMU's metadata after */
             const char *glance = strstr(d, "id=\"glance\""), *ident = strstr(d, "id=\"identity\"");
             cr_assert(glance && glance < card && ident && ident > card);

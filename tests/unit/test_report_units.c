@@ -177,6 +177,42 @@ Test(report_units, nominal_run_plots_name_the_units, .timeout = 300)
     free(dir);
 }
 
+/* A comparison plot (eq-reference, reference CSV against the FMU): the y axis in the display unit
+ * too, reference, FMU and the tolerance band converted alike. */
+Test(report_units, comparison_plots_in_the_display_unit, .timeout = 300)
+{
+    char *dir = fmuc_test_mkdtemp("units-ref");
+    char *fmu = make_fmu(dir);
+    char out[4200], csv[4200], p[4300];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(csv, sizeof csv, "%s/ref.csv", dir);
+    static const char ref[] = "time,x\n0,0.1\n1,0.1\n2,0.1\n";
+    cr_assert_eq(fmuc_test_write_file(csv, ref, sizeof ref - 1), 0);
+    char *argv[] = {FMUC_EXE, "-q", "--timeout-multiplier", (char *)fmuc_test_timeout_multiplier(),
+                    "--only", "eq-reference", "--reference", csv, "-o", out, fmu, NULL};
+    fmuc_test_run r;
+    cr_assert_eq(fmuc_test_exec(&r, argv, NULL), 0);
+    fmuc_test_run_free(&r);
+    snprintf(p, sizeof p, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(p);
+    cr_assert_not_null(rep);
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(rep, "checks"), 0);
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "id")), "eq-reference");
+    const cJSON *plots = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "evidence"), "plots");
+    const cJSON *mm = plot_with_yunit(plots, "mm");
+    cr_assert_not_null(mm, "no comparison plot in mm:\n%s", cJSON_Print(c));
+    const cJSON *s = series_named(mm, "reference");
+    cr_assert_not_null(s);
+    double m = max_abs(cJSON_GetObjectItem(s, "y"));
+    cr_expect(fabs(m - 100.0) < 1e-9, "reference 0.1 m drawn as %g, not 100 mm", m);
+    cr_expect_gt(max_abs(cJSON_GetObjectItem(cJSON_GetObjectItem(mm, "band"), "hi")), 50.0);
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(mm, "xunit")), "s");
+    cJSON_Delete(rep);
+    fmuc_test_rm_rf(dir);
+    free(fmu);
+    free(dir);
+}
+
 /* The reporter alone: xlabel + xunit -> "time [s]"; a unit without a label -> "[°C]" (UTF-8
  * kept); a label already ending in its unit is not doubled; gnuplot syntax stays out. */
 Test(report_units, axis_labels_from_units)

@@ -278,6 +278,9 @@ static inline double fmuc_sim_value(const fmuc_sim_result *r, size_t k, size_t c
     return r->values[k * r->ncols + col];
 }
 
+/** Set c->unit, c->display_unit (both malloc'd or NULL), c->display_factor and c->display_offset
+ *  for variable v of md (see fmuc_sim_column). */
+void fmuc_sim_column_units(const fmuc_md *md, const fmuc_md_var *v, fmuc_sim_column *c);
 /** Append plots of the series to evidence["plots"] (reports/README.md format): one plot per
  *  unit group of up to 8 columns, at most 8 plots; title_prefix names them. */
 void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *title_prefix);
