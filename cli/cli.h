@@ -149,8 +149,6 @@ int fmuc_cli_write_file_atomic(const char *path, const char *data, size_t len);
 char *fmuc_cli_utc_now(void);
 /** "YYYY-MM-DD" of today, UTC. */
 void fmuc_cli_today(char out[11]);
-/** HTML/XML-escape s into a malloc'd string. */
-char *fmuc_cli_html_escape(const char *s);
 /** The FMU file's base name without ".fmu". */
 char *fmuc_cli_stem(const char *path);
 /** Read a whole file (NUL-terminated) or NULL. */

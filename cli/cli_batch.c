@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report.h"
 
 #define BATCH_DEFAULT_OUT "fmucheck-batch"
 
@@ -338,6 +339,7 @@ static cJSON *item_json(const batch_item *it, const char *outdir)
         cJSON_AddNumberToObject(o, "exitCode", it->rc);
     }
     if (rep) {
+        fmuc_report_batch_entry(o, rep); /* areas, highlights, baseline */
         char *l = NULL;
         if (asprintf(&l, "%s/report.json", it->stem) >= 0)
             cJSON_AddStringToObject(o, "report", l);
@@ -418,13 +420,7 @@ static cJSON *index_summary(const cJSON *fmus, int extra_rc, int *rc_out)
     return s;
 }
 
-static void html_cell(FILE *f, const char *s)
-{
-    char *e = fmuc_cli_html_escape(s ? s : "");
-    fprintf(f, "<td>%s</td>", e ? e : "");
-    free(e);
-}
-
+/* The index page, rendered by the batch reporter from the index data alone. */
 static char *index_html(const cJSON *idx)
 {
     char *buf = NULL;
@@ -432,70 +428,8 @@ static char *index_html(const cJSON *idx)
     FILE *f = open_memstream(&buf, &len);
     if (!f)
         return NULL;
-    const cJSON *sum = cJSON_GetObjectItemCaseSensitive(idx, "summary");
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-          "<title>fmucheck batch</title>\n<style>body{font-family:sans-serif;margin:2em}"
-          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
-          "text-align:left}.pass{background:#dfd}.fail{background:#fdd}.error{background:#fcf}"
-          ".other{background:#eee}code{font-size:85%}</style></head><body>\n"
-          "<h1>fmucheck batch</h1>\n",
-          f);
-    const char *date = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(idx, "dateUtc"));
-    char *e = fmuc_cli_html_escape(date);
-    fprintf(f, "<p>%s &middot; %d FMUs &middot; exit code %d%s</p>\n", e ? e : "",
-            cJSON_GetObjectItemCaseSensitive(sum, "fmus")->valueint,
-            cJSON_GetObjectItemCaseSensitive(sum, "exitCode")->valueint,
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(idx, "incomplete"))
-                ? " &middot; <b>interrupted: incomplete</b>"
-                : "");
-    free(e);
-    fputs("<table><tr><th>#</th><th>FMU</th><th>status</th><th>verdict</th><th>pass</th>"
-          "<th>warn</th><th>fail</th><th>error</th><th>n/a</th><th>exit</th><th>sha256</th></tr>\n",
-          f);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(idx, "fmus"))
-    {
-        const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "verdict"));
-        const cJSON *ec = cJSON_GetObjectItemCaseSensitive(it, "exitCode");
-        int code = cJSON_IsNumber(ec) ? ec->valueint : -1;
-        const char *cls = code == 0 ? "pass" : code == 1 ? "fail" : code == 2 ? "error" : "other";
-        fprintf(f, "<tr class=\"%s\"><td>%d</td>", cls,
-                cJSON_GetObjectItemCaseSensitive(it, "position")->valueint + 1);
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "fileName"));
-        const char *link = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "html"));
-        if (!link)
-            link = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "report"));
-        if (!link)
-            link = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "log"));
-        char *en = fmuc_cli_html_escape(name), *el = fmuc_cli_html_escape(link);
-        if (link)
-            fprintf(f, "<td><a href=\"%s\">%s</a></td>", el ? el : "", en ? en : "");
-        else
-            fprintf(f, "<td>%s</td>", en ? en : "");
-        free(en);
-        free(el);
-        html_cell(f, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status")));
-        html_cell(f, v ? v : "-");
-        const cJSON *counts = cJSON_GetObjectItemCaseSensitive(it, "counts");
-        static const char *const keys[] = {"pass", "warn", "fail", "error", "notApplicable"};
-        for (size_t k = 0; k < 5; k++) {
-            const cJSON *c = cJSON_GetObjectItemCaseSensitive(counts, keys[k]);
-            if (cJSON_IsNumber(c))
-                fprintf(f, "<td>%d</td>", c->valueint);
-            else
-                fputs("<td>-</td>", f);
-        }
-        if (code >= 0)
-            fprintf(f, "<td>%d</td>", code);
-        else
-            fputs("<td>-</td>", f);
-        const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "sha256"));
-        char *es = fmuc_cli_html_escape(sha ? sha : "-");
-        fprintf(f, "<td><code>%s</code></td></tr>\n", es ? es : "");
-        free(es);
-    }
-    fputs("</table>\n</body></html>\n", f);
-    if (fclose(f) != 0) {
+    fmuc_err err = fmuc_report_batch_html_write(f, idx);
+    if (fclose(f) != 0 || err != FMUC_OK) {
         free(buf);
         return NULL;
     }
@@ -577,83 +511,37 @@ static void print_index(const fmuc_cli *cli, const cJSON *idx, const char *outdi
 
 /* ---- combined JUnit ----------------------------------------------------------------------- */
 
-static size_t attr_num(const char *tag_start, const char *tag_end, const char *name)
+/* The per-FMU junit.xml texts, in index order, composed by the batch JUnit reporter. */
+static int write_junit(const fmuc_cli *cli, const batch *b, const char *outdir, const cJSON *idx)
 {
-    char key[32];
-    snprintf(key, sizeof key, " %s=\"", name);
-    const char *p = strstr(tag_start, key);
-    if (!p || p > tag_end)
-        return 0;
-    return (size_t)strtoul(p + strlen(key), NULL, 10);
-}
-
-static int write_junit(const fmuc_cli *cli, const batch *b, const char *outdir)
-{
-    char *body = NULL;
-    size_t blen = 0;
-    FILE *f = open_memstream(&body, &blen);
-    if (!f)
-        return FMUC_EXIT_INTERNAL;
-    size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+    char **suites = calloc(b->n ? b->n : 1, sizeof *suites);
+    char *all = NULL;
+    size_t n = 0;
+    int rc = FMUC_EXIT_INTERNAL;
+    if (!suites)
+        return rc;
     for (size_t i = 0; i < b->n; i++) {
-        const batch_item *it = &b->items[i];
-        if (it->state != ITEM_DONE && it->state != ITEM_NOT_RUN)
+        if (b->items[i].state != ITEM_DONE)
             continue;
-        char *dir = path_join(outdir, it->stem), *jp = dir ? path_join(dir, "junit.xml") : NULL;
-        char *x = jp && it->state == ITEM_DONE ? fmuc_cli_read_file(jp, NULL) : NULL;
-        const char *outer = x ? strstr(x, "<testsuites") : NULL;
-        const char *outer_end = outer ? strchr(outer, '>') : NULL;
-        const char *s = outer_end ? strstr(outer_end, "<testsuite") : NULL;
-        const char *e = s ? strstr(s, "</testsuites>") : NULL;
-        if (s && e) {
-            tests += attr_num(outer, outer_end, "tests");
-            failures += attr_num(outer, outer_end, "failures");
-            errors += attr_num(outer, outer_end, "errors");
-            skipped += attr_num(outer, outer_end, "skipped");
-            fwrite(s, 1, (size_t)(e - s), f);
-        } else { /* no report: one error testcase that says why */
-            char msg[512];
-            char *lp = dir ? path_join(dir, "log.txt") : NULL;
-            msg[0] = '\0';
-            if (lp && it->state == ITEM_DONE)
-                first_line(msg, sizeof msg, lp);
-            free(lp);
-            if (it->state == ITEM_NOT_RUN)
-                snprintf(msg, sizeof msg, "not run: the batch was interrupted");
-            char *en = fmuc_cli_html_escape(it->path), *em = fmuc_cli_html_escape(msg);
-            fprintf(f,
-                    "  <testsuite name=\"%s\" tests=\"1\" failures=\"0\" errors=\"1\" "
-                    "skipped=\"0\" time=\"0\">\n    <testcase classname=\"fmucheck.input\" "
-                    "name=\"input\" time=\"0\">\n      <error message=\"%s\" type=\"error\">%s"
-                    "</error>\n    </testcase>\n  </testsuite>\n",
-                    en ? en : "", em ? em : "", em ? em : "");
-            free(en);
-            free(em);
-            tests++;
-            errors++;
-        }
-        free(x);
+        char *dir = path_join(outdir, b->items[i].stem);
+        char *jp = dir ? path_join(dir, "junit.xml") : NULL;
+        suites[i] = jp ? fmuc_cli_read_file(jp, NULL) : NULL;
         free(jp);
         free(dir);
     }
-    if (fclose(f) != 0) {
-        free(body);
-        return FMUC_EXIT_INTERNAL;
+    FILE *f = open_memstream(&all, &n);
+    if (f) {
+        fmuc_err err = fmuc_report_batch_junit_write(f, idx, (const char *const *)suites);
+        if (fclose(f) == 0 && err == FMUC_OK)
+            rc = -1;
     }
-    char *all = NULL;
-    int n = asprintf(&all,
-                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fmucheck\" "
-                     "tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n%s"
-                     "</testsuites>\n",
-                     tests, failures, errors, skipped, body ? body : "");
-    free(body);
-    if (n < 0)
-        return FMUC_EXIT_INTERNAL;
-    int rc = -1;
-    if (fmuc_cli_write_file_atomic(cli->junit_path, all, (size_t)n) < 0) {
+    if (rc < 0 && fmuc_cli_write_file_atomic(cli->junit_path, all, n) < 0) {
         fprintf(stderr, "fmucheck: cannot write '%s': %s\n", cli->junit_path, strerror(errno));
         rc = FMUC_EXIT_USAGE;
     }
+    for (size_t i = 0; i < b->n; i++)
+        free(suites[i]);
+    free(suites);
     free(all);
     return rc;
 }
@@ -797,7 +685,7 @@ int fmuc_cli_batch(fmuc_cli *cli)
         rc = wrc;
         goto out;
     }
-    if (cli->junit_path && (wrc = write_junit(cli, &b, outdir)) >= 0) {
+    if (cli->junit_path && (wrc = write_junit(cli, &b, outdir, idx)) >= 0) {
         rc = wrc;
         goto out;
     }

@@ -91,35 +91,6 @@ void fmuc_cli_today(char out[11])
     strftime(out, 11, "%Y-%m-%d", &tm);
 }
 
-char *fmuc_cli_html_escape(const char *s)
-{
-    if (!s)
-        s = "";
-    size_t n = 0;
-    for (const char *p = s; *p; p++)
-        n += *p == '&' ? 5 : *p == '<' || *p == '>' ? 4 : *p == '"' || *p == '\'' ? 6 : 1;
-    char *out = malloc(n + 1), *o = out;
-    if (!out)
-        return NULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        const char *rep = *p == '&'    ? "&amp;"
-                          : *p == '<'  ? "&lt;"
-                          : *p == '>'  ? "&gt;"
-                          : *p == '"'  ? "&quot;"
-                          : *p == '\'' ? "&#39;"
-                                       : NULL;
-        if (rep) {
-            size_t l = strlen(rep);
-            memcpy(o, rep, l);
-            o += l;
-        } else {
-            *o++ = *p < 0x20 ? '?' : (char)*p;
-        }
-    }
-    *o = '\0';
-    return out;
-}
-
 char *fmuc_cli_stem(const char *path)
 {
     const char *base = strrchr(path, '/');

@@ -50,11 +50,13 @@ static int allowed(unsigned char c)
 {
     if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
         return 1;
-    return c != 0 && strchr(" _.,:;()+-=/[]", c) != NULL;
+    return c != 0 && strchr(" _.,:;()+-=/[]^*%", c) != NULL;
 }
 
-/* Keep only [A-Za-z0-9 _.,:;()+-=/[]]; anything else (one whole UTF-8 character) becomes a space,
- * runs of spaces collapse. The result can sit inside a single-quoted gnuplot string. */
+/* Keep [A-Za-z0-9 _.,:;()+-=/[]^*%] and valid UTF-8 characters from U+00A0 on (units such as
+ * "°C", "Ω", "µs": no gnuplot syntax, the terminal is noenhanced); anything else (invalid UTF-8,
+ * controls, quotes, backquotes, backslashes, $ @ { } ...) becomes a space, runs of spaces collapse.
+ * The result can sit inside a single-quoted gnuplot string. */
 static void sanitize(char *dst, const char *src)
 {
     size_t n = 0;
@@ -63,14 +65,21 @@ static void sanitize(char *dst, const char *src)
     size_t len = strlen((const char *)s);
     for (size_t i = 0; i < len && n < PLOT_TEXT_CAP;) {
         size_t adv = 1;
+        int32_t cp = s[i];
         if (s[i] >= 0x80)
-            (void)fmuc_report__utf8_decode(s + i, len - i, &adv);
-        int ok = adv == 1 && allowed(s[i]);
+            cp = fmuc_report__utf8_decode(s + i, len - i, &adv);
+        int ok = adv == 1 ? allowed(s[i])
+                          : cp >= 0xA0 && !(cp >= 0xFDD0 && cp <= 0xFDEF) &&
+                                (cp & 0xFFFE) != 0xFFFE && cp != 0x2028 && cp != 0x2029;
         if (ok && s[i] != ' ') {
             if (space && n > 0 && n < PLOT_TEXT_CAP)
                 dst[n++] = ' ';
-            if (n < PLOT_TEXT_CAP)
-                dst[n++] = (char)s[i];
+            if (n + adv <= PLOT_TEXT_CAP) {
+                memcpy(dst + n, s + i, adv);
+                n += adv;
+            } else {
+                break; /* never half a character */
+            }
             space = 0;
         } else {
             space = 1;
@@ -78,6 +87,26 @@ static void sanitize(char *dst, const char *src)
         i += adv;
     }
     dst[n] = '\0';
+}
+
+/* An axis label: "<label> [<unit>]" from the plot's "xlabel"/"xunit" (or "ylabel"/"yunit");
+ * "[<unit>]" alone without a label; a label that already ends in "[<unit>]" is kept. */
+static void axis_label(char *dst, const cJSON *plot, const char *label_key, const char *unit_key)
+{
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(plot, label_key);
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(plot, unit_key);
+    const char *label = cJSON_IsString(l) ? l->valuestring : "";
+    const char *unit = cJSON_IsString(u) && u->valuestring[0] ? u->valuestring : NULL;
+    char buf[2 * PLOT_TEXT_CAP + 8];
+    char tail[PLOT_TEXT_CAP + 4];
+    if (unit)
+        snprintf(tail, sizeof tail, "[%.*s]", PLOT_TEXT_CAP, unit);
+    size_t ll = strlen(label), tl = unit ? strlen(tail) : 0;
+    if (!unit || (ll >= tl && strcmp(label + ll - tl, tail) == 0))
+        snprintf(buf, sizeof buf, "%.*s", 2 * PLOT_TEXT_CAP, label);
+    else
+        snprintf(buf, sizeof buf, "%.*s%s%s", PLOT_TEXT_CAP, label, ll ? " " : "", tail);
+    sanitize(dst, buf);
 }
 
 static int read_numbers(const cJSON *arr, darray *out, char *why, size_t whylen, const char *what)
@@ -109,10 +138,8 @@ static int parse_plot(const cJSON *plot, plot_data *p, char *why, size_t whylen)
     }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(plot, "title");
     sanitize(p->title, cJSON_IsString(t) ? t->valuestring : "");
-    t = cJSON_GetObjectItemCaseSensitive(plot, "xlabel");
-    sanitize(p->xlabel, cJSON_IsString(t) ? t->valuestring : "");
-    t = cJSON_GetObjectItemCaseSensitive(plot, "ylabel");
-    sanitize(p->ylabel, cJSON_IsString(t) ? t->valuestring : "");
+    axis_label(p->xlabel, plot, "xlabel", "xunit");
+    axis_label(p->ylabel, plot, "ylabel", "yunit");
     p->logy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(plot, "logy"));
 
     if (read_numbers(cJSON_GetObjectItemCaseSensitive(plot, "x"), &p->x, why, whylen, "x") < 0)

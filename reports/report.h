@@ -34,6 +34,24 @@ fmuc_err fmuc_report_text_write(FILE *out, const fmuc_report *r, int color);
 /** fmuc_report_text_write without color, in the fmuc_report_writer shape. */
 fmuc_err fmuc_report_text_write_plain(FILE *out, const fmuc_report *r);
 
+/* ---- a batch of FMUs: pure functions of the batch results data (index.json, schema
+ * "fmucheck-index"; reports/README.md "Batch index") ----------------------------------------- */
+
+/** The check areas of the batch matrix, in column order: zip md load api cs me eq. */
+#define FMUC_BATCH_NAREAS 7
+extern const char *const fmuc_report_batch_areas[FMUC_BATCH_NAREAS];
+/** What the batch index keeps of one FMU's report.json rep, added to its index entry: "areas"
+ *  (area -> the worst verdict of its checks; areas without checks left out), "highlights" (copied)
+ *  and, when rep has a baseline comparison, "baseline" {path, new, fixed, unchanged: [ids]}. */
+void fmuc_report_batch_entry(cJSON *entry, const cJSON *rep);
+/** The batch index page: self-contained HTML, a sortable matrix FMUs x check areas (worst verdict
+ *  per area as colour, symbol and word), each FMU's highlights and a link to its report, and with
+ *  a baseline the new, fixed and unchanged failures per FMU. */
+fmuc_err fmuc_report_batch_html_write(FILE *out, const cJSON *idx);
+/** The combined JUnit XML of a batch: suites[i] is the junit.xml text of idx's fmus[i] (NULL:
+ *  none; that FMU becomes one fmucheck.input testcase with an error that says why). */
+fmuc_err fmuc_report_batch_junit_write(FILE *out, const cJSON *idx, const char *const *suites);
+
 /** The reporter table, terminated by { NULL, NULL, NULL }. */
 extern const fmuc_reporter fmuc_reporters[];
 /** The reporter named name, or NULL. */

@@ -220,7 +220,9 @@ static void plot(vs_ctx *x, int r, size_t j)
     equ_series_ref sr[2] = {{"nominal grid", x->rows[RUN_A] + j, a->nout}, {run_name[r], yr, 1}};
     char title[160];
     snprintf(title, sizeof title, "%s: nominal grid vs %s", a->out[j].name, run_name[r]);
-    equ_plot_add(x->res, title, a->out[j].name, a->t, a->nsteps + 1, sr, 2, NULL, NULL, 0, 2000);
+    equ_plot_units(equ_plot_add(x->res, title, a->out[j].name, a->t, a->nsteps + 1, sr, 2, NULL,
+                                NULL, 0, 2000),
+                   &a->fmu->md, a->out[j].name, 0);
     free(yr);
 }
 

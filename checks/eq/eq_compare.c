@@ -92,7 +92,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, const fmuc_fmu *o
     snprintf(group, sizeof group, "%s deviations", ifn);
     for (size_t j = 0; j < nm; j++)
         equ_tol_compare(res, group, ifn, va[j].name, va[j].vr, pa.t, pa.nsteps + 1, rb + j, nm,
-                        ra + j, nm, s->opts->rtol, s->opts->atol, "other", "this FMU", j < 8);
+                        ra + j, nm, s->opts->rtol, s->opts->atol, "other", "this FMU", j < 8,
+                        &s->fmu->md);
 out:
     free(ra);
     free(rb);

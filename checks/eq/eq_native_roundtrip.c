@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "eq_util.h"
+#include "fmuc/fmuc_sim.h"
 #include "eq_vdsim_guid.h"
 #include "vd/vd.h"
 
@@ -292,7 +293,29 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
             sr[ns] = (equ_series_ref){p->out[j].name, diff + j, p->nout};
         char title[128];
         snprintf(title, sizeof title, "%s: FMU minus native", equ_iface_name(p->iface));
-        equ_plot_add(res, title, "difference", p->t, rows, sr, ns, NULL, NULL, 0, 0);
+        cJSON *pl = equ_plot_add(res, title, "difference", p->t, rows, sr, ns, NULL, NULL, 0, 0);
+        /* a y unit only when every output of the plot shows in the same one */
+        int same = 1;
+        fmuc_sim_column u0, uj;
+        memset(&u0, 0, sizeof u0);
+        const fmuc_md_var *v0 = equ_md_find(&p->fmu->md, sr[0].name);
+        if (v0)
+            fmuc_sim_column_units(&p->fmu->md, v0, &u0);
+        for (size_t k = 1; k < ns && same && v0; k++) {
+            const fmuc_md_var *vk = equ_md_find(&p->fmu->md, sr[k].name);
+            memset(&uj, 0, sizeof uj);
+            if (vk)
+                fmuc_sim_column_units(&p->fmu->md, vk, &uj);
+            const char *a = u0.display_unit ? u0.display_unit : u0.unit;
+            const char *b = uj.display_unit ? uj.display_unit : uj.unit;
+            same = vk && a && b && strcmp(a, b) == 0 && u0.display_factor == uj.display_factor;
+            free(uj.unit);
+            free(uj.display_unit);
+        }
+        if (v0 && same)
+            equ_plot_units(pl, &p->fmu->md, sr[0].name, 1);
+        free(u0.unit);
+        free(u0.display_unit);
     }
     size_t nover = p->iface == fmi2CoSimulation ? 6 : 4;
     for (size_t j = 0; j < p->nout && j < nover; j++) {
@@ -300,7 +323,9 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
         char title[160];
         snprintf(title, sizeof title, "%s: %s, native vs FMU", equ_iface_name(p->iface),
                  p->out[j].name);
-        equ_plot_add(res, title, p->out[j].name, p->t, rows, two, 2, NULL, NULL, 0, 500);
+        equ_plot_units(equ_plot_add(res, title, p->out[j].name, p->t, rows, two, 2, NULL, NULL, 0,
+                                    500),
+                       &p->fmu->md, p->out[j].name, 0);
     }
     free(diff);
 }

@@ -97,7 +97,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface,
                              : rows[k * p.nout + j];
         }
         equ_tol_compare(res, group, ifn, cmp[j].name, cmp[j].vr, tr, nt, refv, 1, yv, 1,
-                        s->opts->rtol, s->opts->atol, "reference", "FMU", 1);
+                        s->opts->rtol, s->opts->atol, "reference", "FMU", 1, &s->fmu->md);
     }
 out:
     free(tr);

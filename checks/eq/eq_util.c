@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmuc/fmuc_md.h"
+#include "fmuc/fmuc_sim.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Plans
@@ -828,7 +829,8 @@ cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, con
     size_t step = max_points && n > max_points ? (n + max_points - 1) / max_points : 1;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "title", title);
-    cJSON_AddStringToObject(p, "xlabel", "time [s]");
+    cJSON_AddStringToObject(p, "xlabel", "time");
+    cJSON_AddStringToObject(p, "xunit", "s");
     if (ylabel)
         cJSON_AddStringToObject(p, "ylabel", ylabel);
     cJSON_AddItemToObject(p, "x", fmuc_evidence_numbers(x, n, 1, step));
@@ -846,6 +848,52 @@ cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, con
     }
     cJSON_AddItemToArray(plots, p);
     return p;
+}
+
+static void convert_numbers(cJSON *parent, const char *key, double f, double o)
+{
+    cJSON *a = cJSON_GetObjectItemCaseSensitive(parent, key);
+    double *v = NULL;
+    long n = a ? fmuc_evidence_numbers_read(a, (size_t)1 << 30, &v) : -1;
+    if (n >= 0) {
+        for (long i = 0; i < n; i++)
+            v[i] = f * v[i] + o;
+        cJSON *b = fmuc_evidence_numbers(v, (size_t)n, 1, 1);
+        if (b)
+            cJSON_ReplaceItemInObjectCaseSensitive(parent, key, b);
+    }
+    free(v);
+}
+
+void equ_plot_units(cJSON *plot, const fmuc_md *md, const char *var, int difference)
+{
+    if (!plot || !md || !var)
+        return;
+    const fmuc_md_var *v = NULL;
+    for (size_t i = 0; i < md->nvars && !v; i++)
+        if (md->vars[i].name && strcmp(md->vars[i].name, var) == 0)
+            v = &md->vars[i];
+    if (!v)
+        return;
+    fmuc_sim_column c;
+    memset(&c, 0, sizeof c);
+    fmuc_sim_column_units(md, v, &c);
+    const char *unit = c.display_unit ? c.display_unit : c.unit;
+    if (unit)
+        cJSON_AddStringToObject(plot, "yunit", unit);
+    if (c.display_unit) {
+        double off = difference ? 0.0 : c.display_offset;
+        cJSON *it;
+        cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(plot, "series"))
+        convert_numbers(it, "y", c.display_factor, off);
+        cJSON *band = cJSON_GetObjectItemCaseSensitive(plot, "band");
+        if (band) {
+            convert_numbers(band, "lo", c.display_factor, off);
+            convert_numbers(band, "hi", c.display_factor, off);
+        }
+    }
+    free(c.unit);
+    free(c.display_unit);
 }
 
 int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fmuc_worker_fn fn,
@@ -1027,7 +1075,8 @@ double equ_interp(const double *tg, size_t n, const double *y, size_t stride, do
 size_t equ_tol_compare(fmuc_result *res, const char *group, const char *label, const char *name,
                        uint32_t vr, const double *x, size_t n, const double *ref,
                        size_t ref_stride, const double *y, size_t y_stride, double rtol,
-                       double atol, const char *ref_name, const char *y_name, int plot)
+                       double atol, const char *ref_name, const char *y_name, int plot,
+                       const fmuc_md *md)
 {
     size_t misses = 0, worst_i = 0;
     double worst = -1.0, worst_excess = -INFINITY;
@@ -1082,7 +1131,7 @@ size_t equ_tol_compare(fmuc_result *res, const char *group, const char *label, c
         equ_series_ref s[2] = {{ref_name, ref, ref_stride}, {y_name, y, y_stride}};
         char title[200];
         snprintf(title, sizeof title, "%s: %s, %s vs %s", label, name, y_name, ref_name);
-        equ_plot_add(res, title, name, x, n, s, 2, lo, hi, 1, 1000);
+        equ_plot_units(equ_plot_add(res, title, name, x, n, s, 2, lo, hi, 1, 1000), md, name, 0);
     }
     free(lo);
     free(hi);

@@ -217,7 +217,12 @@ cJSON *equ_plot_add(fmuc_result *res, const char *title, const char *ylabel, con
 size_t equ_tol_compare(fmuc_result *res, const char *group, const char *label, const char *name,
                        uint32_t vr, const double *x, size_t n, const double *ref,
                        size_t ref_stride, const double *y, size_t y_stride, double rtol,
-                       double atol, const char *ref_name, const char *y_name, int plot);
+                       double atol, const char *ref_name, const char *y_name, int plot,
+                       const fmuc_md *md);
+/** The y axis of plot (from equ_plot_add; NULL: nothing) in the unit of variable var of md: its
+ *  display unit when it has one (series and band converted, display = factor*value + offset;
+ *  without the offset for a difference), else its unit; "yunit" is set when there is one. */
+void equ_plot_units(cJSON *plot, const fmuc_md *md, const char *var, int difference);
 /** y at time t from a series on grid tg (n points, stride): exact at grid points, linear in
  *  between, held outside. */
 double equ_interp(const double *tg, size_t n, const double *y, size_t stride, double t);

@@ -214,8 +214,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON *plots = cJSON_AddArrayToObject(ev, "plots");
     cJSON *pl = cJSON_CreateObject();
     cJSON_AddStringToObject(pl, "title", "energy: E(t) vs E(t0) - integral of c v^2");
-    cJSON_AddStringToObject(pl, "xlabel", "time [s]");
+    cJSON_AddStringToObject(pl, "xlabel", "time");
+    cJSON_AddStringToObject(pl, "xunit", "s");
     cJSON_AddStringToObject(pl, "ylabel", "energy");
+    /* the energy variable's unit (its display unit, values converted, when it has one) */
+    fmuc_sim_column eu;
+    memset(&eu, 0, sizeof eu);
+    fmuc_sim_column_units(md, ve, &eu);
+    double ef = eu.display_unit ? eu.display_factor : 1.0, eo = eu.display_unit ? eu.display_offset : 0.0;
+    if (eu.display_unit || eu.unit)
+        cJSON_AddStringToObject(pl, "yunit", eu.display_unit ? eu.display_unit : eu.unit);
+    free(eu.unit);
+    free(eu.display_unit);
     cJSON *xs = cJSON_AddArrayToObject(pl, "x"), *series = cJSON_AddArrayToObject(pl, "series");
     cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();
     cJSON_AddStringToObject(s1, "name", sp.energy);
@@ -228,8 +238,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (k)
             cum += 0.5 * (r.times[k] - r.times[k - 1]) * (pw[k] + pw[k - 1]);
         cJSON_AddItemToArray(xs, cJSON_CreateNumber(r.times[k]));
-        cJSON_AddItemToArray(y1, isfinite(ee[k]) ? cJSON_CreateNumber(ee[k]) : cJSON_CreateNull());
-        cJSON_AddItemToArray(y2, cJSON_CreateNumber(e0 - cum));
+        cJSON_AddItemToArray(y1, isfinite(ee[k]) ? cJSON_CreateNumber(ef * ee[k] + eo)
+                                                 : cJSON_CreateNull());
+        cJSON_AddItemToArray(y2, cJSON_CreateNumber(ef * (e0 - cum) + eo));
     }
     cJSON_AddItemToArray(plots, pl);
     if (!(eps <= sp.limit))

@@ -264,7 +264,8 @@ static void compare_runs(const fmuc_sim_result *a, const fmuc_sim_result *b, fmu
     cJSON *pl = cJSON_CreateObject();
     cJSON_AddStringToObject(pl, "title", "event time deviation from the reference run");
     cJSON_AddStringToObject(pl, "xlabel", "event number");
-    cJSON_AddStringToObject(pl, "ylabel", "|t_ev - t_ref| [s]");
+    cJSON_AddStringToObject(pl, "ylabel", "|t_ev - t_ref|");
+    cJSON_AddStringToObject(pl, "yunit", "s");
     cJSON_AddTrueToObject(pl, "logy");
     cJSON *xs = cJSON_AddArrayToObject(pl, "x"), *series = cJSON_AddArrayToObject(pl, "series");
     cJSON *s1 = cJSON_CreateObject(), *s2 = cJSON_CreateObject();

@@ -114,8 +114,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             char title[200];
             snprintf(title, sizeof title, "%s: ME (CVODE %g) vs CS", col->name, ME_TOL);
             cJSON_AddStringToObject(pl, "title", title);
-            cJSON_AddStringToObject(pl, "xlabel", "time [s]");
-            cJSON_AddStringToObject(pl, "ylabel", col->unit ? col->unit : col->name);
+            /* axis units as data (the reporter prints them): the display unit when the
+             * variable has one (values converted below), else its unit */
+            const char *yunit = col->display_unit ? col->display_unit : col->unit;
+            cJSON_AddStringToObject(pl, "xlabel", "time");
+            cJSON_AddStringToObject(pl, "xunit", "s");
+            cJSON_AddStringToObject(pl, "ylabel", col->name);
+            if (yunit)
+                cJSON_AddStringToObject(pl, "yunit", yunit);
             cJSON *series = cJSON_AddArrayToObject(pl, "series");
             s1 = cJSON_CreateObject();
             s2 = cJSON_CreateObject();
@@ -132,8 +138,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             double a = fmuc_sim_value(&rme, k, (size_t)cm), b = fmuc_sim_value(&rcs, k, c);
             if (xs && yme && ycs && k < nkeep) {
                 xs[k] = t;
-                yme[k] = a;
-                ycs[k] = b;
+                yme[k] = col->display_unit ? col->display_factor * a + col->display_offset : a;
+                ycs[k] = col->display_unit ? col->display_factor * b + col->display_offset : b;
             }
             if (fabs(rme.times[k] - t) > w || near_event(&rme, t, w) || near_event(&rcs, t, w)) {
                 skipped++;

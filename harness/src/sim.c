@@ -219,6 +219,41 @@ static int want_column(const fmuc_sim_config *cfg, const fmuc_md_var *v)
     return cfg->record_all_reals && v->type == FMUC_TYPE_REAL;
 }
 
+/* The unit of v as declared (the variable's, else its declaredType's) and the display unit a
+ * person reads (§2.2.2: the variable's displayUnit, else its declaredType's, taken only when it is
+ * a DisplayUnit of that unit in UnitDefinitions, whose factor and offset convert the values). */
+void fmuc_sim_column_units(const fmuc_md *md, const fmuc_md_var *v, fmuc_sim_column *c)
+{
+    const fmuc_md_type *t = NULL;
+    for (size_t i = 0; v->declared_type && i < md->ntypes; i++)
+        if (md->types[i].name && strcmp(md->types[i].name, v->declared_type) == 0) {
+            t = &md->types[i];
+            break;
+        }
+    const char *unit = v->unit ? v->unit : t ? t->unit : NULL;
+    const char *disp = v->display_unit ? v->display_unit : t ? t->display_unit : NULL;
+    c->unit = unit ? strdup(unit) : NULL;
+    c->display_unit = NULL;
+    c->display_factor = 1.0;
+    c->display_offset = 0.0;
+    for (size_t i = 0; unit && disp && i < md->nunits; i++) {
+        const fmuc_md_unit *u = &md->units[i];
+        if (!u->name || strcmp(u->name, unit) != 0)
+            continue;
+        for (size_t k = 0; k < u->ndisplay; k++) {
+            const fmuc_md_display_unit *du = &u->display[k];
+            if (du->name && strcmp(du->name, disp) == 0 && isfinite(du->factor) &&
+                du->factor != 0.0 && isfinite(du->offset)) {
+                c->display_unit = strdup(disp);
+                c->display_factor = du->factor;
+                c->display_offset = du->offset;
+                return;
+            }
+        }
+        return;
+    }
+}
+
 static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
 {
     const fmuc_md *md = s->md;
@@ -241,7 +276,7 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
             continue;
         fmuc_sim_column *c = &r->cols[r->ncols];
         c->name = strdup(v->name);
-        c->unit = v->unit ? strdup(v->unit) : NULL;
+        fmuc_sim_column_units(md, v, c);
         if (!c->name)
             return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
         c->vr = v->value_reference;

@@ -38,6 +38,7 @@ void fmuc_sim_result_free(fmuc_sim_result *r)
     for (size_t i = 0; r->cols && i < r->ncols; i++) {
         free(r->cols[i].name);
         free(r->cols[i].unit);
+        free(r->cols[i].display_unit);
     }
     free(r->cols);
     free(r->times);
@@ -85,6 +86,11 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
         add_num(c, "causality", r->cols[i].causality);
         if (r->cols[i].unit)
             cJSON_AddStringToObject(c, "unit", r->cols[i].unit);
+        if (r->cols[i].display_unit) {
+            cJSON_AddStringToObject(c, "display_unit", r->cols[i].display_unit);
+            add_num(c, "display_factor", r->cols[i].display_factor);
+            add_num(c, "display_offset", r->cols[i].display_offset);
+        }
         cJSON_AddItemToArray(cols, c);
     }
     /* exact and cheap: bit patterns, not printed numbers */
@@ -212,6 +218,9 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
         if (!c->name)
             c->name = strdup("?");
         c->unit = jstrdup(it, "unit");
+        c->display_unit = jstrdup(it, "display_unit");
+        c->display_factor = c->display_unit ? jnum(it, "display_factor") : 1.0;
+        c->display_offset = c->display_unit ? jnum(it, "display_offset") : 0.0;
         c->vr = (uint32_t)jcount(jnum(it, "vr"));
         c->var_index = (uint32_t)jcount(jnum(it, "index"));
         c->type = (int)jcount(jnum(it, "type"));
@@ -304,6 +313,28 @@ static int same_unit(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
+/* The unit a plot shows column c in: its display unit when it has one, else its unit. */
+static const char *plot_unit(const fmuc_sim_column *c)
+{
+    return c->display_unit ? c->display_unit : c->unit;
+}
+
+/* Column k's values for a plot: in its display unit (display = factor*value + offset). */
+static cJSON *plot_values(const fmuc_sim_result *r, size_t k)
+{
+    const fmuc_sim_column *c = &r->cols[k];
+    if (!c->display_unit)
+        return fmuc_evidence_numbers(r->values + k, r->npoints, r->ncols, 1);
+    double *v = malloc(r->npoints * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < r->npoints; i++)
+        v[i] = c->display_factor * r->values[i * r->ncols + k] + c->display_offset;
+    cJSON *a = fmuc_evidence_numbers(v, r->npoints, 1, 1);
+    free(v);
+    return a;
+}
+
 void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *title_prefix)
 {
     if (!evidence || !r->npoints || !r->ncols)
@@ -323,15 +354,17 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
             continue;
         cJSON *p = cJSON_CreateObject();
         char title[256];
-        const char *unit = r->cols[i].unit;
+        const char *unit = plot_unit(&r->cols[i]);
         snprintf(title, sizeof title, "%s%s%s", title_prefix ? title_prefix : "simulation",
                  unit ? " [" : "", unit ? unit : "");
         if (unit)
             snprintf(title + strlen(title), sizeof title - strlen(title), "]");
         cJSON_AddStringToObject(p, "title", title);
-        cJSON_AddStringToObject(p, "xlabel", "time [s]");
+        /* axis units as data: the reporter prints "time [s]", "[unit]" */
+        cJSON_AddStringToObject(p, "xlabel", "time");
+        cJSON_AddStringToObject(p, "xunit", "s");
         if (unit)
-            cJSON_AddStringToObject(p, "ylabel", unit);
+            cJSON_AddStringToObject(p, "yunit", unit);
         /* every plot has the same time axis: print it once */
         if (!xs)
             xs = fmuc_evidence_numbers(r->times, r->npoints, 1, 1);
@@ -339,13 +372,13 @@ void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *t
         cJSON *series = cJSON_AddArrayToObject(p, "series");
         int n = 0;
         for (size_t k = i; k < r->ncols && n < 8; k++) {
-            if (used[k] || !same_unit(unit, r->cols[k].unit))
+            if (used[k] || !same_unit(unit, plot_unit(&r->cols[k])))
                 continue;
             used[k] = 1;
             n++;
             cJSON *s = cJSON_CreateObject();
             cJSON_AddStringToObject(s, "name", r->cols[k].name);
-            cJSON_AddItemToObject(s, "y", fmuc_evidence_numbers(r->values + k, r->npoints, r->ncols, 1));
+            cJSON_AddItemToObject(s, "y", plot_values(r, k));
             cJSON_AddItemToArray(series, s);
         }
         cJSON_AddItemToArray(plots, p);

@@ -1,6 +1,8 @@
-/* The HTML report in a real browser: Debian's chromium, headless. The page must load without any
+/* The HTML reports in a real browser: Debian's chromium, headless. The page must load without any
  * console message or uncaught exception, its script must have run (body[data-js=ready]), the
- * #filter=fail deep link must hide the passing checks, and a screenshot is left for humans. */
+ * #filter=fail deep link must hide the passing checks, and a screenshot is left for humans. Scripted
+ * actions (a test script appended to a copy of the page clicks the real buttons, --dump-dom returns
+ * the DOM afterwards): the verdict filters of report.html and the sort buttons of the batch index. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <errno.h>
@@ -359,6 +361,19 @@ Test(report_browser, failing_fmu_problem_first, .timeout = 600)
             snprintf(idattr, sizeof idattr, "id=\"check-%s\"", want);
             cr_assert(tag_has(card, idattr), "first card is not %s: %.200s", want, card);
             cr_assert(!tag_has(card, "hidden"), "first card hidden");
+            /* with its why, fix and the command that re-runs it, inside that card */
+            const char *card_end = strstr(card, "</article>");
+            cr_assert_not_null(card_end);
+            static const char *const parts[] = {"class=\"why\"", "class=\"fix\"",
+                                                "class=\"rerun\""};
+            for (size_t k = 0; k < 3; k++) {
+                const char *q = strstr(card, parts[k]);
+                cr_assert(q && q < card_end, "first card has no %s", parts[k]);
+            }
+            char rerun[300];
+            snprintf(rerun, sizeof rerun, "fmucheck --only %s -v ", want);
+            const char *q = strstr(card, rerun);
+            cr_assert(q && q < card_end, "first card's re-run command is not for %s", want);
             /* the verdict at a glance comes before it, the FMU's metadata after */
             const char *glance = strstr(d, "id=\"glance\""), *ident = strstr(d, "id=\"identity\"");
             cr_assert(glance && glance < card && ident && ident > card);
@@ -371,5 +386,241 @@ Test(report_browser, failing_fmu_problem_first, .timeout = 600)
     cr_assert_gt(st.st_size, 1000);
     cr_log_info("failing FMU's report: %s/report.html, screenshot %s", art, path);
     cJSON_Delete(rep);
+    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- scripted actions: a copy of the page with a test script appended after the page's own; the
+ * script clicks like a user would (element.click() on the real buttons), records what is then
+ * rendered into <pre id="fmuc-test"> as JSON, and --dump-dom returns the DOM after it ran. ---- */
+
+/* Write page + script to a sibling file, load it headless, return the dumped DOM (caller frees);
+ * asserts a clean exit and no console message or uncaught exception from the page. */
+static char *dom_after_script(const char *chromium, const char *page, const char *script,
+                              const char *tmp)
+{
+    char copy[1200], dom[1100], log[1100], profile[1100], url[1300];
+    snprintf(copy, sizeof copy, "%s/scripted.html", tmp);
+    snprintf(dom, sizeof dom, "%s/dom.html", tmp);
+    snprintf(log, sizeof log, "%s/chromium.log", tmp);
+    snprintf(profile, sizeof profile, "--user-data-dir=%s/profile", tmp);
+    char *html = slurp(page);
+    char *end = strstr(html, "</body>");
+    cr_assert_not_null(end, "no </body> in %s", page);
+    FILE *f = fopen(copy, "w");
+    cr_assert_not_null(f);
+    fwrite(html, 1, (size_t)(end - html), f);
+    fprintf(f, "<script>\n%s\n</script>\n%s", script, end);
+    cr_assert_eq(fclose(f), 0);
+    free(html);
+    snprintf(url, sizeof url, "file://%s", copy);
+    char *argv[] = {(char *)chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-quic", "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", profile,
+                    "--enable-logging=stderr", "--v=0", "--dump-dom", "--window-size=1280,1400",
+                    url, NULL};
+    int rc = run(argv, dom, log, tmp);
+    char *errlog = slurp(log);
+    cr_assert_eq(rc, 0, "chromium exited with %d:\n%s", rc, errlog);
+    char first[1024] = "";
+    int bad = page_console_lines(errlog, "file://", first, sizeof first);
+    cr_assert_eq(bad, 0, "%d console/uncaught lines from the page, first: %s", bad, first);
+    free(errlog);
+    char *d = slurp(dom);
+    cr_assert_not_null(strstr(d, "data-js=\"ready\""), "the page's script did not finish");
+    return d;
+}
+
+/* The JSON the test script left in <pre id="fmuc-test"> (ids and names hold no & < >). */
+static cJSON *recorded(const char *dom)
+{
+    const char *p = strstr(dom, "<pre id=\"fmuc-test\">");
+    cr_assert_not_null(p, "the test script did not run");
+    p += strlen("<pre id=\"fmuc-test\">");
+    const char *e = strstr(p, "</pre>");
+    cr_assert_not_null(e);
+    cJSON *j = cJSON_ParseWithLength(p, (size_t)(e - p));
+    cr_assert_not_null(j, "not JSON: %.*s", (int)(e - p), p);
+    return j;
+}
+
+/* The verdict filter buttons of report.html, clicked one after another: each shows exactly the
+ * checks of its verdict class (rendered, not only flagged), marks itself pressed, and says how
+ * many are shown. */
+Test(report_browser, report_filters_work_when_clicked, .timeout = 300)
+{
+    const char *chromium = find_chromium();
+    if (!chromium)
+        cr_skip_test("chromium is not installed");
+    char tmp[] = "/tmp/fmuc_browser_XXXXXX";
+    cr_assert_not_null(mkdtemp(tmp));
+    fmuc_report r;
+    make_report(&r);
+    /* the verdict class of every check, from the report itself */
+    enum { N = 6 };
+    cr_assert_eq(r.nresults, N);
+    char ids[N][64], cls[N][16];
+    static const char *const vc[5] = {"na", "pass", "warn", "fail", "error"};
+    for (size_t i = 0; i < N; i++) {
+        snprintf(ids[i], sizeof ids[i], "%s", r.results[i].id);
+        snprintf(cls[i], sizeof cls[i], "%s", vc[r.results[i].verdict]);
+    }
+    char html[1100];
+    snprintf(html, sizeof html, "%s/report.html", tmp);
+    cr_assert_eq(fmuc_report_write_atomic(html, fmuc_report_html_write, &r), FMUC_OK);
+    fmuc_report_free(&r);
+
+    static const char script[] =
+        "(function(){\n"
+        "  function shown() {\n"
+        "    var o = [], c = document.querySelectorAll('.check[data-verdict]');\n"
+        "    for (var i = 0; i < c.length; i++)\n"
+        "      if (c[i].getClientRects().length > 0) o.push(c[i].id.replace(/^check-/, ''));\n"
+        "    return o;\n"
+        "  }\n"
+        "  function click(f) { document.querySelector('#filters button[data-filter=\"' + f + "
+        "'\"]').click(); }\n"
+        "  var out = {}, fs = ['fail', 'pass', 'na', 'error', 'warn', 'all', 'problems'];\n"
+        "  for (var i = 0; i < fs.length; i++) {\n"
+        "    click(fs[i]);\n"
+        "    out[fs[i]] = {shown: shown(), pressed: document.querySelector('#filters "
+        "button[aria-pressed=\"true\"]').getAttribute('data-filter'), count: "
+        "document.getElementById('shown').textContent};\n"
+        "  }\n"
+        "  var pre = document.createElement('pre'); pre.id = 'fmuc-test';\n"
+        "  pre.textContent = JSON.stringify(out); document.body.appendChild(pre);\n"
+        "})();";
+    char *d = dom_after_script(chromium, html, script, tmp);
+    cJSON *out = recorded(d);
+    static const char *const filters[] = {"fail", "pass", "na", "error", "warn", "all", "problems"};
+    for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
+        const char *f = filters[k];
+        cJSON *o = cJSON_GetObjectItem(out, f);
+        cr_assert_not_null(o, "no record for %s", f);
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o, "pressed")), f);
+        cJSON *shown = cJSON_GetObjectItem(o, "shown");
+        int want_n = 0;
+        for (size_t i = 0; i < N; i++) {
+            int want = strcmp(f, "all") == 0 || strcmp(f, cls[i]) == 0 ||
+                       (strcmp(f, "problems") == 0 &&
+                        (!strcmp(cls[i], "fail") || !strcmp(cls[i], "error") ||
+                         !strcmp(cls[i], "warn")));
+            int got = 0;
+            const cJSON *s;
+            cJSON_ArrayForEach(s, shown) got |= strcmp(cJSON_GetStringValue(s), ids[i]) == 0;
+            cr_expect_eq(got, want, "filter %s: check %s (%s) %s", f, ids[i], cls[i],
+                         want ? "not shown" : "shown");
+            want_n += want;
+        }
+        cr_expect_eq(cJSON_GetArraySize(shown), want_n, "filter %s", f);
+        char count[64];
+        snprintf(count, sizeof count, "%d of %d checks shown", want_n, N);
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o, "count")), count);
+    }
+    /* the final DOM: filter "problems" pressed, passing checks hidden */
+    const char *pass_row = strstr(d, "id=\"check-zip-file-extension\"");
+    cr_assert_not_null(pass_row);
+    cr_expect(tag_has(pass_row, "hidden"));
+    cJSON_Delete(out);
+    free(d);
+    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static cJSON *batch_entry(int pos, const char *name, const char *overall, const char *md)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddNumberToObject(e, "position", pos);
+    cJSON_AddStringToObject(e, "path", name);
+    cJSON_AddStringToObject(e, "fileName", name);
+    cJSON_AddStringToObject(e, "status", "complete");
+    cJSON_AddStringToObject(e, "verdict", overall);
+    cJSON_AddNumberToObject(e, "exitCode", 0);
+    cJSON *a = cJSON_AddObjectToObject(e, "areas");
+    cJSON_AddStringToObject(a, "zip", "pass");
+    cJSON_AddStringToObject(a, "md", md);
+    cJSON *h = cJSON_AddArrayToObject(e, "highlights");
+    if (strcmp(md, "pass") != 0)
+        cJSON_AddItemToArray(h, cJSON_CreateString("md-x: <script>alert(1)</script>"));
+    char l[64];
+    snprintf(l, sizeof l, "%s/report.html", name);
+    cJSON_AddStringToObject(e, "html", l);
+    cJSON *b = cJSON_AddObjectToObject(e, "baseline");
+    cJSON_AddItemToObject(b, "new", cJSON_CreateArray());
+    cJSON_AddItemToObject(b, "fixed", cJSON_CreateArray());
+    cJSON_AddItemToObject(b, "unchanged", cJSON_CreateArray());
+    return e;
+}
+
+/* The batch index page: the header buttons sort the matrix (a verdict column worst first, again
+ * reversed; the FMU column by name), aria-sort follows, and the page logs nothing. */
+Test(report_browser, batch_matrix_sorts, .timeout = 300)
+{
+    const char *chromium = find_chromium();
+    if (!chromium)
+        cr_skip_test("chromium is not installed");
+    char art[1024];
+    snprintf(art, sizeof art, "%s/test-artifacts", FMUC_BUILD_DIR);
+    mkdir(art, 0755);
+    snprintf(art, sizeof art, "%s/test-artifacts/report_browser", FMUC_BUILD_DIR);
+    mkdir(art, 0755);
+    char tmp[] = "/tmp/fmuc_browser_XXXXXX";
+    cr_assert_not_null(mkdtemp(tmp));
+    cJSON *idx = cJSON_CreateObject();
+    cJSON_AddStringToObject(idx, "schema", "fmucheck-index");
+    cJSON_AddStringToObject(idx, "dateUtc", "2026-01-02T03:04:05Z");
+    cJSON *fmus = cJSON_AddArrayToObject(idx, "fmus");
+    cJSON_AddItemToArray(fmus, batch_entry(0, "d", "pass", "pass"));
+    cJSON_AddItemToArray(fmus, batch_entry(1, "c", "error", "error"));
+    cJSON_AddItemToArray(fmus, batch_entry(2, "b", "warn", "warn"));
+    cJSON_AddItemToArray(fmus, batch_entry(3, "a", "fail", "fail"));
+    cJSON *s = cJSON_AddObjectToObject(idx, "summary");
+    cJSON_AddNumberToObject(s, "fmus", 4);
+    char html[1100];
+    snprintf(html, sizeof html, "%s/index.html", art);
+    FILE *f = fopen(html, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fmuc_report_batch_html_write(f, idx), FMUC_OK);
+    cr_assert_eq(fclose(f), 0);
+    cJSON_Delete(idx);
+
+    static const char script[] =
+        "(function(){\n"
+        "  var t = document.getElementById('matrix');\n"
+        "  function order() {\n"
+        "    var o = [], rows = t.tBodies[0].rows;\n"
+        "    for (var i = 0; i < rows.length; i++) o.push(rows[i].cells[1].textContent.trim());\n"
+        "    return o.join(' ');\n"
+        "  }\n"
+        "  function head(label) {\n"
+        "    var h = t.tHead.rows[0].cells;\n"
+        "    for (var i = 0; i < h.length; i++) if (h[i].textContent.trim() === label) return h[i];\n"
+        "  }\n"
+        "  var out = {};\n"
+        "  head('md').querySelector('button').click();\n"
+        "  out.md1 = order(); out.md1sort = head('md').getAttribute('aria-sort');\n"
+        "  head('md').querySelector('button').click();\n"
+        "  out.md2 = order(); out.md2sort = head('md').getAttribute('aria-sort');\n"
+        "  head('FMU').querySelector('button').click();\n"
+        "  out.name = order(); out.namesort = head('FMU').getAttribute('aria-sort');\n"
+        "  out.mdafter = head('md').getAttribute('aria-sort');\n"
+        "  head('#').querySelector('button').click();\n"
+        "  out.pos = order();\n"
+        "  var pre = document.createElement('pre'); pre.id = 'fmuc-test';\n"
+        "  pre.textContent = JSON.stringify(out); document.body.appendChild(pre);\n"
+        "})();";
+    char *d = dom_after_script(chromium, html, script, tmp);
+    cr_assert_null(strstr(d, "<script>alert"), "hostile highlight became markup");
+    cJSON *out = recorded(d);
+    const char *expect[][2] = {{"md1", "c a b d"},         {"md1sort", "descending"},
+                               {"md2", "d b a c"},         {"md2sort", "ascending"},
+                               {"name", "a b c d"},        {"namesort", "ascending"},
+                               {"mdafter", "none"},        {"pos", "d c b a"}};
+    for (size_t k = 0; k < sizeof expect / sizeof *expect; k++) {
+        const char *got = cJSON_GetStringValue(cJSON_GetObjectItem(out, expect[k][0]));
+        cr_expect(got && strcmp(got, expect[k][1]) == 0, "%s: '%s', expected '%s'",
+                  expect[k][0], got ? got : "(none)", expect[k][1]);
+    }
+    cJSON_Delete(out);
+    free(d);
+    cr_log_info("batch index page: %s", html);
     nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

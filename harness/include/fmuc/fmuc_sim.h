@@ -211,7 +211,12 @@ typedef struct fmuc_sim_column {
     uint32_t var_index;       /* 1-based ModelVariables index */
     int type;                 /* fmuc_type */
     int causality;            /* fmuc_causality */
-    char *unit;               /* NULL if none */
+    char *unit;               /* NULL if none (the variable's, else its declaredType's) */
+    /* The unit a person reads (§2.2.2 DisplayUnit: display = factor*value + offset): the
+     * variable's displayUnit (else its declaredType's) when it is declared under unit in the
+     * UnitDefinitions; NULL otherwise (then plots use unit). Plots show the series converted. */
+    char *display_unit;
+    double display_factor, display_offset;
 } fmuc_sim_column;
 
 typedef struct fmuc_sim_result {
@@ -273,6 +278,9 @@ static inline double fmuc_sim_value(const fmuc_sim_result *r, size_t k, size_t c
     return r->values[k * r->ncols + col];
 }
 
+/** Set c->unit, c->display_unit (both malloc'd or NULL), c->display_factor and c->display_offset
+ *  for variable v of md (see fmuc_sim_column). */
+void fmuc_sim_column_units(const fmuc_md *md, const fmuc_md_var *v, fmuc_sim_column *c);
 /** Append plots of the series to evidence["plots"] (reports/README.md format): one plot per
  *  unit group of up to 8 columns, at most 8 plots; title_prefix names them. */
 void fmuc_sim_add_plots(const fmuc_sim_result *r, cJSON *evidence, const char *title_prefix);
