@@ -903,3 +903,123 @@ Test(fmi1_export, cs_reset_reruns_identically)
     dlclose(a.h);
     unpacked_free(&u);
 }
+
+/* --- the declarations against third-party 1.0 FMUs ----------------------------------------- */
+/* fmi1.h is the project's own text: the Modelica Reference-FMUs v0.0.39 (built from the
+ * standard's headers) must load and run through it (every prefixed function, the callbacks
+ * passed by value, fmiEventInfo's layout: Stair announces its first time event at t = 1). */
+static char *shared_path(const char *rel)
+{
+    char *p = NULL;
+    cr_assert(asprintf(&p, "%s/%s", FMUC_SHARED_DIR, rel) > 0);
+    return p;
+}
+
+static void run_third_party_me(const char *fmu)
+{
+    unpacked u;
+    unpack(&u, fmu);
+    api1 a;
+    load1(&a, &u, 0);
+    cr_expect_str_eq(a.fmiGetModelTypesPlatform(), "standard32", "%s", fmu);
+    cr_expect_str_eq(a.fmiGetVersion(), "1.0", "%s", fmu);
+    xmlNode *root = xmlDocGetRootElement(u.doc);
+    char buf[32];
+    copy_attr(root, "numberOfContinuousStates", buf, sizeof buf);
+    size_t nx = strtoul(buf, NULL, 10);
+    copy_attr(root, "numberOfEventIndicators", buf, sizeof buf);
+    size_t nz = strtoul(buf, NULL, 10);
+    cr_assert(nx <= ME_MAX_X && nz <= ME_MAX_X);
+    fmiComponent c = a.fmiInstantiateModel("tp", u.guid, me_cbs, fmiFalse);
+    cr_assert(c, "%s: fmiInstantiateModel", fmu);
+    fmiEventInfo ei;
+    cr_assert_eq(a.fmiSetTime(c, 0.0), fmiOK);
+    cr_assert_eq(a.fmiInitialize(c, fmiFalse, 0.0, &ei), fmiOK, "%s: fmiInitialize", fmu);
+    if (strstr(fmu, "/Stair.fmu")) {
+        cr_expect(ei.upcomingTimeEvent, "%s: upcomingTimeEvent", fmu);
+        cr_expect_float_eq(ei.nextEventTime, 1.0, 1e-12, "%s: nextEventTime", fmu);
+    }
+    double x[ME_MAX_X], dx[ME_MAX_X], z[ME_MAX_X], zprev[ME_MAX_X];
+    cr_assert_eq(a.fmiGetEventIndicators(c, zprev, nz), fmiOK);
+    int events = 0;
+    for (long i = 1; i <= 2000; i++) {
+        double t = (double)i * ME_H;
+        cr_assert_eq(a.fmiGetContinuousStates(c, x, nx), fmiOK);
+        cr_assert_eq(a.fmiGetDerivatives(c, dx, nx), fmiOK);
+        for (size_t k = 0; k < nx; k++)
+            x[k] += ME_H * dx[k];
+        cr_assert_eq(a.fmiSetTime(c, t), fmiOK);
+        cr_assert_eq(a.fmiSetContinuousStates(c, x, nx), fmiOK);
+        fmiBoolean call = fmiFalse;
+        cr_assert_eq(a.fmiCompletedIntegratorStep(c, &call), fmiOK);
+        cr_assert_eq(a.fmiGetEventIndicators(c, z, nz), fmiOK);
+        if (call || (ei.upcomingTimeEvent && t >= ei.nextEventTime) || crossed(zprev, z, nz)) {
+            cr_assert_eq(a.fmiEventUpdate(c, fmiFalse, &ei), fmiOK, "%s: at t = %g", fmu, t);
+            cr_assert_eq(a.fmiGetEventIndicators(c, z, nz), fmiOK);
+            events++;
+        }
+        memcpy(zprev, z, sizeof z);
+        for (size_t k = 0; k < nx; k++)
+            cr_assert(isfinite(x[k]), "%s: state %zu at t = %g", fmu, k, t);
+    }
+    if (strstr(fmu, "/Stair.fmu") || strstr(fmu, "/BouncingBall.fmu"))
+        cr_expect_gt(events, 0, "%s: events handled", fmu);
+    cr_assert_eq(a.fmiTerminate(c), fmiOK);
+    a.fmiFreeModelInstance(c);
+    dlclose(a.h);
+    unpacked_free(&u);
+}
+
+static void run_third_party_cs(const char *fmu)
+{
+    unpacked u;
+    unpack(&u, fmu);
+    api1 a;
+    load1(&a, &u, 1);
+    cr_expect_str_eq(a.fmiGetTypesPlatform(), "standard32", "%s", fmu);
+    cr_expect_str_eq(a.fmiGetVersion(), "1.0", "%s", fmu);
+    char loc[4200];
+    snprintf(loc, sizeof loc, "file://%s", u.dir);
+    fmiComponent c = a.fmiInstantiateSlave("tp", u.guid, loc, "application/x-fmu-sharedlibrary",
+                                           0.0, fmiFalse, fmiFalse, cs_cbs, fmiFalse);
+    cr_assert(c, "%s: fmiInstantiateSlave", fmu);
+    cr_assert_eq(a.fmiInitializeSlave(c, 0.0, fmiTrue, 1.0), fmiOK, "%s", fmu);
+    for (int i = 0; i < 100; i++)
+        cr_assert_eq(a.fmiDoStep(c, 0.01 * i, 0.01, fmiTrue), fmiOK, "%s: step %d", fmu, i);
+    double last = -1.0;
+    fmiStatus st = a.fmiGetRealStatus(c, fmiLastSuccessfulTime, &last);
+    if (st == fmiOK)
+        cr_expect_float_eq(last, 1.0, 1e-9, "%s: fmiLastSuccessfulTime", fmu);
+    cr_assert_eq(a.fmiTerminateSlave(c), fmiOK);
+    a.fmiFreeSlaveInstance(c);
+    dlclose(a.h);
+    unpacked_free(&u);
+}
+
+Test(fmi1_header, reference_fmus_v0039_run_through_it)
+{
+    char *dir = shared_path("reference-fmus/fmi1");
+    if (access(dir, R_OK) != 0) {
+        free(dir);
+        cr_skip_test("%s/reference-fmus/fmi1 is absent", FMUC_SHARED_DIR);
+    }
+    free(dir);
+    static const char *const me[] = {"BouncingBall", "Dahlquist", "Feedthrough", "Stair",
+                                     "VanDerPol"};
+    static const char *const cs[] = {"BouncingBall", "Dahlquist", "Feedthrough", "Stair",
+                                     "VanDerPol"};
+    for (size_t i = 0; i < sizeof me / sizeof me[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "reference-fmus/fmi1/me/%s.fmu", me[i]);
+        char *p = shared_path(rel);
+        run_third_party_me(p);
+        free(p);
+    }
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "reference-fmus/fmi1/cs/%s.fmu", cs[i]);
+        char *p = shared_path(rel);
+        run_third_party_cs(p);
+        free(p);
+    }
+}
