@@ -17,7 +17,7 @@
 #include <zip.h>
 
 #include "fmi1/fmi1.h"
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 #include "fmuc_test_util.h"
 
 #define FMI1_DIR FMUC_FMU_DIR "/fmi1/good"
