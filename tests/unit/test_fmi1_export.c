@@ -819,6 +819,33 @@ Test(fmi1_export, negated_alias_reads_back_as_the_negation)
     unpacked_free(&u);
 }
 
+/* C-16: several ME instances in one process are independent (no globals in the glue). */
+Test(fmi1_export, me_instances_are_independent)
+{
+    unpacked u;
+    unpack(&u, BB_ME1);
+    api1 a;
+    load1(&a, &u, 0);
+    fmiComponent c1 = a.fmiInstantiateModel("one", u.guid, me_cbs, fmiFalse);
+    fmiComponent c2 = a.fmiInstantiateModel("two", u.guid, me_cbs, fmiFalse);
+    cr_assert(c1 && c2 && c1 != c2);
+    fmiValueReference vh = vr_of(&u, "h");
+    double h0 = 5.0, h1 = 0.0, h2 = 0.0;
+    cr_assert_eq(a.fmiSetReal(c1, &vh, 1, &h0), fmiOK);
+    fmiEventInfo ei;
+    cr_assert_eq(a.fmiInitialize(c1, fmiFalse, 0.0, &ei), fmiOK);
+    cr_assert_eq(a.fmiInitialize(c2, fmiFalse, 0.0, &ei), fmiOK);
+    cr_assert_eq(a.fmiGetReal(c1, &vh, 1, &h1), fmiOK);
+    cr_assert_eq(a.fmiGetReal(c2, &vh, 1, &h2), fmiOK);
+    cr_expect_eq(h1, 5.0);
+    cr_expect_eq(h2, 1.0, "the second instance keeps the start value");
+    a.fmiFreeModelInstance(c1);
+    cr_assert_eq(a.fmiGetReal(c2, &vh, 1, &h2), fmiOK, "still usable after the other is freed");
+    a.fmiFreeModelInstance(c2);
+    dlclose(a.h);
+    unpacked_free(&u);
+}
+
 /* C-10 zero-length calls with NULL arrays; C-18 sizes checked; F-07/F-09 nominals and VRs. */
 Test(fmi1_export, me_sizes_and_state_queries)
 {
