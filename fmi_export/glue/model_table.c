@@ -108,6 +108,8 @@ void fmuc_m_guid_salted(const fmuc_m_desc *d, const char *salt, char out[39])
         feed_str(&s, v->derivative_of);
         feed_str(&s, v->deps);
         feed_str(&s, v->init_deps);
+        if (v->dim > 1) /* FMI 3.0 arrays only: scalar tables keep their FMI 2.0 GUID */
+            feed_u64(&s, v->dim);
     }
     for (size_t i = 0; i < d->naliases; i++) { /* none in 2.0 tables: their GUIDs are unchanged */
         feed_str(&s, d->aliases[i].name);
