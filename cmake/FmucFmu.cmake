@@ -230,7 +230,8 @@ endfunction()
 # fmi1_cs_glue.c), both with fmi1_glue_common.c. The library exports only
 # <MODEL_IDENTIFIER>_fmi* (cmake/fmi1.map); the host tool mdgen1_<NAME> writes the 1.0
 # modelDescription.xml from the same table (GUID salted with FMUC_M_GUID_SALT_FMI1, so it never
-# equals the 2.0 FMU's), and fmuc_add_fmu() packages it (binaries/linux64/<id>.so).
+# equals the 2.0 FMU's), and fmuc_add_fmu() packages it (binaries/linux64/<id>.so). Library and
+# mdgen1 see FMUC_FMI_VERSION=1, as the 2.0/3.0 builds see 2/3.
 #
 #   fmuc_add_fmi1_model_fmu(NAME <name> KIND ME|CS SOURCES <model.c>...
 #                           [MODEL_IDENTIFIER <id>]   # must equal the descriptor's; default NAME
@@ -252,7 +253,7 @@ function(fmuc_add_fmi1_model_fmu)
   get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
   set(glue_src ${glue}/fmi1_glue_common.c ${glue}/fmi1_${kind}_glue.c ${glue}/model_table.c)
   set(defs _GNU_SOURCE MODEL_IDENTIFIER=${M_MODEL_IDENTIFIER} FMUC_FMI1_EXPORTING_${M_KIND}
-      ${M_DEFINES})
+      FMUC_FMI_VERSION=1 ${M_DEFINES})
 
   add_library(fmulib_${M_NAME} MODULE ${glue_src} ${M_SOURCES})
   set_target_properties(fmulib_${M_NAME} PROPERTIES PREFIX "" C_VISIBILITY_PRESET hidden

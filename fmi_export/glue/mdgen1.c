@@ -132,6 +132,9 @@ static void validate(gen *g)
                 problem(g, "'%s' and '%s' share a valueReference of the same type (B-303: only "
                            "aliases may)", w->name, v->name);
         }
+        if (v->dim > 1)
+            problem(g, "'%s': an array variable%s (FMI 1.0 has scalar variables only)", v->name,
+                    "");
         if (v->vr == 0xffffffffu)
             problem(g, "'%s' uses fmiUndefinedValueReference%s (B-302)", v->name, "");
         if (v->type != FMUC_M_REAL && v->variability == FMUC_M_CONTINUOUS)
