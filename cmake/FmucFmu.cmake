@@ -224,3 +224,84 @@ function(fmuc_add_model_fmu)
     add_dependencies(fmu_${M_NAME} mdxml_${M_REUSE} mdxml_${M_NAME})
   endif()
 endfunction()
+
+# fmuc_add_fmi1_model_fmu(): an FMI 1.0 FMU from a model on the fmuc glue. A 1.0 FMU implements
+# one standard: KIND ME (Model Exchange 1.0, fmi1_me_glue.c) or CS (Co-Simulation 1.0,
+# fmi1_cs_glue.c), both with fmi1_glue_common.c. The library exports only
+# <MODEL_IDENTIFIER>_fmi* (cmake/fmi1.map); the host tool mdgen1_<NAME> writes the 1.0
+# modelDescription.xml from the same table (GUID salted with FMUC_M_GUID_SALT_FMI1, so it never
+# equals the 2.0 FMU's), and fmuc_add_fmu() packages it (binaries/linux64/<id>.so). Library and
+# mdgen1 see FMUC_FMI_VERSION=1, as the 2.0/3.0 builds see 2/3.
+#
+#   fmuc_add_fmi1_model_fmu(NAME <name> KIND ME|CS SOURCES <model.c>...
+#                           [MODEL_IDENTIFIER <id>]   # must equal the descriptor's; default NAME
+#                           [DEFINES <def>...] [INCLUDES <dir>...] [LINK <lib>...]
+#                           [XML_OVERRIDE <file>] [XML_SED <script>] [LENIENT]
+#                           [OUTPUT_DIR <dir>] [FMU_FILE <basename>])
+# Targets: fmulib_<NAME>, mdgen1_<NAME>, fmu_<NAME>; the generated XML is
+# ${CMAKE_CURRENT_BINARY_DIR}/mdgen/<NAME>/modelDescription.xml.
+function(fmuc_add_fmi1_model_fmu)
+  cmake_parse_arguments(M "LENIENT" "NAME;KIND;MODEL_IDENTIFIER;XML_OVERRIDE;XML_SED;OUTPUT_DIR;FMU_FILE"
+    "SOURCES;DEFINES;INCLUDES;LINK" ${ARGN})
+  if(NOT M_NAME OR NOT M_SOURCES OR NOT M_KIND MATCHES "^(ME|CS)$")
+    message(FATAL_ERROR "fmuc_add_fmi1_model_fmu: NAME, KIND ME|CS and SOURCES are required")
+  endif()
+  if(NOT M_MODEL_IDENTIFIER)
+    set(M_MODEL_IDENTIFIER ${M_NAME})
+  endif()
+  string(TOLOWER ${M_KIND} kind)
+  get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
+  set(glue_src ${glue}/fmi1_glue_common.c ${glue}/fmi1_${kind}_glue.c ${glue}/model_table.c)
+  set(defs _GNU_SOURCE MODEL_IDENTIFIER=${M_MODEL_IDENTIFIER} FMUC_FMI1_EXPORTING_${M_KIND}
+      FMUC_FMI_VERSION=1 ${M_DEFINES})
+
+  add_library(fmulib_${M_NAME} MODULE ${glue_src} ${M_SOURCES})
+  set_target_properties(fmulib_${M_NAME} PROPERTIES PREFIX "" C_VISIBILITY_PRESET hidden
+    POSITION_INDEPENDENT_CODE ON OUTPUT_NAME ${M_MODEL_IDENTIFIER}
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fmulib/${M_NAME}
+    LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/fmi1.map)
+  target_include_directories(fmulib_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
+  target_compile_definitions(fmulib_${M_NAME} PRIVATE ${defs})
+  target_link_options(fmulib_${M_NAME} PRIVATE
+                      "LINKER:--version-script=${PROJECT_SOURCE_DIR}/cmake/fmi1.map"
+                      "LINKER:--no-undefined" "LINKER:-z,noexecstack")
+  target_link_libraries(fmulib_${M_NAME} PRIVATE fmuc_fmi fmuc_warnings fmuc_fp_strict ${M_LINK} m)
+
+  set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
+  file(MAKE_DIRECTORY ${gendir})
+  add_executable(mdgen1_${M_NAME} ${glue}/mdgen1.c ${glue_src} ${M_SOURCES})
+  target_include_directories(mdgen1_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
+  target_compile_definitions(mdgen1_${M_NAME} PRIVATE ${defs})
+  target_link_libraries(mdgen1_${M_NAME} PRIVATE fmuc_fmi fmuc_warnings fmuc_fp_strict ${M_LINK} m)
+  set(lenient)
+  if(M_LENIENT)
+    set(lenient --lenient)
+  endif()
+  set(genxml ${gendir}/modelDescription.xml)
+  add_custom_command(OUTPUT ${genxml}
+    COMMAND mdgen1_${M_NAME} --kind ${kind} ${lenient} ${genxml}
+    DEPENDS mdgen1_${M_NAME}
+    COMMENT "Generating the FMI 1.0 modelDescription.xml for ${M_NAME}"
+    VERBATIM)
+  set(xml ${genxml})
+  if(M_XML_OVERRIDE)
+    set(xml ${M_XML_OVERRIDE})
+  elseif(M_XML_SED)
+    set(xml ${gendir}/modelDescription.sed.xml)
+    add_custom_command(OUTPUT ${xml}
+      COMMAND sed -f ${M_XML_SED} ${genxml} > ${xml}
+      DEPENDS ${genxml} ${M_XML_SED}
+      COMMENT "Deriving modelDescription.xml for ${M_NAME} with ${M_XML_SED}")
+  endif()
+  add_custom_target(mdxml_${M_NAME} DEPENDS ${genxml} ${xml})
+
+  set(extra_args)
+  if(M_OUTPUT_DIR)
+    list(APPEND extra_args OUTPUT_DIR ${M_OUTPUT_DIR})
+  endif()
+  if(M_FMU_FILE)
+    list(APPEND extra_args FMU_FILE ${M_FMU_FILE})
+  endif()
+  fmuc_add_fmu(NAME ${M_NAME} TARGET fmulib_${M_NAME} XML ${xml}
+               MODEL_IDENTIFIER ${M_MODEL_IDENTIFIER} ${extra_args})
+endfunction()

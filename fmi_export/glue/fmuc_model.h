@@ -82,6 +82,17 @@ typedef struct fmuc_m_var {
     size_t dim;
 } fmuc_m_var;
 
+/** An alias variable: another name for the base variable's value, with the base's
+ *  valueReference, type, causality and variability and no storage of its own. Only the FMI 1.0
+ *  generator writes aliases (alias="alias" / "negatedAlias", fmi1-rules B-303/B-304); the FMU
+ *  serves the base value and the importer negates a negated alias (C-12). */
+typedef struct fmuc_m_alias {
+    const char *name;
+    const char *base;  /* name of a variable of the table */
+    int negated;       /* 1: negatedAlias (value = -base; Real and Integer only) */
+    const char *description;
+} fmuc_m_alias;
+
 /* fmuc_m_desc.caps */
 #define FMUC_M_CAP_ME 0x001u                     /* ModelExchange element + ME functions work */
 #define FMUC_M_CAP_CS 0x002u                     /* CoSimulation */
@@ -160,6 +171,9 @@ typedef struct fmuc_m_desc {
     fmi2Status (*state_size)(fmuc_m_ctx *c, const void *data, size_t *size);
     fmi2Status (*state_save)(fmuc_m_ctx *c, const void *data, void *buf, size_t size);
     fmi2Status (*state_load)(fmuc_m_ctx *c, void *data, const void *buf, size_t size);
+    /** Alias variables (FMI 1.0 FMUs only; see fmuc_m_alias). */
+    const fmuc_m_alias *aliases;
+    size_t naliases;
 } fmuc_m_desc;
 
 /** The one model linked into an FMU (defined by model.c). */
@@ -189,6 +203,10 @@ const char *fmuc_m_instance_name(const fmuc_m_ctx *c);
 fmuc_m_initial fmuc_m_effective_initial(const fmuc_m_var *v);
 /** The GUID "{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}" derived from the descriptor content. */
 void fmuc_m_guid(const fmuc_m_desc *d, char out[39]);
+/** The same with another salt (the FMI 1.0 glue and generator use FMUC_M_GUID_SALT_FMI1, so a
+ *  1.0 FMU never shares the GUID of the 2.0 FMU of the same table). */
+#define FMUC_M_GUID_SALT_FMI1 "fmucheck-model-fmi1-v1"
+void fmuc_m_guid_salted(const fmuc_m_desc *d, const char *salt, char out[39]);
 /** Index of the variable named name, or -1. */
 long fmuc_m_find(const fmuc_m_desc *d, const char *name);
 

@@ -193,6 +193,9 @@ static void validate(gen *g)
         problem(g, "providesDirectionalDerivative without a dir_deriv callback%s%s", "", "");
     if (!(d->caps & (FMUC_M_CAP_ME | FMUC_M_CAP_CS)))
         problem(g, "neither ModelExchange nor CoSimulation%s%s", "", "");
+    if (d->naliases)
+        problem(g, "alias variables are written only by the FMI 1.0 generator (mdgen1)%s%s", "",
+                "");
     for (size_t i = 0; i < d->nvars; i++) {
         const fmuc_m_var *v = &d->vars[i];
         if (!v->name || !*v->name) {

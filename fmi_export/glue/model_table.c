@@ -77,8 +77,13 @@ static void feed_dbl(hash2 *s, double v)
 
 void fmuc_m_guid(const fmuc_m_desc *d, char out[39])
 {
+    fmuc_m_guid_salted(d, "fmucheck-model-v1", out);
+}
+
+void fmuc_m_guid_salted(const fmuc_m_desc *d, const char *salt, char out[39])
+{
     hash2 s = {{14695981039346656037ull, 0x6c62272e07bb0142ull}};
-    feed_str(&s, "fmucheck-model-v1");
+    feed_str(&s, salt);
     feed_str(&s, d->model_name);
     feed_str(&s, d->model_identifier);
     feed_str(&s, d->version);
@@ -105,6 +110,11 @@ void fmuc_m_guid(const fmuc_m_desc *d, char out[39])
         feed_str(&s, v->init_deps);
         if (v->dim > 1) /* FMI 3.0 arrays only: scalar tables keep their FMI 2.0 GUID */
             feed_u64(&s, v->dim);
+    }
+    for (size_t i = 0; i < d->naliases; i++) { /* none in 2.0 tables: their GUIDs are unchanged */
+        feed_str(&s, d->aliases[i].name);
+        feed_str(&s, d->aliases[i].base);
+        feed_u64(&s, (uint64_t)d->aliases[i].negated);
     }
     uint64_t a = s.h[0], b = s.h[1];
     snprintf(out, 39, "{%08x-%04x-%04x-%04x-%012llx}", (unsigned)(a >> 32),
