@@ -65,7 +65,7 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
         if (st != fmi2OK && st != fmi2Warning) {
             char e[160];
             snprintf(e, sizeof e, "fmi2SetReal of the inputs at t=%.17g returned %s", tk,
-                     fmuc_fmi_status_name((int)st, b, sizeof b));
+                     fmuc_status_name(2, (int)st, b, sizeof b));
             cJSON_AddStringToObject(reply, "error", e);
             goto out;
         }
@@ -81,7 +81,7 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
         if (st != fmi2OK && st != fmi2Warning) {
             char e[160];
             snprintf(e, sizeof e, "fmi2DoStep(t=%.17g, h=%.17g) returned %s", tk, h,
-                     fmuc_fmi_status_name((int)st, b, sizeof b));
+                     fmuc_status_name(2, (int)st, b, sizeof b));
             cJSON_AddStringToObject(reply, "step_error", e);
             goto out;
         }
@@ -200,7 +200,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                        "Real inputs, first '%s' vr %u) returned %s at t=%.9g "
                                        "although canInterpolateInputs=\"true\" (§4.3.1)",
                                   nin, p[r].in[0].name, p[r].in[0].vr,
-                                  fmuc_fmi_status_name((int)cJSON_GetNumberValue(bs), b, sizeof b),
+                                  fmuc_status_name(2, (int)cJSON_GetNumberValue(bs), b, sizeof b),
                                   cJSON_GetNumberValue(cJSON_GetObjectItem(rep, "bad_at")));
         else if (se && r == RUN_DERIV && rows[RUN_RAMP])
             fmuc_result_violation(res, "after fmi2SetRealInputDerivatives %s, while the same "

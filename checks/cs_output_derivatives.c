@@ -213,7 +213,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                    "Real outputs, first '%s' vr %u) returned %s at t=%.9g although "
                                    "maxOutputDerivativeOrder=%u (§4.3.1)",
                               nord, nc, outs[0].name, outs[0].vr,
-                              fmuc_fmi_status_name((int)cJSON_GetNumberValue(bs), b, sizeof b),
+                              fmuc_status_name(2, (int)cJSON_GetNumberValue(bs), b, sizeof b),
                               p.t[k], md->cs.max_output_derivative_order);
         npts = k; /* the values of the failed call are not used */
     }

@@ -273,7 +273,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         fmuc_result_violation(res, "%s: fmi2GetFMUstate at t=%.17g returned %s although "
                                    "canGetAndSetFMUstate=\"true\"",
                               ifn, p.t[job.k1],
-                              fmuc_fmi_status_name(status_of(rp, "get1", &st) ? (int)st : -1, sb,
+                              fmuc_status_name(2, status_of(rp, "get1", &st) ? (int)st : -1, sb,
                                                    sizeof sb));
         goto out;
     }
@@ -302,7 +302,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
             fmuc_result_violation(res, "%s: fmi2SetFMUstate (%s restore of the state of t=%.17g) "
                                        "returned %s",
                                   ifn, r ? "second" : "first", p.t[job.k1],
-                                  fmuc_fmi_status_name(status_of(rp, setkeys[r], &st) ? (int)st
+                                  fmuc_status_name(2, status_of(rp, setkeys[r], &st) ? (int)st
                                                                                      : -1,
                                                        sb, sizeof sb));
             stop = 1;
@@ -316,7 +316,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         if (!status_of(rp, "get2", &st) || st != fmi2OK) {
             fmuc_result_violation(res, "%s: fmi2GetFMUstate into an existing state returned %s",
                                   ifn,
-                                  fmuc_fmi_status_name(status_of(rp, "get2", &st) ? (int)st : -1,
+                                  fmuc_status_name(2, status_of(rp, "get2", &st) ? (int)st : -1,
                                                        sb, sizeof sb));
         } else if (re) {
             fmuc_result_note(res, "%s: the run after the second fmi2GetFMUstate failed (%s); "
@@ -325,7 +325,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         } else if (!status_of(rp, "set3", &st) || st != fmi2OK) {
             fmuc_result_violation(res, "%s: fmi2SetFMUstate of an overwritten state returned %s",
                                   ifn,
-                                  fmuc_fmi_status_name(status_of(rp, "set3", &st) ? (int)st : -1,
+                                  fmuc_status_name(2, status_of(rp, "set3", &st) ? (int)st : -1,
                                                        sb, sizeof sb));
         } else if (cJSON_GetObjectItem(rp, "set3_error")) {
             fmuc_result_violation(
@@ -386,7 +386,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     if (status_of(rp, "free", &st)) {
         if (st != fmi2OK)
             fmuc_result_violation(res, "%s: fmi2FreeFMUstate returned %s", ifn,
-                                  fmuc_fmi_status_name((int)st, sb, sizeof sb));
+                                  fmuc_status_name(2, (int)st, sb, sizeof sb));
         else if (!cJSON_IsTrue(cJSON_GetObjectItem(rp, "free_nulls")))
             fmuc_result_violation(res, "%s: fmi2FreeFMUstate did not set *FMUstate to NULL",
                                   ifn);
@@ -394,7 +394,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     if (status_of(rp, "free_null", &st) && st != fmi2OK)
         fmuc_result_violation(res, "%s: fmi2FreeFMUstate with *FMUstate == NULL must be a no-op "
                                    "returning fmi2OK, got %s",
-                              ifn, fmuc_fmi_status_name((int)st, sb, sizeof sb));
+                              ifn, fmuc_status_name(2, (int)st, sb, sizeof sb));
     cJSON_AddNumberToObject(evi, "t1", p.t[job.k1]);
     cJSON_AddNumberToObject(evi, "t2", p.t[job.k2]);
     cJSON_AddNumberToObject(evi, "t3", p.t[job.k3]);

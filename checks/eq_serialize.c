@@ -285,7 +285,7 @@ static int status_ok(fmuc_result *res, const cJSON *rp, const char *key, const c
         return 1;
     fmuc_result_violation(res, "%s: %s returned %s although canSerializeFMUstate=\"true\"", ifn,
                           what,
-                          fmuc_fmi_status_name(cJSON_IsNumber(j) ? j->valueint : -1, sb,
+                          fmuc_status_name(2, cJSON_IsNumber(j) ? j->valueint : -1, sb,
                                                sizeof sb));
     return 0;
 }

@@ -262,10 +262,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
             fmuc_result_note(res, "%s: %s not tried: %s", ifn, corrupt_name[k], pe);
         } else if (cJSON_IsNumber(j)) {
             int st = j->valueint;
-            cJSON_AddStringToObject(evi, corrupt_name[k], fmuc_fmi_status_name(st, sb, sizeof sb));
+            cJSON_AddStringToObject(evi, corrupt_name[k], fmuc_status_name(2, st, sb, sizeof sb));
             if (st == fmi2OK || st == fmi2Warning)
                 fmuc_result_violation(res, "%s: accepted (%s); damaged states should be refused",
-                                      what, fmuc_fmi_status_name(st, sb, sizeof sb));
+                                      what, fmuc_status_name(2, st, sb, sizeof sb));
         }
         fmuc_worker_outcome_free(&po);
     }

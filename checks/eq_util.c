@@ -326,7 +326,7 @@ static int bad(fmi2Status st) { return st != fmi2OK && st != fmi2Warning; }
 
 fmi2Status equ_inst_status(equ_inst *in, fmi2Status st)
 {
-    /* FMUC_FMI_NOT_PROVIDED (a missing function) counts as an error of the call */
+    /* FMUC_STATUS_NOT_PROVIDED (a missing function) counts as an error of the call */
     fmi2Status s = st > fmi2Pending ? fmi2Error : st;
     if (s != fmi2Pending && s > in->worst)
         in->worst = s;
@@ -341,7 +341,7 @@ static int failf(equ_inst *in, const char *call, fmi2Status st)
     equ_inst_status(in, st);
     if (!in->err[0])
         snprintf(in->err, sizeof in->err, "%s returned %s", call,
-                 fmuc_fmi_status_name((int)st, sb, sizeof sb));
+                 fmuc_status_name(2, (int)st, sb, sizeof sb));
     return -1;
 }
 

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "fmuc/fmi2.h"
+#include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_refcsv.h"
 #include "fmuc/fmuc_worker.h"
 
