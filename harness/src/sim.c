@@ -673,6 +673,11 @@ static int run_cs(sim *s, fmuc_diag *diag)
             can_terminate = 0;
             goto out;
         }
+        if (s->cfg->hooks.before_step &&
+            s->cfg->hooks.before_step(s->cfg->hooks.user, s->in_, tc, hk)) {
+            stop(s, "stopped by hook at t=%.17g", tc);
+            goto out;
+        }
         fmuc_worker_phase_at(s->ctx, "step", (long long)(k + 1), tc);
         fmuc_status st = rec(s, FMUC_SIM_FN_DoStep, fmuc_inst_do_step(s->in_, tc, hk, 0, NULL), tc,
                              "t=%.9g h=%.9g", tc, hk);
@@ -705,6 +710,10 @@ static int run_cs(sim *s, fmuc_diag *diag)
         }
         t = tn;
         r->end_time = t;
+        if (s->cfg->hooks.after_step && s->cfg->hooks.after_step(s->cfg->hooks.user, s->in_, t)) {
+            stop(s, "stopped by hook at t=%.17g", t);
+            goto out;
+        }
         if ((k + 1) % every == 0 || k + 1 == nsteps) {
             if (record_row(s, tn, diag) < 0) {
                 can_terminate = !s->error;
@@ -1067,6 +1076,11 @@ static int run_me(sim *s, fmuc_diag *diag)
         double tret = t;
         if (tstop > t + eps) {
             stepped = 1;
+            if (s->cfg->hooks.before_step &&
+                s->cfg->hooks.before_step(s->cfg->hooks.user, s->in_, t, tstop - t)) {
+                stop(s, "stopped by hook at t=%.17g", t);
+                break;
+            }
             CVodeSetStopTime(cv, tstop);
             fmuc_worker_phase_at(s->ctx, "integrate", -1, t);
             flag = CVode(cv, tstop, y, &tret, CV_ONE_STEP);
@@ -1113,6 +1127,11 @@ static int run_me(sim *s, fmuc_diag *diag)
             }
             enter = em != 0;
         }
+        if (stepped && s->cfg->hooks.after_step &&
+            s->cfg->hooks.after_step(s->cfg->hooks.user, s->in_, t)) {
+            stop(s, "stopped by hook at t=%.17g", t);
+            break;
+        }
         int time_ev = s->tnext <= t + eps;
         int state_ev = flag == CV_ROOT_RETURN;
         int at_grid = fabs(t - tout) <= eps;
@@ -1140,6 +1159,11 @@ static int run_me(sim *s, fmuc_diag *diag)
             }
             if (CVodeReInit(cv, t, y) < 0) {
                 stop(s, "CVODE re-initialization failed at t=%.17g: %s", t, s->cvode_msg);
+                break;
+            }
+            if (s->cfg->hooks.at_event &&
+                s->cfg->hooks.at_event(s->cfg->hooks.user, s->in_, t, kind)) {
+                stop(s, "stopped by hook at t=%.17g", t);
                 break;
             }
         }

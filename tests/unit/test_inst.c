@@ -190,3 +190,94 @@ Test(inst, status_names_per_version)
     cr_assert_str_eq(fmuc_status_name(2, FMUC_STATUS_NOT_PROVIDED, b, sizeof b), "not provided");
     cr_assert_str_eq(fmuc_status_name(2, 42, b, sizeof b), "invalid(42)");
 }
+
+/* ---- the simulation driver's per-step hooks ---- */
+
+typedef struct counts {
+    int before, after, events, stop_after;
+} counts;
+
+static int h_before(void *u, fmuc_inst *in, double t, double h)
+{
+    (void)in;
+    (void)t;
+    (void)h;
+    ((counts *)u)->before++;
+    return 0;
+}
+
+static int h_after(void *u, fmuc_inst *in, double t)
+{
+    counts *c = u;
+    (void)t;
+    cr_assert_not_null(in);
+    return ++c->after == c->stop_after;
+}
+
+static int h_event(void *u, fmuc_inst *in, double t, int kind)
+{
+    (void)in;
+    (void)t;
+    (void)kind;
+    ((counts *)u)->events++;
+    return 0;
+}
+
+static int hooked_run(fmuc_worker_ctx *ctx, void *payload)
+{
+    const int *mode = payload; /* 0 CS whole run, 1 CS stopped after 3 steps, 2 ME */
+    counts c = {0, 0, 0, *mode == 1 ? 3 : -1};
+    fmuc_sim_config cfg;
+    fmuc_sim_result r;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_sim_config_init(&cfg, *mode == 2 ? fmi2ModelExchange : fmi2CoSimulation);
+    cfg.no_excitation = 1;
+    cfg.hooks = (fmuc_sim_hooks){.user = &c, .before_step = h_before, .after_step = h_after,
+                                 .at_event = h_event};
+    int rc = fmuc_sim_run(ctx, &cfg, &r, &d);
+    cJSON *reply = fmuc_worker_reply(ctx);
+    cJSON_AddNumberToObject(reply, "rc", rc);
+    cJSON_AddNumberToObject(reply, "steps", (double)r.steps);
+    cJSON_AddNumberToObject(reply, "events", (double)r.nevents);
+    cJSON_AddNumberToObject(reply, "before", c.before);
+    cJSON_AddNumberToObject(reply, "after", c.after);
+    cJSON_AddNumberToObject(reply, "at_event", c.events);
+    cJSON_AddStringToObject(reply, "stop", r.stop_reason ? r.stop_reason : "");
+    fmuc_sim_result_free(&r);
+    return 0;
+}
+
+static int num(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItem(o, k)->valueint;
+}
+
+Test(inst, simulation_hooks_before_and_after_each_step, .init = open_smd, .fini = close_smd,
+     .timeout = 60)
+{
+    int modes[3] = {0, 1, 2};
+    fmuc_worker_outcome o[3];
+    for (int m = 0; m < 3; m++) {
+        fmuc_worker_spec spec;
+        fmuc_diag d = {{0}, FMUC_OK};
+        fmuc_worker_spec_init(&spec, &fmu, NULL);
+        cr_assert_eq(fmuc_worker_run(&spec, hooked_run, &modes[m], &o[m], &d), FMUC_OK);
+        cr_assert_eq(o[m].end, FMUC_WORKER_OK);
+    }
+    /* CS: one before and one after per step (200 steps of the default experiment) */
+    cr_assert_eq(num(o[0].reply, "rc"), 0);
+    cr_assert_eq(num(o[0].reply, "steps"), 200);
+    cr_assert_eq(num(o[0].reply, "before"), 200);
+    cr_assert_eq(num(o[0].reply, "after"), 200);
+    /* a hook that returns nonzero stops the run there */
+    cr_assert_eq(num(o[1].reply, "rc"), 1);
+    cr_assert_eq(num(o[1].reply, "steps"), 3);
+    cr_assert(strstr(cJSON_GetObjectItem(o[1].reply, "stop")->valuestring, "hook"));
+    /* ME: every accepted integrator step, and every event after the initial one */
+    cr_assert_eq(num(o[2].reply, "rc"), 0);
+    cr_assert_eq(num(o[2].reply, "before"), num(o[2].reply, "steps"));
+    cr_assert_eq(num(o[2].reply, "after"), num(o[2].reply, "steps"));
+    cr_assert_eq(num(o[2].reply, "at_event"), num(o[2].reply, "events") - 1);
+    for (int m = 0; m < 3; m++)
+        fmuc_worker_outcome_free(&o[m]);
+}

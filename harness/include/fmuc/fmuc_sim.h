@@ -129,6 +129,15 @@ typedef struct fmuc_sim_hooks {
     int (*after_init)(void *user, fmuc_inst *in, double t);
     /** After each output point was recorded (k = point index, 0 = start). */
     int (*at_point)(void *user, fmuc_inst *in, size_t k, double t);
+    /** Before each step (CS: fmi2DoStep from t over h, after the inputs were set; ME: each
+     *  integrator step from t towards t + h, the next stop). */
+    int (*before_step)(void *user, fmuc_inst *in, double t, double h);
+    /** After each step that succeeded (CS: the step ended at t; ME: an accepted integrator step
+     *  at t, after fmi2CompletedIntegratorStep). */
+    int (*after_step)(void *user, fmuc_inst *in, double t);
+    /** ME: after an event at t was handled (event iteration done, Continuous-Time Mode again;
+     *  kind = fmuc_sim_event_kind). */
+    int (*at_event)(void *user, fmuc_inst *in, double t, int kind);
 } fmuc_sim_hooks;
 
 struct fmuc_sim_config {
