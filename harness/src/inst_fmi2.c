@@ -158,7 +158,7 @@ static fmuc_status get(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, si
     case FMUC_INST_STRING:
         return (fmuc_status)fmuc_fmi_getString(f, C_(in), VR_(vr), nvr, values);
     case FMUC_INST_ENUMERATION: {
-        fmi2Integer one, *tmp = !values ? NULL : nvr <= 1 ? &one : malloc(nvr * sizeof *tmp);
+        fmi2Integer one = 0, *tmp = !values ? NULL : nvr <= 1 ? &one : malloc(nvr * sizeof *tmp);
         fmi2Status st;
         if (values && !tmp)
             return FMUC_STATUS_ERROR;
@@ -189,7 +189,7 @@ static fmuc_status set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, si
     case FMUC_INST_STRING:
         return (fmuc_status)fmuc_fmi_setString(f, C_(in), VR_(vr), nvr, values);
     case FMUC_INST_ENUMERATION: {
-        fmi2Integer one, *tmp = !values ? NULL : nvr <= 1 ? &one : malloc(nvr * sizeof *tmp);
+        fmi2Integer one = 0, *tmp = !values ? NULL : nvr <= 1 ? &one : malloc(nvr * sizeof *tmp);
         fmi2Status st;
         if (values && !tmp)
             return FMUC_STATUS_ERROR;
