@@ -475,7 +475,7 @@ static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, con
 /* ---- probe sets: many small probes, restarted after a crash ---------------------------------- */
 
 /** One probe runs in the worker on its own fresh instance and returns its outcome as a cJSON
- *  item (a number = fmi2Status, a string = why it was not carried out). Before the probed call
+ *  item (a number = the status (fmuc_status), a string = why it was not carried out). Before the probed call
  *  it announces apiu_probe_phase(ctx, i, APIU_PROBE_CALL), before the cleanup after it
  *  APIU_PROBE_CLEANUP: a death there is the probe's result, a death before it (reaching the
  *  state with legal calls) is not. */

@@ -144,7 +144,7 @@ static int status_of(const cJSON *reply, const char *key, int *st)
     const cJSON *j = cJSON_GetObjectItem(reply, key);
     if (!cJSON_IsNumber(j))
         return 0;
-    *st = (fmi2Status)j->valueint;
+    *st = j->valueint;
     return 1;
 }
 
