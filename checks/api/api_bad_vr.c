@@ -94,39 +94,41 @@ static const char *describe(size_t i, void *user)
     return pl->desc;
 }
 
-static fmi2Status call(const fmuc_fmi *f, fmi2Component c, const probe *p)
+static int call(fmuc_inst *in, const probe *p)
 {
-    fmi2ValueReference vr = p->vr;
+    fmuc_vr vr = p->vr;
     double r = p->var && (p->var->has & FMUC_HAS_START) && isfinite(p->var->start) ? p->var->start : 0.0;
-    fmi2Integer i = (fmi2Integer)(isfinite(r) && fabs(r) < 2e9 ? r : 0);
-    fmi2Boolean b = r != 0.0;
-    fmi2String s = p->var && p->var->start_text ? p->var->start_text : "";
+    int32_t i = (int32_t)(isfinite(r) && fabs(r) < 2e9 ? r : 0);
+    int b = r != 0.0;
+    const char *s = p->var && p->var->start_text ? p->var->start_text : "";
     switch (p->type) {
     case FMUC_TYPE_REAL:
-        return p->set ? fmuc_fmi_setReal(f, c, &vr, 1, &r) : fmuc_fmi_getReal(f, c, &vr, 1, &r);
+        return p->set ? fmuc_inst_set_float64(in, &vr, 1, &r) : fmuc_inst_get_float64(in, &vr, 1, &r);
     case FMUC_TYPE_INTEGER:
-        return p->set ? fmuc_fmi_setInteger(f, c, &vr, 1, &i) : fmuc_fmi_getInteger(f, c, &vr, 1, &i);
+        return p->set ? fmuc_inst_set_int32(in, &vr, 1, &i) : fmuc_inst_get_int32(in, &vr, 1, &i);
     case FMUC_TYPE_BOOLEAN:
-        return p->set ? fmuc_fmi_setBoolean(f, c, &vr, 1, &b) : fmuc_fmi_getBoolean(f, c, &vr, 1, &b);
+        return p->set ? fmuc_inst_set_boolean(in, &vr, 1, &b) : fmuc_inst_get_boolean(in, &vr, 1, &b);
     default:
-        return p->set ? fmuc_fmi_setString(f, c, &vr, 1, &s) : fmuc_fmi_getString(f, c, &vr, 1, &s);
+        return p->set ? fmuc_inst_set_string(in, &vr, 1, &s) : fmuc_inst_get_string(in, &vr, 1, &s);
     }
 }
 
-static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
+static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
     unsigned st = pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC;
-    fmi2Component c = apiu_reach(f, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
-    if (!c)
+    fmuc_inst *in = apiu_reach(ctx, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
+    if (!in)
         return cJSON_CreateString(why);
     apiu_probe_phase(ctx, i, APIU_PROBE_CALL);
-    fmi2Status s = call(f, c, &pl->p[i]);
+    int s = call(in, &pl->p[i]);
     /* after fmi2Error only fmi2Reset or fmi2FreeInstance; after fmi2Fatal nothing (§2.1.3) */
     apiu_probe_phase(ctx, i, APIU_PROBE_CLEANUP);
-    if (s != fmi2Fatal)
-        fmuc_fmi_freeInstance(f, c);
+    if (s != FMUC_STATUS_FATAL)
+        fmuc_inst_free(in);
+    else
+        fmuc_inst_abandon(in);
     return cJSON_CreateNumber((double)s);
 }
 
@@ -179,11 +181,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 fmuc_result_note(res, "%s: %s not carried out: %s", ifs[i].name, d, r->valuestring);
             } else {
                 int code = (int)r->valuedouble;
-                const char *sn = code == (int)FMUC_FMI_NOT_PROVIDED ? "not provided"
-                                                                    : fmuc_fmi_status_name(code, b, sizeof b);
+                const char *sn = code == (int)FMUC_STATUS_NOT_PROVIDED ? "not provided"
+                                                                    : fmuc_status_name(2, code, b, sizeof b);
                 snprintf(line, sizeof line, "%s: %s -> %s", ifs[i].name, d, sn);
                 tested++;
-                if (code != fmi2Error && code != (int)FMUC_FMI_NOT_PROVIDED) {
+                if (code != fmi2Error && code != (int)FMUC_STATUS_NOT_PROVIDED) {
                     char who[160];
                     if (p->var)
                         snprintf(who, sizeof who, "%s '%s' (vr %u, line %u)", p->what,

@@ -9,11 +9,10 @@
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     fmi2Type t = *(const fmi2Type *)payload;
-    const fmuc_fmi *f = apiu_load(ctx, t);
-    if (!f)
+    if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, PHASE " (%s library)", apiu_iface_name(t));
-    fmuc_fmi_freeInstance(f, NULL);
+    fmuc_inst_lib_free_null(ctx, (fmuc_iface)t);
     cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "survived", 1);
     return 0;
 }

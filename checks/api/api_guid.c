@@ -21,28 +21,25 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const guid_job *job = payload;
     fmi2Type t = job->type;
-    const fmuc_fmi *f = apiu_load(ctx, t);
-    if (!f)
+    if (apiu_load(ctx, t) < 0)
         return 0;
     const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
     cJSON *reply = fmuc_worker_reply(ctx);
-    fmi2Component c;
+    fmuc_inst *c;
     if (job->steps & STEP_OWN_GUID) {
         fmuc_worker_phase(ctx, "instantiate with the model description's guid");
-        c = fmuc_fmi_instantiate(f, t, NULL, "fmucheck-guid");
+        c = fmuc_inst_instantiate(ctx, (fmuc_iface)t, NULL, "fmucheck-guid");
         cJSON_AddBoolToObject(reply, "ok_guid", c != NULL);
-        if (c)
-            fmuc_fmi_freeInstance(f, c);
+        fmuc_inst_free(c);
     }
     if (!(job->steps & STEP_WRONG_GUID))
         return 0;
     const char *wrong = md->guid && strcmp(md->guid, WRONG_GUID_A) == 0 ? WRONG_GUID_B : WRONG_GUID_A;
     cJSON_AddStringToObject(reply, "wrong", wrong);
     fmuc_worker_phase(ctx, PHASE_WRONG);
-    c = fmuc_fmi_instantiate(f, t, wrong, "fmucheck-wrong-guid");
+    c = fmuc_inst_instantiate(ctx, (fmuc_iface)t, wrong, "fmucheck-wrong-guid");
     cJSON_AddBoolToObject(reply, "accepted_wrong", c != NULL);
-    if (c)
-        fmuc_fmi_freeInstance(f, c);
+    fmuc_inst_free(c);
     return 0;
 }
 

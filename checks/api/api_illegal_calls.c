@@ -9,16 +9,19 @@
  * probe's state with legal calls is not the probed behaviour (ERROR, or the interface unusable). */
 #include "api_util.h"
 
-/* representative calls, each with valid arguments */
-static const char *const candidates[] = {
-    "fmi2SetupExperiment",     "fmi2EnterInitializationMode", "fmi2ExitInitializationMode",
-    "fmi2Terminate",           "fmi2DoStep",                  "fmi2CancelStep",
-    "fmi2GetStatus",           "fmi2NewDiscreteStates",       "fmi2EnterContinuousTimeMode",
-    "fmi2EnterEventMode",      "fmi2CompletedIntegratorStep", "fmi2SetContinuousStates",
-    "fmi2GetReal",             "fmi2GetDerivatives",
+/* representative calls, each with valid arguments: operations of the instance API, named and
+ * looked up in the state table by the version's function name (fmuc_inst_op_name) */
+static const fmuc_inst_op candidates[] = {
+    FMUC_INST_OP_SETUP_EXPERIMENT, FMUC_INST_OP_ENTER_INIT,       FMUC_INST_OP_EXIT_INIT,
+    FMUC_INST_OP_TERMINATE,        FMUC_INST_OP_DO_STEP,          FMUC_INST_OP_CANCEL_STEP,
+    FMUC_INST_OP_GET_STATUS,       FMUC_INST_OP_UPDATE_DISCRETE_STATES,
+    FMUC_INST_OP_ENTER_CT_MODE,    FMUC_INST_OP_ENTER_EVENT_MODE,
+    FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP, FMUC_INST_OP_SET_STATES,
+    FMUC_INST_OP_GET_FLOAT64,      FMUC_INST_OP_GET_DERIVATIVES,
 };
 #define NCAND (sizeof candidates / sizeof candidates[0])
 #define SET_FIXED "fmi2SetReal(fixed parameter)"
+#define OP_SET_FIXED (-1) /* the probe of SET_FIXED */
 #define MAX_PROBES 96
 
 static const unsigned me_states[] = {FMUC_ST_INST, FMUC_ST_INIT, FMUC_ST_EM, FMUC_ST_CTM, FMUC_ST_TERM};
@@ -26,6 +29,7 @@ static const unsigned cs_states[] = {FMUC_ST_INST, FMUC_ST_INIT, FMUC_ST_SC, FMU
 
 typedef struct probe {
     const char *fn;
+    int op; /* fmuc_inst_op, or OP_SET_FIXED */
     unsigned state;
 } probe;
 
@@ -58,19 +62,21 @@ static void build(plan *pl)
     for (size_t s = 0; s < nst; s++) {
         for (size_t k = 0; k < NCAND; k++) {
             unsigned a, c;
-            if (fmuc_fmi2_states(candidates[k], pl->iface, &a, &c) < 0)
+            const char *name = fmuc_inst_op_name(2, candidates[k]);
+            if (!name || fmuc_fmi2_states(name, pl->iface, &a, &c) < 0)
                 continue; /* not a function of this interface */
             if ((a | c) & st[s])
                 continue; /* allowed (or allowed under a condition) there */
-            if (strcmp(candidates[k], "fmi2GetReal") == 0 && !pl->real_var)
+            if (candidates[k] == FMUC_INST_OP_GET_FLOAT64 && !pl->real_var)
                 continue;
             if (pl->n < MAX_PROBES)
-                pl->p[pl->n++] = (probe){candidates[k], st[s]};
+                pl->p[pl->n++] = (probe){name, (int)candidates[k], st[s]};
         }
     }
     /* conditions 4 (ME Event Mode) / 6 (CS stepComplete) exclude fixed parameters */
     if (pl->fixed_par && pl->n < MAX_PROBES)
-        pl->p[pl->n++] = (probe){SET_FIXED, pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC};
+        pl->p[pl->n++] = (probe){SET_FIXED, OP_SET_FIXED,
+                                 pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC};
 }
 
 static const char *describe(size_t i, void *user)
@@ -81,7 +87,7 @@ static const char *describe(size_t i, void *user)
     return pl->desc;
 }
 
-static fmi2Status call(const fmuc_fmi *f, fmi2Component c, const plan *pl, const char *fn)
+static int call(fmuc_inst *in, const plan *pl, int op)
 {
     const fmuc_md *md = pl->md;
     double t0 = md->experiment.present && md->experiment.has_start ? md->experiment.start_time : 0.0;
@@ -90,71 +96,65 @@ static fmi2Status call(const fmuc_fmi *f, fmi2Component c, const plan *pl, const
                    : 1e-3;
     size_t nx = md->nderivatives;
     double x[64] = {0};
-    fmi2Boolean a = fmi2False, b = fmi2False;
-    fmi2EventInfo info;
-    fmi2Status st = fmi2OK;
-    memset(&info, 0, sizeof info);
-    if (strcmp(fn, "fmi2SetupExperiment") == 0)
-        return fmuc_fmi_setupExperiment(f, c, 0, 0.0, t0, 0, 0.0);
-    if (strcmp(fn, "fmi2EnterInitializationMode") == 0)
-        return fmuc_fmi_enterInitializationMode(f, c);
-    if (strcmp(fn, "fmi2ExitInitializationMode") == 0)
-        return fmuc_fmi_exitInitializationMode(f, c);
-    if (strcmp(fn, "fmi2Terminate") == 0)
-        return fmuc_fmi_terminate(f, c);
-    if (strcmp(fn, "fmi2DoStep") == 0)
-        return fmuc_fmi_doStep(f, c, t0, h, 0);
-    if (strcmp(fn, "fmi2CancelStep") == 0)
-        return fmuc_fmi_cancelStep(f, c);
-    if (strcmp(fn, "fmi2GetStatus") == 0)
-        return fmuc_fmi_getStatus(f, c, fmi2DoStepStatus, &st);
-    if (strcmp(fn, "fmi2NewDiscreteStates") == 0)
-        return fmuc_fmi_newDiscreteStates(f, c, &info);
-    if (strcmp(fn, "fmi2EnterContinuousTimeMode") == 0)
-        return fmuc_fmi_enterContinuousTimeMode(f, c);
-    if (strcmp(fn, "fmi2EnterEventMode") == 0)
-        return fmuc_fmi_enterEventMode(f, c);
-    if (strcmp(fn, "fmi2CompletedIntegratorStep") == 0)
-        return fmuc_fmi_completedIntegratorStep(f, c, 0, &a, &b);
-    if (strcmp(fn, "fmi2SetContinuousStates") == 0 || strcmp(fn, "fmi2GetDerivatives") == 0) {
+    int a = 0, b = 0, st = FMUC_STATUS_OK;
+    fmuc_inst_event_info info;
+    fmuc_inst_experiment ex = {0, 0.0, t0, 0, 0.0};
+    switch (op) {
+    case FMUC_INST_OP_SETUP_EXPERIMENT: return fmuc_inst_setup_experiment(in, &ex);
+    case FMUC_INST_OP_ENTER_INIT: return fmuc_inst_enter_initialization_mode(in);
+    case FMUC_INST_OP_EXIT_INIT: return fmuc_inst_exit_initialization_mode(in);
+    case FMUC_INST_OP_TERMINATE: return fmuc_inst_terminate(in);
+    case FMUC_INST_OP_DO_STEP: return fmuc_inst_do_step(in, t0, h, 0, NULL);
+    case FMUC_INST_OP_CANCEL_STEP: return fmuc_inst_cancel_step(in);
+    case FMUC_INST_OP_GET_STATUS: return fmuc_inst_cs_status(in, FMUC_INST_Q_DO_STEP_STATUS, &st);
+    case FMUC_INST_OP_UPDATE_DISCRETE_STATES: return fmuc_inst_update_discrete_states(in, &info);
+    case FMUC_INST_OP_ENTER_CT_MODE: return fmuc_inst_enter_continuous_time_mode(in);
+    case FMUC_INST_OP_ENTER_EVENT_MODE: return fmuc_inst_enter_event_mode(in);
+    case FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP:
+        return fmuc_inst_completed_integrator_step(in, 0, &a, &b);
+    case FMUC_INST_OP_SET_STATES:
+    case FMUC_INST_OP_GET_DERIVATIVES: {
         double *buf = nx <= 64 ? x : calloc(nx, sizeof *buf);
         if (!buf)
-            return FMUC_FMI_NOT_PROVIDED;
-        st = fn[4] == 'S' ? fmuc_fmi_setContinuousStates(f, c, nx ? buf : NULL, nx)
-                          : fmuc_fmi_getDerivatives(f, c, nx ? buf : NULL, nx);
+            return FMUC_STATUS_NOT_PROVIDED;
+        st = op == FMUC_INST_OP_SET_STATES ? fmuc_inst_set_continuous_states(in, nx ? buf : NULL, nx)
+                                           : fmuc_inst_get_derivatives(in, nx ? buf : NULL, nx);
         if (buf != x)
             free(buf);
         return st;
     }
-    if (strcmp(fn, "fmi2GetReal") == 0) {
-        fmi2ValueReference vr = pl->real_var->value_reference;
-        return fmuc_fmi_getReal(f, c, &vr, 1, x);
+    case FMUC_INST_OP_GET_FLOAT64: {
+        fmuc_vr vr = pl->real_var->value_reference;
+        return fmuc_inst_get_float64(in, &vr, 1, x);
     }
-    if (strcmp(fn, SET_FIXED) == 0) {
-        fmi2ValueReference vr = pl->fixed_par->value_reference;
+    case OP_SET_FIXED: {
+        fmuc_vr vr = pl->fixed_par->value_reference;
         double v = isfinite(pl->fixed_par->start) && (pl->fixed_par->has & FMUC_HAS_START)
                        ? pl->fixed_par->start
                        : 0.0;
-        return fmuc_fmi_setReal(f, c, &vr, 1, &v);
+        return fmuc_inst_set_float64(in, &vr, 1, &v);
     }
-    return FMUC_FMI_NOT_PROVIDED;
+    }
+    return FMUC_STATUS_NOT_PROVIDED;
 }
 
-static cJSON *one(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user)
+static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
-    fmi2Component c = apiu_reach(f, pl->iface, pl->md, pl->p[i].state, "fmucheck-illegal", why,
-                                 sizeof why);
-    if (!c)
+    fmuc_inst *in = apiu_reach(ctx, pl->iface, pl->md, pl->p[i].state, "fmucheck-illegal", why,
+                               sizeof why);
+    if (!in)
         return cJSON_CreateString(why);
     apiu_probe_phase(ctx, i, APIU_PROBE_CALL);
-    fmi2Status st = call(f, c, pl, pl->p[i].fn);
+    int st = call(in, pl, pl->p[i].op);
     /* fmi2FreeInstance is allowed in every state the probes reach and in the error state; after
      * fmi2Fatal nothing may be called (§2.1.3) */
     apiu_probe_phase(ctx, i, APIU_PROBE_CLEANUP);
-    if (st != fmi2Fatal && st != fmi2Pending)
-        fmuc_fmi_freeInstance(f, c);
+    if (st != FMUC_STATUS_FATAL && st != FMUC_STATUS_PENDING)
+        fmuc_inst_free(in);
+    else
+        fmuc_inst_abandon(in);
     return cJSON_CreateNumber((double)st);
 }
 
@@ -202,11 +202,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                  pl.p[k].fn, st, r->valuestring);
             } else {
                 int code = (int)r->valuedouble;
-                const char *sn = code == (int)FMUC_FMI_NOT_PROVIDED ? "not provided"
-                                                                    : fmuc_fmi_status_name(code, b, sizeof b);
+                const char *sn = code == (int)FMUC_STATUS_NOT_PROVIDED ? "not provided"
+                                                                    : fmuc_status_name(2, code, b, sizeof b);
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, sn);
                 tested++;
-                if (code != fmi2Error && code != (int)FMUC_FMI_NOT_PROVIDED) {
+                if (code != fmi2Error && code != (int)FMUC_STATUS_NOT_PROVIDED) {
                     if (strcmp(pl.p[k].fn, SET_FIXED) == 0)
                         fmuc_result_violation(res,
                                               "%s: fmi2SetReal of the fixed parameter '%s' (vr %u, "

@@ -18,11 +18,9 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const inst_job *job = payload;
     fmi2Type t = job->type;
-    const fmuc_fmi *f = apiu_load(ctx, t);
-    if (!f)
+    if (apiu_load(ctx, t) < 0)
         return 0;
-    const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
-    if (!fmuc_fmi_has(f, "fmi2Instantiate")) { /* nothing to call (load-exports reports it) */
+    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t, fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE))) { /* nothing to call (load-exports reports it) */
         cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "not_exported", 1);
         return 0;
     }
@@ -30,13 +28,15 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     for (size_t v = job->from; v < job->to; v++) {
         fmuc_worker_phase(ctx, "instantiate %s (loggingOn=%d)", apiu_iface_name(t),
                           variants[v].logging_on);
-        fmi2Component c = fmuc_fmi_instantiate_ex(f, variants[v].name, t, fmu->md.guid,
-                                                  fmu->resource_uri, fmuc_worker_callbacks(ctx), 0,
-                                                  variants[v].logging_on);
+        fmuc_inst_args a;
+        fmuc_inst_args_init(&a);
+        a.name = variants[v].name;
+        a.logging_on = variants[v].logging_on;
+        fmuc_inst *c = fmuc_inst_instantiate_ex(ctx, (fmuc_iface)t, &a);
         cJSON_AddItemToArray(ok, cJSON_CreateBool(c != NULL));
         if (c) {
             fmuc_worker_phase(ctx, "free instance %s", variants[v].name);
-            fmuc_fmi_freeInstance(f, c);
+            fmuc_inst_free(c);
         }
     }
     return 0;

@@ -14,30 +14,31 @@ typedef struct rq {
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const rq *q = payload;
-    const fmuc_fmi *f = apiu_load(ctx, q->lib);
-    if (!f)
+    if (apiu_load(ctx, q->lib) < 0)
         return 0;
     cJSON *reply = fmuc_worker_reply(ctx);
-    fmi2Component c;
-    if (!fmuc_fmi_has(f, "fmi2Instantiate")) { /* a NULL from a missing function is no refusal */
+    fmuc_inst *c;
+    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)q->lib, fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE))) { /* a NULL from a missing function is no refusal */
         cJSON_AddBoolToObject(reply, "not_exported", 1);
         return 0;
     }
     if (q->other_type) {
         fmi2Type other = q->lib == fmi2ModelExchange ? fmi2CoSimulation : fmi2ModelExchange;
         fmuc_worker_phase(ctx, "instantiate the undeclared interface %s", apiu_iface_name(other));
-        c = fmuc_fmi_instantiate(f, other, NULL, "fmucheck-undeclared");
+        fmuc_inst_args a;
+        fmuc_inst_args_init(&a);
+        a.name = "fmucheck-undeclared";
+        a.as_iface = (int)other;
+        c = fmuc_inst_instantiate_ex(ctx, (fmuc_iface)q->lib, &a);
         cJSON_AddBoolToObject(reply, "accepted_other", c != NULL);
-        if (c)
-            fmuc_fmi_freeInstance(f, c);
+        fmuc_inst_free(c);
     }
     if (!q->empty_name)
         return 0;
     fmuc_worker_phase(ctx, "instantiate with an empty instance name");
-    c = fmuc_fmi_instantiate(f, q->lib, NULL, "");
+    c = fmuc_inst_instantiate(ctx, (fmuc_iface)q->lib, NULL, "");
     cJSON_AddBoolToObject(reply, "accepted_empty", c != NULL);
-    if (c)
-        fmuc_fmi_freeInstance(f, c);
+    fmuc_inst_free(c);
     return 0;
 }
 

@@ -16,7 +16,7 @@ typedef struct mem_job {
     double t0, h;
 } mem_job;
 
-static void put_bad(cJSON *reply, const char *call, fmi2Status st)
+static void put_bad(cJSON *reply, const char *call, int st)
 {
     cJSON_AddStringToObject(reply, "bad_call", call);
     cJSON_AddNumberToObject(reply, "bad_status", (double)st);
@@ -26,59 +26,62 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const mem_job *job = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
-    const fmuc_fmi *f = apiu_load(ctx, job->iface);
-    if (!f)
+    if (apiu_load(ctx, job->iface) < 0)
         return 0;
-    const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
-    fmi2CallbackFunctions cb = *fmuc_worker_callbacks(ctx);
-    cb.allocateMemory = NULL;
-    cb.freeMemory = NULL;
+    fmuc_inst_args a;
+    fmuc_inst_args_init(&a);
+    a.name = "fmucheck-null-memory";
+    a.no_memory_callbacks = 1;
     fmuc_worker_phase(ctx, "fmi2Instantiate with allocateMemory=freeMemory=NULL");
-    fmi2Component c = fmuc_fmi_instantiate_ex(f, "fmucheck-null-memory", job->iface, fmu->md.guid,
-                                              fmu->resource_uri, &cb, 0, 1);
+    fmuc_inst *c = fmuc_inst_instantiate_ex(ctx, (fmuc_iface)job->iface, &a);
     if (!c) {
         cJSON_AddBoolToObject(reply, "instantiate_null", 1);
         return 0;
     }
-    fmi2Status st;
+    int st = FMUC_STATUS_OK;
     const char *call = NULL;
-    fmuc_worker_phase(ctx, "initialize");
-    if (!apiu_ok(st = fmuc_fmi_setupExperiment(f, c, 0, 0.0, job->t0, 0, 0.0)))
-        call = "fmi2SetupExperiment";
-    else if (!apiu_ok(st = fmuc_fmi_enterInitializationMode(f, c)))
-        call = "fmi2EnterInitializationMode";
-    else if (!apiu_ok(st = fmuc_fmi_exitInitializationMode(f, c)))
-        call = "fmi2ExitInitializationMode";
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, NULL);
+    ds.exp.start = job->t0;
+    ds.phase_init = "initialize";
+    /* to the end of Initialization Mode; the event iteration below is this check's own (it goes
+     * on to Continuous-Time Mode also when the iteration does not settle) */
+    if (fmuc_drive_reach(c, job->iface == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_EM, &ds, &dr) != 0) {
+        call = fmuc_inst_op_name(2, (fmuc_inst_op)dr.failed_op);
+        st = dr.status;
+    }
     if (!call && job->iface == fmi2CoSimulation) {
         for (int k = 0; k < CSMEM_STEPS && !call; k++) {
             double t = job->t0 + (double)k * job->h;
             fmuc_worker_phase_at(ctx, "step", k, t);
-            if (!apiu_ok(st = fmuc_fmi_doStep(f, c, t, job->h, 0)))
+            if (!apiu_ok(st = fmuc_inst_do_step(c, t, job->h, 0, NULL)))
                 call = "fmi2DoStep";
         }
     } else if (!call) {
         fmuc_worker_phase(ctx, "event iteration");
         for (int i = 0; i < 100 && !call; i++) {
-            fmi2EventInfo info;
-            memset(&info, 0, sizeof info);
-            if (!apiu_ok(st = fmuc_fmi_newDiscreteStates(f, c, &info)))
+            fmuc_inst_event_info info;
+            if (!apiu_ok(st = fmuc_inst_update_discrete_states(c, &info)))
                 call = "fmi2NewDiscreteStates";
-            else if (!info.newDiscreteStatesNeeded || info.terminateSimulation)
+            else if (!info.new_discrete_states_needed || info.terminate_simulation)
                 break;
         }
-        if (!call && !apiu_ok(st = fmuc_fmi_enterContinuousTimeMode(f, c)))
+        if (!call && !apiu_ok(st = fmuc_inst_enter_continuous_time_mode(c)))
             call = "fmi2EnterContinuousTimeMode";
     }
     if (!call) {
         fmuc_worker_phase(ctx, "terminate");
-        if (!apiu_ok(st = fmuc_fmi_terminate(f, c)))
+        if (!apiu_ok(st = fmuc_inst_terminate(c)))
             call = "fmi2Terminate";
     }
     if (call)
         put_bad(reply, call, st);
     fmuc_worker_phase(ctx, "fmi2FreeInstance");
-    if (!call || st != fmi2Fatal)
-        fmuc_fmi_freeInstance(f, c);
+    if (!call || st != FMUC_STATUS_FATAL)
+        fmuc_inst_free(c);
+    else
+        fmuc_inst_abandon(c);
     cJSON_AddBoolToObject(reply, "done", 1);
     return 0;
 }
@@ -141,7 +144,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             fmuc_result_violation(res, "%s: with allocateMemory=freeMemory=NULL "
                                        "(canNotUseMemoryManagementFunctions=\"true\") %s returned %s",
                                   ifs[i].name, cJSON_GetStringValue(bc),
-                                  fmuc_fmi_status_name(
+                                  fmuc_status_name(2, 
                                       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(r, "bad_status")),
                                       b, sizeof b));
         } else if (cJSON_IsTrue(cJSON_GetObjectItem(r, "done"))) {

@@ -27,8 +27,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     fmi2Type iface = *(const fmi2Type *)payload;
     cJSON *reply = fmuc_worker_reply(ctx);
     long threads0 = fmuc_worker_thread_count();
-    const fmuc_fmi *f = apiu_load(ctx, iface);
-    if (!f)
+    if (apiu_load(ctx, iface) < 0)
         return 0;
     fmuc_worker_memory m0, m1;
     fmuc_worker_memory_now(ctx, &m0);
@@ -39,7 +38,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     cfg.record_inputs = 0;
     fmuc_sim_result r;
     fmuc_diag d = {{0}, FMUC_OK};
-    int rc = fmuc_sim_run(ctx, f, &cfg, &r, &d); /* ends with fmi2FreeInstance */
+    int rc = fmuc_sim_run(ctx, &cfg, &r, &d); /* ends with fmi2FreeInstance */
     cJSON_AddBoolToObject(reply, "instantiated", rc >= 0 && !r.instantiate_failed);
     if (rc < 0)
         cJSON_AddStringToObject(reply, "harness_error", d.msg);

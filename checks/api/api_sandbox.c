@@ -18,15 +18,14 @@
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     fmi2Type t = *(const fmi2Type *)payload;
-    const fmuc_fmi *f = apiu_load(ctx, t);
     const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
     char why[256] = "";
-    if (!f)
+    if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, "life cycle");
-    fmi2Component c = apiu_reach(f, t, &fmu->md, t == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_CTM,
-                                 "fmucheck-sandbox", why, sizeof why);
-    if (!c) {
+    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_CTM,
+                               "fmucheck-sandbox", why, sizeof why);
+    if (!in) {
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", why);
         return 0;
     }
@@ -40,15 +39,15 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     for (int k = 0; k < NSTEPS; k++) {
         fmuc_worker_phase(ctx, "step %d", k + 1);
         if (t == fmi2CoSimulation) {
-            if (!apiu_ok(fmuc_fmi_doStep(f, c, t0 + k * h, h, fmi2True)))
+            if (!apiu_ok(fmuc_inst_do_step(in, t0 + k * h, h, 1, NULL)))
                 break;
-        } else if (!apiu_ok(fmuc_fmi_setTime(f, c, t0 + (k + 1) * h))) {
+        } else if (!apiu_ok(fmuc_inst_set_time(in, t0 + (k + 1) * h))) {
             break;
         }
     }
     fmuc_worker_phase(ctx, "terminate");
-    fmuc_fmi_terminate(f, c);
-    fmuc_fmi_freeInstance(f, c);
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
     return 0;
 }
 

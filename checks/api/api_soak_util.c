@@ -16,10 +16,9 @@ static int soak_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const soak_job *j = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, j->cfg->iface);
     unsigned done = 0;
     double steps = 0;
-    if (!f) {
+    if (fmuc_inst_load(ctx, (fmuc_iface)j->cfg->iface) < 0) {
         cJSON_AddStringToObject(reply, "load_error", fmuc_worker_load_error(ctx));
         return 1;
     }
@@ -27,7 +26,7 @@ static int soak_worker(fmuc_worker_ctx *ctx, void *payload)
         fmuc_sim_result r;
         fmuc_diag d = {{0}, FMUC_OK};
         fmuc_worker_phase_at(ctx, "soak run", (long long)k, 0.0);
-        int rc = fmuc_sim_run(ctx, f, j->cfg, &r, &d);
+        int rc = fmuc_sim_run(ctx, j->cfg, &r, &d);
         steps += (double)r.steps;
         if (rc != 0 || !r.completed) {
             cJSON_AddNumberToObject(reply, "failed_run", k);

@@ -78,7 +78,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     else
                         fmuc_result_violation(res, "%s: %s returned %s (%llu times%s%.9g), which only %s",
                                               ifs[i].name, fmuc_sim_fn_name(fn),
-                                              fmuc_fmi_status_name(k, b, sizeof b),
+                                              fmuc_status_name(2, k, b, sizeof b),
                                               (unsigned long long)cnt, when, t,
                                               k == fmi2Pending
                                                   ? "an asynchronous CS fmi2DoStep or fmi2GetStatus may return"

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "fmuc/fmuc_drive.h"
+#include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_sim.h"
 #include "fmuc/fmuc_worker.h"
 
@@ -204,13 +206,13 @@ static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmi2Typ
     return 1;
 }
 
-/** Worker side: load iface, reply "load_error" on failure. */
-static inline const fmuc_fmi *apiu_load(fmuc_worker_ctx *ctx, fmi2Type t)
+/** Worker side: load iface, reply "load_error" on failure. 0 when loaded, -1 not. */
+static inline int apiu_load(fmuc_worker_ctx *ctx, fmi2Type t)
 {
-    const fmuc_fmi *f = fmuc_worker_load(ctx, t);
-    if (!f)
-        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "load_error", fmuc_worker_load_error(ctx));
-    return f;
+    if (fmuc_inst_load(ctx, (fmuc_iface)t) == 0)
+        return 0;
+    cJSON_AddStringToObject(fmuc_worker_reply(ctx), "load_error", fmuc_worker_load_error(ctx));
+    return -1;
 }
 
 /** The last logged message of the instance named name (parent side), or NULL. */
@@ -227,80 +229,37 @@ static inline const char *apiu_last_log(const fmuc_worker_outcome *o, const char
     return m;
 }
 
-static inline int apiu_ok(fmi2Status st)
+static inline int apiu_ok(int st)
 {
-    return st == fmi2OK || st == fmi2Warning;
+    return fmuc_status_ok(st);
 }
 
 /** Worker side: instantiate and drive a fresh instance into state st (FMUC_ST_INST, _INIT,
- *  _EM, _CTM, _SC, _TERM) with legal calls. Returns the instance, or NULL with why[] set (the
- *  instance is freed then). */
-static inline fmi2Component apiu_reach(const fmuc_fmi *f, fmi2Type t, const fmuc_md *md,
-                                       unsigned st, const char *name, char *why, size_t whylen)
+ *  _EM, _CTM, _SC, _TERM) with legal calls (fmuc_drive_reach: no tolerance, no stop time).
+ *  Returns the instance, or NULL with why[] set (the instance is freed then). */
+static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc_md *md,
+                                    unsigned st, const char *name, char *why, size_t whylen)
 {
     char b[32];
-    fmi2Status s;
-    double t0 = md->experiment.present && md->experiment.has_start ? md->experiment.start_time : 0.0;
-    fmi2Component c = fmuc_fmi_instantiate(f, t, NULL, name);
-    if (!c) {
-        snprintf(why, whylen, "fmi2Instantiate returned NULL");
+    fmuc_drive_start ds;
+    fmuc_drive_reached r;
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, (fmuc_iface)t, NULL, name);
+    if (!in) {
+        snprintf(why, whylen, "%s returned NULL", fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE));
         return NULL;
     }
-    if (st == FMUC_ST_INST)
-        return c;
-    if (!apiu_ok(s = fmuc_fmi_setupExperiment(f, c, 0, 0.0, t0, 0, 0.0))) {
-        snprintf(why, whylen, "fmi2SetupExperiment returned %s", fmuc_fmi_status_name(s, b, sizeof b));
-        goto fail;
-    }
-    if (!apiu_ok(s = fmuc_fmi_enterInitializationMode(f, c))) {
-        snprintf(why, whylen, "fmi2EnterInitializationMode returned %s",
-                 fmuc_fmi_status_name(s, b, sizeof b));
-        goto fail;
-    }
-    if (st == FMUC_ST_INIT)
-        return c;
-    if (!apiu_ok(s = fmuc_fmi_exitInitializationMode(f, c))) {
-        snprintf(why, whylen, "fmi2ExitInitializationMode returned %s",
-                 fmuc_fmi_status_name(s, b, sizeof b));
-        goto fail;
-    }
-    if (st == FMUC_ST_EM || st == FMUC_ST_SC || (st == FMUC_ST_TERM && t == fmi2CoSimulation))
-        goto term;
-    /* ME: event iteration, then continuous-time mode */
-    for (int i = 0; i < 100; i++) {
-        fmi2EventInfo info;
-        memset(&info, 0, sizeof info);
-        if (!apiu_ok(s = fmuc_fmi_newDiscreteStates(f, c, &info))) {
-            snprintf(why, whylen, "fmi2NewDiscreteStates returned %s",
-                     fmuc_fmi_status_name(s, b, sizeof b));
-            goto fail;
-        }
-        if (!info.newDiscreteStatesNeeded || info.terminateSimulation)
-            break;
-        if (i == 99) {
-            snprintf(why, whylen, "the event iteration did not settle");
-            goto fail;
-        }
-    }
-    if (st == FMUC_ST_TERM)
-        goto term;
-    if (!apiu_ok(s = fmuc_fmi_enterContinuousTimeMode(f, c))) {
-        snprintf(why, whylen, "fmi2EnterContinuousTimeMode returned %s",
-                 fmuc_fmi_status_name(s, b, sizeof b));
-        goto fail;
-    }
-    return c;
-term:
-    if (st != FMUC_ST_TERM)
-        return c;
-    if (!apiu_ok(s = fmuc_fmi_terminate(f, c))) {
-        snprintf(why, whylen, "fmi2Terminate returned %s", fmuc_fmi_status_name(s, b, sizeof b));
-        goto fail;
-    }
-    return c;
-fail:
-    if (s != fmi2Fatal)
-        fmuc_fmi_freeInstance(f, c);
+    fmuc_drive_start_init(&ds, md);
+    if (fmuc_drive_reach(in, st, &ds, &r) == 0)
+        return in;
+    if (r.no_settle)
+        snprintf(why, whylen, "the event iteration did not settle");
+    else
+        snprintf(why, whylen, "%s returned %s", fmuc_inst_op_name(fmuc_inst_fmi_version(in), r.failed_op),
+                 fmuc_status_name(fmuc_inst_fmi_version(in), r.status, b, sizeof b));
+    if (r.status != FMUC_STATUS_FATAL)
+        fmuc_inst_free(in);
+    else
+        fmuc_inst_abandon(in);
     return NULL;
 }
 
@@ -404,7 +363,7 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
         explained++;
         if (c->status == fmi2Error || c->status == fmi2Fatal)
             fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g", fn, c->detail,
-                                  fmuc_fmi_status_name(c->status, b, sizeof b), c->t);
+                                  fmuc_status_name(2, c->status, b, sizeof b), c->t);
         else if (c->status == fmi2Pending)
             fmuc_result_violation(res, "%s (%s) returned fmi2Pending at t=%.9g (only an "
                                        "asynchronous fmi2DoStep or fmi2GetStatus may)",
@@ -516,11 +475,11 @@ static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, con
 /* ---- probe sets: many small probes, restarted after a crash ---------------------------------- */
 
 /** One probe runs in the worker on its own fresh instance and returns its outcome as a cJSON
- *  item (a number = fmi2Status, a string = why it was not carried out). Before the probed call
+ *  item (a number = the status (fmuc_status), a string = why it was not carried out). Before the probed call
  *  it announces apiu_probe_phase(ctx, i, APIU_PROBE_CALL), before the cleanup after it
  *  APIU_PROBE_CLEANUP: a death there is the probe's result, a death before it (reaching the
  *  state with legal calls) is not. */
-typedef cJSON *(*apiu_probe_fn)(fmuc_worker_ctx *ctx, const fmuc_fmi *f, size_t i, void *user);
+typedef cJSON *(*apiu_probe_fn)(fmuc_worker_ctx *ctx, size_t i, void *user);
 
 #define APIU_PROBE_CALL "call"
 #define APIU_PROBE_CLEANUP "cleanup"
@@ -563,8 +522,7 @@ static inline int apiu_probe_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const apiu_probe_job *job = payload;
     const apiu_probes *p = job->set;
-    const fmuc_fmi *f = apiu_load(ctx, p->iface);
-    if (!f)
+    if (apiu_load(ctx, p->iface) < 0)
         return 0;
     cJSON *out = cJSON_AddArrayToObject(fmuc_worker_reply(ctx), "results");
     for (size_t i = p->from; i < p->to; i++) {
@@ -573,7 +531,7 @@ static inline int apiu_probe_worker(fmuc_worker_ctx *ctx, void *payload)
             continue;
         }
         fmuc_worker_phase(ctx, "probe %zu", i);
-        cJSON *item = p->one(ctx, f, i, p->user);
+        cJSON *item = p->one(ctx, i, p->user);
         cJSON_AddItemToArray(out, item ? item : cJSON_CreateNull());
     }
     return 0;

@@ -39,14 +39,14 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON *reply = fmuc_worker_reply(ctx);
     size_t rows = p->nsteps + 1, nin = p->nin;
     double *y = calloc(rows * p->nout, sizeof *y);
-    fmi2ValueReference *vr = calloc(nin ? nin : 1, sizeof *vr);
-    fmi2Integer *ord = calloc(nin ? nin : 1, sizeof *ord);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, fmi2CoSimulation);
+    fmuc_vr *vr = calloc(nin ? nin : 1, sizeof *vr);
+    int32_t *ord = calloc(nin ? nin : 1, sizeof *ord);
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(fmi2CoSimulation)) == 0;
     equ_inst in;
     char b[32];
     memset(&in, 0, sizeof in);
-    if (!f || !y || !vr || !ord) {
-        cJSON_AddStringToObject(reply, "load_error", f ? "out of memory" : fmuc_worker_load_error(ctx));
+    if (!f_loaded || !y || !vr || !ord) {
+        cJSON_AddStringToObject(reply, "load_error", f_loaded ? "out of memory" : fmuc_worker_load_error(ctx));
         goto out;
     }
     for (size_t j = 0; j < nin; j++) {
@@ -54,34 +54,34 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
         ord[j] = 1;
     }
     fmuc_worker_phase(ctx, "initialize");
-    if (equ_inst_start(&in, f, p, "input-derivatives") < 0 || equ_inst_record(&in, y) < 0) {
+    if (equ_inst_start(&in, ctx, p, "input-derivatives") < 0 || equ_inst_record(&in, y) < 0) {
         cJSON_AddStringToObject(reply, "error", in.err);
         goto out;
     }
     for (size_t k = 0; k < p->nsteps; k++) {
         double tk = p->t[k], h = p->t[k + 1] - tk;
         fmuc_worker_phase_at(ctx, "step", (long long)k, tk);
-        fmi2Status st = fmuc_fmi_setReal(f, in.c, vr, nin, p->in_values + k * nin);
-        if (st != fmi2OK && st != fmi2Warning) {
+        int st = fmuc_inst_set_float64(in.c, vr, nin, p->in_values + k * nin);
+        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
             char e[160];
             snprintf(e, sizeof e, "fmi2SetReal of the inputs at t=%.17g returned %s", tk,
-                     fmuc_fmi_status_name((int)st, b, sizeof b));
+                     fmuc_status_name(2, (int)st, b, sizeof b));
             cJSON_AddStringToObject(reply, "error", e);
             goto out;
         }
         if (job->mode == RUN_DERIV) {
-            st = fmuc_fmi_setRealInputDerivatives(f, in.c, vr, nin, ord, job->slope);
-            if (st != fmi2OK && st != fmi2Warning) {
+            st = fmuc_inst_set_input_derivatives(in.c, vr, nin, ord, job->slope, nin);
+            if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
                 cJSON_AddNumberToObject(reply, "bad_status", (double)st);
                 cJSON_AddNumberToObject(reply, "bad_at", tk);
                 goto out;
             }
         }
-        st = fmuc_fmi_doStep(f, in.c, tk, h, 0);
-        if (st != fmi2OK && st != fmi2Warning) {
+        st = fmuc_inst_do_step(in.c, tk, h, 0, NULL);
+        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
             char e[160];
             snprintf(e, sizeof e, "fmi2DoStep(t=%.17g, h=%.17g) returned %s", tk, h,
-                     fmuc_fmi_status_name((int)st, b, sizeof b));
+                     fmuc_status_name(2, (int)st, b, sizeof b));
             cJSON_AddStringToObject(reply, "step_error", e);
             goto out;
         }
@@ -200,7 +200,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                        "Real inputs, first '%s' vr %u) returned %s at t=%.9g "
                                        "although canInterpolateInputs=\"true\" (§4.3.1)",
                                   nin, p[r].in[0].name, p[r].in[0].vr,
-                                  fmuc_fmi_status_name((int)cJSON_GetNumberValue(bs), b, sizeof b),
+                                  fmuc_status_name(2, (int)cJSON_GetNumberValue(bs), b, sizeof b),
                                   cJSON_GetNumberValue(cJSON_GetObjectItem(rep, "bad_at")));
         else if (se && r == RUN_DERIV && rows[RUN_RAMP])
             fmuc_result_violation(res, "after fmi2SetRealInputDerivatives %s, while the same "

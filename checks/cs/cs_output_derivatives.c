@@ -37,13 +37,13 @@ static int od_worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON *reply = fmuc_worker_reply(ctx);
     size_t nc = p->nout, nq = nc * (size_t)job->nord, rows = p->nsteps + 1;
     double *y = calloc(rows * nc, sizeof *y), *d = calloc(rows * nq, sizeof *d);
-    fmi2ValueReference *vr = calloc(nq, sizeof *vr);
-    fmi2Integer *ord = calloc(nq, sizeof *ord);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, fmi2CoSimulation);
+    fmuc_vr *vr = calloc(nq, sizeof *vr);
+    int32_t *ord = calloc(nq, sizeof *ord);
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(fmi2CoSimulation)) == 0;
     equ_inst in;
     memset(&in, 0, sizeof in);
-    if (!f || !y || !d || !vr || !ord) {
-        cJSON_AddStringToObject(reply, "load_error", f ? "out of memory" : fmuc_worker_load_error(ctx));
+    if (!f_loaded || !y || !d || !vr || !ord) {
+        cJSON_AddStringToObject(reply, "load_error", f_loaded ? "out of memory" : fmuc_worker_load_error(ctx));
         goto out;
     }
     for (size_t j = 0; j < nc; j++)
@@ -52,7 +52,7 @@ static int od_worker(fmuc_worker_ctx *ctx, void *payload)
             ord[j * (size_t)job->nord + (size_t)o] = o + 1;
         }
     fmuc_worker_phase(ctx, "initialize");
-    if (equ_inst_start(&in, f, p, "output-derivatives") < 0) {
+    if (equ_inst_start(&in, ctx, p, "output-derivatives") < 0) {
         cJSON_AddStringToObject(reply, "error", in.err);
         goto out;
     }
@@ -63,8 +63,8 @@ static int od_worker(fmuc_worker_ctx *ctx, void *payload)
             break;
         }
         fmuc_worker_phase_at(ctx, "fmi2GetRealOutputDerivatives", (long long)k, p->t[k]);
-        fmi2Status st = fmuc_fmi_getRealOutputDerivatives(f, in.c, vr, nq, ord, d + k * nq);
-        if (st != fmi2OK && st != fmi2Warning) {
+        int st = fmuc_inst_get_output_derivatives(in.c, vr, nq, ord, d + k * nq, nq);
+        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
             cJSON_AddNumberToObject(reply, "bad_status", (double)st);
             cJSON_AddNumberToObject(reply, "bad_at", (double)k);
             break;
@@ -213,7 +213,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                    "Real outputs, first '%s' vr %u) returned %s at t=%.9g although "
                                    "maxOutputDerivativeOrder=%u (§4.3.1)",
                               nord, nc, outs[0].name, outs[0].vr,
-                              fmuc_fmi_status_name((int)cJSON_GetNumberValue(bs), b, sizeof b),
+                              fmuc_status_name(2, (int)cJSON_GetNumberValue(bs), b, sizeof b),
                               p.t[k], md->cs.max_output_derivative_order);
         npts = k; /* the values of the failed call are not used */
     }

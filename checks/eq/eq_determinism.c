@@ -63,15 +63,15 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
     size_t n = (p->nsteps + 1) * p->nout;
     double *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
     char err[512];
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f || !a || !b) {
-        cJSON_AddStringToObject(reply, "load_error", f ? "out of memory"
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded || !a || !b) {
+        cJSON_AddStringToObject(reply, "load_error", f_loaded ? "out of memory"
                                                        : fmuc_worker_load_error(ctx));
         goto out;
     }
     if (job->second_process) {
         fmuc_worker_phase(ctx, "fresh run in a second process");
-        if (equ_run_fresh(f, p, "determinism", a, err, sizeof err) == 0)
+        if (equ_run_fresh(ctx, p, "determinism", a, err, sizeof err) == 0)
             put_rows(reply, RUN_PROC, a, n);
         else
             put_err(reply, RUN_PROC, err);
@@ -79,7 +79,7 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
     }
     if (!job->second_fresh) {
         fmuc_worker_phase(ctx, "first fresh instance");
-        if (equ_run_fresh(f, p, "determinism", a, err, sizeof err) < 0) {
+        if (equ_run_fresh(ctx, p, "determinism", a, err, sizeof err) < 0) {
             put_err(reply, RUN_SEQ1, err);
             goto out;
         }
@@ -89,7 +89,7 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
     }
     fmuc_worker_phase(ctx, "second fresh instance");
     equ_inst in;
-    if (equ_inst_start(&in, f, p, "determinism") < 0 || equ_inst_record(&in, b) < 0 ||
+    if (equ_inst_start(&in, ctx, p, "determinism") < 0 || equ_inst_record(&in, b) < 0 ||
         equ_inst_run_to(&in, p->nsteps, b) < 0) {
         put_err(reply, RUN_SEQ2, in.err);
     } else {
@@ -106,8 +106,8 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
         fmuc_worker_phase(ctx, "two instances stepped alternately");
         equ_inst ia, ib;
         memset(&ib, 0, sizeof ib);
-        int ra = equ_inst_start(&ia, f, p, "determinismA");
-        int rb = ra == 0 ? equ_inst_start(&ib, f, p, "determinismB") : -1;
+        int ra = equ_inst_start(&ia, ctx, p, "determinismA");
+        int rb = ra == 0 ? equ_inst_start(&ib, ctx, p, "determinismB") : -1;
         if (ra == 0 && rb == 0)
             ra = equ_inst_record(&ia, a);
         if (ra == 0 && rb == 0)

@@ -36,18 +36,18 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     double *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *c = calloc(n, sizeof *c),
            *e = calloc(n, sizeof *e);
     equ_inst in;
-    fmi2FMUstate s = NULL;
-    fmi2Status st;
+    fmuc_fmu_state s = NULL;
+    int st;
     int a_ok = 0; /* a holds the original run up to t2 */
     memset(&in, 0, sizeof in);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f || !a || !b || !c || !e) {
-        cJSON_AddStringToObject(reply, "run_error", f ? "out of memory"
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded || !a || !b || !c || !e) {
+        cJSON_AddStringToObject(reply, "run_error", f_loaded ? "out of memory"
                                                       : fmuc_worker_load_error(ctx));
         goto out;
     }
     fmuc_worker_phase(ctx, "run to t1");
-    if (equ_inst_start(&in, f, p, "fmustate") < 0 || equ_inst_record(&in, a) < 0 ||
+    if (equ_inst_start(&in, ctx, p, "fmustate") < 0 || equ_inst_record(&in, a) < 0 ||
         equ_inst_run_to(&in, job->k1, a) < 0) {
         cJSON_AddStringToObject(reply, "run_error", in.err);
         goto out;
@@ -55,10 +55,10 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_worker_phase(ctx, "fmi2GetFMUstate at t1");
     equ_snap snap1, snap2;
     equ_inst_snap(&in, &snap1);
-    st = equ_inst_status(&in, fmuc_fmi_getFMUstate(f, in.c, &s));
+    st = equ_inst_status(&in, fmuc_inst_get_state(in.c, &s));
     equ_put_status(reply, "get1", st);
     cJSON_AddBoolToObject(reply, "get1_null", s == NULL);
-    if (st != fmi2OK) {
+    if (st != FMUC_STATUS_OK) {
         s = NULL; /* the output of a failed call is not used */
         goto out;
     }
@@ -74,9 +74,9 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     const char *keys[2] = {"set1", "set2"};
     for (int r = 0; r < 2; r++) {
         fmuc_worker_phase(ctx, "fmi2SetFMUstate to t1 (#%d), run to t2", r + 1);
-        st = equ_inst_status(&in, fmuc_fmi_setFMUstate(f, in.c, s));
+        st = equ_inst_status(&in, fmuc_inst_set_state(in.c, s));
         equ_put_status(reply, keys[r], st);
-        if (st != fmi2OK)
+        if (st != FMUC_STATUS_OK)
             goto out;
         if (equ_inst_restore(&in, &snap1) < 0 || equ_inst_record(&in, restored[r] + job->k1 * w) < 0 ||
             equ_inst_run_to(&in, job->k2, restored[r]) < 0) {
@@ -86,12 +86,12 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddItemToObject(reply, r ? "c" : "b", fmuc_worker_f64_to_json(restored[r], n));
     }
     fmuc_worker_phase(ctx, "fmi2GetFMUstate at t2 into the same pointer");
-    fmi2FMUstate before = s;
+    fmuc_fmu_state before = s;
     equ_inst_snap(&in, &snap2);
-    st = equ_inst_status(&in, fmuc_fmi_getFMUstate(f, in.c, &s));
+    st = equ_inst_status(&in, fmuc_inst_get_state(in.c, &s));
     equ_put_status(reply, "get2", st);
     cJSON_AddBoolToObject(reply, "get2_same_pointer", s == before);
-    if (st != fmi2OK || !s) {
+    if (st != FMUC_STATUS_OK || !s) {
         /* what the failed call left in the pointer is not used; the instance goes away with
          * fmi2FreeInstance, which frees its states */
         s = NULL;
@@ -103,9 +103,9 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     fmuc_worker_phase(ctx, "fmi2SetFMUstate to t2, run to t3");
-    st = equ_inst_status(&in, fmuc_fmi_setFMUstate(f, in.c, s));
+    st = equ_inst_status(&in, fmuc_inst_set_state(in.c, s));
     equ_put_status(reply, "set3", st);
-    if (st == fmi2OK) {
+    if (st == FMUC_STATUS_OK) {
         if (equ_inst_restore(&in, &snap2) < 0 || equ_inst_record(&in, e + job->k2 * w) < 0 ||
             equ_inst_run_to(&in, job->k3, e) < 0)
             cJSON_AddStringToObject(reply, "set3_error", in.err);
@@ -115,22 +115,22 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     if (!equ_inst_usable(&in))
         goto out;
     fmuc_worker_phase(ctx, "fmi2FreeFMUstate");
-    st = equ_inst_status(&in, fmuc_fmi_freeFMUstate(f, in.c, &s));
+    st = equ_inst_status(&in, fmuc_inst_free_state(in.c, &s));
     equ_put_status(reply, "free", st);
     cJSON_AddBoolToObject(reply, "free_nulls", s == NULL);
     s = NULL;
-    if (st != fmi2OK)
+    if (st != FMUC_STATUS_OK)
         goto out;
-    fmi2FMUstate none = NULL;
+    fmuc_fmu_state none = NULL;
     fmuc_worker_phase(ctx, "fmi2FreeFMUstate(NULL state)");
-    st = equ_inst_status(&in, fmuc_fmi_freeFMUstate(f, in.c, &none));
+    st = equ_inst_status(&in, fmuc_inst_free_state(in.c, &none));
     equ_put_status(reply, "free_null", st);
 out:
     if (a_ok)
         cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
     fmuc_worker_phase(ctx, "free the instance");
     if (s && equ_inst_usable(&in))
-        fmuc_fmi_freeFMUstate(f, in.c, &s);
+        fmuc_inst_free_state(in.c, &s);
     equ_inst_free(&in);
     free(a);
     free(b);
@@ -139,12 +139,12 @@ out:
     return 0;
 }
 
-static int status_of(const cJSON *reply, const char *key, fmi2Status *st)
+static int status_of(const cJSON *reply, const char *key, int *st)
 {
     const cJSON *j = cJSON_GetObjectItem(reply, key);
     if (!cJSON_IsNumber(j))
         return 0;
-    *st = (fmi2Status)j->valueint;
+    *st = j->valueint;
     return 1;
 }
 
@@ -217,11 +217,11 @@ static double st_rerun(const fmuc_subject *s, const equ_plan *q, void *ctx, fmuc
     if (equ_worker(s, s->fmu, "eq-fmu-state (tolerance)", st_worker, &job, &o, scratch) < 0)
         return -1.0;
     const cJSON *rp = o.reply;
-    fmi2Status st;
+    int st;
     double d = -1.0;
     st_series x;
     series_get(&x, rp, (q->nsteps + 1) * q->nout);
-    if (!status_of(rp, "set2", &st) || st != fmi2OK || !x.a || !x.b || !x.c) {
+    if (!status_of(rp, "set2", &st) || st != FMUC_STATUS_OK || !x.a || !x.b || !x.c) {
         const char *re = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "run_error"));
         snprintf(why, whysz, "%s", re ? re : "a state call or the run after it failed");
     } else {
@@ -261,7 +261,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     }
     const cJSON *rp = o.reply;
     const char *re = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "run_error"));
-    fmi2Status st;
+    int st;
     size_t n = (p.nsteps + 1) * p.nout, w = p.nout;
     st_series x;
     memset(&x, 0, sizeof x);
@@ -269,11 +269,11 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         fmuc_result_na(res, "%s: the nominal run failed (%s); FMU state not assessed", ifn, re);
         goto out;
     }
-    if (!status_of(rp, "get1", &st) || st != fmi2OK) {
+    if (!status_of(rp, "get1", &st) || st != FMUC_STATUS_OK) {
         fmuc_result_violation(res, "%s: fmi2GetFMUstate at t=%.17g returned %s although "
                                    "canGetAndSetFMUstate=\"true\"",
                               ifn, p.t[job.k1],
-                              fmuc_fmi_status_name(status_of(rp, "get1", &st) ? (int)st : -1, sb,
+                              fmuc_status_name(2, status_of(rp, "get1", &st) ? (int)st : -1, sb,
                                                    sizeof sb));
         goto out;
     }
@@ -298,11 +298,11 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         char ek[16];
         snprintf(ek, sizeof ek, "%s_error", setkeys[r]);
         const char *se = cJSON_GetStringValue(cJSON_GetObjectItem(rp, ek));
-        if (!status_of(rp, setkeys[r], &st) || st != fmi2OK) {
+        if (!status_of(rp, setkeys[r], &st) || st != FMUC_STATUS_OK) {
             fmuc_result_violation(res, "%s: fmi2SetFMUstate (%s restore of the state of t=%.17g) "
                                        "returned %s",
                                   ifn, r ? "second" : "first", p.t[job.k1],
-                                  fmuc_fmi_status_name(status_of(rp, setkeys[r], &st) ? (int)st
+                                  fmuc_status_name(2, status_of(rp, setkeys[r], &st) ? (int)st
                                                                                      : -1,
                                                        sb, sizeof sb));
             stop = 1;
@@ -313,19 +313,19 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         }
     }
     if (!stop) {
-        if (!status_of(rp, "get2", &st) || st != fmi2OK) {
+        if (!status_of(rp, "get2", &st) || st != FMUC_STATUS_OK) {
             fmuc_result_violation(res, "%s: fmi2GetFMUstate into an existing state returned %s",
                                   ifn,
-                                  fmuc_fmi_status_name(status_of(rp, "get2", &st) ? (int)st : -1,
+                                  fmuc_status_name(2, status_of(rp, "get2", &st) ? (int)st : -1,
                                                        sb, sizeof sb));
         } else if (re) {
             fmuc_result_note(res, "%s: the run after the second fmi2GetFMUstate failed (%s); "
                                   "the overwritten state was not assessed",
                              ifn, re);
-        } else if (!status_of(rp, "set3", &st) || st != fmi2OK) {
+        } else if (!status_of(rp, "set3", &st) || st != FMUC_STATUS_OK) {
             fmuc_result_violation(res, "%s: fmi2SetFMUstate of an overwritten state returned %s",
                                   ifn,
-                                  fmuc_fmi_status_name(status_of(rp, "set3", &st) ? (int)st : -1,
+                                  fmuc_status_name(2, status_of(rp, "set3", &st) ? (int)st : -1,
                                                        sb, sizeof sb));
         } else if (cJSON_GetObjectItem(rp, "set3_error")) {
             fmuc_result_violation(
@@ -384,17 +384,17 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
         }
     }
     if (status_of(rp, "free", &st)) {
-        if (st != fmi2OK)
+        if (st != FMUC_STATUS_OK)
             fmuc_result_violation(res, "%s: fmi2FreeFMUstate returned %s", ifn,
-                                  fmuc_fmi_status_name((int)st, sb, sizeof sb));
+                                  fmuc_status_name(2, (int)st, sb, sizeof sb));
         else if (!cJSON_IsTrue(cJSON_GetObjectItem(rp, "free_nulls")))
             fmuc_result_violation(res, "%s: fmi2FreeFMUstate did not set *FMUstate to NULL",
                                   ifn);
     }
-    if (status_of(rp, "free_null", &st) && st != fmi2OK)
+    if (status_of(rp, "free_null", &st) && st != FMUC_STATUS_OK)
         fmuc_result_violation(res, "%s: fmi2FreeFMUstate with *FMUstate == NULL must be a no-op "
                                    "returning fmi2OK, got %s",
-                              ifn, fmuc_fmi_status_name((int)st, sb, sizeof sb));
+                              ifn, fmuc_status_name(2, (int)st, sb, sizeof sb));
     cJSON_AddNumberToObject(evi, "t1", p.t[job.k1]);
     cJSON_AddNumberToObject(evi, "t2", p.t[job.k2]);
     cJSON_AddNumberToObject(evi, "t3", p.t[job.k3]);

@@ -111,7 +111,7 @@ int fmuc_eq__vdsim_nsub(const fmuc_fmu *fmu, int level, double dt, char *why, si
 }
 
 /* Output value references of the vdsim FMUs and the matching native output. */
-static int native_value(const vd_out *o, fmi2ValueReference vr, double *v)
+static int native_value(const vd_out *o, fmuc_vr vr, double *v)
 {
     if (vr >= 10 && vr <= 17) {
         const double a[8] = {o->x, o->y, o->yaw, o->vx, o->vy, o->yaw_rate, o->ax, o->ay};
@@ -234,13 +234,13 @@ static int rt_worker(fmuc_worker_ctx *ctx, void *payload)
             goto out;
     }
     /* FMU */
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f) {
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded) {
         cJSON_AddStringToObject(reply, "fmu_error", fmuc_worker_load_error(ctx));
         goto out;
     }
     fmuc_worker_phase(ctx, "%s run", equ_iface_name(p->iface));
-    if (equ_run_fresh(f, p, "roundtrip", fmu_rows, why, sizeof why) < 0) {
+    if (equ_run_fresh(ctx, p, "roundtrip", fmu_rows, why, sizeof why) < 0) {
         cJSON_AddStringToObject(reply, "fmu_error", why);
         goto out;
     }

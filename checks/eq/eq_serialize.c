@@ -31,29 +31,29 @@ static const char *const probe_phases[] = {"fmi2GetFMUstate", "fmi2DeSerializeFM
                                            "run on from the deserialized state", NULL};
 
 /* The second half in a fresh instance: deserialize, set, restore the host position, run to k2. */
-static void continue_fresh(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const equ_plan *p,
-                           const ser_job *job, const fmi2Byte *buf, size_t sz,
+static void continue_fresh(fmuc_worker_ctx *ctx, const equ_plan *p,
+                           const ser_job *job, const uint8_t *buf, size_t sz,
                            const equ_snap *snap, double *b)
 {
     cJSON *reply = fmuc_worker_reply(ctx);
     equ_inst ib;
-    fmi2FMUstate sb = NULL;
+    fmuc_fmu_state sb = NULL;
     memset(&ib, 0, sizeof ib);
     fmuc_worker_phase(ctx, "fresh instance: instantiate and initialize");
-    if (equ_inst_start(&ib, f, p, "serializeB") < 0) {
+    if (equ_inst_start(&ib, ctx, p, "serializeB") < 0) {
         cJSON_AddStringToObject(reply, "fresh_error", ib.err);
         goto out;
     }
     fmuc_worker_phase(ctx, "fmi2DeSerializeFMUstate and fmi2SetFMUstate in the fresh instance");
-    fmi2Status st = equ_inst_status(&ib, fmuc_fmi_deSerializeFMUstate(f, ib.c, buf, sz, &sb));
+    int st = equ_inst_status(&ib, fmuc_inst_deserialize_state(ib.c, buf, sz, &sb));
     equ_put_status(reply, "deserialize", st);
-    if (st != fmi2OK || !sb) {
+    if (st != FMUC_STATUS_OK || !sb) {
         sb = NULL; /* the output of a failed call is not used */
         goto out;
     }
-    st = equ_inst_status(&ib, fmuc_fmi_setFMUstate(f, ib.c, sb));
+    st = equ_inst_status(&ib, fmuc_inst_set_state(ib.c, sb));
     equ_put_status(reply, "set", st);
-    if (st != fmi2OK)
+    if (st != FMUC_STATUS_OK)
         goto out;
     fmuc_worker_phase(ctx, "run on from the deserialized state to t2");
     if (equ_inst_restore(&ib, snap) < 0 || equ_inst_record(&ib, b + job->k1 * p->nout) < 0 ||
@@ -66,14 +66,14 @@ out:
     fmuc_worker_phase(ctx, "free the fresh instance");
     /* after fmi2Error only fmi2FreeInstance, which frees the instance's states too */
     if (sb && equ_inst_usable(&ib))
-        fmuc_fmi_freeFMUstate(f, ib.c, &sb);
+        fmuc_inst_free_state(ib.c, &sb);
     equ_inst_free(&ib);
 }
 
 /* The second worker of a once-per-process FMU: the bytes and position come from the first. */
 typedef struct fresh_job {
     const ser_job *job;
-    const fmi2Byte *buf;
+    const uint8_t *buf;
     size_t sz;
     equ_snap snap;
 } fresh_job;
@@ -84,12 +84,12 @@ static int fresh_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_plan copy;
     const equ_plan *p = equ_worker_plan(&copy, fj->job->plan);
     double *b = calloc((p->nsteps + 1) * p->nout, sizeof *b);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f || !b)
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded || !b)
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "fresh_error",
-                                f ? "out of memory" : fmuc_worker_load_error(ctx));
+                                f_loaded ? "out of memory" : fmuc_worker_load_error(ctx));
     else
-        continue_fresh(ctx, f, p, fj->job, fj->buf, fj->sz, &fj->snap, b);
+        continue_fresh(ctx, p, fj->job, fj->buf, fj->sz, &fj->snap, b);
     free(b);
     return 0;
 }
@@ -103,49 +103,49 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
     size_t n = (p->nsteps + 1) * p->nout;
     double *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
     equ_inst ia;
-    fmi2FMUstate sa = NULL;
-    fmi2Byte *buf = NULL;
+    fmuc_fmu_state sa = NULL;
+    uint8_t *buf = NULL;
     size_t sz = 0, sz2 = 0;
-    fmi2Status st;
+    int st;
     int go_on = 0; /* the first half is complete: continue in a fresh instance */
     equ_snap snap;
     memset(&ia, 0, sizeof ia);
     memset(&snap, 0, sizeof snap);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f || !a || !b) {
-        cJSON_AddStringToObject(reply, "run_error", f ? "out of memory"
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded || !a || !b) {
+        cJSON_AddStringToObject(reply, "run_error", f_loaded ? "out of memory"
                                                       : fmuc_worker_load_error(ctx));
         goto out;
     }
     fmuc_worker_phase(ctx, "run to t1");
-    if (equ_inst_start(&ia, f, p, "serializeA") < 0 || equ_inst_record(&ia, a) < 0 ||
+    if (equ_inst_start(&ia, ctx, p, "serializeA") < 0 || equ_inst_record(&ia, a) < 0 ||
         equ_inst_run_to(&ia, job->k1, a) < 0) {
         cJSON_AddStringToObject(reply, "run_error", ia.err);
         goto out;
     }
     fmuc_worker_phase(ctx, "fmi2GetFMUstate and fmi2SerializeFMUstate at t1");
     equ_inst_snap(&ia, &snap);
-    st = equ_inst_status(&ia, fmuc_fmi_getFMUstate(f, ia.c, &sa));
+    st = equ_inst_status(&ia, fmuc_inst_get_state(ia.c, &sa));
     equ_put_status(reply, "get", st);
-    if (st != fmi2OK || !sa) {
+    if (st != FMUC_STATUS_OK || !sa) {
         sa = NULL; /* the output of a failed call is not used */
         goto out;
     }
-    st = equ_inst_status(&ia, fmuc_fmi_serializedFMUstateSize(f, ia.c, sa, &sz));
+    st = equ_inst_status(&ia, fmuc_inst_serialized_state_size(ia.c, sa, &sz));
     equ_put_status(reply, "size", st);
-    if (st != fmi2OK)
+    if (st != FMUC_STATUS_OK)
         goto out;
-    st = equ_inst_status(&ia, fmuc_fmi_serializedFMUstateSize(f, ia.c, sa, &sz2));
+    st = equ_inst_status(&ia, fmuc_inst_serialized_state_size(ia.c, sa, &sz2));
     cJSON_AddNumberToObject(reply, "size1", (double)sz);
-    cJSON_AddNumberToObject(reply, "size2", st == fmi2OK ? (double)sz2 : -1.0);
-    if (st != fmi2OK || sz == 0 || sz > ((size_t)1 << 30))
+    cJSON_AddNumberToObject(reply, "size2", st == FMUC_STATUS_OK ? (double)sz2 : -1.0);
+    if (st != FMUC_STATUS_OK || sz == 0 || sz > ((size_t)1 << 30))
         goto out;
     buf = malloc(sz);
     if (!buf)
         goto out;
-    st = equ_inst_status(&ia, fmuc_fmi_serializeFMUstate(f, ia.c, sa, buf, sz));
+    st = equ_inst_status(&ia, fmuc_inst_serialize_state(ia.c, sa, buf, sz));
     equ_put_status(reply, "serialize", st);
-    if (st != fmi2OK)
+    if (st != FMUC_STATUS_OK)
         goto out;
     fmuc_worker_phase(ctx, "run on after fmi2SerializeFMUstate to t2");
     if (equ_inst_run_to(&ia, job->k2, a) < 0) {
@@ -168,10 +168,10 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
 out:
     fmuc_worker_phase(ctx, "free the first instance");
     if (sa && equ_inst_usable(&ia))
-        fmuc_fmi_freeFMUstate(f, ia.c, &sa);
+        fmuc_inst_free_state(ia.c, &sa);
     equ_inst_free(&ia);
     if (go_on)
-        continue_fresh(ctx, f, p, job, buf, sz, &snap, b);
+        continue_fresh(ctx, p, job, buf, sz, &snap, b);
     free(buf);
     free(a);
     free(b);
@@ -195,8 +195,8 @@ static int second_half(const fmuc_subject *s, const ser_job *job, cJSON *rp, fmu
                     {0, 0, 0.0}};
     double k = cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "snap_k"));
     double *ev = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "snap_event"), 1);
-    fmi2Byte *buf = fj.sz > 0 && fj.sz <= HANDOVER_MAX
-                        ? (fmi2Byte *)fmuc_worker_bytes_from_json(cJSON_GetObjectItem(rp, "bytes"),
+    uint8_t *buf = fj.sz > 0 && fj.sz <= HANDOVER_MAX
+                        ? (uint8_t *)fmuc_worker_bytes_from_json(cJSON_GetObjectItem(rp, "bytes"),
                                                                   fj.sz)
                         : NULL;
     if (!buf || !ev || !(k >= 0 && k <= (double)job->k2)) {
@@ -281,11 +281,11 @@ static int status_ok(fmuc_result *res, const cJSON *rp, const char *key, const c
 {
     const cJSON *j = cJSON_GetObjectItem(rp, key);
     char sb[32];
-    if (cJSON_IsNumber(j) && j->valueint == fmi2OK)
+    if (cJSON_IsNumber(j) && j->valueint == FMUC_STATUS_OK)
         return 1;
     fmuc_result_violation(res, "%s: %s returned %s although canSerializeFMUstate=\"true\"", ifn,
                           what,
-                          fmuc_fmi_status_name(cJSON_IsNumber(j) ? j->valueint : -1, sb,
+                          fmuc_status_name(2, cJSON_IsNumber(j) ? j->valueint : -1, sb,
                                                sizeof sb));
     return 0;
 }

@@ -27,7 +27,7 @@ typedef struct cor_job {
     size_t k1;
     int once;             /* canBeInstantiatedOnlyOncePerProcess */
     int kind;             /* probe: CORRUPT_* */
-    const fmi2Byte *buf;  /* probe: the valid bytes, or NULL (make them) */
+    const uint8_t *buf;  /* probe: the valid bytes, or NULL (make them) */
     size_t sz;
 } cor_job;
 
@@ -40,28 +40,28 @@ static const char *const valid_phases[] = {"fmi2GetFMUstate", NULL};
 
 /* Run an instance to t1 and serialize its state into *buf (malloc); the instance stays (in).
  * 0, or -1 with reply["run_error"] / reply["serialize_error"] set. */
-static int make_bytes(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const cor_job *job,
-                      const equ_plan *p, equ_inst *in, fmi2Byte **buf, size_t *sz)
+static int make_bytes(fmuc_worker_ctx *ctx, const cor_job *job,
+                      const equ_plan *p, equ_inst *in, uint8_t **buf, size_t *sz)
 {
     cJSON *reply = fmuc_worker_reply(ctx);
-    fmi2FMUstate sa = NULL;
+    fmuc_fmu_state sa = NULL;
     int rc = -1;
     *buf = NULL;
     *sz = 0;
     fmuc_worker_phase(ctx, "run to t1");
-    if (equ_inst_start(in, f, p, "corruptA") < 0 || equ_inst_run_to(in, job->k1, NULL) < 0) {
+    if (equ_inst_start(in, ctx, p, "corruptA") < 0 || equ_inst_run_to(in, job->k1, NULL) < 0) {
         cJSON_AddStringToObject(reply, "run_error", in->err);
         return -1;
     }
     fmuc_worker_phase(ctx, "fmi2GetFMUstate and fmi2SerializeFMUstate at t1");
-    if (equ_inst_status(in, fmuc_fmi_getFMUstate(f, in->c, &sa)) != fmi2OK || !sa) {
+    if (equ_inst_status(in, fmuc_inst_get_state(in->c, &sa)) != FMUC_STATUS_OK || !sa) {
         sa = NULL;
         goto out;
     }
-    if (equ_inst_status(in, fmuc_fmi_serializedFMUstateSize(f, in->c, sa, sz)) != fmi2OK ||
+    if (equ_inst_status(in, fmuc_inst_serialized_state_size(in->c, sa, sz)) != FMUC_STATUS_OK ||
         *sz == 0 || *sz > ((size_t)1 << 30) || !(*buf = malloc(*sz)))
         goto out;
-    if (equ_inst_status(in, fmuc_fmi_serializeFMUstate(f, in->c, sa, *buf, *sz)) != fmi2OK)
+    if (equ_inst_status(in, fmuc_inst_serialize_state(in->c, sa, *buf, *sz)) != FMUC_STATUS_OK)
         goto out;
     rc = 0;
 out:
@@ -72,7 +72,7 @@ out:
         *buf = NULL;
     }
     if (sa && equ_inst_usable(in))
-        fmuc_fmi_freeFMUstate(f, in->c, &sa);
+        fmuc_inst_free_state(in->c, &sa);
     return rc;
 }
 
@@ -84,15 +84,15 @@ static int src_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_plan copy;
     const equ_plan *p = equ_worker_plan(&copy, job->plan);
     equ_inst ia;
-    fmi2Byte *buf = NULL;
+    uint8_t *buf = NULL;
     size_t sz = 0;
     memset(&ia, 0, sizeof ia);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f) {
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded) {
         cJSON_AddStringToObject(reply, "run_error", fmuc_worker_load_error(ctx));
         return 0;
     }
-    if (make_bytes(ctx, f, job, p, &ia, &buf, &sz) == 0) {
+    if (make_bytes(ctx, job, p, &ia, &buf, &sz) == 0) {
         cJSON_AddNumberToObject(reply, "size", (double)sz);
         if (sz <= HANDOVER_MAX)
             cJSON_AddItemToObject(reply, "bytes", fmuc_worker_bytes_to_json(buf, sz));
@@ -103,7 +103,7 @@ static int src_worker(fmuc_worker_ctx *ctx, void *payload)
     return 0;
 }
 
-static void corrupt(fmi2Byte *bad, const fmi2Byte *buf, size_t sz, int kind, size_t *len)
+static void corrupt(uint8_t *bad, const uint8_t *buf, size_t sz, int kind, size_t *len)
 {
     memcpy(bad, buf, sz);
     *len = sz;
@@ -112,7 +112,7 @@ static void corrupt(fmi2Byte *bad, const fmi2Byte *buf, size_t sz, int kind, siz
         if (mid + m > sz)
             mid = sz - m;
         for (size_t i = 0; i < m; i++)
-            bad[mid + i] = (fmi2Byte)(bad[mid + i] ^ 0x5a);
+            bad[mid + i] = (uint8_t)(bad[mid + i] ^ 0x5a);
     } else if (kind == CORRUPT_TRUNCATE) {
         *len = sz / 2;
     } else {
@@ -128,18 +128,18 @@ static int probe_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_plan copy;
     const equ_plan *p = equ_worker_plan(&copy, job->plan);
     equ_inst ia, ib;
-    fmi2Byte *own = NULL, *bad = NULL;
-    const fmi2Byte *buf = job->buf;
+    uint8_t *own = NULL, *bad = NULL;
+    const uint8_t *buf = job->buf;
     size_t sz = job->sz, len = 0;
     memset(&ia, 0, sizeof ia);
     memset(&ib, 0, sizeof ib);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f) {
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded) {
         cJSON_AddStringToObject(reply, "run_error", fmuc_worker_load_error(ctx));
         return 0;
     }
     if (!buf) { /* too large to hand over: make them here */
-        if (make_bytes(ctx, f, job, p, &ia, &own, &sz) < 0)
+        if (make_bytes(ctx, job, p, &ia, &own, &sz) < 0)
             goto out;
         buf = own;
         if (!job->once) {
@@ -152,7 +152,7 @@ static int probe_worker(fmuc_worker_ctx *ctx, void *payload)
         tgt = &ia; /* one instance per process: the instance that made the bytes gets them */
     } else {
         fmuc_worker_phase(ctx, "fresh instance: instantiate and initialize");
-        if (equ_inst_start(&ib, f, p, "corruptB") < 0) {
+        if (equ_inst_start(&ib, ctx, p, "corruptB") < 0) {
             cJSON_AddStringToObject(reply, "run_error", ib.err);
             goto out;
         }
@@ -162,13 +162,13 @@ static int probe_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     corrupt(bad, buf, sz, job->kind, &len);
-    fmi2FMUstate sb = NULL;
+    fmuc_fmu_state sb = NULL;
     fmuc_worker_phase(ctx, "fmi2DeSerializeFMUstate of %s", corrupt_name[job->kind]);
-    fmi2Status st = equ_inst_status(tgt, fmuc_fmi_deSerializeFMUstate(f, tgt->c, bad, len, &sb));
+    int st = equ_inst_status(tgt, fmuc_inst_deserialize_state(tgt->c, bad, len, &sb));
     equ_put_status(reply, "status", st);
-    if ((st == fmi2OK || st == fmi2Warning) && sb) {
+    if ((st == FMUC_STATUS_OK || st == FMUC_STATUS_WARNING) && sb) {
         fmuc_worker_phase(ctx, "fmi2FreeFMUstate of the accepted state");
-        equ_inst_status(tgt, fmuc_fmi_freeFMUstate(f, tgt->c, &sb));
+        equ_inst_status(tgt, fmuc_inst_free_state(tgt->c, &sb));
     }
     /* otherwise sb is whatever the failed call left there: not used */
     fmuc_worker_phase(ctx, "fmi2FreeInstance after fmi2DeSerializeFMUstate of %s",
@@ -228,7 +228,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
             fmuc_result_error(res, "%s: malformed serialized state in the worker reply", ifn);
             goto out;
         }
-        job.buf = (const fmi2Byte *)bytes;
+        job.buf = (const uint8_t *)bytes;
     }
     if (job.once && !job.buf)
         fmuc_result_note(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
@@ -262,10 +262,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
             fmuc_result_note(res, "%s: %s not tried: %s", ifn, corrupt_name[k], pe);
         } else if (cJSON_IsNumber(j)) {
             int st = j->valueint;
-            cJSON_AddStringToObject(evi, corrupt_name[k], fmuc_fmi_status_name(st, sb, sizeof sb));
-            if (st == fmi2OK || st == fmi2Warning)
+            cJSON_AddStringToObject(evi, corrupt_name[k], fmuc_status_name(2, st, sb, sizeof sb));
+            if (st == FMUC_STATUS_OK || st == FMUC_STATUS_WARNING)
                 fmuc_result_violation(res, "%s: accepted (%s); damaged states should be refused",
-                                      what, fmuc_fmi_status_name(st, sb, sizeof sb));
+                                      what, fmuc_status_name(2, st, sb, sizeof sb));
         }
         fmuc_worker_outcome_free(&po);
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmuc/fmuc_drive.h"
 #include "fmuc/fmuc_md.h"
 #include "fmuc/fmuc_sim.h"
 
@@ -323,26 +324,26 @@ void equ_plan_free(equ_plan *p)
  * Worker side: the stepping engine
  * ------------------------------------------------------------------------------------------- */
 
-static int bad(fmi2Status st) { return st != fmi2OK && st != fmi2Warning; }
+static int bad(int st) { return st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING; }
 
-fmi2Status equ_inst_status(equ_inst *in, fmi2Status st)
+int equ_inst_status(equ_inst *in, int st)
 {
-    /* FMUC_FMI_NOT_PROVIDED (a missing function) counts as an error of the call */
-    fmi2Status s = st > fmi2Pending ? fmi2Error : st;
-    if (s != fmi2Pending && s > in->worst)
+    /* FMUC_STATUS_NOT_PROVIDED (a missing function) counts as an error of the call */
+    int s = st > FMUC_STATUS_PENDING ? FMUC_STATUS_ERROR : st;
+    if (s != FMUC_STATUS_PENDING && s > in->worst)
         in->worst = s;
     return st;
 }
 
-int equ_inst_usable(const equ_inst *in) { return in->c && in->worst < fmi2Error; }
+int equ_inst_usable(const equ_inst *in) { return in->c && in->worst < FMUC_STATUS_ERROR; }
 
-static int failf(equ_inst *in, const char *call, fmi2Status st)
+static int failf(equ_inst *in, const char *call, int st)
 {
     char sb[32];
     equ_inst_status(in, st);
     if (!in->err[0])
         snprintf(in->err, sizeof in->err, "%s returned %s", call,
-                 fmuc_fmi_status_name((int)st, sb, sizeof sb));
+                 fmuc_status_name(2, (int)st, sb, sizeof sb));
     return -1;
 }
 
@@ -351,12 +352,12 @@ static int set_inputs(equ_inst *in, size_t k)
     const equ_plan *p = in->p;
     if (!p->nin)
         return 0;
-    fmi2ValueReference vr[64];
+    fmuc_vr vr[64];
     for (size_t j0 = 0; j0 < p->nin; j0 += 64) {
         size_t m = p->nin - j0 < 64 ? p->nin - j0 : 64;
         for (size_t j = 0; j < m; j++)
             vr[j] = p->in[j0 + j].vr;
-        fmi2Status st = fmuc_fmi_setReal(in->f, in->c, vr, m, &p->in_values[k * p->nin + j0]);
+        int st = fmuc_inst_set_float64(in->c, vr, m, &p->in_values[k * p->nin + j0]);
         if (bad(st)) {
             char call[128];
             snprintf(call, sizeof call, "fmi2SetReal(inputs at t=%.17g)", p->t[k]);
@@ -368,21 +369,21 @@ static int set_inputs(equ_inst *in, size_t k)
 
 static int event_iteration(equ_inst *in)
 {
-    fmi2EventInfo ei;
+    fmuc_inst_event_info ei;
     for (int i = 0; i < 1000; i++) {
         memset(&ei, 0, sizeof ei);
-        fmi2Status st = fmuc_fmi_newDiscreteStates(in->f, in->c, &ei);
+        int st = fmuc_inst_update_discrete_states(in->c, &ei);
         if (bad(st))
             return failf(in, "fmi2NewDiscreteStates", st);
-        if (ei.terminateSimulation) {
+        if (ei.terminate_simulation) {
             in->terminated = 1;
             snprintf(in->err, sizeof in->err, "the FMU requested terminateSimulation in event "
                                               "mode");
             return -1;
         }
-        if (!ei.newDiscreteStatesNeeded) {
-            in->next_event_defined = ei.nextEventTimeDefined != fmi2False;
-            in->next_event = ei.nextEventTime;
+        if (!ei.new_discrete_states_needed) {
+            in->next_event_defined = ei.next_event_time_defined != 0;
+            in->next_event = ei.next_event_time;
             return 0;
         }
     }
@@ -393,14 +394,14 @@ static int event_iteration(equ_inst *in)
 static int me_sync(equ_inst *in)
 {
     const equ_plan *p = in->p;
-    fmi2Status st;
+    int st;
     if (p->nx) {
-        st = fmuc_fmi_getContinuousStates(in->f, in->c, in->x, p->nx);
+        st = fmuc_inst_get_continuous_states(in->c, in->x, p->nx);
         if (bad(st))
             return failf(in, "fmi2GetContinuousStates", st);
     }
     if (p->nz) {
-        st = fmuc_fmi_getEventIndicators(in->f, in->c, in->zprev, p->nz);
+        st = fmuc_inst_get_event_indicators(in->c, in->zprev, p->nz);
         if (bad(st))
             return failf(in, "fmi2GetEventIndicators", st);
     }
@@ -409,40 +410,50 @@ static int me_sync(equ_inst *in)
 
 static int me_enter_ctm(equ_inst *in)
 {
-    fmi2Status st;
+    int st;
     if (event_iteration(in) < 0)
         return -1;
-    st = fmuc_fmi_enterContinuousTimeMode(in->f, in->c);
+    st = fmuc_inst_enter_continuous_time_mode(in->c);
     if (bad(st))
         return failf(in, "fmi2EnterContinuousTimeMode", st);
     return me_sync(in);
 }
 
+static int init_inputs(void *user, fmuc_inst *c)
+{
+    (void)c;
+    return set_inputs(user, 0) < 0;
+}
+
+/* The life-cycle driver (fmuc_drive_reach) to the end of Initialization Mode with the inputs of
+ * row 0 set in it; ME then goes on with this engine's own event iteration. */
 static int initialize(equ_inst *in)
 {
     const equ_plan *p = in->p;
-    fmi2Status st = fmuc_fmi_setupExperiment(in->f, in->c, p->tol_defined, p->tol, p->t[0], 1,
-                                             p->stop);
-    if (bad(st))
-        return failf(in, "fmi2SetupExperiment", st);
-    st = fmuc_fmi_enterInitializationMode(in->f, in->c);
-    if (bad(st))
-        return failf(in, "fmi2EnterInitializationMode", st);
-    if (set_inputs(in, 0) < 0)
-        return -1;
-    st = fmuc_fmi_exitInitializationMode(in->f, in->c);
-    if (bad(st))
-        return failf(in, "fmi2ExitInitializationMode", st);
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, NULL);
+    ds.exp = (fmuc_inst_experiment){p->tol_defined, p->tol, p->t[0], 1, p->stop};
+    ds.in_init = init_inputs;
+    ds.user = in;
+    if (fmuc_drive_reach(in->c, p->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC, &ds,
+                         &dr) != 0) {
+        if (dr.failed_op < 0)
+            return -1; /* the inputs: failf said why */
+        return failf(in, fmuc_inst_op_name(fmuc_inst_fmi_version(in->c), (fmuc_inst_op)dr.failed_op),
+                     dr.status);
+    }
     in->k = 0;
     if (p->iface == fmi2ModelExchange)
         return me_enter_ctm(in);
     return 0;
 }
 
-int equ_inst_start(equ_inst *in, const fmuc_fmi *f, const equ_plan *p, const char *instance_name)
+int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
+                   const char *instance_name)
 {
     memset(in, 0, sizeof *in);
-    in->f = f;
+    in->ctx = ctx;
     in->p = p;
     if (p->iface == fmi2ModelExchange) {
         size_t nx = p->nx ? p->nx : 1, nz = p->nz ? p->nz : 1;
@@ -460,7 +471,7 @@ int equ_inst_start(equ_inst *in, const fmuc_fmi *f, const equ_plan *p, const cha
         in->z = blk + 6 * nx;
         in->zprev = blk + 6 * nx + nz;
     }
-    in->c = fmuc_fmi_instantiate(f, p->iface, NULL, instance_name);
+    in->c = fmuc_inst_instantiate(ctx, (fmuc_iface)p->iface, NULL, instance_name);
     if (!in->c) {
         snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
                  equ_iface_name(p->iface));
@@ -471,10 +482,10 @@ int equ_inst_start(equ_inst *in, const fmuc_fmi *f, const equ_plan *p, const cha
 
 int equ_inst_reset(equ_inst *in)
 {
-    fmi2Status st = fmuc_fmi_reset(in->f, in->c);
+    int st = fmuc_inst_reset(in->c);
     if (bad(st))
         return failf(in, "fmi2Reset", st);
-    in->worst = fmi2OK; /* fmi2Reset leaves the error state (§2.1.3) */
+    in->worst = FMUC_STATUS_OK; /* fmi2Reset leaves the error state (§2.1.3) */
     in->terminated = 0;
     in->next_event_defined = 0;
     return initialize(in);
@@ -506,10 +517,10 @@ int equ_inst_restore(equ_inst *in, const equ_snap *s)
 int equ_inst_record(equ_inst *in, double *row)
 {
     const equ_plan *p = in->p;
-    fmi2ValueReference vr[64];
+    fmuc_vr vr[64];
     double rv[64];
-    fmi2Integer iv[64];
-    fmi2Boolean bv[64];
+    int32_t iv[64];
+    int bv[64];
     size_t idx[64];
     /* batches per type, in plan order */
     for (int type = FMUC_TYPE_REAL; type <= FMUC_TYPE_ENUMERATION; type++) {
@@ -517,16 +528,16 @@ int equ_inst_record(equ_inst *in, double *row)
         for (size_t j = 0; j <= p->nout; j++) {
             int flush = j == p->nout || m == 64;
             if (flush && m) {
-                fmi2Status st;
+                int st;
                 const char *call;
                 if (type == FMUC_TYPE_REAL) {
-                    st = fmuc_fmi_getReal(in->f, in->c, vr, m, rv);
+                    st = fmuc_inst_get_float64(in->c, vr, m, rv);
                     call = "fmi2GetReal";
                 } else if (type == FMUC_TYPE_BOOLEAN) {
-                    st = fmuc_fmi_getBoolean(in->f, in->c, vr, m, bv);
+                    st = fmuc_inst_get_boolean(in->c, vr, m, bv);
                     call = "fmi2GetBoolean";
                 } else {
-                    st = fmuc_fmi_getInteger(in->f, in->c, vr, m, iv);
+                    st = fmuc_inst_get_int32(in->c, vr, m, iv);
                     call = "fmi2GetInteger";
                 }
                 if (bad(st)) {
@@ -565,13 +576,13 @@ double equ_rk4_combine(double x, double h6, double k1, double k2, double k3, dou
 static int me_deriv(equ_inst *in, const double *x, double *k, int set)
 {
     const equ_plan *p = in->p;
-    fmi2Status st;
+    int st;
     if (set) {
-        st = fmuc_fmi_setContinuousStates(in->f, in->c, x, p->nx);
+        st = fmuc_inst_set_continuous_states(in->c, x, p->nx);
         if (bad(st))
             return failf(in, "fmi2SetContinuousStates", st);
     }
-    st = fmuc_fmi_getDerivatives(in->f, in->c, k, p->nx);
+    st = fmuc_inst_get_derivatives(in->c, k, p->nx);
     if (bad(st))
         return failf(in, "fmi2GetDerivatives", st);
     return 0;
@@ -579,7 +590,7 @@ static int me_deriv(equ_inst *in, const double *x, double *k, int set)
 
 static int me_settime(equ_inst *in, double t)
 {
-    fmi2Status st = fmuc_fmi_setTime(in->f, in->c, t);
+    int st = fmuc_inst_set_time(in->c, t);
     if (bad(st)) {
         char cb[96];
         snprintf(cb, sizeof cb, "fmi2SetTime(%.17g)", t);
@@ -595,7 +606,7 @@ static int me_step(equ_inst *in)
     double ta = p->t[in->k], tb = p->t[in->k + 1];
     int n = p->nsub > 0 ? p->nsub : 1;
     double h = (tb - ta) / (double)n, hh = 0.5 * h, h6 = h / 6.0;
-    fmi2Status st;
+    int st;
     for (int s = 0; s < n; s++) {
         double ts = ta + (double)s * h;
         double te = s + 1 == n ? tb : ta + (double)(s + 1) * h;
@@ -618,14 +629,14 @@ static int me_step(equ_inst *in)
             for (size_t i = 0; i < nx; i++)
                 in->x[i] = equ_rk4_combine(in->x[i], h6, in->dx[i], in->k1[i], in->k2[i],
                                            in->k3[i]);
-            st = fmuc_fmi_setContinuousStates(in->f, in->c, in->x, nx);
+            st = fmuc_inst_set_continuous_states(in->c, in->x, nx);
             if (bad(st))
                 return failf(in, "fmi2SetContinuousStates", st);
         } else if (me_settime(in, te) < 0) {
             return -1;
         }
-        fmi2Boolean enter = fmi2False, term = fmi2False;
-        st = fmuc_fmi_completedIntegratorStep(in->f, in->c, 0, &enter, &term);
+        int enter = 0, term = 0;
+        st = fmuc_inst_completed_integrator_step(in->c, 0, &enter, &term);
         if (bad(st))
             return failf(in, "fmi2CompletedIntegratorStep", st);
         if (term) {
@@ -634,9 +645,9 @@ static int me_step(equ_inst *in)
                      "fmi2CompletedIntegratorStep at t=%.17g requested terminateSimulation", te);
             return -1;
         }
-        int ev = enter != fmi2False;
+        int ev = enter != 0;
         if (p->nz) {
-            st = fmuc_fmi_getEventIndicators(in->f, in->c, in->z, p->nz);
+            st = fmuc_inst_get_event_indicators(in->c, in->z, p->nz);
             if (bad(st))
                 return failf(in, "fmi2GetEventIndicators", st);
             for (size_t j = 0; j < p->nz; j++)
@@ -647,7 +658,7 @@ static int me_step(equ_inst *in)
         if (in->next_event_defined && in->next_event <= te)
             ev = 1;
         if (ev) {
-            st = fmuc_fmi_enterEventMode(in->f, in->c);
+            st = fmuc_inst_enter_event_mode(in->c);
             if (bad(st))
                 return failf(in, "fmi2EnterEventMode", st);
             if (me_enter_ctm(in) < 0)
@@ -668,7 +679,7 @@ int equ_inst_step(equ_inst *in)
         return -1;
     if (p->iface == fmi2CoSimulation) {
         double ta = p->t[in->k], h = p->t[in->k + 1] - ta;
-        fmi2Status st = fmuc_fmi_doStep(in->f, in->c, ta, h, 0);
+        int st = fmuc_inst_do_step(in->c, ta, h, 0, NULL);
         if (bad(st)) {
             char cb[128];
             snprintf(cb, sizeof cb, "fmi2DoStep(t=%.17g, h=%.17g)", ta, h);
@@ -694,18 +705,20 @@ int equ_inst_run_to(equ_inst *in, size_t to, double *rows)
 
 void equ_inst_free(equ_inst *in)
 {
-    if (in->c && in->worst != fmi2Fatal)
-        fmuc_fmi_freeInstance(in->f, in->c);
+    if (in->c && in->worst != FMUC_STATUS_FATAL)
+        fmuc_inst_free(in->c);
+    else
+        fmuc_inst_abandon(in->c);
     in->c = NULL;
     free(in->x);
     in->x = NULL;
 }
 
-int equ_run_fresh(const fmuc_fmi *f, const equ_plan *p, const char *name, double *rows,
+int equ_run_fresh(fmuc_worker_ctx *ctx, const equ_plan *p, const char *name, double *rows,
                   char *err, size_t errsz)
 {
     equ_inst in;
-    int rc = equ_inst_start(&in, f, p, name);
+    int rc = equ_inst_start(&in, ctx, p, name);
     if (rc == 0)
         rc = equ_inst_record(&in, rows);
     if (rc == 0)
@@ -1151,12 +1164,12 @@ static int plan_worker(fmuc_worker_ctx *ctx, void *payload)
     size_t n = (p->nsteps + 1) * p->nout;
     char err[512];
     double *rows = calloc(n ? n : 1, sizeof *rows);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->iface);
-    if (!f || !rows) {
-        cJSON_AddStringToObject(reply, "error", f ? "out of memory" : fmuc_worker_load_error(ctx));
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
+    if (!f_loaded || !rows) {
+        cJSON_AddStringToObject(reply, "error", f_loaded ? "out of memory" : fmuc_worker_load_error(ctx));
     } else {
         fmuc_worker_phase(ctx, "%s run", equ_iface_name(p->iface));
-        if (equ_run_fresh(f, p, "fmucheck", rows, err, sizeof err) < 0)
+        if (equ_run_fresh(ctx, p, "fmucheck", rows, err, sizeof err) < 0)
             cJSON_AddStringToObject(reply, "error", err);
         else
             cJSON_AddItemToObject(reply, "rows", fmuc_worker_f64_to_json(rows, n));

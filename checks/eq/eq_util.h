@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "fmi2/fmi2.h"
+#include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_refcsv.h"
 #include "fmuc/fmuc_worker.h"
 
@@ -30,7 +31,7 @@
 
 typedef struct equ_var {
     const char *name;   /* model description string (lives as long as the fmu) */
-    fmi2ValueReference vr;
+    fmuc_vr vr;
     uint8_t type;       /* fmuc_type */
     uint32_t line;
 } equ_var;
@@ -109,7 +110,7 @@ typedef void (*equ_iface_fn)(const fmuc_subject *s, fmuc_result *res, fmi2Type i
 void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
                      equ_iface_fn fn);
 /** A status into a worker reply, as a number. */
-static inline void equ_put_status(cJSON *reply, const char *key, fmi2Status st)
+static inline void equ_put_status(cJSON *reply, const char *key, int st)
 {
     cJSON_AddNumberToObject(reply, key, (double)st);
 }
@@ -120,21 +121,22 @@ static inline void equ_put_status(cJSON *reply, const char *key, fmi2Status st)
 
 /** A running instance stepped by the engine. */
 typedef struct equ_inst {
-    const fmuc_fmi *f;
-    fmi2Component c;
+    fmuc_worker_ctx *ctx;
+    fmuc_inst *c;          /* the instance (instance API) */
     const equ_plan *p;
     size_t k;              /* rows done: outputs of row k are current */
     double *x, *dx, *xt, *k1, *k2, *k3, *z, *zprev; /* ME work arrays */
     int next_event_defined;
     double next_event;
     int terminated;
-    fmi2Status worst;      /* worst status an FMI call of this instance returned (equ_inst_status) */
+    int worst;             /* worst status an FMI call of this instance returned (equ_inst_status) */
     char err[512];         /* first failure ("fmi2DoStep(t=0.5, h=0.01) returned fmi2Error") */
 } equ_inst;
 
 /** Instantiate (instance_name), set up the experiment, initialize (inputs of row 0 set in
  *  Initialization Mode), ME: event iteration, Continuous-Time Mode, states. 0 or -1 (err). */
-int equ_inst_start(equ_inst *in, const fmuc_fmi *f, const equ_plan *p, const char *instance_name);
+int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
+                   const char *instance_name);
 /** fmi2Reset, then set up and initialize again as in equ_inst_start. */
 int equ_inst_reset(equ_inst *in);
 /** Record the current values of the plan's variables into row (nout doubles). */
@@ -157,7 +159,7 @@ void equ_inst_snap(const equ_inst *in, equ_snap *s);
 int equ_inst_restore(equ_inst *in, const equ_snap *s);
 /** Record the status of an FMI call the caller made on this instance itself (the engine records
  *  its own); returns st. */
-fmi2Status equ_inst_status(equ_inst *in, fmi2Status st);
+int equ_inst_status(equ_inst *in, int st);
 /** 1 while the instance may still be used as the state machine allows after its calls so far:
  *  no call returned fmi2Error or worse (after fmi2Error only fmi2FreeInstance / fmi2Reset /
  *  fmi2SetFMUstate are meaningful, after fmi2Fatal nothing; §2.1.3). */
@@ -166,7 +168,7 @@ int equ_inst_usable(const equ_inst *in);
  *  instance is not freed: §2.1.3 allows no further call. */
 void equ_inst_free(equ_inst *in);
 /** A whole fresh run: start, record row 0, run to nsteps; rows has (nsteps+1)*nout doubles. */
-int equ_run_fresh(const fmuc_fmi *f, const equ_plan *p, const char *name, double *rows,
+int equ_run_fresh(fmuc_worker_ctx *ctx, const equ_plan *p, const char *name, double *rows,
                   char *err, size_t errsz);
 
 /** RK4 substep exactly as the VDSim core: x + (h/6)*(((k1 + 2k2) + 2k3) + k4), tiny values

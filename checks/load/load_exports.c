@@ -35,17 +35,16 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     for (int k = 0; k < 2; k++) {
         if (!want[k])
             continue;
-        const fmuc_fmi *f = fmuc_worker_load(ctx, ifaces[k]);
-        if (!f) {
+        if (fmuc_inst_load(ctx, (fmuc_iface)ifaces[k]) < 0) {
             cJSON_AddFalseToObject(reply, "loaded");
             cJSON_AddStringToObject(reply, "error", fmuc_worker_load_error(ctx));
             return 0;
         }
-        /* Names of both interfaces (the common ones once): check with fmuc_fmi_has. */
+        /* Names of both interfaces (the common ones once): check with fmuc_inst_lib_has. */
         for (size_t i = 0; i < NFUNCTIONS; i++) {
             int needed = functions[i].iface == IF_C || functions[i].iface == (k ? IF_CS : IF_ME);
             int dup = k == 1 && want[0] && functions[i].iface == IF_C;
-            if (needed && !dup && !fmuc_fmi_has(f, functions[i].name))
+            if (needed && !dup && !fmuc_inst_lib_has(ctx, (fmuc_iface)ifaces[k], functions[i].name))
                 cJSON_AddItemToArray(missing, cJSON_CreateString(functions[i].name));
         }
     }

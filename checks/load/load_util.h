@@ -9,6 +9,7 @@
 
 #include "api/api_util.h"
 #include "check.h"
+#include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_worker.h"
 
 typedef struct loadu_lib {
@@ -54,26 +55,28 @@ static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const loadu_request *rq = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, rq->iface);
-    if (!f) {
+    fmuc_iface iface = (fmuc_iface)rq->iface;
+    if (fmuc_inst_load(ctx, iface) < 0) {
         cJSON_AddFalseToObject(reply, "loaded");
         cJSON_AddStringToObject(reply, "error", fmuc_worker_load_error(ctx));
         return 0;
     }
     cJSON_AddTrueToObject(reply, "loaded");
     cJSON *missing = cJSON_AddArrayToObject(reply, "missing");
-    for (size_t i = 0; i < f->nmissing; i++)
-        cJSON_AddItemToArray(missing, cJSON_CreateString(f->missing[i]));
+    const char *const *names;
+    size_t nmissing = fmuc_inst_lib_missing(ctx, iface, &names);
+    for (size_t i = 0; i < nmissing; i++)
+        cJSON_AddItemToArray(missing, cJSON_CreateString(names[i]));
     if (rq->what == LOADU_LOAD_ONLY)
         return 0;
     const char *fn = rq->what == LOADU_GET_VERSION ? "fmi2GetVersion" : "fmi2GetTypesPlatform";
-    if (!fmuc_fmi_has(f, fn)) {
+    if (!fmuc_inst_lib_has(ctx, iface, fn)) {
         cJSON_AddFalseToObject(reply, "provided");
         return 0;
     }
     cJSON_AddTrueToObject(reply, "provided");
-    const char *v = rq->what == LOADU_GET_VERSION ? fmuc_fmi_getVersion(f)
-                                                  : fmuc_fmi_getTypesPlatform(f);
+    const char *v = rq->what == LOADU_GET_VERSION ? fmuc_inst_lib_version(ctx, iface)
+                                                  : fmuc_inst_lib_types_platform(ctx, iface);
     if (!v) {
         cJSON_AddNullToObject(reply, "value");
         return 0;

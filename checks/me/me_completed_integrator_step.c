@@ -31,7 +31,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    if (nx && !meu_ok(meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x, nx)))) {
+    if (nx && !meu_ok(meu_st(&s, fmuc_inst_get_continuous_states(s.c, x, nx)))) {
         meu_fatal(ctx, "could not read the start state (see me-state-roundtrip)");
         goto out;
     }
@@ -41,7 +41,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     int unwritten = 0, step_events = 0;
     for (int k = 1; k <= NSTEPS; k++) {
         /* one explicit Euler step: what an integrator hands over after an accepted step */
-        fmi2Status st = nx ? meu_st(&s, fmuc_fmi_getDerivatives(s.f, s.c, dx, nx)) : fmi2OK;
+        int st = nx ? meu_st(&s, fmuc_inst_get_derivatives(s.c, dx, nx)) : FMUC_STATUS_OK;
         if (!meu_ok(st)) {
             meu_fatal(ctx, "fmi2GetDerivatives returned %s at t = %.17g",
                       meu_status(st, sb, sizeof sb), t);
@@ -50,23 +50,23 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         t = s.t0 + dt * (double)k;
         for (size_t i = 0; i < nx; i++)
             x[i] += dt * dx[i];
-        st = meu_st(&s, fmuc_fmi_setTime(s.f, s.c, t));
+        st = meu_st(&s, fmuc_inst_set_time(s.c, t));
         if (meu_ok(st) && nx)
-            st = meu_st(&s, fmuc_fmi_setContinuousStates(s.f, s.c, x, nx));
+            st = meu_st(&s, fmuc_inst_set_continuous_states(s.c, x, nx));
         if (!meu_ok(st)) {
             meu_fatal(ctx, "setting t = %.17g and the states returned %s", t,
                       meu_status(st, sb, sizeof sb));
             goto out;
         }
-        fmi2Boolean em = FILL, term = FILL;
+        int em = FILL, term = FILL;
         fmuc_worker_phase_at(ctx, "completed integrator step", k, t);
-        st = meu_st(&s, fmuc_fmi_completedIntegratorStep(s.f, s.c, fmi2True, &em, &term));
+        st = meu_st(&s, fmuc_inst_completed_integrator_step(s.c, 1, &em, &term));
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2CompletedIntegratorStep after an accepted step at t = %.17g "
                                "returned %s", t, meu_status(st, sb, sizeof sb));
             goto out;
         }
-        if ((em != fmi2True && em != fmi2False) || (term != fmi2True && term != fmi2False)) {
+        if ((em != 1 && em != 0) || (term != 1 && term != 0)) {
             if (!unwritten)
                 meu_violation(ctx, "fmi2CompletedIntegratorStep at t = %.17g returned %s but did "
                                    "not set its outputs (enterEventMode = %d, terminateSimulation "
@@ -79,12 +79,12 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             unwritten++;
             continue;
         }
-        if (term == fmi2True) {
+        if (term == 1) {
             meu_note(ctx, "the FMU asked to terminate at t = %.17g (terminateSimulation); the "
                           "host stops there", t);
             break;
         }
-        if (em == fmi2True) {
+        if (em == 1) {
             step_events++;
             if (not_needed)
                 meu_violation(ctx, "completedIntegratorStepNotNeeded=\"true\", yet "
@@ -92,21 +92,21 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                                    "event (enterEventMode = fmi2True; the call must have no effect)",
                               t);
             /* honour it: event mode, iteration, back to continuous time */
-            fmi2EventInfo info;
+            fmuc_inst_event_info info;
             unsigned it = 0;
-            st = meu_st(&s, fmuc_fmi_enterEventMode(s.f, s.c));
+            st = meu_st(&s, fmuc_inst_enter_event_mode(s.c));
             do {
                 memset(&info, 0, sizeof info);
                 if (meu_ok(st))
-                    st = meu_st(&s, fmuc_fmi_newDiscreteStates(s.f, s.c, &info));
+                    st = meu_st(&s, fmuc_inst_update_discrete_states(s.c, &info));
                 it++;
-            } while (meu_ok(st) && info.newDiscreteStatesNeeded && !info.terminateSimulation &&
+            } while (meu_ok(st) && info.new_discrete_states_needed && !info.terminate_simulation &&
                      it < MEU_MAX_EVENT_ITERATIONS);
-            if (!meu_ok(st) || info.terminateSimulation || info.newDiscreteStatesNeeded)
+            if (!meu_ok(st) || info.terminate_simulation || info.new_discrete_states_needed)
                 break; /* event handling itself is me-events' subject */
-            st = meu_st(&s, fmuc_fmi_enterContinuousTimeMode(s.f, s.c));
+            st = meu_st(&s, fmuc_inst_enter_continuous_time_mode(s.c));
             if (!meu_ok(st) ||
-                (nx && !meu_ok(meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x, nx)))))
+                (nx && !meu_ok(meu_st(&s, fmuc_inst_get_continuous_states(s.c, x, nx)))))
                 break;
         }
     }
@@ -143,7 +143,7 @@ static void host_run(const fmuc_subject *s, int needed, fmuc_result *res)
         char sb[32];
         fmuc_result_violation(res, "fmi2CompletedIntegratorStep returned %s at t = %.17g in the "
                                    "default-experiment run",
-                              fmuc_fmi_status_name(rp->bad[i].status, sb, sizeof sb), rp->bad[i].t);
+                              fmuc_status_name(2, rp->bad[i].status, sb, sizeof sb), rp->bad[i].t);
     }
     cJSON *ev = fmuc_result_evidence(res);
     cJSON_AddBoolToObject(ev, "completedIntegratorStep_needed", needed);

@@ -66,9 +66,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    fmi2Status st = meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx));
+    int st = meu_st(&s, fmuc_inst_get_continuous_states(s.c, x0, nx));
     if (meu_ok(st))
-        st = meu_st(&s, fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx));
+        st = meu_st(&s, fmuc_inst_get_nominals(s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not read the start state (%s; see me-state-roundtrip)",
                   meu_status(st, sb, sizeof sb));
@@ -107,11 +107,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 v[i] /= vn;
             for (size_t i = 0; i < nx; i++)
                 xp[i] = x[i] + delta * v[i];
-            fmi2Status s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
+            int s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
             int region = same_region(z0, z, ni);
             for (size_t i = 0; i < nx; i++)
                 xp[i] = x[i] - delta * v[i];
-            fmi2Status s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
+            int s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
             region = region && same_region(z0, z, ni);
             if (!meu_ok(s1) || !meu_ok(s2)) {
                 meu_note(ctx, "point %d direction %d: evaluation at x ± δv returned %s; skipped",
@@ -130,7 +130,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             for (size_t i = 0; i < nx; i++)
                 jv[i] = NAN;
             if (meu_ok(st))
-                st = meu_st(&s, fmuc_fmi_getDirectionalDerivative(s.f, s.c, m->dxvr, nx, m->xvr, nx, v, jv));
+                st = meu_st(&s, fmuc_inst_get_directional_derivative(s.c, m->dxvr, nx, m->xvr, nx, v, nx, jv, nx));
             cJSON *pt = cJSON_CreateObject();
             cJSON_AddNumberToObject(pt, "point", p);
             cJSON_AddNumberToObject(pt, "direction", d);
@@ -144,12 +144,12 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
             cJSON_AddNumberToObject(pt, "delta", delta);
             cJSON_AddItemToArray(points, pt);
-            if (st == FMUC_FMI_NOT_PROVIDED || !meu_ok(st)) {
+            if (st == FMUC_STATUS_NOT_PROVIDED || !meu_ok(st)) {
                 failed++;
                 meu_violation(ctx, "providesDirectionalDerivative=\"true\" but "
                                    "fmi2GetDirectionalDerivative(unknowns = %zu derivatives, "
                                    "knowns = %zu states) returned %s at point %d",
-                              nx, nx, st == FMUC_FMI_NOT_PROVIDED ? "not provided"
+                              nx, nx, st == FMUC_STATUS_NOT_PROVIDED ? "not provided"
                                                                   : meu_status(st, sb, sizeof sb),
                               p);
                 cJSON_AddNullToObject(pt, "eps_dd");
@@ -190,10 +190,10 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             double dj = 1e-6 * (fabs(x[j]) > 1.0 ? fabs(x[j]) : 1.0);
             memcpy(xp, x, nx * sizeof *x);
             xp[j] = x[j] + dj;
-            fmi2Status s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
+            int s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
             int region = same_region(z0, z, ni);
             xp[j] = x[j] - dj;
-            fmi2Status s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
+            int s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
             region = region && same_region(z0, z, ni);
             if (!meu_ok(s1) || !meu_ok(s2) || !region)
                 continue;

@@ -34,9 +34,9 @@ static int probe_indicators(fmuc_worker_ctx *ctx, meu_session *s, size_t ni)
         zb[j] = fill_b;
     }
     fmuc_worker_phase(ctx, "event indicators (ni = %zu)", ni);
-    fmi2Status st = meu_st(s, fmuc_fmi_getEventIndicators(s->f, s->c, za, ni));
-    fmi2Status st2 = meu_ok(st) ? meu_st(s, fmuc_fmi_getEventIndicators(s->f, s->c, zb, ni)) : st;
-    if (st == fmi2Discard || st2 == fmi2Discard) {
+    int st = meu_st(s, fmuc_inst_get_event_indicators(s->c, za, ni));
+    int st2 = meu_ok(st) ? meu_st(s, fmuc_inst_get_event_indicators(s->c, zb, ni)) : st;
+    if (st == FMUC_STATUS_DISCARD || st2 == FMUC_STATUS_DISCARD) {
         meu_note(ctx, "fmi2GetEventIndicators(ni = %zu) returned fmi2Discard at the start "
                       "point; indicator values not checked", ni);
     } else if (!meu_ok(st) || !meu_ok(st2)) {
@@ -91,30 +91,30 @@ static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, meu_session
     double span = s->t1 - s->t0;
     double te = s->t0 + (span > 0.0 && span * 1e-3 < 1e-3 ? span * 1e-3 : 1e-3);
     fmuc_worker_phase(ctx, "external event at t = %.9g", te);
-    fmi2Status st = meu_st(s, fmuc_fmi_setTime(s->f, s->c, te));
+    int st = meu_st(s, fmuc_inst_set_time(s->c, te));
     if (meu_ok(st))
-        st = meu_st(s, fmuc_fmi_enterEventMode(s->f, s->c));
+        st = meu_st(s, fmuc_inst_enter_event_mode(s->c));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not enter Event Mode at t = %.17g (%s)", te,
                   meu_status(st, sb, sizeof sb));
         goto out;
     }
-    if (nx && !meu_ok(meu_st(s, fmuc_fmi_getContinuousStates(s->f, s->c, xb, nx)))) {
+    if (nx && !meu_ok(meu_st(s, fmuc_inst_get_continuous_states(s->c, xb, nx)))) {
         meu_fatal(ctx, "fmi2GetContinuousStates failed in Event Mode");
         goto out;
     }
     unsigned it = 0;
-    fmi2EventInfo info;
+    fmuc_inst_event_info info;
     do {
         memset(&info, 0, sizeof info);
-        st = meu_st(s, fmuc_fmi_newDiscreteStates(s->f, s->c, &info));
+        st = meu_st(s, fmuc_inst_update_discrete_states(s->c, &info));
         it++;
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2NewDiscreteStates at an external event (t = %.17g) returned "
                                "%s", te, meu_status(st, sb, sizeof sb));
             goto out;
         }
-        if (nx && !meu_ok(meu_st(s, fmuc_fmi_getContinuousStates(s->f, s->c, xa, nx)))) {
+        if (nx && !meu_ok(meu_st(s, fmuc_inst_get_continuous_states(s->c, xa, nx)))) {
             meu_fatal(ctx, "fmi2GetContinuousStates failed in Event Mode");
             goto out;
         }
@@ -125,28 +125,28 @@ static void external_event(fmuc_worker_ctx *ctx, const meu_model *m, meu_session
                 if (changed == nx)
                     changed = i;
             }
-        if (info.valuesOfContinuousStatesChanged && nchanged == 0)
+        if (info.values_changed && nchanged == 0)
             meu_violation(ctx, "fmi2NewDiscreteStates (external event at t = %.17g, iteration %u) "
                                "set valuesOfContinuousStatesChanged although no continuous state "
                                "changed (must be false then: hosts restart the integrator or loop)",
                           te, it);
-        if (!info.valuesOfContinuousStatesChanged && nchanged > 0)
+        if (!info.values_changed && nchanged > 0)
             meu_violation(ctx, "fmi2NewDiscreteStates (external event at t = %.17g, iteration %u) "
                                "changed state '%s' (vr %u) from %.17g to %.17g but did not set "
                                "valuesOfContinuousStatesChanged",
                           te, it, meu_name(m->xvar[changed]), m->xvr[changed], xb[changed],
                           xa[changed]);
         memcpy(xb, xa, nx * sizeof *xa);
-    } while (info.newDiscreteStatesNeeded && !info.terminateSimulation && it < MAX_ITER);
+    } while (info.new_discrete_states_needed && !info.terminate_simulation && it < MAX_ITER);
     cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "external_event_iterations", it);
-    if (info.newDiscreteStatesNeeded && !info.terminateSimulation) {
+    if (info.new_discrete_states_needed && !info.terminate_simulation) {
         meu_violation(ctx, "the event iteration of an external event at t = %.17g did not settle: "
                            "newDiscreteStatesNeeded still true after %u fmi2NewDiscreteStates "
                            "calls", te, MAX_ITER);
         goto out;
     }
-    if (!info.terminateSimulation) {
-        st = meu_st(s, fmuc_fmi_enterContinuousTimeMode(s->f, s->c));
+    if (!info.terminate_simulation) {
+        st = meu_st(s, fmuc_inst_enter_continuous_time_mode(s->c));
         if (!meu_ok(st))
             meu_violation(ctx, "fmi2EnterContinuousTimeMode after an external event returned %s",
                           meu_status(st, sb, sizeof sb));

@@ -35,9 +35,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    fmi2Status st = nx ? meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx)) : fmi2OK;
+    int st = nx ? meu_st(&s, fmuc_inst_get_continuous_states(s.c, x0, nx)) : FMUC_STATUS_OK;
     if (meu_ok(st) && nx)
-        st = meu_st(&s, fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx));
+        st = meu_st(&s, fmuc_inst_get_nominals(s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not read the start state (%s; see me-state-roundtrip)",
                   meu_status(st, sb, sizeof sb));
@@ -63,7 +63,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         for (size_t i = 0; i < w; i++)
             cur[i] = NAN;
         st = meu_eval(&s, nx, ni, pt[p], px + p * nx, cur, cur + nx);
-        if (st == fmi2Discard) {
+        if (st == FMUC_STATUS_DISCARD) {
             meu_note(ctx, "point P%d (t = %.17g) refused with fmi2Discard; skipped", p, pt[p]);
             skipped[p] = 1;
             continue;

@@ -25,13 +25,13 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    fmi2Status st = meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, x0, nx));
+    int st = meu_st(&s, fmuc_inst_get_continuous_states(s.c, x0, nx));
     if (!meu_ok(st)) {
         meu_violation(ctx, "fmi2GetContinuousStates(nx = %zu, the number of <Derivatives>) "
                            "returned %s", nx, meu_status(st, sb, sizeof sb));
         goto out;
     }
-    st = meu_st(&s, fmuc_fmi_getNominalsOfContinuousStates(s.f, s.c, nom, nx));
+    st = meu_st(&s, fmuc_inst_get_nominals(s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_violation(ctx, "fmi2GetNominalsOfContinuousStates(nx = %zu) returned %s", nx,
                       meu_status(st, sb, sizeof sb));
@@ -53,8 +53,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddItemToArray(ev_nom, cJSON_CreateNumber(nom[i]));
         cJSON_AddItemToArray(ev_x0, cJSON_CreateNumber(x0[i]));
     }
-    st = meu_st(&s, fmuc_fmi_getDerivatives(s.f, s.c, dx, nx));
-    if (!meu_ok(st) && st != fmi2Discard)
+    st = meu_st(&s, fmuc_inst_get_derivatives(s.c, dx, nx));
+    if (!meu_ok(st) && st != FMUC_STATUS_DISCARD)
         meu_violation(ctx, "fmi2GetDerivatives(nx = %zu) returned %s", nx,
                       meu_status(st, sb, sizeof sb));
 
@@ -79,8 +79,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 x[i] = v->max - (isfinite(v->min) && (v->has & FMUC_HAS_MIN) ? 0.25 * (v->max - v->min) : 0.25 * nom[i]);
         }
         fmuc_worker_phase(ctx, "set/get states: %s", kinds[k]);
-        st = meu_st(&s, fmuc_fmi_setContinuousStates(s.f, s.c, x, nx));
-        if (st == fmi2Discard) {
+        st = meu_st(&s, fmuc_inst_set_continuous_states(s.c, x, nx));
+        if (st == FMUC_STATUS_DISCARD) {
             refused++;
             meu_note(ctx, "fmi2SetContinuousStates refused the %s vector with fmi2Discard; not "
                           "compared", kinds[k]);
@@ -93,7 +93,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         }
         for (size_t i = 0; i < nx; i++)
             y[i] = NAN;
-        st = meu_st(&s, fmuc_fmi_getContinuousStates(s.f, s.c, y, nx));
+        st = meu_st(&s, fmuc_inst_get_continuous_states(s.c, y, nx));
         if (!meu_ok(st)) {
             meu_violation(ctx, "fmi2GetContinuousStates(nx = %zu) after setting the %s vector "
                                "returned %s", nx, kinds[k], meu_status(st, sb, sizeof sb));
@@ -109,8 +109,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                               y[i]);
             }
         }
-        st = meu_st(&s, fmuc_fmi_getDerivatives(s.f, s.c, dx, nx));
-        if (!meu_ok(st) && st != fmi2Discard)
+        st = meu_st(&s, fmuc_inst_get_derivatives(s.c, dx, nx));
+        if (!meu_ok(st) && st != FMUC_STATUS_DISCARD)
             meu_violation(ctx, "fmi2GetDerivatives(nx = %zu) at the %s vector returned %s", nx,
                           kinds[k], meu_status(st, sb, sizeof sb));
     }

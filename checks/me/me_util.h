@@ -21,7 +21,7 @@
 typedef struct meu_model {
     size_t nx;                    /* number of <Derivatives> entries */
     size_t ni;                    /* numberOfEventIndicators (0 when absent) */
-    fmi2ValueReference *xvr, *dxvr;
+    fmuc_vr *xvr, *dxvr;
     const fmuc_md_var **xvar, **dxvar;
     uint32_t *x_index, *dx_index; /* 1-based ModelVariables indices */
     const fmuc_md_unknown **dx_unknown;
@@ -137,14 +137,14 @@ static inline void meu_fatal(fmuc_worker_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-static inline const char *meu_status(fmi2Status st, char *buf, size_t n)
+static inline const char *meu_status(int st, char *buf, size_t n)
 {
-    return fmuc_fmi_status_name((int)st, buf, n);
+    return fmuc_status_name(2, st, buf, n);
 }
 
-static inline int meu_ok(fmi2Status st)
+static inline int meu_ok(int st)
 {
-    return st == fmi2OK || st == fmi2Warning;
+    return fmuc_status_ok(st);
 }
 
 /** The check cannot be carried out because the FMU does not get that far (load, instantiate,
@@ -162,39 +162,38 @@ static inline void meu_na(fmuc_worker_ctx *ctx, const char *fmt, ...)
 /* --- worker session: instantiate -> init -> event iteration -> Continuous-Time Mode ------- */
 
 typedef struct meu_session {
-    const fmuc_fmi *f;
-    fmi2Component c;
+    fmuc_inst *c;             /* the instance (instance API) */
     double t0, t1;            /* start time; stop time (t0 + 1 when not defined) */
     int stop_defined;
-    unsigned init_iterations; /* fmi2NewDiscreteStates calls of the initial event iteration */
-    fmi2EventInfo info;       /* the last event info of the initial iteration */
+    unsigned init_iterations; /* update-discrete-states calls of the initial event iteration */
+    fmuc_inst_event_info info; /* the last event info of the initial iteration */
     int no_settle;            /* meu_start failed: the initial event iteration did not settle */
     int initialized;          /* fmi2ExitInitializationMode succeeded (Event Mode reached) */
-    fmi2Status worst;         /* the worst status of the instance's calls (meu_st) */
+    int worst;                /* the worst status of the instance's calls (meu_st) */
 } meu_session;
 
 /** Record the status of a call on the session's instance and return it: after fmi2Error the
  *  importer may only free (or reset) the instance, after fmi2Fatal call nothing (FMI 2.0.4
  *  §2.1.3); meu_end obeys that. Every call on s->c goes through it. */
-static inline fmi2Status meu_st(meu_session *s, fmi2Status st)
+static inline int meu_st(meu_session *s, int st)
 {
-    if ((st == fmi2Error || st == fmi2Fatal) && (int)st > (int)s->worst)
+    if ((st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL) && st > s->worst)
         s->worst = st;
     return st;
 }
 
 #define MEU_MAX_EVENT_ITERATIONS 100u
 
-/** Bring a fresh ME instance to Continuous-Time Mode at the default experiment's start time.
- *  On failure (the FMU does not load, instantiate or initialize: owned by load-*, api-* and
- *  me-nominal-run), reports through meu_na and returns -1 (the instance, if any, stays in s->c;
- *  s->no_settle tells an initial event iteration that did not settle). */
+/** Bring a fresh ME instance to Continuous-Time Mode at the default experiment's start time
+ *  (the life-cycle driver, fmuc_drive_reach). On failure (the FMU does not load, instantiate or
+ *  initialize: owned by load-*, api-* and me-nominal-run), reports through meu_na and returns -1
+ *  (the instance, if any, stays in s->c; s->no_settle tells an initial event iteration that did
+ *  not settle). */
 static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session *s)
 {
     char sb[32];
     memset(s, 0, sizeof *s);
-    s->f = fmuc_worker_load(ctx, fmi2ModelExchange);
-    if (!s->f) {
+    if (fmuc_inst_load(ctx, FMUC_IFACE_ME) < 0) {
         meu_na(ctx, "the ModelExchange library does not load: %s", fmuc_worker_load_error(ctx));
         return -1;
     }
@@ -203,54 +202,52 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
     s->stop_defined = ex->present && ex->has_stop && ex->stop_time > s->t0;
     s->t1 = s->stop_defined ? ex->stop_time : s->t0 + 1.0;
     fmuc_worker_phase(ctx, "instantiate");
-    s->c = fmuc_fmi_instantiate(s->f, fmi2ModelExchange, NULL, "fmucheck-me");
+    s->c = fmuc_inst_instantiate(ctx, FMUC_IFACE_ME, NULL, "fmucheck-me");
     if (!s->c) {
         meu_na(ctx, "fmi2Instantiate(fmi2ModelExchange) returned NULL");
         return -1;
     }
-    fmuc_worker_phase(ctx, "initialize");
     int tol_defined = ex->present && ex->has_tolerance;
-    fmi2Status st = meu_st(s, fmuc_fmi_setupExperiment(s->f, s->c, tol_defined,
-                                                       tol_defined ? ex->tolerance : 0.0, s->t0,
-                                                       s->stop_defined, s->t1));
-    if (meu_ok(st))
-        st = meu_st(s, fmuc_fmi_enterInitializationMode(s->f, s->c));
-    if (meu_ok(st))
-        st = meu_st(s, fmuc_fmi_exitInitializationMode(s->f, s->c));
-    s->initialized = meu_ok(st);
-    if (!meu_ok(st)) {
+    fmuc_drive_start ds;
+    fmuc_drive_reached r;
+    fmuc_drive_start_init(&ds, md);
+    ds.exp = (fmuc_inst_experiment){tol_defined, tol_defined ? ex->tolerance : 0.0, s->t0,
+                                    s->stop_defined, s->t1};
+    ds.max_iterations = MEU_MAX_EVENT_ITERATIONS;
+    ds.stop_on_terminate = 1;
+    ds.phase_init = "initialize";
+    ds.phase_iteration = "initial event iteration";
+    ds.phase_ctm = "continuous-time mode";
+    int rc = fmuc_drive_reach(s->c, FMUC_ST_CTM, &ds, &r);
+    meu_st(s, r.worst);
+    s->init_iterations = r.iterations;
+    s->info = r.info;
+    s->initialized = !(r.failed_op == FMUC_INST_OP_SETUP_EXPERIMENT ||
+                       r.failed_op == FMUC_INST_OP_ENTER_INIT || r.failed_op == FMUC_INST_OP_EXIT_INIT);
+    if (!s->initialized) {
         meu_na(ctx, "initialization failed (%s in the trace): the FMU could not be brought "
-                       "into Event Mode", meu_status(st, sb, sizeof sb));
+                       "into Event Mode", meu_status(r.status, sb, sizeof sb));
         return -1;
     }
-    fmuc_worker_phase(ctx, "initial event iteration");
-    do {
-        memset(&s->info, 0, sizeof s->info);
-        st = meu_st(s, fmuc_fmi_newDiscreteStates(s->f, s->c, &s->info));
-        s->init_iterations++;
-        if (!meu_ok(st)) {
-            meu_na(ctx, "fmi2NewDiscreteStates after initialization returned %s",
-                      meu_status(st, sb, sizeof sb));
-            return -1;
-        }
-    } while (s->info.newDiscreteStatesNeeded && !s->info.terminateSimulation &&
-             s->init_iterations < MEU_MAX_EVENT_ITERATIONS);
-    if (s->info.newDiscreteStatesNeeded && !s->info.terminateSimulation) {
+    if (r.failed_op == FMUC_INST_OP_UPDATE_DISCRETE_STATES) {
+        meu_na(ctx, "fmi2NewDiscreteStates after initialization returned %s",
+               meu_status(r.status, sb, sizeof sb));
+        return -1;
+    }
+    if (r.no_settle) {
         s->no_settle = 1;
         meu_na(ctx, "the initial event iteration did not settle within %u "
                        "fmi2NewDiscreteStates calls", MEU_MAX_EVENT_ITERATIONS);
         return -1;
     }
-    if (s->info.terminateSimulation) {
+    if (rc == 1) {
         meu_na(ctx, "the FMU asked to terminate right after initialization");
         return -1;
     }
-    st = meu_st(s, fmuc_fmi_enterContinuousTimeMode(s->f, s->c));
-    if (!meu_ok(st)) {
-        meu_na(ctx, "fmi2EnterContinuousTimeMode returned %s", meu_status(st, sb, sizeof sb));
+    if (r.failed_op == FMUC_INST_OP_ENTER_CT_MODE) {
+        meu_na(ctx, "fmi2EnterContinuousTimeMode returned %s", meu_status(r.status, sb, sizeof sb));
         return -1;
     }
-    fmuc_worker_phase(ctx, "continuous-time mode");
     return 0;
 }
 
@@ -258,34 +255,36 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
  *  Continuous-Time Mode and never after fmi2Error; fmi2FreeInstance unless fmi2Fatal was seen. */
 static inline void meu_end(meu_session *s)
 {
-    if (s->f && s->c && s->worst != fmi2Fatal) {
-        if (s->initialized && s->worst != fmi2Error)
-            fmuc_fmi_terminate(s->f, s->c);
-        fmuc_fmi_freeInstance(s->f, s->c);
+    if (s->c && s->worst != FMUC_STATUS_FATAL) {
+        if (s->initialized && s->worst != FMUC_STATUS_ERROR)
+            fmuc_inst_terminate(s->c);
+        fmuc_inst_free(s->c);
+    } else {
+        fmuc_inst_abandon(s->c);
     }
     s->c = NULL;
 }
 
 /** Set (t, x) and read derivatives (nx) and event indicators (ni; z may be NULL when ni = 0).
  *  Returns the worst status of the calls. */
-static inline fmi2Status meu_eval(meu_session *s, size_t nx, size_t ni, double t,
-                                  const double *x, double *dx, double *z)
+static inline int meu_eval(meu_session *s, size_t nx, size_t ni, double t, const double *x,
+                           double *dx, double *z)
 {
-    fmi2Status st = meu_st(s, fmuc_fmi_setTime(s->f, s->c, t)), w = st;
+    int st = meu_st(s, fmuc_inst_set_time(s->c, t)), w = st;
     if (!meu_ok(st))
         return st;
     if (nx) {
-        st = meu_st(s, fmuc_fmi_setContinuousStates(s->f, s->c, x, nx));
+        st = meu_st(s, fmuc_inst_set_continuous_states(s->c, x, nx));
         w = st > w ? st : w;
         if (!meu_ok(st))
             return st;
-        st = meu_st(s, fmuc_fmi_getDerivatives(s->f, s->c, dx, nx));
+        st = meu_st(s, fmuc_inst_get_derivatives(s->c, dx, nx));
         w = st > w ? st : w;
         if (!meu_ok(st))
             return st;
     }
     if (ni && z) {
-        st = meu_st(s, fmuc_fmi_getEventIndicators(s->f, s->c, z, ni));
+        st = meu_st(s, fmuc_inst_get_event_indicators(s->c, z, ni));
         w = st > w ? st : w;
     }
     return w;

@@ -14,6 +14,8 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include "fmuc/fmuc_drive.h"
+#include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_sim.h"
 
 #define MAX_BAD 200
@@ -44,30 +46,30 @@ void fmuc_sim_config_init(fmuc_sim_config *cfg, fmi2Type iface)
 /* ---- driver state ----------------------------------------------------------------------- */
 
 typedef struct rec_var {
-    fmi2ValueReference vr;
+    fmuc_vr vr;
     size_t col;
 } rec_var;
 
 typedef struct sim {
     fmuc_worker_ctx *ctx;
-    const fmuc_fmi *f;
+    fmuc_inst *in_;           /* the instance (NULL before instantiation and after freeing) */
     const fmuc_md *md;
     const fmuc_sim_config *cfg;
     fmuc_sim_result *r;
-    fmi2Component c;
     const fmuc_sim_input *in;
     fmuc_sim_input own_in;
     double *last_in;          /* last value set per input column (discrete change detection) */
     const char **last_str;
-    fmi2ValueReference *in_vr; /* Real inputs gathered for one fmi2SetReal call */
+    fmuc_vr *in_vr;           /* Real inputs gathered for one fmi2SetReal call */
     double *in_val;
     size_t *in_col;
     /* recording by base type */
     rec_var *rr, *ri, *rb;
     size_t nr, ni_, nb;
-    fmi2ValueReference *vbuf;
+    fmuc_vr *vbuf;
     double *rbuf;
-    int *ibuf;
+    int32_t *ibuf;
+    int *bbuf;
     size_t cap_points;
     size_t max_points;
     /* ME */
@@ -82,9 +84,9 @@ typedef struct sim {
     int synced;               /* t_synced is valid */
 } sim;
 
-static int ok(fmi2Status st)
+static int ok(fmuc_status st)
 {
-    return st == fmi2OK || st == fmi2Warning;
+    return fmuc_status_ok(st);
 }
 
 static void stop(sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -102,22 +104,22 @@ static void stop(sim *s, const char *fmt, ...)
 
 static const char *stname(int st, char *buf, size_t n)
 {
-    return fmuc_fmi_status_name(st, buf, n);
+    return fmuc_status_name(2, st, buf, n);
 }
 
 /* Count the status of one call; keep calls that were not OK/Warning. */
-static fmi2Status rec(sim *s, int fn, fmi2Status st, double t, const char *fmt, ...)
+static fmuc_status rec(sim *s, int fn, fmuc_status st, double t, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-static fmi2Status rec(sim *s, int fn, fmi2Status st, double t, const char *fmt, ...)
+static fmuc_status rec(sim *s, int fn, fmuc_status st, double t, const char *fmt, ...)
 {
     fmuc_sim_result *r = s->r;
-    int k = ((int)st >= 0 && (int)st <= fmi2Pending) ? (int)st : 6;
+    int k = ((int)st >= 0 && (int)st <= FMUC_STATUS_PENDING) ? (int)st : 6;
     r->status_counts[fn][k]++;
     if (ok(st))
         return st;
-    if (st == fmi2Fatal)
+    if (st == FMUC_STATUS_FATAL)
         s->fatal = 1;
-    else if (st != fmi2Discard)
+    else if (st != FMUC_STATUS_DISCARD)
         s->error = 1;
     if (r->nbad >= MAX_BAD) {
         r->bad_dropped++;
@@ -198,7 +200,7 @@ static int all_finite(sim *s, double t, vec_kind k, const double *v, double *out
 }
 
 /* A call failed hard (Error/Fatal/invalid): describe it as the stop reason. */
-static void stop_call(sim *s, int fn, fmi2Status st, double t)
+static void stop_call(sim *s, int fn, fmuc_status st, double t)
 {
     char b[32];
     stop(s, "%s returned %s at t=%.17g", fmuc_sim_fn_name(fn), stname(st, b, sizeof b), t);
@@ -268,7 +270,8 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
     s->vbuf = calloc(n ? n : 1, sizeof *s->vbuf);
     s->rbuf = calloc(n ? n : 1, sizeof *s->rbuf);
     s->ibuf = calloc(n ? n : 1, sizeof *s->ibuf);
-    if (!r->cols || !s->rr || !s->ri || !s->rb || !s->vbuf || !s->rbuf || !s->ibuf)
+    s->bbuf = calloc(n ? n : 1, sizeof *s->bbuf);
+    if (!r->cols || !s->rr || !s->ri || !s->rb || !s->vbuf || !s->rbuf || !s->ibuf || !s->bbuf)
         return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
@@ -330,12 +333,12 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
     if (s->nr) {
         for (size_t k = 0; k < s->nr; k++)
             s->vbuf[k] = s->rr[k].vr;
-        fmi2Status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_fmi_getReal(s->f, s->c, s->vbuf, s->nr, s->rbuf),
+        fmuc_status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_inst_get_float64(s->in_, s->vbuf, s->nr, s->rbuf),
                             t, "%zu outputs", s->nr);
         if (ok(st))
             for (size_t k = 0; k < s->nr; k++)
                 row[s->rr[k].col] = s->rbuf[k];
-        else if (st != fmi2Discard) {
+        else if (st != FMUC_STATUS_DISCARD) {
             stop_call(s, FMUC_SIM_FN_GetReal, st, t);
             bad = 1;
         }
@@ -343,8 +346,8 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
     if (s->ni_ && !bad) {
         for (size_t k = 0; k < s->ni_; k++)
             s->vbuf[k] = s->ri[k].vr;
-        fmi2Status st = rec(s, FMUC_SIM_FN_GetInteger,
-                            fmuc_fmi_getInteger(s->f, s->c, s->vbuf, s->ni_, s->ibuf), t,
+        fmuc_status st = rec(s, FMUC_SIM_FN_GetInteger,
+                             fmuc_inst_get_int32(s->in_, s->vbuf, s->ni_, s->ibuf), t,
                             "%zu variables", s->ni_);
         if (ok(st))
             for (size_t k = 0; k < s->ni_; k++)
@@ -357,12 +360,12 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
     if (s->nb && !bad) {
         for (size_t k = 0; k < s->nb; k++)
             s->vbuf[k] = s->rb[k].vr;
-        fmi2Status st = rec(s, FMUC_SIM_FN_GetBoolean,
-                            fmuc_fmi_getBoolean(s->f, s->c, s->vbuf, s->nb, s->ibuf), t,
+        fmuc_status st = rec(s, FMUC_SIM_FN_GetBoolean,
+                             fmuc_inst_get_boolean(s->in_, s->vbuf, s->nb, s->bbuf), t,
                             "%zu variables", s->nb);
         if (ok(st))
             for (size_t k = 0; k < s->nb; k++)
-                row[s->rb[k].col] = s->ibuf[k] ? 1.0 : 0.0;
+                row[s->rb[k].col] = s->bbuf[k] ? 1.0 : 0.0;
         else {
             stop_call(s, FMUC_SIM_FN_GetBoolean, st, t);
             bad = 1;
@@ -394,12 +397,12 @@ enum { IN_ALL = 0, IN_CONTINUOUS, IN_DISCRETE };
 static int set_real_inputs(sim *s, double t, size_t m)
 {
     const fmuc_sim_input *in = s->in;
-    fmi2Status st;
+    fmuc_status st;
     char names[256];
     size_t o = 0;
     if (!m)
         return 0;
-    st = fmuc_fmi_setReal(s->f, s->c, s->in_vr, m, s->in_val);
+    st = fmuc_inst_set_float64(s->in_, s->in_vr, m, s->in_val);
     if (ok(st)) {
         rec(s, FMUC_SIM_FN_SetReal, st, t, NULL);
         return 0;
@@ -412,7 +415,7 @@ static int set_real_inputs(sim *s, double t, size_t m)
         o += w > 0 ? (size_t)w : 0;
     }
     rec(s, FMUC_SIM_FN_SetReal, st, t, "input%s %s", m > 1 ? "s" : "", names);
-    if (st != fmi2Discard) {
+    if (st != FMUC_STATUS_DISCARD) {
         stop_call(s, FMUC_SIM_FN_SetReal, st, t);
         return -1;
     }
@@ -434,8 +437,8 @@ static int set_inputs(sim *s, double t, int which, int changed_only)
         int cont = in->cols[k].interpolate;
         if ((which == IN_CONTINUOUS && !cont) || (which == IN_DISCRETE && cont))
             continue;
-        fmi2ValueReference vr = v->value_reference;
-        fmi2Status st;
+        fmuc_vr vr = v->value_reference;
+        fmuc_status st;
         int fn;
         if (v->type == FMUC_TYPE_STRING) {
             const char *str = fmuc_sim_input_string(in, k, t);
@@ -443,7 +446,7 @@ static int set_inputs(sim *s, double t, int which, int changed_only)
                 continue;
             s->last_str[k] = str;
             fn = FMUC_SIM_FN_SetString;
-            st = fmuc_fmi_setString(s->f, s->c, &vr, 1, &str);
+            st = fmuc_inst_set_string(s->in_, &vr, 1, &str);
         } else {
             double x = fmuc_sim_input_value(in, k, t);
             if (changed_only && !cont && x == s->last_in[k])
@@ -456,17 +459,17 @@ static int set_inputs(sim *s, double t, int which, int changed_only)
                 n++;
                 continue;
             } else if (v->type == FMUC_TYPE_BOOLEAN) {
-                fmi2Boolean b = x != 0.0 ? fmi2True : fmi2False;
+                int b = x != 0.0;
                 fn = FMUC_SIM_FN_SetBoolean;
-                st = fmuc_fmi_setBoolean(s->f, s->c, &vr, 1, &b);
+                st = fmuc_inst_set_boolean(s->in_, &vr, 1, &b);
             } else {
-                fmi2Integer i = (fmi2Integer)x;
+                int32_t i = (int32_t)x;
                 fn = FMUC_SIM_FN_SetInteger;
-                st = fmuc_fmi_setInteger(s->f, s->c, &vr, 1, &i);
+                st = fmuc_inst_set_int32(s->in_, &vr, 1, &i);
             }
         }
         rec(s, fn, st, t, "input '%s' (vr %u)", v->name, vr);
-        if (!ok(st) && st != fmi2Discard) {
+        if (!ok(st) && st != FMUC_STATUS_DISCARD) {
             stop_call(s, fn, st, t);
             return -1;
         }
@@ -569,71 +572,95 @@ static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
     return FMUC_OK;
 }
 
-/* Instantiate, SetupExperiment, EnterInitializationMode, inputs, ExitInitializationMode.
- * Returns 0 or -1 (stop_reason set). */
+/* The life-cycle driver's hooks while it initializes: count each call's status (as rec does) and
+ * set the inputs in Initialization Mode. */
+static int sim_fn_of(fmuc_inst_op op)
+{
+    switch (op) {
+    case FMUC_INST_OP_SETUP_EXPERIMENT: return FMUC_SIM_FN_SetupExperiment;
+    case FMUC_INST_OP_ENTER_INIT: return FMUC_SIM_FN_EnterInitializationMode;
+    case FMUC_INST_OP_EXIT_INIT: return FMUC_SIM_FN_ExitInitializationMode;
+    default: return -1;
+    }
+}
+
+static void init_on_call(void *user, fmuc_inst_op op, int status)
+{
+    sim *s = user;
+    double t0 = s->r->start;
+    int fn = sim_fn_of(op);
+    if (fn < 0)
+        return;
+    if (op == FMUC_INST_OP_SETUP_EXPERIMENT)
+        rec(s, fn, (fmuc_status)status, t0, "start=%g stop=%g", t0, s->r->stop);
+    else
+        rec(s, fn, (fmuc_status)status, t0, NULL);
+}
+
+static int init_inputs(void *user, fmuc_inst *in)
+{
+    sim *s = user;
+    (void)in;
+    return set_inputs(s, s->r->start, IN_ALL, 0) < 0;
+}
+
+/* Instantiate, then the life-cycle driver (fmuc_drive_reach): SetupExperiment,
+ * EnterInitializationMode, inputs, ExitInitializationMode. Returns 0 or -1 (stop_reason set). */
 static int initialize(sim *s)
 {
     fmuc_sim_result *r = s->r;
     double t0 = r->start;
     const char *name = s->cfg->instance_name ? s->cfg->instance_name : "fmucheck-sim";
     fmuc_worker_phase(s->ctx, "instantiate");
-    s->c = fmuc_fmi_instantiate(s->f, s->cfg->iface, NULL, name);
-    r->status_counts[FMUC_SIM_FN_Instantiate][s->c ? fmi2OK : fmi2Error]++;
-    if (!s->c) {
+    s->in_ = fmuc_inst_instantiate(s->ctx, (fmuc_iface)s->cfg->iface, NULL, name);
+    r->status_counts[FMUC_SIM_FN_Instantiate][s->in_ ? FMUC_STATUS_OK : FMUC_STATUS_ERROR]++;
+    if (!s->in_) {
         r->instantiate_failed = 1;
         stop(s, "fmi2Instantiate(%s) returned NULL",
              s->cfg->iface == fmi2ModelExchange ? "fmi2ModelExchange" : "fmi2CoSimulation");
         return -1;
     }
-    fmuc_worker_phase(s->ctx, "initialization");
-    fmi2Status st = rec(s, FMUC_SIM_FN_SetupExperiment,
-                        fmuc_fmi_setupExperiment(s->f, s->c, r->tolerance_defined, r->tolerance,
-                                                 t0, 1, r->stop),
-                        t0, "start=%g stop=%g", t0, r->stop);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_SetupExperiment, st, t0);
-        return -1;
-    }
-    st = rec(s, FMUC_SIM_FN_EnterInitializationMode, fmuc_fmi_enterInitializationMode(s->f, s->c),
-             t0, NULL);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_EnterInitializationMode, st, t0);
-        return -1;
-    }
-    if (set_inputs(s, t0, IN_ALL, 0) < 0)
-        return -1;
-    st = rec(s, FMUC_SIM_FN_ExitInitializationMode, fmuc_fmi_exitInitializationMode(s->f, s->c),
-             t0, NULL);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_ExitInitializationMode, st, t0);
-        return -1;
-    }
-    return 0;
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, s->md);
+    ds.exp = (fmuc_inst_experiment){r->tolerance_defined, r->tolerance, t0, 1, r->stop};
+    ds.phase_init = "initialization";
+    ds.on_call = init_on_call;
+    ds.in_init = init_inputs;
+    ds.user = s;
+    if (fmuc_drive_reach(s->in_, s->cfg->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC, &ds,
+                         &dr) == 0)
+        return 0;
+    if (dr.failed_op >= 0)
+        stop_call(s, sim_fn_of((fmuc_inst_op)dr.failed_op), (fmuc_status)dr.status, t0);
+    return -1;
 }
 
 /* Terminate (when the state allows it) and FreeInstance (unless fatal). */
 static void finish(sim *s, int can_terminate, double t)
 {
-    if (!s->c)
+    if (!s->in_)
         return;
     if (s->fatal) {
-        s->c = NULL; /* §C.3: no call at all after fmi2Fatal */
+        fmuc_inst_abandon(s->in_); /* §C.3: no call at all after fmi2Fatal */
+        s->in_ = NULL;
         return;
     }
     if (can_terminate && !s->error) {
         fmuc_worker_phase(s->ctx, "terminate");
-        fmi2Status st = rec(s, FMUC_SIM_FN_Terminate, fmuc_fmi_terminate(s->f, s->c), t, NULL);
+        fmuc_status st = rec(s, FMUC_SIM_FN_Terminate, fmuc_inst_terminate(s->in_), t, NULL);
         if (!ok(st))
             stop_call(s, FMUC_SIM_FN_Terminate, st, t);
     }
     if (s->fatal) {
-        s->c = NULL;
+        fmuc_inst_abandon(s->in_);
+        s->in_ = NULL;
         return;
     }
     fmuc_worker_phase(s->ctx, "free instance");
-    fmuc_fmi_freeInstance(s->f, s->c);
-    s->r->status_counts[FMUC_SIM_FN_FreeInstance][fmi2OK]++;
-    s->c = NULL;
+    fmuc_inst_free(s->in_);
+    s->r->status_counts[FMUC_SIM_FN_FreeInstance][FMUC_STATUS_OK]++;
+    s->in_ = NULL;
 }
 
 /* ---- Co-Simulation ------------------------------------------------------------------------ */
@@ -659,13 +686,13 @@ static int run_cs(sim *s, fmuc_diag *diag)
     if (initialize(s) < 0)
         goto out;
     can_terminate = 1;
-    if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->f, s->c, t0)) {
+    if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->in_, t0)) {
         stop(s, "stopped by hook after initialization");
         goto out;
     }
     if (record_row(s, t0, diag) < 0)
         goto out;
-    if (s->cfg->hooks.at_point && s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, 0, t0)) {
+    if (s->cfg->hooks.at_point && s->cfg->hooks.at_point(s->cfg->hooks.user, s->in_, 0, t0)) {
         stop(s, "stopped by hook at t=%.17g", t0);
         goto out;
     }
@@ -681,19 +708,24 @@ static int run_cs(sim *s, fmuc_diag *diag)
             can_terminate = 0;
             goto out;
         }
+        if (s->cfg->hooks.before_step &&
+            s->cfg->hooks.before_step(s->cfg->hooks.user, s->in_, tc, hk)) {
+            stop(s, "stopped by hook at t=%.17g", tc);
+            goto out;
+        }
         fmuc_worker_phase_at(s->ctx, "step", (long long)(k + 1), tc);
-        fmi2Status st = rec(s, FMUC_SIM_FN_DoStep, fmuc_fmi_doStep(s->f, s->c, tc, hk, 0), tc,
-                            "t=%.9g h=%.9g", tc, hk);
+        fmuc_status st = rec(s, FMUC_SIM_FN_DoStep, fmuc_inst_do_step(s->in_, tc, hk, 0, NULL), tc,
+                             "t=%.9g h=%.9g", tc, hk);
         r->steps++;
-        if (st == fmi2Discard) {
-            fmi2Boolean term = fmi2False;
+        if (st == FMUC_STATUS_DISCARD) {
+            int term = 0;
             double last = NAN;
-            fmi2Status s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus,
-                                fmuc_fmi_getBooleanStatus(s->f, s->c, fmi2Terminated, &term), tc,
-                                "fmi2Terminated");
-            fmi2Status s2 = rec(s, FMUC_SIM_FN_GetRealStatus,
-                                fmuc_fmi_getRealStatus(s->f, s->c, fmi2LastSuccessfulTime, &last),
-                                tc, "fmi2LastSuccessfulTime");
+            fmuc_status s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus,
+                                 fmuc_inst_cs_status(s->in_, FMUC_INST_Q_TERMINATED, &term), tc,
+                                 "fmi2Terminated");
+            fmuc_status s2 = rec(s, FMUC_SIM_FN_GetRealStatus,
+                                 fmuc_inst_cs_status(s->in_, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &last),
+                                 tc, "fmi2LastSuccessfulTime");
             r->last_successful_time = ok(s2) ? last : NAN;
             if (ok(s1) && term)
                 r->terminated_by_fmu = 1;
@@ -713,13 +745,17 @@ static int run_cs(sim *s, fmuc_diag *diag)
         }
         t = tn;
         r->end_time = t;
+        if (s->cfg->hooks.after_step && s->cfg->hooks.after_step(s->cfg->hooks.user, s->in_, t)) {
+            stop(s, "stopped by hook at t=%.17g", t);
+            goto out;
+        }
         if ((k + 1) % every == 0 || k + 1 == nsteps) {
             if (record_row(s, tn, diag) < 0) {
                 can_terminate = !s->error;
                 goto out;
             }
             if (s->cfg->hooks.at_point &&
-                s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, r->npoints - 1, tn)) {
+                s->cfg->hooks.at_point(s->cfg->hooks.user, s->in_, r->npoints - 1, tn)) {
                 stop(s, "stopped by hook at t=%.17g", tn);
                 goto out;
             }
@@ -755,30 +791,30 @@ static void add_event(sim *s, double t, int kind, unsigned iter, int changed, in
 static int event_iteration(sim *s, double t, int kind, int root, int *states_changed,
                            int *nominals_changed)
 {
-    fmi2EventInfo info;
+    fmuc_inst_event_info info;
     unsigned it = 0;
     *states_changed = *nominals_changed = 0;
     fmuc_worker_phase(s->ctx, "event iteration (t=%.9g)", t);
     for (;;) {
-        memset(&info, 0, sizeof info);
-        fmi2Status st = rec(s, FMUC_SIM_FN_NewDiscreteStates,
-                            fmuc_fmi_newDiscreteStates(s->f, s->c, &info), t, "iteration %u", it + 1);
+        fmuc_status st = rec(s, FMUC_SIM_FN_NewDiscreteStates,
+                             fmuc_inst_update_discrete_states(s->in_, &info), t, "iteration %u",
+                             it + 1);
         it++;
         if (!ok(st)) {
             stop_call(s, FMUC_SIM_FN_NewDiscreteStates, st, t);
             add_event(s, t, kind, it, *states_changed, root);
             return -1;
         }
-        if (info.valuesOfContinuousStatesChanged)
+        if (info.values_changed)
             *states_changed = 1;
-        if (info.nominalsOfContinuousStatesChanged)
+        if (info.nominals_changed)
             *nominals_changed = 1;
-        if (info.terminateSimulation) {
+        if (info.terminate_simulation) {
             add_event(s, t, kind, it, *states_changed, root);
             s->r->terminated_by_fmu = 1;
             return 1;
         }
-        if (!info.newDiscreteStatesNeeded)
+        if (!info.new_discrete_states_needed)
             break;
         if (it >= s->cfg->max_event_iterations) {
             add_event(s, t, kind, it, *states_changed, root);
@@ -790,14 +826,14 @@ static int event_iteration(sim *s, double t, int kind, int root, int *states_cha
         }
     }
     add_event(s, t, kind, it, *states_changed, root);
-    if (info.nextEventTimeDefined) {
-        if (!isfinite(info.nextEventTime) || info.nextEventTime <= t) {
+    if (info.next_event_time_defined) {
+        if (!isfinite(info.next_event_time) || info.next_event_time <= t) {
             stop(s, "fmi2NewDiscreteStates at t=%.17g announced nextEventTime=%.17g (not "
                     "finite or not after the current time)",
-                 t, info.nextEventTime);
+                 t, info.next_event_time);
             return -1;
         }
-        s->tnext = info.nextEventTime;
+        s->tnext = info.next_event_time;
     } else {
         s->tnext = HUGE_VAL;
     }
@@ -808,8 +844,8 @@ static int read_states(sim *s, double t, int nominals)
 {
     if (!s->nx)
         return 0;
-    fmi2Status st = rec(s, FMUC_SIM_FN_GetContinuousStates,
-                        fmuc_fmi_getContinuousStates(s->f, s->c, s->x, s->nx), t, "nx=%zu", s->nx);
+    fmuc_status st = rec(s, FMUC_SIM_FN_GetContinuousStates,
+                         fmuc_inst_get_continuous_states(s->in_, s->x, s->nx), t, "nx=%zu", s->nx);
     if (!ok(st)) {
         stop_call(s, FMUC_SIM_FN_GetContinuousStates, st, t);
         return -1;
@@ -818,7 +854,7 @@ static int read_states(sim *s, double t, int nominals)
         return -1;
     if (nominals) {
         st = rec(s, FMUC_SIM_FN_GetNominalsOfContinuousStates,
-                 fmuc_fmi_getNominalsOfContinuousStates(s->f, s->c, s->nom, s->nx), t, "nx=%zu",
+                 fmuc_inst_get_nominals(s->in_, s->nom, s->nx), t, "nx=%zu",
                  s->nx);
         if (!ok(st)) {
             stop_call(s, FMUC_SIM_FN_GetNominalsOfContinuousStates, st, t);
@@ -834,13 +870,13 @@ static int read_states(sim *s, double t, int nominals)
 /* Put the FMU at (t, y) with continuous inputs at t (inside CVODE callbacks and after steps). */
 static int sync_fmu(sim *s, double t, const double *y)
 {
-    fmi2Status st;
+    fmuc_status st;
     /* CVODE evaluates several times at one t (Newton iterations, difference quotients): the time
      * and the continuous inputs (functions of t) are set again only when t changes, which FMI
      * 2.0 §3.2.1 allows (fmi2SetTime with the same time has no effect). */
     if (!s->synced || t != s->t_synced) {
         s->synced = 0;
-        st = rec(s, FMUC_SIM_FN_SetTime, fmuc_fmi_setTime(s->f, s->c, t), t, NULL);
+        st = rec(s, FMUC_SIM_FN_SetTime, fmuc_inst_set_time(s->in_, t), t, NULL);
         if (!ok(st)) {
             stop_call(s, FMUC_SIM_FN_SetTime, st, t);
             return -1;
@@ -852,8 +888,8 @@ static int sync_fmu(sim *s, double t, const double *y)
     }
     if (s->nx) {
         st = rec(s, FMUC_SIM_FN_SetContinuousStates,
-                 fmuc_fmi_setContinuousStates(s->f, s->c, y, s->nx), t, "nx=%zu", s->nx);
-        if (st == fmi2Discard)
+                 fmuc_inst_set_continuous_states(s->in_, y, s->nx), t, "nx=%zu", s->nx);
+        if (st == FMUC_STATUS_DISCARD)
             return 1;
         if (!ok(st)) {
             stop_call(s, FMUC_SIM_FN_SetContinuousStates, st, t);
@@ -877,9 +913,9 @@ static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
         yd[0] = 0.0;
         return 0;
     }
-    fmi2Status st = rec(s, FMUC_SIM_FN_GetDerivatives,
-                        fmuc_fmi_getDerivatives(s->f, s->c, s->dx, s->nx), t, "nx=%zu", s->nx);
-    if (st == fmi2Discard)
+    fmuc_status st = rec(s, FMUC_SIM_FN_GetDerivatives,
+                         fmuc_inst_get_derivatives(s->in_, s->dx, s->nx), t, "nx=%zu", s->nx);
+    if (st == FMUC_STATUS_DISCARD)
         return 1; /* recoverable: CVODE retries with a smaller step */
     if (!ok(st)) {
         stop_call(s, FMUC_SIM_FN_GetDerivatives, st, t);
@@ -903,8 +939,8 @@ static int rootfn(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
         s->cb_failed = 1;
         return -1;
     }
-    fmi2Status st = rec(s, FMUC_SIM_FN_GetEventIndicators,
-                        fmuc_fmi_getEventIndicators(s->f, s->c, s->z, s->nz), t, "ni=%zu", s->nz);
+    fmuc_status st = rec(s, FMUC_SIM_FN_GetEventIndicators,
+                         fmuc_inst_get_event_indicators(s->in_, s->z, s->nz), t, "ni=%zu", s->nz);
     if (!ok(st)) {
         stop_call(s, FMUC_SIM_FN_GetEventIndicators, st, t);
         s->cb_failed = 1;
@@ -934,7 +970,7 @@ static int handle_event(sim *s, double t, int kind, int root, int input_change, 
         stop(s, "more than %zu events; the run was stopped at t=%.17g", s->cfg->max_events, t);
         return -1;
     }
-    fmi2Status st = rec(s, FMUC_SIM_FN_EnterEventMode, fmuc_fmi_enterEventMode(s->f, s->c), t, NULL);
+    fmuc_status st = rec(s, FMUC_SIM_FN_EnterEventMode, fmuc_inst_enter_event_mode(s->in_), t, NULL);
     if (!ok(st)) {
         stop_call(s, FMUC_SIM_FN_EnterEventMode, st, t);
         return -1;
@@ -945,7 +981,7 @@ static int handle_event(sim *s, double t, int kind, int root, int input_change, 
     int k = event_iteration(s, t, kind, root, &sc, &nc);
     if (k)
         return k;
-    st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode, fmuc_fmi_enterContinuousTimeMode(s->f, s->c),
+    st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode, fmuc_inst_enter_continuous_time_mode(s->in_),
              t, NULL);
     if (!ok(st)) {
         stop_call(s, FMUC_SIM_FN_EnterContinuousTimeMode, st, t);
@@ -1004,8 +1040,8 @@ static int run_me(sim *s, fmuc_diag *diag)
         r->end_time = t0;
         goto out;
     }
-    fmi2Status st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode,
-                        fmuc_fmi_enterContinuousTimeMode(s->f, s->c), t0, NULL);
+    fmuc_status st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode,
+                         fmuc_inst_enter_continuous_time_mode(s->in_), t0, NULL);
     if (!ok(st)) {
         stop_call(s, FMUC_SIM_FN_EnterContinuousTimeMode, st, t0);
         can_terminate = 0;
@@ -1015,7 +1051,7 @@ static int run_me(sim *s, fmuc_diag *diag)
         can_terminate = !s->error;
         goto out;
     }
-    if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->f, s->c, t0)) {
+    if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->in_, t0)) {
         stop(s, "stopped by hook after initialization");
         goto out;
     }
@@ -1023,7 +1059,7 @@ static int run_me(sim *s, fmuc_diag *diag)
         can_terminate = !s->error;
         goto out;
     }
-    if (s->cfg->hooks.at_point && s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, 0, t0)) {
+    if (s->cfg->hooks.at_point && s->cfg->hooks.at_point(s->cfg->hooks.user, s->in_, 0, t0)) {
         stop(s, "stopped by hook at t=%.17g", t0);
         goto out;
     }
@@ -1075,6 +1111,11 @@ static int run_me(sim *s, fmuc_diag *diag)
         double tret = t;
         if (tstop > t + eps) {
             stepped = 1;
+            if (s->cfg->hooks.before_step &&
+                s->cfg->hooks.before_step(s->cfg->hooks.user, s->in_, t, tstop - t)) {
+                stop(s, "stopped by hook at t=%.17g", t);
+                break;
+            }
             CVodeSetStopTime(cv, tstop);
             fmuc_worker_phase_at(s->ctx, "integrate", -1, t);
             flag = CVode(cv, tstop, y, &tret, CV_ONE_STEP);
@@ -1106,9 +1147,9 @@ static int run_me(sim *s, fmuc_diag *diag)
         }
         int enter = 0;
         if (cis_needed && stepped) {
-            fmi2Boolean em = fmi2False, term = fmi2False;
+            int em = 0, term = 0;
             st = rec(s, FMUC_SIM_FN_CompletedIntegratorStep,
-                     fmuc_fmi_completedIntegratorStep(s->f, s->c, 0, &em, &term), t, NULL);
+                     fmuc_inst_completed_integrator_step(s->in_, 0, &em, &term), t, NULL);
             if (!ok(st)) {
                 stop_call(s, FMUC_SIM_FN_CompletedIntegratorStep, st, t);
                 can_terminate = 0;
@@ -1119,7 +1160,12 @@ static int run_me(sim *s, fmuc_diag *diag)
                 r->completed = 1;
                 break;
             }
-            enter = em != fmi2False;
+            enter = em != 0;
+        }
+        if (stepped && s->cfg->hooks.after_step &&
+            s->cfg->hooks.after_step(s->cfg->hooks.user, s->in_, t)) {
+            stop(s, "stopped by hook at t=%.17g", t);
+            break;
         }
         int time_ev = s->tnext <= t + eps;
         int state_ev = flag == CV_ROOT_RETURN;
@@ -1150,6 +1196,11 @@ static int run_me(sim *s, fmuc_diag *diag)
                 stop(s, "CVODE re-initialization failed at t=%.17g: %s", t, s->cvode_msg);
                 break;
             }
+            if (s->cfg->hooks.at_event &&
+                s->cfg->hooks.at_event(s->cfg->hooks.user, s->in_, t, kind)) {
+                stop(s, "stopped by hook at t=%.17g", t);
+                break;
+            }
         }
         if (at_grid) {
             if (record_row(s, t, diag) < 0) {
@@ -1157,7 +1208,7 @@ static int run_me(sim *s, fmuc_diag *diag)
                 break;
             }
             if (s->cfg->hooks.at_point &&
-                s->cfg->hooks.at_point(s->cfg->hooks.user, s->f, s->c, r->npoints - 1, t)) {
+                s->cfg->hooks.at_point(s->cfg->hooks.user, s->in_, r->npoints - 1, t)) {
                 stop(s, "stopped by hook at t=%.17g", t);
                 break;
             }
@@ -1186,8 +1237,8 @@ out:
 
 /* ---- entry -------------------------------------------------------------------------------- */
 
-int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const fmuc_sim_config *cfg,
-                 fmuc_sim_result *out, fmuc_diag *diag)
+int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_result *out,
+                 fmuc_diag *diag)
 {
     memset(out, 0, sizeof *out);
     out->iface = cfg->iface;
@@ -1196,10 +1247,12 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const fmuc_sim_config 
     const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
     if (!fmu || !fmu->md_parsed)
         return fmuc_diag_set(diag, FMUC_ERROR, "simulation: no parsed model description");
+    if (fmuc_inst_load(ctx, (fmuc_iface)cfg->iface) < 0)
+        return fmuc_diag_set(diag, FMUC_ERROR, "simulation: the library does not load: %s",
+                             fmuc_worker_load_error(ctx));
     sim s;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
-    s.f = f;
     s.md = &fmu->md;
     s.cfg = cfg;
     s.r = out;
@@ -1229,6 +1282,7 @@ done:
     free(s.vbuf);
     free(s.rbuf);
     free(s.ibuf);
+    free(s.bbuf);
     free(s.last_in);
     free(s.in_vr);
     free(s.in_val);

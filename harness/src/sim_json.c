@@ -481,14 +481,13 @@ static int iso_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const iso_payload *p = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
-    const fmuc_fmi *f = fmuc_worker_load(ctx, p->cfg->iface);
-    if (!f) {
+    if (fmuc_inst_load(ctx, (fmuc_iface)p->cfg->iface) < 0) {
         cJSON_AddStringToObject(reply, "load_error", fmuc_worker_load_error(ctx));
         return 1;
     }
     fmuc_sim_result r;
     fmuc_diag d = {{0}, FMUC_OK};
-    int rc = fmuc_sim_run(ctx, f, p->cfg, &r, &d);
+    int rc = fmuc_sim_run(ctx, p->cfg, &r, &d);
     if (rc < 0)
         cJSON_AddStringToObject(reply, "harness_error", d.msg);
     else

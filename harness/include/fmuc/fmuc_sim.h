@@ -25,6 +25,7 @@
 #include "fmi2/fmi2.h"
 #include "fmuc/fmuc_err.h"
 #include "fmuc/fmuc_fmu.h"
+#include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_md.h"
 #include "fmuc/fmuc_options.h"
 #include "fmuc/fmuc_result.h"
@@ -125,9 +126,18 @@ typedef struct fmuc_sim_config fmuc_sim_config;
 typedef struct fmuc_sim_hooks {
     void *user;
     /** After fmi2ExitInitializationMode (and, ME, the initial event iteration). */
-    int (*after_init)(void *user, const fmuc_fmi *f, fmi2Component c, double t);
+    int (*after_init)(void *user, fmuc_inst *in, double t);
     /** After each output point was recorded (k = point index, 0 = start). */
-    int (*at_point)(void *user, const fmuc_fmi *f, fmi2Component c, size_t k, double t);
+    int (*at_point)(void *user, fmuc_inst *in, size_t k, double t);
+    /** Before each step (CS: fmi2DoStep from t over h, after the inputs were set; ME: each
+     *  integrator step from t towards t + h, the next stop). */
+    int (*before_step)(void *user, fmuc_inst *in, double t, double h);
+    /** After each step that succeeded (CS: the step ended at t; ME: an accepted integrator step
+     *  at t, after fmi2CompletedIntegratorStep). */
+    int (*after_step)(void *user, fmuc_inst *in, double t);
+    /** ME: after an event at t was handled (event iteration done, Continuous-Time Mode again;
+     *  kind = fmuc_sim_event_kind). */
+    int (*at_event)(void *user, fmuc_inst *in, double t, int kind);
 } fmuc_sim_hooks;
 
 struct fmuc_sim_config {
@@ -247,13 +257,15 @@ typedef struct fmuc_sim_result {
     cJSON *inputs;            /* fmuc_sim_input_to_json of the driving inputs */
 } fmuc_sim_result;
 
-/** Run the simulation inside a worker (f from fmuc_worker_load for cfg->iface). Always fills
+/** Run the simulation inside a worker (the library of cfg->iface is loaded with fmuc_inst_load
+ *  when it is not yet; a load failure is a harness error here, so callers that report it
+ *  differently load first). The instance goes through the instance API (fmuc_inst.h). Always fills
  *  *out (free with fmuc_sim_result_free). Returns 0 when the run went to the end, 1 when it
  *  ended early (stop_reason says why: a call returned Error/Fatal, Discard, non-finite values,
  *  event iteration overflow, CVODE failure ...), a negative fmuc_err for a harness problem
  *  (bad config, input CSV error: diag). */
-int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_fmi *f, const fmuc_sim_config *cfg,
-                 fmuc_sim_result *out, fmuc_diag *diag);
+int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_result *out,
+                 fmuc_diag *diag);
 
 /** The worker round trip: run fmuc_sim_run for cfg in a worker (label for messages) and rebuild
  *  the result in the parent. Returns 0 when *out is valid; 1 when the library does not load

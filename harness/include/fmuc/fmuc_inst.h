@@ -1,0 +1,342 @@
+/* The version-neutral instance API (worker side): one FMU instance of FMI 1.0, 2.0 or 3.0 behind
+ * one set of calls, so that a dynamic check is written once for every version. Each operation
+ * goes through the instance's table of operations (fmuc_inst_ops, harness/src/inst_internal.h),
+ * one table per FMI version; only that table's file calls the version's functions, through the
+ * traced wrappers of the worker (the trace text of every call is the version's own: "fmi2DoStep(
+ * t=0, h=0.1, noSet=0)"). FMI 2.0 is implemented (harness/src/inst_fmi2.c); 3.0 and 1.0 fill
+ * their own table later and nothing above it changes.
+ *
+ * Typical use inside a worker function (fmuc_worker.h):
+ *
+ *   fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "probe");
+ *   if (!in) return 1;                                  // load error or instantiate returned NULL
+ *   fmuc_inst_experiment e = {.start = 0.0, .stop_defined = 1, .stop = 1.0};
+ *   fmuc_status st = fmuc_inst_setup_experiment(in, &e);
+ *   if (fmuc_status_ok(st)) st = fmuc_inst_enter_initialization_mode(in);
+ *   ...
+ *   st = fmuc_inst_do_step(in, 0.0, 0.1, 0, NULL);
+ *   fmuc_inst_terminate(in);
+ *   fmuc_inst_free(in);                                 // also frees the handle
+ *
+ * Mapping of the life cycle per version (what each call does):
+ *   setup_experiment          2.0 fmi2SetupExperiment; 3.0 and 1.0: no call, the values are kept
+ *                             for the call that takes them (fmi3EnterInitializationMode,
+ *                             fmiInitialize / fmiInitializeSlave)
+ *   enter_initialization_mode 2.0 fmi2EnterInitializationMode; 3.0 fmi3EnterInitializationMode
+ *                             (tolerance, start, stop); 1.0 no call
+ *   exit_initialization_mode  2.0 fmi2ExitInitializationMode; 3.0 fmi3ExitInitializationMode;
+ *                             1.0 fmiInitialize (ME) / fmiInitializeSlave (CS)
+ *   update_discrete_states    2.0 fmi2NewDiscreteStates; 3.0 fmi3UpdateDiscreteStates;
+ *                             1.0 fmiEventUpdate
+ * A function the version does not have (fmi2CancelStep in 3.0, get_fmu_state in 1.0) returns
+ * FMUC_STATUS_NOT_PROVIDED without a trace entry; a function the version has but the library does
+ * not export returns FMUC_STATUS_NOT_PROVIDED with a "not provided" trace entry (as the wrappers
+ * always did).
+ *
+ * Output arrays (values of get, derivatives, states, indicators, nominals, serialized bytes) are
+ * always handed to the operation with their length, so the per-version operation can later lend
+ * the FMU a guarded copy and check the guard after the call (issue 18) without changing a check.
+ */
+#ifndef FMUC_INST_H
+#define FMUC_INST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmuc/fmuc_worker.h"
+
+/** The interface of an instance. */
+typedef enum {
+    FMUC_IFACE_ME = 0, /* Model Exchange */
+    FMUC_IFACE_CS = 1, /* Co-Simulation */
+    FMUC_IFACE_SE = 2  /* Scheduled Execution (FMI 3.0 only) */
+} fmuc_iface;
+
+/** Status of a call, version-neutral. The values are those of fmi2Status (and of fmiStatus of
+ *  FMI 1.0; fmi3Status has OK..Fatal with the same values): a status the FMU returns is kept as
+ *  it is, including values outside the enumeration (an "invalid(42)" status stays 42). */
+typedef enum {
+    FMUC_STATUS_OK = 0,
+    FMUC_STATUS_WARNING = 1,
+    FMUC_STATUS_DISCARD = 2,
+    FMUC_STATUS_ERROR = 3,
+    FMUC_STATUS_FATAL = 4,
+    FMUC_STATUS_PENDING = 5,      /* FMI 1.0 and 2.0 (asynchronous doStep) */
+    FMUC_STATUS_NOT_PROVIDED = 99 /* the library or the version lacks the function: never an FMU
+                                     status (equal to FMUC_FMI_NOT_PROVIDED) */
+} fmuc_status;
+
+/** OK or Warning. */
+static inline int fmuc_status_ok(int st)
+{
+    return st == FMUC_STATUS_OK || st == FMUC_STATUS_WARNING;
+}
+
+/** "fmi2OK", "fmi3Discard", "fmiError" (version 1, 2, 3); "not provided"; "invalid(42)" in buf
+ *  for anything else. */
+const char *fmuc_status_name(int version, int status, char *buf, size_t bufsize);
+
+/** Base types of values. Mapping note: the version-neutral model (fmuc_md.h, issue 17 item 2)
+ *  adds the same list of base types; when it lands, this enum becomes an alias of it (same
+ *  members in the same order). Element types of the value arrays:
+ *    FLOAT32 float, FLOAT64 double, INTn intN_t, UINTn uintN_t, BOOLEAN int (0/1, whatever the
+ *    version's own type), STRING const char *, BINARY const uint8_t * (with sizes),
+ *    CLOCK int, ENUMERATION int64_t (FMI 3.0's; FMI 1.0/2.0 enumerations are Integer calls).
+ *  FMI 2.0 knows FLOAT64 (Real), INT32 (Integer), BOOLEAN, STRING and ENUMERATION; other types
+ *  return FMUC_STATUS_NOT_PROVIDED there. */
+typedef enum {
+    FMUC_INST_FLOAT32 = 0,
+    FMUC_INST_FLOAT64,
+    FMUC_INST_INT8,
+    FMUC_INST_UINT8,
+    FMUC_INST_INT16,
+    FMUC_INST_UINT16,
+    FMUC_INST_INT32,
+    FMUC_INST_UINT32,
+    FMUC_INST_INT64,
+    FMUC_INST_UINT64,
+    FMUC_INST_BOOLEAN,
+    FMUC_INST_STRING,
+    FMUC_INST_BINARY,
+    FMUC_INST_CLOCK,
+    FMUC_INST_ENUMERATION,
+    FMUC_INST_NBASE
+} fmuc_inst_base;
+
+/** A value reference (fmi2ValueReference, fmi3ValueReference, fmiValueReference). */
+typedef uint32_t fmuc_vr;
+
+/** One instance (opaque). Lives in the worker; freed by fmuc_inst_free / fmuc_inst_abandon. */
+typedef struct fmuc_inst fmuc_inst;
+
+/* ---------------------------------------------------------------------------------------------
+ * Library and instantiation
+ * ------------------------------------------------------------------------------------------- */
+
+/** Load the library of iface (fmuc_worker_load; traced as dlopen). 0, or -1 with the reason in
+ *  fmuc_worker_load_error(ctx). Loading again is free. */
+int fmuc_inst_load(fmuc_worker_ctx *ctx, fmuc_iface iface);
+/** The FMI version of the FMU being worked on (1, 2 or 3; 2 today). */
+int fmuc_inst_version(const fmuc_worker_ctx *ctx);
+/** 1 if the loaded library of iface exports the function of the version named name
+ *  ("fmi2DoStep"); 0 otherwise (also when not loaded). */
+int fmuc_inst_lib_has(fmuc_worker_ctx *ctx, fmuc_iface iface, const char *name);
+/** The library's version string (fmi2GetVersion, fmi3GetVersion, fmiGetVersion), traced; NULL
+ *  when the function is missing or returned NULL. */
+const char *fmuc_inst_lib_version(fmuc_worker_ctx *ctx, fmuc_iface iface);
+/** The types-platform string (fmi2GetTypesPlatform, fmiGetTypesPlatform; NULL in 3.0). */
+const char *fmuc_inst_lib_types_platform(fmuc_worker_ctx *ctx, fmuc_iface iface);
+/** The functions of the version (common and this interface's) that the loaded library does not
+ *  export: their count, and the names in *names (valid while the library is loaded). */
+size_t fmuc_inst_lib_missing(fmuc_worker_ctx *ctx, fmuc_iface iface, const char *const **names);
+/** The version's free function called with a NULL instance (robustness probe; no-op when the
+ *  library lacks it). */
+void fmuc_inst_lib_free_null(fmuc_worker_ctx *ctx, fmuc_iface iface);
+
+/** Arguments of an instantiation. fmuc_inst_args_init gives the harness's usual ones. */
+typedef struct fmuc_inst_args {
+    const char *name;          /* instance name; NULL passes NULL (after args_init: "fmucheck") */
+    const char *token;         /* GUID (1.0/2.0) or instantiationToken (3.0); NULL: the model
+                                  description's */
+    int token_null;            /* pass NULL as the token (robustness probes) */
+    int visible;               /* 0 */
+    int logging_on;            /* 1 */
+    int no_memory_callbacks;   /* allocateMemory = freeMemory = NULL (2.0; 1.0 the same for
+                                  its callbacks; 3.0 has none: ignored) */
+    int no_callbacks;          /* a NULL callback structure (2.0 probes; ignored elsewhere) */
+    int as_iface;              /* -1 (args_init): the interface of the library; else instantiate
+                                  this fmuc_iface from the library loaded for the other one (the
+                                  probe of an undeclared interface type) */
+} fmuc_inst_args;
+void fmuc_inst_args_init(fmuc_inst_args *a);
+
+/** Load (when not yet loaded) and instantiate with the harness callbacks, the resource location
+ *  of the FMU, visible=false, loggingOn=true. token NULL: the model description's GUID/token.
+ *  NULL when the library does not load (fmuc_worker_load_error) or the FMU returned NULL. */
+fmuc_inst *fmuc_inst_instantiate(fmuc_worker_ctx *ctx, fmuc_iface iface, const char *token,
+                                 const char *name);
+fmuc_inst *fmuc_inst_instantiate_ex(fmuc_worker_ctx *ctx, fmuc_iface iface,
+                                    const fmuc_inst_args *args);
+/** The version's free call (fmi2FreeInstance), then the handle is released. NULL: no-op. */
+void fmuc_inst_free(fmuc_inst *in);
+/** Release the handle WITHOUT calling the FMU (after Fatal nothing may be called, §2.1.3). */
+void fmuc_inst_abandon(fmuc_inst *in);
+
+fmuc_iface fmuc_inst_iface(const fmuc_inst *in);
+int fmuc_inst_fmi_version(const fmuc_inst *in);
+fmuc_worker_ctx *fmuc_inst_ctx(const fmuc_inst *in);
+
+/* ---------------------------------------------------------------------------------------------
+ * Life cycle
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct fmuc_inst_experiment {
+    int tolerance_defined;
+    double tolerance;
+    double start;
+    int stop_defined;
+    double stop;
+} fmuc_inst_experiment;
+
+fmuc_status fmuc_inst_set_debug_logging(fmuc_inst *in, int logging_on, size_t ncat,
+                                        const char *const cats[]);
+fmuc_status fmuc_inst_setup_experiment(fmuc_inst *in, const fmuc_inst_experiment *e);
+fmuc_status fmuc_inst_enter_initialization_mode(fmuc_inst *in);
+fmuc_status fmuc_inst_exit_initialization_mode(fmuc_inst *in);
+fmuc_status fmuc_inst_terminate(fmuc_inst *in);
+fmuc_status fmuc_inst_reset(fmuc_inst *in);
+
+/* ---------------------------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------------------------- */
+
+/** Get nvr variables of one base type into values (nvalues elements of the base type's element
+ *  type; nvalues == nvr for scalars, larger for FMI 3.0 arrays). vr or values may be NULL (the
+ *  FMU gets NULL: robustness probes). */
+fmuc_status fmuc_inst_get(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
+                          void *values, size_t nvalues);
+fmuc_status fmuc_inst_set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
+                          const void *values, size_t nvalues);
+
+static inline fmuc_status fmuc_inst_get_float64(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                                double *v)
+{
+    return fmuc_inst_get(in, FMUC_INST_FLOAT64, vr, n, v, n);
+}
+static inline fmuc_status fmuc_inst_set_float64(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                                const double *v)
+{
+    return fmuc_inst_set(in, FMUC_INST_FLOAT64, vr, n, v, n);
+}
+static inline fmuc_status fmuc_inst_get_int32(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                              int32_t *v)
+{
+    return fmuc_inst_get(in, FMUC_INST_INT32, vr, n, v, n);
+}
+static inline fmuc_status fmuc_inst_set_int32(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                              const int32_t *v)
+{
+    return fmuc_inst_set(in, FMUC_INST_INT32, vr, n, v, n);
+}
+static inline fmuc_status fmuc_inst_get_boolean(fmuc_inst *in, const fmuc_vr *vr, size_t n, int *v)
+{
+    return fmuc_inst_get(in, FMUC_INST_BOOLEAN, vr, n, v, n);
+}
+static inline fmuc_status fmuc_inst_set_boolean(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                                const int *v)
+{
+    return fmuc_inst_set(in, FMUC_INST_BOOLEAN, vr, n, v, n);
+}
+static inline fmuc_status fmuc_inst_get_string(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                               const char **v)
+{
+    return fmuc_inst_get(in, FMUC_INST_STRING, vr, n, (void *)v, n);
+}
+static inline fmuc_status fmuc_inst_set_string(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                               const char *const *v)
+{
+    return fmuc_inst_set(in, FMUC_INST_STRING, vr, n, (const void *)v, n);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Co-Simulation
+ * ------------------------------------------------------------------------------------------- */
+
+/** What a step reported besides its status (FMI 3.0 returns these from fmi3DoStep; 2.0 and 1.0
+ *  leave them 0 / NaN: ask fmuc_inst_cs_status). */
+typedef struct fmuc_inst_step_info {
+    int event_handling_needed, terminate_simulation, early_return;
+    double last_successful_time;
+} fmuc_inst_step_info;
+
+fmuc_status fmuc_inst_do_step(fmuc_inst *in, double t, double h, int no_set_prior,
+                              fmuc_inst_step_info *info);
+fmuc_status fmuc_inst_cancel_step(fmuc_inst *in);
+
+/** CS status queries (2.0 fmi2Get*Status, 1.0 fmiGet*Status; 3.0 answers from the last step). */
+typedef enum {
+    FMUC_INST_Q_DO_STEP_STATUS = 0, /* value: int status */
+    FMUC_INST_Q_PENDING_STATUS,     /* value: const char * */
+    FMUC_INST_Q_LAST_SUCCESSFUL_TIME, /* value: double */
+    FMUC_INST_Q_TERMINATED          /* value: int */
+} fmuc_inst_query;
+fmuc_status fmuc_inst_cs_status(fmuc_inst *in, fmuc_inst_query q, void *value);
+
+/** Input derivatives (2.0 fmi2SetRealInputDerivatives; 3.0 fmi3SetInputDerivatives) and output
+ *  derivatives (fmi2GetRealOutputDerivatives / fmi3GetOutputDerivatives), order per entry. */
+fmuc_status fmuc_inst_set_input_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                            const int32_t *order, const double *values,
+                                            size_t nvalues);
+fmuc_status fmuc_inst_get_output_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                             const int32_t *order, double *values,
+                                             size_t nvalues);
+
+/* ---------------------------------------------------------------------------------------------
+ * Model Exchange
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct fmuc_inst_event_info {
+    int new_discrete_states_needed;
+    int terminate_simulation;
+    int nominals_changed;
+    int values_changed;
+    int next_event_time_defined;
+    double next_event_time;
+} fmuc_inst_event_info;
+
+fmuc_status fmuc_inst_enter_event_mode(fmuc_inst *in);
+/** One step of the event iteration (*info zeroed first). */
+fmuc_status fmuc_inst_update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *info);
+fmuc_status fmuc_inst_enter_continuous_time_mode(fmuc_inst *in);
+fmuc_status fmuc_inst_completed_integrator_step(fmuc_inst *in, int no_set_prior,
+                                                int *enter_event_mode, int *terminate);
+fmuc_status fmuc_inst_set_time(fmuc_inst *in, double t);
+fmuc_status fmuc_inst_set_continuous_states(fmuc_inst *in, const double *x, size_t nx);
+fmuc_status fmuc_inst_get_continuous_states(fmuc_inst *in, double *x, size_t nx);
+fmuc_status fmuc_inst_get_derivatives(fmuc_inst *in, double *dx, size_t nx);
+fmuc_status fmuc_inst_get_event_indicators(fmuc_inst *in, double *z, size_t nz);
+fmuc_status fmuc_inst_get_nominals(fmuc_inst *in, double *nominal, size_t nx);
+
+/* ---------------------------------------------------------------------------------------------
+ * FMU state and directional derivatives
+ * ------------------------------------------------------------------------------------------- */
+
+/** An FMU state handle (fmi2FMUstate, fmi3FMUState). */
+typedef void *fmuc_fmu_state;
+
+fmuc_status fmuc_inst_get_state(fmuc_inst *in, fmuc_fmu_state *state);
+fmuc_status fmuc_inst_set_state(fmuc_inst *in, fmuc_fmu_state state);
+fmuc_status fmuc_inst_free_state(fmuc_inst *in, fmuc_fmu_state *state);
+fmuc_status fmuc_inst_serialized_state_size(fmuc_inst *in, fmuc_fmu_state state, size_t *size);
+fmuc_status fmuc_inst_serialize_state(fmuc_inst *in, fmuc_fmu_state state, uint8_t *buf,
+                                      size_t size);
+fmuc_status fmuc_inst_deserialize_state(fmuc_inst *in, const uint8_t *buf, size_t size,
+                                        fmuc_fmu_state *state);
+
+/** d(unknown)/d(known) * dv_known (2.0 fmi2GetDirectionalDerivative, 3.0
+ *  fmi3GetDirectionalDerivative with nSeed = nknown_values, nSensitivity = nunknown_values). */
+fmuc_status fmuc_inst_get_directional_derivative(fmuc_inst *in, const fmuc_vr *unknown,
+                                                 size_t nunknown, const fmuc_vr *known,
+                                                 size_t nknown, const double *dv_known,
+                                                 size_t nknown_values, double *dv_unknown,
+                                                 size_t nunknown_values);
+
+/* ---------------------------------------------------------------------------------------------
+ * Operations by name: the illegal-call probes and the state tables speak of operations
+ * ------------------------------------------------------------------------------------------- */
+
+#define FMUC_INST_OPS(X)                                                                        \
+    X(INSTANTIATE) X(FREE) X(SETUP_EXPERIMENT) X(ENTER_INIT) X(EXIT_INIT) X(TERMINATE) X(RESET)  \
+    X(GET_FLOAT64) X(SET_FLOAT64) X(DO_STEP) X(CANCEL_STEP) X(GET_STATUS) X(ENTER_EVENT_MODE)    \
+    X(UPDATE_DISCRETE_STATES) X(ENTER_CT_MODE) X(COMPLETED_INTEGRATOR_STEP) X(SET_TIME)          \
+    X(SET_STATES) X(GET_STATES) X(GET_DERIVATIVES) X(GET_EVENT_INDICATORS) X(GET_NOMINALS)
+
+#define FMUC_INST_OP_ENUM_(n) FMUC_INST_OP_##n,
+typedef enum { FMUC_INST_OPS(FMUC_INST_OP_ENUM_) FMUC_INST_NOPS } fmuc_inst_op;
+#undef FMUC_INST_OP_ENUM_
+
+/** The version's function for an operation ("fmi2NewDiscreteStates" for
+ *  FMUC_INST_OP_UPDATE_DISCRETE_STATES in version 2), NULL when the version has none. */
+const char *fmuc_inst_op_name(int version, fmuc_inst_op op);
+
+#endif

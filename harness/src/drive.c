@@ -1,0 +1,92 @@
+/* The life-cycle driver's start: one way into every state of the state machine (fmuc_drive.h). */
+#include <string.h>
+
+#include "fmuc/fmuc_drive.h"
+#include "fmuc/fmuc_sim.h"
+
+void fmuc_drive_start_init(fmuc_drive_start *st, const fmuc_md *md)
+{
+    memset(st, 0, sizeof *st);
+    st->exp.start = md && md->experiment.present && md->experiment.has_start
+                        ? md->experiment.start_time
+                        : 0.0;
+    st->max_iterations = 100;
+}
+
+static int worse(int a, int b)
+{
+    /* Error and Fatal are kept, the larger wins; anything else is not "worse" here */
+    if (b == FMUC_STATUS_ERROR || b == FMUC_STATUS_FATAL)
+        return b > a ? b : a;
+    return a;
+}
+
+/* one call's status: hook, worst, failure */
+static int step(fmuc_inst *in, const fmuc_drive_start *st, fmuc_drive_reached *out,
+                fmuc_inst_op op, int status)
+{
+    (void)in;
+    if (st->on_call)
+        st->on_call(st->user, op, status);
+    out->worst = worse(out->worst, status);
+    if (fmuc_status_ok(status))
+        return 0;
+    out->failed_op = (int)op;
+    out->status = status;
+    return -1;
+}
+
+int fmuc_drive_reach(fmuc_inst *in, unsigned target, const fmuc_drive_start *st,
+                     fmuc_drive_reached *out)
+{
+    fmuc_worker_ctx *ctx = fmuc_inst_ctx(in);
+    int me = fmuc_inst_iface(in) == FMUC_IFACE_ME;
+    unsigned max = st->max_iterations ? st->max_iterations : 100;
+
+    memset(out, 0, sizeof *out);
+    out->failed_op = -1;
+    if (target == FMUC_ST_INST)
+        return 0;
+    if (st->phase_init)
+        fmuc_worker_phase(ctx, "%s", st->phase_init);
+    if (step(in, st, out, FMUC_INST_OP_SETUP_EXPERIMENT, fmuc_inst_setup_experiment(in, &st->exp)) ||
+        step(in, st, out, FMUC_INST_OP_ENTER_INIT, fmuc_inst_enter_initialization_mode(in)))
+        return -1;
+    if (target == FMUC_ST_INIT)
+        return 0;
+    if (st->in_init && st->in_init(st->user, in)) {
+        out->hook_stopped = 1;
+        return -1;
+    }
+    if (step(in, st, out, FMUC_INST_OP_EXIT_INIT, fmuc_inst_exit_initialization_mode(in)))
+        return -1;
+    if (target == FMUC_ST_EM || target == FMUC_ST_SC || (target == FMUC_ST_TERM && !me))
+        goto term;
+    /* ME: the initial event iteration, then Continuous-Time Mode */
+    if (st->phase_iteration)
+        fmuc_worker_phase(ctx, "%s", st->phase_iteration);
+    do {
+        int s = fmuc_inst_update_discrete_states(in, &out->info);
+        out->iterations++;
+        if (step(in, st, out, FMUC_INST_OP_UPDATE_DISCRETE_STATES, s))
+            return -1;
+    } while (out->info.new_discrete_states_needed && !out->info.terminate_simulation &&
+             out->iterations < max);
+    if (out->info.new_discrete_states_needed && !out->info.terminate_simulation) {
+        out->no_settle = 1;
+        return -1;
+    }
+    if (out->info.terminate_simulation && st->stop_on_terminate)
+        return 1;
+    if (target == FMUC_ST_TERM)
+        goto term;
+    if (step(in, st, out, FMUC_INST_OP_ENTER_CT_MODE, fmuc_inst_enter_continuous_time_mode(in)))
+        return -1;
+    if (st->phase_ctm)
+        fmuc_worker_phase(ctx, "%s", st->phase_ctm);
+    return 0;
+term:
+    if (target != FMUC_ST_TERM)
+        return 0;
+    return step(in, st, out, FMUC_INST_OP_TERMINATE, fmuc_inst_terminate(in));
+}

@@ -1,0 +1,78 @@
+/* The instance API's table of operations (one per FMI version) and the instance record. The
+ * version-neutral part (inst.c) checks arguments and dispatches; a version's file (inst_fmi2.c)
+ * holds only what differs: which function it calls and how its types convert. A NULL entry means
+ * the version has no such function (FMUC_STATUS_NOT_PROVIDED, no trace entry). */
+#ifndef FMUC_INST_INTERNAL_H
+#define FMUC_INST_INTERNAL_H
+
+#include "fmuc/fmuc_inst.h"
+
+typedef struct fmuc_inst_ops {
+    int version;                                   /* 1, 2, 3 */
+    const char *const *op_names;                   /* FMUC_INST_NOPS names (NULL: none) */
+    /* library level */
+    int (*load)(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib);
+    int (*lib_has)(const void *lib, const char *name);
+    size_t (*lib_missing)(const void *lib, const char *const **names);
+    const char *(*lib_version)(const void *lib);
+    const char *(*lib_types_platform)(const void *lib);
+    void (*lib_free_null)(const void *lib);
+    /* instance */
+    void *(*instantiate)(fmuc_inst *in, const fmuc_inst_args *a);
+    void (*free_instance)(fmuc_inst *in);
+    fmuc_status (*set_debug_logging)(fmuc_inst *in, int on, size_t ncat, const char *const cats[]);
+    fmuc_status (*setup_experiment)(fmuc_inst *in, const fmuc_inst_experiment *e);
+    fmuc_status (*enter_initialization_mode)(fmuc_inst *in);
+    fmuc_status (*exit_initialization_mode)(fmuc_inst *in);
+    fmuc_status (*terminate)(fmuc_inst *in);
+    fmuc_status (*reset)(fmuc_inst *in);
+    fmuc_status (*get)(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
+                       void *values, size_t nvalues);
+    fmuc_status (*set)(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
+                       const void *values, size_t nvalues);
+    fmuc_status (*do_step)(fmuc_inst *in, double t, double h, int no_set_prior,
+                           fmuc_inst_step_info *info);
+    fmuc_status (*cancel_step)(fmuc_inst *in);
+    fmuc_status (*cs_status)(fmuc_inst *in, fmuc_inst_query q, void *value);
+    fmuc_status (*set_input_derivatives)(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                         const int32_t *order, const double *v, size_t nv);
+    fmuc_status (*get_output_derivatives)(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                          const int32_t *order, double *v, size_t nv);
+    fmuc_status (*enter_event_mode)(fmuc_inst *in);
+    fmuc_status (*update_discrete_states)(fmuc_inst *in, fmuc_inst_event_info *info);
+    fmuc_status (*enter_continuous_time_mode)(fmuc_inst *in);
+    fmuc_status (*completed_integrator_step)(fmuc_inst *in, int no_set_prior, int *enter,
+                                             int *term);
+    fmuc_status (*set_time)(fmuc_inst *in, double t);
+    fmuc_status (*set_continuous_states)(fmuc_inst *in, const double *x, size_t nx);
+    fmuc_status (*get_continuous_states)(fmuc_inst *in, double *x, size_t nx);
+    fmuc_status (*get_derivatives)(fmuc_inst *in, double *dx, size_t nx);
+    fmuc_status (*get_event_indicators)(fmuc_inst *in, double *z, size_t nz);
+    fmuc_status (*get_nominals)(fmuc_inst *in, double *x, size_t nx);
+    fmuc_status (*get_state)(fmuc_inst *in, fmuc_fmu_state *s);
+    fmuc_status (*set_state)(fmuc_inst *in, fmuc_fmu_state s);
+    fmuc_status (*free_state)(fmuc_inst *in, fmuc_fmu_state *s);
+    fmuc_status (*serialized_state_size)(fmuc_inst *in, fmuc_fmu_state s, size_t *size);
+    fmuc_status (*serialize_state)(fmuc_inst *in, fmuc_fmu_state s, uint8_t *buf, size_t size);
+    fmuc_status (*deserialize_state)(fmuc_inst *in, const uint8_t *buf, size_t size,
+                                     fmuc_fmu_state *s);
+    fmuc_status (*get_directional_derivative)(fmuc_inst *in, const fmuc_vr *unknown, size_t nu,
+                                              const fmuc_vr *known, size_t nk,
+                                              const double *dv_known, size_t nkv,
+                                              double *dv_unknown, size_t nuv);
+} fmuc_inst_ops;
+
+struct fmuc_inst {
+    const fmuc_inst_ops *ops;
+    fmuc_worker_ctx *ctx;
+    fmuc_iface iface;
+    const void *lib;     /* the version's resolved functions (2.0: const fmuc_fmi *) */
+    void *c;             /* the FMU's instance (fmi2Component ...) */
+    fmuc_inst_experiment exp; /* kept by setup_experiment for versions that pass it later */
+    fmuc_inst_step_info last_step; /* 3.0: the last step's outputs for cs_status */
+    void *priv;          /* the version's own data (2.0: a callbacks copy); free()d with the handle */
+};
+
+extern const fmuc_inst_ops fmuc_inst__fmi2_ops;
+
+#endif
