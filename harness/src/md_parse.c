@@ -63,14 +63,25 @@ typedef struct parser {
     uint32_t line;    /* line of the current element */
     const char *elem; /* its name (libxml2 dictionary string; copied when kept) */
     int sv_vr_seen;
-    /* exact start-tag lines: a cursor over the raw bytes, advanced one start tag per element
-     * (libxml2 keeps only 16-bit element lines, at the end of the start tag) */
-    const char *raw;
-    size_t raw_len, raw_pos;
+    /* The document streams through a window: bytes come from the source (src), are handed to
+     * libxml2 by io_read and kept until the start-tag cursor has passed them. The cursor gives
+     * exact start-tag lines, advanced one start tag per element (libxml2 keeps only 16-bit
+     * element lines, at the end of the start tag). Offsets are absolute in the document. */
+    fmuc_md_read_fn src;
+    void *src_ctx;
+    char *win;
+    size_t win_off, win_len, win_cap; /* win[0] is document byte win_off; win_len bytes held */
+    size_t fed;                       /* bytes handed to libxml2 (absolute) */
+    size_t raw_pos;                   /* cursor (absolute) */
+    uint64_t total;                   /* bytes read from the source */
+    int src_eof, src_err, too_big;
+    int non_ascii;                    /* a byte >= 0x80 or NUL was read */
     uint32_t raw_line;
     int raw_ok;
     int root_seen;
     size_t dropped;
+    char root_version[64];            /* fmiVersion of the first element, whatever its name */
+    int root_version_seen;
 } parser;
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1030,6 +1041,12 @@ static void start_element(parser *p)
     fmuc_md *md = p->md;
     if (p->depth == 0) {
         p->root_seen = 1;
+        xmlChar *ver = xmlTextReaderGetAttribute(p->r, (const xmlChar *)"fmiVersion");
+        if (ver) {
+            snprintf(p->root_version, sizeof p->root_version, "%s", (const char *)ver);
+            p->root_version_seen = 1;
+            xmlFree(ver);
+        }
         md->root_name = dup_n(p, p->elem, MAX_NAME_COPY);
         md->root_line = p->line;
         if (strcmp(p->elem, "fmiModelDescription") != 0) {
@@ -1395,46 +1412,40 @@ static xmlParserInputPtr deny_loader(const char *url, const char *id, xmlParserC
     return NULL; /* never load anything external */
 }
 
-static const char *skip_past(parser *p, const char *from, const char *pat, size_t patlen)
+static const char *skip_past(const char *from, const char *end, const char *pat, size_t patlen)
 {
-    const char *end = p->raw + p->raw_len;
     const char *e = memmem(from, (size_t)(end - from), pat, patlen);
     return e ? e + patlen : NULL;
 }
 
-static void count_lines(parser *p, const char *to)
-{
-    const char *c = p->raw + p->raw_pos;
-    uint32_t ln = p->raw_line;
-    while ((c = memchr(c, '\n', (size_t)(to - c))) != NULL)
-        ln++, c++;
-    p->raw_line = ln;
-    p->raw_pos = (size_t)(to - p->raw);
-}
-
-/* Line of the next start tag in the raw bytes; 0 when the scan lost track. */
+/* Line of the next start tag in the window; 0 when the scan lost track. The start tag of the
+ * element libxml2 reports was handed to it, so it is in the window. */
 static uint32_t next_start_tag_line(parser *p)
 {
     if (!p->raw_ok)
         return 0;
-    const char *end = p->raw + p->raw_len;
-    const char *c = p->raw + p->raw_pos;
+    const char *end = p->win + p->win_len;
+    const char *c = p->win + (p->raw_pos - p->win_off);
     for (;;) {
         const char *lt = memchr(c, '<', (size_t)(end - c));
         if (!lt || lt + 1 >= end)
             break;
         const char *nx = NULL;
         if (lt[1] == '?')
-            nx = skip_past(p, lt + 2, "?>", 2);
+            nx = skip_past(lt + 2, end, "?>", 2);
         else if (lt[1] == '!' && end - lt >= 4 && lt[2] == '-' && lt[3] == '-')
-            nx = skip_past(p, lt + 4, "-->", 3);
+            nx = skip_past(lt + 4, end, "-->", 3);
         else if (lt[1] == '!' && end - lt >= 9 && memcmp(lt, "<![CDATA[", 9) == 0)
-            nx = skip_past(p, lt + 9, "]]>", 3);
+            nx = skip_past(lt + 9, end, "]]>", 3);
         else if (lt[1] == '/' || lt[1] == '!')
             nx = lt + 2;
         else {
-            count_lines(p, lt);
-            p->raw_pos++; /* past the '<' */
+            const char *q = p->win + (p->raw_pos - p->win_off);
+            uint32_t ln = p->raw_line;
+            while ((q = memchr(q, '\n', (size_t)(lt - q))) != NULL)
+                ln++, q++;
+            p->raw_line = ln;
+            p->raw_pos = p->win_off + (size_t)(lt - p->win) + 1; /* past the '<' */
             return p->raw_line;
         }
         if (!nx)
@@ -1445,33 +1456,98 @@ static uint32_t next_start_tag_line(parser *p)
     return 0;
 }
 
-/* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace); returns 1 and sets *line if
- * a DOCTYPE follows. */
+/* Read more of the document into the window (dropping what the cursor has passed). 1 when
+ * bytes were added, 0 at the end (or after a source error or the size limit). */
+static int refill(parser *p)
+{
+    enum { STEP = 64 * 1024 };
+    if (p->src_eof || p->src_err || p->too_big)
+        return 0;
+    size_t keep_from = p->raw_ok ? p->raw_pos : p->fed;
+    if (keep_from > p->fed)
+        keep_from = p->fed;
+    size_t drop = keep_from - p->win_off;
+    if (drop > 0 && drop >= p->win_len / 2) {
+        memmove(p->win, p->win + drop, p->win_len - drop);
+        p->win_len -= drop;
+        p->win_off += drop;
+    }
+    if (p->win_cap - p->win_len < STEP) {
+        size_t nc = p->win_cap ? p->win_cap : STEP * 2;
+        while (nc - p->win_len < STEP)
+            nc *= 2;
+        char *nw = realloc(p->win, nc);
+        if (!nw)
+            return p->oom = 1, 0;
+        p->win = nw;
+        p->win_cap = nc;
+    }
+    long k = p->src(p->src_ctx, p->win + p->win_len, STEP);
+    if (k < 0) {
+        p->src_err = 1;
+        return 0;
+    }
+    if (k == 0) {
+        p->src_eof = 1;
+        return 0;
+    }
+    const unsigned char *b = (const unsigned char *)p->win + p->win_len;
+    for (long i = 0; i < k && !p->non_ascii; i++)
+        p->non_ascii = b[i] >= 0x80 || b[i] == 0;
+    p->win_len += (size_t)k;
+    p->total += (uint64_t)k;
+    if (p->total > p->lim.max_bytes)
+        p->too_big = 1;
+    return 1;
+}
+
+/* libxml2's input callback: the next bytes of the window. */
+static int io_read(void *ctx, char *buf, int len)
+{
+    parser *p = ctx;
+    if (len <= 0)
+        return 0;
+    while (p->fed == p->win_off + p->win_len) {
+        if (p->too_big || !refill(p))
+            return p->src_err || p->too_big ? -1 : 0;
+    }
+    size_t have = p->win_off + p->win_len - p->fed;
+    size_t n = have < (size_t)len ? have : (size_t)len;
+    memcpy(buf, p->win + (p->fed - p->win_off), n);
+    p->fed += n;
+    return (int)n;
+}
+
+/* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace): 1 and *line when a
+ * DOCTYPE follows, 0 when not, -1 when the bytes end inside the prolog (more are needed). */
 static int prolog_doctype(const char *x, size_t n, uint32_t *line)
 {
     size_t i = 0;
     uint32_t ln = 1;
-    if (n >= 3 && (unsigned char)x[0] == 0xEF && (unsigned char)x[1] == 0xBB &&
-        (unsigned char)x[2] == 0xBF)
+    if (n < 3)
+        return -1;
+    if ((unsigned char)x[0] == 0xEF && (unsigned char)x[1] == 0xBB && (unsigned char)x[2] == 0xBF)
         i = 3;
     for (;;) {
         while (i < n && (x[i] == ' ' || x[i] == '\t' || x[i] == '\r' || x[i] == '\n'))
             ln += x[i++] == '\n';
-        if (i + 1 < n && x[i] == '<' && x[i + 1] == '?') {
+        if (i + 9 > n)
+            return -1;
+        if (x[i] == '<' && x[i + 1] == '?') {
             const char *e = memmem(x + i, n - i, "?>", 2);
             if (!e)
-                return 0;
+                return -1;
             for (; x + i < e; i++)
                 ln += x[i] == '\n';
             i += 2;
-        } else if (i + 3 < n && memcmp(x + i, "<!--", 4) == 0) {
+        } else if (memcmp(x + i, "<!--", 4) == 0) {
             const char *e = memmem(x + i + 4, n - i - 4, "-->", 3);
             if (!e)
-                return 0;
+                return -1;
             for (; x + i < e; i++)
                 ln += x[i] == '\n';
             i += 3;
-        } else if (i + 8 < n && memcmp(x + i, "<!DOCTYPE", 9) == 0) {
+        } else if (memcmp(x + i, "<!DOCTYPE", 9) == 0) {
             *line = ln;
             return 1;
         } else {
@@ -1497,25 +1573,51 @@ static void defaults(fmuc_md_limits *l, const fmuc_md_limits *in)
         l->max_issues = DEF_MAX_ISSUES;
 }
 
-static xmlTextReaderPtr open_reader(parser *p, const char *xml, size_t len)
+static xmlTextReaderPtr open_reader(parser *p)
 {
     xmlSetExternalEntityLoader(deny_loader);
     /* No NOENT (no entity substitution), no DTDLOAD/DTDATTR/DTDVALID, no XINCLUDE, no HUGE. */
     int opts = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT | XML_PARSE_BIG_LINES |
                XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-    xmlTextReaderPtr r = xmlReaderForMemory(xml, (int)len, "modelDescription.xml", NULL, opts);
+    xmlTextReaderPtr r =
+        xmlReaderForIO(io_read, NULL, p, "modelDescription.xml", NULL, opts);
     if (r)
         xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, p);
     return r;
 }
 
+typedef struct mem_src {
+    const char *p;
+    size_t n, pos;
+} mem_src;
+
+static long mem_read(void *ctx, char *buf, size_t n)
+{
+    mem_src *m = ctx;
+    size_t k = m->n - m->pos < n ? m->n - m->pos : n;
+    memcpy(buf, m->p + m->pos, k);
+    m->pos += k;
+    return (long)k;
+}
+
 fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_limits *limits)
+{
+    mem_src m = {xml ? xml : "", xml ? len : 0, 0};
+    return fmuc_md_parse_stream(out, mem_read, &m, m.n, limits);
+}
+
+enum { MAX_PROLOG = 1024 * 1024 };
+
+fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uint64_t size_hint,
+                              const fmuc_md_limits *limits)
 {
     memset(out, 0, sizeof *out);
     parser ps;
     parser *p = &ps;
     memset(p, 0, sizeof *p);
     p->md = out;
+    p->src = read;
+    p->src_ctx = ctx;
     defaults(&p->lim, limits);
     fmuc_err err = FMUC_OK;
     p->ar = calloc(1, sizeof *p->ar);
@@ -1524,15 +1626,33 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
     out->arena_ = p->ar;
     p->elem = "";
     uint32_t dline = 0;
-    if (!xml || len > p->lim.max_bytes || len > (size_t)INT32_MAX) {
+    if (size_hint != UINT64_MAX && size_hint > p->lim.max_bytes) {
         issue_at(p, FMUC_ISSUE_LIMIT, 0, "", NULL, NULL,
-                 "modelDescription.xml is %zu bytes, over the parser limit of %zu", len,
-                 p->lim.max_bytes);
+                 "modelDescription.xml is %llu bytes, over the parser limit of %zu",
+                 (unsigned long long)size_hint, p->lim.max_bytes);
         out->parse_stopped = 1;
         err = FMUC_EXML;
         goto out;
     }
-    if (prolog_doctype(xml, len, &dline)) {
+    /* the prolog is judged before libxml2 sees a byte: a DOCTYPE is refused unread */
+    int pro;
+    while ((pro = prolog_doctype(p->win, p->win_len, &dline)) < 0 && p->win_len < MAX_PROLOG &&
+           refill(p))
+        ;
+    if (p->oom) {
+        err = FMUC_ENOMEM;
+        goto out;
+    }
+    if (pro < 0 && p->win_len >= MAX_PROLOG) {
+        issue_at(p, FMUC_ISSUE_XML, 1, "", NULL, NULL,
+                 "the XML prolog (declaration, comments and processing instructions before the "
+                 "root element) is longer than %d bytes: the document was not read",
+                 MAX_PROLOG);
+        out->parse_stopped = 1;
+        err = FMUC_EXML;
+        goto out;
+    }
+    if (pro > 0) {
         issue_at(p, FMUC_ISSUE_XML, dline, "!DOCTYPE", NULL, NULL,
                  "a DOCTYPE declaration at line %u is not allowed (DTDs and entities are refused; "
                  "modelDescription.xml never needs one)",
@@ -1541,8 +1661,9 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_EXML;
         goto out;
     }
-    if (len >= 2 && (((unsigned char)xml[0] == 0xFF && (unsigned char)xml[1] == 0xFE) ||
-                     ((unsigned char)xml[0] == 0xFE && (unsigned char)xml[1] == 0xFF)))
+    const unsigned char *w = (const unsigned char *)p->win;
+    size_t len = p->win_len;
+    if (len >= 2 && ((w[0] == 0xFF && w[1] == 0xFE) || (w[0] == 0xFE && w[1] == 0xFF)))
         issue_at(p, FMUC_ISSUE_XML, 1, "", NULL, NULL,
                  "modelDescription.xml is UTF-16 encoded; FMI 2.0 §2.2 requires UTF-8");
     p->stack = malloc(sizeof *p->stack * (p->lim.max_depth + 1));
@@ -1550,13 +1671,10 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_ENOMEM;
         goto out;
     }
-    p->raw = xml;
-    p->raw_len = len;
     p->raw_line = 1;
     /* the byte scan works for ASCII-compatible encodings only (not UTF-16/32) */
-    p->raw_ok = !(len >= 2 && (xml[0] == '\0' || xml[1] == '\0' ||
-                               (unsigned char)xml[0] >= 0xFE));
-    p->r = open_reader(p, xml, len);
+    p->raw_ok = !(len >= 2 && (w[0] == '\0' || w[1] == '\0' || w[0] >= 0xFE));
+    p->r = open_reader(p);
     if (!p->r) {
         err = FMUC_ENOMEM;
         goto out;
@@ -1619,6 +1737,24 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
                 end_element(p);
         }
     }
+    if (p->src_err && !p->too_big)
+        out->parse_stopped = 1; /* the source's own diagnostic tells why */
+    if (p->too_big) {
+        issue_at(p, FMUC_ISSUE_LIMIT, p->line, "", NULL, NULL,
+                 "modelDescription.xml is longer than the parser limit of %zu bytes: parse "
+                 "stopped at line %u",
+                 p->lim.max_bytes, p->line);
+        out->parse_stopped = 1;
+    }
+    /* Read the rest, unparsed: the source sees its end (an archive entry checks its CRC and
+     * size there) and the ASCII fact covers every byte. */
+    p->raw_ok = 0;
+    do
+        p->fed = p->win_off + p->win_len;
+    while (!p->oom && refill(p));
+    out->xml_all_ascii = p->src_eof && !p->non_ascii;
+    if (p->root_version_seen)
+        out->root_fmi_version = dup(p, p->root_version);
     if (p->oom) {
         err = FMUC_ENOMEM;
         goto out;
@@ -1657,50 +1793,32 @@ out:
     if (p->r)
         xmlFreeTextReader(p->r);
     free(p->stack);
+    free(p->win);
     if (p->oom && err == FMUC_OK)
         err = FMUC_ENOMEM;
     return err;
 }
 
-/* Read the root element's fmiVersion without building a model (for the FMI 1.0 / 3.0 refusal). */
+/* Read the root element's fmiVersion without building a model. */
 fmuc_err fmuc_md_peek_fmi_version(char *out, size_t outsz, const char *xml, size_t len)
 {
     if (outsz)
         out[0] = '\0';
-    uint32_t l;
-    if (!xml || len > (size_t)INT32_MAX || prolog_doctype(xml, len, &l))
+    if (!xml)
         return FMUC_EXML;
-    parser ps;
-    memset(&ps, 0, sizeof ps);
-    fmuc_md dummy;
-    memset(&dummy, 0, sizeof dummy);
-    fmuc_md__arena ar = {0};
-    ps.md = &dummy;
-    ps.ar = &ar;
-    ps.lim.max_issues = 0; /* drop every issue */
-    xmlTextReaderPtr r = open_reader(&ps, xml, len);
-    if (!r)
-        return FMUC_ENOMEM;
-    fmuc_err err = FMUC_EXML;
-    while (xmlTextReaderRead(r) == 1) {
-        int t = xmlTextReaderNodeType(r);
-        if (t == XML_READER_TYPE_DOCUMENT_TYPE)
-            break;
-        if (t != XML_READER_TYPE_ELEMENT)
-            continue;
-        xmlChar *v = xmlTextReaderGetAttribute(r, (const xmlChar *)"fmiVersion");
-        if (v) {
-            snprintf(out, outsz, "%s", (const char *)v);
-            xmlFree(v);
-            err = FMUC_OK;
-        } else {
-            err = FMUC_ERROR; /* root without fmiVersion */
-        }
-        break;
+    fmuc_md md;
+    fmuc_err err = fmuc_md_parse(&md, xml, len, NULL);
+    if (err == FMUC_ENOMEM) {
+        fmuc_md_free(&md);
+        return err;
     }
-    xmlFreeTextReader(r);
-    free(dummy.issues);
-    fmuc_md__arena_free(&ar);
+    if (md.root_fmi_version) {
+        snprintf(out, outsz, "%s", md.root_fmi_version);
+        err = FMUC_OK;
+    } else {
+        err = md.root_name ? FMUC_ERROR : FMUC_EXML;
+    }
+    fmuc_md_free(&md);
     return err;
 }
 

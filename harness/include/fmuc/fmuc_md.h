@@ -273,6 +273,11 @@ typedef struct fmuc_md {
     fmuc_md_issue *issues;
     int parse_stopped;         /* a fatal XML error ended the parse early */
 
+    /* facts of the document's bytes, recorded while it streamed through the parser */
+    const char *root_fmi_version; /* fmiVersion of the root element, whatever its name (first
+                                   * 63 bytes); NULL when absent or no root was read */
+    int xml_all_ascii;         /* the whole document was read and every byte is ASCII (no NUL) */
+
     void *arena_;              /* private */
     size_t nissues_dropped;    /* issues found beyond limits.max_issues (not recorded) */
 } fmuc_md;
@@ -288,6 +293,17 @@ typedef struct fmuc_md_limits {
     size_t max_depth;       /* element nesting (default 64) */
     size_t max_issues;      /* issues recorded before counting only (default 10,000) */
 } fmuc_md_limits;
+
+/** A source of the document's bytes: up to n bytes into buf; returns the count, 0 at the end,
+ *  -1 on an error (the source keeps its own diagnostic). */
+typedef long (*fmuc_md_read_fn)(void *ctx, char *buf, size_t n);
+
+/** Parse modelDescription.xml as it is read from a source, holding only a small window of its
+ *  bytes (never the whole text, never a DOM). size_hint: the expected size (UINT64_MAX when
+ *  unknown), refused up front when over limits.max_bytes. The source is read to its end even
+ *  when the parse stops early. Results as fmuc_md_parse. */
+fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uint64_t size_hint,
+                              const fmuc_md_limits *limits);
 
 /** Parse modelDescription.xml from memory. Returns FMUC_OK when a model was built (it may still
  *  carry issues), FMUC_EXML when not even the root could be read (detail in out->issues),
