@@ -82,6 +82,9 @@ typedef struct parser {
     size_t dropped;
     char root_version[64];            /* fmiVersion of the first element, whatever its name */
     int root_version_seen;
+    /* short strings that repeat (start values, units, declared types, quantities) are kept once:
+     * a direct-mapped cache of arena copies, by hash */
+    const char *icache[4096];
 } parser;
 
 /* ---------------------------------------------------------------------------------------- */
@@ -141,6 +144,24 @@ static const char *dup(parser *p, const char *s)
     if (!d)
         p->oom = 1;
     return d;
+}
+
+/* dup for values that often repeat: an equal string seen recently is shared (read-only). */
+static const char *dup_i(parser *p, const char *s)
+{
+    size_t n = 0;
+    uint32_t h = 2166136261u;
+    for (; s[n] && n <= 64; n++)
+        h = (h ^ (unsigned char)s[n]) * 16777619u;
+    if (n > 64)
+        return dup(p, s);
+    const char **slot = &p->icache[(h ^ (h >> 12)) & 4095u];
+    if (*slot && strcmp(*slot, s) == 0)
+        return *slot;
+    const char *d = fmuc_md__arena_strndup(p->ar, s, n);
+    if (!d)
+        p->oom = 1;
+    return *slot = d;
 }
 
 static void issue_at(parser *p, int kind, uint32_t line, const char *elem, const char *attr,
@@ -249,19 +270,32 @@ static const char *const initial_names[] = {"exact", "approx", "calculated"};
 static const char *const depkind_names[] = {"dependent", "constant", "fixed", "tunable",
                                             "discrete"};
 static const char *const type_names[] = {"", "Real", "Integer", "Boolean", "String",
-                                         "Enumeration"};
-static const char *const cap_names[FMUC_CAP_COUNT] = {
-    "needsExecutionTool",
-    "completedIntegratorStepNotNeeded",
-    "canBeInstantiatedOnlyOncePerProcess",
-    "canNotUseMemoryManagementFunctions",
-    "canGetAndSetFMUstate",
-    "canSerializeFMUstate",
-    "providesDirectionalDerivative",
-    "canHandleVariableCommunicationStepSize",
-    "canInterpolateInputs",
-    "canRunAsynchronuously",
+                                         "Enumeration", "Binary", "Clock"};
+/* fmuc_type of an FMI 2.0 / 1.0 type element -> its base type */
+static const uint8_t fmi2_base[] = {FMUC_BT_NONE,    FMUC_BT_FLOAT64, FMUC_BT_INT32,
+                                    FMUC_BT_BOOLEAN, FMUC_BT_STRING,  FMUC_BT_ENUMERATION};
+static const struct cap_row {
+    const char *attr[3]; /* FMI 1.0, 2.0, 3.0 */
+    unsigned ifaces[3];
+} cap_table[FMUC_CAP_COUNT] = {
+#define FMUC_CAP_DEF(id, a1, a2, a3, i1, i2, i3) {{a1, a2, a3}, {i1, i2, i3}},
+#include "fmuc/fmuc_caps.def"
+#undef FMUC_CAP_DEF
 };
+
+const char *fmuc_md_cap_attr(fmuc_cap cap, int fmi_version)
+{
+    if ((unsigned)cap >= FMUC_CAP_COUNT || fmi_version < 1 || fmi_version > 3)
+        return NULL;
+    return cap_table[cap].attr[fmi_version - 1];
+}
+
+unsigned fmuc_md_cap_ifaces(fmuc_cap cap, int fmi_version)
+{
+    if ((unsigned)cap >= FMUC_CAP_COUNT || fmi_version < 1 || fmi_version > 3)
+        return 0;
+    return cap_table[cap].ifaces[fmi_version - 1];
+}
 
 static int attr_enum(parser *p, const char *attr, const char *v, const char *const *names, int n)
 {
@@ -389,12 +423,12 @@ static int a_iface(parser *p, const char *n, const char *v, void *obj)
             c->itf->max_output_derivative_order = 0;
         return 1;
     }
+    unsigned iface = c->cs ? FMUC_IF_CS : FMUC_IF_ME;
     for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        if (strcmp(n, cap_names[k]) != 0)
+        const char *a = cap_table[k].attr[1];
+        if (!a || strcmp(n, a) != 0)
             continue;
-        int me_only = k == FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED;
-        int cs_only = k >= FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE;
-        if ((c->cs && me_only) || (!c->cs && cs_only))
+        if (!(cap_table[k].ifaces[1] & iface))
             return 0;
         c->itf->caps_explicit |= 1u << k;
         int b = 0;
@@ -500,8 +534,14 @@ typedef struct tattr {
     uint32_t *has;
     uint8_t *flags;
     fmuc_md_var *var; /* in_var */
+    uint32_t var_has; /* in_var: bits collected here, then or-ed into the variable's bit-fields */
+    uint8_t var_flags;
     req q;
 } tattr;
+
+/* the presence and flag bits of the variable (bit-fields) or of the SimpleType */
+#define T_HAS(t) (*((t)->in_var ? &(t)->var_has : (t)->has))
+#define T_FLAGS(t) (*((t)->in_var ? &(t)->var_flags : (t)->flags))
 
 static int a_type(parser *p, const char *n, const char *v, void *obj)
 {
@@ -510,12 +550,12 @@ static int a_type(parser *p, const char *n, const char *v, void *obj)
         en = t->type == FMUC_TYPE_ENUMERATION;
     int b;
     if (t->in_var && strcmp(n, "declaredType") == 0) {
-        *t->declared_type = dup(p, v);
-        *t->has |= FMUC_HAS_DECLARED_TYPE;
+        *t->declared_type = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_DECLARED_TYPE;
         t->q.seen |= R_A;
     } else if (t->in_var && strcmp(n, "start") == 0) {
         fmuc_md_var *var = t->var;
-        var->start_text = dup(p, v);
+        var->start_text = dup_i(p, v);
         var->has |= FMUC_HAS_START;
         if (real) {
             var->start = attr_double(p, n, v);
@@ -526,8 +566,8 @@ static int a_type(parser *p, const char *n, const char *v, void *obj)
             var->start = attr_bool(p, n, v, &b) == 0 ? (double)b : NAN;
         }
     } else if ((real || integer || en) && strcmp(n, "quantity") == 0) {
-        *t->quantity = dup(p, v);
-        *t->has |= FMUC_HAS_QUANTITY;
+        *t->quantity = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_QUANTITY;
     } else if ((real || integer || (en && t->in_var)) &&
                (strcmp(n, "min") == 0 || strcmp(n, "max") == 0)) {
         int ismin = n[1] == 'i';
@@ -539,24 +579,24 @@ static int a_type(parser *p, const char *n, const char *v, void *obj)
             d = attr_int(p, n, v, &i) == 0 ? (double)i : NAN;
         }
         *(ismin ? t->min : t->max) = d;
-        *t->has |= ismin ? FMUC_HAS_MIN : FMUC_HAS_MAX;
+        T_HAS(t) |= ismin ? FMUC_HAS_MIN : FMUC_HAS_MAX;
     } else if (real && strcmp(n, "unit") == 0) {
-        *t->unit = dup(p, v);
-        *t->has |= FMUC_HAS_UNIT;
+        *t->unit = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_UNIT;
     } else if (real && strcmp(n, "displayUnit") == 0) {
-        *t->display_unit = dup(p, v);
-        *t->has |= FMUC_HAS_DISPLAY_UNIT;
+        *t->display_unit = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_DISPLAY_UNIT;
     } else if (real && strcmp(n, "nominal") == 0) {
         *t->nominal = attr_double(p, n, v);
-        *t->has |= FMUC_HAS_NOMINAL;
+        T_HAS(t) |= FMUC_HAS_NOMINAL;
     } else if (real && strcmp(n, "relativeQuantity") == 0) {
-        *t->has |= FMUC_HAS_RELATIVE_QUANTITY;
+        T_HAS(t) |= FMUC_HAS_RELATIVE_QUANTITY;
         if (attr_bool(p, n, v, &b) == 0 && b)
-            *t->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
+            T_FLAGS(t) |= FMUC_FLAG_RELATIVE_QUANTITY;
     } else if (real && strcmp(n, "unbounded") == 0) {
-        *t->has |= FMUC_HAS_UNBOUNDED;
+        T_HAS(t) |= FMUC_HAS_UNBOUNDED;
         if (attr_bool(p, n, v, &b) == 0 && b)
-            *t->flags |= FMUC_FLAG_UNBOUNDED;
+            T_FLAGS(t) |= FMUC_FLAG_UNBOUNDED;
     } else if (real && t->in_var && strcmp(n, "derivative") == 0) {
         fmuc_md_var *var = t->var;
         var->has |= FMUC_HAS_DERIVATIVE;
@@ -963,13 +1003,15 @@ static void start_sv_child(parser *p, frame *f)
     if (f->last_rank < 0)
         f->last_rank = 0;
     v->type = (uint8_t)(t + 1);
+    v->base = fmi2_base[t + 1];
     v->type_line = p->line;
     tattr ta = {.type = v->type, .in_var = 1, .quantity = &v->quantity, .unit = &v->unit,
                 .display_unit = &v->display_unit, .declared_type = &v->declared_type,
-                .min = &v->min, .max = &v->max, .nominal = &v->nominal, .has = &v->has,
-                .flags = &v->flags, .var = v};
+                .min = &v->min, .max = &v->max, .nominal = &v->nominal, .var = v};
     size_t mark = md->nissues;
     for_attrs(p, a_type, &ta);
+    v->has |= ta.var_has;
+    v->flags |= ta.var_flags;
     if (v->type == FMUC_TYPE_ENUMERATION && !(ta.q.seen & R_A))
         missing_attr(p, "declaredType");
     for (size_t i = mark; i < md->nissues; i++) {
@@ -1046,6 +1088,10 @@ static void start_element(parser *p)
             snprintf(p->root_version, sizeof p->root_version, "%s", (const char *)ver);
             p->root_version_seen = 1;
             xmlFree(ver);
+            md->fmi = strcmp(p->root_version, "2.0") == 0   ? FMUC_FMI2
+                          : strncmp(p->root_version, "1.", 2) == 0 ? FMUC_FMI1
+                          : strncmp(p->root_version, "3.", 2) == 0 ? FMUC_FMI3
+                                                                  : FMUC_FMI_UNKNOWN;
         }
         md->root_name = dup_n(p, p->elem, MAX_NAME_COPY);
         md->root_line = p->line;
@@ -1556,6 +1602,37 @@ static int prolog_doctype(const char *x, size_t n, uint32_t *line)
     }
 }
 
+/* One list of every unknown, grouped by kind; the per-kind lists become views into it. */
+static void gather_unknowns(parser *p)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_unknown **lists[FMUC_UNK_COUNT] = {&md->outputs, &md->derivatives, &md->clocked_states,
+                                               &md->initial_unknowns, &md->event_indicators};
+    size_t *counts[FMUC_UNK_COUNT] = {&md->noutputs, &md->nderivatives, &md->nclocked_states,
+                                      &md->ninitial_unknowns, &md->nevent_indicators};
+    size_t total = 0;
+    for (int k = 0; k < FMUC_UNK_COUNT; k++)
+        total += *counts[k];
+    fmuc_md_unknown *all = total ? malloc(total * sizeof *all) : NULL;
+    if (total && !all) {
+        p->oom = 1;
+        return;
+    }
+    size_t at = 0;
+    for (int k = 0; k < FMUC_UNK_COUNT; k++) {
+        fmuc_md_unknown *l = *lists[k];
+        for (size_t i = 0; i < *counts[k]; i++) {
+            all[at + i] = l[i];
+            all[at + i].kind = (uint8_t)k;
+        }
+        free(l);
+        *lists[k] = *counts[k] ? all + at : NULL;
+        at += *counts[k];
+    }
+    md->unknowns = all;
+    md->nunknowns = total;
+}
+
 static void defaults(fmuc_md_limits *l, const fmuc_md_limits *in)
 {
     memset(l, 0, sizeof *l);
@@ -1753,6 +1830,7 @@ fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uin
         p->fed = p->win_off + p->win_len;
     while (!p->oom && refill(p));
     out->xml_all_ascii = p->src_eof && !p->non_ascii;
+    gather_unknowns(p);
     if (p->root_version_seen)
         out->root_fmi_version = dup(p, p->root_version);
     if (p->oom) {
@@ -1838,9 +1916,16 @@ void fmuc_md_free(fmuc_md *md)
     free((void *)md->tools);
     free(md->tool_lines);
     free(md->vars);
-    free(md->outputs);
-    free(md->derivatives);
-    free(md->initial_unknowns);
+    if (md->unknowns) {
+        free(md->unknowns); /* the per-kind lists point into it */
+    } else {
+        free(md->outputs);
+        free(md->derivatives);
+        free(md->clocked_states);
+        free(md->initial_unknowns);
+        free(md->event_indicators);
+    }
+    free(md->exts);
     free(md->children);
     free(md->issues);
     free((void *)md->me.source_files);
@@ -1861,6 +1946,10 @@ const fmuc_md_var *fmuc_md_var_at(const fmuc_md *md, uint32_t index1)
 
 const char *fmuc_md_causality_name(fmuc_causality c)
 {
+    if (c == FMUC_CAUS_STRUCTURAL_PARAMETER)
+        return "structuralParameter";
+    if (c == FMUC_CAUS_NONE)
+        return "none";
     return (unsigned)c < 6 ? causality_names[c] : "invalid";
 }
 
@@ -1880,12 +1969,45 @@ const char *fmuc_md_type_name(fmuc_type t)
 {
     if (t == FMUC_TYPE_NONE)
         return "none";
-    return (unsigned)t <= 5 ? type_names[t] : "invalid";
+    return (unsigned)t <= FMUC_TYPE_CLOCK ? type_names[t] : "invalid";
 }
 
 const char *fmuc_md_cap_name(fmuc_cap cap)
 {
-    return (unsigned)cap < FMUC_CAP_COUNT ? cap_names[cap] : "invalid";
+    if ((unsigned)cap >= FMUC_CAP_COUNT)
+        return "invalid";
+    const struct cap_row *r = &cap_table[cap];
+    return r->attr[1] ? r->attr[1] : r->attr[2] ? r->attr[2] : r->attr[0];
+}
+
+const fmuc_md_var_ext *fmuc_md_var_ext_of(const fmuc_md *md, size_t i)
+{
+    if (!md || i >= md->nvars || !md->vars[i].ext)
+        return NULL;
+    size_t lo = 0, hi = md->nexts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (md->exts[mid].var < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < md->nexts && md->exts[lo].var == i ? &md->exts[lo] : NULL;
+}
+
+const char *fmuc_md_base_type_name(fmuc_base_type t)
+{
+    static const char *const names[FMUC_BT_COUNT] = {
+        "none",   "Float32", "Float64", "Int8",   "UInt8",  "Int16",  "UInt16",     "Int32",
+        "UInt32", "Int64",   "UInt64",  "Boolean", "String", "Binary", "Clock", "Enumeration"};
+    return (unsigned)t < FMUC_BT_COUNT ? names[t] : "invalid";
+}
+
+const char *fmuc_md_unknown_kind_name(fmuc_unknown_kind k)
+{
+    static const char *const names[FMUC_UNK_COUNT] = {
+        "Output", "ContinuousStateDerivative", "ClockedState", "InitialUnknown", "EventIndicator"};
+    return (unsigned)k < FMUC_UNK_COUNT ? names[k] : "invalid";
 }
 
 const char *fmuc_md_dep_kind_name(fmuc_dep_kind k)
