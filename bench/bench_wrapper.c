@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "bench_util.h"
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 #include "fmuc/fmuc_fmu.h"
 #include "fmuc/fmuc_options.h"
 #include "fmuc/fmuc_worker.h"

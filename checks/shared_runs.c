@@ -14,8 +14,8 @@
 
 #include <time.h>
 
-#include "api_util.h"
-#include "md_ms_util.h"
+#include "api/api_util.h"
+#include "md/md_ms_util.h"
 
 typedef struct shared_entry {
     int done;

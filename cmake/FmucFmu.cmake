@@ -93,7 +93,7 @@ function(fmuc_fmu_library target)
   add_library(${target} MODULE ${L_SOURCES})
   set_target_properties(${target} PROPERTIES PREFIX "" C_VISIBILITY_PRESET hidden
                         POSITION_INDEPENDENT_CODE ON)
-  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/harness/include)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/fmi)
   target_compile_definitions(${target} PRIVATE FMUC_FMI2_EXPORTING)
   target_link_options(${target} PRIVATE
                       "LINKER:--version-script=${PROJECT_SOURCE_DIR}/cmake/fmi2.map"
@@ -153,7 +153,7 @@ function(fmuc_add_model_fmu)
     set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
     file(MAKE_DIRECTORY ${gendir})
     add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue_src} ${M_SOURCES})
-    target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/harness/include
+    target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/fmi
                                ${M_INCLUDES})
     target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI2_EXPORTING ${M_DEFINES})
     target_link_libraries(mdgen_${M_NAME} PRIVATE fmuc_warnings fmuc_fp_strict ${M_LINK}

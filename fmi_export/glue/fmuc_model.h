@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cs_util.h"
+#include "cs/cs_util.h"
 #include "fmuc_test_util.h"
 
 #define GOOD(x) FMUC_FMU_DIR "/good/" x ".fmu"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "eq_util.h"
+#include "eq/eq_util.h"
 #include "fmuc/fmuc_refcsv.h"
 #include "fmuc_test_util.h"
 

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "fmuc/fmuc_md.h"
-#include "md_util.h"
+#include "md/md_util.h"
 
 /* ---------------------------------------------------------------- harness */
 

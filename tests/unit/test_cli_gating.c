@@ -271,6 +271,8 @@ Test(cli_gating, bad_config_is_a_usage_error_naming_file_and_key, .timeout = 60)
     expect_bad_config(&c, "{\"timeouts\": {\"default\": 0}}", "timeouts.default");
     expect_bad_config(&c, "{\"sha256\": \"xyz\"}", "sha256");
     expect_bad_config(&c, "{\"colour\": 1}", "colour");
+    expect_bad_config(&c, "{\"passEnv\": [\"LICENSE_SERVER\", \"A=B\"]}", "passEnv[1]");
+    expect_bad_config(&c, "{\"passEnv\": \"LICENSE_SERVER\"}", "passEnv");
     expect_bad_config(&c, "{\"profile\": ", NULL);
     fmuc_test_run r;
     run(&r, &c, GOOD_FMU, "--config", "/nonexistent/gate.json", NULL, NULL);
@@ -508,6 +510,32 @@ Test(cli_gating, baseline_compares_under_the_selected_profile, .timeout = 60)
     cr_assert(rep);
     b = cJSON_GetObjectItem(rep, "baseline");
     cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "unchangedFailures")), 1);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    ctx_free(&c);
+}
+
+Test(cli_gating, config_pass_env_adds_to_the_command_line_names, .timeout = 60)
+{
+    ctx c;
+    ctx_init(&c, "gate-passenv");
+    write_cfg(&c, "{\"passEnv\": [\"LM_LICENSE_FILE\", \"VENDOR_KEY\"]}");
+    fmuc_test_run r;
+    run(&r, &c, GOOD_FMU, "--config", c.cfg, "--pass-env", "VENDOR_KEY");
+    cr_expect_eq(r.status, 0, "exit %d (stderr %s)", r.status, r.err);
+    cJSON *rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    cJSON *pe = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "passEnv");
+    cr_assert(cJSON_IsArray(pe), "options.passEnv lists the names");
+    cr_expect_eq(cJSON_GetArraySize(pe), 2, "a name in both counts once");
+    int seen_lm = 0, seen_vendor = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, pe)
+    {
+        seen_lm |= strcmp(cJSON_GetStringValue(it), "LM_LICENSE_FILE") == 0;
+        seen_vendor |= strcmp(cJSON_GetStringValue(it), "VENDOR_KEY") == 0;
+    }
+    cr_expect(seen_lm && seen_vendor);
     cJSON_Delete(rep);
     fmuc_test_run_free(&r);
     ctx_free(&c);

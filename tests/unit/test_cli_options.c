@@ -1,4 +1,4 @@
-/* The option table (harness/cli/cli_options.def) is the one list of options: README.md's options
+/* The option table (cli/cli_options.def) is the one list of options: README.md's options
  * table and `fmucheck --help` show exactly its options, and every option of it parses. */
 #include <criterion/criterion.h>
 #include <getopt.h>
@@ -15,7 +15,7 @@ typedef struct {
 
 static const opt_row table[] = {
 #define FMUC_CLI_OPTION(ID, LONG, SHORT, ARG, ARGNAME, HELP) {LONG, SHORT, ARG},
-#include "../../harness/cli/cli_options.def"
+#include "../../cli/cli_options.def"
 #undef FMUC_CLI_OPTION
 };
 #define NTABLE (sizeof table / sizeof table[0])
@@ -141,7 +141,7 @@ Test(cli_options, readme_table_lists_exactly_the_options)
     read_readme(&r);
     for (size_t i = 0; i < NTABLE; i++) {
         cr_expect(has_long(&r, table[i].name),
-                  "option --%s (harness/cli/cli_options.def) has no row in README.md's options table",
+                  "option --%s (cli/cli_options.def) has no row in README.md's options table",
                   table[i].name);
         if (table[i].letter)
             cr_expect(has_short(&r, (char)table[i].letter),
@@ -153,14 +153,14 @@ Test(cli_options, readme_table_lists_exactly_the_options)
         for (size_t k = 0; k < NTABLE; k++)
             found |= !strcmp(table[k].name, r.longs[i]);
         cr_expect(found, "README.md's options table lists --%s, which is no option of "
-                         "harness/cli/cli_options.def", r.longs[i]);
+                         "cli/cli_options.def", r.longs[i]);
     }
     for (size_t i = 0; i < r.nshorts; i++) {
         int found = 0;
         for (size_t k = 0; k < NTABLE; k++)
             found |= table[k].letter == r.shorts[i];
         cr_expect(found, "README.md's options table lists -%c, which is no option of "
-                         "harness/cli/cli_options.def", r.shorts[i]);
+                         "cli/cli_options.def", r.shorts[i]);
     }
     /* "-x, --long" in README pairs them as the table does */
     for (size_t i = 0; i < r.npairs; i++)

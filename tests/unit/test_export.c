@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <zip.h>
 
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 #include "vd/vd.h"
 
 typedef struct {

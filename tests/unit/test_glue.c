@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 
 #define SMD_DIR FMUC_BUILD_DIR "/reference_fmus"
 #define SMD_LIB SMD_DIR "/fmulib/SpringMassDamper/SpringMassDamper.so"

@@ -65,7 +65,9 @@ Test(registry, id_matches_file)
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
         char file[512];
-        int n = snprintf(file, sizeof file, "%s/checks/", FMUC_SOURCE_DIR);
+        /* checks/<area>/<area>_<slug>.c: the area is the id's first component */
+        int area = (int)strcspn(c->id, "-");
+        int n = snprintf(file, sizeof file, "%s/checks/%.*s/", FMUC_SOURCE_DIR, area, c->id);
         for (const char *p = c->id; *p && n < (int)sizeof file - 3; p++)
             file[n++] = *p == '-' ? '_' : *p;
         snprintf(file + n, sizeof file - (size_t)n, ".c");

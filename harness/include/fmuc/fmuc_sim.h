@@ -22,7 +22,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 #include "fmuc/fmuc_err.h"
 #include "fmuc/fmuc_fmu.h"
 #include "fmuc/fmuc_md.h"

@@ -3,7 +3,7 @@
  * fmi2CompletedIntegratorStep after every accepted step; every call succeeds, derivatives,
  * event indicators, states and outputs are finite, every event iteration settles within 1000
  * fmi2NewDiscreteStates calls (FMI 2.0.4 §3.2.2, §3.2.4, fmi2-rules §F). */
-#include "api_util.h"
+#include "api/api_util.h"
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {

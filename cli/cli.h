@@ -52,6 +52,8 @@ typedef struct fmuc_cli_config {
     size_t nwaivers;
     const char **pins;          /* allowed sha256 values ("sha256": string or array) */
     size_t npins;
+    const char *pass_env[FMUC_SANDBOX_MAX_ALLOW]; /* "passEnv": names added to --pass-env */
+    size_t npass_env;
     int has_rtol, has_atol, has_timeout, has_tmult;
     double rtol, atol, timeout_s, tmult;
 } fmuc_cli_config;

@@ -2,7 +2,7 @@
  * its step size, inputs from --input or the deterministic excitation: every call returns
  * fmi2OK/fmi2Warning, outputs are finite and within [min,max] (FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3);
  * fmi2Discard from fmi2DoStep is handled via fmi2GetBooleanStatus/GetRealStatus. */
-#include "api_util.h"
+#include "api/api_util.h"
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {

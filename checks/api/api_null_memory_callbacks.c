@@ -7,7 +7,7 @@
  * Mode in ME, terminate, free) must succeed: fmi2Instantiate returning NULL, a call returning
  * fmi2Error/fmi2Fatal or a crash fails. Without the flag the FMU may rely on the callbacks
  * (api-resources-released checks what it does with them): not applicable. */
-#include "cs_util.h"
+#include "cs/cs_util.h"
 
 enum { CSMEM_STEPS = 10 };
 

@@ -6,7 +6,7 @@
 
 #include "fmuc/fmuc_elf.h"
 #include "load_util.h"
-#include "zip_util.h"
+#include "zip/zip_util.h"
 
 static const char *const base_libs[] = {
     "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1", "libutil.so.1",

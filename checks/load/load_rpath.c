@@ -5,7 +5,7 @@
 
 #include "fmuc/fmuc_elf.h"
 #include "load_util.h"
-#include "zip_util.h"
+#include "zip/zip_util.h"
 
 static void check_list(const char *shown, const char *tag, const char *list, fmuc_result *res)
 {

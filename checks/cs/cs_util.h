@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
-#include "eq_util.h"
+#include "api/api_util.h"
+#include "eq/eq_util.h"
 
 /** Clamp every input value of the plan to its variable's [min, max] (own or declared type's). */
 static inline void csu_clamp_inputs(equ_plan *p)

@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "fmuc/fmi2.h"
+#include "fmi2/fmi2.h"
 #include "fmuc/fmuc_refcsv.h"
 #include "fmuc/fmuc_worker.h"
 

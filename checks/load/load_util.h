@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "api_util.h"
+#include "api/api_util.h"
 #include "check.h"
 #include "fmuc/fmuc_worker.h"
 

@@ -4,7 +4,7 @@
  * A-27 self-contained, portable libraries). */
 #include "fmuc/fmuc_elf.h"
 #include "load_util.h"
-#include "zip_util.h"
+#include "zip/zip_util.h"
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {

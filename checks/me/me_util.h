@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api_util.h"
+#include "api/api_util.h"
 #include "check.h"
 #include "fmuc/fmuc_worker.h"
 

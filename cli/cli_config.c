@@ -141,12 +141,23 @@ static int parse_waiver(fmuc_cli_config *c, const cJSON *w, size_t idx, const ch
     return 0;
 }
 
+static int is_env_name(const char *s)
+{
+    if (!s || !(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+        return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
 static int parse_root(fmuc_cli_config *c, const cJSON *root)
 {
     if (!cJSON_IsObject(root))
         return bad(c, "(top level)", "the config must be a JSON object%s", "");
     static const char *const allowed[] = {"profile", "advisory", "levels",   "waivers", "tolerances",
-                                          "timeouts", "sha256",  "comment", NULL};
+                                          "timeouts", "sha256",  "passEnv", "comment", NULL};
     if (only_keys(c, root, "", allowed) < 0)
         return -1;
 
@@ -248,6 +259,24 @@ static int parse_root(fmuc_cli_config *c, const cJSON *root)
             return -1;
     }
 
+    v = cJSON_GetObjectItemCaseSensitive(root, "passEnv");
+    if (v) {
+        if (!cJSON_IsArray(v))
+            return bad(c, "passEnv", "must be an array of environment variable names%s", "");
+        const cJSON *it;
+        cJSON_ArrayForEach(it, v)
+        {
+            char k[KEY_MAX];
+            snprintf(k, sizeof k, "passEnv[%zu]", c->npass_env);
+            if (!cJSON_IsString(it) || !is_env_name(it->valuestring))
+                return bad(c, k, "'%s' is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)",
+                           cJSON_IsString(it) ? it->valuestring : "the value");
+            if (c->npass_env >= FMUC_SANDBOX_MAX_ALLOW)
+                return bad(c, k, "at most 16 variables%s", "");
+            c->pass_env[c->npass_env++] = it->valuestring;
+        }
+    }
+
     v = cJSON_GetObjectItemCaseSensitive(root, "sha256");
     if (v) {
         size_t n = cJSON_IsArray(v) ? (size_t)cJSON_GetArraySize(v) : 1;
@@ -329,6 +358,22 @@ int fmuc_cli_config_load(fmuc_cli *cli)
     }
     if (c->has_profile && !cli->set_profile)
         cli->opts.profile = c->profile;
+    /* passEnv: added to the --pass-env names (a name given twice counts once) */
+    for (size_t i = 0; i < c->npass_env; i++) {
+        fmuc_sandbox_config *sb = &cli->opts.sandbox;
+        int dup = 0;
+        for (size_t j = 0; j < sb->npass_env; j++)
+            dup |= strcmp(sb->pass_env[j], c->pass_env[i]) == 0;
+        if (dup)
+            continue;
+        if (sb->npass_env >= FMUC_SANDBOX_MAX_ALLOW) {
+            fprintf(stderr, "fmucheck: config %s: key 'passEnv': with --pass-env, more than %d "
+                            "variables\n", c->path, FMUC_SANDBOX_MAX_ALLOW);
+            fmuc_cli_config_free(c);
+            return FMUC_EXIT_USAGE;
+        }
+        sb->pass_env[sb->npass_env++] = c->pass_env[i];
+    }
     if (c->has_tmult && !cli->set_tmult) {
         cli->opts.timeout_multiplier = c->tmult;
         cli->tmult_source = "config";

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "fmuc/fmuc_elf.h"
-#include "zip_util.h"
+#include "zip/zip_util.h"
 
 static const char *format_name(fmuc_bin_format f)
 {
