@@ -496,40 +496,54 @@ static int io_read(void *ctx, char *buf, int len)
     return (int)n;
 }
 
-/* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace): 1 and *line when a
- * DOCTYPE follows, 0 when not, -1 when the bytes end inside the prolog (more are needed). */
-static int prolog_doctype(const char *x, size_t n, uint32_t *line)
+/* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace) incrementally over the
+ * window as it fills: 1 and *line when a DOCTYPE follows, 0 when not, -1 when the bytes end
+ * inside the prolog (more are needed). Each byte is looked at once however long the prolog. */
+static int prolog_doctype(parser *p, uint32_t *line)
 {
-    size_t i = 0;
-    uint32_t ln = 1;
-    if (n < 3)
-        return -1;
-    if ((unsigned char)x[0] == 0xEF && (unsigned char)x[1] == 0xBB && (unsigned char)x[2] == 0xBF)
-        i = 3;
-    for (;;) {
-        while (i < n && (x[i] == ' ' || x[i] == '\t' || x[i] == '\r' || x[i] == '\n'))
-            ln += x[i++] == '\n';
-        if (i + 9 > n)
+    const char *x = p->win;
+    size_t n = p->win_len, i = p->pro_i;
+    if (!p->pro_line) {
+        if (n < 3)
             return -1;
-        if (x[i] == '<' && x[i + 1] == '?') {
-            const char *e = memmem(x + i, n - i, "?>", 2);
-            if (!e)
+        p->pro_line = 1;
+        if ((unsigned char)x[0] == 0xEF && (unsigned char)x[1] == 0xBB &&
+            (unsigned char)x[2] == 0xBF)
+            i = 3;
+    }
+    for (;;) {
+        if (p->pro_state == 0) {
+            while (i < n && (x[i] == ' ' || x[i] == '\t' || x[i] == '\r' || x[i] == '\n'))
+                p->pro_line += x[i++] == '\n';
+            if (i + 9 > n) {
+                p->pro_i = i;
                 return -1;
-            for (; x + i < e; i++)
-                ln += x[i] == '\n';
-            i += 2;
-        } else if (memcmp(x + i, "<!--", 4) == 0) {
-            const char *e = memmem(x + i + 4, n - i - 4, "-->", 3);
-            if (!e)
-                return -1;
-            for (; x + i < e; i++)
-                ln += x[i] == '\n';
-            i += 3;
-        } else if (memcmp(x + i, "<!DOCTYPE", 9) == 0) {
-            *line = ln;
-            return 1;
+            }
+            if (x[i] == '<' && x[i + 1] == '?') {
+                p->pro_state = 1;
+                i += 2;
+            } else if (memcmp(x + i, "<!--", 4) == 0) {
+                p->pro_state = 2;
+                i += 4;
+            } else if (memcmp(x + i, "<!DOCTYPE", 9) == 0) {
+                *line = p->pro_line;
+                return 1;
+            } else {
+                return 0;
+            }
         } else {
-            return 0;
+            const char *pat = p->pro_state == 1 ? "?>" : "-->";
+            size_t pl = p->pro_state == 1 ? 2 : 3;
+            const char *e = memmem(x + i, n - i, pat, pl);
+            size_t to = e ? (size_t)(e - x) : (n - i >= pl - 1 ? n - (pl - 1) : i);
+            for (; i < to; i++)
+                p->pro_line += x[i] == '\n';
+            if (!e) {
+                p->pro_i = i;
+                return -1;
+            }
+            i += pl;
+            p->pro_state = 0;
         }
     }
 }
@@ -635,8 +649,6 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
     return fmuc_md_parse_stream(out, mem_read, &m, m.n, limits);
 }
 
-enum { MAX_PROLOG = 1024 * 1024 };
-
 fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uint64_t size_hint,
                               const fmuc_md_limits *limits)
 {
@@ -667,20 +679,10 @@ fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uin
     }
     /* the prolog is judged before libxml2 sees a byte: a DOCTYPE is refused unread */
     int pro;
-    while ((pro = prolog_doctype(p->win, p->win_len, &dline)) < 0 && p->win_len < MAX_PROLOG &&
-           refill(p))
+    while ((pro = prolog_doctype(p, &dline)) < 0 && refill(p))
         ;
     if (p->oom) {
         err = FMUC_ENOMEM;
-        goto out;
-    }
-    if (pro < 0 && p->win_len >= MAX_PROLOG) {
-        issue_at(p, FMUC_ISSUE_XML, 1, "", NULL, NULL,
-                 "the XML prolog (declaration, comments and processing instructions before the "
-                 "root element) is longer than %d bytes: the document was not read",
-                 MAX_PROLOG);
-        out->parse_stopped = 1;
-        err = FMUC_EXML;
         goto out;
     }
     if (pro > 0) {
@@ -784,13 +786,6 @@ fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uin
                  p->lim.max_bytes, p->line);
         out->parse_stopped = 1;
     }
-    /* Read the rest, unparsed: the source sees its end (an archive entry checks its CRC and
-     * size there) and the ASCII fact covers every byte. */
-    p->raw_ok = 0;
-    do
-        p->fed = p->win_off + p->win_len;
-    while (!p->oom && refill(p));
-    out->xml_all_ascii = p->src_eof && !p->non_ascii;
     gather_unknowns(p);
     if (p->root_version_seen)
         out->root_fmi_version = dup(p, p->root_version);
@@ -805,6 +800,15 @@ fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uin
         err = FMUC_EXML;
     }
 out:
+    /* Read the rest, unparsed (also after a refusal): the source sees its end (an archive entry
+     * checks its CRC and size there) and the ASCII fact covers every byte. */
+    if (p->total || p->win) {
+        p->raw_ok = 0;
+        do
+            p->fed = p->win_off + p->win_len;
+        while (!p->oom && refill(p));
+        out->xml_all_ascii = p->src_eof && !p->non_ascii;
+    }
     if (out->parse_stopped && err != FMUC_ENOMEM && !p->oom) {
         /* A parse cut short (by a parser limit too) leaves a partial model that the checks
          * must not judge; md-well-formed reports XML issues, so it must see one, or the run

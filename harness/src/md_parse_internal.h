@@ -79,6 +79,9 @@ struct parser {
     uint64_t total;                   /* bytes read from the source */
     int src_eof, src_err, too_big;
     int non_ascii;                    /* a byte >= 0x80 or NUL was read */
+    size_t pro_i;                     /* prolog scan: next window offset, state, line */
+    int pro_state;                    /* 0 between constructs, 1 in a PI, 2 in a comment */
+    uint32_t pro_line;
     uint32_t raw_line;
     int raw_ok;
     int root_seen;

@@ -786,7 +786,30 @@ Test(md_stream, doctype_after_a_prolog_split_over_reads_is_refused)
     cr_assert_geq(md.nissues, 1);
     cr_expect_eq(md.issues[0].kind, FMUC_ISSUE_XML);
     cr_expect_eq(md.issues[0].line, 3);
+    cr_expect_eq(t.pos, t.n); /* refused, and still read to its end */
     fmuc_md_free(&md);
+}
+
+Test(md_stream, a_long_prolog_is_scanned_once_and_kept_legal)
+{
+    /* 2 MiB of comment lines before the root: legal; lines still exact after it */
+    size_t pad = 2u << 20;
+    const char *root = strstr(GOOD, "<fmiModelDescription");
+    size_t pre = (size_t)(root - GOOD), rl = strlen(root);
+    char *big = malloc(pre + pad + 8 + rl + 1);
+    memcpy(big, GOOD, pre);
+    memcpy(big + pre, "<!--", 4);
+    for (size_t i = 0; i < pad; i += 2)
+        big[pre + 4 + i] = 'x', big[pre + 5 + i] = '\n';
+    memcpy(big + pre + 4 + pad, "-->\n", 4);
+    memcpy(big + pre + 8 + pad, root, rl + 1);
+    trickle t = {big, strlen(big), 0, 4096, 0};
+    fmuc_md md;
+    cr_assert_eq(fmuc_md_parse_stream(&md, trickle_read, &t, UINT64_MAX, NULL), FMUC_OK);
+    cr_expect_eq(md.nvars, 7);
+    cr_expect_eq(md.root_line, 2 + pad / 2 + 1);
+    fmuc_md_free(&md);
+    free(big);
 }
 
 Test(md_stream, size_hint_over_the_limit_is_refused_unread)
