@@ -435,6 +435,7 @@ static void start_element(parser *p)
             if (t->ntypes < 255)
                 t->ntypes++;
             t->type = (uint8_t)(k + 1);
+            t->base = fmi2_base[k + 1];
             for_attrs(p, a_typeattr, t);
             p->cap_items = 0;
             push(p, k == 4 ? S1_ENUMTYPE : S1_LEAF, 0);

@@ -618,6 +618,7 @@ static void start_stype_child(parser *p, frame *f)
         return;
     }
     ty->type = (uint8_t)(t + 1);
+    ty->base = fmi2_base[t + 1];
     tattr ta = {.type = ty->type, .in_var = 0, .quantity = &ty->quantity, .unit = &ty->unit,
                 .display_unit = &ty->display_unit, .min = &ty->min, .max = &ty->max,
                 .nominal = &ty->nominal, .has = &ty->has, .flags = &ty->flags};

@@ -910,6 +910,7 @@ static void start_element(parser *p)
                 return;
             t->line = p->line;
             t->type = kind_of(k + 1);
+            t->base = (uint8_t)(k + 1);
             t->ntypes = 1;
             for_attrs(p, a_typedef, t);
             if (!t->name)

@@ -129,6 +129,12 @@ Test(md_fmi3, feedthrough_types_and_flags)
             cr_expect_eq(md.vars[i].type, FMUC_TYPE_INTEGER);
     cr_expect(md.me.present && md.cs.present && !md.se.present);
     cr_expect_str_eq(md.me.model_identifier, "Feedthrough");
+    /* <EnumerationType name="Option"> with items of values 1 and 2 */
+    cr_assert_geq(md.ntypes, 1);
+    cr_expect_str_eq(md.types[0].name, "Option");
+    cr_expect_eq(md.types[0].base, FMUC_BT_ENUMERATION);
+    cr_assert_eq(md.types[0].nitems, 2);
+    cr_expect_eq(md.types[0].items[0].value, 1);
     cr_expect(has_cap(&md.me, FMUC_CAP_CAN_GET_AND_SET_FMU_STATE));
     cr_expect(has_cap(&md.me, FMUC_CAP_CAN_SERIALIZE_FMU_STATE));
     cr_expect(has_cap(&md.cs, FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE));

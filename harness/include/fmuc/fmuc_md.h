@@ -291,6 +291,7 @@ typedef struct fmuc_md_type {
     uint8_t flags;    /* FMUC_FLAG_UNBOUNDED / FMUC_FLAG_RELATIVE_QUANTITY */
     uint8_t type;     /* fmuc_type; NONE when the SimpleType has no (or several) type element */
     uint8_t ntypes;   /* number of type elements seen (1 is valid) */
+    uint8_t base;     /* fmuc_base_type (FMI 3.0 Float32Type ...; FMI 2.0/1.0 as for variables) */
     uint32_t line;
     size_t nitems;
     fmuc_md_item *items;
