@@ -87,18 +87,23 @@ function(fmuc_add_fmu)
   set_property(GLOBAL APPEND PROPERTY FMUC_ALL_FMU_TARGETS fmu_${F_NAME})
 endfunction()
 
-# fmuc_fmu_library(<target> SOURCES ... ): a MODULE library exporting only fmi2* symbols.
+# fmuc_fmu_library(<target> SOURCES ... [FMI_VERSION 2|3]): a MODULE library exporting only the
+# fmi2* (default) or fmi3* symbols.
 function(fmuc_fmu_library target)
-  cmake_parse_arguments(L "" "" "SOURCES;LINK" ${ARGN})
+  cmake_parse_arguments(L "" "FMI_VERSION" "SOURCES;LINK" ${ARGN})
+  if(NOT L_FMI_VERSION)
+    set(L_FMI_VERSION 2)
+  endif()
   add_library(${target} MODULE ${L_SOURCES})
   set_target_properties(${target} PROPERTIES PREFIX "" C_VISIBILITY_PRESET hidden
                         POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/fmi)
-  target_compile_definitions(${target} PRIVATE FMUC_FMI2_EXPORTING)
+  target_compile_definitions(${target} PRIVATE FMUC_FMI${L_FMI_VERSION}_EXPORTING
+                             FMUC_FMI_VERSION=${L_FMI_VERSION})
   target_link_options(${target} PRIVATE
-                      "LINKER:--version-script=${PROJECT_SOURCE_DIR}/cmake/fmi2.map"
+                      "LINKER:--version-script=${PROJECT_SOURCE_DIR}/cmake/fmi${L_FMI_VERSION}.map"
                       "LINKER:--no-undefined" "LINKER:-z,noexecstack")
-  target_link_libraries(${target} PRIVATE fmuc_warnings ${L_LINK})
+  target_link_libraries(${target} PRIVATE fmuc_warnings fmuc_fmi ${L_LINK})
 endfunction()
 
 # fmuc_add_model_fmu(): an FMU from a model on the fmuc glue (fmi_export/glue/, see its README).
@@ -114,13 +119,16 @@ endfunction()
 #                      [XML_OVERRIDE <file>]      # ship this XML verbatim instead of mdgen's
 #                      [XML_SED <script>]         # sed -f <script> over mdgen's XML
 #                      [LENIENT]                  # mdgen only warns about table errors
-#                      [NO_BINARY] [OUTPUT_DIR <dir>] [FMU_FILE <basename>])
+#                      [NO_BINARY] [OUTPUT_DIR <dir>] [FMU_FILE <basename>]
+#                      [FMI_VERSION 2|3])         # 3: fmi3_glue.c, mdgen --fmi3, x86_64-linux
+# Both the library and mdgen see FMUC_FMI_VERSION=<2|3> (a model may differ per version, e.g.
+# arrays in FMI 3.0).
 # Targets: fmulib_<NAME> (library), mdgen_<NAME>, fmu_<NAME>; the generated XML is
 # ${CMAKE_CURRENT_BINARY_DIR}/mdgen/<NAME>/modelDescription.xml.
 set(FMUC_GLUE_DIR ${CMAKE_CURRENT_LIST_DIR}/../fmi_export/glue)
 function(fmuc_add_model_fmu)
   cmake_parse_arguments(M "LENIENT;NO_BINARY"
-    "NAME;MODEL_IDENTIFIER;XML_OVERRIDE;XML_SED;OUTPUT_DIR;FMU_FILE;REUSE"
+    "NAME;MODEL_IDENTIFIER;XML_OVERRIDE;XML_SED;OUTPUT_DIR;FMU_FILE;REUSE;FMI_VERSION"
     "SOURCES;DEFINES;INCLUDES;LINK;MDGEN_LINK;RESOURCES;RESOURCE_DIRS;EXTRA" ${ARGN})
   if(NOT M_NAME OR (NOT M_SOURCES AND NOT M_REUSE))
     message(FATAL_ERROR "fmuc_add_model_fmu: NAME and SOURCES (or REUSE) are required")
@@ -128,8 +136,17 @@ function(fmuc_add_model_fmu)
   if(NOT M_MODEL_IDENTIFIER)
     set(M_MODEL_IDENTIFIER ${M_NAME})
   endif()
+  if(NOT M_FMI_VERSION)
+    set(M_FMI_VERSION 2)
+  endif()
   get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
-  set(glue_src ${glue}/fmi2_glue.c ${glue}/model_table.c)
+  set(glue_src ${glue}/fmi${M_FMI_VERSION}_glue.c ${glue}/model_table.c)
+  set(mdgen_version)
+  set(platform linux64)
+  if(M_FMI_VERSION EQUAL 3)
+    set(mdgen_version --fmi3)
+    set(platform x86_64-linux)
+  endif()
 
   # REUSE <name>: package the library and generated XML of an FMU made earlier in this folder
   # with fmuc_add_model_fmu (fixtures whose only defect is in the XML or the archive need no
@@ -143,7 +160,8 @@ function(fmuc_add_model_fmu)
   else()
     set(lib fmulib_${M_NAME})
     set(genxml_deps)
-    fmuc_fmu_library(fmulib_${M_NAME} SOURCES ${glue_src} ${M_SOURCES} LINK ${M_LINK} m)
+    fmuc_fmu_library(fmulib_${M_NAME} SOURCES ${glue_src} ${M_SOURCES} LINK ${M_LINK} m
+                     FMI_VERSION ${M_FMI_VERSION})
     set_target_properties(fmulib_${M_NAME} PROPERTIES OUTPUT_NAME ${M_MODEL_IDENTIFIER}
       LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fmulib/${M_NAME})
     target_include_directories(fmulib_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
@@ -155,8 +173,9 @@ function(fmuc_add_model_fmu)
     add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue_src} ${M_SOURCES})
     target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/fmi
                                ${M_INCLUDES})
-    target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI2_EXPORTING ${M_DEFINES})
-    target_link_libraries(mdgen_${M_NAME} PRIVATE fmuc_warnings fmuc_fp_strict ${M_LINK}
+    target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI${M_FMI_VERSION}_EXPORTING
+                               FMUC_FMI_VERSION=${M_FMI_VERSION} ${M_DEFINES})
+    target_link_libraries(mdgen_${M_NAME} PRIVATE fmuc_warnings fmuc_fp_strict fmuc_fmi ${M_LINK}
                           ${M_MDGEN_LINK} m)
     set(lenient)
     if(M_LENIENT)
@@ -164,7 +183,7 @@ function(fmuc_add_model_fmu)
     endif()
     set(genxml ${gendir}/modelDescription.xml)
     add_custom_command(OUTPUT ${genxml}
-      COMMAND mdgen_${M_NAME} ${lenient} ${genxml}
+      COMMAND mdgen_${M_NAME} ${lenient} ${mdgen_version} ${genxml}
       DEPENDS mdgen_${M_NAME}
       COMMENT "Generating modelDescription.xml for ${M_NAME}"
       VERBATIM)
@@ -198,7 +217,7 @@ function(fmuc_add_model_fmu)
     list(APPEND extra_args FMU_FILE ${M_FMU_FILE})
   endif()
   fmuc_add_fmu(NAME ${M_NAME} TARGET ${lib} XML ${xml}
-               MODEL_IDENTIFIER ${M_MODEL_IDENTIFIER}
+               MODEL_IDENTIFIER ${M_MODEL_IDENTIFIER} PLATFORM ${platform}
                RESOURCES ${M_RESOURCES} RESOURCE_DIRS ${M_RESOURCE_DIRS} EXTRA ${M_EXTRA}
                ${extra_args})
   if(M_REUSE)

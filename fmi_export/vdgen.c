@@ -2,7 +2,10 @@
  * (vdsim_l<N>_gen.h) from the core itself: tunable parameters from vd_param_names()/
  * vd_param_info() with start values from the shipped configs, and the continuous states from
  * vd_state_name()/vd_state_nominal(). Doubles are written as hex floats (exact).
- * Usage: vdgen <2|3> <vehicle.json> <tire.json> <out.h> */
+ * Usage: vdgen [--fmi3] <2|3> <vehicle.json> <tire.json> <out.h>
+ * --fmi3: per-wheel states (four consecutive states <base>_FL, _FR, _RL, _RR with one nominal)
+ * become one array entry VDSIM_STATE(first index, "<base>", nominal, 4); without it every state
+ * is a scalar entry (dim 1), as FMI 2.0 has no arrays. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +23,33 @@ static void cstr(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Length of the per-wheel group starting at state i (4), or 1. */
+static size_t wheel_group(const vd_model *m, size_t i, size_t nx, char *base, size_t n)
+{
+    static const char *const wheel[4] = {"_FL", "_FR", "_RL", "_RR"};
+    const char *s = vd_state_name(m, i);
+    size_t len = strlen(s);
+    if (i + 4 > nx || len <= 3 || len - 3 >= n || strcmp(s + len - 3, wheel[0]) != 0)
+        return 1;
+    memcpy(base, s, len - 3);
+    base[len - 3] = '\0';
+    for (size_t k = 1; k < 4; k++) {
+        const char *t = vd_state_name(m, i + k);
+        if (strlen(t) != len || strncmp(t, base, len - 3) != 0 ||
+            strcmp(t + len - 3, wheel[k]) != 0 ||
+            vd_state_nominal(m, i + k) != vd_state_nominal(m, i))
+            return 1;
+    }
+    return 4;
+}
+
 int main(int argc, char **argv)
 {
+    int fmi3 = argc > 1 && strcmp(argv[1], "--fmi3") == 0;
+    argv += fmi3;
+    argc -= fmi3;
     if (argc != 5 || (strcmp(argv[1], "2") != 0 && strcmp(argv[1], "3") != 0)) {
-        fprintf(stderr, "usage: %s <2|3> <vehicle.json> <tire.json> <out.h>\n", argv[0]);
+        fprintf(stderr, "usage: vdgen [--fmi3] <2|3> <vehicle.json> <tire.json> <out.h>\n");
         return 64;
     }
     vd_level level = argv[1][0] == '2' ? VD_L2 : VD_L3;
@@ -70,11 +96,14 @@ int main(int argc, char **argv)
         cstr(f, desc);
         fputs(")\n", f);
     }
-    fprintf(f, "#endif\n#ifdef VDSIM_STATE /* (index, name, nominal) */\n");
-    for (size_t i = 0; i < nx; i++) {
+    fprintf(f, "#endif\n#ifdef VDSIM_STATE /* (first index, name, nominal, elements) */\n");
+    for (size_t i = 0; i < nx;) {
+        char base[256];
+        size_t dim = fmi3 ? wheel_group(m, i, nx, base, sizeof base) : 1;
         fprintf(f, "VDSIM_STATE(%zu, ", i);
-        cstr(f, vd_state_name(m, i));
-        fprintf(f, ", %a)\n", vd_state_nominal(m, i));
+        cstr(f, dim > 1 ? base : vd_state_name(m, i));
+        fprintf(f, ", %a, %zu)\n", vd_state_nominal(m, i), dim);
+        i += dim;
     }
     fprintf(f, "#endif\n");
     vd_destroy(m);

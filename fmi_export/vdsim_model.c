@@ -3,7 +3,10 @@
  * (parameters from vd_param_names/vd_param_info, states from vd_state_name; see vdgen.c).
  * Parameters come from resources/vehicle.json + tire.json (L3: kinematics/front.csv, rear.csv),
  * loaded in fmi2EnterInitializationMode; the parameter variables override the loaded values.
- * CS: fmi2DoStep = vd_step(dt = communicationStepSize). ME: derivatives = vd_derivatives. */
+ * CS: fmi2DoStep = vd_step(dt = communicationStepSize). ME: derivatives = vd_derivatives.
+ * The same file makes the FMI 3.0 FMUs (FMUC_FMI_VERSION=3, fmi3_glue.c): there L3's per-wheel
+ * outputs are two arrays of 4 instead of 8 scalars, and its per-wheel states (vdgen --fmi3)
+ * arrays of 4 too (same state vector order); everything else is identical. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +64,13 @@ static const fmuc_m_var vars[] = {
 #if VDSIM_LEVEL == 3
     OUT("roll", 20, roll, "Roll angle", "rad"),
     OUT("pitch", 21, pitch, "Pitch angle", "rad"),
+#if defined(FMUC_FMI_VERSION) && FMUC_FMI_VERSION == 3
+    /* FMI 3.0: the per-wheel quantities as arrays of 4 (FL, FR, RL, RR), one VR each */
+    {.name = "susp_comp", .vr = 30, .causality = FMUC_M_OUTPUT, .unit = "m", .offset = OFF(comp),
+     .dim = 4, .description = "Suspension compression per wheel (FL, FR, RL, RR)"},
+    {.name = "Fz", .vr = 40, .causality = FMUC_M_OUTPUT, .unit = "N", .offset = OFF(fz),
+     .dim = 4, .description = "Vertical tire force per wheel (FL, FR, RL, RR)"},
+#else
     OUT("susp_comp_FL", 30, comp[0], "Suspension compression front left", "m"),
     OUT("susp_comp_FR", 31, comp[1], "Suspension compression front right", "m"),
     OUT("susp_comp_RL", 32, comp[2], "Suspension compression rear left", "m"),
@@ -70,6 +80,7 @@ static const fmuc_m_var vars[] = {
     OUT("Fz_RL", 42, fz[2], "Vertical tire force rear left", "N"),
     OUT("Fz_RR", 43, fz[3], "Vertical tire force rear right", "N"),
 #endif
+#endif
 #define VDSIM_PARAM(i, n, st, lo, hi, u, d)                                                        \
     {.name = n, .vr = 100 + (i), .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,      \
      .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START | FMUC_M_HAS_MIN | FMUC_M_HAS_MAX,        \
@@ -77,14 +88,14 @@ static const fmuc_m_var vars[] = {
      .offset = OFF(param) + (i) * sizeof(double)},
 #include "vdsim_gen.h"
 #undef VDSIM_PARAM
-#define VDSIM_STATE(i, n, nom)                                                                     \
+#define VDSIM_STATE(i, n, nom, k)                                                                  \
     {.name = "state." n, .vr = 200 + (i), .flags = FMUC_M_HAS_NOMINAL, .nominal = nom,            \
-     .offset = OFF(xs) + (i) * sizeof(double), .description = "Continuous state " n},
+     .offset = OFF(xs) + (i) * sizeof(double), .dim = k, .description = "Continuous state " n},
 #include "vdsim_gen.h"
 #undef VDSIM_STATE
-#define VDSIM_STATE(i, n, nom)                                                                     \
+#define VDSIM_STATE(i, n, nom, k)                                                                  \
     {.name = "der(state." n ")", .vr = 300 + (i), .offset = OFF(dxs) + (i) * sizeof(double),      \
-     .derivative_of = "state." n, .description = "Derivative of state " n},
+     .dim = k, .derivative_of = "state." n, .description = "Derivative of state " n},
 #include "vdsim_gen.h"
 #undef VDSIM_STATE
 };

@@ -1,5 +1,6 @@
 /* fmuc model API: what a model implements so that the model-agnostic FMI 2.0 glue (fmi2_glue.c)
- * and the modelDescription generator (mdgen.c) can turn it into an FMU. One model = one const
+ * or FMI 3.0 glue (fmi3_glue.c) and the modelDescription generator (mdgen.c, --fmi3 for 3.0) can
+ * turn it into an FMU. Callbacks use the FMI 2.0 status codes, whose values 0..4 equal FMI 3.0's. One model = one const
  * descriptor `fmuc_model` (variable table + capabilities + callbacks); no mutable globals.
  * Variables live in the model's flat data block (`data_size` bytes, zeroed, allocated by the
  * glue through the host's allocateMemory); the table gives each variable's byte offset there. */
@@ -49,6 +50,9 @@ typedef enum {
 #define FMUC_M_HAS_MIN 0x02u
 #define FMUC_M_HAS_MAX 0x04u
 #define FMUC_M_HAS_NOMINAL 0x08u
+/* FMI 3.0 only: the variable is an event indicator (ModelStructure/EventIndicator); the values
+ * still come from the event_indicators callback, in the table order of these variables. */
+#define FMUC_M_EVENT_INDICATOR 0x10u
 
 #define FMUC_M_STRLEN 256
 
@@ -72,6 +76,10 @@ typedef struct fmuc_m_var {
      * (depends on all knowns); "" = depends on no known. */
     const char *deps;      /* for Outputs / Derivatives: inputs, states, independent */
     const char *init_deps; /* for InitialUnknowns: inputs, initial="exact" variables, independent */
+    /* FMI 3.0 only: 0 or 1 = scalar; n > 1 = a one-dimensional array of n elements stored
+     * contiguously at offset (<Dimension start="n"/>; one value reference for all elements; the
+     * start value goes into every element). The FMI 2.0 mdgen refuses arrays. */
+    size_t dim;
 } fmuc_m_var;
 
 /* fmuc_m_desc.caps */

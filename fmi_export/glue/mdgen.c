@@ -1,7 +1,9 @@
 /* mdgen: build-time host tool that writes modelDescription.xml from the model descriptor linked
  * into it (the same table the FMU library uses), validating the table against §B.5/B.6/B.10.
- * Usage: mdgen_<model> [--lenient] <out.xml>   |   mdgen_<model> --guid
- * --lenient turns table errors into warnings (for deliberately broken fixtures). */
+ * Usage: mdgen_<model> [--lenient] [--fmi3] <out.xml>   |   mdgen_<model> --guid
+ * --lenient turns table errors into warnings (for deliberately broken fixtures). --fmi3 writes
+ * an FMI 3.0 modelDescription.xml (fmi3-rules §B: instantiationToken = the same table hash,
+ * typed variable elements, Dimension for arrays, ModelStructure by value reference). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 typedef struct {
     const fmuc_m_desc *d;
     int lenient, errors;
+    int fmi3; /* write FMI 3.0 */
 } gen;
 
 static void problem(gen *g, const char *fmt, const char *a, const char *b)
@@ -180,7 +183,7 @@ static int is_state_idx(const fmuc_m_desc *d, long idx)
 static void validate(gen *g)
 {
     const fmuc_m_desc *d = g->d;
-    size_t n_indep = 0;
+    size_t n_indep = 0, n_ind = 0;
     const char *id = d->model_identifier;
     if (!id || !*id || !((id[0] >= 'A' && id[0] <= 'Z') || (id[0] >= 'a' && id[0] <= 'z') || id[0] == '_'))
         problem(g, "modelIdentifier '%s' is not a C identifier%s", id, "");
@@ -200,9 +203,25 @@ static void validate(gen *g)
             const fmuc_m_var *w = &d->vars[j];
             if (w->name && strcmp(w->name, v->name) == 0)
                 problem(g, "duplicate variable name '%s'%s", v->name, "");
-            if (w->vr == v->vr && w->type == v->type)
-                problem(g, "'%s' and '%s' share a valueReference of the same type", w->name,
-                        v->name);
+            if (w->vr == v->vr && (w->type == v->type || g->fmi3))
+                problem(g, "'%s' and '%s' share a valueReference", w->name, v->name);
+        }
+        if (v->dim > 1 && !g->fmi3)
+            problem(g, "'%s': arrays exist only in FMI 3.0%s", v->name, "");
+        if (v->dim > 1 && v->causality == FMUC_M_INDEPENDENT)
+            problem(g, "'%s': the independent variable is a scalar%s", v->name, "");
+        if (v->derivative_of) {
+            long s = fmuc_m_find(d, v->derivative_of);
+            if (s >= 0 && (d->vars[s].dim > 1 ? d->vars[s].dim : 1) != (v->dim > 1 ? v->dim : 1))
+                problem(g, "'%s': a derivative has the dimensions of its state '%s'", v->name,
+                        v->derivative_of);
+        }
+        if (v->flags & FMUC_M_EVENT_INDICATOR) {
+            n_ind += v->dim > 1 ? v->dim : 1;
+            if (v->type != FMUC_M_REAL || v->variability != FMUC_M_CONTINUOUS ||
+                (v->causality != FMUC_M_LOCAL && v->causality != FMUC_M_OUTPUT))
+                problem(g, "'%s': an event indicator is a continuous Real local or output%s",
+                        v->name, "");
         }
         if (v->type != FMUC_M_REAL && v->variability == FMUC_M_CONTINUOUS)
             problem(g, "'%s': only Real variables may be continuous%s", v->name, "");
@@ -247,6 +266,11 @@ static void validate(gen *g)
     }
     if (n_indep > 1)
         problem(g, "more than one independent variable%s%s", "", "");
+    if (g->fmi3 && n_indep != 1)
+        problem(g, "FMI 3.0 needs exactly one independent variable%s%s", "", "");
+    if (g->fmi3 && (d->caps & FMUC_M_CAP_ME) && n_ind != d->n_event_indicators)
+        problem(g, "FMI 3.0: the event indicator variables (FMUC_M_EVENT_INDICATOR) do not "
+                   "match n_event_indicators%s%s", "", "");
 }
 
 /* --- ModelStructure ------------------------------------------------------------------------ */
@@ -506,13 +530,257 @@ static int write_xml(gen *g, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+/* --- FMI 3.0 ------------------------------------------------------------------------------- */
+static const char *const type3_name[] = {"Float64", "Int32", "Boolean", "String"};
+
+/* dependencies="vr vr ...": value references of the named knowns (§2.4.8). */
+static void write_deps3(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, int init)
+{
+    const fmuc_m_desc *d = g->d;
+    if (!deps)
+        return;
+    unsigned vrs[512];
+    size_t n = 0;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", deps);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        long k = fmuc_m_find(d, tok);
+        if (k < 0) {
+            problem(g, "'%s': dependency '%s' is not a variable", u->name, tok);
+            continue;
+        }
+        const fmuc_m_var *kv = &d->vars[k];
+        int ok = kv->causality == FMUC_M_INPUT || kv->causality == FMUC_M_INDEPENDENT ||
+                 (init ? fmuc_m_effective_initial(kv) == FMUC_M_EXACT : is_state_idx(d, k));
+        if (!ok)
+            problem(g, "'%s': dependency '%s' is not an allowed known", u->name, tok);
+        int dup = 0;
+        for (size_t i = 0; i < n; i++)
+            dup |= vrs[i] == kv->vr;
+        if (!dup && n < sizeof vrs / sizeof vrs[0])
+            vrs[n++] = kv->vr;
+    }
+    fputs(" dependencies=\"", f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%u", i ? " " : "", vrs[i]);
+    fputc('"', f);
+}
+
+static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
+{
+    fputs(cs ? "  <CoSimulation" : "  <ModelExchange", f);
+    attr(f, "modelIdentifier", d->model_identifier);
+    if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
+        attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
+    attr(f, "canGetAndSetFMUState", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
+    attr(f, "canSerializeFMUState", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
+    attr(f, "providesDirectionalDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
+    attr(f, "providesAdjointDerivatives", "false");
+    attr(f, "providesPerElementDependencies", "false");
+    if (!cs)
+        attr(f, "needsCompletedIntegratorStep",
+             d->step_completed && !(d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED) ? "true"
+                                                                                      : "false");
+    if (cs) {
+        attr(f, "canHandleVariableCommunicationStepSize",
+             (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
+        attr(f, "hasEventMode", "false");
+        attr(f, "providesIntermediateUpdate", "false");
+        attr(f, "mightReturnEarlyFromDoStep", "false");
+    }
+    fputs("/>\n", f);
+}
+
+/* A start list: the value once per element (row-major, §2.4.7.5). */
+static void write_start3(FILE *f, const fmuc_m_var *v)
+{
+    size_t n = v->dim > 1 ? v->dim : 1;
+    char buf[64];
+    switch (v->type) {
+    case FMUC_M_REAL:
+        for (int p = 15; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, v->start);
+            if (strtod(buf, NULL) == v->start)
+                break;
+        }
+        break;
+    case FMUC_M_INTEGER:
+        snprintf(buf, sizeof buf, "%d", (int)v->start);
+        break;
+    case FMUC_M_BOOLEAN:
+        snprintf(buf, sizeof buf, "%s", v->start != 0.0 ? "true" : "false");
+        break;
+    case FMUC_M_STRING:
+        return;
+    }
+    fputs(" start=\"", f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%s", i ? " " : "", buf);
+    fputc('"', f);
+}
+
+static void write_unknowns3(gen *g, FILE *f, const char *elem, size_t i, const char *deps,
+                            int init)
+{
+    const fmuc_m_var *v = &g->d->vars[i];
+    fprintf(f, "    <%s valueReference=\"%u\"", elem, v->vr);
+    write_deps3(g, f, v, deps, init);
+    fputs("/>\n", f);
+}
+
+static int write_xml3(gen *g, FILE *f)
+{
+    const fmuc_m_desc *d = g->d;
+    static const char *const std_cats[] = {"logEvents",      "logStatusWarning",
+                                           "logStatusDiscard", "logStatusError",
+                                           "logStatusFatal", NULL};
+    const char *const *cats = d->log_categories ? d->log_categories : std_cats;
+    char token[39];
+    fmuc_m_guid(d, token);
+
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription", f);
+    attr(f, "fmiVersion", "3.0");
+    attr(f, "modelName", d->model_name);
+    attr(f, "instantiationToken", token);
+    attr(f, "description", d->description);
+    attr(f, "author", d->author);
+    attr(f, "version", d->version);
+    attr(f, "generationTool", "fmucheck mdgen");
+    attr(f, "variableNamingConvention", "flat");
+    fputs(">\n", f);
+    if (d->caps & FMUC_M_CAP_ME)
+        write_iface3(f, d, 0);
+    if (d->caps & FMUC_M_CAP_CS)
+        write_iface3(f, d, 1);
+
+    int any_unit = 0;
+    for (size_t i = 0; i < d->nvars; i++) {
+        const char *u = d->vars[i].type == FMUC_M_REAL ? d->vars[i].unit : NULL;
+        if (!u)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = d->vars[j].type == FMUC_M_REAL && d->vars[j].unit &&
+                   strcmp(d->vars[j].unit, u) == 0;
+        if (seen)
+            continue;
+        if (!any_unit)
+            fputs("  <UnitDefinitions>\n", f);
+        any_unit = 1;
+        write_unit(f, u);
+    }
+    if (any_unit)
+        fputs("  </UnitDefinitions>\n", f);
+
+    if (cats[0]) {
+        fputs("  <LogCategories>\n", f);
+        for (size_t i = 0; cats[i]; i++) {
+            fputs("    <Category", f);
+            attr(f, "name", cats[i]);
+            const char *desc = cat_description(cats[i]);
+            char buf[128];
+            if (desc && strstr(desc, "fmi2")) { /* the status names of FMI 3.0 */
+                snprintf(buf, sizeof buf, "Log messages with status fmi3%s",
+                         strstr(desc, "fmi2") + 4);
+                desc = buf;
+            }
+            attr(f, "description", desc);
+            fputs("/>\n", f);
+        }
+        fputs("  </LogCategories>\n", f);
+    }
+    if (d->experiment.flags) {
+        fputs("  <DefaultExperiment", f);
+        if (d->experiment.flags & FMUC_M_EXP_START)
+            attr_dbl(f, "startTime", d->experiment.start);
+        if (d->experiment.flags & FMUC_M_EXP_STOP)
+            attr_dbl(f, "stopTime", d->experiment.stop);
+        if (d->experiment.flags & FMUC_M_EXP_TOL)
+            attr_dbl(f, "tolerance", d->experiment.tolerance);
+        if (d->experiment.flags & FMUC_M_EXP_STEP)
+            attr_dbl(f, "stepSize", d->experiment.step);
+        fputs("/>\n", f);
+    }
+
+    fputs("  <ModelVariables>\n", f);
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        fprintf(f, "    <%s", type3_name[v->type]);
+        attr(f, "name", v->name);
+        fprintf(f, " valueReference=\"%u\"", v->vr);
+        attr(f, "description", v->description);
+        attr(f, "causality", caus_name(v->causality));
+        attr(f, "variability", var_name(v->variability));
+        fmuc_m_initial ini = fmuc_m_effective_initial(v);
+        if (v->causality == FMUC_M_INPUT)
+            ini = FMUC_M_INITIAL_NONE; /* default exact (§2.4.7.5) */
+        attr(f, "initial", init_name(ini));
+        int has_start = (v->flags & FMUC_M_HAS_START) != 0;
+        if (v->type == FMUC_M_REAL) {
+            attr(f, "unit", v->unit);
+            if (v->flags & FMUC_M_HAS_MIN)
+                attr_dbl(f, "min", v->min);
+            if (v->flags & FMUC_M_HAS_MAX)
+                attr_dbl(f, "max", v->max);
+            if (v->flags & FMUC_M_HAS_NOMINAL)
+                attr_dbl(f, "nominal", v->nominal);
+            if (v->derivative_of) {
+                long s = fmuc_m_find(d, v->derivative_of);
+                if (s >= 0)
+                    fprintf(f, " derivative=\"%u\"", d->vars[s].vr);
+            }
+        } else if (v->type == FMUC_M_INTEGER) {
+            if (v->flags & FMUC_M_HAS_MIN)
+                fprintf(f, " min=\"%d\"", (int)v->min);
+            if (v->flags & FMUC_M_HAS_MAX)
+                fprintf(f, " max=\"%d\"", (int)v->max);
+        }
+        if (has_start)
+            write_start3(f, v);
+        int children = v->dim > 1 || (v->type == FMUC_M_STRING && has_start);
+        if (!children) {
+            fputs("/>\n", f);
+            continue;
+        }
+        fputs(">\n", f);
+        if (v->dim > 1)
+            fprintf(f, "      <Dimension start=\"%zu\"/>\n", v->dim);
+        if (v->type == FMUC_M_STRING && has_start) {
+            for (size_t k = 0; k < (v->dim > 1 ? v->dim : 1); k++) {
+                fputs("      <Start", f);
+                attr(f, "value", v->start_str ? v->start_str : "");
+                fputs("/>\n", f);
+            }
+        }
+        fprintf(f, "    </%s>\n", type3_name[v->type]);
+    }
+    fputs("  </ModelVariables>\n  <ModelStructure>\n", f);
+    for (size_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].causality == FMUC_M_OUTPUT)
+            write_unknowns3(g, f, "Output", i, d->vars[i].deps, 0);
+    for (size_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].derivative_of && fmuc_m_find(d, d->vars[i].derivative_of) >= 0)
+            write_unknowns3(g, f, "ContinuousStateDerivative", i, d->vars[i].deps, 0);
+    for (size_t i = 0; i < d->nvars; i++)
+        if (in_initial_unknowns(d, i))
+            write_unknowns3(g, f, "InitialUnknown", i, d->vars[i].init_deps, 1);
+    if (d->caps & FMUC_M_CAP_ME)
+        for (size_t i = 0; i < d->nvars; i++)
+            if (d->vars[i].flags & FMUC_M_EVENT_INDICATOR)
+                write_unknowns3(g, f, "EventIndicator", i, d->vars[i].deps, 0);
+    fputs("  </ModelStructure>\n</fmiModelDescription>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-    gen g = {&fmuc_model, 0, 0};
+    gen g = {&fmuc_model, 0, 0, 0};
     const char *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--lenient") == 0)
             g.lenient = 1;
+        else if (strcmp(argv[i], "--fmi3") == 0)
+            g.fmi3 = 1;
         else if (strcmp(argv[i], "--guid") == 0) {
             char guid[39];
             fmuc_m_guid(g.d, guid);
@@ -522,7 +790,7 @@ int main(int argc, char **argv)
             out = argv[i];
     }
     if (!out) {
-        fprintf(stderr, "usage: %s [--lenient] <modelDescription.xml> | --guid\n", argv[0]);
+        fprintf(stderr, "usage: %s [--lenient] [--fmi3] <modelDescription.xml> | --guid\n", argv[0]);
         return 64;
     }
     validate(&g);
@@ -533,7 +801,7 @@ int main(int argc, char **argv)
         perror(tmp);
         return 1;
     }
-    int rc = write_xml(&g, f);
+    int rc = g.fmi3 ? write_xml3(&g, f) : write_xml(&g, f);
     if (fclose(f) != 0 || rc != 0) {
         fprintf(stderr, "mdgen: cannot write %s\n", tmp);
         remove(tmp);

@@ -103,6 +103,8 @@ void fmuc_m_guid(const fmuc_m_desc *d, char out[39])
         feed_str(&s, v->derivative_of);
         feed_str(&s, v->deps);
         feed_str(&s, v->init_deps);
+        if (v->dim > 1) /* FMI 3.0 arrays only: scalar tables keep their FMI 2.0 GUID */
+            feed_u64(&s, v->dim);
     }
     uint64_t a = s.h[0], b = s.h[1];
     snprintf(out, 39, "{%08x-%04x-%04x-%04x-%012llx}", (unsigned)(a >> 32),

@@ -3,7 +3,8 @@
  * (so z != 0 at the restart, §3.2.2), v := -e*v; when the rebound speed is below v_min the
  * ball comes to rest (v := 0, no more acceleration). Default experiment 0..3 s (about a dozen
  * impacts). CS: own do_step that solves the piecewise-parabolic motion exactly (impact times
- * from the quadratic), so ME (host integrator + root finding) and CS must agree closely. */
+ * from the quadratic), so ME (host integrator + root finding) and CS must agree closely.
+ * FMI_VERSIONS lists 2 and 3: the same file also makes ${build}/fmus/fmi3/good/BouncingBall.fmu. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -20,11 +21,18 @@ enum { VR_TIME = 0, VR_H, VR_DER_H, VR_V, VR_DER_V, VR_G, VR_E, VR_VMIN, VR_IMPA
 
 #define OFF(f) offsetof(ball, f)
 
+/* FMI 3.0 (FMI_VERSIONS): h is declared as the event indicator (ModelStructure/EventIndicator) */
+#if defined(FMUC_FMI_VERSION) && FMUC_FMI_VERSION == 3
+#define BB_H_FLAGS (FMUC_M_HAS_START | FMUC_M_HAS_NOMINAL | FMUC_M_EVENT_INDICATOR)
+#else
+#define BB_H_FLAGS (FMUC_M_HAS_START | FMUC_M_HAS_NOMINAL)
+#endif
+
 static const fmuc_m_var vars[] = {
     {.name = "time", .vr = VR_TIME, .causality = FMUC_M_INDEPENDENT, .unit = "s",
      .description = "Simulation time"},
     {.name = "h", .vr = VR_H, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_EXACT,
-     .flags = FMUC_M_HAS_START | FMUC_M_HAS_NOMINAL, .start = 1.0, .nominal = 1.0, .unit = "m",
+     .flags = BB_H_FLAGS, .start = 1.0, .nominal = 1.0, .unit = "m",
      .offset = OFF(h), .description = "Height of the ball", .deps = "h"},
     {.name = "der(h)", .vr = VR_DER_H, .unit = "m/s", .offset = OFF(der_h),
      .derivative_of = "h", .description = "Derivative of h", .deps = "v", .init_deps = "v"},

@@ -1,0 +1,1964 @@
+/* Model-agnostic FMI 3.0 glue: all 75 fmi3* functions on the same model API (fmuc_model.h) as the
+ * FMI 2.0 glue, so one model.c serves both versions. Model Exchange and Co-Simulation (without
+ * Event Mode: hasEventMode="false", eventModeUsed=true is refused at instantiation; DoStep never
+ * returns early); Scheduled Execution, clocks, structural parameters, per-element dependencies,
+ * adjoint derivatives and output derivatives are not provided (the functions exist, A-17, and
+ * return fmi3Error after logging). The state machine is one mask of allowed states per function
+ * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
+ * with nValues = the sum of the element counts (arrays: fmuc_m_var.dim, §2.2.7.1); FMU state and
+ * serialization use a checked blob (§2.2.7.4). Memory: the FMU allocates itself (FMI 3.0 has no
+ * memory callbacks); models reach calloc/free through fmuc_m_alloc/fmuc_m_free. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmuc_model.h"
+#include "fmi3/fmi3.h"
+
+/* --- state machine as data ----------------------------------------------------------------- */
+enum {
+    ST_INST = 1u << 0,
+    ST_CFG = 1u << 1,   /* Configuration Mode (never entered: no structural parameters) */
+    ST_INIT = 1u << 2,
+    ST_EM = 1u << 3,    /* Event Mode (ME; CS only with eventModeUsed, which is refused) */
+    ST_CTM = 1u << 4,   /* ME Continuous-Time Mode */
+    ST_SM = 1u << 5,    /* CS Step Mode */
+    ST_RECFG = 1u << 6, /* Reconfiguration Mode (never entered) */
+    ST_TERM = 1u << 7,
+    ST_ERR = 1u << 8,   /* Terminated after fmi3Error (§2.2.4): like ST_TERM, values for debugging */
+    ST_FAT = 1u << 9
+};
+#define ST_T (ST_TERM | ST_ERR)
+#define ST_SETTABLE (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T) /* FMU State Settable */
+#define ST_GET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T)
+#define ST_SET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM)
+
+#define IF_C FMUC_FMI3_IF_C
+#define IF_MECS FMUC_FMI3_IF_MECS
+#define IF_ME FMUC_FMI3_IF_ME
+#define IF_CS FMUC_FMI3_IF_CS
+#define IF_SE FMUC_FMI3_IF_SE
+
+/* F(name, allowed states, interface types) for every function that takes an instance. */
+#define GLUE3_FUNCTIONS(F)                                                                         \
+    F(SetDebugLogging, ST_SETTABLE, IF_C)                                                          \
+    F(EnterInitializationMode, ST_INST, IF_C)                                                      \
+    F(ExitInitializationMode, ST_INIT, IF_C)                                                       \
+    F(EnterEventMode, ST_CTM | ST_SM, IF_MECS) /* CS: only with eventModeUsed (cond. 22) */      \
+    F(Terminate, ST_EM | ST_CTM | ST_SM, IF_C)                                                     \
+    F(Reset, ST_SETTABLE, IF_C)                                                                    \
+    F(GetFloat32, ST_GET, IF_C)                                                                    \
+    F(GetFloat64, ST_GET, IF_C)                                                                    \
+    F(GetInt8, ST_GET, IF_C)                                                                       \
+    F(GetUInt8, ST_GET, IF_C)                                                                      \
+    F(GetInt16, ST_GET, IF_C)                                                                      \
+    F(GetUInt16, ST_GET, IF_C)                                                                     \
+    F(GetInt32, ST_GET, IF_C)                                                                      \
+    F(GetUInt32, ST_GET, IF_C)                                                                     \
+    F(GetInt64, ST_GET, IF_C)                                                                      \
+    F(GetUInt64, ST_GET, IF_C)                                                                     \
+    F(GetBoolean, ST_GET, IF_C)                                                                    \
+    F(GetString, ST_GET, IF_C)                                                                     \
+    F(GetBinary, ST_GET, IF_C)                                                                     \
+    F(GetClock, ST_EM, IF_C)                                                                       \
+    F(SetFloat32, ST_SET, IF_C)                                                                    \
+    F(SetFloat64, ST_SET, IF_C)                                                                    \
+    F(SetInt8, ST_SET, IF_C)                                                                       \
+    F(SetUInt8, ST_SET, IF_C)                                                                      \
+    F(SetInt16, ST_SET, IF_C)                                                                      \
+    F(SetUInt16, ST_SET, IF_C)                                                                     \
+    F(SetInt32, ST_SET, IF_C)                                                                      \
+    F(SetUInt32, ST_SET, IF_C)                                                                     \
+    F(SetInt64, ST_SET, IF_C)                                                                      \
+    F(SetUInt64, ST_SET, IF_C)                                                                     \
+    F(SetBoolean, ST_SET, IF_C)                                                                    \
+    F(SetString, ST_SET, IF_C)                                                                     \
+    F(SetBinary, ST_SET, IF_C)                                                                     \
+    F(SetClock, ST_EM, IF_MECS)                                                                    \
+    F(GetNumberOfVariableDependencies, ST_SETTABLE, IF_C)                                          \
+    F(GetVariableDependencies, ST_SETTABLE, IF_C)                                                  \
+    F(GetFMUState, ST_SETTABLE, IF_C)                                                              \
+    F(SetFMUState, ST_SETTABLE, IF_C)                                                              \
+    F(FreeFMUState, ST_SETTABLE, IF_C)                                                             \
+    F(SerializedFMUStateSize, ST_SETTABLE, IF_C)                                                   \
+    F(SerializeFMUState, ST_SETTABLE, IF_C)                                                        \
+    F(DeserializeFMUState, ST_SETTABLE, IF_C)                                                      \
+    F(GetDirectionalDerivative, ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T, IF_C)                     \
+    F(GetAdjointDerivative, ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T, IF_C)                         \
+    F(EnterConfigurationMode, ST_INST | ST_EM | ST_SM, IF_C)                                       \
+    F(ExitConfigurationMode, ST_CFG | ST_RECFG, IF_C)                                              \
+    F(GetIntervalDecimal, ST_INIT | ST_EM, IF_C)                                                   \
+    F(GetIntervalFraction, ST_INIT | ST_EM, IF_C)                                                  \
+    F(GetShiftDecimal, ST_INIT, IF_C)                                                              \
+    F(GetShiftFraction, ST_INIT, IF_C)                                                             \
+    F(SetIntervalDecimal, ST_INIT | ST_EM, IF_C)                                                   \
+    F(SetIntervalFraction, ST_INIT | ST_EM, IF_C)                                                  \
+    F(SetShiftDecimal, ST_INIT, IF_C)                                                              \
+    F(SetShiftFraction, ST_INIT, IF_C)                                                             \
+    F(EvaluateDiscreteStates, ST_EM, IF_MECS)                                                      \
+    F(UpdateDiscreteStates, ST_EM, IF_MECS)                                                        \
+    F(EnterContinuousTimeMode, ST_EM, IF_ME)                                                       \
+    F(CompletedIntegratorStep, ST_CTM, IF_ME)                                                      \
+    F(SetTime, ST_CTM, IF_ME)                                                                      \
+    F(SetContinuousStates, ST_CTM, IF_ME)                                                          \
+    F(GetContinuousStateDerivatives, ST_INIT | ST_EM | ST_CTM | ST_T, IF_ME)                       \
+    F(GetEventIndicators, ST_INIT | ST_EM | ST_CTM | ST_T, IF_ME)                                  \
+    F(GetContinuousStates, ST_INIT | ST_EM | ST_CTM | ST_T, IF_ME)                                 \
+    F(GetNominalsOfContinuousStates, ST_INIT | ST_EM | ST_CTM | ST_T, IF_ME)                       \
+    F(GetNumberOfEventIndicators, ST_INST | ST_INIT | ST_EM | ST_CTM | ST_T, IF_ME)                \
+    F(GetNumberOfContinuousStates, ST_INST | ST_INIT | ST_EM | ST_CTM | ST_T, IF_ME)               \
+    F(EnterStepMode, ST_EM, IF_CS)                                                                 \
+    F(GetOutputDerivatives, ST_SM | ST_T, IF_CS)                                                   \
+    F(DoStep, ST_SM, IF_CS)                                                                        \
+    F(ActivateModelPartition, 0u, IF_SE)
+
+#define GLUE_ENUM_(name, mask, iface) FN_##name,
+enum { GLUE3_FUNCTIONS(GLUE_ENUM_) FN_COUNT_ };
+#undef GLUE_ENUM_
+
+typedef struct {
+    const char *name;
+    unsigned mask, iface;
+} fn_rule;
+
+#define GLUE_RULE_(name, mask, iface) {"fmi3" #name, (mask), (iface)},
+static const fn_rule fn_rules[FN_COUNT_] = {GLUE3_FUNCTIONS(GLUE_RULE_)};
+#undef GLUE_RULE_
+
+/* --- instance ------------------------------------------------------------------------------ */
+#define CTX_MAGIC 0x464d5533u  /* "FMU3" */
+#define NODE_MAGIC 0x464d5333u /* "FMS3" */
+#define BLOB_MAGIC 0x33554d46u /* "FMU3" reversed */
+#define BLOB_VERSION 1u
+#define MAX_CATEGORIES 64
+
+typedef struct state_node {
+    uint32_t magic;
+    struct state_node *next, *prev;
+    size_t size;
+    unsigned char bytes[]; /* blob: header + payload, exactly the serialized form */
+} state_node;
+
+typedef struct {
+    uint32_t magic, version;
+    uint64_t token_hash, payload_size, checksum;
+} blob_header;
+
+typedef struct {
+    uint32_t state, flags;
+    double time, start_time, stop_time, tolerance, t_event, t_cis_last, t_cis_prev;
+} blob_glue;
+
+#define GF_STOP 1u
+#define GF_TOL 2u
+#define GF_TERMINATED 4u
+
+struct fmuc_m_ctx {
+    uint32_t magic;
+    const fmuc_m_desc *desc;
+    char token[39];
+    char *name;
+    char *res_dir;
+    fmi3InstanceEnvironment env;
+    fmi3LogMessageCallback log;
+    fmi2Type type; /* the model API's view: fmi2ModelExchange / fmi2CoSimulation */
+    unsigned iface; /* FMUC_FMI3_IFACE_ME / _CS */
+    unsigned state;
+    unsigned char cat_on[MAX_CATEGORIES];
+    size_t ncat;
+    const char *const *cats;
+    double time, start_time, stop_time, tolerance;
+    /* fmi3SetTime's lower bound (§3.2.1): the time of the last fmi3EnterEventMode (or of
+     * fmi3ExitInitializationMode) and of the second-last fmi3CompletedIntegratorStep */
+    double t_event, t_cis_last, t_cis_prev;
+    int stop_defined, tol_defined, terminated, dirty;
+    size_t nxv;       /* number of state variables (arrays count once) */
+    size_t nx;        /* number of state elements: the length of the state vector */
+    size_t *xi, *dxi; /* table indices of the state variables and of their derivatives */
+    double *work;     /* 6*nx doubles for the RK4 */
+    state_node *states;
+    void *data;
+};
+
+static const char *const default_categories[] = {"logEvents",      "logStatusWarning",
+                                                 "logStatusDiscard", "logStatusError",
+                                                 "logStatusFatal", NULL};
+
+/* --- logging ------------------------------------------------------------------------------- */
+static long cat_index(const fmuc_m_ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->ncat; i++)
+        if (strcmp(c->cats[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+static const char *status_category(fmi2Status st)
+{
+    switch (st) {
+    case fmi2OK:
+        return "logEvents";
+    case fmi2Warning:
+        return "logStatusWarning";
+    case fmi2Discard:
+        return "logStatusDiscard";
+    case fmi2Error:
+        return "logStatusError";
+    default:
+        return "logStatusFatal";
+    }
+}
+
+/* Messages go to logMessage only for enabled categories (§2.3.1: loggingOn=false means no call
+ * until fmi3SetDebugLogging enables some). The category is a declared one, or NULL when the
+ * model declares none. fmi2Status and fmi3Status share their codes 0..4. */
+static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const char *fmt,
+                 va_list ap)
+{
+    if (!c->log)
+        return;
+    long idx = category ? cat_index(c, category) : -1;
+    if (idx < 0) {
+        idx = cat_index(c, status_category(st));
+        if (idx < 0 && c->ncat > 0)
+            idx = 0;
+    }
+    if (idx >= 0 ? !c->cat_on[idx] : !c->cat_on[MAX_CATEGORIES - 1])
+        return;
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    c->log(c->env, (fmi3Status)st, idx >= 0 ? c->cats[idx] : NULL, buf);
+}
+
+static void glog(const fmuc_m_ctx *c, fmi2Status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void glog(const fmuc_m_ctx *c, fmi2Status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(c, st, NULL, fmt, ap);
+    va_end(ap);
+}
+
+/* --- services for models ------------------------------------------------------------------- */
+void fmuc_m_log(fmuc_m_ctx *c, fmi2Status status, const char *category, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(c, status, category, fmt, ap);
+    va_end(ap);
+}
+
+void *fmuc_m_alloc(fmuc_m_ctx *c, size_t n, size_t size)
+{
+    (void)c;
+    return calloc(n, size);
+}
+
+void fmuc_m_free(fmuc_m_ctx *c, void *p)
+{
+    (void)c;
+    free(p);
+}
+
+const char *fmuc_m_resource_dir(const fmuc_m_ctx *c) { return c->res_dir; }
+double fmuc_m_time(const fmuc_m_ctx *c) { return c->time; }
+double fmuc_m_tolerance(const fmuc_m_ctx *c, int *defined)
+{
+    if (defined)
+        *defined = c->tol_defined;
+    return c->tolerance;
+}
+fmi2Type fmuc_m_interface(const fmuc_m_ctx *c) { return c->type; }
+const char *fmuc_m_instance_name(const fmuc_m_ctx *c) { return c->name; }
+
+int fmuc_m_resource_path(const fmuc_m_ctx *c, const char *rel, char *out, size_t size)
+{
+    if (!c->res_dir || !rel)
+        return -1;
+    int n = snprintf(out, size, "%s/%s", c->res_dir, rel);
+    return (n < 0 || (size_t)n >= size) ? -1 : 0;
+}
+
+fmuc_m_phase fmuc_m_get_phase(const fmuc_m_ctx *c)
+{
+    switch (c->state) {
+    case ST_INST:
+    case ST_CFG:
+        return FMUC_M_PHASE_INSTANTIATED;
+    case ST_INIT:
+        return FMUC_M_PHASE_INIT;
+    case ST_EM:
+        return FMUC_M_PHASE_EVENT;
+    case ST_CTM:
+        return FMUC_M_PHASE_CONTINUOUS;
+    case ST_SM:
+    case ST_RECFG:
+        return FMUC_M_PHASE_STEP;
+    case ST_TERM:
+        return FMUC_M_PHASE_TERMINATED;
+    default:
+        return FMUC_M_PHASE_ERROR;
+    }
+}
+
+/* --- common helpers ------------------------------------------------------------------------ */
+static fmuc_m_ctx *ctx_of(fmi3Instance inst)
+{
+    fmuc_m_ctx *x = inst;
+    if (!x || x->magic != CTX_MAGIC)
+        return NULL;
+    return x;
+}
+
+static const char *state_name(unsigned st)
+{
+    switch (st) {
+    case ST_INST:
+        return "Instantiated";
+    case ST_CFG:
+        return "Configuration Mode";
+    case ST_INIT:
+        return "Initialization Mode";
+    case ST_EM:
+        return "Event Mode";
+    case ST_CTM:
+        return "Continuous-Time Mode";
+    case ST_SM:
+        return "Step Mode";
+    case ST_RECFG:
+        return "Reconfiguration Mode";
+    case ST_TERM:
+        return "Terminated";
+    case ST_ERR:
+        return "Terminated (after an error)";
+    default:
+        return "fatal";
+    }
+}
+
+/* fmi3Error moves the instance to Terminated (§2.2.4), fmi3Fatal ends it. */
+static fmi3Status done(fmuc_m_ctx *c, fmi3Status st)
+{
+    if (st == fmi3Error)
+        c->state = ST_ERR;
+    else if (st == fmi3Fatal)
+        c->state = ST_FAT;
+    return st;
+}
+
+static int allowed(fmuc_m_ctx *c, int fn)
+{
+    const fn_rule *r = &fn_rules[fn];
+    if (!(r->iface & c->iface)) {
+        glog(c, fmi2Error, "%s: not available for a %s instance", r->name,
+             c->iface == FMUC_FMI3_IFACE_ME ? "ModelExchange" : "CoSimulation");
+        return 0;
+    }
+    if (!(r->mask & c->state)) {
+        glog(c, fmi2Error, "%s: illegal call sequence (not allowed in %s)", r->name,
+             state_name(c->state));
+        return 0;
+    }
+    return 1;
+}
+
+/* Opens every instance function: valid handle, allowed state; failures end in Terminated. */
+#define BEGIN(fn)                                                                                  \
+    fmuc_m_ctx *c = ctx_of(instance);                                                              \
+    if (!c)                                                                                        \
+        return fmi3Error;                                                                          \
+    if (c->state == ST_FAT)                                                                        \
+        return fmi3Fatal;                                                                          \
+    if (!allowed(c, FN_##fn))                                                                      \
+    return done(c, fmi3Error)
+
+#define REQUIRE_PTR(p, fn)                                                                         \
+    do {                                                                                           \
+        if (!(p)) {                                                                                \
+            glog(c, fmi2Error, "fmi3" #fn ": argument '" #p "' is NULL");                          \
+            return done(c, fmi3Error);                                                             \
+        }                                                                                          \
+    } while (0)
+
+static fmi3Status worst(fmi3Status a, fmi3Status b) { return a > b ? a : b; }
+static fmi3Status st3(fmi2Status s) { return (fmi3Status)s; }
+
+static size_t nel(const fmuc_m_var *v) { return v->dim > 1 ? v->dim : 1; }
+
+static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmi3ValueReference vr)
+{
+    const fmuc_m_desc *d = c->desc;
+    for (size_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].vr == vr)
+            return &d->vars[i];
+    return NULL;
+}
+
+static const char *type_name(fmuc_m_type t)
+{
+    static const char *const n[] = {"Float64", "Int32", "Boolean", "String"};
+    return n[t];
+}
+
+static void *field(const fmuc_m_ctx *c, const fmuc_m_var *v)
+{
+    return (char *)c->data + v->offset;
+}
+
+static int is_state(const fmuc_m_ctx *c, const fmuc_m_var *v)
+{
+    for (size_t i = 0; i < c->nxv; i++)
+        if (&c->desc->vars[c->xi[i]] == v)
+            return 1;
+    return 0;
+}
+
+/* Why variable v may not be set now (NULL: it may). fmi3-rules §D.5 (conditions 1, 3-6). */
+static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
+{
+    fmuc_m_initial ini = fmuc_m_effective_initial(v);
+    if (v->causality == FMUC_M_INDEPENDENT)
+        return "it is the independent variable (set by fmi3EnterInitializationMode/SetTime/DoStep)";
+    if (v->variability == FMUC_M_CONSTANT)
+        return "it is a constant";
+    switch (c->state) {
+    case ST_INST:
+        if (ini == FMUC_M_EXACT || ini == FMUC_M_APPROX || v->causality == FMUC_M_INPUT)
+            return NULL;
+        return "only variables with initial exact/approx may be set in Instantiated";
+    case ST_INIT:
+        if (ini == FMUC_M_EXACT || v->causality == FMUC_M_INPUT)
+            return NULL;
+        return "only inputs and initial=\"exact\" variables may be set in Initialization Mode";
+    case ST_EM:
+    case ST_SM:
+        if (v->causality == FMUC_M_INPUT ||
+            (v->causality == FMUC_M_PARAMETER && v->variability == FMUC_M_TUNABLE))
+            return NULL;
+        if (v->causality == FMUC_M_PARAMETER)
+            return "it is a fixed parameter (only settable before fmi3ExitInitializationMode)";
+        if (v->causality == FMUC_M_OUTPUT)
+            return "it is an output";
+        return "only inputs and tunable parameters may be set after initialization";
+    case ST_CTM:
+        if ((v->causality == FMUC_M_INPUT && v->variability == FMUC_M_CONTINUOUS) ||
+            is_state(c, v))
+            return NULL;
+        if (v->causality == FMUC_M_OUTPUT)
+            return "it is an output";
+        return "only continuous inputs and states may be set in Continuous-Time Mode";
+    default:
+        return "not settable in this state";
+    }
+}
+
+static int out_of_range(const fmuc_m_var *v, double x)
+{
+    if (isnan(x))
+        return 1;
+    if ((v->flags & FMUC_M_HAS_MIN) && x < v->min)
+        return 1;
+    if ((v->flags & FMUC_M_HAS_MAX) && x > v->max)
+        return 1;
+    return 0;
+}
+
+/* Start values into the data block; an array gets its start in every element. */
+static void write_starts(fmuc_m_ctx *c)
+{
+    const fmuc_m_desc *d = c->desc;
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        if (v->causality == FMUC_M_INDEPENDENT)
+            continue;
+        char *p = field(c, v);
+        for (size_t k = 0; k < nel(v); k++) {
+            switch (v->type) {
+            case FMUC_M_REAL:
+                ((double *)(void *)p)[k] = v->start;
+                break;
+            case FMUC_M_INTEGER:
+                ((int *)(void *)p)[k] = (int)v->start;
+                break;
+            case FMUC_M_BOOLEAN:
+                ((int *)(void *)p)[k] = v->start != 0.0;
+                break;
+            case FMUC_M_STRING:
+                snprintf(p + k * FMUC_M_STRLEN, FMUC_M_STRLEN, "%s",
+                         v->start_str ? v->start_str : "");
+                break;
+            }
+        }
+    }
+}
+
+static fmi3Status run_calc(fmuc_m_ctx *c)
+{
+    if (!c->dirty || !c->desc->calc)
+        return fmi3OK;
+    fmi3Status st = st3(c->desc->calc(c, c->data));
+    if (st <= fmi3Warning)
+        c->dirty = 0;
+    return st;
+}
+
+/* Reads after an error serve the last values (debugging only); reads in Instantiated serve the
+ * start values (§2.3.2) without evaluating the model. */
+static fmi3Status calc_for_read(fmuc_m_ctx *c)
+{
+    if (c->state == ST_ERR || c->state == ST_INST)
+        return fmi3OK;
+    return run_calc(c);
+}
+
+/* --- FMU state blobs ----------------------------------------------------------------------- */
+static uint64_t fnv64(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static fmi3Status model_state_size(fmuc_m_ctx *c, size_t *n)
+{
+    if (c->desc->state_size)
+        return st3(c->desc->state_size(c, c->data, n));
+    *n = c->desc->data_size;
+    return fmi3OK;
+}
+
+static void node_link(fmuc_m_ctx *c, state_node *s)
+{
+    s->prev = NULL;
+    s->next = c->states;
+    if (c->states)
+        c->states->prev = s;
+    c->states = s;
+}
+
+static void node_unlink(fmuc_m_ctx *c, state_node *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        c->states = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+}
+
+static int node_owned(const fmuc_m_ctx *c, const state_node *s)
+{
+    for (const state_node *n = c->states; n; n = n->next)
+        if (n == s)
+            return 1;
+    return 0;
+}
+
+static state_node *node_new(fmuc_m_ctx *c, size_t size)
+{
+    state_node *s = calloc(1, sizeof *s + size);
+    if (!s)
+        return NULL;
+    s->magic = NODE_MAGIC;
+    s->size = size;
+    node_link(c, s);
+    return s;
+}
+
+static void node_free(fmuc_m_ctx *c, state_node *s)
+{
+    node_unlink(c, s);
+    s->magic = 0;
+    free(s);
+}
+
+static fmi3Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, size_t msize)
+{
+    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fnv64(c->token, strlen(c->token)),
+                     size - sizeof h, 0};
+    blob_glue g;
+    memset(&g, 0, sizeof g);
+    g.state = c->state;
+    g.flags = (c->stop_defined ? GF_STOP : 0) | (c->tol_defined ? GF_TOL : 0) |
+              (c->terminated ? GF_TERMINATED : 0);
+    g.time = c->time;
+    g.start_time = c->start_time;
+    g.stop_time = c->stop_time;
+    g.tolerance = c->tolerance;
+    g.t_event = c->t_event;
+    g.t_cis_last = c->t_cis_last;
+    g.t_cis_prev = c->t_cis_prev;
+    memcpy(bytes + sizeof h, &g, sizeof g);
+    unsigned char *m = bytes + sizeof h + sizeof g;
+    fmi3Status st = fmi3OK;
+    if (c->desc->state_save)
+        st = st3(c->desc->state_save(c, c->data, m, msize));
+    else
+        memcpy(m, c->data, msize);
+    if (st > fmi3Warning)
+        return st;
+    h.checksum = fnv64(bytes + sizeof h, h.payload_size);
+    memcpy(bytes, &h, sizeof h);
+    return st;
+}
+
+/* States an FMU state of this instance's interface type may hold. */
+static unsigned states_of(const fmuc_m_ctx *c)
+{
+    return ST_INST | ST_INIT | ST_T | (c->iface == FMUC_FMI3_IFACE_ME ? ST_EM | ST_CTM : ST_SM);
+}
+
+/* Refuses foreign or corrupt bytes: magic, version, token hash, size, checksum, glue fields. */
+static const char *blob_invalid(const fmuc_m_ctx *c, const unsigned char *bytes, size_t size)
+{
+    blob_header h;
+    blob_glue g;
+    if (!bytes || size < sizeof h + sizeof g)
+        return "too short to be an FMU state of this model";
+    memcpy(&h, bytes, sizeof h);
+    if (h.magic != BLOB_MAGIC)
+        return "bad magic (not an FMU state of this glue)";
+    if (h.version != BLOB_VERSION)
+        return "unsupported state format version";
+    if (h.token_hash != fnv64(c->token, strlen(c->token)))
+        return "state was made by a different model (instantiationToken hash differs)";
+    if (h.payload_size != size - sizeof h)
+        return "size does not match the header";
+    if (h.checksum != fnv64(bytes + sizeof h, h.payload_size))
+        return "checksum mismatch (corrupt state)";
+    memcpy(&g, bytes + sizeof h, sizeof g);
+    if (!(g.state & states_of(c)) || (g.state & (g.state - 1)))
+        return "the FMU state holds a state-machine state of another interface type";
+    if (!c->desc->state_size && h.payload_size - sizeof g != c->desc->data_size)
+        return "model data size differs";
+    return NULL;
+}
+
+static fmi3Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t size)
+{
+    blob_glue g;
+    memcpy(&g, bytes + sizeof(blob_header), sizeof g);
+    const unsigned char *m = bytes + sizeof(blob_header) + sizeof g;
+    size_t msize = size - sizeof(blob_header) - sizeof g;
+    fmi3Status st = fmi3OK;
+    unsigned old_state = c->state;
+    c->state = g.state; /* the model's state_load sees the phase it is restored into */
+    if (c->desc->state_load)
+        st = st3(c->desc->state_load(c, c->data, m, msize));
+    else
+        memcpy(c->data, m, msize);
+    if (st > fmi3Warning) {
+        c->state = old_state;
+        return st;
+    }
+    c->stop_defined = (g.flags & GF_STOP) != 0;
+    c->tol_defined = (g.flags & GF_TOL) != 0;
+    c->terminated = (g.flags & GF_TERMINATED) != 0;
+    c->time = g.time;
+    c->start_time = g.start_time;
+    c->stop_time = g.stop_time;
+    c->tolerance = g.tolerance;
+    c->t_event = g.t_event;
+    c->t_cis_last = g.t_cis_last;
+    c->t_cis_prev = g.t_cis_prev;
+    c->dirty = 1;
+    return st;
+}
+
+static int caps_state(fmuc_m_ctx *c, const char *fn, unsigned need)
+{
+    if ((c->desc->caps & need) != need) {
+        glog(c, fmi2Error, "%s: not supported (%s is false)", fn,
+             (need & FMUC_M_CAP_SERIALIZE) ? "canSerializeFMUState" : "canGetAndSetFMUState");
+        return 0;
+    }
+    return 1;
+}
+
+/* --- version, logging ---------------------------------------------------------------------- */
+const char *fmi3GetVersion(void) { return fmi3Version; }
+
+fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, size_t nCategories,
+                               const fmi3String categories[])
+{
+    BEGIN(SetDebugLogging);
+    if (nCategories == 0) {
+        for (size_t i = 0; i < c->ncat; i++)
+            c->cat_on[i] = loggingOn ? 1 : 0;
+        c->cat_on[MAX_CATEGORIES - 1] = loggingOn ? 1 : 0;
+        return fmi3OK;
+    }
+    REQUIRE_PTR(categories, SetDebugLogging);
+    for (size_t i = 0; i < nCategories; i++) {
+        long k = categories[i] ? cat_index(c, categories[i]) : -1;
+        if (k < 0) {
+            glog(c, fmi2Error, "fmi3SetDebugLogging: category '%s' is not declared in LogCategories",
+                 categories[i] ? categories[i] : "(null)");
+            return done(c, fmi3Error);
+        }
+    }
+    for (size_t i = 0; i < nCategories; i++)
+        c->cat_on[cat_index(c, categories[i])] = loggingOn ? 1 : 0;
+    return fmi3OK;
+}
+
+/* --- creation and destruction -------------------------------------------------------------- */
+static void free_ctx(fmuc_m_ctx *c)
+{
+    while (c->states)
+        node_free(c, c->states);
+    if (c->data && c->desc->release)
+        c->desc->release(c, c->data);
+    free(c->data);
+    free(c->work);
+    free(c->xi);
+    free(c->dxi);
+    free(c->res_dir);
+    free(c->name);
+    c->magic = 0;
+    free(c);
+}
+
+/* Before an instance exists: the standard's error category (or the model's first one). */
+static void early_log(fmi3LogMessageCallback log, fmi3InstanceEnvironment env, int loggingOn,
+                      const char *msg)
+{
+    if (!log || !loggingOn)
+        return;
+    const char *const *cats = fmuc_model.log_categories ? fmuc_model.log_categories
+                                                        : default_categories;
+    const char *cat = NULL;
+    for (size_t i = 0; cats[i]; i++) {
+        if (!cat)
+            cat = cats[i];
+        if (strcmp(cats[i], "logStatusError") == 0) {
+            cat = cats[i];
+            break;
+        }
+    }
+    log(env, fmi3Error, cat, msg);
+}
+
+static int blank(const char *s)
+{
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+            return 0;
+    return 1;
+}
+
+/* resourcePath: an absolute native path, with a trailing separator (§2.3.1); kept without it. */
+static char *copy_resource_dir(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, path, n);
+    out[n] = '\0';
+    return out;
+}
+
+static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instanceName,
+                               fmi3String instantiationToken, fmi3String resourcePath,
+                               fmi3Boolean loggingOn, fmi3InstanceEnvironment env,
+                               fmi3LogMessageCallback logMessage)
+{
+    const fmuc_m_desc *d = &fmuc_model;
+    char token[39], msg[512];
+    if (!instanceName || blank(instanceName)) {
+        snprintf(msg, sizeof msg, "%s: instanceName is NULL or blank", fn);
+        early_log(logMessage, env, loggingOn, msg);
+        return NULL;
+    }
+    if ((iface == FMUC_FMI3_IFACE_ME && !(d->caps & FMUC_M_CAP_ME)) ||
+        (iface == FMUC_FMI3_IFACE_CS && !(d->caps & FMUC_M_CAP_CS)) ||
+        iface == FMUC_FMI3_IFACE_SE) {
+        snprintf(msg, sizeof msg, "%s: the interface type is not provided by %s", fn,
+                 d->model_identifier);
+        early_log(logMessage, env, loggingOn, msg);
+        return NULL;
+    }
+    fmuc_m_guid(d, token);
+    if (!instantiationToken || strcmp(instantiationToken, token) != 0) {
+        snprintf(msg, sizeof msg, "%s: instantiationToken '%s' does not match the model's '%s'",
+                 fn, instantiationToken ? instantiationToken : "(null)", token);
+        early_log(logMessage, env, loggingOn, msg);
+        return NULL;
+    }
+    fmuc_m_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(msg, sizeof msg, "%s: out of memory", fn);
+        early_log(logMessage, env, loggingOn, msg);
+        return NULL;
+    }
+    c->magic = CTX_MAGIC;
+    c->desc = d;
+    memcpy(c->token, token, sizeof token);
+    c->env = env;
+    c->log = logMessage;
+    c->iface = iface;
+    c->type = iface == FMUC_FMI3_IFACE_ME ? fmi2ModelExchange : fmi2CoSimulation;
+    c->state = ST_INST;
+    c->cats = d->log_categories ? d->log_categories : default_categories;
+    while (c->ncat < MAX_CATEGORIES - 1 && c->cats[c->ncat])
+        c->ncat++;
+    for (size_t i = 0; i < c->ncat; i++)
+        c->cat_on[i] = loggingOn ? 1 : 0;
+    c->cat_on[MAX_CATEGORIES - 1] = loggingOn ? 1 : 0; /* messages without a category */
+
+    size_t nlen = strlen(instanceName);
+    c->name = malloc(nlen + 1);
+    if (!c->name)
+        goto oom;
+    memcpy(c->name, instanceName, nlen + 1);
+
+    if (resourcePath && *resourcePath) {
+        if (resourcePath[0] != '/')
+            glog(c, fmi2Warning, "%s: resourcePath '%s' is not an absolute path; ignored", fn,
+                 resourcePath);
+        else if (!(c->res_dir = copy_resource_dir(resourcePath)))
+            goto oom;
+    }
+
+    /* states = targets of the derivative variables, in table order of the derivatives */
+    for (size_t i = 0; i < d->nvars; i++) {
+        long s = d->vars[i].derivative_of ? fmuc_m_find(d, d->vars[i].derivative_of) : -1;
+        if (s >= 0) {
+            c->nxv++;
+            c->nx += nel(&d->vars[s]);
+        }
+    }
+    if (c->nxv) {
+        c->xi = calloc(c->nxv, sizeof *c->xi);
+        c->dxi = calloc(c->nxv, sizeof *c->dxi);
+        c->work = calloc(6 * c->nx, sizeof *c->work);
+        if (!c->xi || !c->dxi || !c->work)
+            goto oom;
+        size_t k = 0;
+        for (size_t i = 0; i < d->nvars; i++) {
+            long s = d->vars[i].derivative_of ? fmuc_m_find(d, d->vars[i].derivative_of) : -1;
+            if (s >= 0) {
+                c->dxi[k] = i;
+                c->xi[k] = (size_t)s;
+                k++;
+            }
+        }
+    }
+    c->data = calloc(1, d->data_size ? d->data_size : 1);
+    if (!c->data)
+        goto oom;
+    write_starts(c);
+    c->dirty = 1;
+    if (d->start) {
+        fmi3Status st = st3(d->start(c, c->data));
+        if (st > fmi3Warning) {
+            glog(c, fmi2Error, "%s: model start failed", fn);
+            free_ctx(c);
+            return NULL;
+        }
+    }
+    return c;
+oom:
+    snprintf(msg, sizeof msg, "%s: out of memory", fn);
+    early_log(logMessage, env, loggingOn, msg);
+    free_ctx(c);
+    return NULL;
+}
+
+fmi3Instance fmi3InstantiateModelExchange(fmi3String instanceName, fmi3String instantiationToken,
+                                          fmi3String resourcePath, fmi3Boolean visible,
+                                          fmi3Boolean loggingOn,
+                                          fmi3InstanceEnvironment instanceEnvironment,
+                                          fmi3LogMessageCallback logMessage)
+{
+    (void)visible;
+    return instantiate("fmi3InstantiateModelExchange", FMUC_FMI3_IFACE_ME, instanceName,
+                       instantiationToken, resourcePath, loggingOn, instanceEnvironment,
+                       logMessage);
+}
+
+fmi3Instance fmi3InstantiateCoSimulation(
+    fmi3String instanceName, fmi3String instantiationToken, fmi3String resourcePath,
+    fmi3Boolean visible, fmi3Boolean loggingOn, fmi3Boolean eventModeUsed,
+    fmi3Boolean earlyReturnAllowed, const fmi3ValueReference requiredIntermediateVariables[],
+    size_t nRequiredIntermediateVariables, fmi3InstanceEnvironment instanceEnvironment,
+    fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate)
+{
+    (void)visible;
+    (void)earlyReturnAllowed; /* mightReturnEarlyFromDoStep="false": never returns early */
+    (void)requiredIntermediateVariables;
+    (void)intermediateUpdate; /* providesIntermediateUpdate="false" */
+    if (eventModeUsed) {
+        /* hasEventMode="false": eventModeUsed=true must be refused (§2.3.1) */
+        early_log(logMessage, instanceEnvironment, loggingOn,
+                  "fmi3InstantiateCoSimulation: eventModeUsed=true but the FMU declares "
+                  "hasEventMode=\"false\"");
+        return NULL;
+    }
+    if (nRequiredIntermediateVariables > 0) {
+        early_log(logMessage, instanceEnvironment, loggingOn,
+                  "fmi3InstantiateCoSimulation: requiredIntermediateVariables given, but no "
+                  "variable has intermediateUpdate=\"true\"");
+        return NULL;
+    }
+    return instantiate("fmi3InstantiateCoSimulation", FMUC_FMI3_IFACE_CS, instanceName,
+                       instantiationToken, resourcePath, loggingOn, instanceEnvironment,
+                       logMessage);
+}
+
+fmi3Instance fmi3InstantiateScheduledExecution(
+    fmi3String instanceName, fmi3String instantiationToken, fmi3String resourcePath,
+    fmi3Boolean visible, fmi3Boolean loggingOn, fmi3InstanceEnvironment instanceEnvironment,
+    fmi3LogMessageCallback logMessage, fmi3ClockUpdateCallback clockUpdate,
+    fmi3LockPreemptionCallback lockPreemption, fmi3UnlockPreemptionCallback unlockPreemption)
+{
+    (void)visible;
+    (void)clockUpdate;
+    (void)lockPreemption;
+    (void)unlockPreemption;
+    return instantiate("fmi3InstantiateScheduledExecution", FMUC_FMI3_IFACE_SE, instanceName,
+                       instantiationToken, resourcePath, loggingOn, instanceEnvironment,
+                       logMessage);
+}
+
+void fmi3FreeInstance(fmi3Instance instance)
+{
+    fmuc_m_ctx *c = ctx_of(instance);
+    if (!c)
+        return;
+    free_ctx(c);
+}
+
+/* --- initialization, termination, reset ---------------------------------------------------- */
+fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean toleranceDefined,
+                                       fmi3Float64 tolerance, fmi3Float64 startTime,
+                                       fmi3Boolean stopTimeDefined, fmi3Float64 stopTime)
+{
+    BEGIN(EnterInitializationMode);
+    if (!isfinite(startTime) || (stopTimeDefined && !(stopTime >= startTime))) {
+        glog(c, fmi2Error, "fmi3EnterInitializationMode: invalid startTime %g / stopTime %g",
+             startTime, stopTime);
+        return done(c, fmi3Error);
+    }
+    c->tol_defined = toleranceDefined ? 1 : 0;
+    c->tolerance = tolerance;
+    c->start_time = startTime;
+    c->stop_defined = stopTimeDefined ? 1 : 0;
+    c->stop_time = stopTime;
+    c->time = startTime;
+    fmi3Status st = fmi3OK;
+    if (c->desc->enter_init)
+        st = st3(c->desc->enter_init(c, c->data));
+    if (st > fmi3Warning)
+        return done(c, st);
+    c->state = ST_INIT;
+    c->dirty = 1;
+    return st;
+}
+
+fmi3Status fmi3ExitInitializationMode(fmi3Instance instance)
+{
+    BEGIN(ExitInitializationMode);
+    c->dirty = 1;
+    fmi3Status st = run_calc(c); /* initial equations see the final init-mode values */
+    if (st <= fmi3Warning && c->desc->exit_init)
+        st = worst(st, st3(c->desc->exit_init(c, c->data)));
+    if (st > fmi3Warning)
+        return done(c, st);
+    c->dirty = 1;
+    c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
+    c->state = c->iface == FMUC_FMI3_IFACE_ME ? ST_EM : ST_SM; /* CS: eventModeUsed is false */
+    return st;
+}
+
+fmi3Status fmi3EnterEventMode(fmi3Instance instance)
+{
+    BEGIN(EnterEventMode);
+    if (c->iface == FMUC_FMI3_IFACE_CS) {
+        glog(c, fmi2Error, "fmi3EnterEventMode: the instance was created with eventModeUsed=false");
+        return done(c, fmi3Error);
+    }
+    c->state = ST_EM;
+    c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
+    return fmi3OK;
+}
+
+fmi3Status fmi3Terminate(fmi3Instance instance)
+{
+    BEGIN(Terminate);
+    c->state = ST_TERM;
+    return fmi3OK;
+}
+
+fmi3Status fmi3Reset(fmi3Instance instance)
+{
+    BEGIN(Reset);
+    const fmuc_m_desc *d = c->desc;
+    fmi3Status st = fmi3OK;
+    if (d->release)
+        d->release(c, c->data);
+    memset(c->data, 0, d->data_size);
+    write_starts(c);
+    if (d->start)
+        st = st3(d->start(c, c->data));
+    c->time = 0.0;
+    c->start_time = 0.0;
+    c->stop_defined = 0;
+    c->tol_defined = 0;
+    c->terminated = 0;
+    c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
+    c->dirty = 1;
+    if (st > fmi3Warning)
+        return done(c, st);
+    c->state = ST_INST;
+    return st;
+}
+
+/* --- getters and setters ------------------------------------------------------------------- */
+/* Resolves the VRs for type t and checks nValues = the sum of their element counts (§2.2.7.1). */
+static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReference vr[],
+                   size_t nvr, size_t nValues)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_var *v = find_vr(c, vr[i]);
+        if (!v) {
+            glog(c, fmi2Error, "%s: unknown valueReference %u", fn_rules[fn].name, vr[i]);
+            return 0;
+        }
+        if (v->type != t) {
+            glog(c, fmi2Error, "%s: variable '%s' (vr %u) is a %s, not a %s", fn_rules[fn].name,
+                 v->name, v->vr, type_name(v->type), type_name(t));
+            return 0;
+        }
+        total += nel(v);
+    }
+    if (total != nValues) {
+        glog(c, fmi2Error, "%s: nValues = %zu, but the %zu value references have %zu elements",
+             fn_rules[fn].name, nValues, nvr, total);
+        return 0;
+    }
+    return 1;
+}
+
+static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
+                             const fmi3ValueReference vr[], size_t nvr, void *values,
+                             size_t nValues)
+{
+    fmuc_m_ctx *c = ctx_of(instance);
+    if (!c)
+        return fmi3Error;
+    if (c->state == ST_FAT)
+        return fmi3Fatal;
+    if (!allowed(c, fn))
+        return done(c, fmi3Error);
+    if (nvr == 0 && nValues == 0)
+        return fmi3OK;
+    if (!vr || !values) {
+        glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
+        return done(c, fmi3Error);
+    }
+    if (!resolve(c, fn, t, vr, nvr, nValues))
+        return done(c, fmi3Error);
+    fmi3Status st = calc_for_read(c);
+    if (st > fmi3Warning) {
+        glog(c, (fmi2Status)st, "%s: model evaluation failed", fn_rules[fn].name);
+        return st == fmi3Discard ? st : done(c, st);
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_var *v = find_vr(c, vr[i]);
+        const char *p = field(c, v);
+        for (size_t k = 0; k < nel(v); k++, o++) {
+            switch (t) {
+            case FMUC_M_REAL:
+                ((fmi3Float64 *)values)[o] = v->causality == FMUC_M_INDEPENDENT
+                                                 ? c->time
+                                                 : ((const double *)(const void *)p)[k];
+                break;
+            case FMUC_M_INTEGER:
+                ((fmi3Int32 *)values)[o] = ((const int *)(const void *)p)[k];
+                break;
+            case FMUC_M_BOOLEAN:
+                ((fmi3Boolean *)values)[o] = ((const int *)(const void *)p)[k] != 0;
+                break;
+            case FMUC_M_STRING:
+                ((fmi3String *)values)[o] = p + k * FMUC_M_STRLEN;
+                break;
+            }
+        }
+    }
+    return st;
+}
+
+static double element_as_double(fmuc_m_type t, const void *values, size_t o)
+{
+    switch (t) {
+    case FMUC_M_REAL:
+        return ((const fmi3Float64 *)values)[o];
+    case FMUC_M_INTEGER:
+        return (double)((const fmi3Int32 *)values)[o];
+    default:
+        return 0.0;
+    }
+}
+
+/* Validates every value first, so that a refused call (Error, or Discard for a value out of
+ * [min, max]) leaves the FMU unchanged (§2.2.4: Discard keeps the state). */
+static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
+                             const fmi3ValueReference vr[], size_t nvr, const void *values,
+                             size_t nValues)
+{
+    fmuc_m_ctx *c = ctx_of(instance);
+    if (!c)
+        return fmi3Error;
+    if (c->state == ST_FAT)
+        return fmi3Fatal;
+    if (!allowed(c, fn))
+        return done(c, fmi3Error);
+    if (nvr == 0 && nValues == 0)
+        return fmi3OK;
+    if (!vr || !values) {
+        glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
+        return done(c, fmi3Error);
+    }
+    if (!resolve(c, fn, t, vr, nvr, nValues))
+        return done(c, fmi3Error);
+    size_t o = 0;
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_var *v = find_vr(c, vr[i]);
+        const char *why = not_settable(c, v);
+        if (why) {
+            glog(c, fmi2Error, "%s: variable '%s' (vr %u) cannot be set in %s: %s",
+                 fn_rules[fn].name, v->name, v->vr, state_name(c->state), why);
+            return done(c, fmi3Error);
+        }
+        for (size_t k = 0; k < nel(v); k++, o++) {
+            if (t == FMUC_M_STRING) {
+                const char *s = ((const fmi3String *)values)[o];
+                if (!s || strlen(s) >= FMUC_M_STRLEN) {
+                    glog(c, fmi2Error,
+                         "%s: string for '%s' (vr %u) is NULL or longer than %d bytes",
+                         fn_rules[fn].name, v->name, v->vr, FMUC_M_STRLEN - 1);
+                    return done(c, fmi3Error);
+                }
+            } else if (t != FMUC_M_BOOLEAN && out_of_range(v, element_as_double(t, values, o))) {
+                glog(c, fmi2Discard,
+                     "%s: value %.17g for '%s' (vr %u, element %zu) is outside [%g, %g]; "
+                     "nothing set",
+                     fn_rules[fn].name, element_as_double(t, values, o), v->name, v->vr, k + 1,
+                     (v->flags & FMUC_M_HAS_MIN) ? v->min : -HUGE_VAL,
+                     (v->flags & FMUC_M_HAS_MAX) ? v->max : HUGE_VAL);
+                return fmi3Discard;
+            }
+        }
+    }
+    o = 0;
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_var *v = find_vr(c, vr[i]);
+        char *p = field(c, v);
+        for (size_t k = 0; k < nel(v); k++, o++) {
+            switch (t) {
+            case FMUC_M_REAL:
+                ((double *)(void *)p)[k] = ((const fmi3Float64 *)values)[o];
+                break;
+            case FMUC_M_INTEGER:
+                ((int *)(void *)p)[k] = ((const fmi3Int32 *)values)[o];
+                break;
+            case FMUC_M_BOOLEAN:
+                ((int *)(void *)p)[k] = ((const fmi3Boolean *)values)[o] ? 1 : 0;
+                break;
+            case FMUC_M_STRING: {
+                const char *s = ((const fmi3String *)values)[o];
+                memcpy(p + k * FMUC_M_STRLEN, s, strlen(s) + 1);
+                break;
+            }
+            }
+        }
+    }
+    c->dirty = 1;
+    return fmi3OK;
+}
+
+/* Types the model API has no variables of: any value reference is unknown for them. */
+static fmi3Status no_such_type(fmi3Instance instance, int fn, const fmi3ValueReference vr[],
+                               size_t nvr, const void *values, size_t nValues)
+{
+    fmuc_m_ctx *c = ctx_of(instance);
+    if (!c)
+        return fmi3Error;
+    if (c->state == ST_FAT)
+        return fmi3Fatal;
+    if (!allowed(c, fn))
+        return done(c, fmi3Error);
+    if (nvr == 0 && nValues == 0)
+        return fmi3OK;
+    if (!vr || !values) {
+        glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
+        return done(c, fmi3Error);
+    }
+    if (nvr == 0) {
+        glog(c, fmi2Error, "%s: nValues = %zu for no value reference", fn_rules[fn].name,
+             nValues);
+        return done(c, fmi3Error);
+    }
+    const fmuc_m_var *v = find_vr(c, vr[0]);
+    if (v)
+        glog(c, fmi2Error, "%s: variable '%s' (vr %u) is a %s", fn_rules[fn].name, v->name,
+             v->vr, type_name(v->type));
+    else
+        glog(c, fmi2Error, "%s: unknown valueReference %u", fn_rules[fn].name, vr[0]);
+    return done(c, fmi3Error);
+}
+
+#define NO_TYPE_GETSET_(T, CT)                                                                     \
+    fmi3Status fmi3Get##T(fmi3Instance instance, const fmi3ValueReference valueReferences[],       \
+                          size_t nValueReferences, CT values[], size_t nValues)                    \
+    {                                                                                              \
+        return no_such_type(instance, FN_Get##T, valueReferences, nValueReferences, values,        \
+                            nValues);                                                              \
+    }                                                                                              \
+    fmi3Status fmi3Set##T(fmi3Instance instance, const fmi3ValueReference valueReferences[],       \
+                          size_t nValueReferences, const CT values[], size_t nValues)              \
+    {                                                                                              \
+        return no_such_type(instance, FN_Set##T, valueReferences, nValueReferences, values,        \
+                            nValues);                                                              \
+    }
+NO_TYPE_GETSET_(Float32, fmi3Float32)
+NO_TYPE_GETSET_(Int8, fmi3Int8)
+NO_TYPE_GETSET_(UInt8, fmi3UInt8)
+NO_TYPE_GETSET_(Int16, fmi3Int16)
+NO_TYPE_GETSET_(UInt16, fmi3UInt16)
+NO_TYPE_GETSET_(UInt32, fmi3UInt32)
+NO_TYPE_GETSET_(Int64, fmi3Int64)
+NO_TYPE_GETSET_(UInt64, fmi3UInt64)
+#undef NO_TYPE_GETSET_
+
+#define MODEL_GETSET_(T, CT, MT)                                                                   \
+    fmi3Status fmi3Get##T(fmi3Instance instance, const fmi3ValueReference valueReferences[],       \
+                          size_t nValueReferences, CT values[], size_t nValues)                    \
+    {                                                                                              \
+        return get_values(instance, FN_Get##T, MT, valueReferences, nValueReferences,              \
+                          (void *)values, nValues);                                                \
+    }                                                                                              \
+    fmi3Status fmi3Set##T(fmi3Instance instance, const fmi3ValueReference valueReferences[],       \
+                          size_t nValueReferences, const CT values[], size_t nValues)              \
+    {                                                                                              \
+        return set_values(instance, FN_Set##T, MT, valueReferences, nValueReferences,              \
+                          (const void *)values, nValues);                                          \
+    }
+MODEL_GETSET_(Float64, fmi3Float64, FMUC_M_REAL)
+MODEL_GETSET_(Int32, fmi3Int32, FMUC_M_INTEGER)
+MODEL_GETSET_(Boolean, fmi3Boolean, FMUC_M_BOOLEAN)
+MODEL_GETSET_(String, fmi3String, FMUC_M_STRING)
+#undef MODEL_GETSET_
+
+fmi3Status fmi3GetBinary(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                         size_t nValueReferences, size_t valueSizes[], fmi3Binary values[],
+                         size_t nValues)
+{
+    if (nValueReferences && !valueSizes) {
+        fmuc_m_ctx *c = ctx_of(instance);
+        if (c && c->state != ST_FAT) {
+            glog(c, fmi2Error, "fmi3GetBinary: valueSizes is NULL");
+            return done(c, fmi3Error);
+        }
+    }
+    return no_such_type(instance, FN_GetBinary, valueReferences, nValueReferences, values,
+                        nValues);
+}
+
+fmi3Status fmi3SetBinary(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                         size_t nValueReferences, const size_t valueSizes[],
+                         const fmi3Binary values[], size_t nValues)
+{
+    (void)valueSizes;
+    return no_such_type(instance, FN_SetBinary, valueReferences, nValueReferences, values,
+                        nValues);
+}
+
+/* Clocks: the model API has none, so every value reference is refused. */
+static fmi3Status no_clock(fmi3Instance instance, int fn, const fmi3ValueReference vr[],
+                           size_t nvr, const void *values)
+{
+    return no_such_type(instance, fn, vr, nvr, values, nvr);
+}
+
+fmi3Status fmi3GetClock(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                        size_t nValueReferences, fmi3Clock values[])
+{
+    return no_clock(instance, FN_GetClock, valueReferences, nValueReferences, values);
+}
+
+fmi3Status fmi3SetClock(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                        size_t nValueReferences, const fmi3Clock values[])
+{
+    return no_clock(instance, FN_SetClock, valueReferences, nValueReferences, values);
+}
+
+fmi3Status fmi3GetIntervalDecimal(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                                  size_t nValueReferences, fmi3Float64 intervals[],
+                                  fmi3IntervalQualifier qualifiers[])
+{
+    (void)qualifiers;
+    return no_clock(instance, FN_GetIntervalDecimal, valueReferences, nValueReferences,
+                    intervals);
+}
+
+fmi3Status fmi3GetIntervalFraction(fmi3Instance instance,
+                                   const fmi3ValueReference valueReferences[],
+                                   size_t nValueReferences, fmi3UInt64 counters[],
+                                   fmi3UInt64 resolutions[], fmi3IntervalQualifier qualifiers[])
+{
+    (void)resolutions;
+    (void)qualifiers;
+    return no_clock(instance, FN_GetIntervalFraction, valueReferences, nValueReferences,
+                    counters);
+}
+
+fmi3Status fmi3GetShiftDecimal(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                               size_t nValueReferences, fmi3Float64 shifts[])
+{
+    return no_clock(instance, FN_GetShiftDecimal, valueReferences, nValueReferences, shifts);
+}
+
+fmi3Status fmi3GetShiftFraction(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                                size_t nValueReferences, fmi3UInt64 counters[],
+                                fmi3UInt64 resolutions[])
+{
+    (void)resolutions;
+    return no_clock(instance, FN_GetShiftFraction, valueReferences, nValueReferences, counters);
+}
+
+fmi3Status fmi3SetIntervalDecimal(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                                  size_t nValueReferences, const fmi3Float64 intervals[])
+{
+    return no_clock(instance, FN_SetIntervalDecimal, valueReferences, nValueReferences,
+                    intervals);
+}
+
+fmi3Status fmi3SetIntervalFraction(fmi3Instance instance,
+                                   const fmi3ValueReference valueReferences[],
+                                   size_t nValueReferences, const fmi3UInt64 counters[],
+                                   const fmi3UInt64 resolutions[])
+{
+    (void)resolutions;
+    return no_clock(instance, FN_SetIntervalFraction, valueReferences, nValueReferences,
+                    counters);
+}
+
+fmi3Status fmi3SetShiftDecimal(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                               size_t nValueReferences, const fmi3Float64 shifts[])
+{
+    return no_clock(instance, FN_SetShiftDecimal, valueReferences, nValueReferences, shifts);
+}
+
+fmi3Status fmi3SetShiftFraction(fmi3Instance instance, const fmi3ValueReference valueReferences[],
+                                size_t nValueReferences, const fmi3UInt64 counters[],
+                                const fmi3UInt64 resolutions[])
+{
+    (void)resolutions;
+    return no_clock(instance, FN_SetShiftFraction, valueReferences, nValueReferences, counters);
+}
+
+/* --- unsupported capabilities: present, logged, fmi3Error ---------------------------- */
+static fmi3Status unsupported(fmi3Instance instance, int fn, const char *why)
+{
+    fmuc_m_ctx *c = ctx_of(instance);
+    if (!c)
+        return fmi3Error;
+    if (c->state == ST_FAT)
+        return fmi3Fatal;
+    if (!allowed(c, fn))
+        return done(c, fmi3Error);
+    glog(c, fmi2Error, "%s: not supported (%s)", fn_rules[fn].name, why);
+    return done(c, fmi3Error);
+}
+
+fmi3Status fmi3GetNumberOfVariableDependencies(fmi3Instance instance,
+                                               fmi3ValueReference valueReference,
+                                               size_t *nDependencies)
+{
+    (void)valueReference;
+    (void)nDependencies;
+    return unsupported(instance, FN_GetNumberOfVariableDependencies,
+                       "providesPerElementDependencies=\"false\"");
+}
+
+fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference dependent,
+                                       size_t elementIndicesOfDependent[],
+                                       fmi3ValueReference independents[],
+                                       size_t elementIndicesOfIndependents[],
+                                       fmi3DependencyKind dependencyKinds[], size_t nDependencies)
+{
+    (void)dependent;
+    (void)elementIndicesOfDependent;
+    (void)independents;
+    (void)elementIndicesOfIndependents;
+    (void)dependencyKinds;
+    (void)nDependencies;
+    return unsupported(instance, FN_GetVariableDependencies,
+                       "providesPerElementDependencies=\"false\"");
+}
+
+fmi3Status fmi3GetAdjointDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
+                                    size_t nUnknowns, const fmi3ValueReference knowns[],
+                                    size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+                                    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    (void)unknowns;
+    (void)nUnknowns;
+    (void)knowns;
+    (void)nKnowns;
+    (void)seed;
+    (void)nSeed;
+    (void)sensitivity;
+    (void)nSensitivity;
+    return unsupported(instance, FN_GetAdjointDerivative, "providesAdjointDerivatives=\"false\"");
+}
+
+fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
+{
+    return unsupported(instance, FN_EnterConfigurationMode, "the model has no structural parameters");
+}
+
+fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
+{
+    return unsupported(instance, FN_ExitConfigurationMode, "the model has no structural parameters");
+}
+
+fmi3Status fmi3ActivateModelPartition(fmi3Instance instance, fmi3ValueReference clockReference,
+                                      fmi3Float64 activationTime)
+{
+    (void)clockReference;
+    (void)activationTime;
+    return unsupported(instance, FN_ActivateModelPartition, "no ScheduledExecution interface");
+}
+
+/* --- FMU state ----------------------------------------------------------------------------- */
+fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
+{
+    BEGIN(GetFMUState);
+    REQUIRE_PTR(FMUState, GetFMUState);
+    if (!caps_state(c, "fmi3GetFMUState", FMUC_M_CAP_GET_SET_STATE))
+        return done(c, fmi3Error);
+    state_node *old = *FMUState;
+    if (old && (!node_owned(c, old) || old->magic != NODE_MAGIC)) {
+        glog(c, fmi2Error, "fmi3GetFMUState: *FMUState is not an FMU state of this instance");
+        return done(c, fmi3Error);
+    }
+    size_t msize = 0;
+    fmi3Status st = model_state_size(c, &msize);
+    if (st > fmi3Warning)
+        return done(c, st);
+    size_t size = sizeof(blob_header) + sizeof(blob_glue) + msize;
+    state_node *s = old;
+    if (!s || s->size != size) {
+        s = node_new(c, size);
+        if (!s) {
+            glog(c, fmi2Error, "fmi3GetFMUState: out of memory");
+            return done(c, fmi3Error);
+        }
+        if (old)
+            node_free(c, old);
+    }
+    st = worst(st, save_into(c, s->bytes, size, msize));
+    if (st > fmi3Warning) {
+        if (s != old)
+            node_free(c, s);
+        return done(c, st);
+    }
+    *FMUState = s;
+    return st;
+}
+
+static state_node *owned_state(fmuc_m_ctx *c, fmi3FMUState p, const char *fn)
+{
+    state_node *s = p;
+    if (!s || !node_owned(c, s) || s->magic != NODE_MAGIC) {
+        glog(c, fmi2Error, "%s: not an FMU state of this instance", fn);
+        return NULL;
+    }
+    return s;
+}
+
+fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState)
+{
+    BEGIN(SetFMUState);
+    if (!caps_state(c, "fmi3SetFMUState", FMUC_M_CAP_GET_SET_STATE))
+        return done(c, fmi3Error);
+    state_node *s = owned_state(c, FMUState, "fmi3SetFMUState");
+    if (!s)
+        return done(c, fmi3Error);
+    const char *why = blob_invalid(c, s->bytes, s->size);
+    if (why) {
+        glog(c, fmi2Error, "fmi3SetFMUState: %s", why);
+        return done(c, fmi3Error);
+    }
+    fmi3Status st = load_from(c, s->bytes, s->size);
+    return st > fmi3Warning ? done(c, st) : st;
+}
+
+fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
+{
+    BEGIN(FreeFMUState);
+    REQUIRE_PTR(FMUState, FreeFMUState);
+    if (!*FMUState)
+        return fmi3OK;
+    state_node *s = owned_state(c, *FMUState, "fmi3FreeFMUState");
+    if (!s)
+        return done(c, fmi3Error);
+    node_free(c, s);
+    *FMUState = NULL;
+    return fmi3OK;
+}
+
+fmi3Status fmi3SerializedFMUStateSize(fmi3Instance instance, fmi3FMUState FMUState, size_t *size)
+{
+    BEGIN(SerializedFMUStateSize);
+    REQUIRE_PTR(size, SerializedFMUStateSize);
+    if (!caps_state(c, "fmi3SerializedFMUStateSize",
+                    FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
+        return done(c, fmi3Error);
+    state_node *s = owned_state(c, FMUState, "fmi3SerializedFMUStateSize");
+    if (!s)
+        return done(c, fmi3Error);
+    *size = s->size;
+    return fmi3OK;
+}
+
+fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState,
+                                 fmi3Byte serializedState[], size_t size)
+{
+    BEGIN(SerializeFMUState);
+    REQUIRE_PTR(serializedState, SerializeFMUState);
+    if (!caps_state(c, "fmi3SerializeFMUState", FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
+        return done(c, fmi3Error);
+    state_node *s = owned_state(c, FMUState, "fmi3SerializeFMUState");
+    if (!s)
+        return done(c, fmi3Error);
+    if (size < s->size) {
+        glog(c, fmi2Error, "fmi3SerializeFMUState: buffer of %zu bytes, %zu needed", size,
+             s->size);
+        return done(c, fmi3Error);
+    }
+    memcpy(serializedState, s->bytes, s->size);
+    return fmi3OK;
+}
+
+fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte serializedState[],
+                                   size_t size, fmi3FMUState *FMUState)
+{
+    BEGIN(DeserializeFMUState);
+    REQUIRE_PTR(FMUState, DeserializeFMUState);
+    if (!caps_state(c, "fmi3DeserializeFMUState",
+                    FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
+        return done(c, fmi3Error);
+    const char *why = blob_invalid(c, serializedState, size);
+    if (why) {
+        glog(c, fmi2Error, "fmi3DeserializeFMUState: refused: %s", why);
+        return done(c, fmi3Error);
+    }
+    state_node *s = node_new(c, size);
+    if (!s) {
+        glog(c, fmi2Error, "fmi3DeserializeFMUState: out of memory");
+        return done(c, fmi3Error);
+    }
+    memcpy(s->bytes, serializedState, size);
+    *FMUState = s;
+    return fmi3OK;
+}
+
+/* --- directional derivatives (scalar Float64 variables; sizes = element counts) ------------ */
+fmi3Status fmi3GetDirectionalDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
+                                        size_t nUnknowns, const fmi3ValueReference knowns[],
+                                        size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+                                        fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    BEGIN(GetDirectionalDerivative);
+    if (!(c->desc->caps & FMUC_M_CAP_DIR_DERIV) || !c->desc->dir_deriv) {
+        glog(c, fmi2Error,
+             "fmi3GetDirectionalDerivative: not supported (providesDirectionalDerivatives=false)");
+        return done(c, fmi3Error);
+    }
+    if ((nUnknowns && !unknowns) || (nSensitivity && !sensitivity) || (nKnowns && !knowns) ||
+        (nSeed && !seed)) {
+        glog(c, fmi2Error, "fmi3GetDirectionalDerivative: NULL array");
+        return done(c, fmi3Error);
+    }
+    const fmi3ValueReference *lists[2] = {unknowns, knowns};
+    size_t counts[2] = {nUnknowns, nKnowns}, sizes[2] = {nSensitivity, nSeed};
+    for (int l = 0; l < 2; l++) {
+        size_t total = 0;
+        for (size_t i = 0; i < counts[l]; i++) {
+            const fmuc_m_var *v = find_vr(c, lists[l][i]);
+            if (!v || v->type != FMUC_M_REAL || nel(v) != 1) {
+                glog(c, fmi2Error,
+                     "fmi3GetDirectionalDerivative: valueReference %u is not a scalar Float64",
+                     lists[l][i]);
+                return done(c, fmi3Error);
+            }
+            total++;
+        }
+        if (total != sizes[l]) {
+            glog(c, fmi2Error, "fmi3GetDirectionalDerivative: %s = %zu, expected %zu",
+                 l ? "nSeed" : "nSensitivity", sizes[l], total);
+            return done(c, fmi3Error);
+        }
+    }
+    fmi3Status st = calc_for_read(c);
+    if (st > fmi3Warning)
+        return done(c, st);
+    st = worst(st, st3(c->desc->dir_deriv(c, c->data, unknowns, nUnknowns, knowns, nKnowns, seed,
+                                          sensitivity)));
+    return st > fmi3Discard ? done(c, st) : st;
+}
+
+/* --- discrete states ----------------------------------------------------------------------- */
+fmi3Status fmi3EvaluateDiscreteStates(fmi3Instance instance)
+{
+    BEGIN(EvaluateDiscreteStates);
+    /* providesEvaluateDiscreteStates="false": the call has no effect (§2.3.5) */
+    return fmi3OK;
+}
+
+fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discreteStatesNeedUpdate,
+                                    fmi3Boolean *terminateSimulation,
+                                    fmi3Boolean *nominalsOfContinuousStatesChanged,
+                                    fmi3Boolean *valuesOfContinuousStatesChanged,
+                                    fmi3Boolean *nextEventTimeDefined, fmi3Float64 *nextEventTime)
+{
+    BEGIN(UpdateDiscreteStates);
+    REQUIRE_PTR(discreteStatesNeedUpdate, UpdateDiscreteStates);
+    REQUIRE_PTR(terminateSimulation, UpdateDiscreteStates);
+    REQUIRE_PTR(nominalsOfContinuousStatesChanged, UpdateDiscreteStates);
+    REQUIRE_PTR(valuesOfContinuousStatesChanged, UpdateDiscreteStates);
+    REQUIRE_PTR(nextEventTimeDefined, UpdateDiscreteStates);
+    REQUIRE_PTR(nextEventTime, UpdateDiscreteStates);
+    fmi2EventInfo info;
+    memset(&info, 0, sizeof info);
+    fmi3Status st = run_calc(c);
+    if (st <= fmi3Warning && c->desc->event_update) {
+        st = worst(st, st3(c->desc->event_update(c, c->data, &info)));
+        c->dirty = 1;
+    }
+    if (st > fmi3Warning)
+        return st == fmi3Discard ? st : done(c, st);
+    *discreteStatesNeedUpdate = info.newDiscreteStatesNeeded != 0;
+    *terminateSimulation = info.terminateSimulation != 0;
+    *nominalsOfContinuousStatesChanged = info.nominalsOfContinuousStatesChanged != 0;
+    *valuesOfContinuousStatesChanged = info.valuesOfContinuousStatesChanged != 0;
+    *nextEventTimeDefined = info.nextEventTimeDefined != 0;
+    *nextEventTime = info.nextEventTimeDefined ? info.nextEventTime : 0.0;
+    if (info.terminateSimulation)
+        c->terminated = 1;
+    return st;
+}
+
+/* --- Model Exchange ------------------------------------------------------------------------ */
+fmi3Status fmi3EnterContinuousTimeMode(fmi3Instance instance)
+{
+    BEGIN(EnterContinuousTimeMode);
+    c->state = ST_CTM;
+    return fmi3OK;
+}
+
+fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance,
+                                       fmi3Boolean noSetFMUStatePriorToCurrentPoint,
+                                       fmi3Boolean *enterEventMode, fmi3Boolean *terminateSimulation)
+{
+    BEGIN(CompletedIntegratorStep);
+    (void)noSetFMUStatePriorToCurrentPoint;
+    REQUIRE_PTR(enterEventMode, CompletedIntegratorStep);
+    REQUIRE_PTR(terminateSimulation, CompletedIntegratorStep);
+    fmi2Boolean enter = fmi2False;
+    fmi3Status st = fmi3OK;
+    if (c->desc->step_completed) {
+        st = run_calc(c);
+        if (st <= fmi3Warning)
+            st = worst(st, st3(c->desc->step_completed(c, c->data, &enter)));
+    }
+    *enterEventMode = enter != 0;
+    *terminateSimulation = false;
+    c->t_cis_prev = c->t_cis_last;
+    c->t_cis_last = c->time;
+    return st > fmi3Warning ? done(c, st) : st;
+}
+
+static double time_tol(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return 1e-9 * (m > 1.0 ? m : 1.0);
+}
+
+fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time)
+{
+    BEGIN(SetTime);
+    double floor = c->t_cis_prev > c->t_event ? c->t_cis_prev : c->t_event;
+    if (!isfinite(time) || time < floor - time_tol(time, floor)) {
+        glog(c, fmi2Error,
+             "fmi3SetTime: time %.17g is before %.17g (the last fmi3EnterEventMode or the "
+             "second-last fmi3CompletedIntegratorStep)",
+             time, floor);
+        return done(c, fmi3Error);
+    }
+    if (c->stop_defined && time > c->stop_time + time_tol(time, c->stop_time)) {
+        glog(c, fmi2Error, "fmi3SetTime: time %.17g is beyond stopTime %.17g", time, c->stop_time);
+        return done(c, fmi3Error);
+    }
+    c->time = time;
+    c->dirty = 1;
+    return fmi3OK;
+}
+
+static int check_n(fmuc_m_ctx *c, const char *fn, size_t n, size_t expect)
+{
+    if (n != expect) {
+        glog(c, fmi2Error, "%s: n = %zu but the model has %zu", fn, n, expect);
+        return 0;
+    }
+    return 1;
+}
+
+/* State vector <-> data block: state variables in table order, arrays element by element. */
+static void read_vec(const fmuc_m_ctx *c, const size_t *idx, double *x)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < c->nxv; i++) {
+        const fmuc_m_var *v = &c->desc->vars[idx[i]];
+        const double *p = field(c, v);
+        for (size_t k = 0; k < nel(v); k++)
+            x[o++] = p[k];
+    }
+}
+
+static void write_states(fmuc_m_ctx *c, const double *x)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < c->nxv; i++) {
+        const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
+        double *p = field(c, v);
+        for (size_t k = 0; k < nel(v); k++)
+            p[k] = x[o++];
+    }
+    c->dirty = 1;
+}
+
+fmi3Status fmi3SetContinuousStates(fmi3Instance instance, const fmi3Float64 continuousStates[],
+                                   size_t nContinuousStates)
+{
+    BEGIN(SetContinuousStates);
+    if (!check_n(c, "fmi3SetContinuousStates", nContinuousStates, c->nx))
+        return done(c, fmi3Error);
+    if (nContinuousStates)
+        REQUIRE_PTR(continuousStates, SetContinuousStates);
+    write_states(c, continuousStates);
+    return fmi3OK;
+}
+
+fmi3Status fmi3GetContinuousStates(fmi3Instance instance, fmi3Float64 continuousStates[],
+                                   size_t nContinuousStates)
+{
+    BEGIN(GetContinuousStates);
+    if (!check_n(c, "fmi3GetContinuousStates", nContinuousStates, c->nx))
+        return done(c, fmi3Error);
+    if (nContinuousStates)
+        REQUIRE_PTR(continuousStates, GetContinuousStates);
+    fmi3Status st = c->state == ST_INIT ? run_calc(c) : fmi3OK; /* calculated initial states */
+    if (st > fmi3Warning)
+        return st == fmi3Discard ? st : done(c, st);
+    read_vec(c, c->xi, continuousStates);
+    return st;
+}
+
+fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance, fmi3Float64 derivatives[],
+                                             size_t nContinuousStates)
+{
+    BEGIN(GetContinuousStateDerivatives);
+    if (!check_n(c, "fmi3GetContinuousStateDerivatives", nContinuousStates, c->nx))
+        return done(c, fmi3Error);
+    if (nContinuousStates)
+        REQUIRE_PTR(derivatives, GetContinuousStateDerivatives);
+    fmi3Status st = calc_for_read(c);
+    if (st > fmi3Warning)
+        return st == fmi3Discard ? st : done(c, st);
+    read_vec(c, c->dxi, derivatives);
+    return st;
+}
+
+fmi3Status fmi3GetEventIndicators(fmi3Instance instance, fmi3Float64 eventIndicators[],
+                                  size_t nEventIndicators)
+{
+    BEGIN(GetEventIndicators);
+    if (!check_n(c, "fmi3GetEventIndicators", nEventIndicators, c->desc->n_event_indicators))
+        return done(c, fmi3Error);
+    if (nEventIndicators == 0)
+        return fmi3OK;
+    REQUIRE_PTR(eventIndicators, GetEventIndicators);
+    fmi3Status st = calc_for_read(c);
+    if (st <= fmi3Warning && c->desc->event_indicators)
+        st = worst(st, st3(c->desc->event_indicators(c, c->data, eventIndicators,
+                                                     nEventIndicators)));
+    return st > fmi3Discard ? done(c, st) : st;
+}
+
+fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 nominals[],
+                                             size_t nContinuousStates)
+{
+    BEGIN(GetNominalsOfContinuousStates);
+    if (!check_n(c, "fmi3GetNominalsOfContinuousStates", nContinuousStates, c->nx))
+        return done(c, fmi3Error);
+    if (nContinuousStates)
+        REQUIRE_PTR(nominals, GetNominalsOfContinuousStates);
+    size_t o = 0;
+    for (size_t i = 0; i < c->nxv; i++) {
+        const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
+        for (size_t k = 0; k < nel(v); k++)
+            nominals[o++] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
+    }
+    return fmi3OK;
+}
+
+fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance, size_t *nEventIndicators)
+{
+    BEGIN(GetNumberOfEventIndicators);
+    REQUIRE_PTR(nEventIndicators, GetNumberOfEventIndicators);
+    *nEventIndicators = c->desc->n_event_indicators;
+    return fmi3OK;
+}
+
+fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance, size_t *nContinuousStates)
+{
+    BEGIN(GetNumberOfContinuousStates);
+    REQUIRE_PTR(nContinuousStates, GetNumberOfContinuousStates);
+    *nContinuousStates = c->nx;
+    return fmi3OK;
+}
+
+/* --- Co-Simulation ------------------------------------------------------------------------- */
+fmi3Status fmi3EnterStepMode(fmi3Instance instance)
+{
+    BEGIN(EnterStepMode);
+    c->state = ST_SM;
+    return fmi3OK;
+}
+
+fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,
+                                    const fmi3ValueReference valueReferences[],
+                                    size_t nValueReferences, const fmi3Int32 orders[],
+                                    fmi3Float64 values[], size_t nValues)
+{
+    BEGIN(GetOutputDerivatives);
+    (void)valueReferences;
+    (void)orders;
+    (void)values;
+    if (nValueReferences == 0 && nValues == 0)
+        return fmi3OK;
+    glog(c, fmi2Error, "fmi3GetOutputDerivatives: maxOutputDerivativeOrder is 0");
+    return done(c, fmi3Error);
+}
+
+/* Fixed-step RK4 over the table's states (the same arithmetic as the FMI 2.0 glue). */
+static fmi3Status eval_f(fmuc_m_ctx *c, double t, const double *x, double *dx)
+{
+    c->time = t;
+    write_states(c, x);
+    fmi3Status st = run_calc(c);
+    read_vec(c, c->dxi, dx);
+    return st;
+}
+
+static fmi3Status rk4_step(fmuc_m_ctx *c, double tc, double h)
+{
+    size_t nx = c->nx;
+    if (nx == 0) {
+        c->dirty = 1;
+        return fmi3OK;
+    }
+    double hmax = c->desc->cs_h_max;
+    double nd = hmax > 0.0 ? ceil(h / hmax - 1e-9) : 1.0;
+    long n = nd < 1.0 ? 1 : (long)nd;
+    double hs = h / (double)n;
+    double *x = c->work, *k1 = x + nx, *k2 = k1 + nx, *k3 = k2 + nx, *k4 = k3 + nx, *xt = k4 + nx;
+    fmi3Status st = fmi3OK;
+    read_vec(c, c->xi, x);
+    for (long i = 0; i < n; i++) {
+        double ti = tc + (double)i * hs;
+        st = worst(st, eval_f(c, ti, x, k1));
+        for (size_t j = 0; j < nx; j++)
+            xt[j] = x[j] + (hs / 2.0) * k1[j];
+        st = worst(st, eval_f(c, ti + hs / 2.0, xt, k2));
+        for (size_t j = 0; j < nx; j++)
+            xt[j] = x[j] + (hs / 2.0) * k2[j];
+        st = worst(st, eval_f(c, ti + hs / 2.0, xt, k3));
+        for (size_t j = 0; j < nx; j++)
+            xt[j] = x[j] + hs * k3[j];
+        st = worst(st, eval_f(c, ti + hs, xt, k4));
+        if (st > fmi3Warning)
+            return st;
+        for (size_t j = 0; j < nx; j++)
+            x[j] = x[j] + (hs / 6.0) * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
+    }
+    write_states(c, x);
+    return st;
+}
+
+fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoint,
+                      fmi3Float64 communicationStepSize,
+                      fmi3Boolean noSetFMUStatePriorToCurrentPoint,
+                      fmi3Boolean *eventHandlingNeeded, fmi3Boolean *terminateSimulation,
+                      fmi3Boolean *earlyReturn, fmi3Float64 *lastSuccessfulTime)
+{
+    BEGIN(DoStep);
+    (void)noSetFMUStatePriorToCurrentPoint;
+    REQUIRE_PTR(eventHandlingNeeded, DoStep);
+    REQUIRE_PTR(terminateSimulation, DoStep);
+    REQUIRE_PTR(earlyReturn, DoStep);
+    REQUIRE_PTR(lastSuccessfulTime, DoStep);
+    double tc = currentCommunicationPoint, h = communicationStepSize;
+    if (!isfinite(h) || !(h > 0.0)) {
+        glog(c, fmi2Error, "fmi3DoStep: communicationStepSize %.17g must be > 0", h);
+        return done(c, fmi3Error);
+    }
+    if (!isfinite(tc) || fabs(tc - c->time) > time_tol(tc, c->time)) {
+        glog(c, fmi2Error,
+             "fmi3DoStep: currentCommunicationPoint %.17g does not match the FMU time %.17g", tc,
+             c->time);
+        return done(c, fmi3Error);
+    }
+    if (c->stop_defined && tc + h > c->stop_time + time_tol(tc + h, c->stop_time)) {
+        glog(c, fmi2Error, "fmi3DoStep: step to %.17g goes beyond stopTime %.17g", tc + h,
+             c->stop_time);
+        return done(c, fmi3Error);
+    }
+    fmi3Status st;
+    if (c->desc->do_step)
+        st = st3(c->desc->do_step(c, c->data, tc, h));
+    else
+        st = rk4_step(c, tc, h);
+    c->dirty = 1;
+    *eventHandlingNeeded = false;
+    *terminateSimulation = false;
+    *earlyReturn = false; /* mightReturnEarlyFromDoStep="false" */
+    if (st <= fmi3Warning) {
+        c->time = tc + h;
+    } else if (st == fmi3Discard) {
+        c->time = tc;
+    } else {
+        glog(c, (fmi2Status)st, "fmi3DoStep: step from %.17g failed", tc);
+        return done(c, st);
+    }
+    *lastSuccessfulTime = c->time;
+    return st;
+}
