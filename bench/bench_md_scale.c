@@ -134,8 +134,7 @@ static void static_checks(fmuc_md *md, const char *xml, size_t len, run *c)
     fmu.has_md_file = 1;
     fmu.md_parsed = 1;
     fmu.md = *md;
-    fmu.md_xml = (char *)xml;
-    fmu.md_xml_len = len;
+    (void)xml, (void)len;
     char version[] = "2.0";
     fmu.fmi_version_seen = version;
     fmuc_options opts;

@@ -28,11 +28,10 @@ static cJSON *caps_json(const fmuc_md_interface *itf, int cs)
 {
     cJSON *o = cJSON_CreateObject();
     for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        int me_only = k == FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED;
-        int cs_only = k >= FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE;
-        if ((cs && me_only) || (!cs && cs_only))
+        /* the FMI 2.0 flags of this interface (fmuc_caps.def) */
+        if (!(fmuc_md_cap_ifaces((fmuc_cap)k, 2) & (cs ? FMUC_IF_CS : FMUC_IF_ME)))
             continue;
-        cJSON_AddBoolToObject(o, fmuc_md_cap_name((fmuc_cap)k), (itf->caps >> k) & 1u);
+        cJSON_AddBoolToObject(o, fmuc_md_cap_attr((fmuc_cap)k, 2), (itf->caps >> k) & 1u);
     }
     if (cs)
         cJSON_AddNumberToObject(o, "maxOutputDerivativeOrder", itf->max_output_derivative_order);

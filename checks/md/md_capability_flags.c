@@ -7,25 +7,8 @@
 #include "check.h"
 #include "md_util.h"
 
-static const char *const cap_names[FMUC_CAP_COUNT] = {
-    "needsExecutionTool",
-    "completedIntegratorStepNotNeeded",
-    "canBeInstantiatedOnlyOncePerProcess",
-    "canNotUseMemoryManagementFunctions",
-    "canGetAndSetFMUstate",
-    "canSerializeFMUstate",
-    "providesDirectionalDerivative",
-    "canHandleVariableCommunicationStepSize",
-    "canInterpolateInputs",
-    "canRunAsynchronuously",
-};
 
 #define CAP(c) (1u << (c))
-#define ME_ONLY CAP(FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED)
-#define CS_ONLY                                                                               \
-    (CAP(FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) |                              \
-     CAP(FMUC_CAP_CAN_INTERPOLATE_INPUTS) | CAP(FMUC_CAP_CAN_RUN_ASYNCHRONUOUSLY))
-
 static int reported(const fmuc_md *md, const char *el, const char *attr)
 {
     for (size_t i = 0; i < md->nissues; i++) {
@@ -49,12 +32,17 @@ static void one(const fmuc_md *md, fmuc_result *res, const fmuc_md_interface *f,
                               (f->caps_explicit & CAP(FMUC_CAP_CAN_GET_AND_SET_FMU_STATE))
                                   ? "\"false\""
                                   : "absent, i.e. false");
-    unsigned wrong = f->caps_explicit & (cs ? ME_ONLY : CS_ONLY);
-    for (unsigned c = 0; c < FMUC_CAP_COUNT; c++)
-        if ((wrong & CAP(c)) && !reported(md, el, cap_names[c]))
+    /* a flag of FMI 2.0 given on the one interface that does not have it (fmuc_caps.def) */
+    unsigned here = cs ? FMUC_IF_CS : FMUC_IF_ME, there = cs ? FMUC_IF_ME : FMUC_IF_CS;
+    for (unsigned c = 0; c < FMUC_CAP_COUNT; c++) {
+        const char *attr = fmuc_md_cap_attr((fmuc_cap)c, 2);
+        unsigned ifs = fmuc_md_cap_ifaces((fmuc_cap)c, 2);
+        if (attr && (f->caps_explicit & CAP(c)) && !(ifs & here) && (ifs & there) &&
+            !reported(md, el, attr))
             fmuc_result_violation(res, "line %u: <%s> has attribute %s, which belongs to <%s> only",
-                                  (unsigned)f->line, el, cap_names[c],
+                                  (unsigned)f->line, el, attr,
                                   cs ? "ModelExchange" : "CoSimulation");
+    }
     if (!cs && f->has_max_output_derivative_order && !reported(md, el, "maxOutputDerivativeOrder"))
         fmuc_result_violation(res, "line %u: <ModelExchange> has attribute maxOutputDerivativeOrder, "
                               "which belongs to <CoSimulation> only", (unsigned)f->line);

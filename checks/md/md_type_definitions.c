@@ -3,6 +3,8 @@
  * min <= max, nominal > 0 (B-108); a type's unit names a defined Unit, and a displayUnit needs a
  * defined unit (B-106, B-107) (FMI 2.0.4 §2.2.3; VDM validTypeDefinitionNames, validTypeNames,
  * validTypeUnits, validTypeMinMax). Enumeration items: md-enumerations. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "md_util.h"
 
@@ -10,17 +12,29 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     fmuc_mdu_map types = {0}, vars = {0}, units = {0};
+    size_t *first_var = NULL;
     char b1[32], b2[32];
     if (!md->ntypes) {
         fmuc_result_na(res, "no TypeDefinitions");
         return;
     }
-    if (fmuc_mdu__map_init(&types, md->ntypes) < 0 || fmuc_mdu__map_init(&vars, md->nvars) < 0 ||
-        fmuc_mdu__units_map(&units, md) < 0)
+    /* a type name that is also a variable name: the first such variable per type name, found
+     * by looking every variable name up among the (few) type names (vars: type name -> the
+     * first type of that name; first_var[that type]: the first variable of that name) */
+    if (fmuc_mdu__map_init(&types, md->ntypes) < 0 || fmuc_mdu__map_init(&vars, md->ntypes) < 0 ||
+        fmuc_mdu__units_map(&units, md) < 0 || !(first_var = malloc(md->ntypes * sizeof *first_var)))
         goto oom;
-    for (size_t i = 0; i < md->nvars; i++)
-        if (md->vars[i].name && fmuc_mdu__map_put(&vars, md->vars[i].name, i, NULL) < 0)
+    for (size_t i = 0; i < md->ntypes; i++) {
+        first_var[i] = SIZE_MAX;
+        if (md->types[i].name && fmuc_mdu__map_put(&vars, md->types[i].name, i, NULL) < 0)
             goto oom;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        size_t t;
+        if (md->vars[i].name && fmuc_mdu__map_get(&vars, md->vars[i].name, &t) &&
+            first_var[t] == SIZE_MAX)
+            first_var[t] = i;
+    }
     for (size_t i = 0; i < md->ntypes; i++) {
         const fmuc_md_type *t = &md->types[i];
         const char *n = fmuc_mdu__str(t->name);
@@ -33,10 +47,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 fmuc_result_violation(res, "line %u: SimpleType name=\"%.200s\" is already defined "
                                       "at line %u", (unsigned)t->line, n,
                                       (unsigned)md->types[other].line);
-            if (fmuc_mdu__map_get(&vars, t->name, &other))
+            if (fmuc_mdu__map_get(&vars, t->name, &other) && first_var[other] != SIZE_MAX)
                 fmuc_result_violation(res, "line %u: SimpleType name=\"%.200s\" equals the name of "
                                       "the variable at line %u", (unsigned)t->line, n,
-                                      (unsigned)md->vars[other].line);
+                                      (unsigned)md->vars[first_var[other]].line);
         }
         if (t->ntypes != 1)
             fmuc_result_violation(res, "line %u: SimpleType '%.200s' has %u type elements; exactly "
@@ -63,6 +77,7 @@ out:
     fmuc_mdu__map_free(&types);
     fmuc_mdu__map_free(&vars);
     fmuc_mdu__map_free(&units);
+    free(first_var);
 }
 
 const fmuc_check fmuc_check_md_type_definitions = {

@@ -119,6 +119,56 @@ void fmuc_mdu__map_free(fmuc_mdu_map *m)
     memset(m, 0, sizeof *m);
 }
 
+/* ---------------------------------------------------------------- variable-name set */
+
+int fmuc_mdu__nameset_init(fmuc_mdu_nameset *m, const fmuc_md *md)
+{
+    memset(m, 0, sizeof *m);
+    m->md = md;
+    m->cap = md->nvars + md->nvars / 2 + 16;
+    m->slots = calloc(m->cap, sizeof *m->slots);
+    if (!m->slots) {
+        m->cap = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int fmuc_mdu__nameset_put(fmuc_mdu_nameset *m, size_t i, size_t *existing)
+{
+    if (i >= UINT32_MAX || m->n + 1 >= m->cap)
+        return -1;
+    const char *key = m->md->vars[i].name;
+    uint64_t h = fmuc_mdu__hash(key);
+    uint64_t hh = h >> 32;
+    /* position from the low 32 bits scaled onto [0, cap), check value from the high 32 */
+    size_t k = (size_t)(((h & 0xffffffffu) * (uint64_t)m->cap) >> 32);
+    for (;;) {
+        uint64_t s = m->slots[k];
+        if (!s)
+            break;
+        if ((s >> 32) == hh) {
+            size_t j = (size_t)(s & 0xffffffffu) - 1;
+            if (strcmp(m->md->vars[j].name, key) == 0) {
+                if (existing)
+                    *existing = j;
+                return 0;
+            }
+        }
+        if (++k == m->cap)
+            k = 0;
+    }
+    m->slots[k] = (hh << 32) | (uint64_t)(i + 1);
+    m->n++;
+    return 1;
+}
+
+void fmuc_mdu__nameset_free(fmuc_mdu_nameset *m)
+{
+    free(m->slots);
+    memset(m, 0, sizeof *m);
+}
+
 /* ---------------------------------------------------------------- integer map */
 
 int fmuc_mdu__imap_init(fmuc_mdu_imap *m, size_t expected)
@@ -427,21 +477,13 @@ int fmuc_mdu__is_special_double(const char *s)
 
 static int is_cap_attribute(const char *a)
 {
-    static const char *const names[] = {"needsExecutionTool",
-                                        "completedIntegratorStepNotNeeded",
-                                        "canBeInstantiatedOnlyOncePerProcess",
-                                        "canNotUseMemoryManagementFunctions",
-                                        "canGetAndSetFMUstate",
-                                        "canSerializeFMUstate",
-                                        "providesDirectionalDerivative",
-                                        "canHandleVariableCommunicationStepSize",
-                                        "canInterpolateInputs",
-                                        "maxOutputDerivativeOrder",
-                                        "canRunAsynchronuously",
-                                        NULL};
-    for (size_t i = 0; names[i]; i++)
-        if (eq(a, names[i]))
+    if (eq(a, "maxOutputDerivativeOrder"))
+        return 1;
+    for (unsigned k = 0; k < FMUC_CAP_COUNT; k++) {
+        const char *n = fmuc_md_cap_attr((fmuc_cap)k, 2);
+        if (n && eq(a, n))
             return 1;
+    }
     return 0;
 }
 

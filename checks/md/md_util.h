@@ -35,6 +35,21 @@ int fmuc_mdu__map_put(fmuc_mdu_map *m, const char *key, size_t val, size_t *exis
 int fmuc_mdu__map_get(const fmuc_mdu_map *m, const char *key, size_t *val);
 void fmuc_mdu__map_free(fmuc_mdu_map *m);
 
+/* ---- the set of variable names, 8 bytes a slot (a million names: 12 MiB) ---- */
+/* A slot holds 32 bits of the name's hash and the variable's index + 1; the name itself is read
+ * from md->vars only when the hashes agree. The table is 1.5 times the number of variables. */
+typedef struct fmuc_mdu_nameset {
+    size_t cap, n;
+    uint64_t *slots; /* (hash32 << 32) | (index + 1); 0 = empty */
+    const fmuc_md *md;
+} fmuc_mdu_nameset;
+
+int fmuc_mdu__nameset_init(fmuc_mdu_nameset *m, const fmuc_md *md);
+/** Insert variable i (0-based; its name must not be NULL). 1 when inserted, 0 when a variable
+ *  with that name is there already (*existing: its index), -1 when full or out of range. */
+int fmuc_mdu__nameset_put(fmuc_mdu_nameset *m, size_t i, size_t *existing);
+void fmuc_mdu__nameset_free(fmuc_mdu_nameset *m);
+
 /* ---- uint64 -> size_t map (same contract) ---- */
 typedef struct fmuc_mdu_imap {
     size_t cap, n;

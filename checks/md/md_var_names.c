@@ -6,9 +6,9 @@
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
-    fmuc_mdu_map m;
+    fmuc_mdu_nameset m;
     char d[FMUC_MDU_DESC_LEN];
-    if (fmuc_mdu__map_init(&m, md->nvars) < 0) {
+    if (fmuc_mdu__nameset_init(&m, md) < 0) {
         fmuc_result_error(res, "out of memory");
         return;
     }
@@ -21,7 +21,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             fmuc_result_violation(res, "%s: name is empty", fmuc_mdu__var_desc(d, sizeof d, v));
             continue;
         }
-        int r = fmuc_mdu__map_put(&m, v->name, i, &first);
+        int r = fmuc_mdu__nameset_put(&m, i, &first);
         if (r < 0) {
             fmuc_result_error(res, "out of memory");
             break;
@@ -30,7 +30,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             fmuc_result_violation(res, "%s: name already used by the variable at line %u",
                                   fmuc_mdu__var_desc(d, sizeof d, v), (unsigned)md->vars[first].line);
     }
-    fmuc_mdu__map_free(&m);
+    fmuc_mdu__nameset_free(&m);
 }
 
 const fmuc_check fmuc_check_md_var_names = {

@@ -13,14 +13,6 @@ static int encoding_issue(const fmuc_md_issue *is)
            is->message && strncmp(is->message, "encoding \"", 10) == 0;
 }
 
-static int all_ascii(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] >= 0x80 || s[i] == '\0')
-            return 0;
-    return 1;
-}
-
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_fmu *fmu = s->fmu;
@@ -35,7 +27,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (is->kind != FMUC_ISSUE_XML)
             continue;
         n++;
-        if (encoding_issue(is) && fmu->md_xml && all_ascii(fmu->md_xml, fmu->md_xml_len))
+        if (encoding_issue(is) && md->xml_all_ascii)
             fmuc_result_violation_letter(res, "modelDescription.xml line %u: %s (every byte of "
                                          "the file is ASCII, which reads the same as UTF-8)",
                                          is->line, is->message);

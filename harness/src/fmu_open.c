@@ -98,30 +98,10 @@ static char *file_uri(const char *abs_path)
 /* ---------------------------------------------------------------------------------------- */
 /* sinks */
 
-typedef struct mem_sink {
-    char *p;
-    size_t n, cap, max;
-} mem_sink;
-
-static int to_memory(void *payload, const void *data, size_t n)
+/* The archive entry as the parser's byte source. */
+static long zip_read(void *ctx, char *buf, size_t n)
 {
-    mem_sink *m = payload;
-    if (n > m->max - m->n)
-        return FMUC_EZIP;
-    if (m->n + n + 1 > m->cap) {
-        size_t nc = m->cap ? m->cap : 65536;
-        while (nc < m->n + n + 1)
-            nc *= 2;
-        char *np = realloc(m->p, nc);
-        if (!np)
-            return FMUC_ENOMEM;
-        m->p = np;
-        m->cap = nc;
-    }
-    memcpy(m->p + m->n, data, n);
-    m->n += n;
-    m->p[m->n] = '\0';
-    return 0;
+    return fmuc_zip__entry_read(ctx, buf, n);
 }
 
 typedef struct file_sink {
@@ -269,7 +249,6 @@ fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *l
     fmuc_err err = FMUC_OK;
     int fd = -1, rootfd = -1;
     zip_t *za = NULL;
-    mem_sink xml = {NULL, 0, 0, 0};
     uint64_t total = 0;
 
     if (!path || !*path)
@@ -356,29 +335,31 @@ fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *l
                             (unsigned long long)lim.max_xml_bytes);
         goto out;
     }
-    xml.max = (size_t)lim.max_xml_bytes;
-    err = fmuc_zip__stream(za, &out->listing, mdi, &lim, &total, to_memory, &xml, diag);
+    /* modelDescription.xml is parsed as it is inflated: its text is never held whole */
+    fmuc_zip__entry_reader zr;
+    err = fmuc_zip__entry_open(&zr, za, &out->listing, mdi, &lim, &total, diag);
     if (err < 0)
         goto out;
-    if (!xml.p && !(xml.p = calloc(1, 1))) {
-        err = fmuc_diag_set(diag, FMUC_ENOMEM, "out of memory");
+    fmuc_md_limits mdl = {.max_bytes = (size_t)lim.max_xml_bytes};
+    fmuc_err perr = fmuc_md_parse_stream(&out->md, zip_read, &zr,
+                                         out->listing.entries[mdi].size, &mdl);
+    err = fmuc_zip__entry_close(&zr, FMUC_OK);
+    if (err < 0) {
+        fmuc_md_free(&out->md); /* a model of a damaged entry is not kept */
         goto out;
     }
-    out->md_xml = xml.p;
-    out->md_xml_len = xml.n;
-    xml.p = NULL;
-
-    char ver[64];
-    fmuc_err pe = fmuc_md_peek_fmi_version(ver, sizeof ver, out->md_xml, out->md_xml_len);
-    if (pe == FMUC_OK) {
-        out->fmi_version_seen = strdup(ver);
+    if (out->md.root_fmi_version) {
+        const char *ver = out->md.root_fmi_version;
         if (strncmp(ver, "1.", 2) == 0 || strncmp(ver, "3.", 2) == 0) {
             err = fmuc_diag_set(diag, FMUC_EUNSUPPORTED,
                                 "%s: fmiVersion=\"%s\": only FMI 2.0 is supported", path, ver);
+            out->fmi_version_seen = strdup(ver);
+            fmuc_md_free(&out->md);
             goto out;
         }
+        out->fmi_version_seen = strdup(ver);
     }
-    err = fmuc_md_parse(&out->md, out->md_xml, out->md_xml_len, NULL);
+    err = perr;
     if (err == FMUC_EXML) {
         const char *why = out->md.nissues ? out->md.issues[0].message : "unreadable";
         err = fmuc_diag_set(diag, FMUC_EXML, "%s: modelDescription.xml: %s", path, why);
@@ -474,7 +455,6 @@ out:
         zip_discard(za);
     if (fd >= 0)
         close(fd);
-    free(xml.p);
     return err;
 }
 
@@ -491,7 +471,6 @@ void fmuc_fmu_close(fmuc_fmu *fmu)
     free(fmu->lib_path_me);
     free(fmu->lib_path_cs);
     free(fmu->fmi_version_seen);
-    free(fmu->md_xml);
     fmuc_md_free(&fmu->md);
     fmuc_zip__listing_free(&fmu->listing);
     free(fmu->path);

@@ -1,81 +1,13 @@
-/* Streaming parse of modelDescription.xml (FMI 2.0 §2.2, XSD fmi2ModelDescription.xsd) into the
- * compact fmuc_md model with libxml2's xmlTextReader. Lenient: every syntax problem becomes an
+/* The streaming core of the model-description parsers: the document's bytes pass through a small
+ * window into libxml2's xmlTextReader (never held whole, never a DOM); the element parser of the
+ * document's FMI version (chosen by the root's fmiVersion: md_parse_fmi1.c, md_parse_fmi2.c,
+ * md_parse_fmi3.c) fills the version-neutral fmuc_md. Lenient: every syntax problem becomes an
  * fmuc_md_issue; a DOCTYPE is refused before libxml2 sees it (no entity expansion, no fetches). */
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <libxml/parser.h>
-#include <libxml/xmlerror.h>
-#include <libxml/xmlreader.h>
-
-#include "fmuc/fmuc_md.h"
-#include "md_arena.h"
-
-enum {
-    DEF_MAX_BYTES = 512u * 1024 * 1024,
-    DEF_MAX_VARS = 10000000,
-    DEF_MAX_DEPTH = 64,
-    DEF_MAX_ISSUES = 10000,
-    MAX_VALUE_COPY = 256, /* bytes of an offending value kept in an issue */
-    MAX_NAME_COPY = 128
-};
-
-/* Element states (what the element on the stack is) */
-typedef enum {
-    S_DOC, S_ROOT, S_IFACE, S_SRCFILES, S_LEAF, S_UNITDEFS, S_UNIT, S_TYPEDEFS, S_STYPE,
-    S_STYPE_ENUM, S_LOGCATS, S_VENDOR, S_SKIP, S_MODELVARS, S_SV, S_SV_ANNOT, S_MODELSTRUCT,
-    S_UNKLIST
-} state;
-
-/* Leaf / list kinds used to finish an element */
-typedef enum {
-    K_NONE, K_ME, K_CS, K_UNITDEFS, K_TYPEDEFS, K_LOGCATS, K_VENDOR, K_MODELVARS, K_MODELSTRUCT,
-    K_SRCFILES, K_UNIT, K_STYPE, K_ENUM, K_SV, K_SV_ANNOT, K_OUTPUTS, K_DERIVS, K_INITS
-} elem_kind;
-
-typedef struct frame {
-    uint8_t st, kind;
-    uint8_t aux;       /* SourceFiles: 1 when inside CoSimulation */
-    int8_t last_rank;  /* order rank of the last child seen (-1: none) */
-    uint32_t nchild;   /* child elements seen */
-    uint32_t line;
-    unsigned seen;     /* per-parent bitset of once-only children */
-} frame;
-
-typedef struct vec {
-    void *p;
-    size_t n, cap;
-} vec;
-
-typedef struct parser {
-    fmuc_md *md;
-    fmuc_md__arena *ar;
-    xmlTextReaderPtr r;
-    fmuc_md_limits lim;
-    frame *stack;
-    size_t depth;
-    size_t cap_vars, cap_issues, cap_units, cap_disp, cap_types, cap_items, cap_cats, cap_tools,
-        cap_children, cap_src[2], cap_unk[3];
-    int oom, stop;
-    uint32_t line;    /* line of the current element */
-    const char *elem; /* its name (libxml2 dictionary string; copied when kept) */
-    int sv_vr_seen;
-    /* exact start-tag lines: a cursor over the raw bytes, advanced one start tag per element
-     * (libxml2 keeps only 16-bit element lines, at the end of the start tag) */
-    const char *raw;
-    size_t raw_len, raw_pos;
-    uint32_t raw_line;
-    int raw_ok;
-    int root_seen;
-    size_t dropped;
-} parser;
+#include "md_parse_internal.h"
 
 /* ---------------------------------------------------------------------------------------- */
 
-static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elsz)
+int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elsz)
 {
     if (need <= *cap)
         return 0;
@@ -95,7 +27,7 @@ static int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elsz)
 
 /* Append one zeroed element to a growing array (*n elements, capacity *cap): its address, or
  * NULL when out of memory (p->oom set). */
-static void *append(parser *p, void **arr, size_t *cap, size_t *n, size_t elsz)
+void *append(parser *p, void **arr, size_t *cap, size_t *n, size_t elsz)
 {
     char *e;
     if (grow(p, arr, cap, *n + 1, elsz) < 0)
@@ -106,7 +38,7 @@ static void *append(parser *p, void **arr, size_t *cap, size_t *n, size_t elsz)
     return e;
 }
 
-static const char *dup_n(parser *p, const char *s, size_t max)
+const char *dup_n(parser *p, const char *s, size_t max)
 {
     if (!s)
         return NULL;
@@ -122,7 +54,7 @@ static const char *dup_n(parser *p, const char *s, size_t max)
     return d;
 }
 
-static const char *dup(parser *p, const char *s)
+const char *dup(parser *p, const char *s)
 {
     if (!s)
         return NULL;
@@ -132,10 +64,26 @@ static const char *dup(parser *p, const char *s)
     return d;
 }
 
-static void issue_at(parser *p, int kind, uint32_t line, const char *elem, const char *attr,
-                     const char *value, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* dup for values that often repeat: an equal string seen recently is shared (read-only). */
+const char *dup_i(parser *p, const char *s)
+{
+    size_t n = 0;
+    uint32_t h = 2166136261u;
+    for (; s[n] && n <= 64; n++)
+        h = (h ^ (unsigned char)s[n]) * 16777619u;
+    if (n > 64)
+        return dup(p, s);
+    const char **slot = &p->icache[(h ^ (h >> 12)) & 4095u];
+    if (*slot && strcmp(*slot, s) == 0)
+        return *slot;
+    const char *d = fmuc_md__arena_strndup(p->ar, s, n);
+    if (!d)
+        p->oom = 1;
+    return *slot = d;
+}
 
-static void issue_at(parser *p, int kind, uint32_t line, const char *elem, const char *attr,
+
+void issue_at(parser *p, int kind, uint32_t line, const char *elem, const char *attr,
                      const char *value, const char *fmt, ...)
 {
     fmuc_md *md = p->md;
@@ -159,10 +107,9 @@ static void issue_at(parser *p, int kind, uint32_t line, const char *elem, const
     is->message = dup(p, msg);
 }
 
-#define ISSUE(p, kind, attr, value, ...) issue_at(p, kind, (p)->line, (p)->elem, attr, value, __VA_ARGS__)
 
 /* Quote a value for a message, shortened. */
-static const char *shorten(char buf[80], const char *v)
+const char *shorten(char buf[80], const char *v)
 {
     size_t n = strlen(v);
     if (n < 72)
@@ -174,7 +121,7 @@ static const char *shorten(char buf[80], const char *v)
     return buf;
 }
 
-static double attr_double(parser *p, const char *attr, const char *v)
+double attr_double(parser *p, const char *attr, const char *v)
 {
     double d;
     int rc = fmuc_md__parse_double(v, &d);
@@ -187,7 +134,7 @@ static double attr_double(parser *p, const char *attr, const char *v)
     return NAN;
 }
 
-static int attr_int(parser *p, const char *attr, const char *v, int32_t *out)
+int attr_int(parser *p, const char *attr, const char *v, int32_t *out)
 {
     int rc = fmuc_md__parse_int32(v, out);
     if (rc == 0)
@@ -199,7 +146,7 @@ static int attr_int(parser *p, const char *attr, const char *v, int32_t *out)
     return -1;
 }
 
-static int attr_uint(parser *p, const char *attr, const char *v, uint32_t *out)
+int attr_uint(parser *p, const char *attr, const char *v, uint32_t *out)
 {
     int rc = fmuc_md__parse_uint32(v, out);
     if (rc == 0)
@@ -211,7 +158,7 @@ static int attr_uint(parser *p, const char *attr, const char *v, uint32_t *out)
     return -1;
 }
 
-static int attr_bool(parser *p, const char *attr, const char *v, int *out)
+int attr_bool(parser *p, const char *attr, const char *v, int *out)
 {
     if (fmuc_md__parse_bool(v, out) == 0)
         return 0;
@@ -222,7 +169,7 @@ static int attr_bool(parser *p, const char *attr, const char *v, int *out)
     return -1;
 }
 
-static int lookup(const char *v, const char *const *names, int n)
+int lookup(const char *v, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(v, names[i]) == 0)
@@ -230,29 +177,42 @@ static int lookup(const char *v, const char *const *names, int n)
     return -1;
 }
 
-static const char *const causality_names[] = {"parameter", "calculatedParameter", "input",
+const char *const causality_names[] = {"parameter", "calculatedParameter", "input",
                                               "output",    "local",               "independent"};
-static const char *const variability_names[] = {"constant", "fixed", "tunable", "discrete",
+const char *const variability_names[] = {"constant", "fixed", "tunable", "discrete",
                                                 "continuous"};
-static const char *const initial_names[] = {"exact", "approx", "calculated"};
-static const char *const depkind_names[] = {"dependent", "constant", "fixed", "tunable",
+const char *const initial_names[] = {"exact", "approx", "calculated"};
+const char *const depkind_names[] = {"dependent", "constant", "fixed", "tunable",
                                             "discrete"};
-static const char *const type_names[] = {"", "Real", "Integer", "Boolean", "String",
-                                         "Enumeration"};
-static const char *const cap_names[FMUC_CAP_COUNT] = {
-    "needsExecutionTool",
-    "completedIntegratorStepNotNeeded",
-    "canBeInstantiatedOnlyOncePerProcess",
-    "canNotUseMemoryManagementFunctions",
-    "canGetAndSetFMUstate",
-    "canSerializeFMUstate",
-    "providesDirectionalDerivative",
-    "canHandleVariableCommunicationStepSize",
-    "canInterpolateInputs",
-    "canRunAsynchronuously",
+const char *const type_names[] = {"", "Real", "Integer", "Boolean", "String",
+                                         "Enumeration", "Binary", "Clock"};
+/* fmuc_type of an FMI 2.0 / 1.0 type element -> its base type */
+const uint8_t fmi2_base[] = {FMUC_BT_NONE,    FMUC_BT_FLOAT64, FMUC_BT_INT32,
+                                    FMUC_BT_BOOLEAN, FMUC_BT_STRING,  FMUC_BT_ENUMERATION};
+static const struct cap_row {
+    const char *attr[3]; /* FMI 1.0, 2.0, 3.0 */
+    unsigned ifaces[3];
+} cap_table[FMUC_CAP_COUNT] = {
+#define FMUC_CAP_DEF(id, a1, a2, a3, i1, i2, i3) {{a1, a2, a3}, {i1, i2, i3}},
+#include "fmuc/fmuc_caps.def"
+#undef FMUC_CAP_DEF
 };
 
-static int attr_enum(parser *p, const char *attr, const char *v, const char *const *names, int n)
+const char *fmuc_md_cap_attr(fmuc_cap cap, int fmi_version)
+{
+    if ((unsigned)cap >= FMUC_CAP_COUNT || fmi_version < 1 || fmi_version > 3)
+        return NULL;
+    return cap_table[cap].attr[fmi_version - 1];
+}
+
+unsigned fmuc_md_cap_ifaces(fmuc_cap cap, int fmi_version)
+{
+    if ((unsigned)cap >= FMUC_CAP_COUNT || fmi_version < 1 || fmi_version > 3)
+        return 0;
+    return cap_table[cap].ifaces[fmi_version - 1];
+}
+
+int attr_enum(parser *p, const char *attr, const char *v, const char *const *names, int n)
 {
     int i = lookup(v, names, n);
     if (i >= 0)
@@ -268,30 +228,28 @@ static int attr_enum(parser *p, const char *attr, const char *v, const char *con
     return -1;
 }
 
-static int a_none(parser *p, const char *n, const char *v, void *obj)
+int a_none(parser *p, const char *n, const char *v, void *obj)
 {
     (void)p, (void)n, (void)v, (void)obj;
     return 0;
 }
 
-static void unknown_attr(parser *p, const char *attr, const char *v)
+void unknown_attr(parser *p, const char *attr, const char *v)
 {
     char b[80];
     ISSUE(p, FMUC_ISSUE_ATTR_UNKNOWN, attr, v,
-          "%s at line %u: attribute %s=\"%s\" is not defined by the FMI 2.0 schema", p->elem,
-          p->line, attr, shorten(b, v));
+          "%s at line %u: attribute %s=\"%s\" is not defined by the %s schema", p->elem,
+          p->line, attr, shorten(b, v), p->schema);
 }
 
-static void missing_attr(parser *p, const char *attr)
+void missing_attr(parser *p, const char *attr)
 {
     ISSUE(p, FMUC_ISSUE_ATTR_MISSING, attr, NULL,
           "%s at line %u: required attribute %s is missing", p->elem, p->line, attr);
 }
 
-/* Iterate the attributes of the current element: fn returns 1 when it knows the attribute. */
-typedef int (*attr_fn)(parser *p, const char *name, const char *value, void *obj);
 
-static void for_attrs(parser *p, attr_fn fn, void *obj)
+void for_attrs(parser *p, attr_fn fn, void *obj)
 {
     xmlTextReaderPtr r = p->r;
     if (xmlTextReaderHasAttributes(r) != 1)
@@ -312,331 +270,7 @@ static void for_attrs(parser *p, attr_fn fn, void *obj)
     xmlTextReaderMoveToElement(r);
 }
 
-/* ---------------------------------------------------------------------------------------- */
-/* attribute handlers */
-
-enum { R_A = 1u << 0, R_B = 1u << 1, R_C = 1u << 2 };
-
-typedef struct req {
-    unsigned seen;
-} req;
-
-static int a_root(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md *md = p->md;
-    req *q = obj;
-    if (strcmp(n, "fmiVersion") == 0)
-        md->fmi_version = dup(p, v), q->seen |= R_A;
-    else if (strcmp(n, "modelName") == 0)
-        md->model_name = dup(p, v), q->seen |= R_B;
-    else if (strcmp(n, "guid") == 0)
-        md->guid = dup(p, v), q->seen |= R_C;
-    else if (strcmp(n, "description") == 0)
-        md->description = dup(p, v);
-    else if (strcmp(n, "author") == 0)
-        md->author = dup(p, v);
-    else if (strcmp(n, "version") == 0)
-        md->version = dup(p, v);
-    else if (strcmp(n, "copyright") == 0)
-        md->copyright = dup(p, v);
-    else if (strcmp(n, "license") == 0)
-        md->license = dup(p, v);
-    else if (strcmp(n, "generationTool") == 0)
-        md->generation_tool = dup(p, v);
-    else if (strcmp(n, "generationDateAndTime") == 0)
-        md->generation_date_and_time = dup(p, v);
-    else if (strcmp(n, "variableNamingConvention") == 0) {
-        md->variable_naming_convention = dup(p, v);
-        static const char *const conv[] = {"flat", "structured"};
-        attr_enum(p, n, v, conv, 2);
-    } else if (strcmp(n, "numberOfEventIndicators") == 0) {
-        md->has_number_of_event_indicators = 1;
-        if (attr_uint(p, n, v, &md->number_of_event_indicators) < 0)
-            md->number_of_event_indicators = 0;
-    } else
-        return 0;
-    return 1;
-}
-
-typedef struct iface_ctx {
-    fmuc_md_interface *itf;
-    int cs;
-    req q;
-} iface_ctx;
-
-static int a_iface(parser *p, const char *n, const char *v, void *obj)
-{
-    iface_ctx *c = obj;
-    if (strcmp(n, "modelIdentifier") == 0) {
-        c->itf->model_identifier = dup(p, v);
-        c->q.seen |= R_A;
-        return 1;
-    }
-    if (c->cs && strcmp(n, "maxOutputDerivativeOrder") == 0) {
-        c->itf->has_max_output_derivative_order = 1;
-        if (attr_uint(p, n, v, &c->itf->max_output_derivative_order) < 0)
-            c->itf->max_output_derivative_order = 0;
-        return 1;
-    }
-    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        if (strcmp(n, cap_names[k]) != 0)
-            continue;
-        int me_only = k == FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED;
-        int cs_only = k >= FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE;
-        if ((c->cs && me_only) || (!c->cs && cs_only))
-            return 0;
-        c->itf->caps_explicit |= 1u << k;
-        int b = 0;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            c->itf->caps |= 1u << k;
-        return 1;
-    }
-    return 0;
-}
-
-static int a_name_only(parser *p, const char *n, const char *v, void *obj)
-{
-    struct {
-        const char *name;
-        req q;
-    } *c = obj;
-    if (strcmp(n, "name") == 0) {
-        c->name = dup(p, v);
-        c->q.seen |= R_A;
-        return 1;
-    }
-    return 0;
-}
-
-typedef struct name_desc {
-    const char *name, *desc;
-    req q;
-} name_desc;
-
-static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
-{
-    name_desc *c = obj;
-    if (strcmp(n, "name") == 0) {
-        c->name = dup(p, v);
-        c->q.seen |= R_A;
-        return 1;
-    }
-    if (strcmp(n, "description") == 0) {
-        c->desc = dup(p, v);
-        return 1;
-    }
-    return 0;
-}
-
-/* The attributes of an element that has a required name and an optional description only
- * (SimpleType, Category). */
-static void read_name_desc(parser *p, const char **name, const char **desc)
-{
-    name_desc c = {NULL, NULL, {0}};
-    for_attrs(p, a_name_desc, &c);
-    *name = c.name;
-    *desc = c.desc;
-    if (!(c.q.seen & R_A))
-        missing_attr(p, "name");
-}
-
-static const char *const base_exps[8] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
-
-static int a_baseunit(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_unit *u = obj;
-    int k = lookup(n, base_exps, 8);
-    if (k >= 0) {
-        int32_t e = 0;
-        if (attr_int(p, n, v, &e) == 0)
-            u->exp[k] = e;
-        return 1;
-    }
-    if (strcmp(n, "factor") == 0)
-        u->factor = attr_double(p, n, v);
-    else if (strcmp(n, "offset") == 0)
-        u->offset = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
-typedef struct du_ctx {
-    fmuc_md_display_unit *du;
-    req q;
-} du_ctx;
-
-static int a_displayunit(parser *p, const char *n, const char *v, void *obj)
-{
-    du_ctx *c = obj;
-    if (strcmp(n, "name") == 0)
-        c->du->name = dup(p, v), c->q.seen |= R_A;
-    else if (strcmp(n, "factor") == 0)
-        c->du->factor = attr_double(p, n, v);
-    else if (strcmp(n, "offset") == 0)
-        c->du->offset = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
-/* Attributes shared by SimpleType type elements and ScalarVariable type elements. */
-typedef struct tattr {
-    uint8_t type;
-    int in_var;
-    const char **quantity, **unit, **display_unit, **declared_type;
-    double *min, *max, *nominal;
-    uint32_t *has;
-    uint8_t *flags;
-    fmuc_md_var *var; /* in_var */
-    req q;
-} tattr;
-
-static int a_type(parser *p, const char *n, const char *v, void *obj)
-{
-    tattr *t = obj;
-    int real = t->type == FMUC_TYPE_REAL, integer = t->type == FMUC_TYPE_INTEGER,
-        en = t->type == FMUC_TYPE_ENUMERATION;
-    int b;
-    if (t->in_var && strcmp(n, "declaredType") == 0) {
-        *t->declared_type = dup(p, v);
-        *t->has |= FMUC_HAS_DECLARED_TYPE;
-        t->q.seen |= R_A;
-    } else if (t->in_var && strcmp(n, "start") == 0) {
-        fmuc_md_var *var = t->var;
-        var->start_text = dup(p, v);
-        var->has |= FMUC_HAS_START;
-        if (real) {
-            var->start = attr_double(p, n, v);
-        } else if (integer || en) {
-            int32_t i;
-            var->start = attr_int(p, n, v, &i) == 0 ? (double)i : NAN;
-        } else if (t->type == FMUC_TYPE_BOOLEAN) {
-            var->start = attr_bool(p, n, v, &b) == 0 ? (double)b : NAN;
-        }
-    } else if ((real || integer || en) && strcmp(n, "quantity") == 0) {
-        *t->quantity = dup(p, v);
-        *t->has |= FMUC_HAS_QUANTITY;
-    } else if ((real || integer || (en && t->in_var)) &&
-               (strcmp(n, "min") == 0 || strcmp(n, "max") == 0)) {
-        int ismin = n[1] == 'i';
-        double d;
-        if (real) {
-            d = attr_double(p, n, v);
-        } else {
-            int32_t i;
-            d = attr_int(p, n, v, &i) == 0 ? (double)i : NAN;
-        }
-        *(ismin ? t->min : t->max) = d;
-        *t->has |= ismin ? FMUC_HAS_MIN : FMUC_HAS_MAX;
-    } else if (real && strcmp(n, "unit") == 0) {
-        *t->unit = dup(p, v);
-        *t->has |= FMUC_HAS_UNIT;
-    } else if (real && strcmp(n, "displayUnit") == 0) {
-        *t->display_unit = dup(p, v);
-        *t->has |= FMUC_HAS_DISPLAY_UNIT;
-    } else if (real && strcmp(n, "nominal") == 0) {
-        *t->nominal = attr_double(p, n, v);
-        *t->has |= FMUC_HAS_NOMINAL;
-    } else if (real && strcmp(n, "relativeQuantity") == 0) {
-        *t->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            *t->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else if (real && strcmp(n, "unbounded") == 0) {
-        *t->has |= FMUC_HAS_UNBOUNDED;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            *t->flags |= FMUC_FLAG_UNBOUNDED;
-    } else if (real && t->in_var && strcmp(n, "derivative") == 0) {
-        fmuc_md_var *var = t->var;
-        var->has |= FMUC_HAS_DERIVATIVE;
-        if (attr_uint(p, n, v, &var->derivative) < 0)
-            var->derivative = 0;
-    } else if (real && t->in_var && strcmp(n, "reinit") == 0) {
-        fmuc_md_var *var = t->var;
-        var->has |= FMUC_HAS_REINIT;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_REINIT;
-    } else {
-        return 0;
-    }
-    return 1;
-}
-
-static int a_item(parser *p, const char *n, const char *v, void *obj)
-{
-    struct {
-        fmuc_md_item *it;
-        req q;
-    } *c = obj;
-    if (strcmp(n, "name") == 0)
-        c->it->name = dup(p, v), c->q.seen |= R_A;
-    else if (strcmp(n, "description") == 0)
-        c->it->description = dup(p, v);
-    else if (strcmp(n, "value") == 0) {
-        c->q.seen |= R_B;
-        int32_t i;
-        if (attr_int(p, n, v, &i) == 0)
-            c->it->value = i, c->it->has_value = 1;
-    } else
-        return 0;
-    return 1;
-}
-
-static int a_defexp(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_experiment *e = obj;
-    if (strcmp(n, "startTime") == 0)
-        e->has_start = 1, e->start_time = attr_double(p, n, v);
-    else if (strcmp(n, "stopTime") == 0)
-        e->has_stop = 1, e->stop_time = attr_double(p, n, v);
-    else if (strcmp(n, "tolerance") == 0)
-        e->has_tolerance = 1, e->tolerance = attr_double(p, n, v);
-    else if (strcmp(n, "stepSize") == 0)
-        e->has_step = 1, e->step_size = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
-static int a_sv(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_var *var = obj;
-    int k;
-    if (strcmp(n, "name") == 0) {
-        var->name = dup(p, v);
-        var->has |= FMUC_HAS_NAME;
-    } else if (strcmp(n, "valueReference") == 0) {
-        p->sv_vr_seen = 1;
-        if (attr_uint(p, n, v, &var->value_reference) == 0)
-            var->has |= FMUC_HAS_VALUE_REFERENCE;
-        else
-            var->value_reference = 0;
-    } else if (strcmp(n, "causality") == 0) {
-        var->has |= FMUC_HAS_CAUSALITY;
-        k = attr_enum(p, n, v, causality_names, 6);
-        var->causality = (uint8_t)(k < 0 ? FMUC_CAUS_INVALID : k);
-    } else if (strcmp(n, "variability") == 0) {
-        var->has |= FMUC_HAS_VARIABILITY;
-        k = attr_enum(p, n, v, variability_names, 5);
-        var->variability = (uint8_t)(k < 0 ? FMUC_VAR_INVALID : k);
-    } else if (strcmp(n, "initial") == 0) {
-        k = attr_enum(p, n, v, initial_names, 3);
-        var->initial = (uint8_t)(k < 0 ? FMUC_INIT_INVALID : k + 1);
-    } else if (strcmp(n, "description") == 0) {
-        var->description = dup(p, v);
-        var->has |= FMUC_HAS_DESCRIPTION;
-    } else if (strcmp(n, "canHandleMultipleSetPerTimeInstant") == 0) {
-        var->has |= FMUC_HAS_MULTISET;
-        int b;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_MULTISET;
-    } else {
-        return 0;
-    }
-    return 1;
-}
-
-static size_t count_tokens(const char *v)
+size_t count_tokens(const char *v)
 {
     size_t n = 0;
     int in = 0;
@@ -650,7 +284,7 @@ static size_t count_tokens(const char *v)
 }
 
 /* Next whitespace-separated token of *s into buf (truncated); returns 0 at the end. */
-static int next_token(const char **s, char *buf, size_t bufsz, int *truncated)
+int next_token(const char **s, char *buf, size_t bufsz, int *truncated)
 {
     const char *c = *s;
     while (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
@@ -671,87 +305,15 @@ static int next_token(const char **s, char *buf, size_t bufsz, int *truncated)
     return 1;
 }
 
-static int a_unknown(parser *p, const char *n, const char *v, void *obj)
-{
-    struct {
-        fmuc_md_unknown *u;
-        req q;
-    } *c = obj;
-    fmuc_md_unknown *u = c->u;
-    char tok[64];
-    int trunc;
-    if (strcmp(n, "index") == 0) {
-        c->q.seen |= R_A;
-        if (attr_uint(p, n, v, &u->index) < 0)
-            u->index = 0;
-    } else if (strcmp(n, "dependencies") == 0) {
-        u->has_deps = 1;
-        size_t cnt = count_tokens(v);
-        if (cnt > UINT32_MAX)
-            cnt = UINT32_MAX;
-        uint32_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt * sizeof *d, sizeof *d) : NULL;
-        if (cnt && !d)
-            return p->oom = 1, 1;
-        const char *s = v;
-        size_t i = 0;
-        int bad = 0;
-        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
-            uint32_t x = 0;
-            if (trunc || fmuc_md__parse_uint32(tok, &x) < 0) {
-                x = 0;
-                if (!bad++) {
-                    char b[80];
-                    ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
-                          "%s at line %u: attribute dependencies=\"%s\" has the item \"%s\" that "
-                          "is not a valid xs:unsignedInt",
-                          p->elem, p->line, shorten(b, v), tok);
-                }
-            }
-            d[i++] = x;
-        }
-        u->deps = d;
-        u->ndeps = (uint32_t)i;
-    } else if (strcmp(n, "dependenciesKind") == 0) {
-        u->has_kinds = 1;
-        size_t cnt = count_tokens(v);
-        if (cnt > UINT32_MAX)
-            cnt = UINT32_MAX;
-        uint8_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt, 1) : NULL;
-        if (cnt && !d)
-            return p->oom = 1, 1;
-        const char *s = v;
-        size_t i = 0;
-        int bad = 0;
-        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
-            int k = trunc ? -1 : lookup(tok, depkind_names, 5);
-            if (k < 0 && !bad++) {
-                char b[80];
-                ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
-                      "%s at line %u: attribute dependenciesKind=\"%s\" has the item \"%s\" that "
-                      "is not one of dependent, constant, fixed, tunable, discrete",
-                      p->elem, p->line, shorten(b, v), tok);
-            }
-            d[i++] = (uint8_t)(k < 0 ? FMUC_DEPKIND_INVALID : k);
-        }
-        u->kinds = d;
-        u->nkinds = (uint32_t)i;
-    } else {
-        return 0;
-    }
-    return 1;
-}
 
-/* ---------------------------------------------------------------------------------------- */
-/* elements */
-
-static void unknown_element(parser *p, const char *parent)
+void unknown_element(parser *p, const char *parent)
 {
     ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-          "element <%s> at line %u is not allowed inside <%s> by the FMI 2.0 schema", p->elem,
-          p->line, parent);
+          "element <%s> at line %u is not allowed inside <%s> by the %s schema", p->elem,
+          p->line, parent, p->schema);
 }
 
-static void order_issue(parser *p, const char *parent, int repeated)
+void order_issue(parser *p, const char *parent, int repeated)
 {
     if (repeated)
         ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
@@ -765,7 +327,7 @@ static void order_issue(parser *p, const char *parent, int repeated)
 
 /* Ordered child check: rank order must not decrease, once-only ranks appear once.
  * Returns 1 when the element is a repetition (its content is then skipped). */
-static int child_order(parser *p, frame *f, const char *parent, int rank, int once)
+int child_order(parser *p, frame *f, const char *parent, int rank, int once)
 {
     int rep = 0;
     if (rank < f->last_rank) {
@@ -783,7 +345,7 @@ static int child_order(parser *p, frame *f, const char *parent, int rank, int on
     return rep;
 }
 
-static void push(parser *p, uint8_t st, uint8_t k)
+void push(parser *p, uint8_t st, uint8_t k)
 {
     frame *f = &p->stack[p->depth++];
     f->st = st;
@@ -795,580 +357,13 @@ static void push(parser *p, uint8_t st, uint8_t k)
     f->aux = 0;
 }
 
-static const char *top_names[] = {"ModelExchange",     "CoSimulation",  "UnitDefinitions",
-                                  "TypeDefinitions",   "LogCategories", "DefaultExperiment",
-                                  "VendorAnnotations", "ModelVariables", "ModelStructure"};
 
-static void start_root_child(parser *p, frame *f)
-{
-    fmuc_md *md = p->md;
-    const char *e = p->elem;
-    int idx = lookup(e, top_names, 9);
-    if (grow(p, (void **)&md->children, &p->cap_children, md->nchildren + 1,
-             sizeof *md->children) == 0) {
-        md->children[md->nchildren].name = dup_n(p, e, MAX_NAME_COPY);
-        md->children[md->nchildren].line = p->line;
-        md->nchildren++;
-    }
-    if (idx < 0) {
-        unknown_element(p, "fmiModelDescription");
-        push(p, S_SKIP, K_NONE);
-        return;
-    }
-    /* ranks: ME/CS 0 (each once, either order), then one rank per element */
-    int rank = idx <= 1 ? 0 : idx - 1;
-    int rep = 0;
-    if (idx <= 1) {
-        fmuc_md_interface *itf = idx == 0 ? &md->me : &md->cs;
-        itf->count++;
-        if (rank < f->last_rank)
-            order_issue(p, "fmiModelDescription", 0);
-        if (rank > f->last_rank)
-            f->last_rank = (int8_t)rank;
-        if (itf->count > 1) {
-            order_issue(p, "fmiModelDescription", 1);
-            rep = 1;
-        }
-    } else {
-        rep = child_order(p, f, "fmiModelDescription", rank, 1);
-    }
-    if (rep) {
-        push(p, S_SKIP, K_NONE);
-        return;
-    }
-    switch (idx) {
-    case 0:
-    case 1: {
-        iface_ctx c = {idx == 0 ? &md->me : &md->cs, idx == 1, {0}};
-        c.itf->present = 1;
-        c.itf->line = p->line;
-        for_attrs(p, a_iface, &c);
-        if (!(c.q.seen & R_A))
-            missing_attr(p, "modelIdentifier");
-        push(p, S_IFACE, idx == 0 ? K_ME : K_CS);
-        break;
-    }
-    case 2:
-        for_attrs(p, a_none, NULL);
-        push(p, S_UNITDEFS, K_UNITDEFS);
-        break;
-    case 3:
-        for_attrs(p, a_none, NULL);
-        push(p, S_TYPEDEFS, K_TYPEDEFS);
-        break;
-    case 4:
-        for_attrs(p, a_none, NULL);
-        push(p, S_LOGCATS, K_LOGCATS);
-        break;
-    case 5:
-        md->experiment.present = 1;
-        md->experiment.line = p->line;
-        for_attrs(p, a_defexp, &md->experiment);
-        push(p, S_LEAF, K_NONE);
-        break;
-    case 6:
-        for_attrs(p, a_none, NULL);
-        push(p, S_VENDOR, K_VENDOR);
-        break;
-    case 7:
-        md->has_model_variables = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S_MODELVARS, K_MODELVARS);
-        break;
-    case 8:
-        md->has_model_structure = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S_MODELSTRUCT, K_MODELSTRUCT);
-        break;
-    }
-}
-
-static void start_sv(parser *p)
-{
-    fmuc_md *md = p->md;
-    if (md->nvars >= p->lim.max_variables) {
-        ISSUE(p, FMUC_ISSUE_LIMIT, NULL, NULL,
-              "more than %zu ScalarVariables: parse stopped at line %u", p->lim.max_variables,
-              p->line);
-        p->stop = 1;
-        md->parse_stopped = 1;
-        return;
-    }
-    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
-    if (!v)
-        return;
-    v->causality = FMUC_CAUS_LOCAL;
-    v->variability = FMUC_VAR_CONTINUOUS;
-    v->line = p->line;
-    size_t mark = md->nissues;
-    p->sv_vr_seen = 0;
-    for_attrs(p, a_sv, v);
-    if (!(v->has & FMUC_HAS_NAME))
-        missing_attr(p, "name");
-    if (!p->sv_vr_seen)
-        missing_attr(p, "valueReference");
-    /* name the variable in the messages of its issues */
-    for (size_t i = mark; i < md->nissues; i++) {
-        char buf[1024];
-        snprintf(buf, sizeof buf, "variable %u \"%s\" (valueReference %u): %s",
-                 (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference,
-                 md->issues[i].message ? md->issues[i].message : "");
-        md->issues[i].message = dup(p, buf);
-    }
-    push(p, S_SV, K_SV);
-}
-
-static void start_sv_child(parser *p, frame *f)
-{
-    fmuc_md *md = p->md;
-    fmuc_md_var *v = &md->vars[md->nvars - 1];
-    const char *e = p->elem;
-    if (strcmp(e, "Annotations") == 0) {
-        if (child_order(p, f, "ScalarVariable", 1, 1)) {
-            push(p, S_SKIP, K_NONE);
-            return;
-        }
-        for_attrs(p, a_none, NULL);
-        push(p, S_SV_ANNOT, K_SV_ANNOT);
-        return;
-    }
-    int t = lookup(e, type_names + 1, 5);
-    if (t < 0) {
-        unknown_element(p, "ScalarVariable");
-        push(p, S_SKIP, K_NONE);
-        return;
-    }
-    if (f->last_rank >= 1)
-        order_issue(p, "ScalarVariable", 0);
-    if (f->seen & 1u) {
-        v->has |= FMUC_HAS_SEVERAL_TYPES;
-        ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
-              "variable %u \"%s\": a second type element <%s> at line %u (exactly one allowed)",
-              (unsigned)md->nvars, v->name ? v->name : "?", e, p->line);
-        push(p, S_SKIP, K_NONE);
-        return;
-    }
-    f->seen |= 1u;
-    if (f->last_rank < 0)
-        f->last_rank = 0;
-    v->type = (uint8_t)(t + 1);
-    v->type_line = p->line;
-    tattr ta = {.type = v->type, .in_var = 1, .quantity = &v->quantity, .unit = &v->unit,
-                .display_unit = &v->display_unit, .declared_type = &v->declared_type,
-                .min = &v->min, .max = &v->max, .nominal = &v->nominal, .has = &v->has,
-                .flags = &v->flags, .var = v};
-    size_t mark = md->nissues;
-    for_attrs(p, a_type, &ta);
-    if (v->type == FMUC_TYPE_ENUMERATION && !(ta.q.seen & R_A))
-        missing_attr(p, "declaredType");
-    for (size_t i = mark; i < md->nissues; i++) {
-        char buf[1024];
-        snprintf(buf, sizeof buf, "variable %u \"%s\" (valueReference %u): %s",
-                 (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference,
-                 md->issues[i].message ? md->issues[i].message : "");
-        md->issues[i].message = dup(p, buf);
-    }
-    push(p, S_LEAF, K_NONE);
-}
-
-static void start_stype_child(parser *p, frame *f)
-{
-    fmuc_md *md = p->md;
-    fmuc_md_type *ty = &md->types[md->ntypes - 1];
-    int t = lookup(p->elem, type_names + 1, 5);
-    if (t < 0) {
-        unknown_element(p, "SimpleType");
-        push(p, S_SKIP, K_NONE);
-        return;
-    }
-    f->nchild++; /* counted here: nchild is the type-element count */
-    if (ty->ntypes < 255)
-        ty->ntypes++;
-    if (ty->ntypes > 1) {
-        ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
-              "SimpleType \"%s\": a second type element <%s> at line %u (exactly one allowed)",
-              ty->name ? ty->name : "?", p->elem, p->line);
-        ty->type = FMUC_TYPE_NONE;
-        push(p, S_SKIP, K_NONE);
-        return;
-    }
-    ty->type = (uint8_t)(t + 1);
-    tattr ta = {.type = ty->type, .in_var = 0, .quantity = &ty->quantity, .unit = &ty->unit,
-                .display_unit = &ty->display_unit, .min = &ty->min, .max = &ty->max,
-                .nominal = &ty->nominal, .has = &ty->has, .flags = &ty->flags};
-    for_attrs(p, a_type, &ta);
-    if (ty->type == FMUC_TYPE_ENUMERATION) {
-        p->cap_items = 0;
-        push(p, S_STYPE_ENUM, K_ENUM);
-    } else {
-        push(p, S_LEAF, K_NONE);
-    }
-}
-
-static void start_unknown(parser *p, int which)
-{
-    fmuc_md *md = p->md;
-    fmuc_md_unknown **arr = which == 0 ? &md->outputs : which == 1 ? &md->derivatives
-                                                                   : &md->initial_unknowns;
-    size_t *n = which == 0 ? &md->noutputs : which == 1 ? &md->nderivatives
-                                                        : &md->ninitial_unknowns;
-    fmuc_md_unknown *u = append(p, (void **)arr, &p->cap_unk[which], n, sizeof *u);
-    if (!u)
-        return;
-    u->line = p->line;
-    struct {
-        fmuc_md_unknown *u;
-        req q;
-    } c = {u, {0}};
-    for_attrs(p, a_unknown, &c);
-    if (!(c.q.seen & R_A))
-        missing_attr(p, "index");
-}
-
-static void start_element(parser *p)
-{
-    fmuc_md *md = p->md;
-    if (p->depth == 0) {
-        p->root_seen = 1;
-        md->root_name = dup_n(p, p->elem, MAX_NAME_COPY);
-        md->root_line = p->line;
-        if (strcmp(p->elem, "fmiModelDescription") != 0) {
-            ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-                  "the root element is <%s> at line %u, expected <fmiModelDescription>", p->elem,
-                  p->line);
-            push(p, S_SKIP, K_NONE);
-            return;
-        }
-        req q = {0};
-        for_attrs(p, a_root, &q);
-        if (!(q.seen & R_A))
-            missing_attr(p, "fmiVersion");
-        if (!(q.seen & R_B))
-            missing_attr(p, "modelName");
-        if (!(q.seen & R_C))
-            missing_attr(p, "guid");
-        push(p, S_ROOT, K_NONE);
-        return;
-    }
-    frame *f = &p->stack[p->depth - 1];
-    const char *e = p->elem;
-    if (f->st != S_STYPE)
-        f->nchild++;
-    switch ((state)f->st) {
-    case S_ROOT:
-        start_root_child(p, f);
-        return;
-    case S_IFACE:
-        if (strcmp(e, "SourceFiles") == 0) {
-            if (child_order(p, f, f->kind == K_ME ? "ModelExchange" : "CoSimulation", 0, 1)) {
-                push(p, S_SKIP, K_NONE);
-                return;
-            }
-            for_attrs(p, a_none, NULL);
-            p->cap_src[f->kind == K_CS] = 0;
-            uint8_t cs = f->kind == K_CS;
-            push(p, S_SRCFILES, K_SRCFILES);
-            p->stack[p->depth - 1].aux = cs;
-            return;
-        }
-        unknown_element(p, f->kind == K_ME ? "ModelExchange" : "CoSimulation");
-        break;
-    case S_SRCFILES:
-        if (strcmp(e, "File") == 0) {
-            fmuc_md_interface *itf = f->aux ? &md->cs : &md->me;
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            if (grow(p, (void **)&itf->source_files, &p->cap_src[f->aux],
-                     itf->nsource_files + 1, sizeof *itf->source_files) == 0)
-                itf->source_files[itf->nsource_files++] = c.name ? c.name : dup(p, "");
-            push(p, S_LEAF, K_NONE);
-            return;
-        }
-        unknown_element(p, "SourceFiles");
-        break;
-    case S_UNITDEFS:
-        if (strcmp(e, "Unit") == 0) {
-            fmuc_md_unit *u = append(p, (void **)&md->units, &p->cap_units, &md->nunits, sizeof *u);
-            if (!u)
-                return;
-            u->line = p->line;
-            u->factor = 1.0;
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            u->name = c.name;
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            p->cap_disp = 0;
-            push(p, S_UNIT, K_UNIT);
-            return;
-        }
-        unknown_element(p, "UnitDefinitions");
-        break;
-    case S_UNIT: {
-        fmuc_md_unit *u = &md->units[md->nunits - 1];
-        if (strcmp(e, "BaseUnit") == 0) {
-            if (child_order(p, f, "Unit", 0, 1)) {
-                push(p, S_SKIP, K_NONE);
-                return;
-            }
-            u->has_base_unit = 1;
-            for_attrs(p, a_baseunit, u);
-            push(p, S_LEAF, K_NONE);
-            return;
-        }
-        if (strcmp(e, "DisplayUnit") == 0) {
-            child_order(p, f, "Unit", 1, 0);
-            fmuc_md_display_unit *du =
-                append(p, (void **)&u->display, &p->cap_disp, &u->ndisplay, sizeof *du);
-            if (!du)
-                return;
-            du->factor = 1.0;
-            du->line = p->line;
-            du_ctx c = {du, {0}};
-            for_attrs(p, a_displayunit, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            push(p, S_LEAF, K_NONE);
-            return;
-        }
-        unknown_element(p, "Unit");
-        break;
-    }
-    case S_TYPEDEFS:
-        if (strcmp(e, "SimpleType") == 0) {
-            fmuc_md_type *t = append(p, (void **)&md->types, &p->cap_types, &md->ntypes, sizeof *t);
-            if (!t)
-                return;
-            t->line = p->line;
-            read_name_desc(p, &t->name, &t->description);
-            push(p, S_STYPE, K_STYPE);
-            return;
-        }
-        unknown_element(p, "TypeDefinitions");
-        break;
-    case S_STYPE:
-        start_stype_child(p, f);
-        return;
-    case S_STYPE_ENUM:
-        if (strcmp(e, "Item") == 0) {
-            fmuc_md_type *t = &md->types[md->ntypes - 1];
-            fmuc_md_item *it = append(p, (void **)&t->items, &p->cap_items, &t->nitems, sizeof *it);
-            if (!it)
-                return;
-            it->line = p->line;
-            struct {
-                fmuc_md_item *it;
-                req q;
-            } c = {it, {0}};
-            for_attrs(p, a_item, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            if (!(c.q.seen & R_B))
-                missing_attr(p, "value");
-            push(p, S_LEAF, K_NONE);
-            return;
-        }
-        unknown_element(p, "Enumeration");
-        break;
-    case S_LOGCATS:
-        if (strcmp(e, "Category") == 0) {
-            fmuc_md_category *c =
-                append(p, (void **)&md->categories, &p->cap_cats, &md->ncategories, sizeof *c);
-            if (!c)
-                return;
-            c->line = p->line;
-            read_name_desc(p, &c->name, &c->description);
-            push(p, S_LEAF, K_NONE);
-            return;
-        }
-        unknown_element(p, "LogCategories");
-        break;
-    case S_VENDOR:
-        if (strcmp(e, "Tool") == 0) {
-            size_t cap = p->cap_tools;
-            if (grow(p, (void **)&md->tools, &p->cap_tools, md->ntools + 1, sizeof *md->tools) < 0)
-                return;
-            if (grow(p, (void **)&md->tool_lines, &cap, md->ntools + 1, sizeof *md->tool_lines) < 0)
-                return;
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            md->tools[md->ntools] = c.name ? c.name : dup(p, "");
-            md->tool_lines[md->ntools] = p->line;
-            md->ntools++;
-            push(p, S_SKIP, K_NONE); /* any content is the vendor's */
-            return;
-        }
-        unknown_element(p, "VendorAnnotations");
-        break;
-    case S_MODELVARS:
-        if (strcmp(e, "ScalarVariable") == 0) {
-            start_sv(p);
-            return;
-        }
-        unknown_element(p, "ModelVariables");
-        break;
-    case S_SV:
-        start_sv_child(p, f);
-        return;
-    case S_SV_ANNOT:
-        if (strcmp(e, "Tool") == 0) {
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            push(p, S_SKIP, K_NONE);
-            return;
-        }
-        unknown_element(p, "Annotations");
-        break;
-    case S_MODELSTRUCT: {
-        static const char *const lists[] = {"Outputs", "Derivatives", "InitialUnknowns"};
-        int k = lookup(e, lists, 3);
-        if (k >= 0) {
-            if (child_order(p, f, "ModelStructure", k, 1)) {
-                push(p, S_SKIP, K_NONE);
-                return;
-            }
-            for_attrs(p, a_none, NULL);
-            if (k == 0)
-                md->has_outputs = 1;
-            else if (k == 1)
-                md->has_derivatives = 1;
-            else
-                md->has_initial_unknowns = 1;
-            push(p, S_UNKLIST, (uint8_t)(K_OUTPUTS + k));
-            return;
-        }
-        unknown_element(p, "ModelStructure");
-        break;
-    }
-    case S_UNKLIST:
-        if (strcmp(e, "Unknown") == 0) {
-            start_unknown(p, f->kind - K_OUTPUTS);
-            push(p, S_LEAF, K_NONE);
-            return;
-        }
-        unknown_element(p, f->kind == K_OUTPUTS ? "Outputs"
-                           : f->kind == K_DERIVS ? "Derivatives"
-                                                 : "InitialUnknowns");
-        break;
-    case S_SKIP:
-        break;
-    case S_LEAF: {
-        /* the parent of a leaf is the element one below the top */
-        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-              "element <%s> at line %u is not allowed here (the parent element has no child "
-              "elements in the FMI 2.0 schema)",
-              e, p->line);
-        break;
-    }
-    case S_DOC:
-        break;
-    }
-    push(p, S_SKIP, K_NONE);
-}
-
-static void empty_list(parser *p, frame *f, const char *list, const char *child)
+void empty_list(parser *p, frame *f, const char *list, const char *child)
 {
     issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, list, NULL, NULL,
              "<%s> at line %u has no <%s> (at least one required)", list, f->line, child);
 }
 
-static void end_element(parser *p)
-{
-    frame *f = &p->stack[--p->depth];
-    fmuc_md *md = p->md;
-    switch ((elem_kind)f->kind) {
-    case K_SRCFILES:
-        if (!f->nchild)
-            empty_list(p, f, "SourceFiles", "File");
-        break;
-    case K_UNITDEFS:
-        if (!f->nchild)
-            empty_list(p, f, "UnitDefinitions", "Unit");
-        break;
-    case K_TYPEDEFS:
-        if (!f->nchild)
-            empty_list(p, f, "TypeDefinitions", "SimpleType");
-        break;
-    case K_LOGCATS:
-        if (!f->nchild)
-            empty_list(p, f, "LogCategories", "Category");
-        break;
-    case K_VENDOR:
-        if (!f->nchild)
-            empty_list(p, f, "VendorAnnotations", "Tool");
-        break;
-    case K_MODELVARS:
-        if (!f->nchild)
-            empty_list(p, f, "ModelVariables", "ScalarVariable");
-        break;
-    case K_SV_ANNOT:
-        if (!f->nchild)
-            empty_list(p, f, "Annotations", "Tool");
-        break;
-    case K_ENUM:
-        if (!f->nchild)
-            empty_list(p, f, "Enumeration", "Item");
-        break;
-    case K_OUTPUTS:
-        if (!f->nchild)
-            empty_list(p, f, "Outputs", "Unknown");
-        break;
-    case K_DERIVS:
-        if (!f->nchild)
-            empty_list(p, f, "Derivatives", "Unknown");
-        break;
-    case K_INITS:
-        if (!f->nchild)
-            empty_list(p, f, "InitialUnknowns", "Unknown");
-        break;
-    case K_STYPE: {
-        fmuc_md_type *t = &md->types[md->ntypes - 1];
-        if (t->ntypes == 0)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "SimpleType", NULL, NULL,
-                     "SimpleType \"%s\" at line %u has no type element (Real, Integer, Boolean, "
-                     "String or Enumeration)",
-                     t->name ? t->name : "?", f->line);
-        break;
-    }
-    case K_SV: {
-        fmuc_md_var *v = &md->vars[md->nvars - 1];
-        if (v->type == FMUC_TYPE_NONE)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "ScalarVariable", NULL, NULL,
-                     "variable %u \"%s\" (valueReference %u) at line %u has no type element "
-                     "(Real, Integer, Boolean, String or Enumeration)",
-                     (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference, f->line);
-        break;
-    }
-    default:
-        break;
-    }
-    if (f->st == S_ROOT) {
-        if (!md->has_model_variables)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelVariables> (required, §2.2.1)");
-        if (!md->has_model_structure)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelStructure> (required, §2.2.1)");
-    }
-}
 
 /* ---------------------------------------------------------------------------------------- */
 
@@ -1395,46 +390,40 @@ static xmlParserInputPtr deny_loader(const char *url, const char *id, xmlParserC
     return NULL; /* never load anything external */
 }
 
-static const char *skip_past(parser *p, const char *from, const char *pat, size_t patlen)
+static const char *skip_past(const char *from, const char *end, const char *pat, size_t patlen)
 {
-    const char *end = p->raw + p->raw_len;
     const char *e = memmem(from, (size_t)(end - from), pat, patlen);
     return e ? e + patlen : NULL;
 }
 
-static void count_lines(parser *p, const char *to)
-{
-    const char *c = p->raw + p->raw_pos;
-    uint32_t ln = p->raw_line;
-    while ((c = memchr(c, '\n', (size_t)(to - c))) != NULL)
-        ln++, c++;
-    p->raw_line = ln;
-    p->raw_pos = (size_t)(to - p->raw);
-}
-
-/* Line of the next start tag in the raw bytes; 0 when the scan lost track. */
+/* Line of the next start tag in the window; 0 when the scan lost track. The start tag of the
+ * element libxml2 reports was handed to it, so it is in the window. */
 static uint32_t next_start_tag_line(parser *p)
 {
     if (!p->raw_ok)
         return 0;
-    const char *end = p->raw + p->raw_len;
-    const char *c = p->raw + p->raw_pos;
+    const char *end = p->win + p->win_len;
+    const char *c = p->win + (p->raw_pos - p->win_off);
     for (;;) {
         const char *lt = memchr(c, '<', (size_t)(end - c));
         if (!lt || lt + 1 >= end)
             break;
         const char *nx = NULL;
         if (lt[1] == '?')
-            nx = skip_past(p, lt + 2, "?>", 2);
+            nx = skip_past(lt + 2, end, "?>", 2);
         else if (lt[1] == '!' && end - lt >= 4 && lt[2] == '-' && lt[3] == '-')
-            nx = skip_past(p, lt + 4, "-->", 3);
+            nx = skip_past(lt + 4, end, "-->", 3);
         else if (lt[1] == '!' && end - lt >= 9 && memcmp(lt, "<![CDATA[", 9) == 0)
-            nx = skip_past(p, lt + 9, "]]>", 3);
+            nx = skip_past(lt + 9, end, "]]>", 3);
         else if (lt[1] == '/' || lt[1] == '!')
             nx = lt + 2;
         else {
-            count_lines(p, lt);
-            p->raw_pos++; /* past the '<' */
+            const char *q = p->win + (p->raw_pos - p->win_off);
+            uint32_t ln = p->raw_line;
+            while ((q = memchr(q, '\n', (size_t)(lt - q))) != NULL)
+                ln++, q++;
+            p->raw_line = ln;
+            p->raw_pos = p->win_off + (size_t)(lt - p->win) + 1; /* past the '<' */
             return p->raw_line;
         }
         if (!nx)
@@ -1445,39 +434,169 @@ static uint32_t next_start_tag_line(parser *p)
     return 0;
 }
 
-/* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace); returns 1 and sets *line if
- * a DOCTYPE follows. */
-static int prolog_doctype(const char *x, size_t n, uint32_t *line)
+/* Read more of the document into the window (dropping what the cursor has passed). 1 when
+ * bytes were added, 0 at the end (or after a source error or the size limit). */
+static int refill(parser *p)
 {
-    size_t i = 0;
-    uint32_t ln = 1;
-    if (n >= 3 && (unsigned char)x[0] == 0xEF && (unsigned char)x[1] == 0xBB &&
-        (unsigned char)x[2] == 0xBF)
-        i = 3;
+    enum { STEP = 64 * 1024 };
+    if (p->src_eof || p->src_err || p->too_big)
+        return 0;
+    size_t keep_from = p->raw_ok ? p->raw_pos : p->fed;
+    if (keep_from > p->fed)
+        keep_from = p->fed;
+    size_t drop = keep_from - p->win_off;
+    if (drop > 0 && drop >= p->win_len / 2) {
+        memmove(p->win, p->win + drop, p->win_len - drop);
+        p->win_len -= drop;
+        p->win_off += drop;
+    }
+    if (p->win_cap - p->win_len < STEP) {
+        size_t nc = p->win_cap ? p->win_cap : STEP * 2;
+        while (nc - p->win_len < STEP)
+            nc *= 2;
+        char *nw = realloc(p->win, nc);
+        if (!nw)
+            return p->oom = 1, 0;
+        p->win = nw;
+        p->win_cap = nc;
+    }
+    long k = p->src(p->src_ctx, p->win + p->win_len, STEP);
+    if (k < 0) {
+        p->src_err = 1;
+        return 0;
+    }
+    if (k == 0) {
+        p->src_eof = 1;
+        return 0;
+    }
+    const unsigned char *b = (const unsigned char *)p->win + p->win_len;
+    for (long i = 0; i < k && !p->non_ascii; i++)
+        p->non_ascii = b[i] >= 0x80 || b[i] == 0;
+    p->win_len += (size_t)k;
+    p->total += (uint64_t)k;
+    if (p->total > p->lim.max_bytes)
+        p->too_big = 1;
+    return 1;
+}
+
+/* libxml2's input callback: the next bytes of the window. */
+static int io_read(void *ctx, char *buf, int len)
+{
+    parser *p = ctx;
+    if (len <= 0)
+        return 0;
+    while (p->fed == p->win_off + p->win_len) {
+        if (p->too_big || !refill(p))
+            return p->src_err || p->too_big ? -1 : 0;
+    }
+    size_t have = p->win_off + p->win_len - p->fed;
+    size_t n = have < (size_t)len ? have : (size_t)len;
+    memcpy(buf, p->win + (p->fed - p->win_off), n);
+    p->fed += n;
+    return (int)n;
+}
+
+/* Skip the XML prolog (BOM, declaration, comments, PIs, whitespace) incrementally over the
+ * window as it fills: 1 and *line when a DOCTYPE follows, 0 when not, -1 when the bytes end
+ * inside the prolog (more are needed). Each byte is looked at once however long the prolog. */
+static int prolog_doctype(parser *p, uint32_t *line)
+{
+    const char *x = p->win;
+    size_t n = p->win_len, i = p->pro_i;
+    if (!p->pro_line) {
+        if (n < 3)
+            return -1;
+        p->pro_line = 1;
+        if ((unsigned char)x[0] == 0xEF && (unsigned char)x[1] == 0xBB &&
+            (unsigned char)x[2] == 0xBF)
+            i = 3;
+    }
     for (;;) {
-        while (i < n && (x[i] == ' ' || x[i] == '\t' || x[i] == '\r' || x[i] == '\n'))
-            ln += x[i++] == '\n';
-        if (i + 1 < n && x[i] == '<' && x[i + 1] == '?') {
-            const char *e = memmem(x + i, n - i, "?>", 2);
-            if (!e)
+        if (p->pro_state == 0) {
+            while (i < n && (x[i] == ' ' || x[i] == '\t' || x[i] == '\r' || x[i] == '\n'))
+                p->pro_line += x[i++] == '\n';
+            if (i + 9 > n) {
+                p->pro_i = i;
+                return -1;
+            }
+            if (x[i] == '<' && x[i + 1] == '?') {
+                p->pro_state = 1;
+                i += 2;
+            } else if (memcmp(x + i, "<!--", 4) == 0) {
+                p->pro_state = 2;
+                i += 4;
+            } else if (memcmp(x + i, "<!DOCTYPE", 9) == 0) {
+                *line = p->pro_line;
+                return 1;
+            } else {
                 return 0;
-            for (; x + i < e; i++)
-                ln += x[i] == '\n';
-            i += 2;
-        } else if (i + 3 < n && memcmp(x + i, "<!--", 4) == 0) {
-            const char *e = memmem(x + i + 4, n - i - 4, "-->", 3);
-            if (!e)
-                return 0;
-            for (; x + i < e; i++)
-                ln += x[i] == '\n';
-            i += 3;
-        } else if (i + 8 < n && memcmp(x + i, "<!DOCTYPE", 9) == 0) {
-            *line = ln;
-            return 1;
+            }
         } else {
-            return 0;
+            const char *pat = p->pro_state == 1 ? "?>" : "-->";
+            size_t pl = p->pro_state == 1 ? 2 : 3;
+            const char *e = memmem(x + i, n - i, pat, pl);
+            size_t to = e ? (size_t)(e - x) : (n - i >= pl - 1 ? n - (pl - 1) : i);
+            for (; i < to; i++)
+                p->pro_line += x[i] == '\n';
+            if (!e) {
+                p->pro_i = i;
+                return -1;
+            }
+            i += pl;
+            p->pro_state = 0;
         }
     }
+}
+
+/* At the root: read fmiVersion (whatever the root's name) and take that version's parser. */
+static void choose_version(parser *p)
+{
+    fmuc_md *md = p->md;
+    xmlChar *ver = xmlTextReaderGetAttribute(p->r, (const xmlChar *)"fmiVersion");
+    if (ver) {
+        snprintf(p->root_version, sizeof p->root_version, "%s", (const char *)ver);
+        p->root_version_seen = 1;
+        xmlFree(ver);
+        md->fmi = strcmp(p->root_version, "2.0") == 0       ? FMUC_FMI2
+                  : strncmp(p->root_version, "1.", 2) == 0 ? FMUC_FMI1
+                  : strncmp(p->root_version, "3.", 2) == 0 ? FMUC_FMI3
+                                                          : FMUC_FMI_UNKNOWN;
+    }
+    p->ops = md->fmi == FMUC_FMI3   ? &fmuc_md__fmi3_ops
+             : md->fmi == FMUC_FMI1 ? &fmuc_md__fmi1_ops
+                                    : &fmuc_md__fmi2_ops;
+    p->schema = p->ops->schema;
+}
+
+/* One list of every unknown, grouped by kind; the per-kind lists become views into it. */
+static void gather_unknowns(parser *p)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_unknown **lists[FMUC_UNK_COUNT] = {&md->outputs, &md->derivatives, &md->clocked_states,
+                                               &md->initial_unknowns, &md->event_indicators};
+    size_t *counts[FMUC_UNK_COUNT] = {&md->noutputs, &md->nderivatives, &md->nclocked_states,
+                                      &md->ninitial_unknowns, &md->nevent_indicators};
+    size_t total = 0;
+    for (int k = 0; k < FMUC_UNK_COUNT; k++)
+        total += *counts[k];
+    fmuc_md_unknown *all = total ? malloc(total * sizeof *all) : NULL;
+    if (total && !all) {
+        p->oom = 1;
+        return;
+    }
+    size_t at = 0;
+    for (int k = 0; k < FMUC_UNK_COUNT; k++) {
+        fmuc_md_unknown *l = *lists[k];
+        for (size_t i = 0; i < *counts[k]; i++) {
+            all[at + i] = l[i];
+            all[at + i].kind = (uint8_t)k;
+        }
+        free(l);
+        *lists[k] = *counts[k] ? all + at : NULL;
+        at += *counts[k];
+    }
+    md->unknowns = all;
+    md->nunknowns = total;
 }
 
 static void defaults(fmuc_md_limits *l, const fmuc_md_limits *in)
@@ -1497,25 +616,49 @@ static void defaults(fmuc_md_limits *l, const fmuc_md_limits *in)
         l->max_issues = DEF_MAX_ISSUES;
 }
 
-static xmlTextReaderPtr open_reader(parser *p, const char *xml, size_t len)
+static xmlTextReaderPtr open_reader(parser *p)
 {
     xmlSetExternalEntityLoader(deny_loader);
     /* No NOENT (no entity substitution), no DTDLOAD/DTDATTR/DTDVALID, no XINCLUDE, no HUGE. */
     int opts = XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_COMPACT | XML_PARSE_BIG_LINES |
                XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-    xmlTextReaderPtr r = xmlReaderForMemory(xml, (int)len, "modelDescription.xml", NULL, opts);
+    xmlTextReaderPtr r =
+        xmlReaderForIO(io_read, NULL, p, "modelDescription.xml", NULL, opts);
     if (r)
         xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, p);
     return r;
 }
 
+typedef struct mem_src {
+    const char *p;
+    size_t n, pos;
+} mem_src;
+
+static long mem_read(void *ctx, char *buf, size_t n)
+{
+    mem_src *m = ctx;
+    size_t k = m->n - m->pos < n ? m->n - m->pos : n;
+    memcpy(buf, m->p + m->pos, k);
+    m->pos += k;
+    return (long)k;
+}
+
 fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_limits *limits)
+{
+    mem_src m = {xml ? xml : "", xml ? len : 0, 0};
+    return fmuc_md_parse_stream(out, mem_read, &m, m.n, limits);
+}
+
+fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uint64_t size_hint,
+                              const fmuc_md_limits *limits)
 {
     memset(out, 0, sizeof *out);
     parser ps;
     parser *p = &ps;
     memset(p, 0, sizeof *p);
     p->md = out;
+    p->src = read;
+    p->src_ctx = ctx;
     defaults(&p->lim, limits);
     fmuc_err err = FMUC_OK;
     p->ar = calloc(1, sizeof *p->ar);
@@ -1523,16 +666,26 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         return FMUC_ENOMEM;
     out->arena_ = p->ar;
     p->elem = "";
+    p->ops = &fmuc_md__fmi2_ops;
+    p->schema = p->ops->schema;
     uint32_t dline = 0;
-    if (!xml || len > p->lim.max_bytes || len > (size_t)INT32_MAX) {
+    if (size_hint != UINT64_MAX && size_hint > p->lim.max_bytes) {
         issue_at(p, FMUC_ISSUE_LIMIT, 0, "", NULL, NULL,
-                 "modelDescription.xml is %zu bytes, over the parser limit of %zu", len,
-                 p->lim.max_bytes);
+                 "modelDescription.xml is %llu bytes, over the parser limit of %zu",
+                 (unsigned long long)size_hint, p->lim.max_bytes);
         out->parse_stopped = 1;
         err = FMUC_EXML;
         goto out;
     }
-    if (prolog_doctype(xml, len, &dline)) {
+    /* the prolog is judged before libxml2 sees a byte: a DOCTYPE is refused unread */
+    int pro;
+    while ((pro = prolog_doctype(p, &dline)) < 0 && refill(p))
+        ;
+    if (p->oom) {
+        err = FMUC_ENOMEM;
+        goto out;
+    }
+    if (pro > 0) {
         issue_at(p, FMUC_ISSUE_XML, dline, "!DOCTYPE", NULL, NULL,
                  "a DOCTYPE declaration at line %u is not allowed (DTDs and entities are refused; "
                  "modelDescription.xml never needs one)",
@@ -1541,8 +694,9 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_EXML;
         goto out;
     }
-    if (len >= 2 && (((unsigned char)xml[0] == 0xFF && (unsigned char)xml[1] == 0xFE) ||
-                     ((unsigned char)xml[0] == 0xFE && (unsigned char)xml[1] == 0xFF)))
+    const unsigned char *w = (const unsigned char *)p->win;
+    size_t len = p->win_len;
+    if (len >= 2 && ((w[0] == 0xFF && w[1] == 0xFE) || (w[0] == 0xFE && w[1] == 0xFF)))
         issue_at(p, FMUC_ISSUE_XML, 1, "", NULL, NULL,
                  "modelDescription.xml is UTF-16 encoded; FMI 2.0 §2.2 requires UTF-8");
     p->stack = malloc(sizeof *p->stack * (p->lim.max_depth + 1));
@@ -1550,13 +704,10 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_ENOMEM;
         goto out;
     }
-    p->raw = xml;
-    p->raw_len = len;
     p->raw_line = 1;
     /* the byte scan works for ASCII-compatible encodings only (not UTF-16/32) */
-    p->raw_ok = !(len >= 2 && (xml[0] == '\0' || xml[1] == '\0' ||
-                               (unsigned char)xml[0] >= 0xFE));
-    p->r = open_reader(p, xml, len);
+    p->raw_ok = !(len >= 2 && (w[0] == '\0' || w[1] == '\0' || w[0] >= 0xFE));
+    p->r = open_reader(p);
     if (!p->r) {
         err = FMUC_ENOMEM;
         goto out;
@@ -1611,14 +762,33 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
             }
             int empty = xmlTextReaderIsEmptyElement(p->r) == 1;
             size_t d0 = p->depth;
-            start_element(p);
+            if (p->depth == 0)
+                choose_version(p);
+            p->ops->start(p);
             if (empty && p->depth > d0)
-                end_element(p);
+                p->ops->end(p);
+        } else if ((type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA) &&
+                   p->ops->text && p->depth > 0) {
+            const char *t = (const char *)xmlTextReaderConstValue(p->r);
+            if (t)
+                p->ops->text(p, t);
         } else if (type == XML_READER_TYPE_END_ELEMENT) {
             if (p->depth > 0)
-                end_element(p);
+                p->ops->end(p);
         }
     }
+    if (p->src_err && !p->too_big)
+        out->parse_stopped = 1; /* the source's own diagnostic tells why */
+    if (p->too_big) {
+        issue_at(p, FMUC_ISSUE_LIMIT, p->line, "", NULL, NULL,
+                 "modelDescription.xml is longer than the parser limit of %zu bytes: parse "
+                 "stopped at line %u",
+                 p->lim.max_bytes, p->line);
+        out->parse_stopped = 1;
+    }
+    gather_unknowns(p);
+    if (p->root_version_seen)
+        out->root_fmi_version = dup(p, p->root_version);
     if (p->oom) {
         err = FMUC_ENOMEM;
         goto out;
@@ -1630,6 +800,15 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
         err = FMUC_EXML;
     }
 out:
+    /* Read the rest, unparsed (also after a refusal): the source sees its end (an archive entry
+     * checks its CRC and size there) and the ASCII fact covers every byte. */
+    if (p->total || p->win) {
+        p->raw_ok = 0;
+        do
+            p->fed = p->win_off + p->win_len;
+        while (!p->oom && refill(p));
+        out->xml_all_ascii = p->src_eof && !p->non_ascii;
+    }
     if (out->parse_stopped && err != FMUC_ENOMEM && !p->oom) {
         /* A parse cut short (by a parser limit too) leaves a partial model that the checks
          * must not judge; md-well-formed reports XML issues, so it must see one, or the run
@@ -1657,50 +836,32 @@ out:
     if (p->r)
         xmlFreeTextReader(p->r);
     free(p->stack);
+    free(p->win);
     if (p->oom && err == FMUC_OK)
         err = FMUC_ENOMEM;
     return err;
 }
 
-/* Read the root element's fmiVersion without building a model (for the FMI 1.0 / 3.0 refusal). */
+/* Read the root element's fmiVersion without building a model. */
 fmuc_err fmuc_md_peek_fmi_version(char *out, size_t outsz, const char *xml, size_t len)
 {
     if (outsz)
         out[0] = '\0';
-    uint32_t l;
-    if (!xml || len > (size_t)INT32_MAX || prolog_doctype(xml, len, &l))
+    if (!xml)
         return FMUC_EXML;
-    parser ps;
-    memset(&ps, 0, sizeof ps);
-    fmuc_md dummy;
-    memset(&dummy, 0, sizeof dummy);
-    fmuc_md__arena ar = {0};
-    ps.md = &dummy;
-    ps.ar = &ar;
-    ps.lim.max_issues = 0; /* drop every issue */
-    xmlTextReaderPtr r = open_reader(&ps, xml, len);
-    if (!r)
-        return FMUC_ENOMEM;
-    fmuc_err err = FMUC_EXML;
-    while (xmlTextReaderRead(r) == 1) {
-        int t = xmlTextReaderNodeType(r);
-        if (t == XML_READER_TYPE_DOCUMENT_TYPE)
-            break;
-        if (t != XML_READER_TYPE_ELEMENT)
-            continue;
-        xmlChar *v = xmlTextReaderGetAttribute(r, (const xmlChar *)"fmiVersion");
-        if (v) {
-            snprintf(out, outsz, "%s", (const char *)v);
-            xmlFree(v);
-            err = FMUC_OK;
-        } else {
-            err = FMUC_ERROR; /* root without fmiVersion */
-        }
-        break;
+    fmuc_md md;
+    fmuc_err err = fmuc_md_parse(&md, xml, len, NULL);
+    if (err == FMUC_ENOMEM) {
+        fmuc_md_free(&md);
+        return err;
     }
-    xmlFreeTextReader(r);
-    free(dummy.issues);
-    fmuc_md__arena_free(&ar);
+    if (md.root_fmi_version) {
+        snprintf(out, outsz, "%s", md.root_fmi_version);
+        err = FMUC_OK;
+    } else {
+        err = md.root_name ? FMUC_ERROR : FMUC_EXML;
+    }
+    fmuc_md_free(&md);
     return err;
 }
 
@@ -1720,9 +881,22 @@ void fmuc_md_free(fmuc_md *md)
     free((void *)md->tools);
     free(md->tool_lines);
     free(md->vars);
-    free(md->outputs);
-    free(md->derivatives);
-    free(md->initial_unknowns);
+    if (md->unknowns) {
+        free(md->unknowns); /* the per-kind lists point into it */
+    } else {
+        free(md->outputs);
+        free(md->derivatives);
+        free(md->clocked_states);
+        free(md->initial_unknowns);
+        free(md->event_indicators);
+    }
+    for (size_t i = 0; i < md->nexts; i++) {
+        free(md->exts[i].dims);
+        free((void *)md->exts[i].starts);
+        free(md->exts[i].aliases);
+        free((void *)md->exts[i].direct);
+    }
+    free(md->exts);
     free(md->children);
     free(md->issues);
     free((void *)md->me.source_files);
@@ -1743,6 +917,10 @@ const fmuc_md_var *fmuc_md_var_at(const fmuc_md *md, uint32_t index1)
 
 const char *fmuc_md_causality_name(fmuc_causality c)
 {
+    if (c == FMUC_CAUS_STRUCTURAL_PARAMETER)
+        return "structuralParameter";
+    if (c == FMUC_CAUS_NONE)
+        return "none";
     return (unsigned)c < 6 ? causality_names[c] : "invalid";
 }
 
@@ -1762,12 +940,45 @@ const char *fmuc_md_type_name(fmuc_type t)
 {
     if (t == FMUC_TYPE_NONE)
         return "none";
-    return (unsigned)t <= 5 ? type_names[t] : "invalid";
+    return (unsigned)t <= FMUC_TYPE_CLOCK ? type_names[t] : "invalid";
 }
 
 const char *fmuc_md_cap_name(fmuc_cap cap)
 {
-    return (unsigned)cap < FMUC_CAP_COUNT ? cap_names[cap] : "invalid";
+    if ((unsigned)cap >= FMUC_CAP_COUNT)
+        return "invalid";
+    const struct cap_row *r = &cap_table[cap];
+    return r->attr[1] ? r->attr[1] : r->attr[2] ? r->attr[2] : r->attr[0];
+}
+
+const fmuc_md_var_ext *fmuc_md_var_ext_of(const fmuc_md *md, size_t i)
+{
+    if (!md || i >= md->nvars || !md->vars[i].ext)
+        return NULL;
+    size_t lo = 0, hi = md->nexts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (md->exts[mid].var < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < md->nexts && md->exts[lo].var == i ? &md->exts[lo] : NULL;
+}
+
+const char *fmuc_md_base_type_name(fmuc_base_type t)
+{
+    static const char *const names[FMUC_BT_COUNT] = {
+        "none",   "Float32", "Float64", "Int8",   "UInt8",  "Int16",  "UInt16",     "Int32",
+        "UInt32", "Int64",   "UInt64",  "Boolean", "String", "Binary", "Clock", "Enumeration"};
+    return (unsigned)t < FMUC_BT_COUNT ? names[t] : "invalid";
+}
+
+const char *fmuc_md_unknown_kind_name(fmuc_unknown_kind k)
+{
+    static const char *const names[FMUC_UNK_COUNT] = {
+        "Output", "ContinuousStateDerivative", "ClockedState", "InitialUnknown", "EventIndicator"};
+    return (unsigned)k < FMUC_UNK_COUNT ? names[k] : "invalid";
 }
 
 const char *fmuc_md_dep_kind_name(fmuc_dep_kind k)

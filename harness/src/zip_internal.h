@@ -32,4 +32,23 @@ typedef int (*fmuc_zip__sink)(void *payload, const void *data, size_t n);
 fmuc_err fmuc_zip__stream(zip_t *za, fmuc_zip_listing *l, size_t i, const fmuc_fmu_limits *lim,
                           uint64_t *total, fmuc_zip__sink sink, void *payload, fmuc_diag *diag);
 
+/** The same stream pulled: open entry i, read its bytes with the same caps (a read returns the
+ *  byte count, 0 at the end, -1 after an error, whose diagnostic is set and kept in err), then
+ *  close, which checks the CRC and the size (pass the caller's own error, or FMUC_OK). */
+typedef struct fmuc_zip__entry_reader {
+    zip_file_t *zf;
+    fmuc_zip_listing *l;
+    fmuc_zip_entry *e;
+    const fmuc_fmu_limits *lim;
+    uint64_t *total, produced;
+    fmuc_diag *diag;
+    fmuc_err err;
+    int eof;
+} fmuc_zip__entry_reader;
+
+fmuc_err fmuc_zip__entry_open(fmuc_zip__entry_reader *r, zip_t *za, fmuc_zip_listing *l, size_t i,
+                              const fmuc_fmu_limits *lim, uint64_t *total, fmuc_diag *diag);
+long fmuc_zip__entry_read(fmuc_zip__entry_reader *r, void *buf, size_t n);
+fmuc_err fmuc_zip__entry_close(fmuc_zip__entry_reader *r, fmuc_err err);
+
 #endif

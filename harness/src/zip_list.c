@@ -628,59 +628,114 @@ void fmuc_zip__listing_free(fmuc_zip_listing *l)
     memset(l, 0, sizeof *l);
 }
 
+fmuc_err fmuc_zip__entry_open(fmuc_zip__entry_reader *r, zip_t *za, fmuc_zip_listing *l, size_t i,
+                              const fmuc_fmu_limits *lim, uint64_t *total, fmuc_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    r->l = l;
+    r->e = &l->entries[i];
+    r->lim = lim;
+    r->total = total;
+    r->diag = diag;
+    r->zf = zip_fopen_index(za, i, 0);
+    if (!r->zf) {
+        r->e->problems |= FMUC_ZIP_INCONSISTENT;
+        l->problems |= FMUC_ZIP_INCONSISTENT;
+        return r->err = fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\" cannot be opened: %s",
+                                      r->e->name, zip_strerror(za));
+    }
+    return FMUC_OK;
+}
+
+long fmuc_zip__entry_read(fmuc_zip__entry_reader *r, void *buf, size_t n)
+{
+    if (r->err < 0 || !r->zf)
+        return -1;
+    if (r->eof)
+        return 0;
+    fmuc_zip_entry *e = r->e;
+    const fmuc_fmu_limits *lim = r->lim;
+    zip_int64_t k = zip_fread(r->zf, buf, n);
+    if (k < 0) {
+        zip_error_t *ze = zip_file_get_error(r->zf);
+        int code = zip_error_code_zip(ze);
+        uint32_t bit = code == ZIP_ER_CRC ? FMUC_ZIP_CRC : FMUC_ZIP_INCONSISTENT;
+        e->problems |= bit;
+        r->err = fmuc_diag_set(r->diag, FMUC_EZIP, "entry \"%s\": %s", e->name,
+                               zip_error_strerror(ze));
+        return -1;
+    }
+    if (k == 0) {
+        r->eof = 1; /* the CRC is checked at end of data */
+        return 0;
+    }
+    r->produced += (uint64_t)k;
+    *r->total += (uint64_t)k;
+    if (r->produced > lim->max_entry_bytes || r->produced > e->size) {
+        e->problems |= FMUC_ZIP_TOO_LARGE;
+        r->err = fmuc_diag_set(r->diag, FMUC_EZIP, "entry \"%s\" inflates beyond %s", e->name,
+                               r->produced > e->size ? "its declared size" : "the per-entry limit");
+        return -1;
+    }
+    if (r->produced > MIB && (e->comp_size == 0 || r->produced / e->comp_size > lim->max_ratio)) {
+        e->problems |= FMUC_ZIP_RATIO;
+        r->err = fmuc_diag_set(r->diag, FMUC_EZIP,
+                               "entry \"%s\" inflates more than %llu:1 (zip bomb)", e->name,
+                               (unsigned long long)lim->max_ratio);
+        return -1;
+    }
+    if (*r->total > lim->max_total_bytes) {
+        r->l->problems |= FMUC_ZIP_TOTAL_SIZE;
+        r->err = fmuc_diag_set(r->diag, FMUC_EZIP,
+                               "archive inflates beyond the total limit of %llu bytes",
+                               (unsigned long long)lim->max_total_bytes);
+        return -1;
+    }
+    return (long)k;
+}
+
+fmuc_err fmuc_zip__entry_close(fmuc_zip__entry_reader *r, fmuc_err err)
+{
+    fmuc_zip_entry *e = r->e;
+    if (!r->zf)
+        return r->err < 0 ? r->err : err;
+    if (err == FMUC_OK)
+        err = r->err;
+    int fc = zip_fclose(r->zf);
+    r->zf = NULL;
+    if (err == FMUC_OK && fc != 0) {
+        e->problems |= fc == ZIP_ER_CRC ? FMUC_ZIP_CRC : FMUC_ZIP_INCONSISTENT;
+        err = fmuc_diag_set(r->diag, FMUC_EZIP, "entry \"%s\": closing reported error %d",
+                            e->name, fc);
+    }
+    if (err == FMUC_OK && r->produced != e->size) {
+        e->problems |= FMUC_ZIP_INCONSISTENT;
+        err = fmuc_diag_set(r->diag, FMUC_EZIP, "entry \"%s\" inflated to %llu bytes, declared %llu",
+                            e->name, (unsigned long long)r->produced, (unsigned long long)e->size);
+    }
+    if (err == FMUC_OK)
+        e->verified = 1;
+    r->l->problems |= e->problems;
+    return err;
+}
+
 fmuc_err fmuc_zip__stream(zip_t *za, fmuc_zip_listing *l, size_t i, const fmuc_fmu_limits *lim,
                           uint64_t *total, fmuc_zip__sink sink, void *payload, fmuc_diag *diag)
 {
-    fmuc_zip_entry *e = &l->entries[i];
-    zip_file_t *zf = zip_fopen_index(za, i, 0);
-    if (!zf) {
-        e->problems |= FMUC_ZIP_INCONSISTENT;
-        l->problems |= FMUC_ZIP_INCONSISTENT;
-        return fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\" cannot be opened: %s", e->name,
-                             zip_strerror(za));
-    }
+    fmuc_zip__entry_reader r;
+    fmuc_err err = fmuc_zip__entry_open(&r, za, l, i, lim, total, diag);
+    if (err < 0)
+        return err;
     enum { BUF = 64 * 1024 };
     unsigned char *buf = malloc(BUF);
-    fmuc_err err = FMUC_OK;
-    uint64_t produced = 0;
     if (!buf) {
-        zip_fclose(zf);
+        zip_fclose(r.zf);
         return fmuc_diag_set(diag, FMUC_ENOMEM, "out of memory");
     }
     for (;;) {
-        zip_int64_t k = zip_fread(zf, buf, BUF);
-        if (k < 0) {
-            zip_error_t *ze = zip_file_get_error(zf);
-            int code = zip_error_code_zip(ze);
-            uint32_t bit = code == ZIP_ER_CRC ? FMUC_ZIP_CRC : FMUC_ZIP_INCONSISTENT;
-            e->problems |= bit;
-            err = fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\": %s", e->name,
-                                zip_error_strerror(ze));
+        long k = fmuc_zip__entry_read(&r, buf, BUF);
+        if (k <= 0)
             break;
-        }
-        if (k == 0)
-            break; /* the CRC is checked at end of data */
-        produced += (uint64_t)k;
-        *total += (uint64_t)k;
-        if (produced > lim->max_entry_bytes || produced > e->size) {
-            e->problems |= FMUC_ZIP_TOO_LARGE;
-            err = fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\" inflates beyond %s", e->name,
-                                produced > e->size ? "its declared size" : "the per-entry limit");
-            break;
-        }
-        if (produced > MIB && (e->comp_size == 0 || produced / e->comp_size > lim->max_ratio)) {
-            e->problems |= FMUC_ZIP_RATIO;
-            err = fmuc_diag_set(diag, FMUC_EZIP,
-                                "entry \"%s\" inflates more than %llu:1 (zip bomb)", e->name,
-                                (unsigned long long)lim->max_ratio);
-            break;
-        }
-        if (*total > lim->max_total_bytes) {
-            l->problems |= FMUC_ZIP_TOTAL_SIZE;
-            err = fmuc_diag_set(diag, FMUC_EZIP, "archive inflates beyond the total limit of %llu bytes",
-                                (unsigned long long)lim->max_total_bytes);
-            break;
-        }
         if (sink) {
             int s = sink(payload, buf, (size_t)k);
             if (s < 0) {
@@ -689,19 +744,7 @@ fmuc_err fmuc_zip__stream(zip_t *za, fmuc_zip_listing *l, size_t i, const fmuc_f
             }
         }
     }
-    int fc = zip_fclose(zf);
-    if (err == FMUC_OK && fc != 0) {
-        e->problems |= fc == ZIP_ER_CRC ? FMUC_ZIP_CRC : FMUC_ZIP_INCONSISTENT;
-        err = fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\": closing reported error %d", e->name, fc);
-    }
-    if (err == FMUC_OK && produced != e->size) {
-        e->problems |= FMUC_ZIP_INCONSISTENT;
-        err = fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\" inflated to %llu bytes, declared %llu",
-                            e->name, (unsigned long long)produced, (unsigned long long)e->size);
-    }
-    if (err == FMUC_OK)
-        e->verified = 1;
-    l->problems |= e->problems;
+    err = fmuc_zip__entry_close(&r, err);
     free(buf);
     return err;
 }

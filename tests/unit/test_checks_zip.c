@@ -516,8 +516,6 @@ static void well_formed_with(const char *xml, fmuc_verdict *std, fmuc_verdict *i
     cr_assert_eq(fmuc_md_parse(&f.fmu.md, xml, strlen(xml), NULL), FMUC_OK);
     f.fmu.md_parsed = 1;
     f.fmu.has_md_file = 1;
-    f.fmu.md_xml = (char *)xml;
-    f.fmu.md_xml_len = strlen(xml);
     run_profiles(&fmuc_check_md_well_formed, &f, std, iop);
     fmuc_md_free(&f.fmu.md);
 }

@@ -706,3 +706,128 @@ Test(md, scale_100k_variables)
     fmuc_md_free(&md);
     free(buf);
 }
+
+/* ---- streaming: the document comes from a source in pieces ---- */
+
+typedef struct trickle {
+    const char *p;
+    size_t n, pos, step;
+    int fail_at; /* fail the read that would pass this offset (0: never) */
+} trickle;
+
+static long trickle_read(void *ctx, char *buf, size_t n)
+{
+    trickle *t = ctx;
+    if (t->fail_at && t->pos >= (size_t)t->fail_at)
+        return -1;
+    size_t k = t->n - t->pos;
+    if (k > t->step)
+        k = t->step;
+    if (k > n)
+        k = n;
+    memcpy(buf, t->p + t->pos, k);
+    t->pos += k;
+    return (long)k;
+}
+
+Test(md_stream, one_byte_reads_give_the_same_model)
+{
+    fmuc_md a, b;
+    cr_assert_eq(fmuc_md_parse(&a, GOOD, strlen(GOOD), NULL), FMUC_OK);
+    trickle t = {GOOD, strlen(GOOD), 0, 1, 0};
+    cr_assert_eq(fmuc_md_parse_stream(&b, trickle_read, &t, UINT64_MAX, NULL), FMUC_OK);
+    cr_assert_eq(a.nvars, b.nvars);
+    cr_assert_eq(a.nissues, b.nissues);
+    for (size_t i = 0; i < a.nvars; i++) {
+        cr_expect_eq(a.vars[i].line, b.vars[i].line);
+        cr_expect_eq(a.vars[i].type_line, b.vars[i].type_line);
+        cr_expect_str_eq(a.vars[i].name, b.vars[i].name);
+    }
+    cr_expect_eq(b.vars[6].line, 41);
+    cr_expect_eq(b.derivatives[0].line, 45);
+    cr_expect_str_eq(b.root_fmi_version, "2.0");
+    cr_expect(b.xml_all_ascii);
+    fmuc_md_free(&a);
+    fmuc_md_free(&b);
+}
+
+Test(md_stream, source_is_read_to_its_end_after_an_early_stop)
+{
+    /* a fatal XML error at line 2: the rest of the bytes are still read (an archive entry
+     * checks its CRC and size only at its end), and the non-ASCII byte after it is seen */
+    static const char doc[] = "<?xml version=\"1.0\"?>\n<fmiModelDescription fmiVersion=\"2.0\" <<\n"
+                              "<!-- \xc3\xa9 -->\n";
+    trickle t = {doc, strlen(doc), 0, 7, 0};
+    fmuc_md md;
+    fmuc_md_parse_stream(&md, trickle_read, &t, UINT64_MAX, NULL);
+    cr_expect_eq(t.pos, t.n);
+    cr_expect(md.parse_stopped);
+    cr_expect(!md.xml_all_ascii);
+    fmuc_md_free(&md);
+}
+
+Test(md_stream, a_failing_source_stops_the_parse)
+{
+    trickle t = {GOOD, strlen(GOOD), 0, 100, 600};
+    fmuc_md md;
+    fmuc_md_parse_stream(&md, trickle_read, &t, UINT64_MAX, NULL);
+    cr_expect(md.parse_stopped);
+    cr_expect(!md.xml_all_ascii);
+    fmuc_md_free(&md);
+}
+
+Test(md_stream, doctype_after_a_prolog_split_over_reads_is_refused)
+{
+    static const char doc[] = "<?xml version=\"1.0\"?>\n<!-- a comment that spans several reads -->\n"
+                              "<!DOCTYPE x [<!ENTITY a \"b\">]>\n<fmiModelDescription/>\n";
+    trickle t = {doc, strlen(doc), 0, 3, 0};
+    fmuc_md md;
+    cr_expect_eq(fmuc_md_parse_stream(&md, trickle_read, &t, UINT64_MAX, NULL), FMUC_EXML);
+    cr_assert_geq(md.nissues, 1);
+    cr_expect_eq(md.issues[0].kind, FMUC_ISSUE_XML);
+    cr_expect_eq(md.issues[0].line, 3);
+    cr_expect_eq(t.pos, t.n); /* refused, and still read to its end */
+    fmuc_md_free(&md);
+}
+
+Test(md_stream, a_long_prolog_is_scanned_once_and_kept_legal)
+{
+    /* 2 MiB of comment lines before the root: legal; lines still exact after it */
+    size_t pad = 2u << 20;
+    const char *root = strstr(GOOD, "<fmiModelDescription");
+    size_t pre = (size_t)(root - GOOD), rl = strlen(root);
+    char *big = malloc(pre + pad + 8 + rl + 1);
+    memcpy(big, GOOD, pre);
+    memcpy(big + pre, "<!--", 4);
+    for (size_t i = 0; i < pad; i += 2)
+        big[pre + 4 + i] = 'x', big[pre + 5 + i] = '\n';
+    memcpy(big + pre + 4 + pad, "-->\n", 4);
+    memcpy(big + pre + 8 + pad, root, rl + 1);
+    trickle t = {big, strlen(big), 0, 4096, 0};
+    fmuc_md md;
+    cr_assert_eq(fmuc_md_parse_stream(&md, trickle_read, &t, UINT64_MAX, NULL), FMUC_OK);
+    cr_expect_eq(md.nvars, 7);
+    cr_expect_eq(md.root_line, 2 + pad / 2 + 1);
+    fmuc_md_free(&md);
+    free(big);
+}
+
+Test(md_stream, size_hint_over_the_limit_is_refused_unread)
+{
+    trickle t = {GOOD, strlen(GOOD), 0, 100, 0};
+    fmuc_md_limits lim = {.max_bytes = 100};
+    fmuc_md md;
+    cr_expect_eq(fmuc_md_parse_stream(&md, trickle_read, &t, strlen(GOOD), &lim), FMUC_EXML);
+    cr_expect_eq(t.pos, 0);
+    fmuc_md_free(&md);
+    /* unknown size: stopped when the bytes pass the limit */
+    lim.max_bytes = 1000;
+    trickle u = {GOOD, strlen(GOOD), 0, 50, 0};
+    cr_expect_eq(fmuc_md_parse_stream(&md, trickle_read, &u, UINT64_MAX, &lim), FMUC_OK);
+    cr_expect(md.parse_stopped);
+    int limit = 0;
+    for (size_t i = 0; i < md.nissues; i++)
+        limit |= md.issues[i].kind == FMUC_ISSUE_LIMIT;
+    cr_expect(limit);
+    fmuc_md_free(&md);
+}

@@ -83,8 +83,6 @@ typedef struct fmuc_fmu {
     char sha256[65];         /* lowercase hex of the file's bytes */
     fmuc_zip_listing listing;
     int has_md_file;         /* modelDescription.xml at the root */
-    char *md_xml;            /* its bytes (NUL-terminated), NULL if absent */
-    size_t md_xml_len;
     int md_parsed;           /* md below is valid */
     fmuc_md md;
     char *fmi_version_seen;  /* fmiVersion attribute as read (also for 1.0/3.0 files) */

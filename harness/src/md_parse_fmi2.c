@@ -1,0 +1,993 @@
+/* The FMI 2.0 element parser (FMI 2.0 §2.2, XSD fmi2ModelDescription.xsd): fills fmuc_md from
+ * the elements the streaming core (md_parse.c) hands over. */
+#include "md_parse_internal.h"
+
+/* Element states (what the element on the stack is) */
+typedef enum {
+    S_DOC, S_ROOT, S_IFACE, S_SRCFILES, S_LEAF, S_UNITDEFS, S_UNIT, S_TYPEDEFS, S_STYPE,
+    S_STYPE_ENUM, S_LOGCATS, S_VENDOR, S_SKIP, S_MODELVARS, S_SV, S_SV_ANNOT, S_MODELSTRUCT,
+    S_UNKLIST
+} state;
+
+/* Leaf / list kinds used to finish an element */
+typedef enum {
+    K_NONE, K_ME, K_CS, K_UNITDEFS, K_TYPEDEFS, K_LOGCATS, K_VENDOR, K_MODELVARS, K_MODELSTRUCT,
+    K_SRCFILES, K_UNIT, K_STYPE, K_ENUM, K_SV, K_SV_ANNOT, K_OUTPUTS, K_DERIVS, K_INITS
+} elem_kind;
+
+/* ---------------------------------------------------------------------------------------- */
+/* attribute handlers */
+
+enum { R_A = 1u << 0, R_B = 1u << 1, R_C = 1u << 2 };
+
+typedef struct req {
+    unsigned seen;
+} req;
+
+static int a_root(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md *md = p->md;
+    req *q = obj;
+    if (strcmp(n, "fmiVersion") == 0)
+        md->fmi_version = dup(p, v), q->seen |= R_A;
+    else if (strcmp(n, "modelName") == 0)
+        md->model_name = dup(p, v), q->seen |= R_B;
+    else if (strcmp(n, "guid") == 0)
+        md->guid = dup(p, v), q->seen |= R_C;
+    else if (strcmp(n, "description") == 0)
+        md->description = dup(p, v);
+    else if (strcmp(n, "author") == 0)
+        md->author = dup(p, v);
+    else if (strcmp(n, "version") == 0)
+        md->version = dup(p, v);
+    else if (strcmp(n, "copyright") == 0)
+        md->copyright = dup(p, v);
+    else if (strcmp(n, "license") == 0)
+        md->license = dup(p, v);
+    else if (strcmp(n, "generationTool") == 0)
+        md->generation_tool = dup(p, v);
+    else if (strcmp(n, "generationDateAndTime") == 0)
+        md->generation_date_and_time = dup(p, v);
+    else if (strcmp(n, "variableNamingConvention") == 0) {
+        md->variable_naming_convention = dup(p, v);
+        static const char *const conv[] = {"flat", "structured"};
+        attr_enum(p, n, v, conv, 2);
+    } else if (strcmp(n, "numberOfEventIndicators") == 0) {
+        md->has_number_of_event_indicators = 1;
+        if (attr_uint(p, n, v, &md->number_of_event_indicators) < 0)
+            md->number_of_event_indicators = 0;
+    } else
+        return 0;
+    return 1;
+}
+
+typedef struct iface_ctx {
+    fmuc_md_interface *itf;
+    int cs;
+    req q;
+} iface_ctx;
+
+static int a_iface(parser *p, const char *n, const char *v, void *obj)
+{
+    iface_ctx *c = obj;
+    if (strcmp(n, "modelIdentifier") == 0) {
+        c->itf->model_identifier = dup(p, v);
+        c->q.seen |= R_A;
+        return 1;
+    }
+    if (c->cs && strcmp(n, "maxOutputDerivativeOrder") == 0) {
+        c->itf->has_max_output_derivative_order = 1;
+        if (attr_uint(p, n, v, &c->itf->max_output_derivative_order) < 0)
+            c->itf->max_output_derivative_order = 0;
+        return 1;
+    }
+    unsigned iface = c->cs ? FMUC_IF_CS : FMUC_IF_ME;
+    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
+        const char *a = fmuc_md_cap_attr((fmuc_cap)k, 2);
+        if (!a || strcmp(n, a) != 0)
+            continue;
+        if (!(fmuc_md_cap_ifaces((fmuc_cap)k, 2) & iface))
+            return 0;
+        c->itf->caps_explicit |= 1u << k;
+        int b = 0;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            c->itf->caps |= 1u << k;
+        return 1;
+    }
+    return 0;
+}
+
+static int a_name_only(parser *p, const char *n, const char *v, void *obj)
+{
+    struct {
+        const char *name;
+        req q;
+    } *c = obj;
+    if (strcmp(n, "name") == 0) {
+        c->name = dup(p, v);
+        c->q.seen |= R_A;
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct name_desc {
+    const char *name, *desc;
+    req q;
+} name_desc;
+
+static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
+{
+    name_desc *c = obj;
+    if (strcmp(n, "name") == 0) {
+        c->name = dup(p, v);
+        c->q.seen |= R_A;
+        return 1;
+    }
+    if (strcmp(n, "description") == 0) {
+        c->desc = dup(p, v);
+        return 1;
+    }
+    return 0;
+}
+
+/* The attributes of an element that has a required name and an optional description only
+ * (SimpleType, Category). */
+static void read_name_desc(parser *p, const char **name, const char **desc)
+{
+    name_desc c = {NULL, NULL, {0}};
+    for_attrs(p, a_name_desc, &c);
+    *name = c.name;
+    *desc = c.desc;
+    if (!(c.q.seen & R_A))
+        missing_attr(p, "name");
+}
+
+static const char *const base_exps[8] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
+
+static int a_baseunit(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_unit *u = obj;
+    int k = lookup(n, base_exps, 8);
+    if (k >= 0) {
+        int32_t e = 0;
+        if (attr_int(p, n, v, &e) == 0)
+            u->exp[k] = e;
+        return 1;
+    }
+    if (strcmp(n, "factor") == 0)
+        u->factor = attr_double(p, n, v);
+    else if (strcmp(n, "offset") == 0)
+        u->offset = attr_double(p, n, v);
+    else
+        return 0;
+    return 1;
+}
+
+typedef struct du_ctx {
+    fmuc_md_display_unit *du;
+    req q;
+} du_ctx;
+
+static int a_displayunit(parser *p, const char *n, const char *v, void *obj)
+{
+    du_ctx *c = obj;
+    if (strcmp(n, "name") == 0)
+        c->du->name = dup(p, v), c->q.seen |= R_A;
+    else if (strcmp(n, "factor") == 0)
+        c->du->factor = attr_double(p, n, v);
+    else if (strcmp(n, "offset") == 0)
+        c->du->offset = attr_double(p, n, v);
+    else
+        return 0;
+    return 1;
+}
+
+/* Attributes shared by SimpleType type elements and ScalarVariable type elements. */
+typedef struct tattr {
+    uint8_t type;
+    int in_var;
+    const char **quantity, **unit, **display_unit, **declared_type;
+    double *min, *max, *nominal;
+    uint32_t *has;
+    uint8_t *flags;
+    fmuc_md_var *var; /* in_var */
+    uint32_t var_has; /* in_var: bits collected here, then or-ed into the variable's bit-fields */
+    uint8_t var_flags;
+    req q;
+} tattr;
+
+/* the presence and flag bits of the variable (bit-fields) or of the SimpleType */
+#define T_HAS(t) (*((t)->in_var ? &(t)->var_has : (t)->has))
+#define T_FLAGS(t) (*((t)->in_var ? &(t)->var_flags : (t)->flags))
+
+static int a_type(parser *p, const char *n, const char *v, void *obj)
+{
+    tattr *t = obj;
+    int real = t->type == FMUC_TYPE_REAL, integer = t->type == FMUC_TYPE_INTEGER,
+        en = t->type == FMUC_TYPE_ENUMERATION;
+    int b;
+    if (t->in_var && strcmp(n, "declaredType") == 0) {
+        *t->declared_type = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_DECLARED_TYPE;
+        t->q.seen |= R_A;
+    } else if (t->in_var && strcmp(n, "start") == 0) {
+        fmuc_md_var *var = t->var;
+        var->start_text = dup_i(p, v);
+        var->has |= FMUC_HAS_START;
+        if (real) {
+            var->start = attr_double(p, n, v);
+        } else if (integer || en) {
+            int32_t i;
+            var->start = attr_int(p, n, v, &i) == 0 ? (double)i : NAN;
+        } else if (t->type == FMUC_TYPE_BOOLEAN) {
+            var->start = attr_bool(p, n, v, &b) == 0 ? (double)b : NAN;
+        }
+    } else if ((real || integer || en) && strcmp(n, "quantity") == 0) {
+        *t->quantity = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_QUANTITY;
+    } else if ((real || integer || (en && t->in_var)) &&
+               (strcmp(n, "min") == 0 || strcmp(n, "max") == 0)) {
+        int ismin = n[1] == 'i';
+        double d;
+        if (real) {
+            d = attr_double(p, n, v);
+        } else {
+            int32_t i;
+            d = attr_int(p, n, v, &i) == 0 ? (double)i : NAN;
+        }
+        *(ismin ? t->min : t->max) = d;
+        T_HAS(t) |= ismin ? FMUC_HAS_MIN : FMUC_HAS_MAX;
+    } else if (real && strcmp(n, "unit") == 0) {
+        *t->unit = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_UNIT;
+    } else if (real && strcmp(n, "displayUnit") == 0) {
+        *t->display_unit = dup_i(p, v);
+        T_HAS(t) |= FMUC_HAS_DISPLAY_UNIT;
+    } else if (real && strcmp(n, "nominal") == 0) {
+        *t->nominal = attr_double(p, n, v);
+        T_HAS(t) |= FMUC_HAS_NOMINAL;
+    } else if (real && strcmp(n, "relativeQuantity") == 0) {
+        T_HAS(t) |= FMUC_HAS_RELATIVE_QUANTITY;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            T_FLAGS(t) |= FMUC_FLAG_RELATIVE_QUANTITY;
+    } else if (real && strcmp(n, "unbounded") == 0) {
+        T_HAS(t) |= FMUC_HAS_UNBOUNDED;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            T_FLAGS(t) |= FMUC_FLAG_UNBOUNDED;
+    } else if (real && t->in_var && strcmp(n, "derivative") == 0) {
+        fmuc_md_var *var = t->var;
+        var->has |= FMUC_HAS_DERIVATIVE;
+        if (attr_uint(p, n, v, &var->derivative) < 0)
+            var->derivative = 0;
+    } else if (real && t->in_var && strcmp(n, "reinit") == 0) {
+        fmuc_md_var *var = t->var;
+        var->has |= FMUC_HAS_REINIT;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            var->flags |= FMUC_FLAG_REINIT;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int a_item(parser *p, const char *n, const char *v, void *obj)
+{
+    struct {
+        fmuc_md_item *it;
+        req q;
+    } *c = obj;
+    if (strcmp(n, "name") == 0)
+        c->it->name = dup(p, v), c->q.seen |= R_A;
+    else if (strcmp(n, "description") == 0)
+        c->it->description = dup(p, v);
+    else if (strcmp(n, "value") == 0) {
+        c->q.seen |= R_B;
+        int32_t i;
+        if (attr_int(p, n, v, &i) == 0)
+            c->it->value = i, c->it->has_value = 1;
+    } else
+        return 0;
+    return 1;
+}
+
+static int a_defexp(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_experiment *e = obj;
+    if (strcmp(n, "startTime") == 0)
+        e->has_start = 1, e->start_time = attr_double(p, n, v);
+    else if (strcmp(n, "stopTime") == 0)
+        e->has_stop = 1, e->stop_time = attr_double(p, n, v);
+    else if (strcmp(n, "tolerance") == 0)
+        e->has_tolerance = 1, e->tolerance = attr_double(p, n, v);
+    else if (strcmp(n, "stepSize") == 0)
+        e->has_step = 1, e->step_size = attr_double(p, n, v);
+    else
+        return 0;
+    return 1;
+}
+
+static int a_sv(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_var *var = obj;
+    int k;
+    if (strcmp(n, "name") == 0) {
+        var->name = dup(p, v);
+        var->has |= FMUC_HAS_NAME;
+    } else if (strcmp(n, "valueReference") == 0) {
+        p->sv_vr_seen = 1;
+        if (attr_uint(p, n, v, &var->value_reference) == 0)
+            var->has |= FMUC_HAS_VALUE_REFERENCE;
+        else
+            var->value_reference = 0;
+    } else if (strcmp(n, "causality") == 0) {
+        var->has |= FMUC_HAS_CAUSALITY;
+        k = attr_enum(p, n, v, causality_names, 6);
+        var->causality = (uint8_t)(k < 0 ? FMUC_CAUS_INVALID : k);
+    } else if (strcmp(n, "variability") == 0) {
+        var->has |= FMUC_HAS_VARIABILITY;
+        k = attr_enum(p, n, v, variability_names, 5);
+        var->variability = (uint8_t)(k < 0 ? FMUC_VAR_INVALID : k);
+    } else if (strcmp(n, "initial") == 0) {
+        k = attr_enum(p, n, v, initial_names, 3);
+        var->initial = (uint8_t)(k < 0 ? FMUC_INIT_INVALID : k + 1);
+    } else if (strcmp(n, "description") == 0) {
+        var->description = dup(p, v);
+        var->has |= FMUC_HAS_DESCRIPTION;
+    } else if (strcmp(n, "canHandleMultipleSetPerTimeInstant") == 0) {
+        var->has |= FMUC_HAS_MULTISET;
+        int b;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            var->flags |= FMUC_FLAG_MULTISET;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int a_unknown(parser *p, const char *n, const char *v, void *obj)
+{
+    struct {
+        fmuc_md_unknown *u;
+        req q;
+    } *c = obj;
+    fmuc_md_unknown *u = c->u;
+    char tok[64];
+    int trunc;
+    if (strcmp(n, "index") == 0) {
+        c->q.seen |= R_A;
+        if (attr_uint(p, n, v, &u->index) < 0)
+            u->index = 0;
+    } else if (strcmp(n, "dependencies") == 0) {
+        u->has_deps = 1;
+        size_t cnt = count_tokens(v);
+        if (cnt > UINT32_MAX)
+            cnt = UINT32_MAX;
+        uint32_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt * sizeof *d, sizeof *d) : NULL;
+        if (cnt && !d)
+            return p->oom = 1, 1;
+        const char *s = v;
+        size_t i = 0;
+        int bad = 0;
+        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
+            uint32_t x = 0;
+            if (trunc || fmuc_md__parse_uint32(tok, &x) < 0) {
+                x = 0;
+                if (!bad++) {
+                    char b[80];
+                    ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
+                          "%s at line %u: attribute dependencies=\"%s\" has the item \"%s\" that "
+                          "is not a valid xs:unsignedInt",
+                          p->elem, p->line, shorten(b, v), tok);
+                }
+            }
+            d[i++] = x;
+        }
+        u->deps = d;
+        u->ndeps = (uint32_t)i;
+    } else if (strcmp(n, "dependenciesKind") == 0) {
+        u->has_kinds = 1;
+        size_t cnt = count_tokens(v);
+        if (cnt > UINT32_MAX)
+            cnt = UINT32_MAX;
+        uint8_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt, 1) : NULL;
+        if (cnt && !d)
+            return p->oom = 1, 1;
+        const char *s = v;
+        size_t i = 0;
+        int bad = 0;
+        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
+            int k = trunc ? -1 : lookup(tok, depkind_names, 5);
+            if (k < 0 && !bad++) {
+                char b[80];
+                ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
+                      "%s at line %u: attribute dependenciesKind=\"%s\" has the item \"%s\" that "
+                      "is not one of dependent, constant, fixed, tunable, discrete",
+                      p->elem, p->line, shorten(b, v), tok);
+            }
+            d[i++] = (uint8_t)(k < 0 ? FMUC_DEPKIND_INVALID : k);
+        }
+        u->kinds = d;
+        u->nkinds = (uint32_t)i;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* elements */
+
+static const char *top_names[] = {"ModelExchange",     "CoSimulation",  "UnitDefinitions",
+                                  "TypeDefinitions",   "LogCategories", "DefaultExperiment",
+                                  "VendorAnnotations", "ModelVariables", "ModelStructure"};
+
+static void start_root_child(parser *p, frame *f)
+{
+    fmuc_md *md = p->md;
+    const char *e = p->elem;
+    int idx = lookup(e, top_names, 9);
+    if (grow(p, (void **)&md->children, &p->cap_children, md->nchildren + 1,
+             sizeof *md->children) == 0) {
+        md->children[md->nchildren].name = dup_n(p, e, MAX_NAME_COPY);
+        md->children[md->nchildren].line = p->line;
+        md->nchildren++;
+    }
+    if (idx < 0) {
+        unknown_element(p, "fmiModelDescription");
+        push(p, S_SKIP, K_NONE);
+        return;
+    }
+    /* ranks: ME/CS 0 (each once, either order), then one rank per element */
+    int rank = idx <= 1 ? 0 : idx - 1;
+    int rep = 0;
+    if (idx <= 1) {
+        fmuc_md_interface *itf = idx == 0 ? &md->me : &md->cs;
+        itf->count++;
+        if (rank < f->last_rank)
+            order_issue(p, "fmiModelDescription", 0);
+        if (rank > f->last_rank)
+            f->last_rank = (int8_t)rank;
+        if (itf->count > 1) {
+            order_issue(p, "fmiModelDescription", 1);
+            rep = 1;
+        }
+    } else {
+        rep = child_order(p, f, "fmiModelDescription", rank, 1);
+    }
+    if (rep) {
+        push(p, S_SKIP, K_NONE);
+        return;
+    }
+    switch (idx) {
+    case 0:
+    case 1: {
+        iface_ctx c = {idx == 0 ? &md->me : &md->cs, idx == 1, {0}};
+        c.itf->present = 1;
+        c.itf->line = p->line;
+        for_attrs(p, a_iface, &c);
+        if (!(c.q.seen & R_A))
+            missing_attr(p, "modelIdentifier");
+        push(p, S_IFACE, idx == 0 ? K_ME : K_CS);
+        break;
+    }
+    case 2:
+        for_attrs(p, a_none, NULL);
+        push(p, S_UNITDEFS, K_UNITDEFS);
+        break;
+    case 3:
+        for_attrs(p, a_none, NULL);
+        push(p, S_TYPEDEFS, K_TYPEDEFS);
+        break;
+    case 4:
+        for_attrs(p, a_none, NULL);
+        push(p, S_LOGCATS, K_LOGCATS);
+        break;
+    case 5:
+        md->experiment.present = 1;
+        md->experiment.line = p->line;
+        for_attrs(p, a_defexp, &md->experiment);
+        push(p, S_LEAF, K_NONE);
+        break;
+    case 6:
+        for_attrs(p, a_none, NULL);
+        push(p, S_VENDOR, K_VENDOR);
+        break;
+    case 7:
+        md->has_model_variables = 1;
+        for_attrs(p, a_none, NULL);
+        push(p, S_MODELVARS, K_MODELVARS);
+        break;
+    case 8:
+        md->has_model_structure = 1;
+        for_attrs(p, a_none, NULL);
+        push(p, S_MODELSTRUCT, K_MODELSTRUCT);
+        break;
+    }
+}
+
+static void start_sv(parser *p)
+{
+    fmuc_md *md = p->md;
+    if (md->nvars >= p->lim.max_variables) {
+        ISSUE(p, FMUC_ISSUE_LIMIT, NULL, NULL,
+              "more than %zu ScalarVariables: parse stopped at line %u", p->lim.max_variables,
+              p->line);
+        p->stop = 1;
+        md->parse_stopped = 1;
+        return;
+    }
+    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
+    if (!v)
+        return;
+    v->causality = FMUC_CAUS_LOCAL;
+    v->variability = FMUC_VAR_CONTINUOUS;
+    v->line = p->line;
+    size_t mark = md->nissues;
+    p->sv_vr_seen = 0;
+    for_attrs(p, a_sv, v);
+    if (!(v->has & FMUC_HAS_NAME))
+        missing_attr(p, "name");
+    if (!p->sv_vr_seen)
+        missing_attr(p, "valueReference");
+    /* name the variable in the messages of its issues */
+    for (size_t i = mark; i < md->nissues; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "variable %u \"%s\" (valueReference %u): %s",
+                 (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference,
+                 md->issues[i].message ? md->issues[i].message : "");
+        md->issues[i].message = dup(p, buf);
+    }
+    push(p, S_SV, K_SV);
+}
+
+static void start_sv_child(parser *p, frame *f)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_var *v = &md->vars[md->nvars - 1];
+    const char *e = p->elem;
+    if (strcmp(e, "Annotations") == 0) {
+        if (child_order(p, f, "ScalarVariable", 1, 1)) {
+            push(p, S_SKIP, K_NONE);
+            return;
+        }
+        for_attrs(p, a_none, NULL);
+        push(p, S_SV_ANNOT, K_SV_ANNOT);
+        return;
+    }
+    int t = lookup(e, type_names + 1, 5);
+    if (t < 0) {
+        unknown_element(p, "ScalarVariable");
+        push(p, S_SKIP, K_NONE);
+        return;
+    }
+    if (f->last_rank >= 1)
+        order_issue(p, "ScalarVariable", 0);
+    if (f->seen & 1u) {
+        v->has |= FMUC_HAS_SEVERAL_TYPES;
+        ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
+              "variable %u \"%s\": a second type element <%s> at line %u (exactly one allowed)",
+              (unsigned)md->nvars, v->name ? v->name : "?", e, p->line);
+        push(p, S_SKIP, K_NONE);
+        return;
+    }
+    f->seen |= 1u;
+    if (f->last_rank < 0)
+        f->last_rank = 0;
+    v->type = (uint8_t)(t + 1);
+    v->base = fmi2_base[t + 1];
+    v->type_line = p->line;
+    tattr ta = {.type = v->type, .in_var = 1, .quantity = &v->quantity, .unit = &v->unit,
+                .display_unit = &v->display_unit, .declared_type = &v->declared_type,
+                .min = &v->min, .max = &v->max, .nominal = &v->nominal, .var = v};
+    size_t mark = md->nissues;
+    for_attrs(p, a_type, &ta);
+    v->has |= ta.var_has;
+    v->flags |= ta.var_flags;
+    if (v->type == FMUC_TYPE_ENUMERATION && !(ta.q.seen & R_A))
+        missing_attr(p, "declaredType");
+    for (size_t i = mark; i < md->nissues; i++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "variable %u \"%s\" (valueReference %u): %s",
+                 (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference,
+                 md->issues[i].message ? md->issues[i].message : "");
+        md->issues[i].message = dup(p, buf);
+    }
+    push(p, S_LEAF, K_NONE);
+}
+
+static void start_stype_child(parser *p, frame *f)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_type *ty = &md->types[md->ntypes - 1];
+    int t = lookup(p->elem, type_names + 1, 5);
+    if (t < 0) {
+        unknown_element(p, "SimpleType");
+        push(p, S_SKIP, K_NONE);
+        return;
+    }
+    f->nchild++; /* counted here: nchild is the type-element count */
+    if (ty->ntypes < 255)
+        ty->ntypes++;
+    if (ty->ntypes > 1) {
+        ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
+              "SimpleType \"%s\": a second type element <%s> at line %u (exactly one allowed)",
+              ty->name ? ty->name : "?", p->elem, p->line);
+        ty->type = FMUC_TYPE_NONE;
+        push(p, S_SKIP, K_NONE);
+        return;
+    }
+    ty->type = (uint8_t)(t + 1);
+    ty->base = fmi2_base[t + 1];
+    tattr ta = {.type = ty->type, .in_var = 0, .quantity = &ty->quantity, .unit = &ty->unit,
+                .display_unit = &ty->display_unit, .min = &ty->min, .max = &ty->max,
+                .nominal = &ty->nominal, .has = &ty->has, .flags = &ty->flags};
+    for_attrs(p, a_type, &ta);
+    if (ty->type == FMUC_TYPE_ENUMERATION) {
+        p->cap_items = 0;
+        push(p, S_STYPE_ENUM, K_ENUM);
+    } else {
+        push(p, S_LEAF, K_NONE);
+    }
+}
+
+static void start_unknown(parser *p, int which)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_unknown **arr = which == 0 ? &md->outputs : which == 1 ? &md->derivatives
+                                                                   : &md->initial_unknowns;
+    size_t *n = which == 0 ? &md->noutputs : which == 1 ? &md->nderivatives
+                                                        : &md->ninitial_unknowns;
+    fmuc_md_unknown *u = append(p, (void **)arr, &p->cap_unk[which], n, sizeof *u);
+    if (!u)
+        return;
+    u->line = p->line;
+    struct {
+        fmuc_md_unknown *u;
+        req q;
+    } c = {u, {0}};
+    for_attrs(p, a_unknown, &c);
+    if (!(c.q.seen & R_A))
+        missing_attr(p, "index");
+}
+
+static void start_element(parser *p)
+{
+    fmuc_md *md = p->md;
+    if (p->depth == 0) {
+        p->root_seen = 1;
+        md->root_name = dup_n(p, p->elem, MAX_NAME_COPY);
+        md->root_line = p->line;
+        if (strcmp(p->elem, "fmiModelDescription") != 0) {
+            ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
+                  "the root element is <%s> at line %u, expected <fmiModelDescription>", p->elem,
+                  p->line);
+            push(p, S_SKIP, K_NONE);
+            return;
+        }
+        req q = {0};
+        for_attrs(p, a_root, &q);
+        if (!(q.seen & R_A))
+            missing_attr(p, "fmiVersion");
+        if (!(q.seen & R_B))
+            missing_attr(p, "modelName");
+        if (!(q.seen & R_C))
+            missing_attr(p, "guid");
+        push(p, S_ROOT, K_NONE);
+        return;
+    }
+    frame *f = &p->stack[p->depth - 1];
+    const char *e = p->elem;
+    if (f->st != S_STYPE)
+        f->nchild++;
+    switch ((state)f->st) {
+    case S_ROOT:
+        start_root_child(p, f);
+        return;
+    case S_IFACE:
+        if (strcmp(e, "SourceFiles") == 0) {
+            if (child_order(p, f, f->kind == K_ME ? "ModelExchange" : "CoSimulation", 0, 1)) {
+                push(p, S_SKIP, K_NONE);
+                return;
+            }
+            for_attrs(p, a_none, NULL);
+            p->cap_src[f->kind == K_CS] = 0;
+            uint8_t cs = f->kind == K_CS;
+            push(p, S_SRCFILES, K_SRCFILES);
+            p->stack[p->depth - 1].aux = cs;
+            return;
+        }
+        unknown_element(p, f->kind == K_ME ? "ModelExchange" : "CoSimulation");
+        break;
+    case S_SRCFILES:
+        if (strcmp(e, "File") == 0) {
+            fmuc_md_interface *itf = f->aux ? &md->cs : &md->me;
+            struct {
+                const char *name;
+                req q;
+            } c = {NULL, {0}};
+            for_attrs(p, a_name_only, &c);
+            if (!(c.q.seen & R_A))
+                missing_attr(p, "name");
+            if (grow(p, (void **)&itf->source_files, &p->cap_src[f->aux],
+                     itf->nsource_files + 1, sizeof *itf->source_files) == 0)
+                itf->source_files[itf->nsource_files++] = c.name ? c.name : dup(p, "");
+            push(p, S_LEAF, K_NONE);
+            return;
+        }
+        unknown_element(p, "SourceFiles");
+        break;
+    case S_UNITDEFS:
+        if (strcmp(e, "Unit") == 0) {
+            fmuc_md_unit *u = append(p, (void **)&md->units, &p->cap_units, &md->nunits, sizeof *u);
+            if (!u)
+                return;
+            u->line = p->line;
+            u->factor = 1.0;
+            struct {
+                const char *name;
+                req q;
+            } c = {NULL, {0}};
+            for_attrs(p, a_name_only, &c);
+            u->name = c.name;
+            if (!(c.q.seen & R_A))
+                missing_attr(p, "name");
+            p->cap_disp = 0;
+            push(p, S_UNIT, K_UNIT);
+            return;
+        }
+        unknown_element(p, "UnitDefinitions");
+        break;
+    case S_UNIT: {
+        fmuc_md_unit *u = &md->units[md->nunits - 1];
+        if (strcmp(e, "BaseUnit") == 0) {
+            if (child_order(p, f, "Unit", 0, 1)) {
+                push(p, S_SKIP, K_NONE);
+                return;
+            }
+            u->has_base_unit = 1;
+            for_attrs(p, a_baseunit, u);
+            push(p, S_LEAF, K_NONE);
+            return;
+        }
+        if (strcmp(e, "DisplayUnit") == 0) {
+            child_order(p, f, "Unit", 1, 0);
+            fmuc_md_display_unit *du =
+                append(p, (void **)&u->display, &p->cap_disp, &u->ndisplay, sizeof *du);
+            if (!du)
+                return;
+            du->factor = 1.0;
+            du->line = p->line;
+            du_ctx c = {du, {0}};
+            for_attrs(p, a_displayunit, &c);
+            if (!(c.q.seen & R_A))
+                missing_attr(p, "name");
+            push(p, S_LEAF, K_NONE);
+            return;
+        }
+        unknown_element(p, "Unit");
+        break;
+    }
+    case S_TYPEDEFS:
+        if (strcmp(e, "SimpleType") == 0) {
+            fmuc_md_type *t = append(p, (void **)&md->types, &p->cap_types, &md->ntypes, sizeof *t);
+            if (!t)
+                return;
+            t->line = p->line;
+            read_name_desc(p, &t->name, &t->description);
+            push(p, S_STYPE, K_STYPE);
+            return;
+        }
+        unknown_element(p, "TypeDefinitions");
+        break;
+    case S_STYPE:
+        start_stype_child(p, f);
+        return;
+    case S_STYPE_ENUM:
+        if (strcmp(e, "Item") == 0) {
+            fmuc_md_type *t = &md->types[md->ntypes - 1];
+            fmuc_md_item *it = append(p, (void **)&t->items, &p->cap_items, &t->nitems, sizeof *it);
+            if (!it)
+                return;
+            it->line = p->line;
+            struct {
+                fmuc_md_item *it;
+                req q;
+            } c = {it, {0}};
+            for_attrs(p, a_item, &c);
+            if (!(c.q.seen & R_A))
+                missing_attr(p, "name");
+            if (!(c.q.seen & R_B))
+                missing_attr(p, "value");
+            push(p, S_LEAF, K_NONE);
+            return;
+        }
+        unknown_element(p, "Enumeration");
+        break;
+    case S_LOGCATS:
+        if (strcmp(e, "Category") == 0) {
+            fmuc_md_category *c =
+                append(p, (void **)&md->categories, &p->cap_cats, &md->ncategories, sizeof *c);
+            if (!c)
+                return;
+            c->line = p->line;
+            read_name_desc(p, &c->name, &c->description);
+            push(p, S_LEAF, K_NONE);
+            return;
+        }
+        unknown_element(p, "LogCategories");
+        break;
+    case S_VENDOR:
+        if (strcmp(e, "Tool") == 0) {
+            size_t cap = p->cap_tools;
+            if (grow(p, (void **)&md->tools, &p->cap_tools, md->ntools + 1, sizeof *md->tools) < 0)
+                return;
+            if (grow(p, (void **)&md->tool_lines, &cap, md->ntools + 1, sizeof *md->tool_lines) < 0)
+                return;
+            struct {
+                const char *name;
+                req q;
+            } c = {NULL, {0}};
+            for_attrs(p, a_name_only, &c);
+            if (!(c.q.seen & R_A))
+                missing_attr(p, "name");
+            md->tools[md->ntools] = c.name ? c.name : dup(p, "");
+            md->tool_lines[md->ntools] = p->line;
+            md->ntools++;
+            push(p, S_SKIP, K_NONE); /* any content is the vendor's */
+            return;
+        }
+        unknown_element(p, "VendorAnnotations");
+        break;
+    case S_MODELVARS:
+        if (strcmp(e, "ScalarVariable") == 0) {
+            start_sv(p);
+            return;
+        }
+        unknown_element(p, "ModelVariables");
+        break;
+    case S_SV:
+        start_sv_child(p, f);
+        return;
+    case S_SV_ANNOT:
+        if (strcmp(e, "Tool") == 0) {
+            struct {
+                const char *name;
+                req q;
+            } c = {NULL, {0}};
+            for_attrs(p, a_name_only, &c);
+            if (!(c.q.seen & R_A))
+                missing_attr(p, "name");
+            push(p, S_SKIP, K_NONE);
+            return;
+        }
+        unknown_element(p, "Annotations");
+        break;
+    case S_MODELSTRUCT: {
+        static const char *const lists[] = {"Outputs", "Derivatives", "InitialUnknowns"};
+        int k = lookup(e, lists, 3);
+        if (k >= 0) {
+            if (child_order(p, f, "ModelStructure", k, 1)) {
+                push(p, S_SKIP, K_NONE);
+                return;
+            }
+            for_attrs(p, a_none, NULL);
+            if (k == 0)
+                md->has_outputs = 1;
+            else if (k == 1)
+                md->has_derivatives = 1;
+            else
+                md->has_initial_unknowns = 1;
+            push(p, S_UNKLIST, (uint8_t)(K_OUTPUTS + k));
+            return;
+        }
+        unknown_element(p, "ModelStructure");
+        break;
+    }
+    case S_UNKLIST:
+        if (strcmp(e, "Unknown") == 0) {
+            start_unknown(p, f->kind - K_OUTPUTS);
+            push(p, S_LEAF, K_NONE);
+            return;
+        }
+        unknown_element(p, f->kind == K_OUTPUTS ? "Outputs"
+                           : f->kind == K_DERIVS ? "Derivatives"
+                                                 : "InitialUnknowns");
+        break;
+    case S_SKIP:
+        break;
+    case S_LEAF: {
+        /* the parent of a leaf is the element one below the top */
+        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
+              "element <%s> at line %u is not allowed here (the parent element has no child "
+              "elements in the FMI 2.0 schema)",
+              e, p->line);
+        break;
+    }
+    case S_DOC:
+        break;
+    }
+    push(p, S_SKIP, K_NONE);
+}
+
+static void end_element(parser *p)
+{
+    frame *f = &p->stack[--p->depth];
+    fmuc_md *md = p->md;
+    switch ((elem_kind)f->kind) {
+    case K_SRCFILES:
+        if (!f->nchild)
+            empty_list(p, f, "SourceFiles", "File");
+        break;
+    case K_UNITDEFS:
+        if (!f->nchild)
+            empty_list(p, f, "UnitDefinitions", "Unit");
+        break;
+    case K_TYPEDEFS:
+        if (!f->nchild)
+            empty_list(p, f, "TypeDefinitions", "SimpleType");
+        break;
+    case K_LOGCATS:
+        if (!f->nchild)
+            empty_list(p, f, "LogCategories", "Category");
+        break;
+    case K_VENDOR:
+        if (!f->nchild)
+            empty_list(p, f, "VendorAnnotations", "Tool");
+        break;
+    case K_MODELVARS:
+        if (!f->nchild)
+            empty_list(p, f, "ModelVariables", "ScalarVariable");
+        break;
+    case K_SV_ANNOT:
+        if (!f->nchild)
+            empty_list(p, f, "Annotations", "Tool");
+        break;
+    case K_ENUM:
+        if (!f->nchild)
+            empty_list(p, f, "Enumeration", "Item");
+        break;
+    case K_OUTPUTS:
+        if (!f->nchild)
+            empty_list(p, f, "Outputs", "Unknown");
+        break;
+    case K_DERIVS:
+        if (!f->nchild)
+            empty_list(p, f, "Derivatives", "Unknown");
+        break;
+    case K_INITS:
+        if (!f->nchild)
+            empty_list(p, f, "InitialUnknowns", "Unknown");
+        break;
+    case K_STYPE: {
+        fmuc_md_type *t = &md->types[md->ntypes - 1];
+        if (t->ntypes == 0)
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "SimpleType", NULL, NULL,
+                     "SimpleType \"%s\" at line %u has no type element (Real, Integer, Boolean, "
+                     "String or Enumeration)",
+                     t->name ? t->name : "?", f->line);
+        break;
+    }
+    case K_SV: {
+        fmuc_md_var *v = &md->vars[md->nvars - 1];
+        if (v->type == FMUC_TYPE_NONE)
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "ScalarVariable", NULL, NULL,
+                     "variable %u \"%s\" (valueReference %u) at line %u has no type element "
+                     "(Real, Integer, Boolean, String or Enumeration)",
+                     (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference, f->line);
+        break;
+    }
+    default:
+        break;
+    }
+    if (f->st == S_ROOT) {
+        if (!md->has_model_variables)
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
+                     "<fmiModelDescription> has no <ModelVariables> (required, §2.2.1)");
+        if (!md->has_model_structure)
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
+                     "<fmiModelDescription> has no <ModelStructure> (required, §2.2.1)");
+    }
+}
+
+const fmuc_md__ops fmuc_md__fmi2_ops = {start_element, end_element, "FMI 2.0", NULL};

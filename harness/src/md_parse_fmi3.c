@@ -1,0 +1,1014 @@
+/* The FMI 3.0 element parser (FMI 3.0 §2.4, XSD fmi3ModelDescription.xsd; ../shared/fmi3-rules.md
+ * part B): fills the version-neutral fmuc_md from the elements the streaming core (md_parse.c)
+ * hands over. Variables are typed elements (Float32 ... Clock) with Dimension, Alias and Start
+ * children; ModelStructure elements name valueReferences, which are resolved to variable
+ * indices when the root ends. Annotations are skipped. Lenient like the FMI 2.0 parser: unknown
+ * elements and attributes, bad attribute syntax and missing required attributes become issues. */
+#include "md_parse_internal.h"
+
+typedef enum {
+    S3_ROOT = 1, S3_IFACE, S3_UNITDEFS, S3_UNIT, S3_TYPEDEFS, S3_TYPE, S3_LOGCATS, S3_MODELVARS,
+    S3_VAR, S3_MODELSTRUCT, S3_LEAF, S3_SKIP
+} state3;
+
+enum { K3_NONE = 0, K3_ME, K3_CS, K3_SE };
+
+/* variable element names, in fmuc_base_type order from FMUC_BT_FLOAT32 */
+static const char *const var_elems[] = {"Float32", "Float64", "Int8",    "UInt8",  "Int16",
+                                        "UInt16",  "Int32",   "UInt32",  "Int64",  "UInt64",
+                                        "Boolean", "String",  "Binary",  "Clock",  "Enumeration"};
+enum { NVAR_ELEMS = 15 };
+
+static uint8_t kind_of(int bt)
+{
+    if (bt == FMUC_BT_FLOAT32 || bt == FMUC_BT_FLOAT64)
+        return FMUC_TYPE_REAL;
+    if (bt >= FMUC_BT_INT8 && bt <= FMUC_BT_UINT64)
+        return FMUC_TYPE_INTEGER;
+    switch (bt) {
+    case FMUC_BT_BOOLEAN: return FMUC_TYPE_BOOLEAN;
+    case FMUC_BT_STRING: return FMUC_TYPE_STRING;
+    case FMUC_BT_BINARY: return FMUC_TYPE_BINARY;
+    case FMUC_BT_CLOCK: return FMUC_TYPE_CLOCK;
+    case FMUC_BT_ENUMERATION: return FMUC_TYPE_ENUMERATION;
+    default: return FMUC_TYPE_NONE;
+    }
+}
+
+static const char *const caus3[] = {"parameter", "calculatedParameter", "input", "output",
+                                    "local",     "independent",         "structuralParameter"};
+static const char *const ivar_names[] = {"constant", "fixed", "tunable", "changing", "countdown",
+                                         "triggered"};
+
+/* ---- extra records ---- */
+
+static fmuc_md_var_ext *ext_of_last(parser *p)
+{
+    fmuc_md *md = p->md;
+    uint32_t i = (uint32_t)(md->nvars - 1);
+    if (md->nexts && md->exts[md->nexts - 1].var == i)
+        return &md->exts[md->nexts - 1];
+    fmuc_md_var_ext *e = append(p, (void **)&md->exts, &p->cap_exts, &md->nexts, sizeof *e);
+    if (!e)
+        return NULL;
+    e->var = i;
+    md->vars[i].ext = 1;
+    return e;
+}
+
+/* Grow a list of an extra record by one zeroed element (lists are freed by fmuc_md_free). */
+static void *ext_push(parser *p, void **arr, uint32_t *n, size_t elsz)
+{
+    size_t cnt = *n, cap = 0;
+    if (cnt) /* the capacity grow() gave: 8, 16, 32 ... */
+        for (cap = 8; cap < cnt; cap *= 2)
+            ;
+    void *e = append(p, arr, &cap, &cnt, elsz);
+    if (e)
+        *n = (uint32_t)cnt;
+    return e;
+}
+
+/* A whitespace-separated list of unsigned 32-bit numbers into an arena array. */
+static uint32_t *u32_list(parser *p, const char *attr, const char *v, uint32_t *count)
+{
+    size_t cnt = count_tokens(v);
+    if (cnt > UINT32_MAX)
+        cnt = UINT32_MAX;
+    uint32_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt * sizeof *d, sizeof *d) : NULL;
+    if (cnt && !d) {
+        p->oom = 1;
+        return NULL;
+    }
+    const char *s = v;
+    char tok[64];
+    int trunc, bad = 0;
+    size_t i = 0;
+    while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
+        uint32_t x = 0;
+        if ((trunc || fmuc_md__parse_uint32(tok, &x) < 0) && !bad++) {
+            char b[80];
+            ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, attr, v,
+                  "%s at line %u: attribute %s=\"%s\" has the item \"%s\" that is not a valid "
+                  "xs:unsignedInt",
+                  p->elem, p->line, attr, shorten(b, v), tok);
+        }
+        d[i++] = x;
+    }
+    *count = (uint32_t)i;
+    return d;
+}
+
+/* ---- root and interfaces ---- */
+
+typedef struct req3 {
+    unsigned seen;
+} req3;
+
+static int a_root(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md *md = p->md;
+    req3 *q = obj;
+    if (strcmp(n, "fmiVersion") == 0)
+        md->fmi_version = dup(p, v), q->seen |= 1;
+    else if (strcmp(n, "modelName") == 0)
+        md->model_name = dup(p, v), q->seen |= 2;
+    else if (strcmp(n, "instantiationToken") == 0)
+        md->instantiation_token = md->guid = dup(p, v), q->seen |= 4;
+    else if (strcmp(n, "description") == 0)
+        md->description = dup(p, v);
+    else if (strcmp(n, "author") == 0)
+        md->author = dup(p, v);
+    else if (strcmp(n, "version") == 0)
+        md->version = dup(p, v);
+    else if (strcmp(n, "copyright") == 0)
+        md->copyright = dup(p, v);
+    else if (strcmp(n, "license") == 0)
+        md->license = dup(p, v);
+    else if (strcmp(n, "generationTool") == 0)
+        md->generation_tool = dup(p, v);
+    else if (strcmp(n, "generationDateAndTime") == 0)
+        md->generation_date_and_time = dup(p, v);
+    else if (strcmp(n, "variableNamingConvention") == 0) {
+        static const char *const conv[] = {"flat", "structured"};
+        md->variable_naming_convention = dup(p, v);
+        attr_enum(p, n, v, conv, 2);
+    } else
+        return 0;
+    return 1;
+}
+
+typedef struct iface3 {
+    fmuc_md_interface *itf;
+    unsigned iface; /* FMUC_IF_* */
+    int has_id;
+} iface3;
+
+static int a_iface(parser *p, const char *n, const char *v, void *obj)
+{
+    iface3 *c = obj;
+    fmuc_md_interface *itf = c->itf;
+    if (strcmp(n, "modelIdentifier") == 0) {
+        itf->model_identifier = dup(p, v);
+        c->has_id = 1;
+        return 1;
+    }
+    if (c->iface == FMUC_IF_CS) {
+        int32_t i;
+        if (strcmp(n, "maxOutputDerivativeOrder") == 0) {
+            itf->has_max_output_derivative_order = 1;
+            if (attr_uint(p, n, v, &itf->max_output_derivative_order) < 0)
+                itf->max_output_derivative_order = 0;
+            return 1;
+        }
+        if (strcmp(n, "fixedInternalStepSize") == 0) {
+            itf->has_fixed_internal_step_size = 1;
+            itf->fixed_internal_step_size = attr_double(p, n, v);
+            return 1;
+        }
+        if (strcmp(n, "recommendedIntermediateInputSmoothness") == 0) {
+            itf->has_recommended_intermediate_input_smoothness = 1;
+            if (attr_int(p, n, v, &i) == 0)
+                itf->recommended_intermediate_input_smoothness = i;
+            return 1;
+        }
+    }
+    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
+        const char *a = fmuc_md_cap_attr((fmuc_cap)k, 3);
+        if (!a || strcmp(n, a) != 0)
+            continue;
+        if (!(fmuc_md_cap_ifaces((fmuc_cap)k, 3) & c->iface))
+            return 0;
+        itf->caps_explicit |= 1u << k;
+        int b = 0;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            itf->caps |= 1u << k;
+        return 1;
+    }
+    return 0;
+}
+
+static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
+{
+    const char **nd = obj; /* [0] name, [1] description */
+    if (strcmp(n, "name") == 0)
+        nd[0] = dup(p, v);
+    else if (strcmp(n, "description") == 0)
+        nd[1] = dup(p, v);
+    else
+        return 0;
+    return 1;
+}
+
+/* ---- units and types ---- */
+
+static const char *const base_exps[8] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
+
+static int a_baseunit(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_unit *u = obj;
+    int k = lookup(n, base_exps, 8);
+    int32_t e;
+    if (k >= 0) {
+        if (attr_int(p, n, v, &e) == 0)
+            u->exp[k] = e;
+    } else if (strcmp(n, "factor") == 0)
+        u->factor = attr_double(p, n, v);
+    else if (strcmp(n, "offset") == 0)
+        u->offset = attr_double(p, n, v);
+    else
+        return 0;
+    return 1;
+}
+
+static int a_displayunit(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_display_unit *du = obj;
+    int b;
+    if (strcmp(n, "name") == 0)
+        du->name = dup(p, v);
+    else if (strcmp(n, "factor") == 0)
+        du->factor = attr_double(p, n, v);
+    else if (strcmp(n, "offset") == 0)
+        du->offset = attr_double(p, n, v);
+    else if (strcmp(n, "inverse") == 0)
+        attr_bool(p, n, v, &b);
+    else
+        return 0;
+    return 1;
+}
+
+/* attributes of a type definition (FMI 3.0 §2.4.4) */
+static int a_typedef(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_type *t = obj;
+    int b;
+    if (strcmp(n, "name") == 0)
+        t->name = dup(p, v);
+    else if (strcmp(n, "description") == 0)
+        t->description = dup(p, v);
+    else if (strcmp(n, "quantity") == 0)
+        t->quantity = dup_i(p, v), t->has |= FMUC_HAS_QUANTITY;
+    else if (strcmp(n, "unit") == 0)
+        t->unit = dup_i(p, v), t->has |= FMUC_HAS_UNIT;
+    else if (strcmp(n, "displayUnit") == 0)
+        t->display_unit = dup_i(p, v), t->has |= FMUC_HAS_DISPLAY_UNIT;
+    else if (strcmp(n, "min") == 0)
+        t->min = attr_double(p, n, v), t->has |= FMUC_HAS_MIN;
+    else if (strcmp(n, "max") == 0)
+        t->max = attr_double(p, n, v), t->has |= FMUC_HAS_MAX;
+    else if (strcmp(n, "nominal") == 0)
+        t->nominal = attr_double(p, n, v), t->has |= FMUC_HAS_NOMINAL;
+    else if (strcmp(n, "relativeQuantity") == 0) {
+        t->has |= FMUC_HAS_RELATIVE_QUANTITY;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            t->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
+    } else if (strcmp(n, "unbounded") == 0) {
+        t->has |= FMUC_HAS_UNBOUNDED;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            t->flags |= FMUC_FLAG_UNBOUNDED;
+    } else if (strcmp(n, "mimeType") == 0 || strcmp(n, "maxSize") == 0 ||
+               strcmp(n, "canBeDeactivated") == 0 || strcmp(n, "priority") == 0 ||
+               strcmp(n, "intervalVariability") == 0 || strcmp(n, "intervalDecimal") == 0 ||
+               strcmp(n, "shiftDecimal") == 0 || strcmp(n, "supportsFraction") == 0 ||
+               strcmp(n, "resolution") == 0 || strcmp(n, "intervalCounter") == 0 ||
+               strcmp(n, "shiftCounter") == 0)
+        ; /* Binary and Clock type attributes: not kept on types */
+    else
+        return 0;
+    return 1;
+}
+
+static int a_item(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_item *it = obj;
+    if (strcmp(n, "name") == 0)
+        it->name = dup(p, v);
+    else if (strcmp(n, "description") == 0)
+        it->description = dup(p, v);
+    else if (strcmp(n, "value") == 0) {
+        double d;
+        if (fmuc_md__parse_double(v, &d) == 0 && d == floor(d) && fabs(d) < 9.3e18)
+            it->value = (int)d, it->has_value = 1;
+        else
+            attr_int(p, n, v, &(int32_t){0});
+    } else
+        return 0;
+    return 1;
+}
+
+static int a_defexp(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_experiment *e = obj;
+    if (strcmp(n, "startTime") == 0)
+        e->has_start = 1, e->start_time = attr_double(p, n, v);
+    else if (strcmp(n, "stopTime") == 0)
+        e->has_stop = 1, e->stop_time = attr_double(p, n, v);
+    else if (strcmp(n, "tolerance") == 0)
+        e->has_tolerance = 1, e->tolerance = attr_double(p, n, v);
+    else if (strcmp(n, "stepSize") == 0)
+        e->has_step = 1, e->step_size = attr_double(p, n, v);
+    else
+        return 0;
+    return 1;
+}
+
+/* ---- variables ---- */
+
+static double number_of(parser *p, int bt, const char *attr, const char *v)
+{
+    if (bt == FMUC_BT_BOOLEAN) {
+        int b;
+        return attr_bool(p, attr, v, &b) == 0 ? (double)b : NAN;
+    }
+    double d;
+    int rc = fmuc_md__parse_double(v, &d);
+    if (rc == 0 && (kind_of(bt) != FMUC_TYPE_INTEGER || d == floor(d)) &&
+        (bt != FMUC_BT_ENUMERATION || d == floor(d)))
+        return d;
+    char b[80];
+    ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, attr, v,
+          "%s at line %u: attribute %s=\"%s\" is not a valid %s value", p->elem, p->line, attr,
+          shorten(b, v), var_elems[bt - 1]);
+    return NAN;
+}
+
+static int a_var(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_var *var = obj;
+    int bt = var->base, k, b;
+    fmuc_md_var_ext *e;
+    uint32_t u;
+    if (strcmp(n, "name") == 0) {
+        var->name = dup(p, v);
+        var->has |= FMUC_HAS_NAME;
+    } else if (strcmp(n, "valueReference") == 0) {
+        p->sv_vr_seen = 1;
+        if (attr_uint(p, n, v, &u) == 0) {
+            var->value_reference = u;
+            var->has |= FMUC_HAS_VALUE_REFERENCE;
+        }
+    } else if (strcmp(n, "description") == 0) {
+        var->description = dup(p, v);
+        var->has |= FMUC_HAS_DESCRIPTION;
+    } else if (strcmp(n, "causality") == 0) {
+        var->has |= FMUC_HAS_CAUSALITY;
+        k = attr_enum(p, n, v, caus3, 7);
+        var->causality = k < 0 ? FMUC_CAUS_INVALID : k == 6 ? FMUC_CAUS_STRUCTURAL_PARAMETER : k;
+    } else if (strcmp(n, "variability") == 0) {
+        var->has |= FMUC_HAS_VARIABILITY;
+        k = attr_enum(p, n, v, variability_names, 5);
+        var->variability = k < 0 ? FMUC_VAR_INVALID : k;
+    } else if (strcmp(n, "initial") == 0) {
+        k = attr_enum(p, n, v, initial_names, 3);
+        var->initial = k < 0 ? FMUC_INIT_INVALID : k + 1;
+    } else if (strcmp(n, "canHandleMultipleSetPerTimeInstant") == 0) {
+        var->has |= FMUC_HAS_MULTISET;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            var->flags |= FMUC_FLAG_MULTISET;
+    } else if (strcmp(n, "intermediateUpdate") == 0) {
+        if ((e = ext_of_last(p)) && attr_bool(p, n, v, &b) == 0)
+            e->intermediate_update = (uint8_t)b, e->has_intermediate_update = 1;
+    } else if (strcmp(n, "previous") == 0) {
+        if ((e = ext_of_last(p)) && attr_uint(p, n, v, &u) == 0)
+            e->previous = u, e->has_previous = 1;
+    } else if (strcmp(n, "clocks") == 0) {
+        if ((e = ext_of_last(p)))
+            e->clocks = u32_list(p, n, v, &e->nclocks);
+    } else if (strcmp(n, "declaredType") == 0) {
+        var->declared_type = dup_i(p, v);
+        var->has |= FMUC_HAS_DECLARED_TYPE;
+    } else if (strcmp(n, "start") == 0 && bt != FMUC_BT_BINARY && bt != FMUC_BT_CLOCK) {
+        var->start_text = dup_i(p, v);
+        var->has |= FMUC_HAS_START;
+        size_t cnt = bt == FMUC_BT_STRING ? 1 : count_tokens(v);
+        if (bt == FMUC_BT_STRING) {
+            var->start = NAN;
+        } else if (cnt <= 1) {
+            var->start = number_of(p, bt, n, v);
+        } else if ((e = ext_of_last(p))) {
+            /* an array's start values: the list, and the first as the number */
+            const char *s = v;
+            char tok[128];
+            int trunc;
+            while (next_token(&s, tok, sizeof tok, &trunc)) {
+                const char **slot = ext_push(p, (void **)&e->starts, &e->nstarts, sizeof *slot);
+                if (!slot)
+                    break;
+                *slot = dup_i(p, tok);
+                if (e->nstarts == 1)
+                    var->start = number_of(p, bt, n, tok);
+            }
+        }
+    } else if ((kind_of(bt) == FMUC_TYPE_REAL || kind_of(bt) == FMUC_TYPE_INTEGER ||
+                bt == FMUC_BT_ENUMERATION) &&
+               (strcmp(n, "min") == 0 || strcmp(n, "max") == 0 || strcmp(n, "quantity") == 0)) {
+        if (n[0] == 'q') {
+            var->quantity = dup_i(p, v);
+            var->has |= FMUC_HAS_QUANTITY;
+        } else if (n[1] == 'i') {
+            var->min = number_of(p, bt, n, v);
+            var->has |= FMUC_HAS_MIN;
+        } else {
+            var->max = number_of(p, bt, n, v);
+            var->has |= FMUC_HAS_MAX;
+        }
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "unit") == 0) {
+        var->unit = dup_i(p, v);
+        var->has |= FMUC_HAS_UNIT;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "displayUnit") == 0) {
+        var->display_unit = dup_i(p, v);
+        var->has |= FMUC_HAS_DISPLAY_UNIT;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "nominal") == 0) {
+        var->nominal = attr_double(p, n, v);
+        var->has |= FMUC_HAS_NOMINAL;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "relativeQuantity") == 0) {
+        var->has |= FMUC_HAS_RELATIVE_QUANTITY;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            var->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "unbounded") == 0) {
+        var->has |= FMUC_HAS_UNBOUNDED;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            var->flags |= FMUC_FLAG_UNBOUNDED;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "derivative") == 0) {
+        /* a valueReference in FMI 3.0: resolved to the 1-based index when the root ends */
+        var->has |= FMUC_HAS_DERIVATIVE;
+        if (attr_uint(p, n, v, &u) == 0)
+            var->derivative = u;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "reinit") == 0) {
+        var->has |= FMUC_HAS_REINIT;
+        if (attr_bool(p, n, v, &b) == 0 && b)
+            var->flags |= FMUC_FLAG_REINIT;
+    } else if (bt == FMUC_BT_BINARY && strcmp(n, "mimeType") == 0) {
+        if ((e = ext_of_last(p)))
+            e->mime_type = dup_i(p, v);
+    } else if (bt == FMUC_BT_BINARY && strcmp(n, "maxSize") == 0) {
+        if ((e = ext_of_last(p)) && attr_uint(p, n, v, &e->max_size) == 0)
+            e->has_max_size = 1;
+    } else if (bt == FMUC_BT_CLOCK) {
+        if (!(e = ext_of_last(p)))
+            return 1;
+        if (strcmp(n, "canBeDeactivated") == 0) {
+            e->clock_has |= FMUC_CLK_CAN_BE_DEACTIVATED;
+            if (attr_bool(p, n, v, &b) == 0)
+                e->can_be_deactivated = (uint8_t)b;
+        } else if (strcmp(n, "priority") == 0) {
+            e->clock_has |= FMUC_CLK_PRIORITY;
+            attr_uint(p, n, v, &e->priority);
+        } else if (strcmp(n, "intervalVariability") == 0) {
+            e->clock_has |= FMUC_CLK_INTERVAL_VARIABILITY;
+            k = attr_enum(p, n, v, ivar_names, 6);
+            e->interval_variability = (uint8_t)(k < 0 ? FMUC_IV_INVALID : k + 1);
+        } else if (strcmp(n, "intervalDecimal") == 0) {
+            e->clock_has |= FMUC_CLK_INTERVAL_DECIMAL;
+            e->interval_decimal = attr_double(p, n, v);
+        } else if (strcmp(n, "shiftDecimal") == 0) {
+            e->clock_has |= FMUC_CLK_SHIFT_DECIMAL;
+            e->shift_decimal = attr_double(p, n, v);
+        } else if (strcmp(n, "supportsFraction") == 0) {
+            e->clock_has |= FMUC_CLK_SUPPORTS_FRACTION;
+            if (attr_bool(p, n, v, &b) == 0)
+                e->supports_fraction = (uint8_t)b;
+        } else if (strcmp(n, "resolution") == 0 || strcmp(n, "intervalCounter") == 0 ||
+                   strcmp(n, "shiftCounter") == 0) {
+            double d = attr_double(p, n, v);
+            uint64_t x = d >= 0 && d < 1.8e19 ? (uint64_t)d : 0;
+            if (n[0] == 'r')
+                e->clock_has |= FMUC_CLK_RESOLUTION, e->resolution = x;
+            else if (n[0] == 'i')
+                e->clock_has |= FMUC_CLK_INTERVAL_COUNTER, e->interval_counter = x;
+            else
+                e->clock_has |= FMUC_CLK_SHIFT_COUNTER, e->shift_counter = x;
+        } else {
+            return 0;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void start_var(parser *p, int bt)
+{
+    fmuc_md *md = p->md;
+    if (md->nvars >= p->lim.max_variables) {
+        ISSUE(p, FMUC_ISSUE_LIMIT, NULL, NULL, "more than %zu variables: parse stopped at line %u",
+              p->lim.max_variables, p->line);
+        p->stop = 1;
+        md->parse_stopped = 1;
+        return;
+    }
+    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
+    if (!v)
+        return;
+    v->base = (uint32_t)bt;
+    v->type = kind_of(bt);
+    v->causality = FMUC_CAUS_LOCAL;
+    /* §2.4.7.4: continuous for Float32/Float64, discrete for every other type */
+    v->variability = v->type == FMUC_TYPE_REAL ? FMUC_VAR_CONTINUOUS : FMUC_VAR_DISCRETE;
+    v->line = v->type_line = p->line;
+    p->sv_vr_seen = 0;
+    for_attrs(p, a_var, v);
+    if (!(v->has & FMUC_HAS_NAME))
+        missing_attr(p, "name");
+    if (!p->sv_vr_seen)
+        missing_attr(p, "valueReference");
+    if (bt == FMUC_BT_ENUMERATION && !(v->has & FMUC_HAS_DECLARED_TYPE))
+        missing_attr(p, "declaredType");
+    push(p, S3_VAR, K3_NONE);
+}
+
+static int a_dim(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_dim *d = obj;
+    uint32_t u;
+    if (strcmp(n, "start") == 0) {
+        if (attr_uint(p, n, v, &u) == 0)
+            d->start = u, d->has_start = 1;
+    } else if (strcmp(n, "valueReference") == 0) {
+        if (attr_uint(p, n, v, &u) == 0)
+            d->value_reference = u, d->has_vr = 1;
+    } else
+        return 0;
+    return 1;
+}
+
+static int a_alias(parser *p, const char *n, const char *v, void *obj)
+{
+    fmuc_md_alias *a = obj;
+    if (strcmp(n, "name") == 0)
+        a->name = dup(p, v);
+    else if (strcmp(n, "description") == 0)
+        a->description = dup(p, v);
+    else if (strcmp(n, "displayUnit") == 0)
+        a->display_unit = dup_i(p, v);
+    else
+        return 0;
+    return 1;
+}
+
+static int a_startval(parser *p, const char *n, const char *v, void *obj)
+{
+    const char **out = obj;
+    if (strcmp(n, "value") != 0)
+        return 0;
+    *out = dup(p, v);
+    return 1;
+}
+
+static void start_var_child(parser *p)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_var *v = &md->vars[md->nvars - 1];
+    const char *e = p->elem;
+    fmuc_md_var_ext *x;
+    if (strcmp(e, "Annotations") == 0) {
+        push(p, S3_SKIP, K3_NONE);
+        return;
+    }
+    if (strcmp(e, "Dimension") == 0 && (x = ext_of_last(p))) {
+        fmuc_md_dim *d = ext_push(p, (void **)&x->dims, &x->ndims, sizeof *d);
+        if (d) {
+            d->line = p->line;
+            for_attrs(p, a_dim, d);
+            if (!d->has_start && !d->has_vr)
+                missing_attr(p, "start");
+        }
+    } else if (strcmp(e, "Alias") == 0 && (x = ext_of_last(p))) {
+        fmuc_md_alias *a = ext_push(p, (void **)&x->aliases, &x->naliases, sizeof *a);
+        if (a) {
+            a->line = p->line;
+            for_attrs(p, a_alias, a);
+            if (!a->name)
+                missing_attr(p, "name");
+        }
+    } else if (strcmp(e, "Start") == 0 &&
+               (v->base == FMUC_BT_STRING || v->base == FMUC_BT_BINARY) && (x = ext_of_last(p))) {
+        const char **s = ext_push(p, (void **)&x->starts, &x->nstarts, sizeof *s);
+        if (s) {
+            for_attrs(p, a_startval, s);
+            if (!*s)
+                missing_attr(p, "value");
+            if (x->nstarts == 1) {
+                v->start_text = *s;
+                v->has |= FMUC_HAS_START;
+            }
+        }
+    } else {
+        unknown_element(p, var_elems[v->base - 1]);
+        push(p, S3_SKIP, K3_NONE);
+        return;
+    }
+    push(p, S3_LEAF, K3_NONE);
+}
+
+/* ---- model structure ---- */
+
+static const char *const unk_elems[FMUC_UNK_COUNT] = {
+    "Output", "ContinuousStateDerivative", "ClockedState", "InitialUnknown", "EventIndicator"};
+
+typedef struct unk3 {
+    fmuc_md_unknown *u;
+    int has_vr;
+} unk3;
+
+static int a_unknown(parser *p, const char *n, const char *v, void *obj)
+{
+    unk3 *c = obj;
+    fmuc_md_unknown *u = c->u;
+    if (strcmp(n, "valueReference") == 0) {
+        c->has_vr = 1;
+        attr_uint(p, n, v, &u->value_reference);
+    } else if (strcmp(n, "dependencies") == 0) {
+        u->has_deps = 1;
+        u->deps_vr = u32_list(p, n, v, &u->ndeps);
+    } else if (strcmp(n, "dependenciesKind") == 0) {
+        u->has_kinds = 1;
+        size_t cnt = count_tokens(v);
+        uint8_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt, 1) : NULL;
+        if (cnt && !d)
+            return p->oom = 1, 1;
+        const char *s = v;
+        char tok[64];
+        int trunc, bad = 0;
+        size_t i = 0;
+        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
+            int k = trunc ? -1 : lookup(tok, depkind_names, 5);
+            if (k < 0 && !bad++) {
+                char b[80];
+                ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
+                      "%s at line %u: attribute dependenciesKind=\"%s\" has the item \"%s\" "
+                      "that is not one of dependent, constant, fixed, tunable, discrete",
+                      p->elem, p->line, shorten(b, v), tok);
+            }
+            d[i++] = (uint8_t)(k < 0 ? FMUC_DEPKIND_INVALID : k);
+        }
+        u->kinds = d;
+        u->nkinds = (uint32_t)i;
+    } else
+        return 0;
+    return 1;
+}
+
+static void start_unknown(parser *p, int kind)
+{
+    fmuc_md *md = p->md;
+    fmuc_md_unknown **lists[FMUC_UNK_COUNT] = {&md->outputs, &md->derivatives, &md->clocked_states,
+                                               &md->initial_unknowns, &md->event_indicators};
+    size_t *counts[FMUC_UNK_COUNT] = {&md->noutputs, &md->nderivatives, &md->nclocked_states,
+                                      &md->ninitial_unknowns, &md->nevent_indicators};
+    fmuc_md_unknown *u =
+        append(p, (void **)lists[kind], &p->cap_unk[kind], counts[kind], sizeof *u);
+    if (!u)
+        return;
+    u->line = p->line;
+    u->kind = (uint8_t)kind;
+    unk3 c = {u, 0};
+    for_attrs(p, a_unknown, &c);
+    if (!c.has_vr)
+        missing_attr(p, "valueReference");
+}
+
+/* valueReference -> 1-based index, by binary search over (vr << 32 | index) sorted */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t index_of(const uint64_t *map, size_t n, uint32_t vr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((map[mid] >> 32) < vr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && (map[lo] >> 32) == vr ? (uint32_t)(map[lo] & 0xffffffffu) + 1 : 0;
+}
+
+/* When the root ends: valueReferences in derivative and ModelStructure become indices. */
+static void resolve(parser *p)
+{
+    fmuc_md *md = p->md;
+    uint64_t *map = md->nvars ? malloc(md->nvars * sizeof *map) : NULL;
+    if (md->nvars && !map) {
+        p->oom = 1;
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE)
+            map[n++] = (uint64_t)md->vars[i].value_reference << 32 | (uint64_t)i;
+    qsort(map, n, sizeof *map, cmp_u64);
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].has & FMUC_HAS_DERIVATIVE)
+            md->vars[i].derivative = index_of(map, n, md->vars[i].derivative);
+    fmuc_md_unknown *lists[FMUC_UNK_COUNT] = {md->outputs, md->derivatives, md->clocked_states,
+                                              md->initial_unknowns, md->event_indicators};
+    size_t counts[FMUC_UNK_COUNT] = {md->noutputs, md->nderivatives, md->nclocked_states,
+                                     md->ninitial_unknowns, md->nevent_indicators};
+    for (int k = 0; k < FMUC_UNK_COUNT; k++)
+        for (size_t i = 0; i < counts[k]; i++) {
+            fmuc_md_unknown *u = &lists[k][i];
+            u->index = index_of(map, n, u->value_reference);
+            if (u->ndeps) {
+                uint32_t *d = fmuc_md__arena_alloc(p->ar, u->ndeps * sizeof *d, sizeof *d);
+                if (!d) {
+                    p->oom = 1;
+                    break;
+                }
+                for (uint32_t j = 0; j < u->ndeps; j++)
+                    d[j] = index_of(map, n, u->deps_vr[j]);
+                u->deps = d;
+            }
+        }
+    free(map);
+}
+
+/* ---- elements ---- */
+
+static const char *const top3[] = {"ModelExchange",   "CoSimulation",    "ScheduledExecution",
+                                   "UnitDefinitions", "TypeDefinitions", "LogCategories",
+                                   "DefaultExperiment", "ModelVariables", "ModelStructure",
+                                   "Annotations"};
+
+static void start_root_child(parser *p, frame *f)
+{
+    fmuc_md *md = p->md;
+    int idx = lookup(p->elem, top3, 10);
+    if (grow(p, (void **)&md->children, &p->cap_children, md->nchildren + 1,
+             sizeof *md->children) == 0) {
+        md->children[md->nchildren].name = dup_n(p, p->elem, MAX_NAME_COPY);
+        md->children[md->nchildren].line = p->line;
+        md->nchildren++;
+    }
+    if (idx < 0) {
+        unknown_element(p, "fmiModelDescription");
+        push(p, S3_SKIP, K3_NONE);
+        return;
+    }
+    /* ranks: the three interfaces 0 (any order), then one rank per element */
+    if (idx <= 2) {
+        fmuc_md_interface *itf = idx == 0 ? &md->me : idx == 1 ? &md->cs : &md->se;
+        if (f->last_rank > 0)
+            order_issue(p, "fmiModelDescription", 0);
+        if (f->last_rank < 0)
+            f->last_rank = 0;
+        if (++itf->count > 1) {
+            order_issue(p, "fmiModelDescription", 1);
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        iface3 c = {itf, idx == 0 ? FMUC_IF_ME : idx == 1 ? FMUC_IF_CS : FMUC_IF_SE, 0};
+        itf->present = 1;
+        itf->line = p->line;
+        for_attrs(p, a_iface, &c);
+        if (!c.has_id)
+            missing_attr(p, "modelIdentifier");
+        push(p, S3_IFACE, (uint8_t)(K3_ME + idx));
+        return;
+    }
+    if (child_order(p, f, "fmiModelDescription", idx - 2, 1)) {
+        push(p, S3_SKIP, K3_NONE);
+        return;
+    }
+    switch (idx) {
+    case 3:
+        for_attrs(p, a_none, NULL);
+        push(p, S3_UNITDEFS, K3_NONE);
+        break;
+    case 4:
+        for_attrs(p, a_none, NULL);
+        push(p, S3_TYPEDEFS, K3_NONE);
+        break;
+    case 5:
+        for_attrs(p, a_none, NULL);
+        push(p, S3_LOGCATS, K3_NONE);
+        break;
+    case 6:
+        md->experiment.present = 1;
+        md->experiment.line = p->line;
+        for_attrs(p, a_defexp, &md->experiment);
+        push(p, S3_LEAF, K3_NONE);
+        break;
+    case 7:
+        md->has_model_variables = 1;
+        for_attrs(p, a_none, NULL);
+        push(p, S3_MODELVARS, K3_NONE);
+        break;
+    case 8:
+        md->has_model_structure = 1;
+        for_attrs(p, a_none, NULL);
+        push(p, S3_MODELSTRUCT, K3_NONE);
+        break;
+    default:
+        push(p, S3_SKIP, K3_NONE); /* Annotations */
+        break;
+    }
+}
+
+static void start_element(parser *p)
+{
+    fmuc_md *md = p->md;
+    const char *e = p->elem;
+    if (p->depth == 0) {
+        p->root_seen = 1;
+        md->root_name = dup_n(p, e, MAX_NAME_COPY);
+        md->root_line = p->line;
+        if (strcmp(e, "fmiModelDescription") != 0) {
+            ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
+                  "the root element is <%s> at line %u, expected <fmiModelDescription>", e,
+                  p->line);
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        req3 q = {0};
+        for_attrs(p, a_root, &q);
+        if (!(q.seen & 1))
+            missing_attr(p, "fmiVersion");
+        if (!(q.seen & 2))
+            missing_attr(p, "modelName");
+        if (!(q.seen & 4))
+            missing_attr(p, "instantiationToken");
+        push(p, S3_ROOT, K3_NONE);
+        return;
+    }
+    frame *f = &p->stack[p->depth - 1];
+    f->nchild++;
+    int k;
+    switch ((state3)f->st) {
+    case S3_ROOT:
+        start_root_child(p, f);
+        return;
+    case S3_IFACE:
+        if (strcmp(e, "Annotations") == 0) {
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        unknown_element(p, top3[f->kind - K3_ME]);
+        break;
+    case S3_UNITDEFS:
+        if (strcmp(e, "Unit") == 0) {
+            fmuc_md_unit *u = append(p, (void **)&md->units, &p->cap_units, &md->nunits, sizeof *u);
+            if (!u)
+                return;
+            u->line = p->line;
+            u->factor = 1.0;
+            const char *nd[2] = {NULL, NULL};
+            for_attrs(p, a_name_desc, nd);
+            u->name = nd[0];
+            if (!u->name)
+                missing_attr(p, "name");
+            p->cap_disp = 0;
+            push(p, S3_UNIT, K3_NONE);
+            return;
+        }
+        unknown_element(p, "UnitDefinitions");
+        break;
+    case S3_UNIT: {
+        fmuc_md_unit *u = &md->units[md->nunits - 1];
+        if (strcmp(e, "BaseUnit") == 0) {
+            u->has_base_unit = 1;
+            for_attrs(p, a_baseunit, u);
+            push(p, S3_LEAF, K3_NONE);
+            return;
+        }
+        if (strcmp(e, "DisplayUnit") == 0) {
+            fmuc_md_display_unit *du =
+                append(p, (void **)&u->display, &p->cap_disp, &u->ndisplay, sizeof *du);
+            if (!du)
+                return;
+            du->factor = 1.0;
+            du->line = p->line;
+            for_attrs(p, a_displayunit, du);
+            if (!du->name)
+                missing_attr(p, "name");
+            push(p, S3_SKIP, K3_NONE); /* Annotations inside */
+            return;
+        }
+        if (strcmp(e, "Annotations") == 0) {
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        unknown_element(p, "Unit");
+        break;
+    }
+    case S3_TYPEDEFS: {
+        size_t n = strlen(e);
+        k = n > 4 && strcmp(e + n - 4, "Type") == 0 ? -2 : -1;
+        if (k == -2) {
+            char base[32];
+            snprintf(base, sizeof base, "%.*s", (int)(n - 4), e);
+            k = lookup(base, var_elems, NVAR_ELEMS);
+        }
+        if (k >= 0) {
+            fmuc_md_type *t = append(p, (void **)&md->types, &p->cap_types, &md->ntypes, sizeof *t);
+            if (!t)
+                return;
+            t->line = p->line;
+            t->type = kind_of(k + 1);
+            t->base = (uint8_t)(k + 1);
+            t->ntypes = 1;
+            for_attrs(p, a_typedef, t);
+            if (!t->name)
+                missing_attr(p, "name");
+            p->cap_items = 0;
+            push(p, S3_TYPE, K3_NONE);
+            return;
+        }
+        unknown_element(p, "TypeDefinitions");
+        break;
+    }
+    case S3_TYPE: {
+        fmuc_md_type *t = &md->types[md->ntypes - 1];
+        if (strcmp(e, "Item") == 0 && t->type == FMUC_TYPE_ENUMERATION) {
+            fmuc_md_item *it = append(p, (void **)&t->items, &p->cap_items, &t->nitems, sizeof *it);
+            if (!it)
+                return;
+            it->line = p->line;
+            for_attrs(p, a_item, it);
+            if (!it->name)
+                missing_attr(p, "name");
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        if (strcmp(e, "Annotations") == 0) {
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        unknown_element(p, "TypeDefinitions");
+        break;
+    }
+    case S3_LOGCATS:
+        if (strcmp(e, "Category") == 0) {
+            fmuc_md_category *c =
+                append(p, (void **)&md->categories, &p->cap_cats, &md->ncategories, sizeof *c);
+            if (!c)
+                return;
+            c->line = p->line;
+            const char *nd[2] = {NULL, NULL};
+            for_attrs(p, a_name_desc, nd);
+            c->name = nd[0];
+            c->description = nd[1];
+            if (!c->name)
+                missing_attr(p, "name");
+            push(p, S3_SKIP, K3_NONE);
+            return;
+        }
+        unknown_element(p, "LogCategories");
+        break;
+    case S3_MODELVARS:
+        k = lookup(e, var_elems, NVAR_ELEMS);
+        if (k >= 0) {
+            start_var(p, k + 1);
+            return;
+        }
+        unknown_element(p, "ModelVariables");
+        break;
+    case S3_VAR:
+        start_var_child(p);
+        return;
+    case S3_MODELSTRUCT:
+        k = lookup(e, unk_elems, FMUC_UNK_COUNT);
+        if (k >= 0) {
+            child_order(p, f, "ModelStructure", k, 0);
+            start_unknown(p, k);
+            push(p, S3_LEAF, K3_NONE);
+            return;
+        }
+        unknown_element(p, "ModelStructure");
+        break;
+    case S3_LEAF:
+        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
+              "element <%s> at line %u is not allowed here (the parent element has no child "
+              "elements in the FMI 3.0 schema)",
+              e, p->line);
+        break;
+    case S3_SKIP:
+    default:
+        break;
+    }
+    push(p, S3_SKIP, K3_NONE);
+}
+
+static void end_element(parser *p)
+{
+    frame *f = &p->stack[--p->depth];
+    fmuc_md *md = p->md;
+    if (f->st == S3_MODELVARS && !f->nchild)
+        empty_list(p, f, "ModelVariables", "Float64/Int32/.../Clock");
+    if (f->st == S3_ROOT) {
+        resolve(p);
+        if (!md->has_model_variables)
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
+                     "<fmiModelDescription> has no <ModelVariables> (required, FMI 3.0 §2.4.1)");
+        if (!md->has_model_structure)
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
+                     "<fmiModelDescription> has no <ModelStructure> (required, FMI 3.0 §2.4.1)");
+    }
+}
+
+const fmuc_md__ops fmuc_md__fmi3_ops = {start_element, end_element, "FMI 3.0", NULL};
