@@ -5,7 +5,7 @@
 #
 #   bash bench/run.sh                 # everything (about 10 minutes on an idle 2-core machine)
 #   bash bench/run.sh --quick         # fewer repetitions (still >= 3 runs per figure)
-#   bash bench/run.sh core wrapper    # only some: core md_scale battery wrapper isolation batch
+#   bash bench/run.sh core wrapper    # only some: core md_scale cli_scale battery wrapper isolation batch
 #                                     # time_bounds (issue 16: battery wall time on the
 #                                     # third-party FMUs and the hanging fixture; not in the
 #                                     # default set, a few minutes)
@@ -26,13 +26,13 @@ build_type=${BUILD_TYPE:-Release}
 jobs=${JOBS:-2}
 results=${RESULTS:-$here/results.json}
 quick=0
-all=(core md_scale battery wrapper isolation batch)
+all=(core md_scale cli_scale battery wrapper isolation batch)
 sel=()
 for a in "$@"; do
   case $a in
     --quick) quick=1 ;;
     -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    core|md_scale|battery|wrapper|isolation|batch|time_bounds) sel+=("$a") ;;
+    core|md_scale|cli_scale|battery|wrapper|isolation|batch|time_bounds) sel+=("$a") ;;
     *) echo "run.sh: unknown argument '$a'" >&2; exit 64 ;;
   esac
 done
@@ -73,6 +73,8 @@ for s in "${sel[@]}"; do
   case $s in
     core) run core "$b/bench_core" ;;
     md_scale) run md_scale "$b/bench_md_scale" "${a_md[@]}" ;;
+    cli_scale) run cli_scale python3 "$here/bench_cli_scale.py" --fmucheck "$build/fmucheck" \
+                 --runs "$([ $quick = 1 ] && echo 2 || echo 3)" ;;
     battery) run battery "$b/bench_battery" "${a_bat[@]}" ;;
     wrapper) run wrapper "$b/bench_wrapper" "${a_wr[@]}" ;;
     isolation) run isolation "$b/bench_isolation" "${a_iso[@]}" ;;
