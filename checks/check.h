@@ -111,7 +111,7 @@ void fmuc_shared_mark_unusable(const fmuc_subject *s, fmi2Type iface, int level,
  *  The text lives in the subject. */
 const char *fmuc_shared_unusable(const fmuc_subject *s, fmi2Type iface, int level);
 
-/** The variables sorted by alias key (fmuc_ms__alias_sort in md_ms_util.h), made once per FMU;
+/** The variables sorted by alias key (fmuc_ms__alias_sort in md/md_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */
 const uint64_t *fmuc_shared_alias_index(const fmuc_subject *s, size_t *n);
 

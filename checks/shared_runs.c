@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "api/api_util.h"
-#include "md/md_ms_util.h"
+#include "md/md_util.h"
 
 typedef struct shared_entry {
     int done;

@@ -335,7 +335,7 @@ static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
  *  §2.2.3 / fmi2-rules C-18). Adds the summary and the plots to the evidence. */
 /** --soak N (B20): after a nominal run that passed, repeat it N times, each a new instance, in
  *  one worker process; a failing repetition is a violation naming the run and time, the counts
- *  go into the evidence ("soak"). Nothing without --soak. (api_soak_util.c) */
+ *  go into the evidence ("soak"). Nothing without --soak. (api_util.c) */
 void apiu_soak(const fmuc_subject *s, const fmuc_sim_config *cfg, const char *label,
                fmuc_result *res);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 typedef struct ctx {
     fmuc_result *res;

@@ -3,7 +3,7 @@
  * tunable > fixed) (FMI 2.0.4 §2.2.7, catalogue B-306, a recommendation). Sets with constants are
  * md-alias-start's (a constant may alias only constants). */
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 typedef struct ctx {
     fmuc_result *res;

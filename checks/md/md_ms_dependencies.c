@@ -6,7 +6,7 @@
  * Derivatives list is ignored, §2.2.8, so it is not judged). Out-of-range entries are
  * md-ms-indices'. */
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 static const char *why_not_known(const fmuc_md *md, const fmuc_ms_roles *roles,
                                  fmuc_ms_list_id list, uint32_t j)

@@ -4,7 +4,7 @@
  * reported by md-attribute-syntax); kinds other than "dependent" only
  * for Real unknowns; in InitialUnknowns only "dependent" and "constant". */
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 static const char *kind_name(unsigned k)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 static int local_or_output(const fmuc_md_var *v)
 {

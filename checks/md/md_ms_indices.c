@@ -1,7 +1,7 @@
 /* md-ms-indices: every ModelStructure Unknown@index and every dependencies entry is a valid
  * 1-based variable index 1..N (FMI 2.0.4 §2.2.8, catalogue B-401). */
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 #include "md_util.h"
 
 static void run(const fmuc_subject *s, fmuc_result *res)

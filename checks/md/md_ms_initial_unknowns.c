@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 static int approx_or_calculated(const fmuc_md_var *v)
 {

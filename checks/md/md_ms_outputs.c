@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "md_ms_util.h"
+#include "md_util.h"
 
 typedef struct elem {
     const char *name;

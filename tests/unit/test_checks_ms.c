@@ -8,7 +8,7 @@
 #include <criterion/criterion.h>
 
 #include "check.h"
-#include "md/md_ms_util.h"
+#include "md/md_util.h"
 
 /* ---- harness ---- */
 
