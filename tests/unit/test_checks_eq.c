@@ -217,6 +217,25 @@ Test(eq_determinism, static_global_fails_only_interleaved)
     close_run(&r);
 }
 
+/* issue 16 (time): when both instances of (3) repeat instance 1, instance A also stands for
+ * (1) and the run before fmi2Reset (one instance fewer); otherwise the full sequence runs */
+Test(eq_determinism, short_sequence_when_instances_agree)
+{
+    eq_run r;
+    open_fmu(&r, GOOD("SpringMassDamper"));
+    cr_expect_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_PASS);
+    cJSON *cs = cJSON_GetObjectItem(r.res.evidence, "CS");
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(1) and (2) instance")));
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(1) two fresh instances in sequence")));
+    cr_expect(cJSON_IsString(cJSON_GetObjectItem(cs, "(2) after fmi2Reset")));
+    close_run(&r);
+    open_fmu(&r, BROKEN("eq-determinism--global"));
+    cr_expect_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_FAIL);
+    cr_expect_null(cJSON_GetObjectItem(cJSON_GetObjectItem(r.res.evidence, "CS"),
+                                       "(1) and (2) instance"));
+    close_run(&r);
+}
+
 Test(eq_determinism, reset_keeping_state_fails)
 {
     eq_run r;
