@@ -180,6 +180,20 @@ void start_defexp(parser *p)
     for_attrs(p, a_defexp, &md->experiment);
 }
 
+void start_root_section(parser *p)
+{
+    fmuc_md *md = p->md;
+    if (strcmp(p->elem, "DefaultExperiment") == 0) {
+        start_defexp(p);
+        return;
+    }
+    if (strcmp(p->elem, "ModelVariables") == 0)
+        md->has_model_variables = 1;
+    else if (strcmp(p->elem, "ModelStructure") == 0)
+        md->has_model_structure = 1;
+    for_attrs(p, a_none, NULL);
+}
+
 int a_name_desc(parser *p, const char *n, const char *v, void *obj)
 {
     const char **nd = obj; /* [0] name, [1] description */

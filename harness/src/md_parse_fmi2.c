@@ -273,36 +273,16 @@ static void start_root_child(parser *p, frame *f)
         push(p, S_IFACE, idx == 0 ? K_ME : K_CS);
         break;
     }
-    case 2:
-        for_attrs(p, a_none, NULL);
-        push(p, S_UNITDEFS, K_UNITDEFS);
+    default: {
+        static const uint8_t next[9][2] = {
+            [2] = {S_UNITDEFS, K_UNITDEFS}, [3] = {S_TYPEDEFS, K_TYPEDEFS},
+            [4] = {S_LOGCATS, K_LOGCATS},   [5] = {S_LEAF, K_NONE},
+            [6] = {S_VENDOR, K_VENDOR},     [7] = {S_MODELVARS, K_MODELVARS},
+            [8] = {S_MODELSTRUCT, K_MODELSTRUCT}};
+        start_root_section(p);
+        push(p, next[idx][0], next[idx][1]);
         break;
-    case 3:
-        for_attrs(p, a_none, NULL);
-        push(p, S_TYPEDEFS, K_TYPEDEFS);
-        break;
-    case 4:
-        for_attrs(p, a_none, NULL);
-        push(p, S_LOGCATS, K_LOGCATS);
-        break;
-    case 5:
-        start_defexp(p);
-        push(p, S_LEAF, K_NONE);
-        break;
-    case 6:
-        for_attrs(p, a_none, NULL);
-        push(p, S_VENDOR, K_VENDOR);
-        break;
-    case 7:
-        md->has_model_variables = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S_MODELVARS, K_MODELVARS);
-        break;
-    case 8:
-        md->has_model_structure = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S_MODELSTRUCT, K_MODELSTRUCT);
-        break;
+    }
     }
 }
 

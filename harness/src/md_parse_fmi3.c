@@ -517,37 +517,14 @@ static void start_root_child(parser *p, frame *f)
         push(p, S3_SKIP, K3_NONE);
         return;
     }
-    switch (idx) {
-    case 3:
-        for_attrs(p, a_none, NULL);
-        push(p, S3_UNITDEFS, K3_NONE);
-        break;
-    case 4:
-        for_attrs(p, a_none, NULL);
-        push(p, S3_TYPEDEFS, K3_NONE);
-        break;
-    case 5:
-        for_attrs(p, a_none, NULL);
-        push(p, S3_LOGCATS, K3_NONE);
-        break;
-    case 6:
-        start_defexp(p);
-        push(p, S3_LEAF, K3_NONE);
-        break;
-    case 7:
-        md->has_model_variables = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S3_MODELVARS, K3_NONE);
-        break;
-    case 8:
-        md->has_model_structure = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S3_MODELSTRUCT, K3_NONE);
-        break;
-    default:
+    if (idx == 9) {
         push(p, S3_SKIP, K3_NONE); /* Annotations */
-        break;
+        return;
     }
+    static const uint8_t next[9] = {[3] = S3_UNITDEFS, [4] = S3_TYPEDEFS, [5] = S3_LOGCATS,
+                                    [6] = S3_LEAF,     [7] = S3_MODELVARS, [8] = S3_MODELSTRUCT};
+    start_root_section(p);
+    push(p, next[idx], K3_NONE);
 }
 
 static void start_element(parser *p)

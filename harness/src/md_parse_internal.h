@@ -136,6 +136,7 @@ struct parser {
 #define a_cap fmuc_md__a_cap
 #define a_defexp fmuc_md__a_defexp
 #define start_defexp fmuc_md__start_defexp
+#define start_root_section fmuc_md__start_root_section
 #define a_name_desc fmuc_md__a_name_desc
 #define start_unit fmuc_md__start_unit
 #define a_baseunit fmuc_md__a_baseunit
@@ -212,6 +213,9 @@ int a_cap(parser *p, const char *n, const char *v, fmuc_md_interface *itf, unsig
 int a_defexp(parser *p, const char *n, const char *v, void *obj);
 /** <DefaultExperiment>: fills md->experiment. */
 void start_defexp(parser *p);
+/** A section child of the root (2.0, 3.0): DefaultExperiment's attributes are read,
+ *  ModelVariables/ModelStructure noted, the others have no attributes. */
+void start_root_section(parser *p);
 /** name and description into const char *[2] */
 int a_name_desc(parser *p, const char *n, const char *v, void *obj);
 /** <Unit>, <DisplayUnit>, <Category>: append and read; -1 when out of memory. */
