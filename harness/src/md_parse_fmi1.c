@@ -13,24 +13,8 @@ typedef enum {
     S1_DIRECTDEP, S1_NAME, S1_IMPL, S1_COSIM, S1_LEAF, S1_SKIP
 } state1;
 
-static const char *const caus1[] = {"input", "output", "internal", "none"};
-static const char *const var1[] = {"constant", "parameter", "discrete", "continuous"};
 static const char *const alias1[] = {"noAlias", "alias", "negatedAlias"};
 static const char *const types1[] = {"Real", "Integer", "Boolean", "String", "Enumeration"};
-
-static fmuc_md_var_ext *ext_of_last(parser *p)
-{
-    fmuc_md *md = p->md;
-    uint32_t i = (uint32_t)(md->nvars - 1);
-    if (md->nexts && md->exts[md->nexts - 1].var == i)
-        return &md->exts[md->nexts - 1];
-    fmuc_md_var_ext *e = append(p, (void **)&md->exts, &p->cap_exts, &md->nexts, sizeof *e);
-    if (!e)
-        return NULL;
-    e->var = i;
-    md->vars[i].ext = 1;
-    return e;
-}
 
 static int a_root(parser *p, const char *n, const char *v, void *obj)
 {
@@ -44,30 +28,11 @@ static int a_root(parser *p, const char *n, const char *v, void *obj)
         md->fmi1_model_identifier = dup(p, v), *seen |= 4;
     else if (strcmp(n, "guid") == 0)
         md->guid = dup(p, v), *seen |= 8;
-    else if (strcmp(n, "description") == 0)
-        md->description = dup(p, v);
-    else if (strcmp(n, "author") == 0)
-        md->author = dup(p, v);
-    else if (strcmp(n, "version") == 0)
-        md->version = dup(p, v);
-    else if (strcmp(n, "generationTool") == 0)
-        md->generation_tool = dup(p, v);
-    else if (strcmp(n, "generationDateAndTime") == 0)
-        md->generation_date_and_time = dup(p, v);
-    else if (strcmp(n, "variableNamingConvention") == 0) {
-        static const char *const conv[] = {"flat", "structured"};
-        md->variable_naming_convention = dup(p, v);
-        attr_enum(p, n, v, conv, 2);
-    } else if (strcmp(n, "numberOfContinuousStates") == 0) {
+    else if (strcmp(n, "numberOfContinuousStates") == 0) {
         md->has_number_of_continuous_states = 1;
-        if (attr_uint(p, n, v, &md->number_of_continuous_states) < 0)
-            md->number_of_continuous_states = 0;
-    } else if (strcmp(n, "numberOfEventIndicators") == 0) {
-        md->has_number_of_event_indicators = 1;
-        if (attr_uint(p, n, v, &md->number_of_event_indicators) < 0)
-            md->number_of_event_indicators = 0;
+        md->number_of_continuous_states = attr_uint0(p, n, v);
     } else
-        return 0;
+        return a_root_info(p, n, v);
     return 1;
 }
 
@@ -76,21 +41,10 @@ static int a_caps(parser *p, const char *n, const char *v, void *obj)
     fmuc_md_interface *itf = obj;
     if (strcmp(n, "maxOutputDerivativeOrder") == 0) {
         itf->has_max_output_derivative_order = 1;
-        if (attr_uint(p, n, v, &itf->max_output_derivative_order) < 0)
-            itf->max_output_derivative_order = 0;
+        itf->max_output_derivative_order = attr_uint0(p, n, v);
         return 1;
     }
-    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        const char *a = fmuc_md_cap_attr((fmuc_cap)k, 1);
-        if (!a || strcmp(n, a) != 0)
-            continue;
-        itf->caps_explicit |= 1u << k;
-        int b = 0;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            itf->caps |= 1u << k;
-        return 1;
-    }
-    return 0;
+    return a_cap(p, n, v, itf, 0) > 0;
 }
 
 static int a_model(parser *p, const char *n, const char *v, void *obj)
@@ -105,21 +59,7 @@ static int a_model(parser *p, const char *n, const char *v, void *obj)
     return 1;
 }
 
-static int a_defexp(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_experiment *e = obj;
-    if (strcmp(n, "startTime") == 0)
-        e->has_start = 1, e->start_time = attr_double(p, n, v);
-    else if (strcmp(n, "stopTime") == 0)
-        e->has_stop = 1, e->stop_time = attr_double(p, n, v);
-    else if (strcmp(n, "tolerance") == 0)
-        e->has_tolerance = 1, e->tolerance = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
-static int a_baseunit(parser *p, const char *n, const char *v, void *obj)
+static int a_unit1(parser *p, const char *n, const char *v, void *obj)
 {
     fmuc_md_unit *u = obj;
     if (strcmp(n, "unit") != 0)
@@ -142,84 +82,18 @@ static int a_dispunit(parser *p, const char *n, const char *v, void *obj)
     return 1;
 }
 
-static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
-{
-    const char **nd = obj;
-    if (strcmp(n, "name") == 0)
-        nd[0] = dup(p, v);
-    else if (strcmp(n, "description") == 0)
-        nd[1] = dup(p, v);
-    else
-        return 0;
-    return 1;
-}
-
 /* attributes of a type element of a Type (RealType ...) */
 static int a_typeattr(parser *p, const char *n, const char *v, void *obj)
 {
-    fmuc_md_type *t = obj;
-    int b;
-    if (strcmp(n, "quantity") == 0)
-        t->quantity = dup_i(p, v), t->has |= FMUC_HAS_QUANTITY;
-    else if (strcmp(n, "unit") == 0)
-        t->unit = dup_i(p, v), t->has |= FMUC_HAS_UNIT;
-    else if (strcmp(n, "displayUnit") == 0)
-        t->display_unit = dup_i(p, v), t->has |= FMUC_HAS_DISPLAY_UNIT;
-    else if (strcmp(n, "min") == 0)
-        t->min = attr_double(p, n, v), t->has |= FMUC_HAS_MIN;
-    else if (strcmp(n, "max") == 0)
-        t->max = attr_double(p, n, v), t->has |= FMUC_HAS_MAX;
-    else if (strcmp(n, "nominal") == 0)
-        t->nominal = attr_double(p, n, v), t->has |= FMUC_HAS_NOMINAL;
-    else if (strcmp(n, "relativeQuantity") == 0) {
-        t->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            t->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else
-        return 0;
-    return 1;
+    return a_type_real(p, n, v, obj);
 }
-
-typedef struct sv1 {
-    fmuc_md_var *v;
-    int caus_given, var_param;
-} sv1;
 
 static int a_sv(parser *p, const char *n, const char *v, void *obj)
 {
-    sv1 *c = obj;
-    fmuc_md_var *var = c->v;
+    fmuc_md_var *var = obj;
     int k;
-    if (strcmp(n, "name") == 0) {
-        var->name = dup(p, v);
-        var->has |= FMUC_HAS_NAME;
-    } else if (strcmp(n, "valueReference") == 0) {
-        p->sv_vr_seen = 1;
-        uint32_t u;
-        if (attr_uint(p, n, v, &u) == 0) {
-            var->value_reference = u;
-            var->has |= FMUC_HAS_VALUE_REFERENCE;
-        }
-    } else if (strcmp(n, "description") == 0) {
-        var->description = dup(p, v);
-        var->has |= FMUC_HAS_DESCRIPTION;
-    } else if (strcmp(n, "causality") == 0) {
-        var->has |= FMUC_HAS_CAUSALITY;
-        k = attr_enum(p, n, v, caus1, 4);
-        var->causality = k < 0   ? FMUC_CAUS_INVALID
-                         : k == 0 ? FMUC_CAUS_INPUT
-                         : k == 1 ? FMUC_CAUS_OUTPUT
-                         : k == 2 ? FMUC_CAUS_LOCAL
-                                  : FMUC_CAUS_NONE;
-    } else if (strcmp(n, "variability") == 0) {
-        var->has |= FMUC_HAS_VARIABILITY;
-        k = attr_enum(p, n, v, var1, 4);
-        c->var_param = k == 1;
-        var->variability = k < 0   ? FMUC_VAR_INVALID
-                           : k == 0 ? FMUC_VAR_CONSTANT
-                           : k == 1 ? FMUC_VAR_FIXED
-                           : k == 2 ? FMUC_VAR_DISCRETE
-                                    : FMUC_VAR_CONTINUOUS;
+    if (a_var_common(p, n, v, var)) {
+        ;
     } else if (strcmp(n, "alias") == 0) {
         k = attr_enum(p, n, v, alias1, 3);
         fmuc_md_var_ext *e;
@@ -262,19 +136,8 @@ static int a_svtype(parser *p, const char *n, const char *v, void *obj)
             else
                 var->max = d, var->has |= FMUC_HAS_MAX;
         }
-    } else if (t == FMUC_TYPE_REAL && strcmp(n, "unit") == 0) {
-        var->unit = dup_i(p, v);
-        var->has |= FMUC_HAS_UNIT;
-    } else if (t == FMUC_TYPE_REAL && strcmp(n, "displayUnit") == 0) {
-        var->display_unit = dup_i(p, v);
-        var->has |= FMUC_HAS_DISPLAY_UNIT;
-    } else if (t == FMUC_TYPE_REAL && strcmp(n, "nominal") == 0) {
-        var->nominal = attr_double(p, n, v);
-        var->has |= FMUC_HAS_NOMINAL;
-    } else if (t == FMUC_TYPE_REAL && strcmp(n, "relativeQuantity") == 0) {
-        var->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
+    } else if (t == FMUC_TYPE_REAL && a_var_real(p, n, v, var)) {
+        ;
     } else
         return 0;
     return 1;
@@ -282,31 +145,14 @@ static int a_svtype(parser *p, const char *n, const char *v, void *obj)
 
 static void start_sv(parser *p)
 {
-    fmuc_md *md = p->md;
-    if (md->nvars >= p->lim.max_variables) {
-        ISSUE(p, FMUC_ISSUE_LIMIT, NULL, NULL,
-              "more than %zu ScalarVariables: parse stopped at line %u", p->lim.max_variables,
-              p->line);
-        p->stop = 1;
-        md->parse_stopped = 1;
-        return;
-    }
-    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
+    fmuc_md_var *v = start_var_common(p);
     if (!v)
         return;
-    v->causality = FMUC_CAUS_LOCAL; /* internal */
-    v->variability = FMUC_VAR_CONTINUOUS;
-    v->line = p->line;
-    p->sv_vr_seen = 0;
-    sv1 c = {v, 0, 0};
-    for_attrs(p, a_sv, &c);
+    for_attrs(p, a_sv, v);
     /* an internal parameter is FMI 2.0's parameter */
-    if (c.var_param && v->causality == FMUC_CAUS_LOCAL)
+    if (v->variability == FMUC_VAR_FIXED && v->causality == FMUC_CAUS_LOCAL)
         v->causality = FMUC_CAUS_PARAMETER;
-    if (!(v->has & FMUC_HAS_NAME))
-        missing_attr(p, "name");
-    if (!p->sv_vr_seen)
-        missing_attr(p, "valueReference");
+    var_required(p, v);
     push(p, S1_SV, 0);
 }
 
@@ -315,13 +161,7 @@ static void start_element(parser *p)
     fmuc_md *md = p->md;
     const char *e = p->elem;
     if (p->depth == 0) {
-        p->root_seen = 1;
-        md->root_name = dup_n(p, e, MAX_NAME_COPY);
-        md->root_line = p->line;
-        if (strcmp(e, "fmiModelDescription") != 0) {
-            ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-                  "the root element is <%s> at line %u, expected <fmiModelDescription>", e,
-                  p->line);
+        if (start_root(p) < 0) {
             push(p, S1_SKIP, 0);
             return;
         }
@@ -347,12 +187,7 @@ static void start_element(parser *p)
                                            "DefaultExperiment", "VendorAnnotations",
                                            "ModelVariables", "Implementation"};
         k = lookup(e, top1, 6);
-        if (grow(p, (void **)&md->children, &p->cap_children, md->nchildren + 1,
-                 sizeof *md->children) == 0) {
-            md->children[md->nchildren].name = dup_n(p, e, MAX_NAME_COPY);
-            md->children[md->nchildren].line = p->line;
-            md->nchildren++;
-        }
+        note_root_child(p);
         if (k < 0) {
             unknown_element(p, "fmiModelDescription");
             break;
@@ -364,9 +199,7 @@ static void start_element(parser *p)
         } else if (k == 1) {
             push(p, S1_TYPEDEFS, 0);
         } else if (k == 2) {
-            md->experiment.present = 1;
-            md->experiment.line = p->line;
-            for_attrs(p, a_defexp, &md->experiment);
+            start_defexp(p);
             push(p, S1_LEAF, 0);
         } else if (k == 3) {
             push(p, S1_SKIP, 0);
@@ -385,7 +218,7 @@ static void start_element(parser *p)
                 return;
             u->line = p->line;
             u->factor = 1.0;
-            for_attrs(p, a_baseunit, u);
+            for_attrs(p, a_unit1, u);
             if (!u->name)
                 missing_attr(p, "unit");
             p->cap_disp = 0;
@@ -411,16 +244,8 @@ static void start_element(parser *p)
         break;
     case S1_TYPEDEFS:
         if (strcmp(e, "Type") == 0) {
-            fmuc_md_type *t = append(p, (void **)&md->types, &p->cap_types, &md->ntypes, sizeof *t);
-            if (!t)
+            if (!start_named_type(p))
                 return;
-            t->line = p->line;
-            const char *nd[2] = {NULL, NULL};
-            for_attrs(p, a_name_desc, nd);
-            t->name = nd[0];
-            t->description = nd[1];
-            if (!t->name)
-                missing_attr(p, "name");
             push(p, S1_TYPE, 0);
             return;
         }
@@ -485,11 +310,7 @@ static void start_element(parser *p)
             return;
         }
         if (k >= 0) {
-            v->has |= FMUC_HAS_SEVERAL_TYPES;
-            ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
-                  "variable %u \"%s\": a second type element <%s> at line %u (exactly one "
-                  "allowed)",
-                  (unsigned)md->nvars, v->name ? v->name : "?", e, p->line);
+            second_type(p, v);
             break;
         }
         if (strcmp(e, "DirectDependency") == 0) {
@@ -538,10 +359,7 @@ static void start_element(parser *p)
         break;
     case S1_NAME:
     case S1_LEAF:
-        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-              "element <%s> at line %u is not allowed here (the parent element has no child "
-              "elements in the FMI 1.0 schema)",
-              e, p->line);
+        leaf_child(p);
         break;
     case S1_SKIP:
     default:
@@ -559,14 +377,9 @@ static void text(parser *p, const char *s)
     fmuc_md_var_ext *x = ext_of_last(p);
     if (!x)
         return;
-    size_t cnt = x->ndirect, cap = 0;
-    if (cnt)
-        for (cap = 8; cap < cnt; cap *= 2)
-            ;
-    const char **slot = append(p, (void **)&x->direct, &cap, &cnt, sizeof *slot);
+    const char **slot = ext_push(p, (void **)&x->direct, &x->ndirect, sizeof *slot);
     if (!slot)
         return;
-    x->ndirect = (uint32_t)cnt;
     size_t n = strlen(s); /* XML whitespace around the name is not part of it */
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\n' || s[n - 1] == '\t' || s[n - 1] == '\r'))
         n--;
@@ -598,10 +411,8 @@ static void end_element(parser *p)
         }
         itf->model_identifier = md->fmi1_model_identifier;
         md->has_model_structure = 1; /* FMI 1.0 has none; nothing is missing */
-        if (!md->has_model_variables)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelVariables>");
+        end_root(p, f);
     }
 }
 
-const fmuc_md__ops fmuc_md__fmi1_ops = {start_element, end_element, "FMI 1.0", text};
+const fmuc_md__ops fmuc_md__fmi1_ops = {start_element, end_element, "FMI 1.0", text, 1};

@@ -34,30 +34,8 @@ static int a_root(parser *p, const char *n, const char *v, void *obj)
         md->model_name = dup(p, v), q->seen |= R_B;
     else if (strcmp(n, "guid") == 0)
         md->guid = dup(p, v), q->seen |= R_C;
-    else if (strcmp(n, "description") == 0)
-        md->description = dup(p, v);
-    else if (strcmp(n, "author") == 0)
-        md->author = dup(p, v);
-    else if (strcmp(n, "version") == 0)
-        md->version = dup(p, v);
-    else if (strcmp(n, "copyright") == 0)
-        md->copyright = dup(p, v);
-    else if (strcmp(n, "license") == 0)
-        md->license = dup(p, v);
-    else if (strcmp(n, "generationTool") == 0)
-        md->generation_tool = dup(p, v);
-    else if (strcmp(n, "generationDateAndTime") == 0)
-        md->generation_date_and_time = dup(p, v);
-    else if (strcmp(n, "variableNamingConvention") == 0) {
-        md->variable_naming_convention = dup(p, v);
-        static const char *const conv[] = {"flat", "structured"};
-        attr_enum(p, n, v, conv, 2);
-    } else if (strcmp(n, "numberOfEventIndicators") == 0) {
-        md->has_number_of_event_indicators = 1;
-        if (attr_uint(p, n, v, &md->number_of_event_indicators) < 0)
-            md->number_of_event_indicators = 0;
-    } else
-        return 0;
+    else
+        return a_root_info(p, n, v);
     return 1;
 }
 
@@ -77,24 +55,10 @@ static int a_iface(parser *p, const char *n, const char *v, void *obj)
     }
     if (c->cs && strcmp(n, "maxOutputDerivativeOrder") == 0) {
         c->itf->has_max_output_derivative_order = 1;
-        if (attr_uint(p, n, v, &c->itf->max_output_derivative_order) < 0)
-            c->itf->max_output_derivative_order = 0;
+        c->itf->max_output_derivative_order = attr_uint0(p, n, v);
         return 1;
     }
-    unsigned iface = c->cs ? FMUC_IF_CS : FMUC_IF_ME;
-    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        const char *a = fmuc_md_cap_attr((fmuc_cap)k, 2);
-        if (!a || strcmp(n, a) != 0)
-            continue;
-        if (!(fmuc_md_cap_ifaces((fmuc_cap)k, 2) & iface))
-            return 0;
-        c->itf->caps_explicit |= 1u << k;
-        int b = 0;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            c->itf->caps |= 1u << k;
-        return 1;
-    }
-    return 0;
+    return a_cap(p, n, v, c->itf, c->cs ? FMUC_IF_CS : FMUC_IF_ME) > 0;
 }
 
 static int a_name_only(parser *p, const char *n, const char *v, void *obj)
@@ -111,76 +75,17 @@ static int a_name_only(parser *p, const char *n, const char *v, void *obj)
     return 0;
 }
 
-typedef struct name_desc {
-    const char *name, *desc;
-    req q;
-} name_desc;
-
-static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
+/* The attributes of an element that has a required name only (File, Tool): the name. */
+static const char *read_name(parser *p)
 {
-    name_desc *c = obj;
-    if (strcmp(n, "name") == 0) {
-        c->name = dup(p, v);
-        c->q.seen |= R_A;
-        return 1;
-    }
-    if (strcmp(n, "description") == 0) {
-        c->desc = dup(p, v);
-        return 1;
-    }
-    return 0;
-}
-
-/* The attributes of an element that has a required name and an optional description only
- * (SimpleType, Category). */
-static void read_name_desc(parser *p, const char **name, const char **desc)
-{
-    name_desc c = {NULL, NULL, {0}};
-    for_attrs(p, a_name_desc, &c);
-    *name = c.name;
-    *desc = c.desc;
+    struct {
+        const char *name;
+        req q;
+    } c = {NULL, {0}};
+    for_attrs(p, a_name_only, &c);
     if (!(c.q.seen & R_A))
         missing_attr(p, "name");
-}
-
-static const char *const base_exps[8] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
-
-static int a_baseunit(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_unit *u = obj;
-    int k = lookup(n, base_exps, 8);
-    if (k >= 0) {
-        int32_t e = 0;
-        if (attr_int(p, n, v, &e) == 0)
-            u->exp[k] = e;
-        return 1;
-    }
-    if (strcmp(n, "factor") == 0)
-        u->factor = attr_double(p, n, v);
-    else if (strcmp(n, "offset") == 0)
-        u->offset = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
-typedef struct du_ctx {
-    fmuc_md_display_unit *du;
-    req q;
-} du_ctx;
-
-static int a_displayunit(parser *p, const char *n, const char *v, void *obj)
-{
-    du_ctx *c = obj;
-    if (strcmp(n, "name") == 0)
-        c->du->name = dup(p, v), c->q.seen |= R_A;
-    else if (strcmp(n, "factor") == 0)
-        c->du->factor = attr_double(p, n, v);
-    else if (strcmp(n, "offset") == 0)
-        c->du->offset = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
+    return c.name;
 }
 
 /* Attributes shared by SimpleType type elements and ScalarVariable type elements. */
@@ -258,8 +163,7 @@ static int a_type(parser *p, const char *n, const char *v, void *obj)
     } else if (real && t->in_var && strcmp(n, "derivative") == 0) {
         fmuc_md_var *var = t->var;
         var->has |= FMUC_HAS_DERIVATIVE;
-        if (attr_uint(p, n, v, &var->derivative) < 0)
-            var->derivative = 0;
+        var->derivative = attr_uint0(p, n, v);
     } else if (real && t->in_var && strcmp(n, "reinit") == 0) {
         fmuc_md_var *var = t->var;
         var->has |= FMUC_HAS_REINIT;
@@ -291,58 +195,9 @@ static int a_item(parser *p, const char *n, const char *v, void *obj)
     return 1;
 }
 
-static int a_defexp(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_experiment *e = obj;
-    if (strcmp(n, "startTime") == 0)
-        e->has_start = 1, e->start_time = attr_double(p, n, v);
-    else if (strcmp(n, "stopTime") == 0)
-        e->has_stop = 1, e->stop_time = attr_double(p, n, v);
-    else if (strcmp(n, "tolerance") == 0)
-        e->has_tolerance = 1, e->tolerance = attr_double(p, n, v);
-    else if (strcmp(n, "stepSize") == 0)
-        e->has_step = 1, e->step_size = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
 static int a_sv(parser *p, const char *n, const char *v, void *obj)
 {
-    fmuc_md_var *var = obj;
-    int k;
-    if (strcmp(n, "name") == 0) {
-        var->name = dup(p, v);
-        var->has |= FMUC_HAS_NAME;
-    } else if (strcmp(n, "valueReference") == 0) {
-        p->sv_vr_seen = 1;
-        if (attr_uint(p, n, v, &var->value_reference) == 0)
-            var->has |= FMUC_HAS_VALUE_REFERENCE;
-        else
-            var->value_reference = 0;
-    } else if (strcmp(n, "causality") == 0) {
-        var->has |= FMUC_HAS_CAUSALITY;
-        k = attr_enum(p, n, v, causality_names, 6);
-        var->causality = (uint8_t)(k < 0 ? FMUC_CAUS_INVALID : k);
-    } else if (strcmp(n, "variability") == 0) {
-        var->has |= FMUC_HAS_VARIABILITY;
-        k = attr_enum(p, n, v, variability_names, 5);
-        var->variability = (uint8_t)(k < 0 ? FMUC_VAR_INVALID : k);
-    } else if (strcmp(n, "initial") == 0) {
-        k = attr_enum(p, n, v, initial_names, 3);
-        var->initial = (uint8_t)(k < 0 ? FMUC_INIT_INVALID : k + 1);
-    } else if (strcmp(n, "description") == 0) {
-        var->description = dup(p, v);
-        var->has |= FMUC_HAS_DESCRIPTION;
-    } else if (strcmp(n, "canHandleMultipleSetPerTimeInstant") == 0) {
-        var->has |= FMUC_HAS_MULTISET;
-        int b;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_MULTISET;
-    } else {
-        return 0;
-    }
-    return 1;
+    return a_var_common(p, n, v, obj);
 }
 
 static int a_unknown(parser *p, const char *n, const char *v, void *obj)
@@ -352,63 +207,15 @@ static int a_unknown(parser *p, const char *n, const char *v, void *obj)
         req q;
     } *c = obj;
     fmuc_md_unknown *u = c->u;
-    char tok[64];
-    int trunc;
     if (strcmp(n, "index") == 0) {
         c->q.seen |= R_A;
-        if (attr_uint(p, n, v, &u->index) < 0)
-            u->index = 0;
+        u->index = attr_uint0(p, n, v);
     } else if (strcmp(n, "dependencies") == 0) {
         u->has_deps = 1;
-        size_t cnt = count_tokens(v);
-        if (cnt > UINT32_MAX)
-            cnt = UINT32_MAX;
-        uint32_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt * sizeof *d, sizeof *d) : NULL;
-        if (cnt && !d)
-            return p->oom = 1, 1;
-        const char *s = v;
-        size_t i = 0;
-        int bad = 0;
-        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
-            uint32_t x = 0;
-            if (trunc || fmuc_md__parse_uint32(tok, &x) < 0) {
-                x = 0;
-                if (!bad++) {
-                    char b[80];
-                    ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
-                          "%s at line %u: attribute dependencies=\"%s\" has the item \"%s\" that "
-                          "is not a valid xs:unsignedInt",
-                          p->elem, p->line, shorten(b, v), tok);
-                }
-            }
-            d[i++] = x;
-        }
-        u->deps = d;
-        u->ndeps = (uint32_t)i;
+        u->deps = u32_list(p, n, v, &u->ndeps);
     } else if (strcmp(n, "dependenciesKind") == 0) {
         u->has_kinds = 1;
-        size_t cnt = count_tokens(v);
-        if (cnt > UINT32_MAX)
-            cnt = UINT32_MAX;
-        uint8_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt, 1) : NULL;
-        if (cnt && !d)
-            return p->oom = 1, 1;
-        const char *s = v;
-        size_t i = 0;
-        int bad = 0;
-        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
-            int k = trunc ? -1 : lookup(tok, depkind_names, 5);
-            if (k < 0 && !bad++) {
-                char b[80];
-                ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
-                      "%s at line %u: attribute dependenciesKind=\"%s\" has the item \"%s\" that "
-                      "is not one of dependent, constant, fixed, tunable, discrete",
-                      p->elem, p->line, shorten(b, v), tok);
-            }
-            d[i++] = (uint8_t)(k < 0 ? FMUC_DEPKIND_INVALID : k);
-        }
-        u->kinds = d;
-        u->nkinds = (uint32_t)i;
+        u->kinds = depkind_list(p, n, v, &u->nkinds);
     } else {
         return 0;
     }
@@ -427,12 +234,7 @@ static void start_root_child(parser *p, frame *f)
     fmuc_md *md = p->md;
     const char *e = p->elem;
     int idx = lookup(e, top_names, 9);
-    if (grow(p, (void **)&md->children, &p->cap_children, md->nchildren + 1,
-             sizeof *md->children) == 0) {
-        md->children[md->nchildren].name = dup_n(p, e, MAX_NAME_COPY);
-        md->children[md->nchildren].line = p->line;
-        md->nchildren++;
-    }
+    note_root_child(p);
     if (idx < 0) {
         unknown_element(p, "fmiModelDescription");
         push(p, S_SKIP, K_NONE);
@@ -471,66 +273,23 @@ static void start_root_child(parser *p, frame *f)
         push(p, S_IFACE, idx == 0 ? K_ME : K_CS);
         break;
     }
-    case 2:
-        for_attrs(p, a_none, NULL);
-        push(p, S_UNITDEFS, K_UNITDEFS);
+    default: {
+        static const uint8_t next[9][2] = {
+            [2] = {S_UNITDEFS, K_UNITDEFS}, [3] = {S_TYPEDEFS, K_TYPEDEFS},
+            [4] = {S_LOGCATS, K_LOGCATS},   [5] = {S_LEAF, K_NONE},
+            [6] = {S_VENDOR, K_VENDOR},     [7] = {S_MODELVARS, K_MODELVARS},
+            [8] = {S_MODELSTRUCT, K_MODELSTRUCT}};
+        start_root_section(p);
+        push(p, next[idx][0], next[idx][1]);
         break;
-    case 3:
-        for_attrs(p, a_none, NULL);
-        push(p, S_TYPEDEFS, K_TYPEDEFS);
-        break;
-    case 4:
-        for_attrs(p, a_none, NULL);
-        push(p, S_LOGCATS, K_LOGCATS);
-        break;
-    case 5:
-        md->experiment.present = 1;
-        md->experiment.line = p->line;
-        for_attrs(p, a_defexp, &md->experiment);
-        push(p, S_LEAF, K_NONE);
-        break;
-    case 6:
-        for_attrs(p, a_none, NULL);
-        push(p, S_VENDOR, K_VENDOR);
-        break;
-    case 7:
-        md->has_model_variables = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S_MODELVARS, K_MODELVARS);
-        break;
-    case 8:
-        md->has_model_structure = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S_MODELSTRUCT, K_MODELSTRUCT);
-        break;
+    }
     }
 }
 
-static void start_sv(parser *p)
+/* name the variable in the messages of the issues from mark on */
+static void name_issues(parser *p, const fmuc_md_var *v, size_t mark)
 {
     fmuc_md *md = p->md;
-    if (md->nvars >= p->lim.max_variables) {
-        ISSUE(p, FMUC_ISSUE_LIMIT, NULL, NULL,
-              "more than %zu ScalarVariables: parse stopped at line %u", p->lim.max_variables,
-              p->line);
-        p->stop = 1;
-        md->parse_stopped = 1;
-        return;
-    }
-    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
-    if (!v)
-        return;
-    v->causality = FMUC_CAUS_LOCAL;
-    v->variability = FMUC_VAR_CONTINUOUS;
-    v->line = p->line;
-    size_t mark = md->nissues;
-    p->sv_vr_seen = 0;
-    for_attrs(p, a_sv, v);
-    if (!(v->has & FMUC_HAS_NAME))
-        missing_attr(p, "name");
-    if (!p->sv_vr_seen)
-        missing_attr(p, "valueReference");
-    /* name the variable in the messages of its issues */
     for (size_t i = mark; i < md->nissues; i++) {
         char buf[1024];
         snprintf(buf, sizeof buf, "variable %u \"%s\" (valueReference %u): %s",
@@ -538,6 +297,17 @@ static void start_sv(parser *p)
                  md->issues[i].message ? md->issues[i].message : "");
         md->issues[i].message = dup(p, buf);
     }
+}
+
+static void start_sv(parser *p)
+{
+    size_t mark = p->md->nissues;
+    fmuc_md_var *v = start_var_common(p);
+    if (!v)
+        return;
+    for_attrs(p, a_sv, v);
+    var_required(p, v);
+    name_issues(p, v, mark);
     push(p, S_SV, K_SV);
 }
 
@@ -564,10 +334,7 @@ static void start_sv_child(parser *p, frame *f)
     if (f->last_rank >= 1)
         order_issue(p, "ScalarVariable", 0);
     if (f->seen & 1u) {
-        v->has |= FMUC_HAS_SEVERAL_TYPES;
-        ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
-              "variable %u \"%s\": a second type element <%s> at line %u (exactly one allowed)",
-              (unsigned)md->nvars, v->name ? v->name : "?", e, p->line);
+        second_type(p, v);
         push(p, S_SKIP, K_NONE);
         return;
     }
@@ -586,13 +353,7 @@ static void start_sv_child(parser *p, frame *f)
     v->flags |= ta.var_flags;
     if (v->type == FMUC_TYPE_ENUMERATION && !(ta.q.seen & R_A))
         missing_attr(p, "declaredType");
-    for (size_t i = mark; i < md->nissues; i++) {
-        char buf[1024];
-        snprintf(buf, sizeof buf, "variable %u \"%s\" (valueReference %u): %s",
-                 (unsigned)md->nvars, v->name ? v->name : "?", v->value_reference,
-                 md->issues[i].message ? md->issues[i].message : "");
-        md->issues[i].message = dup(p, buf);
-    }
+    name_issues(p, v, mark);
     push(p, S_LEAF, K_NONE);
 }
 
@@ -655,13 +416,7 @@ static void start_element(parser *p)
 {
     fmuc_md *md = p->md;
     if (p->depth == 0) {
-        p->root_seen = 1;
-        md->root_name = dup_n(p, p->elem, MAX_NAME_COPY);
-        md->root_line = p->line;
-        if (strcmp(p->elem, "fmiModelDescription") != 0) {
-            ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-                  "the root element is <%s> at line %u, expected <fmiModelDescription>", p->elem,
-                  p->line);
+        if (start_root(p) < 0) {
             push(p, S_SKIP, K_NONE);
             return;
         }
@@ -702,16 +457,10 @@ static void start_element(parser *p)
     case S_SRCFILES:
         if (strcmp(e, "File") == 0) {
             fmuc_md_interface *itf = f->aux ? &md->cs : &md->me;
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
+            const char *name = read_name(p);
             if (grow(p, (void **)&itf->source_files, &p->cap_src[f->aux],
                      itf->nsource_files + 1, sizeof *itf->source_files) == 0)
-                itf->source_files[itf->nsource_files++] = c.name ? c.name : dup(p, "");
+                itf->source_files[itf->nsource_files++] = name ? name : dup(p, "");
             push(p, S_LEAF, K_NONE);
             return;
         }
@@ -719,20 +468,8 @@ static void start_element(parser *p)
         break;
     case S_UNITDEFS:
         if (strcmp(e, "Unit") == 0) {
-            fmuc_md_unit *u = append(p, (void **)&md->units, &p->cap_units, &md->nunits, sizeof *u);
-            if (!u)
+            if (start_unit(p) < 0)
                 return;
-            u->line = p->line;
-            u->factor = 1.0;
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            u->name = c.name;
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            p->cap_disp = 0;
             push(p, S_UNIT, K_UNIT);
             return;
         }
@@ -752,16 +489,8 @@ static void start_element(parser *p)
         }
         if (strcmp(e, "DisplayUnit") == 0) {
             child_order(p, f, "Unit", 1, 0);
-            fmuc_md_display_unit *du =
-                append(p, (void **)&u->display, &p->cap_disp, &u->ndisplay, sizeof *du);
-            if (!du)
+            if (start_display_unit(p) < 0)
                 return;
-            du->factor = 1.0;
-            du->line = p->line;
-            du_ctx c = {du, {0}};
-            for_attrs(p, a_displayunit, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
             push(p, S_LEAF, K_NONE);
             return;
         }
@@ -770,11 +499,8 @@ static void start_element(parser *p)
     }
     case S_TYPEDEFS:
         if (strcmp(e, "SimpleType") == 0) {
-            fmuc_md_type *t = append(p, (void **)&md->types, &p->cap_types, &md->ntypes, sizeof *t);
-            if (!t)
+            if (!start_named_type(p))
                 return;
-            t->line = p->line;
-            read_name_desc(p, &t->name, &t->description);
             push(p, S_STYPE, K_STYPE);
             return;
         }
@@ -806,12 +532,8 @@ static void start_element(parser *p)
         break;
     case S_LOGCATS:
         if (strcmp(e, "Category") == 0) {
-            fmuc_md_category *c =
-                append(p, (void **)&md->categories, &p->cap_cats, &md->ncategories, sizeof *c);
-            if (!c)
+            if (start_category(p) < 0)
                 return;
-            c->line = p->line;
-            read_name_desc(p, &c->name, &c->description);
             push(p, S_LEAF, K_NONE);
             return;
         }
@@ -824,14 +546,8 @@ static void start_element(parser *p)
                 return;
             if (grow(p, (void **)&md->tool_lines, &cap, md->ntools + 1, sizeof *md->tool_lines) < 0)
                 return;
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
-            md->tools[md->ntools] = c.name ? c.name : dup(p, "");
+            const char *name = read_name(p);
+            md->tools[md->ntools] = name ? name : dup(p, "");
             md->tool_lines[md->ntools] = p->line;
             md->ntools++;
             push(p, S_SKIP, K_NONE); /* any content is the vendor's */
@@ -851,13 +567,7 @@ static void start_element(parser *p)
         return;
     case S_SV_ANNOT:
         if (strcmp(e, "Tool") == 0) {
-            struct {
-                const char *name;
-                req q;
-            } c = {NULL, {0}};
-            for_attrs(p, a_name_only, &c);
-            if (!(c.q.seen & R_A))
-                missing_attr(p, "name");
+            read_name(p);
             push(p, S_SKIP, K_NONE);
             return;
         }
@@ -896,14 +606,9 @@ static void start_element(parser *p)
         break;
     case S_SKIP:
         break;
-    case S_LEAF: {
-        /* the parent of a leaf is the element one below the top */
-        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-              "element <%s> at line %u is not allowed here (the parent element has no child "
-              "elements in the FMI 2.0 schema)",
-              e, p->line);
+    case S_LEAF:
+        leaf_child(p);
         break;
-    }
     case S_DOC:
         break;
     }
@@ -914,51 +619,23 @@ static void end_element(parser *p)
 {
     frame *f = &p->stack[--p->depth];
     fmuc_md *md = p->md;
+    /* list elements that need at least one child (XSD minOccurs=1): the list and its child */
+    static const char *const lists[][2] = {
+        [K_SRCFILES] = {"SourceFiles", "File"},
+        [K_UNITDEFS] = {"UnitDefinitions", "Unit"},
+        [K_TYPEDEFS] = {"TypeDefinitions", "SimpleType"},
+        [K_LOGCATS] = {"LogCategories", "Category"},
+        [K_VENDOR] = {"VendorAnnotations", "Tool"},
+        [K_MODELVARS] = {"ModelVariables", "ScalarVariable"},
+        [K_SV_ANNOT] = {"Annotations", "Tool"},
+        [K_ENUM] = {"Enumeration", "Item"},
+        [K_OUTPUTS] = {"Outputs", "Unknown"},
+        [K_DERIVS] = {"Derivatives", "Unknown"},
+        [K_INITS] = {"InitialUnknowns", "Unknown"},
+    };
+    if (f->kind < sizeof lists / sizeof lists[0] && lists[f->kind][0] && !f->nchild)
+        empty_list(p, f, lists[f->kind][0], lists[f->kind][1]);
     switch ((elem_kind)f->kind) {
-    case K_SRCFILES:
-        if (!f->nchild)
-            empty_list(p, f, "SourceFiles", "File");
-        break;
-    case K_UNITDEFS:
-        if (!f->nchild)
-            empty_list(p, f, "UnitDefinitions", "Unit");
-        break;
-    case K_TYPEDEFS:
-        if (!f->nchild)
-            empty_list(p, f, "TypeDefinitions", "SimpleType");
-        break;
-    case K_LOGCATS:
-        if (!f->nchild)
-            empty_list(p, f, "LogCategories", "Category");
-        break;
-    case K_VENDOR:
-        if (!f->nchild)
-            empty_list(p, f, "VendorAnnotations", "Tool");
-        break;
-    case K_MODELVARS:
-        if (!f->nchild)
-            empty_list(p, f, "ModelVariables", "ScalarVariable");
-        break;
-    case K_SV_ANNOT:
-        if (!f->nchild)
-            empty_list(p, f, "Annotations", "Tool");
-        break;
-    case K_ENUM:
-        if (!f->nchild)
-            empty_list(p, f, "Enumeration", "Item");
-        break;
-    case K_OUTPUTS:
-        if (!f->nchild)
-            empty_list(p, f, "Outputs", "Unknown");
-        break;
-    case K_DERIVS:
-        if (!f->nchild)
-            empty_list(p, f, "Derivatives", "Unknown");
-        break;
-    case K_INITS:
-        if (!f->nchild)
-            empty_list(p, f, "InitialUnknowns", "Unknown");
-        break;
     case K_STYPE: {
         fmuc_md_type *t = &md->types[md->ntypes - 1];
         if (t->ntypes == 0)
@@ -980,14 +657,8 @@ static void end_element(parser *p)
     default:
         break;
     }
-    if (f->st == S_ROOT) {
-        if (!md->has_model_variables)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelVariables> (required, §2.2.1)");
-        if (!md->has_model_structure)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelStructure> (required, §2.2.1)");
-    }
+    if (f->st == S_ROOT)
+        end_root(p, f);
 }
 
-const fmuc_md__ops fmuc_md__fmi2_ops = {start_element, end_element, "FMI 2.0", NULL};
+const fmuc_md__ops fmuc_md__fmi2_ops = {start_element, end_element, "FMI 2.0", NULL, 2};

@@ -35,69 +35,8 @@ static uint8_t kind_of(int bt)
     }
 }
 
-static const char *const caus3[] = {"parameter", "calculatedParameter", "input", "output",
-                                    "local",     "independent",         "structuralParameter"};
 static const char *const ivar_names[] = {"constant", "fixed", "tunable", "changing", "countdown",
                                          "triggered"};
-
-/* ---- extra records ---- */
-
-static fmuc_md_var_ext *ext_of_last(parser *p)
-{
-    fmuc_md *md = p->md;
-    uint32_t i = (uint32_t)(md->nvars - 1);
-    if (md->nexts && md->exts[md->nexts - 1].var == i)
-        return &md->exts[md->nexts - 1];
-    fmuc_md_var_ext *e = append(p, (void **)&md->exts, &p->cap_exts, &md->nexts, sizeof *e);
-    if (!e)
-        return NULL;
-    e->var = i;
-    md->vars[i].ext = 1;
-    return e;
-}
-
-/* Grow a list of an extra record by one zeroed element (lists are freed by fmuc_md_free). */
-static void *ext_push(parser *p, void **arr, uint32_t *n, size_t elsz)
-{
-    size_t cnt = *n, cap = 0;
-    if (cnt) /* the capacity grow() gave: 8, 16, 32 ... */
-        for (cap = 8; cap < cnt; cap *= 2)
-            ;
-    void *e = append(p, arr, &cap, &cnt, elsz);
-    if (e)
-        *n = (uint32_t)cnt;
-    return e;
-}
-
-/* A whitespace-separated list of unsigned 32-bit numbers into an arena array. */
-static uint32_t *u32_list(parser *p, const char *attr, const char *v, uint32_t *count)
-{
-    size_t cnt = count_tokens(v);
-    if (cnt > UINT32_MAX)
-        cnt = UINT32_MAX;
-    uint32_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt * sizeof *d, sizeof *d) : NULL;
-    if (cnt && !d) {
-        p->oom = 1;
-        return NULL;
-    }
-    const char *s = v;
-    char tok[64];
-    int trunc, bad = 0;
-    size_t i = 0;
-    while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
-        uint32_t x = 0;
-        if ((trunc || fmuc_md__parse_uint32(tok, &x) < 0) && !bad++) {
-            char b[80];
-            ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, attr, v,
-                  "%s at line %u: attribute %s=\"%s\" has the item \"%s\" that is not a valid "
-                  "xs:unsignedInt",
-                  p->elem, p->line, attr, shorten(b, v), tok);
-        }
-        d[i++] = x;
-    }
-    *count = (uint32_t)i;
-    return d;
-}
 
 /* ---- root and interfaces ---- */
 
@@ -115,26 +54,8 @@ static int a_root(parser *p, const char *n, const char *v, void *obj)
         md->model_name = dup(p, v), q->seen |= 2;
     else if (strcmp(n, "instantiationToken") == 0)
         md->instantiation_token = md->guid = dup(p, v), q->seen |= 4;
-    else if (strcmp(n, "description") == 0)
-        md->description = dup(p, v);
-    else if (strcmp(n, "author") == 0)
-        md->author = dup(p, v);
-    else if (strcmp(n, "version") == 0)
-        md->version = dup(p, v);
-    else if (strcmp(n, "copyright") == 0)
-        md->copyright = dup(p, v);
-    else if (strcmp(n, "license") == 0)
-        md->license = dup(p, v);
-    else if (strcmp(n, "generationTool") == 0)
-        md->generation_tool = dup(p, v);
-    else if (strcmp(n, "generationDateAndTime") == 0)
-        md->generation_date_and_time = dup(p, v);
-    else if (strcmp(n, "variableNamingConvention") == 0) {
-        static const char *const conv[] = {"flat", "structured"};
-        md->variable_naming_convention = dup(p, v);
-        attr_enum(p, n, v, conv, 2);
-    } else
-        return 0;
+    else
+        return a_root_info(p, n, v);
     return 1;
 }
 
@@ -173,101 +94,20 @@ static int a_iface(parser *p, const char *n, const char *v, void *obj)
             return 1;
         }
     }
-    for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        const char *a = fmuc_md_cap_attr((fmuc_cap)k, 3);
-        if (!a || strcmp(n, a) != 0)
-            continue;
-        if (!(fmuc_md_cap_ifaces((fmuc_cap)k, 3) & c->iface))
-            return 0;
-        itf->caps_explicit |= 1u << k;
-        int b = 0;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            itf->caps |= 1u << k;
-        return 1;
-    }
-    return 0;
-}
-
-static int a_name_desc(parser *p, const char *n, const char *v, void *obj)
-{
-    const char **nd = obj; /* [0] name, [1] description */
-    if (strcmp(n, "name") == 0)
-        nd[0] = dup(p, v);
-    else if (strcmp(n, "description") == 0)
-        nd[1] = dup(p, v);
-    else
-        return 0;
-    return 1;
-}
-
-/* ---- units and types ---- */
-
-static const char *const base_exps[8] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
-
-static int a_baseunit(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_unit *u = obj;
-    int k = lookup(n, base_exps, 8);
-    int32_t e;
-    if (k >= 0) {
-        if (attr_int(p, n, v, &e) == 0)
-            u->exp[k] = e;
-    } else if (strcmp(n, "factor") == 0)
-        u->factor = attr_double(p, n, v);
-    else if (strcmp(n, "offset") == 0)
-        u->offset = attr_double(p, n, v);
-    else
-        return 0;
-    return 1;
-}
-
-static int a_displayunit(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_display_unit *du = obj;
-    int b;
-    if (strcmp(n, "name") == 0)
-        du->name = dup(p, v);
-    else if (strcmp(n, "factor") == 0)
-        du->factor = attr_double(p, n, v);
-    else if (strcmp(n, "offset") == 0)
-        du->offset = attr_double(p, n, v);
-    else if (strcmp(n, "inverse") == 0)
-        attr_bool(p, n, v, &b);
-    else
-        return 0;
-    return 1;
+    return a_cap(p, n, v, itf, c->iface) > 0;
 }
 
 /* attributes of a type definition (FMI 3.0 §2.4.4) */
 static int a_typedef(parser *p, const char *n, const char *v, void *obj)
 {
     fmuc_md_type *t = obj;
-    int b;
     if (strcmp(n, "name") == 0)
         t->name = dup(p, v);
     else if (strcmp(n, "description") == 0)
         t->description = dup(p, v);
-    else if (strcmp(n, "quantity") == 0)
-        t->quantity = dup_i(p, v), t->has |= FMUC_HAS_QUANTITY;
-    else if (strcmp(n, "unit") == 0)
-        t->unit = dup_i(p, v), t->has |= FMUC_HAS_UNIT;
-    else if (strcmp(n, "displayUnit") == 0)
-        t->display_unit = dup_i(p, v), t->has |= FMUC_HAS_DISPLAY_UNIT;
-    else if (strcmp(n, "min") == 0)
-        t->min = attr_double(p, n, v), t->has |= FMUC_HAS_MIN;
-    else if (strcmp(n, "max") == 0)
-        t->max = attr_double(p, n, v), t->has |= FMUC_HAS_MAX;
-    else if (strcmp(n, "nominal") == 0)
-        t->nominal = attr_double(p, n, v), t->has |= FMUC_HAS_NOMINAL;
-    else if (strcmp(n, "relativeQuantity") == 0) {
-        t->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            t->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else if (strcmp(n, "unbounded") == 0) {
-        t->has |= FMUC_HAS_UNBOUNDED;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            t->flags |= FMUC_FLAG_UNBOUNDED;
-    } else if (strcmp(n, "mimeType") == 0 || strcmp(n, "maxSize") == 0 ||
+    else if (a_type_real(p, n, v, t))
+        ;
+    else if (strcmp(n, "mimeType") == 0 || strcmp(n, "maxSize") == 0 ||
                strcmp(n, "canBeDeactivated") == 0 || strcmp(n, "priority") == 0 ||
                strcmp(n, "intervalVariability") == 0 || strcmp(n, "intervalDecimal") == 0 ||
                strcmp(n, "shiftDecimal") == 0 || strcmp(n, "supportsFraction") == 0 ||
@@ -293,22 +133,6 @@ static int a_item(parser *p, const char *n, const char *v, void *obj)
         else
             attr_int(p, n, v, &(int32_t){0});
     } else
-        return 0;
-    return 1;
-}
-
-static int a_defexp(parser *p, const char *n, const char *v, void *obj)
-{
-    fmuc_md_experiment *e = obj;
-    if (strcmp(n, "startTime") == 0)
-        e->has_start = 1, e->start_time = attr_double(p, n, v);
-    else if (strcmp(n, "stopTime") == 0)
-        e->has_stop = 1, e->stop_time = attr_double(p, n, v);
-    else if (strcmp(n, "tolerance") == 0)
-        e->has_tolerance = 1, e->tolerance = attr_double(p, n, v);
-    else if (strcmp(n, "stepSize") == 0)
-        e->has_step = 1, e->step_size = attr_double(p, n, v);
-    else
         return 0;
     return 1;
 }
@@ -339,33 +163,8 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
     int bt = var->base, k, b;
     fmuc_md_var_ext *e;
     uint32_t u;
-    if (strcmp(n, "name") == 0) {
-        var->name = dup(p, v);
-        var->has |= FMUC_HAS_NAME;
-    } else if (strcmp(n, "valueReference") == 0) {
-        p->sv_vr_seen = 1;
-        if (attr_uint(p, n, v, &u) == 0) {
-            var->value_reference = u;
-            var->has |= FMUC_HAS_VALUE_REFERENCE;
-        }
-    } else if (strcmp(n, "description") == 0) {
-        var->description = dup(p, v);
-        var->has |= FMUC_HAS_DESCRIPTION;
-    } else if (strcmp(n, "causality") == 0) {
-        var->has |= FMUC_HAS_CAUSALITY;
-        k = attr_enum(p, n, v, caus3, 7);
-        var->causality = k < 0 ? FMUC_CAUS_INVALID : k == 6 ? FMUC_CAUS_STRUCTURAL_PARAMETER : k;
-    } else if (strcmp(n, "variability") == 0) {
-        var->has |= FMUC_HAS_VARIABILITY;
-        k = attr_enum(p, n, v, variability_names, 5);
-        var->variability = k < 0 ? FMUC_VAR_INVALID : k;
-    } else if (strcmp(n, "initial") == 0) {
-        k = attr_enum(p, n, v, initial_names, 3);
-        var->initial = k < 0 ? FMUC_INIT_INVALID : k + 1;
-    } else if (strcmp(n, "canHandleMultipleSetPerTimeInstant") == 0) {
-        var->has |= FMUC_HAS_MULTISET;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_MULTISET;
+    if (a_var_common(p, n, v, var)) {
+        ;
     } else if (strcmp(n, "intermediateUpdate") == 0) {
         if ((e = ext_of_last(p)) && attr_bool(p, n, v, &b) == 0)
             e->intermediate_update = (uint8_t)b, e->has_intermediate_update = 1;
@@ -413,32 +212,13 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
             var->max = number_of(p, bt, n, v);
             var->has |= FMUC_HAS_MAX;
         }
-    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "unit") == 0) {
-        var->unit = dup_i(p, v);
-        var->has |= FMUC_HAS_UNIT;
-    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "displayUnit") == 0) {
-        var->display_unit = dup_i(p, v);
-        var->has |= FMUC_HAS_DISPLAY_UNIT;
-    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "nominal") == 0) {
-        var->nominal = attr_double(p, n, v);
-        var->has |= FMUC_HAS_NOMINAL;
-    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "relativeQuantity") == 0) {
-        var->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "unbounded") == 0) {
-        var->has |= FMUC_HAS_UNBOUNDED;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_UNBOUNDED;
+    } else if (kind_of(bt) == FMUC_TYPE_REAL && a_var_real(p, n, v, var)) {
+        ;
     } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "derivative") == 0) {
         /* a valueReference in FMI 3.0: resolved to the 1-based index when the root ends */
         var->has |= FMUC_HAS_DERIVATIVE;
         if (attr_uint(p, n, v, &u) == 0)
             var->derivative = u;
-    } else if (kind_of(bt) == FMUC_TYPE_REAL && strcmp(n, "reinit") == 0) {
-        var->has |= FMUC_HAS_REINIT;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_REINIT;
     } else if (bt == FMUC_BT_BINARY && strcmp(n, "mimeType") == 0) {
         if ((e = ext_of_last(p)))
             e->mime_type = dup_i(p, v);
@@ -490,29 +270,16 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
 
 static void start_var(parser *p, int bt)
 {
-    fmuc_md *md = p->md;
-    if (md->nvars >= p->lim.max_variables) {
-        ISSUE(p, FMUC_ISSUE_LIMIT, NULL, NULL, "more than %zu variables: parse stopped at line %u",
-              p->lim.max_variables, p->line);
-        p->stop = 1;
-        md->parse_stopped = 1;
-        return;
-    }
-    fmuc_md_var *v = append(p, (void **)&md->vars, &p->cap_vars, &md->nvars, sizeof *v);
+    fmuc_md_var *v = start_var_common(p);
     if (!v)
         return;
     v->base = (uint32_t)bt;
     v->type = kind_of(bt);
-    v->causality = FMUC_CAUS_LOCAL;
     /* §2.4.7.4: continuous for Float32/Float64, discrete for every other type */
     v->variability = v->type == FMUC_TYPE_REAL ? FMUC_VAR_CONTINUOUS : FMUC_VAR_DISCRETE;
-    v->line = v->type_line = p->line;
-    p->sv_vr_seen = 0;
+    v->type_line = p->line;
     for_attrs(p, a_var, v);
-    if (!(v->has & FMUC_HAS_NAME))
-        missing_attr(p, "name");
-    if (!p->sv_vr_seen)
-        missing_attr(p, "valueReference");
+    var_required(p, v);
     if (bt == FMUC_BT_ENUMERATION && !(v->has & FMUC_HAS_DECLARED_TYPE))
         missing_attr(p, "declaredType");
     push(p, S3_VAR, K3_NONE);
@@ -624,27 +391,7 @@ static int a_unknown(parser *p, const char *n, const char *v, void *obj)
         u->deps_vr = u32_list(p, n, v, &u->ndeps);
     } else if (strcmp(n, "dependenciesKind") == 0) {
         u->has_kinds = 1;
-        size_t cnt = count_tokens(v);
-        uint8_t *d = cnt ? fmuc_md__arena_alloc(p->ar, cnt, 1) : NULL;
-        if (cnt && !d)
-            return p->oom = 1, 1;
-        const char *s = v;
-        char tok[64];
-        int trunc, bad = 0;
-        size_t i = 0;
-        while (i < cnt && next_token(&s, tok, sizeof tok, &trunc)) {
-            int k = trunc ? -1 : lookup(tok, depkind_names, 5);
-            if (k < 0 && !bad++) {
-                char b[80];
-                ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
-                      "%s at line %u: attribute dependenciesKind=\"%s\" has the item \"%s\" "
-                      "that is not one of dependent, constant, fixed, tunable, discrete",
-                      p->elem, p->line, shorten(b, v), tok);
-            }
-            d[i++] = (uint8_t)(k < 0 ? FMUC_DEPKIND_INVALID : k);
-        }
-        u->kinds = d;
-        u->nkinds = (uint32_t)i;
+        u->kinds = depkind_list(p, n, v, &u->nkinds);
     } else
         return 0;
     return 1;
@@ -739,12 +486,7 @@ static void start_root_child(parser *p, frame *f)
 {
     fmuc_md *md = p->md;
     int idx = lookup(p->elem, top3, 10);
-    if (grow(p, (void **)&md->children, &p->cap_children, md->nchildren + 1,
-             sizeof *md->children) == 0) {
-        md->children[md->nchildren].name = dup_n(p, p->elem, MAX_NAME_COPY);
-        md->children[md->nchildren].line = p->line;
-        md->nchildren++;
-    }
+    note_root_child(p);
     if (idx < 0) {
         unknown_element(p, "fmiModelDescription");
         push(p, S3_SKIP, K3_NONE);
@@ -775,39 +517,14 @@ static void start_root_child(parser *p, frame *f)
         push(p, S3_SKIP, K3_NONE);
         return;
     }
-    switch (idx) {
-    case 3:
-        for_attrs(p, a_none, NULL);
-        push(p, S3_UNITDEFS, K3_NONE);
-        break;
-    case 4:
-        for_attrs(p, a_none, NULL);
-        push(p, S3_TYPEDEFS, K3_NONE);
-        break;
-    case 5:
-        for_attrs(p, a_none, NULL);
-        push(p, S3_LOGCATS, K3_NONE);
-        break;
-    case 6:
-        md->experiment.present = 1;
-        md->experiment.line = p->line;
-        for_attrs(p, a_defexp, &md->experiment);
-        push(p, S3_LEAF, K3_NONE);
-        break;
-    case 7:
-        md->has_model_variables = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S3_MODELVARS, K3_NONE);
-        break;
-    case 8:
-        md->has_model_structure = 1;
-        for_attrs(p, a_none, NULL);
-        push(p, S3_MODELSTRUCT, K3_NONE);
-        break;
-    default:
+    if (idx == 9) {
         push(p, S3_SKIP, K3_NONE); /* Annotations */
-        break;
+        return;
     }
+    static const uint8_t next[9] = {[3] = S3_UNITDEFS, [4] = S3_TYPEDEFS, [5] = S3_LOGCATS,
+                                    [6] = S3_LEAF,     [7] = S3_MODELVARS, [8] = S3_MODELSTRUCT};
+    start_root_section(p);
+    push(p, next[idx], K3_NONE);
 }
 
 static void start_element(parser *p)
@@ -815,13 +532,7 @@ static void start_element(parser *p)
     fmuc_md *md = p->md;
     const char *e = p->elem;
     if (p->depth == 0) {
-        p->root_seen = 1;
-        md->root_name = dup_n(p, e, MAX_NAME_COPY);
-        md->root_line = p->line;
-        if (strcmp(e, "fmiModelDescription") != 0) {
-            ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-                  "the root element is <%s> at line %u, expected <fmiModelDescription>", e,
-                  p->line);
+        if (start_root(p) < 0) {
             push(p, S3_SKIP, K3_NONE);
             return;
         }
@@ -852,17 +563,8 @@ static void start_element(parser *p)
         break;
     case S3_UNITDEFS:
         if (strcmp(e, "Unit") == 0) {
-            fmuc_md_unit *u = append(p, (void **)&md->units, &p->cap_units, &md->nunits, sizeof *u);
-            if (!u)
+            if (start_unit(p) < 0)
                 return;
-            u->line = p->line;
-            u->factor = 1.0;
-            const char *nd[2] = {NULL, NULL};
-            for_attrs(p, a_name_desc, nd);
-            u->name = nd[0];
-            if (!u->name)
-                missing_attr(p, "name");
-            p->cap_disp = 0;
             push(p, S3_UNIT, K3_NONE);
             return;
         }
@@ -877,15 +579,8 @@ static void start_element(parser *p)
             return;
         }
         if (strcmp(e, "DisplayUnit") == 0) {
-            fmuc_md_display_unit *du =
-                append(p, (void **)&u->display, &p->cap_disp, &u->ndisplay, sizeof *du);
-            if (!du)
+            if (start_display_unit(p) < 0)
                 return;
-            du->factor = 1.0;
-            du->line = p->line;
-            for_attrs(p, a_displayunit, du);
-            if (!du->name)
-                missing_attr(p, "name");
             push(p, S3_SKIP, K3_NONE); /* Annotations inside */
             return;
         }
@@ -944,17 +639,8 @@ static void start_element(parser *p)
     }
     case S3_LOGCATS:
         if (strcmp(e, "Category") == 0) {
-            fmuc_md_category *c =
-                append(p, (void **)&md->categories, &p->cap_cats, &md->ncategories, sizeof *c);
-            if (!c)
+            if (start_category(p) < 0)
                 return;
-            c->line = p->line;
-            const char *nd[2] = {NULL, NULL};
-            for_attrs(p, a_name_desc, nd);
-            c->name = nd[0];
-            c->description = nd[1];
-            if (!c->name)
-                missing_attr(p, "name");
             push(p, S3_SKIP, K3_NONE);
             return;
         }
@@ -982,10 +668,7 @@ static void start_element(parser *p)
         unknown_element(p, "ModelStructure");
         break;
     case S3_LEAF:
-        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
-              "element <%s> at line %u is not allowed here (the parent element has no child "
-              "elements in the FMI 3.0 schema)",
-              e, p->line);
+        leaf_child(p);
         break;
     case S3_SKIP:
     default:
@@ -997,18 +680,12 @@ static void start_element(parser *p)
 static void end_element(parser *p)
 {
     frame *f = &p->stack[--p->depth];
-    fmuc_md *md = p->md;
     if (f->st == S3_MODELVARS && !f->nchild)
         empty_list(p, f, "ModelVariables", "Float64/Int32/.../Clock");
     if (f->st == S3_ROOT) {
         resolve(p);
-        if (!md->has_model_variables)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelVariables> (required, FMI 3.0 §2.4.1)");
-        if (!md->has_model_structure)
-            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "fmiModelDescription", NULL, NULL,
-                     "<fmiModelDescription> has no <ModelStructure> (required, FMI 3.0 §2.4.1)");
+        end_root(p, f);
     }
 }
 
-const fmuc_md__ops fmuc_md__fmi3_ops = {start_element, end_element, "FMI 3.0", NULL};
+const fmuc_md__ops fmuc_md__fmi3_ops = {start_element, end_element, "FMI 3.0", NULL, 3};

@@ -47,6 +47,7 @@ typedef struct fmuc_md__ops {
     void (*end)(parser *p);
     const char *schema;
     void (*text)(parser *p, const char *s); /* character data inside the top element, or NULL */ /* "FMI 2.0": named in messages about unknown elements and attributes */
+    int fmi; /* 1, 2 or 3: selects the per-version names of md_parse_common.c */
 } fmuc_md__ops;
 
 extern const fmuc_md__ops fmuc_md__fmi1_ops, fmuc_md__fmi2_ops, fmuc_md__fmi3_ops;
@@ -124,6 +125,34 @@ struct parser {
 #define depkind_names fmuc_md__depkind_names
 #define type_names fmuc_md__type_names
 #define fmi2_base fmuc_md__fmi2_base
+/* ---- what the version parsers share (md_parse_common.c) ---- */
+#define attr_uint0 fmuc_md__attr_uint0
+#define attr_flag fmuc_md__attr_flag
+#define start_root fmuc_md__start_root
+#define a_root_info fmuc_md__a_root_info
+#define note_root_child fmuc_md__note_root_child
+#define end_root fmuc_md__end_root
+#define leaf_child fmuc_md__leaf_child
+#define a_cap fmuc_md__a_cap
+#define a_defexp fmuc_md__a_defexp
+#define start_defexp fmuc_md__start_defexp
+#define start_root_section fmuc_md__start_root_section
+#define a_name_desc fmuc_md__a_name_desc
+#define start_unit fmuc_md__start_unit
+#define a_baseunit fmuc_md__a_baseunit
+#define start_display_unit fmuc_md__start_display_unit
+#define start_category fmuc_md__start_category
+#define start_named_type fmuc_md__start_named_type
+#define a_type_real fmuc_md__a_type_real
+#define a_var_real fmuc_md__a_var_real
+#define a_var_common fmuc_md__a_var_common
+#define start_var_common fmuc_md__start_var_common
+#define var_required fmuc_md__var_required
+#define second_type fmuc_md__second_type
+#define ext_of_last fmuc_md__ext_of_last
+#define ext_push fmuc_md__ext_push
+#define u32_list fmuc_md__u32_list
+#define depkind_list fmuc_md__depkind_list
 
 int grow(parser *p, void **arr, size_t *cap, size_t need, size_t elsz);
 /** Append one zeroed element to a growing array: its address, or NULL (p->oom set). */
@@ -162,5 +191,58 @@ extern const char *const initial_names[3];
 extern const char *const depkind_names[5];
 extern const char *const type_names[8];
 extern const uint8_t fmi2_base[6];
+
+/* ---- shared by the version parsers (md_parse_common.c); the version is p->ops->fmi ---- */
+/** An xs:unsignedInt attribute's value, 0 when invalid (an issue is recorded). */
+uint32_t attr_uint0(parser *p, const char *attr, const char *v);
+/** 1 when a boolean attribute is valid and true (an issue is recorded when invalid). */
+int attr_flag(parser *p, const char *attr, const char *v);
+/** The root element: records it; 0 when it is <fmiModelDescription>, else -1 (issue). */
+int start_root(parser *p);
+/** Root attributes common to the versions (description ... variableNamingConvention). */
+int a_root_info(parser *p, const char *n, const char *v);
+/** Record the current element as a child of the root (fmuc_md.children). */
+void note_root_child(parser *p);
+/** When the root ends: the missing ModelVariables / ModelStructure issues. */
+void end_root(parser *p, const frame *f);
+/** A child element of an element that has none in the schema. */
+void leaf_child(parser *p);
+/** A capability flag attribute: 1 handled, 0 a flag not of this interface (iface 0: any),
+ *  -1 not a capability flag. */
+int a_cap(parser *p, const char *n, const char *v, fmuc_md_interface *itf, unsigned iface);
+int a_defexp(parser *p, const char *n, const char *v, void *obj);
+/** <DefaultExperiment>: fills md->experiment. */
+void start_defexp(parser *p);
+/** A section child of the root (2.0, 3.0): DefaultExperiment's attributes are read,
+ *  ModelVariables/ModelStructure noted, the others have no attributes. */
+void start_root_section(parser *p);
+/** name and description into const char *[2] */
+int a_name_desc(parser *p, const char *n, const char *v, void *obj);
+/** <Unit>, <DisplayUnit>, <Category>: append and read; -1 when out of memory. */
+int start_unit(parser *p);
+int a_baseunit(parser *p, const char *n, const char *v, void *obj);
+int start_display_unit(parser *p);
+int start_category(parser *p);
+/** <SimpleType> (2.0) / <Type> (1.0): append, read name and description; NULL when oom. */
+fmuc_md_type *start_named_type(parser *p);
+/** Real-type attributes of a type definition (quantity ... unbounded). */
+int a_type_real(parser *p, const char *n, const char *v, fmuc_md_type *t);
+/** Real-type attributes of a variable (unit, displayUnit, nominal, relativeQuantity ...). */
+int a_var_real(parser *p, const char *n, const char *v, fmuc_md_var *var);
+/** name, valueReference, description, causality, variability, initial, multi-set. */
+int a_var_common(parser *p, const char *n, const char *v, fmuc_md_var *var);
+/** A new variable (LOCAL, CONTINUOUS, line), or NULL (limit reached: parse stopped; oom). */
+fmuc_md_var *start_var_common(parser *p);
+/** The missing name / valueReference issues of a variable. */
+void var_required(parser *p, const fmuc_md_var *v);
+/** A second type element of a ScalarVariable. */
+void second_type(parser *p, fmuc_md_var *v);
+/** The extra record of the last variable (created on first use), or NULL. */
+fmuc_md_var_ext *ext_of_last(parser *p);
+/** Grow a list of an extra record by one zeroed element. */
+void *ext_push(parser *p, void **arr, uint32_t *n, size_t elsz);
+/** Whitespace-separated xs:unsignedInt / dependenciesKind lists into arena arrays. */
+uint32_t *u32_list(parser *p, const char *attr, const char *v, uint32_t *count);
+uint8_t *depkind_list(parser *p, const char *attr, const char *v, uint32_t *count);
 
 #endif
