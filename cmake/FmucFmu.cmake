@@ -140,7 +140,7 @@ function(fmuc_add_model_fmu)
     set(M_FMI_VERSION 2)
   endif()
   get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
-  set(glue_src ${glue}/fmi${M_FMI_VERSION}_glue.c ${glue}/model_table.c)
+  set(glue_src ${glue}/fmi${M_FMI_VERSION}_glue.c ${glue}/glue_core.c ${glue}/model_table.c)
   set(mdgen_version)
   set(platform linux64)
   if(M_FMI_VERSION EQUAL 3)
@@ -170,7 +170,7 @@ function(fmuc_add_model_fmu)
 
     set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
     file(MAKE_DIRECTORY ${gendir})
-    add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue_src} ${M_SOURCES})
+    add_executable(mdgen_${M_NAME} ${glue}/mdgen.c ${glue}/mdgen_xml.c ${glue_src} ${M_SOURCES})
     target_include_directories(mdgen_${M_NAME} PRIVATE ${glue} ${PROJECT_SOURCE_DIR}/fmi
                                ${M_INCLUDES})
     target_compile_definitions(mdgen_${M_NAME} PRIVATE _GNU_SOURCE FMUC_FMI${M_FMI_VERSION}_EXPORTING
@@ -251,7 +251,8 @@ function(fmuc_add_fmi1_model_fmu)
   endif()
   string(TOLOWER ${M_KIND} kind)
   get_filename_component(glue ${FMUC_GLUE_DIR} ABSOLUTE)
-  set(glue_src ${glue}/fmi1_glue_common.c ${glue}/fmi1_${kind}_glue.c ${glue}/model_table.c)
+  set(glue_src ${glue}/fmi1_glue_common.c ${glue}/fmi1_${kind}_glue.c ${glue}/glue_core.c
+                ${glue}/model_table.c)
   set(defs _GNU_SOURCE MODEL_IDENTIFIER=${M_MODEL_IDENTIFIER} FMUC_FMI1_EXPORTING_${M_KIND}
       FMUC_FMI_VERSION=1 ${M_DEFINES})
 
@@ -269,7 +270,7 @@ function(fmuc_add_fmi1_model_fmu)
 
   set(gendir ${CMAKE_CURRENT_BINARY_DIR}/mdgen/${M_NAME})
   file(MAKE_DIRECTORY ${gendir})
-  add_executable(mdgen1_${M_NAME} ${glue}/mdgen1.c ${glue_src} ${M_SOURCES})
+  add_executable(mdgen1_${M_NAME} ${glue}/mdgen1.c ${glue}/mdgen_xml.c ${glue_src} ${M_SOURCES})
   target_include_directories(mdgen1_${M_NAME} PRIVATE ${glue} ${M_INCLUDES})
   target_compile_definitions(mdgen1_${M_NAME} PRIVATE ${defs})
   target_link_libraries(mdgen1_${M_NAME} PRIVATE fmuc_fmi fmuc_warnings fmuc_fp_strict ${M_LINK} m)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fmi1_glue.h"
+#include "glue_core.h"
 
 /* F(function, allowed states): fmi1-rules §D.2. Getters are allowed right after
  * fmiInitializeSlave (condition 4, T: masters read there); fmiResetSlave also after
@@ -62,69 +63,18 @@ static const fmuc_g1_rule rules[FN_COUNT_] = {CS_FUNCTIONS(CS_RULE_)};
     } while (0)
 
 /* --- fmuLocation --------------------------------------------------------------------------- */
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
+static void *uri_alloc(void *arg, size_t size) { return fmuc_m_alloc(arg, size, 1); }
+static void uri_free(void *arg, void *p) { fmuc_m_free(arg, p); }
 
 /* C-14: fmuLocation is the URI of the unpacked FMU (its root folder); file:///abs, file:/abs and
  * file://localhost/abs with %XX decoding give "<abs>/resources", anything else no resources. */
 static char *resources_of(fmuc_m_ctx *c, const char *uri, const char **why)
 {
-    const char *p;
-    if (strncmp(uri, "file:", 5) != 0) {
-        *why = "only the file: scheme is supported";
-        return NULL;
-    }
-    p = uri + 5;
-    if (p[0] == '/' && p[1] == '/') {
-        const char *auth = p + 2, *slash = strchr(auth, '/');
-        if (!slash) {
-            *why = "no path after the authority";
-            return NULL;
-        }
-        size_t alen = (size_t)(slash - auth);
-        if (alen != 0 && !(alen == 9 && strncmp(auth, "localhost", 9) == 0)) {
-            *why = "only an empty or 'localhost' authority is supported";
-            return NULL;
-        }
-        p = slash;
-    }
-    if (p[0] != '/') {
-        *why = "the path is not absolute";
-        return NULL;
-    }
     static const char suffix[] = "/resources";
-    size_t n = strlen(p);
-    char *out = fmuc_m_alloc(c, n + sizeof suffix, 1);
-    if (!out) {
-        *why = "out of memory";
+    size_t o;
+    char *out = fmuc_gc_file_uri_path(uri, sizeof suffix, uri_alloc, uri_free, c, &o, why);
+    if (!out)
         return NULL;
-    }
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '%') {
-            int hi = hexval((unsigned char)p[i + 1]); /* p[i+1] may be the NUL */
-            int lo = hi >= 0 ? hexval((unsigned char)p[i + 2]) : -1;
-            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-                fmuc_m_free(c, out);
-                *why = "invalid percent-encoding";
-                return NULL;
-            }
-            out[o++] = (char)(hi * 16 + lo);
-            i += 2;
-            continue;
-        }
-        out[o++] = p[i];
-    }
-    while (o > 1 && out[o - 1] == '/')
-        o--;
     if (o >= 4 && strncmp(out + o - 4, ".fmu", 4) == 0) {
         fmuc_m_free(c, out); /* the archive, not the unpacked folder (E#370): no resources */
         *why = "it names the .fmu archive, not the folder it was unpacked to";
@@ -313,62 +263,34 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetRealOutputDerivatives)(fmiComponent comp,
 }
 
 /* --- stepping ------------------------------------------------------------------------------ */
-static void read_states(const fmuc_m_ctx *c, double *x)
-{
-    for (size_t i = 0; i < c->nx; i++)
-        x[i] = *(const double *)((const char *)c->data + c->desc->vars[c->xi[i]].offset);
-}
-
 static void write_states(fmuc_m_ctx *c, const double *x)
 {
-    for (size_t i = 0; i < c->nx; i++)
-        *(double *)((char *)c->data + c->desc->vars[c->xi[i]].offset) = x[i];
+    fmuc_gc_write_reals(c->desc, c->data, c->xi, c->nx, x);
     c->dirty = 1;
 }
 
-static fmiStatus eval_f(fmuc_m_ctx *c, double t, const double *x, double *dx)
+static int eval_f(void *inst, double t, const double *x, double *dx)
 {
+    fmuc_m_ctx *c = inst;
     c->time = t;
     write_states(c, x);
     fmiStatus st = fmuc_g1__calc(c);
-    for (size_t i = 0; i < c->nx; i++)
-        dx[i] = *(const double *)((const char *)c->data + c->desc->vars[c->dxi[i]].offset);
+    fmuc_gc_read_reals(c->desc, c->data, c->dxi, c->nx, dx);
     return st;
 }
 
-/* Fixed-step RK4, n = max(1, ceil(h/cs_h_max - 1e-9)) substeps of h/n (the model API's rule). */
+/* Fixed-step RK4, n = max(1, ceil(h/cs_h_max - 1e-9)) substeps of h/n (the model API's rule;
+ * glue_core's stepper, as in the FMI 2.0/3.0 glue). */
 static fmiStatus rk4_step(fmuc_m_ctx *c, double tc, double h)
 {
-    size_t nx = c->nx;
-    if (nx == 0) {
+    if (c->nx == 0) {
         c->dirty = 1;
         return fmiOK;
     }
-    double hmax = c->desc->cs_h_max;
-    double nd = hmax > 0.0 ? ceil(h / hmax - 1e-9) : 1.0;
-    long n = nd < 1.0 ? 1 : (long)nd;
-    double hs = h / (double)n;
-    double *x = c->work, *k1 = x + nx, *k2 = k1 + nx, *k3 = k2 + nx, *k4 = k3 + nx, *xt = k4 + nx;
-    fmiStatus st = fmiOK;
-    read_states(c, x);
-    for (long i = 0; i < n; i++) {
-        double ti = tc + (double)i * hs;
-        st = fmuc_g1__worst(st, eval_f(c, ti, x, k1));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + (hs / 2.0) * k1[j];
-        st = fmuc_g1__worst(st, eval_f(c, ti + hs / 2.0, xt, k2));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + (hs / 2.0) * k2[j];
-        st = fmuc_g1__worst(st, eval_f(c, ti + hs / 2.0, xt, k3));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + hs * k3[j];
-        st = fmuc_g1__worst(st, eval_f(c, ti + hs, xt, k4));
-        if (st > fmiWarning)
-            return st;
-        for (size_t j = 0; j < nx; j++)
-            x[j] = x[j] + (hs / 6.0) * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-    }
-    write_states(c, x);
+    fmuc_gc_read_reals(c->desc, c->data, c->xi, c->nx, c->work);
+    fmiStatus st = (fmiStatus)fmuc_gc_rk4(c, eval_f, c->nx, c->work, c->desc->cs_h_max, tc, h);
+    if (st <= fmiWarning)
+        write_states(c, c->work);
     return st;
 }
 

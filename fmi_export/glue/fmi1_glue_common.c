@@ -9,28 +9,11 @@
 #include <string.h>
 
 #include "fmi1_glue.h"
+#include "glue_core.h"
 
 #define CTX_MAGIC 0x464d3143u /* "FM1C" */
 
 /* --- logging ------------------------------------------------------------------------------- */
-static const char *status_category(fmiStatus st)
-{
-    switch (st) {
-    case fmiOK:
-        return "logEvents";
-    case fmiWarning:
-        return "logStatusWarning";
-    case fmiDiscard:
-        return "logStatusDiscard";
-    case fmiError:
-        return "logStatusError";
-    case fmiFatal:
-        return "logStatusFatal";
-    default:
-        return "logStatusPending";
-    }
-}
-
 /* The message reaches the logger as the argument of "%s"; '#' is doubled because a 1.0 host may
  * replace #<type><vr># references in it and reads "##" as '#' (C-08). */
 static void emit(fmiCallbackLogger logger, fmiComponent comp, const char *name, fmiStatus st,
@@ -57,7 +40,7 @@ static void vlog(const fmuc_m_ctx *c, fmiStatus st, const char *category, const 
         return;
     char text[1024];
     vsnprintf(text, sizeof text, fmt, ap);
-    emit(c->logger, (fmiComponent)c, c->name, st, category ? category : status_category(st),
+    emit(c->logger, (fmiComponent)c, c->name, st, category ? category : fmuc_gc_status_category(st),
          text);
 }
 
@@ -81,7 +64,7 @@ static void early_log(fmiCallbackLogger logger, fmiString name, const char *fmt,
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    emit(logger, NULL, name, fmiError, status_category(fmiError), text);
+    emit(logger, NULL, name, fmiError, fmuc_gc_status_category(fmiError), text);
 }
 
 /* --- services for models (fmuc_model.h) ---------------------------------------------------- */
@@ -227,36 +210,11 @@ static void *field(const fmuc_m_ctx *c, const fmuc_m_var *v)
     return (char *)c->data + v->offset;
 }
 
-static void write_starts(fmuc_m_ctx *c)
-{
-    const fmuc_m_desc *d = c->desc;
-    for (size_t i = 0; i < d->nvars; i++) {
-        const fmuc_m_var *v = &d->vars[i];
-        if (v->causality == FMUC_M_INDEPENDENT)
-            continue;
-        void *p = field(c, v);
-        switch (v->type) {
-        case FMUC_M_REAL:
-            *(double *)p = v->start;
-            break;
-        case FMUC_M_INTEGER:
-            *(int *)p = (int)v->start;
-            break;
-        case FMUC_M_BOOLEAN:
-            *(int *)p = v->start != 0.0;
-            break;
-        case FMUC_M_STRING:
-            snprintf((char *)p, FMUC_M_STRLEN, "%s", v->start_str ? v->start_str : "");
-            break;
-        }
-    }
-}
-
 fmiStatus fmuc_g1__restart(fmuc_m_ctx *c)
 {
     const fmuc_m_desc *d = c->desc;
     memset(c->data, 0, d->data_size ? d->data_size : 1);
-    write_starts(c);
+    fmuc_gc_write_starts(c->desc, c->data);
     c->time = 0.0;
     c->start_time = 0.0;
     c->stop_time = 0.0;
@@ -281,14 +239,6 @@ fmiStatus fmuc_g1__calc(fmuc_m_ctx *c)
 }
 
 /* --- creation and destruction -------------------------------------------------------------- */
-static int blank(const char *s)
-{
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-            return 0;
-    return 1;
-}
-
 void fmuc_g1__free(fmuc_m_ctx *c)
 {
     fmiCallbackFreeMemory release = c->release;
@@ -309,7 +259,7 @@ fmuc_m_ctx *fmuc_g1__new(fmuc_g1_kind kind, const char *fn, fmiString instanceNa
 {
     const fmuc_m_desc *d = &fmuc_model;
     char own[39];
-    if (!instanceName || blank(instanceName)) {
+    if (!instanceName || fmuc_gc_blank(instanceName)) {
         early_log(logger, instanceName, "%s: instanceName is NULL or empty", fn);
         return NULL;
     }
@@ -398,21 +348,6 @@ oom:
 }
 
 /* --- variable access ----------------------------------------------------------------------- */
-static const char *type_name(fmuc_m_type t)
-{
-    static const char *const n[] = {"Real", "Integer", "Boolean", "String"};
-    return n[t];
-}
-
-static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmiValueReference vr, fmuc_m_type t)
-{
-    const fmuc_m_desc *d = c->desc;
-    for (size_t i = 0; i < d->nvars; i++)
-        if (d->vars[i].vr == vr && d->vars[i].type == t)
-            return &d->vars[i];
-    return NULL;
-}
-
 /* fmi1-rules §D.3: before initialization every variable with a start value but constants;
  * afterwards inputs only (ME continuous states through fmiSetContinuousStates). */
 static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
@@ -437,17 +372,6 @@ static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
 #endif
 }
 
-static int out_of_range(const fmuc_m_var *v, double x)
-{
-    if (isnan(x))
-        return 1;
-    if ((v->flags & FMUC_M_HAS_MIN) && x < v->min)
-        return 1;
-    if ((v->flags & FMUC_M_HAS_MAX) && x > v->max)
-        return 1;
-    return 0;
-}
-
 fmiStatus fmuc_g1__get(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiValueReference vr[],
                        size_t nvr, void *value)
 {
@@ -463,10 +387,10 @@ fmiStatus fmuc_g1__get(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
         return st == fmiDiscard ? st : fmuc_g1__done(c, st);
     }
     for (size_t i = 0; i < nvr; i++) {
-        const fmuc_m_var *v = find_vr(c, vr[i], t);
+        const fmuc_m_var *v = fmuc_gc_find_vr(c->desc, vr[i], t);
         if (!v) {
             fmuc_g1__log(c, fmiError, "%s: unknown valueReference %u for type %s", fn, vr[i],
-                         type_name(t));
+                         fmuc_gc_type_name(t));
             return fmuc_g1__done(c, fmiError);
         }
         switch (t) {
@@ -499,10 +423,10 @@ fmiStatus fmuc_g1__set(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
     }
     fmiStatus st = fmiOK;
     for (size_t i = 0; i < nvr; i++) {
-        const fmuc_m_var *v = find_vr(c, vr[i], t);
+        const fmuc_m_var *v = fmuc_gc_find_vr(c->desc, vr[i], t);
         if (!v) {
             fmuc_g1__log(c, fmiError, "%s: unknown valueReference %u for type %s", fn, vr[i],
-                         type_name(t));
+                         fmuc_gc_type_name(t));
             return fmuc_g1__done(c, fmiError);
         }
         const char *why = not_settable(c, v);
@@ -515,7 +439,7 @@ fmiStatus fmuc_g1__set(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
         switch (t) {
         case FMUC_M_REAL: {
             double x = ((const fmiReal *)value)[i];
-            if (out_of_range(v, x)) {
+            if (fmuc_gc_out_of_range(v, x)) {
                 fmuc_g1__log(c, fmiDiscard,
                              "%s: value %.17g for '%s' (vr %u) is outside [%g, %g]; ignored", fn,
                              x, v->name, v->vr, (v->flags & FMUC_M_HAS_MIN) ? v->min : -HUGE_VAL,
@@ -528,7 +452,7 @@ fmiStatus fmuc_g1__set(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
         }
         case FMUC_M_INTEGER: {
             int x = ((const fmiInteger *)value)[i];
-            if (out_of_range(v, (double)x)) {
+            if (fmuc_gc_out_of_range(v, (double)x)) {
                 fmuc_g1__log(c, fmiDiscard, "%s: value %d for '%s' (vr %u) is out of range; ignored",
                              fn, x, v->name, v->vr);
                 st = fmuc_g1__worst(st, fmiDiscard);

@@ -17,6 +17,7 @@
 #endif
 
 #include "fmuc_model.h"
+#include "glue_core.h"
 
 /* Helpers that a FMUC_DEFECT_* build may leave unused. */
 #define MAYBE_UNUSED __attribute__((unused))
@@ -201,24 +202,6 @@ static long cat_index(const fmuc_m_ctx *c, const char *name)
     return -1;
 }
 
-static const char *status_category(fmi2Status st)
-{
-    switch (st) {
-    case fmi2OK:
-        return "logEvents";
-    case fmi2Warning:
-        return "logStatusWarning";
-    case fmi2Discard:
-        return "logStatusDiscard";
-    case fmi2Error:
-        return "logStatusError";
-    case fmi2Fatal:
-        return "logStatusFatal";
-    default:
-        return "logStatusPending";
-    }
-}
-
 /* Errors, fatals and warnings are always reported (§2.1.3: "logger called"); OK and Discard
  * messages only for enabled categories (C-10). The category is always a declared one or NULL. */
 static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const char *fmt,
@@ -229,7 +212,7 @@ static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const
         return;
     long idx = category ? cat_index(c, category) : -1;
     if (idx < 0) {
-        idx = cat_index(c, status_category(st));
+        idx = cat_index(c, fmuc_gc_status_category(st));
         if (idx < 0 && c->ncat > 0)
             idx = 0;
     }
@@ -406,21 +389,6 @@ static int allowed(fmuc_m_ctx *c, int fn)
 
 static fmi2Status worst(fmi2Status a, fmi2Status b) { return a > b ? a : b; }
 
-static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmi2ValueReference vr, fmuc_m_type t)
-{
-    const fmuc_m_desc *d = c->desc;
-    for (size_t i = 0; i < d->nvars; i++)
-        if (d->vars[i].vr == vr && d->vars[i].type == t)
-            return &d->vars[i];
-    return NULL;
-}
-
-MAYBE_UNUSED static const char *type_name(fmuc_m_type t)
-{
-    static const char *const n[] = {"Real", "Integer", "Boolean", "String"};
-    return n[t];
-}
-
 static void *field(const fmuc_m_ctx *c, const fmuc_m_var *v)
 {
     return (char *)c->data + v->offset;
@@ -479,48 +447,6 @@ static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
 #endif
 }
 
-static int out_of_range(const fmuc_m_var *v, double x)
-{
-#ifdef FMUC_DEFECT_NO_RANGE_CHECK
-    (void)v;
-    (void)x;
-    return 0;
-#else
-    if (isnan(x))
-        return 1;
-    if ((v->flags & FMUC_M_HAS_MIN) && x < v->min)
-        return 1;
-    if ((v->flags & FMUC_M_HAS_MAX) && x > v->max)
-        return 1;
-    return 0;
-#endif
-}
-
-static void write_starts(fmuc_m_ctx *c)
-{
-    const fmuc_m_desc *d = c->desc;
-    for (size_t i = 0; i < d->nvars; i++) {
-        const fmuc_m_var *v = &d->vars[i];
-        if (v->causality == FMUC_M_INDEPENDENT)
-            continue;
-        void *p = field(c, v);
-        switch (v->type) {
-        case FMUC_M_REAL:
-            *(double *)p = v->start;
-            break;
-        case FMUC_M_INTEGER:
-            *(int *)p = (int)v->start;
-            break;
-        case FMUC_M_BOOLEAN:
-            *(int *)p = v->start != 0.0;
-            break;
-        case FMUC_M_STRING:
-            snprintf((char *)p, FMUC_M_STRLEN, "%s", v->start_str ? v->start_str : "");
-            break;
-        }
-    }
-}
-
 static fmi2Status run_calc(fmuc_m_ctx *c)
 {
     if (!c->dirty || !c->desc->calc)
@@ -540,91 +466,20 @@ static fmi2Status calc_for_read(fmuc_m_ctx *c)
 }
 
 /* --- resource URI -------------------------------------------------------------------------- */
-MAYBE_UNUSED static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
+static void *uri_alloc(void *arg, size_t size) { return mem_alloc(arg, size, 1); }
+static void uri_free(void *arg, void *p) { mem_free(arg, p); }
 
 /* file:///abs, file:/abs, file://localhost/abs with %XX decoding (C-07) -> "/abs". */
 static char *decode_uri(const fmi2CallbackFunctions *cb, const char *uri, const char **why)
 {
-    const char *p;
-    if (strncmp(uri, "file:", 5) != 0) {
-        *why = "only the file: scheme is supported";
-        return NULL;
-    }
-    p = uri + 5;
-    if (p[0] == '/' && p[1] == '/') {
-        const char *auth = p + 2, *slash = strchr(auth, '/');
-        if (!slash) {
-            *why = "no path after the authority";
-            return NULL;
-        }
-        size_t alen = (size_t)(slash - auth);
-        if (alen != 0 && !(alen == 9 && strncmp(auth, "localhost", 9) == 0)) {
-            *why = "only an empty or 'localhost' authority is supported";
-            return NULL;
-        }
-        p = slash;
-    }
-#ifdef FMUC_DEFECT_URI_AUTHORITY_ONLY
-    else {
-        *why = "expected file:///";
-        return NULL;
-    }
-#endif
-    if (p[0] != '/') {
-        *why = "the path is not absolute";
-        return NULL;
-    }
-    size_t n = strlen(p);
-    char *out = mem_alloc(cb, n + 1, 1);
-    if (!out) {
-        *why = "out of memory";
-        return NULL;
-    }
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-#ifndef FMUC_DEFECT_URI_NO_DECODE
-        if (p[i] == '%') {
-            int hi = hexval((unsigned char)p[i + 1]); /* p[i+1] may be the NUL */
-            int lo = hi >= 0 ? hexval((unsigned char)p[i + 2]) : -1;
-            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-                mem_free(cb, out);
-                *why = "invalid percent-encoding";
-                return NULL;
-            }
-            out[o++] = (char)(hi * 16 + lo);
-            i += 2;
-            continue;
-        }
-#endif
-        out[o++] = p[i];
-    }
-    while (o > 1 && out[o - 1] == '/')
-        o--;
-    out[o] = '\0';
+    size_t o;
+    char *out = fmuc_gc_file_uri_path(uri, 1, uri_alloc, uri_free, (void *)cb, &o, why);
+    if (out)
+        out[o] = '\0';
     return out;
 }
 
 /* --- FMU state blobs ----------------------------------------------------------------------- */
-static uint64_t fnv64(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static fmi2Status model_state_size(fmuc_m_ctx *c, size_t *n)
 {
     if (c->desc->state_size)
@@ -680,7 +535,7 @@ static void node_free(fmuc_m_ctx *c, state_node *s)
 
 static fmi2Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, size_t msize)
 {
-    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fnv64(c->guid, strlen(c->guid)),
+    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fmuc_gc_fnv64(c->guid, strlen(c->guid)),
                      size - sizeof h, 0};
     blob_glue g = {0};
     g.state = c->state;
@@ -702,7 +557,7 @@ static fmi2Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, si
         memcpy(m, c->data, msize);
     if (st > fmi2Warning)
         return st;
-    h.checksum = fnv64(bytes + sizeof h, h.payload_size);
+    h.checksum = fmuc_gc_fnv64(bytes + sizeof h, h.payload_size);
     memcpy(bytes, &h, sizeof h);
     return st;
 }
@@ -719,11 +574,11 @@ static const char *blob_invalid(const fmuc_m_ctx *c, const unsigned char *bytes,
         return "bad magic (not an FMU state of this glue)";
     if (h.version != BLOB_VERSION)
         return "unsupported state format version";
-    if (h.guid_hash != fnv64(c->guid, strlen(c->guid)))
+    if (h.guid_hash != fmuc_gc_fnv64(c->guid, strlen(c->guid)))
         return "state was made by a different model (GUID hash differs)";
     if (h.payload_size != size - sizeof h)
         return "size does not match the header";
-    if (h.checksum != fnv64(bytes + sizeof h, h.payload_size))
+    if (h.checksum != fmuc_gc_fnv64(bytes + sizeof h, h.payload_size))
         return "checksum mismatch (corrupt state)";
     memcpy(&g, bytes + sizeof h, sizeof g);
     unsigned valid = ST_SETTABLE_STATE;
@@ -851,14 +706,6 @@ static void early_log(const fmi2CallbackFunctions *f, fmi2String name, const cha
     }
 }
 
-MAYBE_UNUSED static int blank(const char *s)
-{
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-            return 0;
-    return 1;
-}
-
 fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String fmuGUID,
                               fmi2String fmuResourceLocation,
                               const fmi2CallbackFunctions *functions, fmi2Boolean visible,
@@ -883,7 +730,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     if (!functions)
         return NULL;
 #ifndef FMUC_DEFECT_ACCEPT_EMPTY_NAME
-    if (!instanceName || blank(instanceName)) {
+    if (!instanceName || fmuc_gc_blank(instanceName)) {
         early_log(functions, instanceName, "fmi2Instantiate: instanceName is NULL or empty");
         return NULL;
     }
@@ -994,7 +841,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     c->data = mem_alloc(cbs(c), 1, d->data_size ? d->data_size : 1);
     if (!c->data)
         goto oom;
-    write_starts(c);
+    fmuc_gc_write_starts(c->desc, c->data);
     c->dirty = 1;
     if (d->start) {
         fmi2Status st = d->start(c, c->data);
@@ -1094,7 +941,7 @@ fmi2Status fmi2Reset(fmi2Component comp)
     if (d->release)
         d->release(c, c->data);
     memset(c->data, 0, d->data_size);
-    write_starts(c);
+    fmuc_gc_write_starts(c->desc, c->data);
     if (d->start)
         st = d->start(c, c->data);
     c->time = 0.0;
@@ -1138,7 +985,7 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
         return st == fmi2Discard ? st : done(c, st);
     }
     for (size_t i = 0; i < nvr; i++) {
-        const fmuc_m_var *v = find_vr(c, vr[i], t);
+        const fmuc_m_var *v = fmuc_gc_find_vr(c->desc, vr[i], t);
         if (!v) {
 #ifdef FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR
             raise(SIGSEGV); /* instead of the fmi2Error §2.1.2 requires */
@@ -1158,7 +1005,7 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
             continue;
 #else
             glog(c, fmi2Error, "%s: unknown valueReference %u for type %s", fn_rules[fn].name,
-                 vr[i], type_name(t));
+                 vr[i], fmuc_gc_type_name(t));
             return done(c, fmi2Error);
 #endif
         }
@@ -1198,7 +1045,7 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
     }
     fmi2Status st = fmi2OK;
     for (size_t i = 0; i < nvr; i++) {
-        const fmuc_m_var *v = find_vr(c, vr[i], t);
+        const fmuc_m_var *v = fmuc_gc_find_vr(c->desc, vr[i], t);
         if (!v) {
 #ifdef FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR
             raise(SIGSEGV); /* instead of the fmi2Error §2.1.2 requires */
@@ -1207,7 +1054,7 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
             continue;
 #else
             glog(c, fmi2Error, "%s: unknown valueReference %u for type %s", fn_rules[fn].name,
-                 vr[i], type_name(t));
+                 vr[i], fmuc_gc_type_name(t));
             return done(c, fmi2Error);
 #endif
         }
@@ -1221,7 +1068,7 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
         switch (t) {
         case FMUC_M_REAL: {
             double x = ((const fmi2Real *)value)[i];
-            if (out_of_range(v, x)) {
+            if (fmuc_gc_out_of_range(v, x)) {
                 glog(c, fmi2Discard, "%s: value %.17g for '%s' (vr %u) is outside [%g, %g]; ignored",
                      fn_rules[fn].name, x, v->name, v->vr,
                      (v->flags & FMUC_M_HAS_MIN) ? v->min : -HUGE_VAL,
@@ -1234,7 +1081,7 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
         }
         case FMUC_M_INTEGER: {
             int x = ((const fmi2Integer *)value)[i];
-            if (out_of_range(v, (double)x)) {
+            if (fmuc_gc_out_of_range(v, (double)x)) {
                 glog(c, fmi2Discard, "%s: value %d for '%s' (vr %u) is out of range; ignored",
                      fn_rules[fn].name, x, v->name, v->vr);
                 st = worst(st, fmi2Discard);
@@ -1476,13 +1323,13 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component comp, const fmi2ValueRefer
         return done(c, fmi2Error);
     }
     for (size_t i = 0; i < nUnknown; i++)
-        if (!find_vr(c, vUnknown_ref[i], FMUC_M_REAL)) {
+        if (!fmuc_gc_find_vr(c->desc, vUnknown_ref[i], FMUC_M_REAL)) {
             glog(c, fmi2Error, "fmi2GetDirectionalDerivative: unknown Real valueReference %u",
                  vUnknown_ref[i]);
             return done(c, fmi2Error);
         }
     for (size_t i = 0; i < nKnown; i++)
-        if (!find_vr(c, vKnown_ref[i], FMUC_M_REAL)) {
+        if (!fmuc_gc_find_vr(c->desc, vKnown_ref[i], FMUC_M_REAL)) {
             glog(c, fmi2Error, "fmi2GetDirectionalDerivative: unknown Real valueReference %u",
                  vKnown_ref[i]);
             return done(c, fmi2Error);
@@ -1602,21 +1449,18 @@ static int check_nx(fmuc_m_ctx *c, const char *fn, size_t nx, size_t expect)
 
 static void read_states(const fmuc_m_ctx *c, double *x)
 {
-    for (size_t i = 0; i < c->nx; i++)
-        x[i] = *(const double *)field(c, &c->desc->vars[c->xi[i]]);
+    fmuc_gc_read_reals(c->desc, c->data, c->xi, c->nx, x);
 }
 
 static void write_states(fmuc_m_ctx *c, const double *x)
 {
-    for (size_t i = 0; i < c->nx; i++)
-        *(double *)field(c, &c->desc->vars[c->xi[i]]) = x[i];
+    fmuc_gc_write_reals(c->desc, c->data, c->xi, c->nx, x);
     c->dirty = 1;
 }
 
 static void read_derivs(const fmuc_m_ctx *c, double *dx)
 {
-    for (size_t i = 0; i < c->nx; i++)
-        dx[i] = *(const double *)field(c, &c->desc->vars[c->dxi[i]]);
+    fmuc_gc_read_reals(c->desc, c->data, c->dxi, c->nx, dx);
 }
 
 fmi2Status fmi2SetContinuousStates(fmi2Component comp, const fmi2Real x[], size_t nx)
@@ -1708,7 +1552,7 @@ fmi2Status fmi2SetRealInputDerivatives(fmi2Component comp, const fmi2ValueRefere
         return done(c, fmi2Error);
     }
     for (size_t i = 0; i < nvr; i++) {
-        const fmuc_m_var *v = find_vr(c, vr[i], FMUC_M_REAL);
+        const fmuc_m_var *v = fmuc_gc_find_vr(c->desc, vr[i], FMUC_M_REAL);
         if (!v || v->causality != FMUC_M_INPUT || order[i] < 1) {
             glog(c, fmi2Error,
                  "fmi2SetRealInputDerivatives: vr %u is not a Real input or order %d < 1", vr[i],
@@ -1744,9 +1588,10 @@ fmi2Status fmi2GetRealOutputDerivatives(fmi2Component comp, const fmi2ValueRefer
     return done(c, fmi2Error);
 }
 
-/* Fixed-step RK4 over the table's states (vehicle-brief §5 stage form). */
-static fmi2Status eval_f(fmuc_m_ctx *c, double t, const double *x, double *dx)
+/* Fixed-step RK4 over the table's states (vehicle-brief §5 stage form; glue_core's stepper). */
+static int eval_f(void *inst, double t, const double *x, double *dx)
 {
+    fmuc_m_ctx *c = inst;
     c->time = t;
     write_states(c, x);
     fmi2Status st = run_calc(c);
@@ -1756,36 +1601,14 @@ static fmi2Status eval_f(fmuc_m_ctx *c, double t, const double *x, double *dx)
 
 static fmi2Status rk4_step(fmuc_m_ctx *c, double tc, double h)
 {
-    size_t nx = c->nx;
-    if (nx == 0) {
+    if (c->nx == 0) {
         c->dirty = 1;
         return fmi2OK;
     }
-    double hmax = c->desc->cs_h_max;
-    double nd = hmax > 0.0 ? ceil(h / hmax - 1e-9) : 1.0;
-    long n = nd < 1.0 ? 1 : (long)nd;
-    double hs = h / (double)n;
-    double *x = c->work, *k1 = x + nx, *k2 = k1 + nx, *k3 = k2 + nx, *k4 = k3 + nx, *xt = k4 + nx;
-    fmi2Status st = fmi2OK;
-    read_states(c, x);
-    for (long i = 0; i < n; i++) {
-        double ti = tc + (double)i * hs;
-        st = worst(st, eval_f(c, ti, x, k1));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + (hs / 2.0) * k1[j];
-        st = worst(st, eval_f(c, ti + hs / 2.0, xt, k2));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + (hs / 2.0) * k2[j];
-        st = worst(st, eval_f(c, ti + hs / 2.0, xt, k3));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + hs * k3[j];
-        st = worst(st, eval_f(c, ti + hs, xt, k4));
-        if (st > fmi2Warning)
-            return st;
-        for (size_t j = 0; j < nx; j++)
-            x[j] = x[j] + (hs / 6.0) * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-    }
-    write_states(c, x);
+    read_states(c, c->work);
+    fmi2Status st = (fmi2Status)fmuc_gc_rk4(c, eval_f, c->nx, c->work, c->desc->cs_h_max, tc, h);
+    if (st <= fmi2Warning)
+        write_states(c, c->work);
     return st;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fmuc_model.h"
+#include "glue_core.h"
 #include "fmi3/fmi3.h"
 
 /* --- state machine as data ----------------------------------------------------------------- */
@@ -196,22 +197,6 @@ static long cat_index(const fmuc_m_ctx *c, const char *name)
     return -1;
 }
 
-static const char *status_category(fmi2Status st)
-{
-    switch (st) {
-    case fmi2OK:
-        return "logEvents";
-    case fmi2Warning:
-        return "logStatusWarning";
-    case fmi2Discard:
-        return "logStatusDiscard";
-    case fmi2Error:
-        return "logStatusError";
-    default:
-        return "logStatusFatal";
-    }
-}
-
 /* Messages go to logMessage only for enabled categories (§2.3.1: loggingOn=false means no call
  * until fmi3SetDebugLogging enables some). The category is a declared one, or NULL when the
  * model declares none. fmi2Status and fmi3Status share their codes 0..4. */
@@ -222,7 +207,7 @@ static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const
         return;
     long idx = category ? cat_index(c, category) : -1;
     if (idx < 0) {
-        idx = cat_index(c, status_category(st));
+        idx = cat_index(c, fmuc_gc_status_category(st > fmi2Fatal ? fmi2Fatal : st));
         if (idx < 0 && c->ncat > 0)
             idx = 0;
     }
@@ -398,12 +383,6 @@ static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmi3ValueReference vr)
     return NULL;
 }
 
-static const char *type_name(fmuc_m_type t)
-{
-    static const char *const n[] = {"Float64", "Int32", "Boolean", "String"};
-    return n[t];
-}
-
 static void *field(const fmuc_m_ctx *c, const fmuc_m_var *v)
 {
     return (char *)c->data + v->offset;
@@ -456,46 +435,6 @@ static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
     }
 }
 
-static int out_of_range(const fmuc_m_var *v, double x)
-{
-    if (isnan(x))
-        return 1;
-    if ((v->flags & FMUC_M_HAS_MIN) && x < v->min)
-        return 1;
-    if ((v->flags & FMUC_M_HAS_MAX) && x > v->max)
-        return 1;
-    return 0;
-}
-
-/* Start values into the data block; an array gets its start in every element. */
-static void write_starts(fmuc_m_ctx *c)
-{
-    const fmuc_m_desc *d = c->desc;
-    for (size_t i = 0; i < d->nvars; i++) {
-        const fmuc_m_var *v = &d->vars[i];
-        if (v->causality == FMUC_M_INDEPENDENT)
-            continue;
-        char *p = field(c, v);
-        for (size_t k = 0; k < nel(v); k++) {
-            switch (v->type) {
-            case FMUC_M_REAL:
-                ((double *)(void *)p)[k] = v->start;
-                break;
-            case FMUC_M_INTEGER:
-                ((int *)(void *)p)[k] = (int)v->start;
-                break;
-            case FMUC_M_BOOLEAN:
-                ((int *)(void *)p)[k] = v->start != 0.0;
-                break;
-            case FMUC_M_STRING:
-                snprintf(p + k * FMUC_M_STRLEN, FMUC_M_STRLEN, "%s",
-                         v->start_str ? v->start_str : "");
-                break;
-            }
-        }
-    }
-}
-
 static fmi3Status run_calc(fmuc_m_ctx *c)
 {
     if (!c->dirty || !c->desc->calc)
@@ -516,17 +455,6 @@ static fmi3Status calc_for_read(fmuc_m_ctx *c)
 }
 
 /* --- FMU state blobs ----------------------------------------------------------------------- */
-static uint64_t fnv64(const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static fmi3Status model_state_size(fmuc_m_ctx *c, size_t *n)
 {
     if (c->desc->state_size)
@@ -582,7 +510,7 @@ static void node_free(fmuc_m_ctx *c, state_node *s)
 
 static fmi3Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, size_t msize)
 {
-    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fnv64(c->token, strlen(c->token)),
+    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fmuc_gc_fnv64(c->token, strlen(c->token)),
                      size - sizeof h, 0};
     blob_glue g;
     memset(&g, 0, sizeof g);
@@ -605,7 +533,7 @@ static fmi3Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, si
         memcpy(m, c->data, msize);
     if (st > fmi3Warning)
         return st;
-    h.checksum = fnv64(bytes + sizeof h, h.payload_size);
+    h.checksum = fmuc_gc_fnv64(bytes + sizeof h, h.payload_size);
     memcpy(bytes, &h, sizeof h);
     return st;
 }
@@ -628,11 +556,11 @@ static const char *blob_invalid(const fmuc_m_ctx *c, const unsigned char *bytes,
         return "bad magic (not an FMU state of this glue)";
     if (h.version != BLOB_VERSION)
         return "unsupported state format version";
-    if (h.token_hash != fnv64(c->token, strlen(c->token)))
+    if (h.token_hash != fmuc_gc_fnv64(c->token, strlen(c->token)))
         return "state was made by a different model (instantiationToken hash differs)";
     if (h.payload_size != size - sizeof h)
         return "size does not match the header";
-    if (h.checksum != fnv64(bytes + sizeof h, h.payload_size))
+    if (h.checksum != fmuc_gc_fnv64(bytes + sizeof h, h.payload_size))
         return "checksum mismatch (corrupt state)";
     memcpy(&g, bytes + sizeof h, sizeof g);
     if (!(g.state & states_of(c)) || (g.state & (g.state - 1)))
@@ -747,14 +675,6 @@ static void early_log(fmi3LogMessageCallback log, fmi3InstanceEnvironment env, i
     log(env, fmi3Error, cat, msg);
 }
 
-static int blank(const char *s)
-{
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-            return 0;
-    return 1;
-}
-
 /* resourcePath: an absolute native path, with a trailing separator (§2.3.1); kept without it. */
 static char *copy_resource_dir(const char *path)
 {
@@ -776,7 +696,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
 {
     const fmuc_m_desc *d = &fmuc_model;
     char token[39], msg[512];
-    if (!instanceName || blank(instanceName)) {
+    if (!instanceName || fmuc_gc_blank(instanceName)) {
         snprintf(msg, sizeof msg, "%s: instanceName is NULL or blank", fn);
         early_log(logMessage, env, loggingOn, msg);
         return NULL;
@@ -858,7 +778,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
     c->data = calloc(1, d->data_size ? d->data_size : 1);
     if (!c->data)
         goto oom;
-    write_starts(c);
+    fmuc_gc_write_starts(c->desc, c->data);
     c->dirty = 1;
     if (d->start) {
         fmi3Status st = st3(d->start(c, c->data));
@@ -1009,7 +929,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     if (d->release)
         d->release(c, c->data);
     memset(c->data, 0, d->data_size);
-    write_starts(c);
+    fmuc_gc_write_starts(c->desc, c->data);
     if (d->start)
         st = st3(d->start(c, c->data));
     c->time = 0.0;
@@ -1039,7 +959,7 @@ static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReferenc
         }
         if (v->type != t) {
             glog(c, fmi2Error, "%s: variable '%s' (vr %u) is a %s, not a %s", fn_rules[fn].name,
-                 v->name, v->vr, type_name(v->type), type_name(t));
+                 v->name, v->vr, fmuc_gc_type_name(v->type), fmuc_gc_type_name(t));
             return 0;
         }
         total += nel(v);
@@ -1153,7 +1073,7 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
                          fn_rules[fn].name, v->name, v->vr, FMUC_M_STRLEN - 1);
                     return done(c, fmi3Error);
                 }
-            } else if (t != FMUC_M_BOOLEAN && out_of_range(v, element_as_double(t, values, o))) {
+            } else if (t != FMUC_M_BOOLEAN && fmuc_gc_out_of_range(v, element_as_double(t, values, o))) {
                 glog(c, fmi2Discard,
                      "%s: value %.17g for '%s' (vr %u, element %zu) is outside [%g, %g]; "
                      "nothing set",
@@ -1216,7 +1136,7 @@ static fmi3Status no_such_type(fmi3Instance instance, int fn, const fmi3ValueRef
     const fmuc_m_var *v = find_vr(c, vr[0]);
     if (v)
         glog(c, fmi2Error, "%s: variable '%s' (vr %u) is a %s", fn_rules[fn].name, v->name,
-             v->vr, type_name(v->type));
+             v->vr, fmuc_gc_type_name(v->type));
     else
         glog(c, fmi2Error, "%s: unknown valueReference %u", fn_rules[fn].name, vr[0]);
     return done(c, fmi3Error);
@@ -1869,9 +1789,10 @@ fmi3Status fmi3GetOutputDerivatives(fmi3Instance instance,
     return done(c, fmi3Error);
 }
 
-/* Fixed-step RK4 over the table's states (the same arithmetic as the FMI 2.0 glue). */
-static fmi3Status eval_f(fmuc_m_ctx *c, double t, const double *x, double *dx)
+/* Fixed-step RK4 over the table's states (glue_core's stepper, as in the FMI 1.0/2.0 glue). */
+static int eval_f(void *inst, double t, const double *x, double *dx)
 {
+    fmuc_m_ctx *c = inst;
     c->time = t;
     write_states(c, x);
     fmi3Status st = run_calc(c);
@@ -1881,36 +1802,14 @@ static fmi3Status eval_f(fmuc_m_ctx *c, double t, const double *x, double *dx)
 
 static fmi3Status rk4_step(fmuc_m_ctx *c, double tc, double h)
 {
-    size_t nx = c->nx;
-    if (nx == 0) {
+    if (c->nx == 0) {
         c->dirty = 1;
         return fmi3OK;
     }
-    double hmax = c->desc->cs_h_max;
-    double nd = hmax > 0.0 ? ceil(h / hmax - 1e-9) : 1.0;
-    long n = nd < 1.0 ? 1 : (long)nd;
-    double hs = h / (double)n;
-    double *x = c->work, *k1 = x + nx, *k2 = k1 + nx, *k3 = k2 + nx, *k4 = k3 + nx, *xt = k4 + nx;
-    fmi3Status st = fmi3OK;
-    read_vec(c, c->xi, x);
-    for (long i = 0; i < n; i++) {
-        double ti = tc + (double)i * hs;
-        st = worst(st, eval_f(c, ti, x, k1));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + (hs / 2.0) * k1[j];
-        st = worst(st, eval_f(c, ti + hs / 2.0, xt, k2));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + (hs / 2.0) * k2[j];
-        st = worst(st, eval_f(c, ti + hs / 2.0, xt, k3));
-        for (size_t j = 0; j < nx; j++)
-            xt[j] = x[j] + hs * k3[j];
-        st = worst(st, eval_f(c, ti + hs, xt, k4));
-        if (st > fmi3Warning)
-            return st;
-        for (size_t j = 0; j < nx; j++)
-            x[j] = x[j] + (hs / 6.0) * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
-    }
-    write_states(c, x);
+    read_vec(c, c->xi, c->work);
+    fmi3Status st = (fmi3Status)fmuc_gc_rk4(c, eval_f, c->nx, c->work, c->desc->cs_h_max, tc, h);
+    if (st <= fmi3Warning)
+        write_states(c, c->work);
     return st;
 }
 

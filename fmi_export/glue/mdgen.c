@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fmuc_model.h"
+#include "mdgen_xml.h"
 
 typedef struct {
     const fmuc_m_desc *d;
@@ -19,56 +20,8 @@ typedef struct {
 
 static void problem(gen *g, const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "mdgen: %s: ", g->lenient ? "warning" : "error");
-    fprintf(stderr, fmt, a ? a : "(null)", b ? b : "(null)");
-    fputc('\n', stderr);
+    fmuc_mdx_problem("mdgen", g->lenient, fmt, a, b);
     g->errors++;
-}
-
-static void xml_str(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\n':
-            fputs("&#10;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
-
-static void attr(FILE *f, const char *name, const char *val)
-{
-    if (!val)
-        return;
-    fprintf(f, " %s=\"", name);
-    xml_str(f, val);
-    fputc('"', f);
-}
-
-/* Shortest of %.15g/%.16g/%.17g that reads back bit-identically. */
-static void attr_dbl(FILE *f, const char *name, double v)
-{
-    char buf[64];
-    for (int p = 15; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fprintf(f, " %s=\"%s\"", name, buf);
 }
 
 static const char *caus_name(fmuc_m_causality c)
@@ -117,7 +70,7 @@ static const unit_def known_units[] = {
 static void write_unit(FILE *f, const char *name)
 {
     fputs("    <Unit", f);
-    attr(f, "name", name);
+    fmuc_mdx_attr(f, "name", name);
     for (size_t i = 0; i < sizeof known_units / sizeof known_units[0]; i++) {
         const unit_def *u = &known_units[i];
         if (strcmp(u->name, name) != 0)
@@ -132,7 +85,7 @@ static void write_unit(FILE *f, const char *name)
             if (ex[k].e)
                 fprintf(f, " %s=\"%d\"", ex[k].n, ex[k].e);
         if (u->factor != 1.0)
-            attr_dbl(f, "factor", u->factor);
+            fmuc_mdx_attr_dbl(f, "factor", u->factor);
         fputs("/>\n    </Unit>\n", f);
         return;
     }
@@ -333,18 +286,18 @@ static int in_initial_unknowns(const fmuc_m_desc *d, size_t i)
 static void write_iface(FILE *f, const fmuc_m_desc *d, int cs)
 {
     fputs(cs ? "  <CoSimulation" : "  <ModelExchange", f);
-    attr(f, "modelIdentifier", d->model_identifier);
+    fmuc_mdx_attr(f, "modelIdentifier", d->model_identifier);
     if (!cs && (d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED))
-        attr(f, "completedIntegratorStepNotNeeded", "true");
+        fmuc_mdx_attr(f, "completedIntegratorStepNotNeeded", "true");
     if (cs)
-        attr(f, "canHandleVariableCommunicationStepSize",
+        fmuc_mdx_attr(f, "canHandleVariableCommunicationStepSize",
              (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
     if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
-        attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
-    attr(f, "canNotUseMemoryManagementFunctions", "false"); /* instance memory via the host */
-    attr(f, "canGetAndSetFMUstate", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
-    attr(f, "canSerializeFMUstate", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
-    attr(f, "providesDirectionalDerivative", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
+        fmuc_mdx_attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
+    fmuc_mdx_attr(f, "canNotUseMemoryManagementFunctions", "false"); /* instance memory via the host */
+    fmuc_mdx_attr(f, "canGetAndSetFMUstate", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
+    fmuc_mdx_attr(f, "canSerializeFMUstate", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
+    fmuc_mdx_attr(f, "providesDirectionalDerivative", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
     fputs("/>\n", f);
 }
 
@@ -375,14 +328,14 @@ static int write_xml(gen *g, FILE *f)
     fmuc_m_guid(d, guid);
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription", f);
-    attr(f, "fmiVersion", "2.0");
-    attr(f, "modelName", d->model_name);
-    attr(f, "guid", guid);
-    attr(f, "description", d->description);
-    attr(f, "author", d->author);
-    attr(f, "version", d->version);
-    attr(f, "generationTool", "fmucheck mdgen");
-    attr(f, "variableNamingConvention", "flat");
+    fmuc_mdx_attr(f, "fmiVersion", "2.0");
+    fmuc_mdx_attr(f, "modelName", d->model_name);
+    fmuc_mdx_attr(f, "guid", guid);
+    fmuc_mdx_attr(f, "description", d->description);
+    fmuc_mdx_attr(f, "author", d->author);
+    fmuc_mdx_attr(f, "version", d->version);
+    fmuc_mdx_attr(f, "generationTool", "fmucheck mdgen");
+    fmuc_mdx_attr(f, "variableNamingConvention", "flat");
     if (d->caps & FMUC_M_CAP_ME)
         fprintf(f, " numberOfEventIndicators=\"%zu\"", d->n_event_indicators);
     fputs(">\n", f);
@@ -415,8 +368,8 @@ static int write_xml(gen *g, FILE *f)
         fputs("  <LogCategories>\n", f);
         for (size_t i = 0; cats[i]; i++) {
             fputs("    <Category", f);
-            attr(f, "name", cats[i]);
-            attr(f, "description", cat_description(cats[i]));
+            fmuc_mdx_attr(f, "name", cats[i]);
+            fmuc_mdx_attr(f, "description", cat_description(cats[i]));
             fputs("/>\n", f);
         }
         fputs("  </LogCategories>\n", f);
@@ -424,13 +377,13 @@ static int write_xml(gen *g, FILE *f)
     if (d->experiment.flags) {
         fputs("  <DefaultExperiment", f);
         if (d->experiment.flags & FMUC_M_EXP_START)
-            attr_dbl(f, "startTime", d->experiment.start);
+            fmuc_mdx_attr_dbl(f, "startTime", d->experiment.start);
         if (d->experiment.flags & FMUC_M_EXP_STOP)
-            attr_dbl(f, "stopTime", d->experiment.stop);
+            fmuc_mdx_attr_dbl(f, "stopTime", d->experiment.stop);
         if (d->experiment.flags & FMUC_M_EXP_TOL)
-            attr_dbl(f, "tolerance", d->experiment.tolerance);
+            fmuc_mdx_attr_dbl(f, "tolerance", d->experiment.tolerance);
         if (d->experiment.flags & FMUC_M_EXP_STEP)
-            attr_dbl(f, "stepSize", d->experiment.step);
+            fmuc_mdx_attr_dbl(f, "stepSize", d->experiment.step);
         fputs("/>\n", f);
     }
 
@@ -438,26 +391,26 @@ static int write_xml(gen *g, FILE *f)
     for (size_t i = 0; i < d->nvars; i++) {
         const fmuc_m_var *v = &d->vars[i];
         fprintf(f, "    <!-- index %zu -->\n    <ScalarVariable", i + 1);
-        attr(f, "name", v->name);
+        fmuc_mdx_attr(f, "name", v->name);
         fprintf(f, " valueReference=\"%u\"", v->vr);
-        attr(f, "description", v->description);
-        attr(f, "causality", caus_name(v->causality));
-        attr(f, "variability", var_name(v->variability));
-        attr(f, "initial", init_name(fmuc_m_effective_initial(v)));
+        fmuc_mdx_attr(f, "description", v->description);
+        fmuc_mdx_attr(f, "causality", caus_name(v->causality));
+        fmuc_mdx_attr(f, "variability", var_name(v->variability));
+        fmuc_mdx_attr(f, "initial", init_name(fmuc_m_effective_initial(v)));
         fputs(">\n      ", f);
         int has_start = (v->flags & FMUC_M_HAS_START) != 0;
         switch (v->type) {
         case FMUC_M_REAL:
             fputs("<Real", f);
-            attr(f, "unit", v->unit);
+            fmuc_mdx_attr(f, "unit", v->unit);
             if (v->flags & FMUC_M_HAS_MIN)
-                attr_dbl(f, "min", v->min);
+                fmuc_mdx_attr_dbl(f, "min", v->min);
             if (v->flags & FMUC_M_HAS_MAX)
-                attr_dbl(f, "max", v->max);
+                fmuc_mdx_attr_dbl(f, "max", v->max);
             if (v->flags & FMUC_M_HAS_NOMINAL)
-                attr_dbl(f, "nominal", v->nominal);
+                fmuc_mdx_attr_dbl(f, "nominal", v->nominal);
             if (has_start)
-                attr_dbl(f, "start", v->start);
+                fmuc_mdx_attr_dbl(f, "start", v->start);
             if (v->derivative_of) {
                 long s = fmuc_m_find(d, v->derivative_of);
                 if (s >= 0)
@@ -476,12 +429,12 @@ static int write_xml(gen *g, FILE *f)
         case FMUC_M_BOOLEAN:
             fputs("<Boolean", f);
             if (has_start)
-                attr(f, "start", v->start != 0.0 ? "true" : "false");
+                fmuc_mdx_attr(f, "start", v->start != 0.0 ? "true" : "false");
             break;
         case FMUC_M_STRING:
             fputs("<String", f);
             if (has_start)
-                attr(f, "start", v->start_str ? v->start_str : "");
+                fmuc_mdx_attr(f, "start", v->start_str ? v->start_str : "");
             break;
         }
         fputs("/>\n    </ScalarVariable>\n", f);
@@ -572,24 +525,24 @@ static void write_deps3(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, 
 static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
 {
     fputs(cs ? "  <CoSimulation" : "  <ModelExchange", f);
-    attr(f, "modelIdentifier", d->model_identifier);
+    fmuc_mdx_attr(f, "modelIdentifier", d->model_identifier);
     if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
-        attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
-    attr(f, "canGetAndSetFMUState", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
-    attr(f, "canSerializeFMUState", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
-    attr(f, "providesDirectionalDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
-    attr(f, "providesAdjointDerivatives", "false");
-    attr(f, "providesPerElementDependencies", "false");
+        fmuc_mdx_attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
+    fmuc_mdx_attr(f, "canGetAndSetFMUState", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
+    fmuc_mdx_attr(f, "canSerializeFMUState", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
+    fmuc_mdx_attr(f, "providesDirectionalDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
+    fmuc_mdx_attr(f, "providesAdjointDerivatives", "false");
+    fmuc_mdx_attr(f, "providesPerElementDependencies", "false");
     if (!cs)
-        attr(f, "needsCompletedIntegratorStep",
+        fmuc_mdx_attr(f, "needsCompletedIntegratorStep",
              d->step_completed && !(d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED) ? "true"
                                                                                       : "false");
     if (cs) {
-        attr(f, "canHandleVariableCommunicationStepSize",
+        fmuc_mdx_attr(f, "canHandleVariableCommunicationStepSize",
              (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
-        attr(f, "hasEventMode", "false");
-        attr(f, "providesIntermediateUpdate", "false");
-        attr(f, "mightReturnEarlyFromDoStep", "false");
+        fmuc_mdx_attr(f, "hasEventMode", "false");
+        fmuc_mdx_attr(f, "providesIntermediateUpdate", "false");
+        fmuc_mdx_attr(f, "mightReturnEarlyFromDoStep", "false");
     }
     fputs("/>\n", f);
 }
@@ -642,14 +595,14 @@ static int write_xml3(gen *g, FILE *f)
     fmuc_m_guid(d, token);
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription", f);
-    attr(f, "fmiVersion", "3.0");
-    attr(f, "modelName", d->model_name);
-    attr(f, "instantiationToken", token);
-    attr(f, "description", d->description);
-    attr(f, "author", d->author);
-    attr(f, "version", d->version);
-    attr(f, "generationTool", "fmucheck mdgen");
-    attr(f, "variableNamingConvention", "flat");
+    fmuc_mdx_attr(f, "fmiVersion", "3.0");
+    fmuc_mdx_attr(f, "modelName", d->model_name);
+    fmuc_mdx_attr(f, "instantiationToken", token);
+    fmuc_mdx_attr(f, "description", d->description);
+    fmuc_mdx_attr(f, "author", d->author);
+    fmuc_mdx_attr(f, "version", d->version);
+    fmuc_mdx_attr(f, "generationTool", "fmucheck mdgen");
+    fmuc_mdx_attr(f, "variableNamingConvention", "flat");
     fputs(">\n", f);
     if (d->caps & FMUC_M_CAP_ME)
         write_iface3(f, d, 0);
@@ -679,7 +632,7 @@ static int write_xml3(gen *g, FILE *f)
         fputs("  <LogCategories>\n", f);
         for (size_t i = 0; cats[i]; i++) {
             fputs("    <Category", f);
-            attr(f, "name", cats[i]);
+            fmuc_mdx_attr(f, "name", cats[i]);
             const char *desc = cat_description(cats[i]);
             char buf[128];
             if (desc && strstr(desc, "fmi2")) { /* the status names of FMI 3.0 */
@@ -687,7 +640,7 @@ static int write_xml3(gen *g, FILE *f)
                          strstr(desc, "fmi2") + 4);
                 desc = buf;
             }
-            attr(f, "description", desc);
+            fmuc_mdx_attr(f, "description", desc);
             fputs("/>\n", f);
         }
         fputs("  </LogCategories>\n", f);
@@ -695,13 +648,13 @@ static int write_xml3(gen *g, FILE *f)
     if (d->experiment.flags) {
         fputs("  <DefaultExperiment", f);
         if (d->experiment.flags & FMUC_M_EXP_START)
-            attr_dbl(f, "startTime", d->experiment.start);
+            fmuc_mdx_attr_dbl(f, "startTime", d->experiment.start);
         if (d->experiment.flags & FMUC_M_EXP_STOP)
-            attr_dbl(f, "stopTime", d->experiment.stop);
+            fmuc_mdx_attr_dbl(f, "stopTime", d->experiment.stop);
         if (d->experiment.flags & FMUC_M_EXP_TOL)
-            attr_dbl(f, "tolerance", d->experiment.tolerance);
+            fmuc_mdx_attr_dbl(f, "tolerance", d->experiment.tolerance);
         if (d->experiment.flags & FMUC_M_EXP_STEP)
-            attr_dbl(f, "stepSize", d->experiment.step);
+            fmuc_mdx_attr_dbl(f, "stepSize", d->experiment.step);
         fputs("/>\n", f);
     }
 
@@ -709,24 +662,24 @@ static int write_xml3(gen *g, FILE *f)
     for (size_t i = 0; i < d->nvars; i++) {
         const fmuc_m_var *v = &d->vars[i];
         fprintf(f, "    <%s", type3_name[v->type]);
-        attr(f, "name", v->name);
+        fmuc_mdx_attr(f, "name", v->name);
         fprintf(f, " valueReference=\"%u\"", v->vr);
-        attr(f, "description", v->description);
-        attr(f, "causality", caus_name(v->causality));
-        attr(f, "variability", var_name(v->variability));
+        fmuc_mdx_attr(f, "description", v->description);
+        fmuc_mdx_attr(f, "causality", caus_name(v->causality));
+        fmuc_mdx_attr(f, "variability", var_name(v->variability));
         fmuc_m_initial ini = fmuc_m_effective_initial(v);
         if (v->causality == FMUC_M_INPUT)
             ini = FMUC_M_INITIAL_NONE; /* default exact (§2.4.7.5) */
-        attr(f, "initial", init_name(ini));
+        fmuc_mdx_attr(f, "initial", init_name(ini));
         int has_start = (v->flags & FMUC_M_HAS_START) != 0;
         if (v->type == FMUC_M_REAL) {
-            attr(f, "unit", v->unit);
+            fmuc_mdx_attr(f, "unit", v->unit);
             if (v->flags & FMUC_M_HAS_MIN)
-                attr_dbl(f, "min", v->min);
+                fmuc_mdx_attr_dbl(f, "min", v->min);
             if (v->flags & FMUC_M_HAS_MAX)
-                attr_dbl(f, "max", v->max);
+                fmuc_mdx_attr_dbl(f, "max", v->max);
             if (v->flags & FMUC_M_HAS_NOMINAL)
-                attr_dbl(f, "nominal", v->nominal);
+                fmuc_mdx_attr_dbl(f, "nominal", v->nominal);
             if (v->derivative_of) {
                 long s = fmuc_m_find(d, v->derivative_of);
                 if (s >= 0)
@@ -751,7 +704,7 @@ static int write_xml3(gen *g, FILE *f)
         if (v->type == FMUC_M_STRING && has_start) {
             for (size_t k = 0; k < (v->dim > 1 ? v->dim : 1); k++) {
                 fputs("      <Start", f);
-                attr(f, "value", v->start_str ? v->start_str : "");
+                fmuc_mdx_attr(f, "value", v->start_str ? v->start_str : "");
                 fputs("/>\n", f);
             }
         }
@@ -773,6 +726,12 @@ static int write_xml3(gen *g, FILE *f)
                 write_unknowns3(g, f, "EventIndicator", i, d->vars[i].deps, 0);
     fputs("  </ModelStructure>\n</fmiModelDescription>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+static int write_any(void *arg, FILE *f)
+{
+    gen *g = arg;
+    return g->fmi3 ? write_xml3(g, f) : write_xml(g, f);
 }
 
 int main(int argc, char **argv)
@@ -797,28 +756,6 @@ int main(int argc, char **argv)
         return 64;
     }
     validate(&g);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        perror(tmp);
-        return 1;
-    }
-    int rc = g.fmi3 ? write_xml3(&g, f) : write_xml(&g, f);
-    if (fclose(f) != 0 || rc != 0) {
-        fprintf(stderr, "mdgen: cannot write %s\n", tmp);
-        remove(tmp);
-        return 1;
-    }
-    if (g.errors && !g.lenient) {
-        fprintf(stderr, "mdgen: %d table error(s) in model '%s'\n", g.errors,
-                g.d->model_identifier ? g.d->model_identifier : "?");
-        remove(tmp);
-        return 1;
-    }
-    if (rename(tmp, out) != 0) {
-        perror(out);
-        return 1;
-    }
-    return 0;
+    return fmuc_mdx_write_file("mdgen", out, write_any, &g, &g.errors, g.lenient,
+                               g.d->model_identifier);
 }

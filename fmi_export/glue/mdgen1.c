@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fmuc_model.h"
+#include "mdgen_xml.h"
 
 typedef struct {
     const fmuc_m_desc *d;
@@ -22,56 +23,8 @@ typedef struct {
 
 static void problem(gen *g, const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "mdgen1: %s: ", g->lenient ? "warning" : "error");
-    fprintf(stderr, fmt, a ? a : "(null)", b ? b : "(null)");
-    fputc('\n', stderr);
+    fmuc_mdx_problem("mdgen1", g->lenient, fmt, a, b);
     g->errors++;
-}
-
-static void xml_str(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\n':
-            fputs("&#10;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
-
-static void attr(FILE *f, const char *name, const char *val)
-{
-    if (!val)
-        return;
-    fprintf(f, " %s=\"", name);
-    xml_str(f, val);
-    fputc('"', f);
-}
-
-/* Shortest of %.15g/%.16g/%.17g that reads back bit-identically. */
-static void attr_dbl(FILE *f, const char *name, double v)
-{
-    char buf[64];
-    for (int p = 15; p <= 17; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fprintf(f, " %s=\"%s\"", name, buf);
 }
 
 static const char *causality1(const fmuc_m_var *v)
@@ -190,7 +143,7 @@ static void write_direct_dependency(gen *g, FILE *f, const fmuc_m_var *v)
             fputs("      <DirectDependency>\n", f);
         any = 1;
         fputs("        <Name>", f);
-        xml_str(f, d->vars[k].name);
+        fmuc_mdx_xml_str(f, d->vars[k].name);
         fputs("</Name>\n", f);
     }
     fputs(any ? "      </DirectDependency>\n" : "      <DirectDependency/>\n", f);
@@ -202,15 +155,15 @@ static void write_type(FILE *f, const fmuc_m_var *v, int alias)
     switch (v->type) {
     case FMUC_M_REAL:
         fputs("      <Real", f);
-        attr(f, "unit", v->unit);
+        fmuc_mdx_attr(f, "unit", v->unit);
         if (!alias && (v->flags & FMUC_M_HAS_MIN))
-            attr_dbl(f, "min", v->min);
+            fmuc_mdx_attr_dbl(f, "min", v->min);
         if (!alias && (v->flags & FMUC_M_HAS_MAX))
-            attr_dbl(f, "max", v->max);
+            fmuc_mdx_attr_dbl(f, "max", v->max);
         if (!alias && (v->flags & FMUC_M_HAS_NOMINAL))
-            attr_dbl(f, "nominal", v->nominal);
+            fmuc_mdx_attr_dbl(f, "nominal", v->nominal);
         if (has_start)
-            attr_dbl(f, "start", v->start);
+            fmuc_mdx_attr_dbl(f, "start", v->start);
         break;
     case FMUC_M_INTEGER:
         fputs("      <Integer", f);
@@ -224,17 +177,17 @@ static void write_type(FILE *f, const fmuc_m_var *v, int alias)
     case FMUC_M_BOOLEAN:
         fputs("      <Boolean", f);
         if (has_start)
-            attr(f, "start", v->start != 0.0 ? "true" : "false");
+            fmuc_mdx_attr(f, "start", v->start != 0.0 ? "true" : "false");
         break;
     case FMUC_M_STRING:
         fputs("      <String", f);
         if (has_start)
-            attr(f, "start", v->start_str ? v->start_str : "");
+            fmuc_mdx_attr(f, "start", v->start_str ? v->start_str : "");
         break;
     }
     /* a start value of a 2.0 initial="approx" variable is a guess (B-203) */
     if (has_start && fmuc_m_effective_initial(v) == FMUC_M_APPROX)
-        attr(f, "fixed", "false");
+        fmuc_mdx_attr(f, "fixed", "false");
     fputs("/>\n", f);
 }
 
@@ -242,12 +195,12 @@ static void write_var_head(FILE *f, const char *name, const fmuc_m_var *v, const
                            const char *description)
 {
     fputs("    <ScalarVariable", f);
-    attr(f, "name", name);
+    fmuc_mdx_attr(f, "name", name);
     fprintf(f, " valueReference=\"%u\"", v->vr);
-    attr(f, "description", description);
-    attr(f, "variability", variability1(v));
-    attr(f, "causality", causality1(v));
-    attr(f, "alias", alias);
+    fmuc_mdx_attr(f, "description", description);
+    fmuc_mdx_attr(f, "variability", variability1(v));
+    fmuc_mdx_attr(f, "causality", causality1(v));
+    fmuc_mdx_attr(f, "alias", alias);
     fputs(">\n", f);
 }
 
@@ -258,15 +211,15 @@ static int write_xml(gen *g, FILE *f)
     fmuc_m_guid_salted(d, FMUC_M_GUID_SALT_FMI1, guid);
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiModelDescription", f);
-    attr(f, "fmiVersion", "1.0");
-    attr(f, "modelName", d->model_name);
-    attr(f, "modelIdentifier", d->model_identifier);
-    attr(f, "guid", guid);
-    attr(f, "description", d->description);
-    attr(f, "author", d->author);
-    attr(f, "version", d->version);
-    attr(f, "generationTool", "fmucheck mdgen1");
-    attr(f, "variableNamingConvention", "flat");
+    fmuc_mdx_attr(f, "fmiVersion", "1.0");
+    fmuc_mdx_attr(f, "modelName", d->model_name);
+    fmuc_mdx_attr(f, "modelIdentifier", d->model_identifier);
+    fmuc_mdx_attr(f, "guid", guid);
+    fmuc_mdx_attr(f, "description", d->description);
+    fmuc_mdx_attr(f, "author", d->author);
+    fmuc_mdx_attr(f, "version", d->version);
+    fmuc_mdx_attr(f, "generationTool", "fmucheck mdgen1");
+    fmuc_mdx_attr(f, "variableNamingConvention", "flat");
     fprintf(f, " numberOfContinuousStates=\"%zu\"", n_states(d));
     fprintf(f, " numberOfEventIndicators=\"%zu\"", d->n_event_indicators);
     fputs(">\n", f);
@@ -287,7 +240,7 @@ static int write_xml(gen *g, FILE *f)
             fputs("  <UnitDefinitions>\n", f);
         any_unit = 1;
         fputs("    <BaseUnit", f);
-        attr(f, "unit", u);
+        fmuc_mdx_attr(f, "unit", u);
         fputs("/>\n", f);
     }
     if (any_unit)
@@ -298,11 +251,11 @@ static int write_xml(gen *g, FILE *f)
     if (ef) {
         fputs("  <DefaultExperiment", f);
         if (ef & FMUC_M_EXP_START)
-            attr_dbl(f, "startTime", d->experiment.start);
+            fmuc_mdx_attr_dbl(f, "startTime", d->experiment.start);
         if (ef & FMUC_M_EXP_STOP)
-            attr_dbl(f, "stopTime", d->experiment.stop);
+            fmuc_mdx_attr_dbl(f, "stopTime", d->experiment.stop);
         if (ef & FMUC_M_EXP_TOL)
-            attr_dbl(f, "tolerance", d->experiment.tolerance);
+            fmuc_mdx_attr_dbl(f, "tolerance", d->experiment.tolerance);
         fputs("/>\n", f);
     }
 
@@ -329,21 +282,27 @@ static int write_xml(gen *g, FILE *f)
     if (g->cs) {
         /* B-401: a stand-alone slave; the capabilities of fmi1_cs_glue.c (B.8 table) */
         fputs("  <Implementation>\n    <CoSimulation_StandAlone>\n      <Capabilities", f);
-        attr(f, "canHandleVariableCommunicationStepSize",
+        fmuc_mdx_attr(f, "canHandleVariableCommunicationStepSize",
              (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
-        attr(f, "canHandleEvents", "false");
-        attr(f, "canRejectSteps", "false");
-        attr(f, "canInterpolateInputs", "false");
-        attr(f, "maxOutputDerivativeOrder", "0");
-        attr(f, "canRunAsynchronuously", "false");
-        attr(f, "canSignalEvents", "false");
-        attr(f, "canBeInstantiatedOnlyOncePerProcess",
+        fmuc_mdx_attr(f, "canHandleEvents", "false");
+        fmuc_mdx_attr(f, "canRejectSteps", "false");
+        fmuc_mdx_attr(f, "canInterpolateInputs", "false");
+        fmuc_mdx_attr(f, "maxOutputDerivativeOrder", "0");
+        fmuc_mdx_attr(f, "canRunAsynchronuously", "false");
+        fmuc_mdx_attr(f, "canSignalEvents", "false");
+        fmuc_mdx_attr(f, "canBeInstantiatedOnlyOncePerProcess",
              (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS) ? "true" : "false");
-        attr(f, "canNotUseMemoryManagementFunctions", "false");
+        fmuc_mdx_attr(f, "canNotUseMemoryManagementFunctions", "false");
         fputs("/>\n    </CoSimulation_StandAlone>\n  </Implementation>\n", f);
     }
     fputs("</fmiModelDescription>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+static int write_any(void *arg, FILE *f)
+{
+    gen *g = arg;
+    return write_xml(g, f);
 }
 
 int main(int argc, char **argv)
@@ -370,28 +329,6 @@ int main(int argc, char **argv)
         return 64;
     }
     validate(&g);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        perror(tmp);
-        return 1;
-    }
-    int rc = write_xml(&g, f);
-    if (fclose(f) != 0 || rc != 0) {
-        fprintf(stderr, "mdgen1: cannot write %s\n", tmp);
-        remove(tmp);
-        return 1;
-    }
-    if (g.errors && !g.lenient) {
-        fprintf(stderr, "mdgen1: %d table error(s) in model '%s'\n", g.errors,
-                g.d->model_identifier ? g.d->model_identifier : "?");
-        remove(tmp);
-        return 1;
-    }
-    if (rename(tmp, out) != 0) {
-        perror(out);
-        return 1;
-    }
-    return 0;
+    return fmuc_mdx_write_file("mdgen1", out, write_any, &g, &g.errors, g.lenient,
+                               g.d->model_identifier);
 }
