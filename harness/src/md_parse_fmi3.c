@@ -449,7 +449,8 @@ static void resolve(parser *p)
     for (size_t i = 0; i < md->nvars; i++)
         if (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE)
             map[n++] = (uint64_t)md->vars[i].value_reference << 32 | (uint64_t)i;
-    qsort(map, n, sizeof *map, cmp_u64);
+    if (n)
+        qsort(map, n, sizeof *map, cmp_u64);
     for (size_t i = 0; i < md->nvars; i++)
         if (md->vars[i].has & FMUC_HAS_DERIVATIVE)
             md->vars[i].derivative = index_of(map, n, md->vars[i].derivative);
