@@ -177,6 +177,9 @@ double fmuc_shared_horizon_steps(double n, int slow);
 /** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */
 void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char *check_id,
                               const fmuc_worker_outcome *o);
+/** The buffer violations (fmuc_worker_outcome.buffer_violations) of the nominal run of iface,
+ *  once made (fmuc_shared_calibrate), or NULL. */
+const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmi2Type iface);
 /** The earliest hang remembered for iface, or NULL. */
 const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type iface);
 /** The horizon of a run beyond the nominal one that starts at t0 with communication steps of

@@ -35,6 +35,7 @@ typedef struct shared_entry {
     int died;           /* calibration: the run's worker 1: exited early, 2: crashed or hung */
     int died_common;    /* ... in a phase every dynamic check needs (apiu_common_phase) */
     char death[600];    /* ... apiu_death_text */
+    cJSON *bufv;        /* the run's worker's buffer_violations (owned; NULL when none) */
 } shared_entry;
 
 struct fmuc_shared_runs {
@@ -79,6 +80,8 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
 {
     if (!sr)
         return;
+    for (size_t i = 0; i < 2; i++)
+        cJSON_Delete(sr->e[i].bufv);
     for (size_t i = 0; i < 2; i++)
         if (sr->e[i].done) {
             fmuc_sim_result_free(&sr->e[i].r);
@@ -146,6 +149,13 @@ void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char 
     *h = nh;
 }
 
+const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmi2Type iface)
+{
+    if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+        return NULL;
+    return s->shared->e[iface == fmi2ModelExchange ? 0 : 1].bufv;
+}
+
 const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type iface)
 {
     if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
@@ -196,6 +206,8 @@ static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_
     }
     if (e) {
         e->iface = (int)iface;
+        cJSON_Delete(e->bufv);
+        e->bufv = o.buffer_violations ? cJSON_Duplicate(o.buffer_violations, 1) : NULL;
         fmuc_shared_note_outcome(s, iface, check_id, &o);
         const fmuc_shared_hang *h = fmuc_shared_hang_find(s, iface);
         /* a hang: the time that went into the calls that returned, up to the hang */

@@ -1024,6 +1024,15 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
             break;
         }
     }
+#ifdef FMUC_DEFECT_GET_REAL_OVERRUN
+    /* one element past nvr: the last value once more (a loop to <= nvr) */
+    if (t == FMUC_M_REAL)
+        ((fmi2Real *)value)[nvr] = ((fmi2Real *)value)[nvr - 1];
+#endif
+#ifdef FMUC_DEFECT_GET_MODIFIES_VR
+    /* writes through the const vr[] it was given (the last reference, cast away) */
+    ((fmi2ValueReference *)vr)[nvr - 1] = 0xFFFFFFFFu;
+#endif
     return st;
 }
 
@@ -1506,6 +1515,10 @@ fmi2Status fmi2GetDerivatives(fmi2Component comp, fmi2Real derivatives[], size_t
     size_t n = nx < c->nx ? nx : c->nx;
     for (size_t i = 0; i < n; i++)
         derivatives[i] = *(const double *)field(c, &c->desc->vars[c->dxi[i]]);
+#ifdef FMUC_DEFECT_GET_DERIVATIVES_OVERRUN
+    /* two elements past nx (a scratch area the FMU thinks it owns) */
+    derivatives[n] = derivatives[n + 1] = 0.0;
+#endif
     return st;
 }
 

@@ -1,10 +1,20 @@
 /* The version-neutral instance API: argument plumbing and dispatch through the instance's table of
- * operations (inst_internal.h). Nothing here knows an FMI function. */
+ * operations (inst_internal.h). Nothing here knows an FMI function.
+ *
+ * Guarded buffers (issue 18): every array handed to the FMU for output goes through a copy with
+ * guard space behind it (GUARD_MIN bytes of a fixed pattern, more for large arrays), checked when
+ * the call returns; every array the FMU may only read is handed over as a copy and compared with
+ * the caller's after the call. A difference is recorded in the worker's shared region
+ * (fmuc_trace__buffer_violation: the call, the argument, how far it wrote or which element
+ * changed) and reaches the parent as the outcome's buffer_violations, whatever the check does;
+ * the caller's own arrays are never written past their end nor changed. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "inst_internal.h"
+#include "worker_internal.h"
 
 _Static_assert(FMUC_STATUS_NOT_PROVIDED == (int)FMUC_FMI_NOT_PROVIDED,
                "one not-provided status for the wrappers and the instance API");
@@ -174,6 +184,131 @@ fmuc_worker_ctx *fmuc_inst_ctx(const fmuc_inst *in)
     return in->ctx;
 }
 
+/* ---- guarded buffers ---------------------------------------------------------------------- */
+
+#define GUARD_MIN 64           /* bytes of guard behind every output array */
+#define GUARD_MAX (64u << 10)  /* large arrays: a quarter of their size, up to this */
+#define GUARD_LOCAL 512        /* input copies up to this size live on the stack */
+
+static unsigned char guard_byte(size_t i)
+{
+    return (unsigned char)(0xA5u + 0x3Bu * (unsigned)i); /* not one repeated byte value */
+}
+
+typedef struct guard_out {
+    void *user;          /* the caller's array (NULL: passed through) */
+    unsigned char *buf;  /* what the FMU gets: bytes + guard (NULL: unguarded) */
+    size_t n, es, bytes, guard;
+} guard_out;
+
+static void *gout_begin(guard_out *g, void *user, size_t n, size_t es)
+{
+    memset(g, 0, sizeof *g);
+    g->user = user;
+    if (!user || es == 0 || n > (SIZE_MAX - GUARD_MAX) / es / 2)
+        return user;
+    g->n = n;
+    g->es = es;
+    g->bytes = n * es;
+    g->guard = g->bytes / 4 > GUARD_MIN ? g->bytes / 4 : GUARD_MIN;
+    if (g->guard > GUARD_MAX)
+        g->guard = GUARD_MAX;
+    g->buf = malloc(g->bytes + g->guard);
+    if (!g->buf)
+        return user; /* no memory: unguarded rather than no call */
+    memcpy(g->buf, user, g->bytes); /* what the caller put there stays unless the FMU writes */
+    for (size_t i = 0; i < g->guard; i++)
+        g->buf[g->bytes + i] = guard_byte(i);
+    return g->buf;
+}
+
+static void gout_end(fmuc_inst *in, guard_out *g, const char *array)
+{
+    if (!g->buf)
+        return;
+    size_t past = 0;
+    for (size_t i = g->guard; i > 0; i--)
+        if (g->buf[g->bytes + i - 1] != guard_byte(i - 1)) {
+            past = i;
+            break;
+        }
+    if (past)
+        fmuc_trace__buffer_violation(in->ctx, FMUC_W_BUFV_OVERRUN, array, g->n,
+                                     (uint32_t)g->es, past);
+    memcpy(g->user, g->buf, g->bytes);
+    free(g->buf);
+    g->buf = NULL;
+}
+
+typedef struct guard_in {
+    const void *user;    /* the caller's array */
+    unsigned char *copy; /* what the FMU gets (NULL: the caller's, unchecked) */
+    size_t n, es, bytes;
+    unsigned char local[GUARD_LOCAL];
+} guard_in;
+
+static const void *gin_begin(guard_in *g, const void *user, size_t n, size_t es)
+{
+    g->user = user;
+    g->copy = NULL;
+    if (!user || es == 0 || n > SIZE_MAX / es)
+        return user;
+    g->n = n;
+    g->es = es;
+    g->bytes = n * es;
+    g->copy = g->bytes <= sizeof g->local ? g->local : malloc(g->bytes ? g->bytes : 1);
+    if (!g->copy)
+        return user;
+    memcpy(g->copy, user, g->bytes);
+    return g->copy;
+}
+
+static void gin_end(fmuc_inst *in, guard_in *g, const char *array)
+{
+    if (!g->copy)
+        return;
+    if (memcmp(g->copy, g->user, g->bytes) != 0) {
+        size_t i = 0;
+        while (i < g->bytes && g->copy[i] == ((const unsigned char *)g->user)[i])
+            i++;
+        fmuc_trace__buffer_violation(in->ctx, FMUC_W_BUFV_INPUT_CHANGED, array, g->n,
+                                     (uint32_t)g->es, i / g->es);
+    }
+    if (g->copy != g->local)
+        free(g->copy);
+    g->copy = NULL;
+}
+
+/* element size of a base type's value arrays (fmuc_inst.h) */
+static size_t base_size(fmuc_inst_base t)
+{
+    switch (t) {
+    case FMUC_INST_INT8:
+    case FMUC_INST_UINT8:
+        return 1;
+    case FMUC_INST_INT16:
+    case FMUC_INST_UINT16:
+        return 2;
+    case FMUC_INST_FLOAT32:
+    case FMUC_INST_INT32:
+    case FMUC_INST_UINT32:
+        return 4;
+    case FMUC_INST_FLOAT64:
+    case FMUC_INST_INT64:
+    case FMUC_INST_UINT64:
+    case FMUC_INST_ENUMERATION:
+        return 8;
+    case FMUC_INST_BOOLEAN:
+    case FMUC_INST_CLOCK:
+        return sizeof(int);
+    case FMUC_INST_STRING:
+    case FMUC_INST_BINARY:
+        return sizeof(void *);
+    default:
+        return 0; /* unknown type: not guarded */
+    }
+}
+
 /* ---- dispatch ----------------------------------------------------------------------------- */
 
 #define DISPATCH_(op, ...) return in->ops->op ? in->ops->op(in, __VA_ARGS__) : FMUC_STATUS_NOT_PROVIDED
@@ -182,7 +317,13 @@ fmuc_worker_ctx *fmuc_inst_ctx(const fmuc_inst *in)
 fmuc_status fmuc_inst_set_debug_logging(fmuc_inst *in, int logging_on, size_t ncat,
                                         const char *const cats[])
 {
-    DISPATCH_(set_debug_logging, logging_on, ncat, cats);
+    if (!in->ops->set_debug_logging)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gc;
+    const char *const *c = gin_begin(&gc, cats, ncat, sizeof *cats);
+    fmuc_status st = in->ops->set_debug_logging(in, logging_on, ncat, c);
+    gin_end(in, &gc, "categories");
+    return st;
 }
 
 fmuc_status fmuc_inst_setup_experiment(fmuc_inst *in, const fmuc_inst_experiment *e)
@@ -199,13 +340,30 @@ fmuc_status fmuc_inst_reset(fmuc_inst *in) { DISPATCH0_(reset); }
 fmuc_status fmuc_inst_get(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
                           void *values, size_t nvalues)
 {
-    DISPATCH_(get, type, vr, nvr, values, nvalues);
+    if (!in->ops->get)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv;
+    guard_out go;
+    const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
+    void *o = gout_begin(&go, values, nvalues, base_size(type));
+    fmuc_status st = in->ops->get(in, type, v, nvr, o, nvalues);
+    gout_end(in, &go, "value");
+    gin_end(in, &gv, "vr");
+    return st;
 }
 
 fmuc_status fmuc_inst_set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
                           const void *values, size_t nvalues)
 {
-    DISPATCH_(set, type, vr, nvr, values, nvalues);
+    if (!in->ops->set)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv, gx;
+    const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
+    const void *x = gin_begin(&gx, values, nvalues, base_size(type));
+    fmuc_status st = in->ops->set(in, type, v, nvr, x, nvalues);
+    gin_end(in, &gv, "vr");
+    gin_end(in, &gx, "value");
+    return st;
 }
 
 fmuc_status fmuc_inst_do_step(fmuc_inst *in, double t, double h, int no_set_prior,
@@ -225,14 +383,35 @@ fmuc_status fmuc_inst_set_input_derivatives(fmuc_inst *in, const fmuc_vr *vr, si
                                             const int32_t *order, const double *values,
                                             size_t nvalues)
 {
-    DISPATCH_(set_input_derivatives, vr, nvr, order, values, nvalues);
+    if (!in->ops->set_input_derivatives)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv, go, gx;
+    const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
+    const int32_t *o = gin_begin(&go, order, nvr, sizeof *order);
+    const double *x = gin_begin(&gx, values, nvalues, sizeof *values);
+    fmuc_status st = in->ops->set_input_derivatives(in, v, nvr, o, x, nvalues);
+    gin_end(in, &gv, "vr");
+    gin_end(in, &go, "order");
+    gin_end(in, &gx, "value");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_output_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
                                              const int32_t *order, double *values,
                                              size_t nvalues)
 {
-    DISPATCH_(get_output_derivatives, vr, nvr, order, values, nvalues);
+    if (!in->ops->get_output_derivatives)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv, go;
+    guard_out gx;
+    const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
+    const int32_t *o = gin_begin(&go, order, nvr, sizeof *order);
+    double *x = gout_begin(&gx, values, nvalues, sizeof *values);
+    fmuc_status st = in->ops->get_output_derivatives(in, v, nvr, o, x, nvalues);
+    gout_end(in, &gx, "value");
+    gin_end(in, &gv, "vr");
+    gin_end(in, &go, "order");
+    return st;
 }
 
 fmuc_status fmuc_inst_enter_event_mode(fmuc_inst *in) { DISPATCH0_(enter_event_mode); }
@@ -255,27 +434,57 @@ fmuc_status fmuc_inst_set_time(fmuc_inst *in, double t) { DISPATCH_(set_time, t)
 
 fmuc_status fmuc_inst_set_continuous_states(fmuc_inst *in, const double *x, size_t nx)
 {
-    DISPATCH_(set_continuous_states, x, nx);
+    if (!in->ops->set_continuous_states)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gx;
+    const double *c = gin_begin(&gx, x, nx, sizeof *x);
+    fmuc_status st = in->ops->set_continuous_states(in, c, nx);
+    gin_end(in, &gx, "x");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_continuous_states(fmuc_inst *in, double *x, size_t nx)
 {
-    DISPATCH_(get_continuous_states, x, nx);
+    if (!in->ops->get_continuous_states)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out g;
+    double *b = gout_begin(&g, x, nx, sizeof *x);
+    fmuc_status st = in->ops->get_continuous_states(in, b, nx);
+    gout_end(in, &g, "x");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_derivatives(fmuc_inst *in, double *dx, size_t nx)
 {
-    DISPATCH_(get_derivatives, dx, nx);
+    if (!in->ops->get_derivatives)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out g;
+    double *b = gout_begin(&g, dx, nx, sizeof *dx);
+    fmuc_status st = in->ops->get_derivatives(in, b, nx);
+    gout_end(in, &g, "derivatives");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_event_indicators(fmuc_inst *in, double *z, size_t nz)
 {
-    DISPATCH_(get_event_indicators, z, nz);
+    if (!in->ops->get_event_indicators)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out g;
+    double *b = gout_begin(&g, z, nz, sizeof *z);
+    fmuc_status st = in->ops->get_event_indicators(in, b, nz);
+    gout_end(in, &g, "eventIndicators");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_nominals(fmuc_inst *in, double *nominal, size_t nx)
 {
-    DISPATCH_(get_nominals, nominal, nx);
+    if (!in->ops->get_nominals)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out g;
+    double *b = gout_begin(&g, nominal, nx, sizeof *nominal);
+    fmuc_status st = in->ops->get_nominals(in, b, nx);
+    gout_end(in, &g, "x_nominal");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_state(fmuc_inst *in, fmuc_fmu_state *state) { DISPATCH_(get_state, state); }
@@ -290,13 +499,25 @@ fmuc_status fmuc_inst_serialized_state_size(fmuc_inst *in, fmuc_fmu_state state,
 fmuc_status fmuc_inst_serialize_state(fmuc_inst *in, fmuc_fmu_state state, uint8_t *buf,
                                       size_t size)
 {
-    DISPATCH_(serialize_state, state, buf, size);
+    if (!in->ops->serialize_state)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out g;
+    uint8_t *b = gout_begin(&g, buf, size, 1);
+    fmuc_status st = in->ops->serialize_state(in, state, b, size);
+    gout_end(in, &g, "serializedState");
+    return st;
 }
 
 fmuc_status fmuc_inst_deserialize_state(fmuc_inst *in, const uint8_t *buf, size_t size,
                                         fmuc_fmu_state *state)
 {
-    DISPATCH_(deserialize_state, buf, size, state);
+    if (!in->ops->deserialize_state)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in g;
+    const uint8_t *b = gin_begin(&g, buf, size, 1);
+    fmuc_status st = in->ops->deserialize_state(in, b, size, state);
+    gin_end(in, &g, "serializedState");
+    return st;
 }
 
 fmuc_status fmuc_inst_get_directional_derivative(fmuc_inst *in, const fmuc_vr *unknown,
@@ -305,6 +526,19 @@ fmuc_status fmuc_inst_get_directional_derivative(fmuc_inst *in, const fmuc_vr *u
                                                  size_t nknown_values, double *dv_unknown,
                                                  size_t nunknown_values)
 {
-    DISPATCH_(get_directional_derivative, unknown, nunknown, known, nknown, dv_known,
-              nknown_values, dv_unknown, nunknown_values);
+    if (!in->ops->get_directional_derivative)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gu, gk, gs;
+    guard_out gd;
+    const fmuc_vr *u = gin_begin(&gu, unknown, nunknown, sizeof *unknown);
+    const fmuc_vr *k = gin_begin(&gk, known, nknown, sizeof *known);
+    const double *sv = gin_begin(&gs, dv_known, nknown_values, sizeof *dv_known);
+    double *d = gout_begin(&gd, dv_unknown, nunknown_values, sizeof *dv_unknown);
+    fmuc_status st = in->ops->get_directional_derivative(in, u, nunknown, k, nknown, sv,
+                                                         nknown_values, d, nunknown_values);
+    gout_end(in, &gd, "dvUnknown");
+    gin_end(in, &gu, "vUnknown_ref");
+    gin_end(in, &gk, "vKnown_ref");
+    gin_end(in, &gs, "dvKnown");
+    return st;
 }

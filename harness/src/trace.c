@@ -63,6 +63,28 @@ void fmuc_trace__go(fmuc_worker_ctx *ctx, fmuc_w_call *e)
     e->t0_ns = mono_ns(); /* last: recording the arguments is harness time */
 }
 
+void fmuc_trace__buffer_violation(fmuc_worker_ctx *ctx, unsigned kind, const char *array,
+                                  uint64_t length, uint32_t elem_size, uint64_t amount)
+{
+    fmuc_w_shared *sh = ctx->sh;
+    uint64_t k = sh->bufv_total++;
+    if (k >= FMUC_W_BUFV_KEPT)
+        return;
+    fmuc_w_bufv *v = &sh->bufv[k];
+    v->kind = kind;
+    v->elem_size = elem_size;
+    v->length = length;
+    v->amount = amount;
+    snprintf(v->array, sizeof v->array, "%s", array ? array : "");
+    if (sh->ncalls > 0) {
+        const fmuc_w_call *e = slot(sh, sh->ncalls - 1);
+        v->call = *e;
+    } else {
+        memset(&v->call, 0, sizeof v->call);
+        v->call.fn = FMUC_W_FN_COUNT;
+    }
+}
+
 void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr)
 {
     size_t i;
@@ -463,6 +485,41 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
         for (i = 0; i < FMUC_FMI_NFUNCTIONS; i++)
             if (sh->missing_mask & (1ull << i))
                 cJSON_AddItemToArray(out->missing, cJSON_CreateString(fn_names[i]));
+    }
+
+    out->buffer_violations_total = sh->bufv_total;
+    if (sh->bufv_total) {
+        uint64_t nb = sh->bufv_total < FMUC_W_BUFV_KEPT ? sh->bufv_total : FMUC_W_BUFV_KEPT;
+        out->buffer_violations = cJSON_CreateArray();
+        for (i = 0; i < nb && out->buffer_violations; i++) {
+            const fmuc_w_bufv *v = &sh->bufv[i];
+            cJSON *o = cJSON_CreateObject();
+            char text[FMUC_W_CALL_TEXT], arr[sizeof v->array];
+            if (!o)
+                break;
+            cJSON_AddStringToObject(o, "function",
+                                    v->call.fn < FMUC_W_FN_COUNT ? fn_names[v->call.fn] : "?");
+            fmuc_trace__format(&v->call, text, sizeof text);
+            cJSON_AddStringToObject(o, "call", text);
+            copy_str(arr, sizeof arr, v->array, sizeof v->array);
+            cJSON_AddStringToObject(o, "array", arr);
+            cJSON_AddStringToObject(o, "kind", v->kind == FMUC_W_BUFV_OVERRUN ? "overrun"
+                                               : v->kind == FMUC_W_BUFV_INPUT_CHANGED
+                                                   ? "input-changed"
+                                                   : "?");
+            cJSON_AddNumberToObject(o, "length", (double)v->length);
+            cJSON_AddNumberToObject(o, "elementSize", (double)v->elem_size);
+            if (v->kind == FMUC_W_BUFV_OVERRUN) {
+                cJSON_AddNumberToObject(o, "bytesPast", (double)v->amount);
+                cJSON_AddNumberToObject(
+                    o, "elementsPast",
+                    v->elem_size ? (double)((v->amount + v->elem_size - 1) / v->elem_size)
+                                 : (double)v->amount);
+            } else {
+                cJSON_AddNumberToObject(o, "index", (double)v->amount);
+            }
+            cJSON_AddItemToArray(out->buffer_violations, o);
+        }
     }
 
     out->log_total = sh->log_total;

@@ -892,6 +892,7 @@ void fmuc_worker_outcome_free(fmuc_worker_outcome *o)
     cJSON_Delete(o->log);
     cJSON_Delete(o->missing);
     cJSON_Delete(o->sandbox_events);
+    cJSON_Delete(o->buffer_violations);
     free(o->out.head);
     free(o->err.head);
     memset(o, 0, sizeof *o);
@@ -1054,6 +1055,8 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
         cJSON_AddNumberToObject(w, "sandbox_attempts", (double)o->sandbox_events_total);
     if (o->sandbox_events)
         cJSON_AddItemToObject(w, "sandbox_events", cJSON_Duplicate(o->sandbox_events, 1));
+    if (o->buffer_violations)
+        cJSON_AddItemToObject(w, "buffer_violations", cJSON_Duplicate(o->buffer_violations, 1));
     /* running totals over every worker of this check (each worker replaces "worker") */
     cJSON_AddNumberToObject(w, "workers", prev_workers + 1);
     cJSON_AddNumberToObject(w, "fmi_time_total_s", prev_fmi + o->fmi_time_s);

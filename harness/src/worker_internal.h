@@ -84,6 +84,19 @@ typedef struct fmuc_w_log {
     char message[FMUC_W_LOG_MSG];
 } fmuc_w_log;
 
+/* A buffer violation seen by the instance layer (inst.c, issue 18): the FMU wrote past the end of
+ * an output array the harness lent it, or changed an array it may only read. */
+#define FMUC_W_BUFV_KEPT 16
+enum { FMUC_W_BUFV_OVERRUN = 1, FMUC_W_BUFV_INPUT_CHANGED = 2 };
+typedef struct fmuc_w_bufv {
+    uint32_t kind;       /* FMUC_W_BUFV_* */
+    uint32_t elem_size;  /* bytes per element */
+    uint64_t length;     /* elements the call was given */
+    uint64_t amount;     /* OVERRUN: bytes written past the end; INPUT_CHANGED: first index */
+    char array[32];      /* the argument ("value", "derivatives", "vr") */
+    fmuc_w_call call;    /* the call (its trace entry, copied when the violation was seen) */
+} fmuc_w_bufv;
+
 typedef struct fmuc_w_shared {
     uint64_t magic;
     char phase[256];         /* the phase text (phase_at 0) or the label of a phase_at phase */
@@ -102,6 +115,8 @@ typedef struct fmuc_w_shared {
     uint64_t fmi_ns;         /* time inside returned fmi2* calls (all but the last call) */
     uint64_t dl_ns;          /* time inside dlopen/dlclose (same accounting) */
     fmuc_w_sandbox sandbox;  /* sandbox.c: achieved isolation and recorded attempts */
+    uint64_t bufv_total;     /* buffer violations seen (the first FMUC_W_BUFV_KEPT kept) */
+    fmuc_w_bufv bufv[FMUC_W_BUFV_KEPT];
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -139,6 +154,9 @@ void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t
 void fmuc_trace__str(fmuc_w_call *e, int k, const char *s);
 /** Parent: the text of a call ("fmi2DoStep(t=0.5, h=0.25, noSet=0)"), from untrusted fields. */
 void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n);
+/** Worker: record a buffer violation of the call that returned last (kind FMUC_W_BUFV_*). */
+void fmuc_trace__buffer_violation(fmuc_worker_ctx *ctx, unsigned kind, const char *array,
+                                  uint64_t length, uint32_t elem_size, uint64_t amount);
 /** Parent: decode the (untrusted) region into outcome fields. */
 void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out);
 /** Copy bytes into a JSON-safe string (valid UTF-8 kept, other bytes as \xNN); malloc'ed. */

@@ -281,3 +281,103 @@ Test(inst, simulation_hooks_before_and_after_each_step, .init = open_smd, .fini 
     for (int m = 0; m < 3; m++)
         fmuc_worker_outcome_free(&o[m]);
 }
+
+/* ---- guarded buffers (issue 18): the FMU gets guarded copies, the caller's arrays stay intact */
+
+static void open_path(const char *p)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, p, NULL, NULL, &d), FMUC_OK, "%s: %s", p, d.msg);
+}
+static void open_overrun(void)
+{
+    open_path(FMUC_FMU_DIR "/broken/api-buffer-bounds.fmu");
+}
+static void open_const_vr(void)
+{
+    open_path(FMUC_FMU_DIR "/broken/api-buffer-bounds--const-vr.fmu");
+}
+
+/* fmi2GetReal of two references into an array with a neighbour behind it */
+static int guarded_get(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "t");
+    if (!in)
+        return 1;
+    fmuc_inst_experiment e = {0, 0.0, 0.0, 1, 1.0};
+    fmuc_inst_setup_experiment(in, &e);
+    fmuc_inst_enter_initialization_mode(in);
+    fmuc_inst_exit_initialization_mode(in);
+    fmuc_vr vr[2] = {var("x")->value_reference, var("v")->value_reference};
+    fmuc_vr keep[2] = {vr[0], vr[1]};
+    struct {
+        double v[2];
+        double after;
+    } b = {{0.0, 0.0}, 42.0};
+    cJSON_AddNumberToObject(reply, "st", fmuc_inst_get_float64(in, vr, 2, b.v));
+    cJSON_AddNumberToObject(reply, "after", b.after);
+    cJSON_AddBoolToObject(reply, "vr_same", memcmp(vr, keep, sizeof vr) == 0);
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+static const cJSON *only_violation(const fmuc_worker_outcome *o)
+{
+    cr_assert(cJSON_IsArray(o->buffer_violations), "no buffer_violations");
+    cr_assert_eq(cJSON_GetArraySize(o->buffer_violations), 1);
+    cr_assert_eq(o->buffer_violations_total, 1);
+    return cJSON_GetArrayItem(o->buffer_violations, 0);
+}
+
+static const char *jstr(const cJSON *v, const char *k)
+{
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, k));
+}
+
+static double jnum(const cJSON *v, const char *k)
+{
+    return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, k));
+}
+
+Test(inst, a_write_past_nvr_is_caught_and_the_callers_memory_kept, .init = open_overrun,
+     .fini = close_smd, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(guarded_get, &o);
+    cr_assert_eq(jnum(o.reply, "after"), 42.0);
+    const cJSON *v = only_violation(&o);
+    cr_assert_str_eq(jstr(v, "function"), "fmi2GetReal");
+    cr_assert_str_eq(jstr(v, "kind"), "overrun");
+    cr_assert_str_eq(jstr(v, "array"), "value");
+    cr_assert_eq(jnum(v, "length"), 2);
+    cr_assert_eq(jnum(v, "bytesPast"), 8);
+    cr_assert_eq(jnum(v, "elementsPast"), 1);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(inst, a_change_of_the_const_vr_is_caught_and_the_callers_array_kept, .init = open_const_vr,
+     .fini = close_smd, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(guarded_get, &o);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(o.reply, "vr_same")));
+    const cJSON *v = only_violation(&o);
+    cr_assert_str_eq(jstr(v, "function"), "fmi2GetReal");
+    cr_assert_str_eq(jstr(v, "kind"), "input-changed");
+    cr_assert_str_eq(jstr(v, "array"), "vr");
+    cr_assert_eq(jnum(v, "index"), 1);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(inst, a_good_fmu_leaves_the_guards_alone, .init = open_smd, .fini = close_smd, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(guarded_get, &o);
+    cr_assert_eq(jnum(o.reply, "st"), 0);
+    cr_assert_null(o.buffer_violations);
+    cr_assert_eq(o.buffer_violations_total, 0);
+    fmuc_worker_outcome_free(&o);
+}

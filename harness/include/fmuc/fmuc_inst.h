@@ -34,8 +34,13 @@
  * always did).
  *
  * Output arrays (values of get, derivatives, states, indicators, nominals, serialized bytes) are
- * always handed to the operation with their length, so the per-version operation can later lend
- * the FMU a guarded copy and check the guard after the call (issue 18) without changing a check.
+ * always handed over with their length: the FMU gets a copy with guard space behind it, checked
+ * after the call, and the arrays it may only read (vr, values to set, x, seeds, serialized bytes)
+ * as copies compared after the call (inst.c, issue 18). What it wrote past the end or changed is
+ * recorded in the worker and reaches the parent as fmuc_worker_outcome.buffer_violations (check
+ * api-buffer-bounds); the caller's own arrays are never written past nor changed. Not guarded:
+ * the single values of fmuc_inst_cs_status, and FMI 2.0 enumerations (converted through an
+ * Integer array of inst_fmi2.c).
  */
 #ifndef FMUC_INST_H
 #define FMUC_INST_H

@@ -120,6 +120,12 @@ typedef struct fmuc_worker_outcome {
                                   "deniedBy","violation","pid"} (owned; NULL when none) */
     uint64_t sandbox_events_total; /* attempts recorded (also those not kept) */
     uint64_t sandbox_violations;   /* writes outside the allowed folders, denied network use */
+    cJSON *buffer_violations;      /* array of {"function","call","array","kind":"overrun"|
+                                      "input-changed","length","elementSize", and "bytesPast",
+                                      "elementsPast" (overrun) or "index" (input-changed)}: what
+                                      the instance layer's guarded buffers saw (fmuc_inst.h);
+                                      owned, NULL when none; the first 16 kept */
+    uint64_t buffer_violations_total;
 } fmuc_worker_outcome;
 
 /** What runs in the worker. Return 0 normally; the value comes back as fn_status. */

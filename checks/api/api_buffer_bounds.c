@@ -1,0 +1,239 @@
+/* api-buffer-bounds: the FMU writes only the elements of the arrays the importer lends it and
+ * leaves the arrays it is given to read alone. FMI 2.0.4 sizes every output array by an argument
+ * of the call: fmi2Get{Real,Integer,Boolean,String} fill value[] with the nvr values of vr[]
+ * (§2.1.7); fmi2GetContinuousStates, fmi2GetDerivatives and fmi2GetNominalsOfContinuousStates
+ * fill nx elements, fmi2GetEventIndicators ni (§3.2.2); fmi2SerializeFMUstate fills the size
+ * bytes that fmi2SerializedFMUstateSize announced (§2.1.8); fmi2GetDirectionalDerivative fills
+ * nUnknown elements of dvUnknown (§2.1.9). The input arrays are `const` in the C signatures
+ * (fmi2Functions.h). Writing past the end corrupts the importer's memory; no importer can
+ * defend itself without guard space.
+ *
+ * The guarding itself is in the instance layer (harness/src/inst.c): every worker's calls lend
+ * guarded copies, and a violation travels with the worker's outcome (buffer_violations). This
+ * check reads those of the shared nominal runs (ME and CS) and runs a probe of its own that calls
+ * every output function once, with all variables of each base type. Any violation fails (M). */
+#include <stdlib.h>
+
+#include "api_util.h"
+
+#define MAX_VRS 4096 /* value references per base type in the probe */
+
+typedef struct probe_arg {
+    fmi2Type t;
+    const fmuc_md *md;
+} probe_arg;
+
+static void get_all(fmuc_inst *in, const fmuc_md *md, int type, fmuc_inst_base base,
+                    size_t es)
+{
+    fmuc_vr *vr = malloc(MAX_VRS * sizeof *vr);
+    size_t n = 0;
+    if (!vr)
+        return;
+    for (size_t i = 0; i < md->nvars && n < MAX_VRS; i++)
+        if (apiu_vr_class(md->vars[i].type) == type)
+            vr[n++] = md->vars[i].value_reference;
+    if (n) {
+        void *v = calloc(n, es);
+        if (v)
+            fmuc_inst_get(in, base, vr, n, v, n);
+        free(v);
+    }
+    free(vr);
+}
+
+static int probe(fmuc_worker_ctx *ctx, void *payload)
+{
+    const probe_arg *a = payload;
+    const fmuc_md *md = a->md;
+    char why[256];
+    if (apiu_load(ctx, a->t) < 0)
+        return 0;
+    fmuc_worker_phase(ctx, "reach (%s)", apiu_iface_name(a->t));
+    fmuc_inst *in = apiu_reach(ctx, a->t, md, a->t == fmi2ModelExchange ? FMUC_ST_CTM : FMUC_ST_SC,
+                               "fmucheck-buffers", why, sizeof why);
+    if (!in) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "unreached", why);
+        return 0;
+    }
+    fmuc_worker_phase(ctx, "guarded calls (%s)", apiu_iface_name(a->t));
+    get_all(in, md, FMUC_TYPE_REAL, FMUC_INST_FLOAT64, sizeof(double));
+    get_all(in, md, FMUC_TYPE_INTEGER, FMUC_INST_INT32, sizeof(int32_t));
+    get_all(in, md, FMUC_TYPE_BOOLEAN, FMUC_INST_BOOLEAN, sizeof(int));
+    get_all(in, md, FMUC_TYPE_STRING, FMUC_INST_STRING, sizeof(const char *));
+
+    size_t nx = md->nderivatives, nz = md->number_of_event_indicators;
+    double *x = calloc(nx + 1, sizeof *x), *z = calloc(nz + 1, sizeof *z);
+    if (a->t == fmi2ModelExchange && x && z) {
+        fmuc_inst_get_continuous_states(in, x, nx);
+        fmuc_inst_get_derivatives(in, x, nx);
+        fmuc_inst_get_event_indicators(in, z, nz);
+        fmuc_inst_get_nominals(in, x, nx);
+    }
+    const fmuc_md_interface *mi = a->t == fmi2ModelExchange ? &md->me : &md->cs;
+    if ((mi->caps & (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE)) &&
+        (mi->caps & (1u << FMUC_CAP_CAN_SERIALIZE_FMU_STATE))) {
+        fmuc_fmu_state s = NULL;
+        size_t size = 0;
+        if (apiu_ok(fmuc_inst_get_state(in, &s)) && s &&
+            apiu_ok(fmuc_inst_serialized_state_size(in, s, &size)) && size < ((size_t)1 << 30)) {
+            uint8_t *buf = malloc(size ? size : 1);
+            if (buf)
+                fmuc_inst_serialize_state(in, s, buf, size);
+            free(buf);
+        }
+        if (s)
+            fmuc_inst_free_state(in, &s);
+    }
+    /* directional derivative: the unknowns of the interface by the first state (ME) or input */
+    if ((mi->caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE)) && md->nunknowns) {
+        fmuc_vr known = 0;
+        int have = 0;
+        for (size_t i = 0; i < md->nderivatives && !have && a->t == fmi2ModelExchange; i++) {
+            uint32_t k = md->derivatives[i].index;
+            if (k >= 1 && k <= md->nvars && md->vars[k - 1].derivative >= 1 &&
+                md->vars[k - 1].derivative <= md->nvars) {
+                known = md->vars[md->vars[k - 1].derivative - 1].value_reference;
+                have = 1;
+            }
+        }
+        for (size_t i = 0; i < md->nvars && !have; i++)
+            if (md->vars[i].causality == FMUC_CAUS_INPUT && md->vars[i].type == FMUC_TYPE_REAL) {
+                known = md->vars[i].value_reference;
+                have = 1;
+            }
+        size_t nu = 0;
+        fmuc_vr *u = malloc((md->noutputs + md->nderivatives + 1) * sizeof *u);
+        double *du = calloc(md->noutputs + md->nderivatives + 1, sizeof *du);
+        for (size_t i = 0; u && i < md->noutputs; i++) {
+            uint32_t k = md->outputs[i].index;
+            if (k >= 1 && k <= md->nvars && md->vars[k - 1].type == FMUC_TYPE_REAL)
+                u[nu++] = md->vars[k - 1].value_reference;
+        }
+        for (size_t i = 0; u && a->t == fmi2ModelExchange && i < md->nderivatives; i++) {
+            uint32_t k = md->derivatives[i].index;
+            if (k >= 1 && k <= md->nvars)
+                u[nu++] = md->vars[k - 1].value_reference;
+        }
+        double seed = 1.0;
+        if (have && nu && du)
+            fmuc_inst_get_directional_derivative(in, u, nu, &known, 1, &seed, 1, du, nu);
+        free(u);
+        free(du);
+    }
+    free(x);
+    free(z);
+    fmuc_worker_phase(ctx, "cleanup (%s)", apiu_iface_name(a->t));
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "done", 1);
+    return 0;
+}
+
+static const char *str_of(const cJSON *v, const char *k)
+{
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, k));
+    return s ? s : "?";
+}
+
+static double num_of(const cJSON *v, const char *k)
+{
+    return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, k));
+}
+
+/* Same function, argument and kind: the same defect seen again (every step of a run). */
+static int same(const cJSON *a, const cJSON *b)
+{
+    return strcmp(str_of(a, "function"), str_of(b, "function")) == 0 &&
+           strcmp(str_of(a, "array"), str_of(b, "array")) == 0 &&
+           strcmp(str_of(a, "kind"), str_of(b, "kind")) == 0;
+}
+
+/* Each distinct violation once, in words: "fmi2GetReal(vr=[0, 1], nvr=2) wrote 8 bytes (1
+ * element) past the end of value[2]" / "... changed element 1 of vr[2], an array it may only
+ * read", with how often it was seen among the recorded ones. */
+static void report_all(fmuc_result *res, const char *where, const cJSON *list)
+{
+    const cJSON *v;
+    cJSON_ArrayForEach(v, list)
+    {
+        int seen = 0, earlier = 0;
+        for (const cJSON *w = list ? list->child : NULL; w; w = w->next) {
+            if (w == v)
+                break;
+            earlier |= same(w, v);
+        }
+        if (earlier)
+            continue;
+        for (const cJSON *w = list->child; w; w = w->next)
+            seen += same(w, v);
+        char again[64] = "";
+        if (seen > 1)
+            snprintf(again, sizeof again, " (%d calls like it among those recorded)", seen);
+        if (strcmp(str_of(v, "kind"), "overrun") == 0) {
+            double el = num_of(v, "elementsPast");
+            fmuc_result_violation(res, "%s: %s wrote %.0f bytes (%.0f element%s) past the end of "
+                                       "%s[%.0f]%s",
+                                  where, str_of(v, "call"), num_of(v, "bytesPast"), el,
+                                  el == 1 ? "" : "s", str_of(v, "array"), num_of(v, "length"),
+                                  again);
+        } else {
+            fmuc_result_violation(res, "%s: %s changed element %.0f of %s[%.0f], an array it may "
+                                       "only read%s",
+                                  where, str_of(v, "call"), num_of(v, "index"), str_of(v, "array"),
+                                  num_of(v, "length"), again);
+        }
+    }
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_iface ifs[2];
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    if (!n) {
+        if (res->verdict <= FMUC_VERDICT_PASS)
+            fmuc_result_na(res, "no usable binary for this platform");
+        return;
+    }
+    fmuc_shared_calibrate(s);
+    for (size_t i = 0; i < n; i++) {
+        char where[96];
+        snprintf(where, sizeof where, "the nominal %s run", ifs[i].name);
+        report_all(res, where, fmuc_shared_buffer_violations(s, ifs[i].type));
+
+        probe_arg a = {ifs[i].type, &s->fmu->md};
+        fmuc_worker_outcome o;
+        const cJSON *r = apiu_run(s, res, "api-buffer-bounds", ifs[i].type, probe, &a, &o);
+        snprintf(where, sizeof where, "%s probe", ifs[i].name);
+        /* a worker that died still reports what it saw before */
+        report_all(res, where, o.buffer_violations);
+        if (r && !apiu_load_failed(r, res, ifs[i].type)) {
+            const char *un = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "unreached"));
+            if (un)
+                fmuc_result_note(res, "%s: the probe's instance did not reach %s: %s", ifs[i].name,
+                                 ifs[i].type == fmi2ModelExchange ? "Continuous-Time Mode"
+                                                                  : "Step Mode",
+                                 un);
+            tested++;
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+        fmuc_result_na(res, "no library could be loaded");
+}
+
+const fmuc_check fmuc_check_api_buffer_bounds = {
+    .id = "api-buffer-bounds",
+    .title = "The FMU stays within the arrays it is given",
+    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2",
+    .level = FMUC_LEVEL_MUST,
+    .why = "An importer sizes each output array by the call's count; an FMU writing one element "
+           "more corrupts the importer's heap or stack (a crash or wrong results far from the "
+           "FMU), and one writing into vr[] changes the importer's data.",
+    .fix = "Loop to the count argument of the call (nvr, nx, ni, size, nUnknown), not to the "
+           "model's own number of variables or states; never write through the const "
+           "arguments.",
+    .applies = FMUC_APPLIES_ANY,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .run = run,
+};
