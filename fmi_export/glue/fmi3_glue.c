@@ -972,10 +972,14 @@ static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReferenc
     return 1;
 }
 
-static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
-                             const fmi3ValueReference vr[], size_t nvr, void *values,
-                             size_t nValues)
+/* What every get/set of values does first: the instance, the state mask, the empty call, NULL
+ * arrays and the value references. *c is set only when the call goes on (then the result is OK);
+ * otherwise the status to return. */
+static fmi3Status begin_values(fmi3Instance instance, int fn, fmuc_m_type t,
+                               const fmi3ValueReference vr[], size_t nvr, int have_values,
+                               size_t nValues, fmuc_m_ctx **out)
 {
+    *out = NULL;
     fmuc_m_ctx *c = ctx_of(instance);
     if (!c)
         return fmi3Error;
@@ -985,12 +989,24 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
         return done(c, fmi3Error);
     if (nvr == 0 && nValues == 0)
         return fmi3OK;
-    if (!vr || !values) {
+    if (!vr || !have_values) {
         glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
         return done(c, fmi3Error);
     }
     if (!resolve(c, fn, t, vr, nvr, nValues))
         return done(c, fmi3Error);
+    *out = c;
+    return fmi3OK;
+}
+
+static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
+                             const fmi3ValueReference vr[], size_t nvr, void *values,
+                             size_t nValues)
+{
+    fmuc_m_ctx *c = NULL;
+    fmi3Status pre = begin_values(instance, fn, t, vr, nvr, values != NULL, nValues, &c);
+    if (!c)
+        return pre;
     fmi3Status st = calc_for_read(c);
     if (st > fmi3Warning) {
         glog(c, (fmi2Status)st, "%s: model evaluation failed", fn_rules[fn].name);
@@ -1040,21 +1056,10 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
                              const fmi3ValueReference vr[], size_t nvr, const void *values,
                              size_t nValues)
 {
-    fmuc_m_ctx *c = ctx_of(instance);
+    fmuc_m_ctx *c = NULL;
+    fmi3Status pre = begin_values(instance, fn, t, vr, nvr, values != NULL, nValues, &c);
     if (!c)
-        return fmi3Error;
-    if (c->state == ST_FAT)
-        return fmi3Fatal;
-    if (!allowed(c, fn))
-        return done(c, fmi3Error);
-    if (nvr == 0 && nValues == 0)
-        return fmi3OK;
-    if (!vr || !values) {
-        glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
-        return done(c, fmi3Error);
-    }
-    if (!resolve(c, fn, t, vr, nvr, nValues))
-        return done(c, fmi3Error);
+        return pre;
     size_t o = 0;
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
