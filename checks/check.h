@@ -11,6 +11,10 @@
 
 /* Applicability: which interface the check is about */
 enum { FMUC_APPLIES_ME = 1u << 0, FMUC_APPLIES_CS = 1u << 1, FMUC_APPLIES_ANY = 3u };
+/* Versions: which FMI versions the check's rule exists in (the runner makes the check
+ * not-applicable, with that reason, for an FMU of another version). A check lists a version only
+ * when it judges that version's rule by that version's text (its spec names the sections). */
+enum { FMUC_V1 = 1u << 0, FMUC_V2 = 1u << 1, FMUC_V3 = 1u << 2, FMUC_V_ALL = 7u };
 /* Needs: what must be available for the check to run */
 enum {
     FMUC_NEEDS_ARCHIVE = 1u << 0, /* the zip listing (always there) */
@@ -51,6 +55,7 @@ typedef struct fmuc_check {
                          * (one or two sentences; issue 21) */
     const char *fix;    /* how the FMU's author fixes a violation (one or two sentences) */
     unsigned applies;   /* FMUC_APPLIES_* : the check runs if the FMU declares one of these */
+    unsigned versions;  /* FMUC_V* : the FMI versions whose FMUs the check judges */
     unsigned needs;     /* FMUC_NEEDS_* */
     void (*run)(const fmuc_subject *s, fmuc_result *res);
 } fmuc_check;
@@ -62,6 +67,8 @@ typedef struct fmuc_check {
 /** All checks in run order; NULL-terminated. */
 extern const fmuc_check *const fmuc_checks[];
 size_t fmuc_checks_count(void);
+/** How many checks judge FMUs of FMI version 1, 2 or 3 (0: fmucheck does not support it). */
+size_t fmuc_checks_count_for_version(int fmi_version);
 const fmuc_check *fmuc_check_find(const char *id);
 
 /** The state and event-indicator counts come from the FMU: the dynamic checks size buffers by

@@ -15,6 +15,15 @@ size_t fmuc_checks_count(void)
     return sizeof fmuc_checks / sizeof fmuc_checks[0] - 1;
 }
 
+size_t fmuc_checks_count_for_version(int fmi_version)
+{
+    size_t n = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++)
+        n += fmi_version >= 1 && fmi_version <= 3 &&
+             (fmuc_checks[i]->versions & (1u << (fmi_version - 1))) != 0;
+    return n;
+}
+
 const fmuc_check *fmuc_check_find(const char *id)
 {
     for (size_t i = 0; fmuc_checks[i]; i++)

@@ -91,8 +91,16 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
                          char *buf, size_t len)
 {
     if (open_err == FMUC_EUNSUPPORTED) {
-        /* FMI 1.0/3.0: its own verdict, never judged by FMI 2.0 rules (archive layouts differ). */
-        snprintf(buf, len, "fmiVersion \"%s\" is not supported yet; FMI 2.0 rules do not apply",
+        snprintf(buf, len, "fmiVersion \"%s\" is not supported",
+                 fmu->fmi_version_seen ? fmu->fmi_version_seen : "?");
+        return buf;
+    }
+    const int v = fmuc_fmu_fmi_version(fmu);
+    if (!(c->versions & (1u << (v - 1)))) {
+        /* another version's rule: never judge an FMU by the text of a version it is not */
+        snprintf(buf, len, "a rule of FMI %s; this FMU is FMI %s (fmiVersion \"%s\")",
+                 (c->versions & FMUC_V2) ? "2.0" : (c->versions & FMUC_V3) ? "3.0" : "1.0",
+                 v == 1 ? "1.0" : v == 3 ? "3.0" : "2.0",
                  fmu->fmi_version_seen ? fmu->fmi_version_seen : "?");
         return buf;
     }

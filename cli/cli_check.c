@@ -373,6 +373,16 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     } else if (oerr == FMUC_EUNSUPPORTED) {
         rep.unsupported = 1;
         rep.rejected_reason = strdup(diag.msg[0] ? diag.msg : "unsupported FMI version");
+    } else if (fmuc_checks_count_for_version(fmuc_fmu_fmi_version(&fmu)) == 0) {
+        /* a version no check judges yet: exit 4 rather than a pass of nothing but
+         * not-applicable checks */
+        char why[200];
+        snprintf(why, sizeof why, "%s: fmiVersion=\"%s\": no check of fmucheck judges FMI %d.0 FMUs",
+                 path, fmu.fmi_version_seen ? fmu.fmi_version_seen : "?",
+                 fmuc_fmu_fmi_version(&fmu));
+        rep.unsupported = 1;
+        rep.rejected_reason = strdup(why);
+        oerr = FMUC_EUNSUPPORTED;
     }
 
     fmuc_run_filter filter = {cli->only, cli->nonly, cli->skip, cli->nskip};

@@ -9,6 +9,15 @@ static const char *applies_name(unsigned a)
     return a == FMUC_APPLIES_ME ? "ME" : a == FMUC_APPLIES_CS ? "CS" : "ME,CS";
 }
 
+/* "1.0,2.0,3.0" */
+static const char *versions_name(unsigned v, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s%s%s", (v & FMUC_V1) ? "1.0" : "", (v & FMUC_V1) && (v & 6u) ? "," : "",
+             (v & FMUC_V2) ? "2.0" : "", (v & FMUC_V2) && (v & FMUC_V3) ? "," : "",
+             (v & FMUC_V3) ? "3.0" : "");
+    return buf;
+}
+
 static cJSON *needs_json(unsigned n)
 {
     cJSON *a = cJSON_CreateArray();
@@ -51,6 +60,12 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
                 cJSON_AddItemToArray(ap, cJSON_CreateString("ME"));
             if (c->applies & FMUC_APPLIES_CS)
                 cJSON_AddItemToArray(ap, cJSON_CreateString("CS"));
+            cJSON *vs = cJSON_AddArrayToObject(o, "fmiVersions");
+            for (int k = 0; k < 3; k++)
+                if (c->versions & (1u << k))
+                    cJSON_AddItemToArray(vs, cJSON_CreateString(k == 0   ? "1.0"
+                                                                 : k == 1 ? "2.0"
+                                                                          : "3.0"));
             cJSON_AddItemToObject(o, "needs", needs_json(c->needs));
             cJSON_AddItemToArray(arr, o);
         }
@@ -64,16 +79,19 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
     }
     /* LEVEL: under standard (the text's level); INTEROP: under the default profile (strict:
      * every check is must) */
-    printf("%-40s %-6s %-11s %-6s %-26s %s\n", "ID", "LEVEL", "INTEROP", "FOR", "SPEC", "TITLE");
+    printf("%-40s %-6s %-11s %-6s %-12s %-26s %s\n", "ID", "LEVEL", "INTEROP", "FOR", "FMI",
+           "SPEC", "TITLE");
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
-        printf("%-40s %-6s %-11s %-6s %-26s %s\n", c->id, fmuc_level_name(c->level),
+        char vb[16];
+        printf("%-40s %-6s %-11s %-6s %-12s %-26s %s\n", c->id, fmuc_level_name(c->level),
                fmuc_check_profile_level(c, FMUC_PROFILE_INTEROP), applies_name(c->applies),
-               c->spec, c->title);
+               versions_name(c->versions, vb, sizeof vb), c->spec, c->title);
         if (c->interop != FMUC_INTEROP_SAME && c->interop_why)
             printf("%-40s %-6s %-11s %s\n", "", "", "", c->interop_why);
     }
-    printf("(LEVEL: under --profile standard; INTEROP: under the default --profile interop; "
+    printf("(FMI: the versions whose FMUs the check judges; ");
+    printf("LEVEL: under --profile standard; INTEROP: under the default --profile interop; "
            "under strict every warning fails)\n");
     printf("%zu checks\n", fmuc_checks_count());
     return FMUC_EXIT_OK;

@@ -222,6 +222,7 @@ const fmuc_check fmuc_check_api_bad_vr = {
     .fix = "Look each valueReference up per base type in fmi2Get*/fmi2Set* and return fmi2Error "
            "(with a log message) for one that is unknown or not settable in the current state.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

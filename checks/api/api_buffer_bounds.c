@@ -234,6 +234,7 @@ const fmuc_check fmuc_check_api_buffer_bounds = {
            "model's own number of variables or states; never write through the const "
            "arguments.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

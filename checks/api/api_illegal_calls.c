@@ -240,6 +240,7 @@ const fmuc_check fmuc_check_api_illegal_calls = {
            "state first, returning fmi2Error with a log message when the call is not allowed "
            "there.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

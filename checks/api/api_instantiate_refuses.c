@@ -112,6 +112,7 @@ const fmuc_check fmuc_check_api_instantiate_refuses = {
     .fix = "In fmi2Instantiate return NULL and log the reason when fmuType names an interface the "
            "modelDescription does not declare or instanceName is NULL or empty.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -170,6 +170,7 @@ const fmuc_check fmuc_check_api_null_memory_callbacks = {
            "allocateMemory/freeMemory, or remove canNotUseMemoryManagementFunctions=\"true\" from "
            "the model description.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

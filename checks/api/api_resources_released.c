@@ -165,6 +165,7 @@ const fmuc_check fmuc_check_api_resources_released = {
     .fix = "Release in fmi2FreeInstance everything the instance allocated through allocateMemory, "
            "and join or stop every thread it started, before returning.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -170,6 +170,7 @@ const fmuc_check fmuc_check_api_sandbox = {
     .fix = "Write scratch files only below the current or temporary directory, read data from the "
            "resources/ location, and document any network need in documentation/.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

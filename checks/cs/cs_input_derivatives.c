@@ -267,6 +267,7 @@ const fmuc_check fmuc_check_cs_input_derivatives = {
            "over the step from its value at the step start, or declare "
            "canInterpolateInputs=\"false\".",
     .applies = FMUC_APPLIES_CS,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -21,6 +21,7 @@ const fmuc_check fmuc_check_cs_nominal_run = {
            "fix the failing call, or correct min/max and the default experiment to what the model "
            "supports.",
     .applies = FMUC_APPLIES_CS,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -275,6 +275,7 @@ const fmuc_check fmuc_check_cs_output_derivatives = {
            "maxOutputDerivativeOrder, or lower maxOutputDerivativeOrder to what the FMU really "
            "provides.",
     .applies = FMUC_APPLIES_CS,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -432,6 +432,7 @@ const fmuc_check fmuc_check_cs_variable_step = {
            "communicationStepSize whatever its size, or declare "
            "canHandleVariableCommunicationStepSize=\"false\".",
     .applies = FMUC_APPLIES_CS,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

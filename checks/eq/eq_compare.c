@@ -164,6 +164,7 @@ const fmuc_check fmuc_check_eq_compare = {
            "solver settings and start values of both exports, and fix the one that departs from "
            "the model.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -508,6 +508,7 @@ const fmuc_check fmuc_check_eq_determinism = {
            "fmi2Reset restore exactly what fmi2Instantiate set up; avoid unseeded randomness and "
            "clock readings.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

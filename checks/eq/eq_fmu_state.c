@@ -422,6 +422,7 @@ const fmuc_check fmuc_check_eq_fmu_state = {
     .fix = "Copy the complete model state (discrete and solver state included) in fmi2GetFMUstate "
            "and restore all of it in fmi2SetFMUstate, or declare canGetAndSetFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -223,6 +223,7 @@ const fmuc_check fmuc_check_eq_reference = {
            "inputs and solver settings of the export, and regenerate the reference only if the "
            "change is intended.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

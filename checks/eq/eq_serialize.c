@@ -445,6 +445,7 @@ const fmuc_check fmuc_check_eq_serialize = {
     .fix = "Serialize every part of the state restored by fmi2SetFMUstate, report the exact size "
            "in fmi2SerializedFMUstateSize, or declare canSerializeFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

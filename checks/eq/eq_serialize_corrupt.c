@@ -296,6 +296,7 @@ const fmuc_check fmuc_check_eq_serialize_corrupt = {
            "states and return fmi2Error from fmi2DeSerializeFMUstate when any of them does not "
            "match.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -172,6 +172,7 @@ const fmuc_check fmuc_check_load_binary_arch = {
     .fix = "Build each library for the platform its folder names (linux64: x86-64 ELF, win32: "
            "i386 PE, ...) and put it in the matching folder of binaries/.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -81,6 +81,7 @@ const fmuc_check fmuc_check_load_dlopen = {
            "non-system libraries next to it with RPATH=$ORIGIN, and test loading it on a clean "
            "system.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

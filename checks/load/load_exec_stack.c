@@ -50,6 +50,7 @@ const fmuc_check fmuc_check_load_exec_stack = {
     .fix = "Link with -Wl,-z,noexecstack and mark assembly sources with a .note.GNU-stack "
            "section; rebuild any static dependency that lacks that note.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

@@ -157,6 +157,7 @@ const fmuc_check fmuc_check_load_exports = {
     .fix = "Export every fmi2 function of each implemented interface, implementing unsupported "
            "ones as stubs that log and return fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

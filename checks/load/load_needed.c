@@ -90,6 +90,7 @@ const fmuc_check fmuc_check_load_needed = {
     .fix = "Link dependencies statically or ship them in the same binaries/<platform> folder with "
            "RPATH=$ORIGIN, and document any run-time library that cannot be shipped.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

@@ -74,6 +74,7 @@ const fmuc_check fmuc_check_load_only_fmi2_exports = {
     .fix = "Build with -fvisibility=hidden and export only the fmi2 functions (a linker version "
            "script), or make internal functions static.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

@@ -72,6 +72,7 @@ const fmuc_check fmuc_check_load_rpath = {
     .fix = "Link with -Wl,-rpath,'$ORIGIN' (relative paths only from $ORIGIN) and remove "
            "build-host paths, e.g. with patchelf --set-rpath '$ORIGIN'.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

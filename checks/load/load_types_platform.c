@@ -18,6 +18,7 @@ const fmuc_check fmuc_check_load_types_platform = {
     .fix = "Compile against the unmodified standard header fmi2TypesPlatform.h and return "
            "fmi2TypesPlatform (\"default\") from fmi2GetTypesPlatform.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -17,6 +17,7 @@ const fmuc_check fmuc_check_load_version = {
     .fix = "Return fmi2Version from the standard header fmi2Functions.h (\"2.0\") in "
            "fmi2GetVersion.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -63,6 +63,7 @@ const fmuc_check fmuc_check_md_alias_settable = {
     .fix = "Give each independently settable quantity its own valueReference, or make all but one "
            "alias member non-settable (e.g. initial=\"calculated\" on outputs or locals).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

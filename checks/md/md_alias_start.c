@@ -102,6 +102,7 @@ const fmuc_check fmuc_check_md_alias_start = {
     .fix = "Keep a start value on at most one non-constant member of each alias set, and let a "
            "constant alias only constants with the same start value.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -61,6 +61,7 @@ const fmuc_check fmuc_check_md_alias_states = {
     .fix = "Give each continuous-time state its own valueReference, or keep one of them as the "
            "state and reference it from the other variable through the model's equations.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

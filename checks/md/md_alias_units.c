@@ -95,6 +95,7 @@ const fmuc_check fmuc_check_md_alias_units = {
     .fix = "Give all members of a Real alias set the same unit (or none); use displayUnit where a "
            "member should be shown in another unit.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

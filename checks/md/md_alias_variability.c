@@ -68,6 +68,7 @@ const fmuc_check fmuc_check_md_alias_variability = {
     .fix = "Declare every member of an alias set with the variability of its parameter or input, "
            "or else the highest one among them.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

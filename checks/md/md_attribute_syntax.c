@@ -22,6 +22,7 @@ const fmuc_check fmuc_check_md_attribute_syntax = {
            "decimal numbers, enumeration literals) and validate modelDescription.xml against the "
            "FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

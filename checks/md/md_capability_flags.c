@@ -67,6 +67,7 @@ const fmuc_check fmuc_check_md_capability_flags = {
            "capability attribute only on the interface element (ModelExchange/CoSimulation) it "
            "belongs to.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

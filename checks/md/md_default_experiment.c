@@ -47,6 +47,7 @@ const fmuc_check fmuc_check_md_default_experiment = {
            "stepSize greater than 0 and shorter than the interval, as used when validating the "
            "model.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

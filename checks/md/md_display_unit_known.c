@@ -68,6 +68,7 @@ const fmuc_check fmuc_check_md_display_unit_known = {
     .fix = "Add the displayUnit as a DisplayUnit (with factor and offset) under the variable's "
            "Unit in UnitDefinitions, or remove the displayUnit attribute.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

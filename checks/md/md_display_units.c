@@ -52,6 +52,7 @@ const fmuc_check fmuc_check_md_display_units = {
            "importer picks one of them and shows values converted with the wrong factor.",
     .fix = "Keep each DisplayUnit name unique within its Unit and delete or rename the duplicates.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -86,6 +86,7 @@ const fmuc_check fmuc_check_md_element_order = {
     .fix = "Emit the children of fmiModelDescription in the XSD order, each at most once, always "
            "with ModelVariables and ModelStructure, and validate the file against the FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -70,6 +70,7 @@ const fmuc_check fmuc_check_md_enumerations = {
     .fix = "Give every Enumeration type at least one Item, with names and values that are unique "
            "within the type.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -42,6 +42,7 @@ const fmuc_check fmuc_check_md_fmi_attributes = {
            "numberOfEventIndicators as a non-negative integer that equals the number of event "
            "indicators the binary serves.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -26,6 +26,7 @@ const fmuc_check fmuc_check_md_fmi_version = {
     .fix = "Write fmiVersion=\"2.0\" exactly (not \"2\", \"2.0.4\" or \"v2.0\") on "
            "fmiModelDescription.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -29,6 +29,7 @@ const fmuc_check fmuc_check_md_generation_date = {
     .fix = "Write generationDateAndTime as YYYY-MM-DDThh:mm:ss with an optional fraction and time "
            "zone, e.g. 2024-05-01T12:00:00Z, or leave the attribute out.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

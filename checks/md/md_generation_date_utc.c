@@ -33,6 +33,7 @@ const fmuc_check fmuc_check_md_generation_date_utc = {
     .fix = "Write generationDateAndTime in UTC with a trailing Z, e.g. 2024-05-01T12:00:00Z, "
            "instead of local time or an offset.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -30,6 +30,7 @@ const fmuc_check fmuc_check_md_guid_present = {
     .fix = "Generate a unique guid for each export (e.g. a UUID in braces), write it to "
            "modelDescription.xml and compile the same value into the binary.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

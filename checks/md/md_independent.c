@@ -37,6 +37,7 @@ const fmuc_check fmuc_check_md_independent = {
     .fix = "Declare at most one variable with causality=\"independent\", as a Real (usually named "
            "time) without start or initial.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -28,6 +28,7 @@ const fmuc_check fmuc_check_md_interfaces = {
     .fix = "Declare each interface the binary implements exactly once, as one ModelExchange "
            "and/or one CoSimulation element with its modelIdentifier.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

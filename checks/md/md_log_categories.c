@@ -44,6 +44,7 @@ const fmuc_check fmuc_check_md_log_categories = {
            "name cannot be told apart, so a user cannot switch one on without the other.",
     .fix = "Give each LogCategories/Category a unique name and merge or rename the duplicates.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -121,6 +121,7 @@ const fmuc_check fmuc_check_md_model_identifier = {
     .fix = "Use a plain C identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a Windows device name "
            "such as CON or NUL, and name the binaries after it.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

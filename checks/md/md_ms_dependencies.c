@@ -109,6 +109,7 @@ const fmuc_check fmuc_check_md_ms_dependencies = {
            "inputs, states and the independent variable (InitialUnknowns: inputs and "
            "initial=\"exact\" ones).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

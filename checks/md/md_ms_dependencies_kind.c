@@ -80,6 +80,7 @@ const fmuc_check fmuc_check_md_ms_dependencies_kind = {
            "index; use only \"dependent\" for non-Real unknowns and only allowed kinds in "
            "InitialUnknowns.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -121,6 +121,7 @@ const fmuc_check fmuc_check_md_ms_derivatives = {
            "attribute points to a continuous Real local or output (the list's order is the state "
            "vector's).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -71,6 +71,7 @@ const fmuc_check fmuc_check_md_ms_indices = {
            "ScalarVariable in ModelVariables, and regenerate them after adding or removing "
            "variables.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

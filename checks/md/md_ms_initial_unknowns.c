@@ -132,6 +132,7 @@ const fmuc_check fmuc_check_md_ms_initial_unknowns = {
     .fix = "List exactly the outputs and states/derivatives with initial approx or calculated and "
            "every calculatedParameter, once each, in ascending index order.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -77,6 +77,7 @@ const fmuc_check fmuc_check_md_ms_outputs = {
     .fix = "List every variable with causality=\"output\" exactly once in ModelStructure/Outputs, "
            "and nothing else.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

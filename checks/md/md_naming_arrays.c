@@ -128,6 +128,7 @@ const fmuc_check fmuc_check_md_naming_arrays = {
     .fix = "Emit the elements of each array consecutively, with the last index varying fastest "
            "(row-major), e.g. a[1,1], a[1,2], a[2,1], a[2,2].",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -33,6 +33,7 @@ const fmuc_check fmuc_check_md_naming_der_real = {
     .fix = "Declare variables named der(...) as Real, or rename a non-Real variable so that it "
            "does not use the der( ) form.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -47,6 +47,7 @@ const fmuc_check fmuc_check_md_naming_structured = {
     .fix = "Quote names containing special characters ('a b'), use [i,j] for array indices and "
            "der() for derivatives, or declare variableNamingConvention=\"flat\".",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -43,6 +43,7 @@ const fmuc_check fmuc_check_md_nonempty_lists = {
     .fix = "Leave out optional list elements that would be empty, and give ModelVariables at "
            "least one ScalarVariable.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -85,6 +85,7 @@ const fmuc_check fmuc_check_md_normalized_strings = {
     .fix = "Remove carriage returns, line feeds and tabs from names, units, guid and other "
            "normalizedString attributes; put multi-line text into description attributes.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

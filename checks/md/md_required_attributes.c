@@ -96,6 +96,7 @@ const fmuc_check fmuc_check_md_required_attributes = {
     .fix = "Emit every attribute the FMI 2.0 schema marks required, such as modelName, "
            "modelIdentifier, ScalarVariable name and valueReference, and Unknown index.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

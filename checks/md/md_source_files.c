@@ -89,6 +89,7 @@ const fmuc_check fmuc_check_md_source_files = {
     .fix = "List each C file once with a '/'-separated path relative to sources/, and check that "
            "every listed file is in the archive.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

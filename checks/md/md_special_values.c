@@ -21,6 +21,7 @@ const fmuc_check fmuc_check_md_special_values = {
     .fix = "Leave out min/max/start/nominal that would be infinite or undefined; an absent bound "
            "means unbounded. Write only finite numbers.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

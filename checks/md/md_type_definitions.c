@@ -90,6 +90,7 @@ const fmuc_check fmuc_check_md_type_definitions = {
     .fix = "Give each SimpleType a unique name (not a variable's), exactly one type element, min "
            "<= max, nominal > 0, and units that are defined in UnitDefinitions.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -41,6 +41,7 @@ const fmuc_check fmuc_check_md_units = {
            "different base units, so an importer may convert values with the wrong one.",
     .fix = "Define each Unit name once in UnitDefinitions and merge or rename duplicates.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -47,6 +47,7 @@ const fmuc_check fmuc_check_md_var_causality_variability = {
     .fix = "Pick one of the 15 valid combinations of the §2.2.7 table, e.g. make an input "
            "discrete or continuous and an unchanging value a parameter or constant.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -41,6 +41,7 @@ const fmuc_check fmuc_check_md_var_declared_type = {
     .fix = "Point declaredType at an existing SimpleType of the same kind as the variable (Real "
            "to Real, Enumeration to Enumeration), or define the missing type.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

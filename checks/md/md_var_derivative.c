@@ -46,6 +46,7 @@ const fmuc_check fmuc_check_md_var_derivative = {
     .fix = "Set derivative to the 1-based index of the Real state variable whose derivative this "
            "is, and update it when variables are reordered.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -46,6 +46,7 @@ const fmuc_check fmuc_check_md_var_enumeration = {
            "validate or map its values and schema validation fails.",
     .fix = "Add declaredType naming the Enumeration SimpleType that lists the variable's items.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

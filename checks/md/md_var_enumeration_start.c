@@ -64,6 +64,7 @@ const fmuc_check fmuc_check_md_var_enumeration_start = {
            "item describes; importers show no name for it and may reject it on fmi2SetInteger.",
     .fix = "Set the start of each Enumeration variable to the value of one of its type's Items.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -49,6 +49,7 @@ const fmuc_check fmuc_check_md_var_initial = {
     .fix = "Use only an initial value the §2.2.7 table allows (e.g. exact for parameters, none "
            "for inputs) or omit it to get the default.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

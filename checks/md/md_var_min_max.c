@@ -43,6 +43,7 @@ const fmuc_check fmuc_check_md_var_min_max = {
     .fix = "Make each variable's effective min <= max, including bounds inherited from its "
            "declaredType, and give nominal a positive value near the variable's typical magnitude.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

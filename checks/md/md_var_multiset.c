@@ -41,6 +41,7 @@ const fmuc_check fmuc_check_md_var_multiset = {
     .fix = "Put canHandleMultipleSetPerTimeInstant only on causality=\"input\" variables of an "
            "FMU that declares ModelExchange, and remove it elsewhere.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

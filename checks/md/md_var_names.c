@@ -43,6 +43,7 @@ const fmuc_check fmuc_check_md_var_names = {
            "instead of the other.",
     .fix = "Give every ScalarVariable a non-empty name that is unique within ModelVariables.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -58,6 +58,7 @@ const fmuc_check fmuc_check_md_var_reinit = {
     .fix = "Set reinit=\"true\" only on continuous-time states (variables a derivative attribute "
            "refers to) of a Model Exchange FMU, and drop it elsewhere.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

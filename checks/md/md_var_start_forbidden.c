@@ -38,6 +38,7 @@ const fmuc_check fmuc_check_md_var_start_forbidden = {
     .fix = "Remove start from variables whose initial is calculated and from the independent "
            "variable, or set initial=\"exact\" or \"approx\" if the start value is really used.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

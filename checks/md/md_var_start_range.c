@@ -50,6 +50,7 @@ const fmuc_check fmuc_check_md_var_start_range = {
     .fix = "Correct the start value or the min/max (including those inherited from the "
            "declaredType) so that min <= start <= max.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

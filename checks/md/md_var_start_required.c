@@ -38,6 +38,7 @@ const fmuc_check fmuc_check_md_var_start_required = {
     .fix = "Give a start value to every input, parameter, constant and every variable with "
            "initial \"exact\" or \"approx\".",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -29,6 +29,7 @@ const fmuc_check fmuc_check_md_var_type_element = {
     .fix = "Give every ScalarVariable exactly one child Real, Integer, Boolean, String or "
            "Enumeration element.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

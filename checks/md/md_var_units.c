@@ -45,6 +45,7 @@ const fmuc_check fmuc_check_md_var_units = {
     .fix = "Define every unit a variable names in UnitDefinitions, and give a variable with a "
            "displayUnit a unit (on itself or its declaredType).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -32,6 +32,7 @@ const fmuc_check fmuc_check_md_var_variability_type = {
     .fix = "State variability=\"discrete\" (or fixed/tunable/constant) explicitly on every "
            "Integer, Boolean, String and Enumeration variable.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

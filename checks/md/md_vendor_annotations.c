@@ -44,6 +44,7 @@ const fmuc_check fmuc_check_md_vendor_annotations = {
            "tool reads only one of them and loses or mixes its settings.",
     .fix = "Merge the annotations of one tool into a single VendorAnnotations/Tool element.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -55,6 +55,7 @@ const fmuc_check fmuc_check_md_well_formed = {
     .fix = "Write the file as UTF-8 with encoding=\"UTF-8\" and no DOCTYPE, with "
            "fmiModelDescription as root, and check it with an XML parser such as xmllint.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -19,6 +19,7 @@ const fmuc_check fmuc_check_md_xml_schema = {
     .fix = "Remove non-standard elements and attributes or move tool data into VendorAnnotations "
            "or Annotations, and validate against the FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -201,6 +201,7 @@ const fmuc_check fmuc_check_me_completed_integrator_step = {
            "*terminateSimulation: fmi2True when a step event or termination is due, else "
            "fmi2False.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -369,6 +369,7 @@ const fmuc_check fmuc_check_me_directional_derivatives = {
            "generated code, AD) and check them against finite differences, or drop "
            "providesDirectionalDerivative.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

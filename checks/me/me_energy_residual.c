@@ -269,6 +269,7 @@ const fmuc_check fmuc_check_me_energy_residual = {
            "tolerance of the export, and recompute the energy variable named in the spec "
            "consistently.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

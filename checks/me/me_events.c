@@ -392,6 +392,7 @@ const fmuc_check fmuc_check_me_events = {
     .fix = "Serve exactly numberOfEventIndicators finite indicators and let fmi2NewDiscreteStates "
            "converge (newDiscreteStatesNeeded false) after a bounded number of iterations.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

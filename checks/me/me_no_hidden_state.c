@@ -156,6 +156,7 @@ const fmuc_check fmuc_check_me_no_hidden_state = {
     .fix = "Compute derivatives and event indicators only from time, states, inputs and "
            "parameters; update discrete state in event mode, never in fmi2GetDerivatives.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -20,6 +20,7 @@ const fmuc_check fmuc_check_me_nominal_run = {
     .fix = "Simulate the FMU with an external solver (e.g. fmpy with CVODE) over its default "
            "experiment and fix the first failing call or non-finite value the messages name.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

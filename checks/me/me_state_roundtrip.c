@@ -167,6 +167,7 @@ const fmuc_check fmuc_check_me_state_roundtrip = {
     .fix = "Store the states exactly as set (no clipping or rounding) and return positive, finite "
            "nominals from fmi2GetNominalsOfContinuousStates.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -213,6 +213,7 @@ const fmuc_check fmuc_check_me_vs_cs = {
            "Co-Simulation solver's tolerance or step until its outputs agree with an accurate ME "
            "run.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -167,6 +167,7 @@ const fmuc_check fmuc_check_zip_binary_present = {
     .fix = "Ship, for each platform, a library named exactly after each declared modelIdentifier, "
            "or ship the C sources and list them in SourceFiles.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

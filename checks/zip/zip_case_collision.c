@@ -60,6 +60,7 @@ const fmuc_check fmuc_check_zip_case_collision = {
            "in case overwrite each other, so the FMU extracted there misses one of the files.",
     .fix = "Rename the colliding files so that their names differ by more than letter case.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -43,6 +43,7 @@ const fmuc_check fmuc_check_zip_compression_method = {
     .fix = "Repack the FMU with deflate or no compression, e.g. with zip -Z deflate or Python's "
            "zipfile with ZIP_DEFLATED.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -27,6 +27,7 @@ const fmuc_check fmuc_check_zip_data_descriptor = {
     .fix = "Repack the archive so that stored entries have their sizes in the local header (bit 3 "
            "clear), e.g. by writing it with a tool that knows the sizes up front.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

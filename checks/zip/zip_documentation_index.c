@@ -40,6 +40,7 @@ const fmuc_check fmuc_check_zip_documentation_index = {
     .fix = "Add documentation/index.html as the entry page, and a license.txt or license.html in "
            "documentation/licenses/ if that folder exists.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -43,6 +43,7 @@ const fmuc_check fmuc_check_zip_dot_components = {
     .fix = "Store entries with clean relative paths (no '..' or '.' components, no './' prefix), "
            "e.g. by zipping from inside the FMU's root folder.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

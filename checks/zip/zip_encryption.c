@@ -25,6 +25,7 @@ const fmuc_check fmuc_check_zip_encryption = {
     .fix = "Repack the FMU without encryption; protect intellectual property with binary-only "
            "export instead.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

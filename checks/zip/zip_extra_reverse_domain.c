@@ -74,6 +74,7 @@ const fmuc_check fmuc_check_zip_extra_reverse_domain = {
     .fix = "Put extra files under a folder named by your reverse domain, e.g. "
            "extra/com.example.tool/, and keep out of org.modelica and org.fmi-standard.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -49,6 +49,7 @@ const fmuc_check fmuc_check_zip_fmu_file = {
     .fix = "Name the archive <model>.fmu and put one FMU's folders directly at its root; "
            "distribute several FMUs as separate files.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

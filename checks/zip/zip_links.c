@@ -29,6 +29,7 @@ const fmuc_check fmuc_check_zip_links = {
            "outside the target folder depending on the tool, so the FMU breaks or becomes unsafe.",
     .fix = "Replace links with copies of the files they point to before zipping (zip without -y).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -38,6 +38,7 @@ const fmuc_check fmuc_check_zip_model_description_present = {
     .fix = "Put modelDescription.xml at the root of the archive, zipping the contents of the FMU "
            "folder and not the folder itself.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -31,6 +31,7 @@ const fmuc_check fmuc_check_zip_non_ascii_names = {
     .fix = "Rename files in the archive to ASCII names, e.g. replacing umlauts and spaces, and "
            "update references to them.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -36,6 +36,7 @@ const fmuc_check fmuc_check_zip_path_syntax = {
     .fix = "Write entry names relative to the archive root with '/' as separator, e.g. by zipping "
            "with a tool that normalises Windows paths.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

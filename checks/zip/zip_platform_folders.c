@@ -94,6 +94,7 @@ const fmuc_check fmuc_check_zip_platform_folders = {
     .fix = "Put libraries in binaries/win32, win64, linux32, linux64, darwin32 or darwin64, with "
            "exactly that spelling, and no files directly in binaries/.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -38,6 +38,7 @@ const fmuc_check fmuc_check_zip_sources_fmi_headers = {
     .fix = "Remove fmi2Functions.h, fmi2FunctionTypes.h and fmi2TypesPlatform.h from sources/ and "
            "compile against the importer's standard headers.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

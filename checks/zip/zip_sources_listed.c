@@ -49,6 +49,7 @@ const fmuc_check fmuc_check_zip_sources_listed = {
     .fix = "List the C files to compile in SourceFiles of each interface element, or describe the "
            "build in sources/buildDescription.xml.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE | FMUC_NEEDS_XML,
     .run = run,
 };

@@ -17,6 +17,7 @@ const fmuc_check fmuc_check_zip_split = {
            "FMU fails to open.",
     .fix = "Produce the FMU as one single-disk ZIP archive (no zip -s split options).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

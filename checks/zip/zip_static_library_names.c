@@ -103,6 +103,7 @@ const fmuc_check fmuc_check_zip_static_library_names = {
     .fix = "Place static libraries in a compiler sub-folder such as "
            "binaries/win64/VisualStudio2019 and name them after the modelIdentifier.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE | FMUC_NEEDS_XML,
     .run = run,
 };

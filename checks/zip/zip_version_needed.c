@@ -29,6 +29,7 @@ const fmuc_check fmuc_check_zip_version_needed = {
     .fix = "Write the archive with ZIP 2.0 features only: no ZIP64 (entries under 4 GiB, e.g. "
            "Python zipfile with allowZip64=False), no newer compression or encryption.",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -31,6 +31,37 @@ const char *fmuc_host_platform(void)
 #endif
 }
 
+int fmuc_fmu_fmi_version(const fmuc_fmu *fmu)
+{
+    if (fmu->md.fmi == FMUC_FMI1 || fmu->md.fmi == FMUC_FMI3)
+        return (int)fmu->md.fmi;
+    if (fmu->md.fmi == FMUC_FMI2 || !fmu->fmi_version_seen)
+        return 2;
+    return fmu->fmi_version_seen[0] == '1' && fmu->fmi_version_seen[1] == '.'   ? 1
+           : fmu->fmi_version_seen[0] == '3' && fmu->fmi_version_seen[1] == '.' ? 3
+                                                                                : 2;
+}
+
+const char *fmuc_host_platform_for(int fmi_version)
+{
+    if (fmi_version != 3)
+        return fmuc_host_platform(); /* FMI 1.0 (§5 of ME 1.0) and 2.0 (§2.3) share the names */
+    /* FMI 3.0 §2.5.1.4: platform tuples <arch>-<sys> */
+#if defined(__linux__) && defined(__x86_64__)
+    return "x86_64-linux";
+#elif defined(__linux__) && defined(__i386__)
+    return "x86-linux";
+#elif defined(__linux__) && defined(__aarch64__)
+    return "aarch64-linux";
+#elif defined(__APPLE__) && defined(__x86_64__)
+    return "x86_64-darwin";
+#elif defined(__APPLE__) && defined(__aarch64__)
+    return "aarch64-darwin";
+#else
+    return "unknown";
+#endif
+}
+
 static const char *lib_ext(void)
 {
 #if defined(__APPLE__)
@@ -350,14 +381,16 @@ fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *l
     }
     if (out->md.root_fmi_version) {
         const char *ver = out->md.root_fmi_version;
-        if (strncmp(ver, "1.", 2) == 0 || strncmp(ver, "3.", 2) == 0) {
-            err = fmuc_diag_set(diag, FMUC_EUNSUPPORTED,
-                                "%s: fmiVersion=\"%s\": only FMI 2.0 is supported", path, ver);
-            out->fmi_version_seen = strdup(ver);
-            fmuc_md_free(&out->md);
+        out->fmi_version_seen = strdup(ver);
+    }
+    /* The binaries folder is named by the version's convention (FMI 3.0: platform tuples). */
+    if (out->md.fmi == FMUC_FMI3) {
+        free(out->platform);
+        out->platform = strdup(fmuc_host_platform_for(3));
+        if (!out->platform) {
+            err = fmuc_diag_set(diag, FMUC_ENOMEM, "out of memory");
             goto out;
         }
-        out->fmi_version_seen = strdup(ver);
     }
     err = perr;
     if (err == FMUC_EXML) {

@@ -26,8 +26,7 @@ static const fmuc_inst_ops *ops_for(int version)
 
 int fmuc_inst_version(const fmuc_worker_ctx *ctx)
 {
-    (void)ctx;
-    return 2; /* FMI 3.0 and 1.0 select their table here when their implementations land */
+    return ctx && ctx->spec && ctx->spec->fmu ? fmuc_fmu_fmi_version(ctx->spec->fmu) : 2;
 }
 
 const char *fmuc_status_name(int version, int status, char *buf, size_t bufsize)
@@ -58,7 +57,13 @@ static const void *lib_of(fmuc_worker_ctx *ctx, fmuc_iface iface, const fmuc_ins
 {
     const void *lib = NULL;
     *o = ops_for(fmuc_inst_version(ctx));
-    if (!*o || !(*o)->load || (*o)->load(ctx, iface, &lib) < 0)
+    if (!*o || !(*o)->load) {
+        ctx->sh->load_attempted = 1;
+        snprintf(ctx->sh->load_error, sizeof ctx->sh->load_error,
+                 "the worker has no FMI %d.0 instance implementation", fmuc_inst_version(ctx));
+        return NULL;
+    }
+    if ((*o)->load(ctx, iface, &lib) < 0)
         return NULL;
     return lib;
 }

@@ -42,18 +42,20 @@ static void set_load_error(fmuc_worker_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
-const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
+void *fmuc_loader__sym(fmuc_worker_ctx *ctx, int k, const char *name)
 {
-    int k = iface == fmi2CoSimulation ? 1 : 0;
+    return ctx->handle[k] && name ? dlsym(ctx->handle[k], name) : NULL;
+}
+
+void *fmuc_loader__open(fmuc_worker_ctx *ctx, int k)
+{
     const fmuc_fmu *fmu = ctx->spec->fmu;
     const char *path;
-    fmuc_fmi *f = &ctx->fmi[k];
     fmuc_w_call *e;
     void *h;
-    size_t i;
 
-    if (ctx->loaded[k])
-        return f;
+    if (ctx->handle[k])
+        return ctx->handle[k];
     ctx->sh->load_attempted = 1;
     ctx->sh->load_ok = 0;
     path = !fmu ? NULL : k ? fmu->lib_path_cs : fmu->lib_path_me;
@@ -118,6 +120,23 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
                        msg ? msg : "unknown error");
         return NULL;
     }
+    ctx->handle[k] = h;
+    ctx->lib_path[k] = path;
+    ctx->sh->load_ok = 1;
+    return h;
+}
+
+const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
+{
+    int k = iface == fmi2CoSimulation ? 1 : 0;
+    fmuc_fmi *f = &ctx->fmi[k];
+    void *h;
+    size_t i;
+
+    if (ctx->loaded[k])
+        return f;
+    if (!(h = fmuc_loader__open(ctx, k)))
+        return NULL;
     memset(f, 0, sizeof *f);
     i = 0;
     /* dlsym gives void*; POSIX guarantees it converts to a function pointer, memcpy avoids the
@@ -135,9 +154,8 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
     FMUC_FMI2_FUNCTIONS(FMUC_RESOLVE_)
 #undef FMUC_RESOLVE_
     f->iface = k ? fmi2CoSimulation : fmi2ModelExchange;
-    f->lib_path = path;
+    f->lib_path = ctx->lib_path[k];
     f->ctx = ctx;
-    ctx->handle[k] = h;
     ctx->loaded[k] = 1;
     ctx->sh->load_ok = 1;
     return f;
@@ -182,14 +200,15 @@ void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
     int k;
     fmuc_loader__flush_stdio(ctx);
     for (k = 0; k < 2; k++) {
-        if (!ctx->loaded[k])
+        if (!ctx->handle[k])
             continue;
         fmuc_worker_phase(ctx, "unload");
         fmuc_w_call *e = fmuc_trace__begin(ctx, FMUC_W_FN_DLCLOSE);
-        fmuc_trace__str(e, 0, strrchr(ctx->fmi[k].lib_path, '/') + 1);
+        fmuc_trace__str(e, 0, strrchr(ctx->lib_path[k], '/') + 1);
         fmuc_trace__go(ctx, e);
         dlclose(ctx->handle[k]);
         fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
+        ctx->handle[k] = NULL;
         ctx->loaded[k] = 0;
     }
 }

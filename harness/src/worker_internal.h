@@ -134,8 +134,10 @@ struct fmuc_worker_ctx {
     size_t nslots, nused;    /* open-addressing set of live allocations */
     fmi2CallbackFunctions cb;
     fmuc_fmi fmi[2];
-    void *handle[2];
-    int loaded[2];
+    void *handle[2];          /* loader.c: the library of ME (0) / CS (1), once opened */
+    const char *lib_path[2];  /* its path */
+    int loaded[2];            /* FMI 2.0: fmi[k] is resolved */
+    void *ver_lib[2];         /* FMI 1.0/3.0: the version's resolved table (its inst file) */
     void *libm;               /* loader.c: libm opened first in the FMU's own link-map */
     long lmid;                /* namespace (its global scope), and that namespace's id */
     const char *phase_label;  /* label last copied into sh->phase by fmuc_worker_phase_at */
@@ -172,6 +174,13 @@ void fmuc_callbacks__init(fmuc_worker_ctx *ctx);
 void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
 
 /* loader.c */
+/** Open the library of interface k (0 ME, 1 CS; FMI 3.0 SE uses the ME library slot when the
+ *  model identifiers are equal) in the FMU's link-map namespace, once: path checks, trace entry
+ *  "dlopen", phase "load". The handle, or NULL with the reason in fmuc_worker_load_error. Every
+ *  version's loading starts here; each resolves its own function names (fmuc_loader__sym). */
+void *fmuc_loader__open(fmuc_worker_ctx *ctx, int k);
+/** dlsym in the library opened for k (NULL when not opened or not found). */
+void *fmuc_loader__sym(fmuc_worker_ctx *ctx, int k, const char *name);
 void fmuc_loader__unload_all(fmuc_worker_ctx *ctx);
 /** Flush the stdio buffers of the libc in the FMU's namespace (before the worker exits). */
 void fmuc_loader__flush_stdio(fmuc_worker_ctx *ctx);

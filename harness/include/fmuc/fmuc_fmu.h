@@ -116,7 +116,13 @@ fmuc_err fmuc_rmtree(const char *path);
 /** Remove everything inside the directory path, keeping the directory (no links followed). */
 fmuc_err fmuc_rmtree_contents(const char *path);
 
+/** The FMU's FMI version (1, 2 or 3): the model description's, else the fmiVersion seen at the
+ *  root, else 2 (an unreadable document is judged as FMI 2.0, the version most FMUs are). */
+int fmuc_fmu_fmi_version(const fmuc_fmu *fmu);
+
 /** The host's FMI 2.0 platform folder name ("linux64" on x86-64 Linux). */
 const char *fmuc_host_platform(void);
+/** The host's binaries folder for an FMU of FMI version 1, 2 or 3 ("x86_64-linux" for 3.0). */
+const char *fmuc_host_platform_for(int fmi_version);
 
 #endif

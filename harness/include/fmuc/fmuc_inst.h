@@ -121,7 +121,7 @@ typedef struct fmuc_inst fmuc_inst;
 /** Load the library of iface (fmuc_worker_load; traced as dlopen). 0, or -1 with the reason in
  *  fmuc_worker_load_error(ctx). Loading again is free. */
 int fmuc_inst_load(fmuc_worker_ctx *ctx, fmuc_iface iface);
-/** The FMI version of the FMU being worked on (1, 2 or 3; 2 today). */
+/** The FMI version of the FMU being worked on (1, 2 or 3: fmuc_fmu_fmi_version). */
 int fmuc_inst_version(const fmuc_worker_ctx *ctx);
 /** 1 if the loaded library of iface exports the function of the version named name
  *  ("fmi2DoStep"); 0 otherwise (also when not loaded). */
