@@ -558,21 +558,40 @@ Test(zip, refuses_truncated_archive)
     fmuc_fmu_close(&f);
 }
 
-Test(zip, fmi1_and_fmi3_are_unsupported)
+/* FMI 1.0 and 3.0 FMUs are opened and keep their model; the library is looked for in the
+ * version's own binaries folder (FMI 3.0 §2.5.1.4: platform tuples). */
+Test(zip, fmi1_and_fmi3_are_opened_in_their_platform_folder)
 {
     const char *vs[] = {"1.0", "3.0", "3.0-beta.2"};
+    const int want[] = {1, 3, 3};
     for (int i = 0; i < 3; i++) {
         const char *md = md_text(vs[i], "m");
-        spec sp[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0},
-                     {"binaries/linux64/m.so", "x", 0, 0, 0, 0, 0}};
-        char *p = build("old.fmu", sp, 2);
+        const char *plat = fmuc_host_platform_for(want[i]);
+        char lib[64], other[64];
+        snprintf(lib, sizeof lib, "binaries/%s/m.so", plat);
+        snprintf(other, sizeof other, "binaries/%s/m.so",
+                 want[i] == 3 ? fmuc_host_platform() : fmuc_host_platform_for(3));
+        spec sp[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0}, {lib, "x", 0, 0, 0, 0, 0}};
+        char *p = build("other.fmu", sp, 2);
         fmuc_fmu f;
-        open_expect(&f, p, NULL, FMUC_EUNSUPPORTED);
+        open_expect(&f, p, NULL, FMUC_OK);
         cr_assert_str_eq(f.fmi_version_seen, vs[i]);
-        cr_assert(f.has_md_file);
-        cr_assert(!f.md_parsed); /* the model of a version not checked yet is not kept */
+        cr_assert_eq(fmuc_fmu_fmi_version(&f), want[i]);
+        cr_assert_str_eq(f.platform, plat);
+        cr_assert(f.md_parsed);
+        if (want[i] == 3) /* <CoSimulation modelIdentifier="m"/> as in FMI 3.0 */
+            cr_assert_not_null(f.lib_path_cs);
+        fmuc_fmu_close(&f);
+        /* the other convention's folder is not this version's binary */
+        spec sp2[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0}, {other, "x", 0, 0, 0, 0, 0}};
+        p = build("other2.fmu", sp2, 2);
+        open_expect(&f, p, NULL, FMUC_OK);
+        cr_assert_null(f.lib_path_cs);
+        cr_assert_null(f.lib_path_me);
         fmuc_fmu_close(&f);
     }
+    cr_assert_str_eq(fmuc_host_platform_for(3), "x86_64-linux");
+    cr_assert_str_eq(fmuc_host_platform_for(1), "linux64");
 }
 
 Test(zip, missing_or_broken_model_description)
