@@ -55,7 +55,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         for (int k = 0; k < CSMEM_STEPS && !call; k++) {
             double t = job->t0 + (double)k * job->h;
             fmuc_worker_phase_at(ctx, "step", k, t);
-            if (!apiu_ok(st = fmuc_inst_do_step(c, t, job->h, 0, NULL)))
+            if (!apiu_ok(st = fmuc_drive_do_step(c, t, job->h, 0, NULL, NULL)))
                 call = "fmi2DoStep";
         }
     } else if (!call) {

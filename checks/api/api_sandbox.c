@@ -39,7 +39,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     for (int k = 0; k < NSTEPS; k++) {
         fmuc_worker_phase(ctx, "step %d", k + 1);
         if (t == fmi2CoSimulation) {
-            if (!apiu_ok(fmuc_inst_do_step(in, t0 + k * h, h, 1, NULL)))
+            if (!apiu_ok(fmuc_drive_do_step(in, t0 + k * h, h, 1, NULL, NULL)))
                 break;
         } else if (!apiu_ok(fmuc_inst_set_time(in, t0 + (k + 1) * h))) {
             break;

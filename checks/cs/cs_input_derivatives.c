@@ -77,7 +77,7 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
                 goto out;
             }
         }
-        st = fmuc_inst_do_step(in.c, tk, h, 0, NULL);
+        st = fmuc_drive_do_step(in.c, tk, h, 0, NULL, NULL);
         if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
             char e[160];
             snprintf(e, sizeof e, "fmi2DoStep(t=%.17g, h=%.17g) returned %s", tk, h,

@@ -679,7 +679,7 @@ int equ_inst_step(equ_inst *in)
         return -1;
     if (p->iface == fmi2CoSimulation) {
         double ta = p->t[in->k], h = p->t[in->k + 1] - ta;
-        int st = fmuc_inst_do_step(in->c, ta, h, 0, NULL);
+        int st = fmuc_drive_do_step(in->c, ta, h, 0, NULL, NULL);
         if (bad(st)) {
             char cb[128];
             snprintf(cb, sizeof cb, "fmi2DoStep(t=%.17g, h=%.17g)", ta, h);

@@ -150,6 +150,10 @@ struct fmuc_m_ctx {
     double time, start_time, stop_time, tolerance, t_floor, last_ok_time;
     int stop_defined, tol_defined, terminated, dirty;
     fmi2Status last_step_status;
+#ifdef FMUC_GLUE_ASYNC_STEP
+    int async_polls;  /* polls of fmi2GetStatus(fmi2DoStepStatus) during the running step */
+    double async_tc, async_h; /* the running step */
+#endif
     size_t nx;
     size_t *xi, *dxi; /* table indices of the states and of their derivatives */
     double *work;     /* 6*nx doubles for the RK4 */
@@ -1625,6 +1629,19 @@ static fmi2Status rk4_step(fmuc_m_ctx *c, double tc, double h)
     return st;
 }
 
+/* A step's outcome: the new communication point (stepComplete) or stepFailed at tc. */
+static void finish_step(fmuc_m_ctx *c, double tc, double h, fmi2Status st)
+{
+    if (st <= fmi2Warning) {
+        c->time = tc + h;
+        c->last_ok_time = c->time;
+        c->state = ST_SC;
+    } else {
+        c->time = tc;
+        c->state = ST_SF;
+    }
+}
+
 fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
                       fmi2Real communicationStepSize, fmi2Boolean noSetFMUStatePriorToCurrentPoint)
 {
@@ -1677,13 +1694,19 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
         st = rk4_step(c, tc, h);
     c->dirty = 1;
     c->last_step_status = st;
-    if (st <= fmi2Warning) {
-        c->time = tc + h;
-        c->last_ok_time = c->time;
-        c->state = ST_SC;
-    } else if (st == fmi2Discard) {
-        c->time = tc;
-        c->state = ST_SF;
+#ifdef FMUC_GLUE_ASYNC_STEP
+    /* canRunAsynchronuously (§4.2.2): the step's result is kept and the step reported as running
+     * (stepInProgress) until a later fmi2GetStatus(fmi2DoStepStatus) finishes it */
+    if (st <= fmi2Discard) {
+        c->async_polls = 0;
+        c->async_tc = tc;
+        c->async_h = h;
+        c->state = ST_SIP;
+        return fmi2Pending;
+    }
+#endif
+    if (st <= fmi2Discard) {
+        finish_step(c, tc, h, st);
     } else {
         glog(c, st, "fmi2DoStep: step from %.17g failed", tc);
         return done(c, st);
@@ -1704,6 +1727,17 @@ fmi2Status fmi2GetStatus(fmi2Component comp, const fmi2StatusKind s, fmi2Status 
     REQUIRE_PTR(value, GetStatus);
     if (s != fmi2DoStepStatus)
         return fmi2Discard;
+#ifdef FMUC_GLUE_ASYNC_STEP
+    if (c->state == ST_SIP) {
+        if (c->async_polls++ < 2) { /* still running for two polls */
+            *value = fmi2Pending;
+            return fmi2OK;
+        }
+        finish_step(c, c->async_tc, c->async_h, c->last_step_status);
+        if (c->cb.stepFinished) /* the callback of the host (NULL: it polls) */
+            c->cb.stepFinished(c->cb.componentEnvironment, c->last_step_status);
+    }
+#endif
     *value = c->last_step_status;
     return fmi2OK;
 }

@@ -292,6 +292,10 @@ static void write_iface(FILE *f, const fmuc_m_desc *d, int cs)
     if (cs)
         fmuc_mdx_attr(f, "canHandleVariableCommunicationStepSize",
              (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
+#ifdef FMUC_GLUE_ASYNC_STEP
+    if (cs) /* fmi2_glue.c: fmi2DoStep returns fmi2Pending, fmi2GetStatus finishes the step */
+        fmuc_mdx_attr(f, "canRunAsynchronuously", "true");
+#endif
     if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
         fmuc_mdx_attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
     fmuc_mdx_attr(f, "canNotUseMemoryManagementFunctions", "false"); /* instance memory via the host */

@@ -1,5 +1,6 @@
 /* The life-cycle driver's start: one way into every state of the state machine (fmuc_drive.h). */
 #include <string.h>
+#include <time.h>
 
 #include "fmuc/fmuc_drive.h"
 #include "fmuc/fmuc_sim.h"
@@ -89,4 +90,26 @@ term:
     if (target != FMUC_ST_TERM)
         return 0;
     return step(in, st, out, FMUC_INST_OP_TERMINATE, fmuc_inst_terminate(in));
+}
+
+fmuc_status fmuc_drive_do_step(fmuc_inst *in, double t, double h, int no_set_prior,
+                               fmuc_inst_step_info *info, int *pending)
+{
+    fmuc_status st = fmuc_inst_do_step(in, t, h, no_set_prior, info);
+    long wait_ns = 100000;
+    if (pending)
+        *pending = st == FMUC_STATUS_PENDING;
+    while (st == FMUC_STATUS_PENDING) {
+        int value = FMUC_STATUS_PENDING;
+        fmuc_status q = fmuc_inst_cs_status(in, FMUC_INST_Q_DO_STEP_STATUS, &value);
+        if (!fmuc_status_ok(q))
+            return q;
+        if (value != FMUC_STATUS_PENDING)
+            return (fmuc_status)value;
+        struct timespec ts = {0, wait_ns};
+        nanosleep(&ts, NULL);
+        if (wait_ns < 10000000)
+            wait_ns *= 2;
+    }
+    return st;
 }

@@ -145,3 +145,21 @@ Test(cs_caps, the_horizon_is_a_tenth_of_the_nominal_grid_within_bounds, .timeout
     equ_plan_free(&p);
     fmuc_fmu_close(&fmu);
 }
+
+/* canRunAsynchronuously (issue 16, cause 7): every fmi2DoStep of this FMU returns fmi2Pending and
+ * finishes on a later fmi2GetStatus(fmi2DoStepStatus); a master that waits gets the results of the
+ * synchronous FMU, so the checks that step it pass. */
+Test(cs_caps, declared_asynchronous_steps_are_waited_for, .timeout = 180)
+{
+    const char *fmu = GOOD("SpringMassDamperAsync");
+    expect(fmu, &fmuc_check_cs_nominal_run, FMUC_VERDICT_PASS);
+    expect(fmu, &fmuc_check_api_status_codes, FMUC_VERDICT_PASS);
+    expect(fmu, &fmuc_check_cs_variable_step, FMUC_VERDICT_PASS);
+    expect(fmu, &fmuc_check_eq_determinism, FMUC_VERDICT_PASS);
+    expect(fmu, &fmuc_check_me_vs_cs, FMUC_VERDICT_PASS);
+    /* the same FMU without the flag: fmi2Pending is a status fmi2DoStep may not return, and that is
+     * the only failure (the run itself is still judged) */
+    const char *undeclared = BROKEN("api-status-codes--undeclared-pending");
+    expect(undeclared, &fmuc_check_api_status_codes, FMUC_VERDICT_FAIL);
+    expect(undeclared, &fmuc_check_cs_nominal_run, FMUC_VERDICT_PASS);
+}

@@ -53,4 +53,15 @@ typedef struct fmuc_drive_reached {
 int fmuc_drive_reach(fmuc_inst *in, unsigned target, const fmuc_drive_start *st,
                      fmuc_drive_reached *out);
 
+/** One communication step as a master makes it (Co-Simulation): fmuc_inst_do_step, and when the
+ *  step returns Pending (an asynchronous step, FMI 2.0 §4.2.2, FMI 1.0 CS §3.4), the wait for it:
+ *  the DoStep status is polled (fmuc_inst_cs_status FMUC_INST_Q_DO_STEP_STATUS, backing off from
+ *  0.1 ms to 10 ms; the worker's time limit bounds a step that never ends) until it is no longer
+ *  Pending, and that status is the step's. A poll that fails ends the wait with its status. The
+ *  driver waits whether or not the FMU declares canRunAsynchronuously, so that the rest of the
+ *  run is still judged; *pending (may be NULL) says the step returned Pending, and whether it
+ *  was allowed to is api-status-codes's question. */
+fmuc_status fmuc_drive_do_step(fmuc_inst *in, double t, double h, int no_set_prior,
+                               fmuc_inst_step_info *info, int *pending);
+
 #endif

@@ -1,0 +1,1 @@
+s/canRunAsynchronuously="true"/canRunAsynchronuously="false"/
