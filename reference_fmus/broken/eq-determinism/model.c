@@ -1,8 +1,9 @@
 /* eq-determinism fixture: the good SpringMassDamper whose energy output carries a tiny "noise"
- * offset seeded from the clock (nanoseconds) and a stack address (ASLR) at every Instantiate and
+ * offset seeded from the clock (nanoseconds), the process id and a stack address at every Instantiate and
  * Reset. The offset lives in the instance data, so FMU states restore it; only fresh runs differ. */
 #include <stdint.h>
 #include <time.h>
+#include <unistd.h>
 
 #define fmuc_model fmuc_model_base
 #include "../../good/SpringMassDamper/model.c"
@@ -19,9 +20,14 @@ static fmi2Status start_seeded(fmuc_m_ctx *ctx, void *data)
     struct timespec ts;
     (void)ctx;
     clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t seed = (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)&ts;
+    /* the process id too: worker processes are forks of one parent (same stack addresses), and a
+     * coarse clock can give two of them the same nanoseconds; the wide modulus keeps two
+     * processes' offsets apart (a collision would make (4) agree and the fixture flaky) */
+    uint64_t seed = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&ts;
     seed ^= seed >> 17;
-    n->noise = (double)(1 + seed % 997) * 1e-12;
+    seed *= 0x9e3779b97f4a7c15ull;
+    seed ^= seed >> 29;
+    n->noise = (double)(1 + seed % 1000003) * 1e-13;
     return fmi2OK;
 }
 
