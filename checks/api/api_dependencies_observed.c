@@ -161,18 +161,17 @@ static int plan_build(const fmuc_md *md, fmi2Type iface, dep_plan *p, char *why,
         for (size_t i = 0; i < p->ny + p->nx; i++)
             p->npairs += !declares(md, p->unk[i].u, &p->in[k]);
     if (!p->nin) {
-        snprintf(why, wl, "no Real input that can be set %s (%zu of another type, %zu discrete, "
-                          "%zu with canHandleMultipleSetPerTimeInstant=\"false\", %zu with an "
-                          "empty [min, max])",
+        snprintf(why, wl, "no Real input that can be set %s (not Real: %zu, discrete: %zu, "
+                          "canHandleMultipleSetPerTimeInstant=\"false\": %zu, empty [min, max]: "
+                          "%zu)",
                  me ? "in Continuous-Time Mode" : "at a communication point", p->skipped_type,
                  p->skipped_discrete, p->skipped_multiset, p->skipped_bounds);
         return -1;
     }
     if (!p->npairs) {
-        snprintf(why, wl, "every Real output%s declares every perturbable input (or has no "
-                          "dependencies attribute: depends on all knowns): nothing an experiment "
-                          "could contradict",
-                 me ? " and state derivative" : "");
+        snprintf(why, wl, "every Real output and state derivative lists every input it could "
+                          "move with, or has no dependencies attribute (then it depends on all "
+                          "knowns): nothing an experiment could contradict");
         return -1;
     }
     return 0;
@@ -426,15 +425,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     apiu_iface ifs[2];
     size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
-    char why[2][512];
+    char why[2][512], wname[2][16];
     size_t nwhy = 0;
     cJSON *ev = fmuc_result_evidence(res);
     for (size_t i = 0; i < n; i++) {
         dep_plan p;
         char w[400];
         if (plan_build(md, ifs[i].type, &p, w, sizeof w) < 0) {
-            if (nwhy < 2)
-                snprintf(why[nwhy++], sizeof why[0], "%s: %s", ifs[i].name, w);
+            if (nwhy < 2) {
+                snprintf(wname[nwhy], sizeof wname[0], "%s", ifs[i].name);
+                snprintf(why[nwhy++], sizeof why[0], "%s", w);
+            }
             plan_free(&p);
             continue;
         }
@@ -450,6 +451,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "na"))
             {
                 if (cJSON_IsString(it) && nwhy < 2) {
+                    wname[nwhy][0] = '\0'; /* the worker's text names the interface */
                     snprintf(why[nwhy++], sizeof why[0], "%s", it->valuestring);
                     na = 1;
                 }
@@ -489,10 +491,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (!tested && res->verdict == FMUC_VERDICT_PASS) {
         if (!n)
             fmuc_result_na(res, "no usable interface with a binary for this platform");
-        else if (nwhy == 1)
-            fmuc_result_na(res, "%s", why[0]);
-        else if (nwhy == 2)
-            fmuc_result_na(res, "%s; %s", why[0], why[1]);
+        else if (nwhy == 2 && wname[0][0] && wname[1][0] && strcmp(why[0], why[1]) == 0)
+            fmuc_result_na(res, "%s, %s: %s", wname[0], wname[1], why[0]);
+        else if (nwhy >= 1)
+            fmuc_result_na(res, "%s%s%s%s%s%s%s", wname[0], wname[0][0] ? ": " : "", why[0],
+                           nwhy == 2 ? "; " : "", nwhy == 2 ? wname[1] : "",
+                           nwhy == 2 && wname[1][0] ? ": " : "", nwhy == 2 ? why[1] : "");
     }
 }
 

@@ -52,18 +52,25 @@ static int differs(double a, double b)
     return fabs(a - b) > REL_CHANGE * s && a != b;
 }
 
-/* Reads states and nominals into x, nom; 0 or -1 (the instant is then not compared). */
+/* Reads states and nominals into x, nom; 0, -1 (the instant is not compared) or -2 (fmi2Error
+ * or fmi2Fatal: the run must stop, §2.1.3). */
 static int read_both(ef_job *j, fmuc_inst *in, double *x, double *nom)
 {
     size_t nx = j->m->nx;
     if (!nx)
         return 0;
-    if (!fmuc_status_ok(fmuc_inst_get_continuous_states(in, x, nx)) ||
-        !fmuc_status_ok(fmuc_inst_get_nominals(in, nom, nx))) {
-        j->read_failures++;
+    int st = fmuc_inst_get_continuous_states(in, x, nx);
+    if (fmuc_status_ok(st))
+        st = fmuc_inst_get_nominals(in, nom, nx);
+    if (fmuc_status_ok(st))
+        return 0;
+    j->read_failures++;
+    if (st != FMUC_STATUS_ERROR && st != FMUC_STATUS_FATAL)
         return -1;
-    }
-    return 0;
+    char sb[32];
+    meu_note(j->ctx, "reading states and nominals in Event Mode returned %s: the run was "
+                     "stopped there", meu_status(st, sb, sizeof sb));
+    return -2;
 }
 
 /* One finding; letter: harmless to a conforming importer (see the header). */
@@ -114,8 +121,9 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
         if (kind >= 0 && kind < 5)
             j->by_kind[kind]++;
         j->vflag = j->nflag = 0;
-        j->have_before = read_both(j, in, j->xb, j->nb) == 0;
-        return 0;
+        int rb = read_both(j, in, j->xb, j->nb);
+        j->have_before = rb == 0;
+        return rb == -2;
     }
     j->vflag |= info->values_changed != 0;
     j->nflag |= info->nominals_changed != 0;
@@ -128,9 +136,12 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
                "nextEventTimeDefined = true and nextEventTime = %.17g, which is not after the "
                "current time",
                kind_name(kind), t, info->next_event_time);
-    if (j->have_before && read_both(j, in, j->xa, j->na) == 0)
+    if (!j->have_before)
+        return 0;
+    int ra = read_both(j, in, j->xa, j->na);
+    if (ra == 0)
         compare(j, t, kind, it);
-    return 0;
+    return ra == -2;
 }
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
