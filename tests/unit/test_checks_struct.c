@@ -142,3 +142,11 @@ Test(event_flags, a_flag_set_without_a_change_is_me_events_business, .timeout = 
     cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS);
     done(&r);
 }
+
+Test(event_flags, next_event_time_not_ahead_fails, .timeout = 120)
+{
+    st_run r;
+    run_check(&r, "broken", "me-event-flags--next-event-time", &fmuc_check_me_event_flags);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+    done(&r);
+}
