@@ -150,3 +150,18 @@ Test(event_flags, next_event_time_not_ahead_fails, .timeout = 120)
     cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
     done(&r);
 }
+
+Test(event_flags, a_silent_change_after_initialization_fails_the_letter_only, .timeout = 120)
+{
+    st_run r;
+    run_check(&r, "broken", "me-event-flags--initial", &fmuc_check_me_event_flags);
+    fmuc_check_profiles(&fmuc_check_me_event_flags, &r.res, FMUC_PROFILE_INTEROP);
+    cr_expect_eq(r.res.verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
+    cr_expect_eq(r.res.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_WARN);
+    done(&r);
+    /* a silent change at a later event is no letter-only finding */
+    run_check(&r, "broken", "me-event-flags", &fmuc_check_me_event_flags);
+    fmuc_check_profiles(&fmuc_check_me_event_flags, &r.res, FMUC_PROFILE_INTEROP);
+    cr_expect_eq(r.res.verdicts[FMUC_PROFILE_INTEROP], FMUC_VERDICT_FAIL);
+    done(&r);
+}
