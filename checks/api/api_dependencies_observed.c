@@ -450,10 +450,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             const cJSON *it;
             cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(reply, "na"))
             {
-                if (cJSON_IsString(it) && nwhy < 2) {
+                if (!cJSON_IsString(it))
+                    continue;
+                na = 1;
+                if (nwhy < 2) {
                     wname[nwhy][0] = '\0'; /* the worker's text names the interface */
                     snprintf(why[nwhy++], sizeof why[0], "%s", it->valuestring);
-                    na = 1;
                 }
             }
             if (!na) {
@@ -488,6 +490,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_worker_outcome_free(&o);
         plan_free(&p);
     }
+    for (size_t i = 0; tested && i < nwhy; i++) /* the other interface was judged */
+        fmuc_result_note(res, "%s%s%s (not judged there)", wname[i], wname[i][0] ? ": " : "",
+                         why[i]);
     if (!tested && res->verdict == FMUC_VERDICT_PASS) {
         if (!n)
             fmuc_result_na(res, "no usable interface with a binary for this platform");
