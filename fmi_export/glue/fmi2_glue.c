@@ -159,6 +159,9 @@ struct fmuc_m_ctx {
     double *work;     /* 6*nx doubles for the RK4 */
     state_node *states;
     void *data;
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+    unsigned nominal_epoch; /* state-changing event iterations so far */
+#endif
 };
 
 static const char *const default_categories[] = {
@@ -1377,6 +1380,10 @@ fmi2Status fmi2NewDiscreteStates(fmi2Component comp, fmi2EventInfo *info)
 #ifdef FMUC_DEFECT_STATES_CHANGED_ALWAYS
     info->valuesOfContinuousStatesChanged = fmi2True;
 #endif
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+    if (info->valuesOfContinuousStatesChanged)
+        c->nominal_epoch++; /* rescales the nominals without nominalsOfContinuousStatesChanged */
+#endif
     if (info->terminateSimulation)
         c->terminated = 1;
     return st > fmi2Warning ? done(c, st) : st;
@@ -1553,6 +1560,9 @@ fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component comp, fmi2Real x_nomi
         x_nominal[i] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
 #ifdef FMUC_DEFECT_ZERO_NOMINALS
         x_nominal[i] = 0.0;
+#endif
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+        x_nominal[i] *= 1.0 + (double)c->nominal_epoch;
 #endif
     }
     return fmi2OK;

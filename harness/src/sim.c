@@ -798,6 +798,12 @@ static int event_iteration(sim *s, double t, int kind, int root, int *states_cha
     unsigned it = 0;
     *states_changed = *nominals_changed = 0;
     fmuc_worker_phase(s->ctx, "event iteration (t=%.9g)", t);
+    const fmuc_sim_hooks *hk = &s->cfg->hooks;
+    if (hk->in_event && hk->in_event(hk->user, s->in_, t, kind, 0, NULL)) {
+        add_event(s, t, kind, 0, 0, root);
+        stop(s, "stopped by hook at t=%.17g", t);
+        return -1;
+    }
     for (;;) {
         fmuc_status st = rec(s, FMUC_SIM_FN_NewDiscreteStates,
                              fmuc_inst_update_discrete_states(s->in_, &info), t, "iteration %u",
@@ -812,6 +818,11 @@ static int event_iteration(sim *s, double t, int kind, int root, int *states_cha
             *states_changed = 1;
         if (info.nominals_changed)
             *nominals_changed = 1;
+        if (hk->in_event && hk->in_event(hk->user, s->in_, t, kind, it, &info)) {
+            add_event(s, t, kind, it, *states_changed, root);
+            stop(s, "stopped by hook at t=%.17g", t);
+            return -1;
+        }
         if (info.terminate_simulation) {
             add_event(s, t, kind, it, *states_changed, root);
             s->r->terminated_by_fmu = 1;

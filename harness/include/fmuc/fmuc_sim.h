@@ -138,6 +138,12 @@ typedef struct fmuc_sim_hooks {
     /** ME: after an event at t was handled (event iteration done, Continuous-Time Mode again;
      *  kind = fmuc_sim_event_kind). */
     int (*at_event)(void *user, fmuc_inst *in, double t, int kind);
+    /** ME: in Event Mode at t, around the fmi2NewDiscreteStates loop of an event of kind
+     *  (fmuc_sim_event_kind; FMUC_SIM_EV_INIT for the one after initialization): iteration 0
+     *  before the first call (info NULL), then after each call that succeeded (iteration = the
+     *  calls so far, info = what that call returned). */
+    int (*in_event)(void *user, fmuc_inst *in, double t, int kind, unsigned iteration,
+                    const fmuc_inst_event_info *info);
 } fmuc_sim_hooks;
 
 struct fmuc_sim_config {

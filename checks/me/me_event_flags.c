@@ -1,0 +1,271 @@
+/* me-event-flags: the event-handling flags of fmi2NewDiscreteStates tell the truth (FMI 2.0.4
+ * §3.2.2, fmi2-rules F.1, F-02). At every event instant of a Model Exchange run (the iteration
+ * after initialization, time, state and step events) the continuous states and their nominals
+ * are read in Event Mode before the first fmi2NewDiscreteStates and after the last one:
+ *   - a state that changed while no call of the iteration set valuesOfContinuousStatesChanged
+ *     fails ("If valuesOfContinuousStatesChanged = fmi2True, then at least one element of the
+ *     continuous state vector has changed its value due to the function call. The new values of
+ *     the states can be retrieved with fmi2GetContinuousStates": the flag is the importer's only
+ *     sign to read them again; without it the importer integrates on from the old values);
+ *   - a nominal that changed while no call set nominalsOfContinuousStatesChanged fails ("If
+ *     nominalsOfContinuousStatesChanged = fmi2True, then the nominal values of the states have
+ *     changed due to the function call and can be inquired with
+ *     fmi2GetNominalsOfContinuousStates");
+ *   - nextEventTime, when defined by the call that ends the iteration, lies after the current
+ *     time ("the simulation shall integrate at most until time = nextEventTime, and shall call
+ *     fmi2EnterEventMode at this time instant": a time at or before the instant just handled
+ *     cannot be reached).
+ * The flags are or-ed over the calls of one iteration, as an importer does. After the iteration
+ * that follows initialization the §3.2.4 host loop reads states and nominals unconditionally, so
+ * a silent change there cannot mislead a conforming importer: it fails the letter (standard) and
+ * warns under interop. The other direction of the value flag (set while nothing changed) is
+ * me-events' (external event). The run is the harness's CVODE host loop (fmuc_sim_run, hook
+ * in_event) on the nominal run's configuration over the bounded horizon of check.h. */
+#include "fmuc/fmuc_sim.h"
+#include "me_util.h"
+
+#define REL_CHANGE 1e-12 /* a value "changed" beyond rounding of a recomputation */
+#define MAX_REPORTED 20
+#define INIT_HARMLESS                                                                           \
+    "the letter of the rule only: after the iteration that follows initialization the "         \
+    "importer reads states and nominals anyway (§3.2.4)"
+
+typedef struct ef_job {
+    const meu_model *m;
+    const fmuc_sim_config *cfg;
+    fmuc_worker_ctx *ctx;
+    double *xb, *xa, *nb, *na; /* states / nominals before and after (nx each) */
+    int have_before;           /* the "before" values of this instant were read */
+    int vflag, nflag;          /* or-ed flags of this instant */
+    unsigned instants, compared, reported, read_failures;
+    unsigned by_kind[5];
+} ef_job;
+
+static const char *kind_name(int k)
+{
+    static const char *const n[] = {"initial", "time", "state", "step", "input"};
+    return k >= 0 && k < 5 ? n[k] : "?";
+}
+
+static int differs(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) != isnan(b);
+    double s = fmax(fabs(a), fabs(b));
+    return fabs(a - b) > REL_CHANGE * s && a != b;
+}
+
+/* Reads states and nominals into x, nom; 0, -1 (the instant is not compared) or -2 (fmi2Error
+ * or fmi2Fatal: the run must stop, §2.1.3). */
+static int read_both(ef_job *j, fmuc_inst *in, double *x, double *nom)
+{
+    size_t nx = j->m->nx;
+    if (!nx)
+        return 0;
+    int st = fmuc_inst_get_continuous_states(in, x, nx);
+    if (fmuc_status_ok(st))
+        st = fmuc_inst_get_nominals(in, nom, nx);
+    if (fmuc_status_ok(st))
+        return 0;
+    j->read_failures++;
+    if (st != FMUC_STATUS_ERROR && st != FMUC_STATUS_FATAL)
+        return -1;
+    char sb[32];
+    meu_note(j->ctx, "reading states and nominals in Event Mode returned %s: the run was "
+                     "stopped there", meu_status(st, sb, sizeof sb));
+    return -2;
+}
+
+/* One finding; letter: harmless to a conforming importer (see the header). */
+static void report(ef_job *j, int letter, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void report(ef_job *j, int letter, const char *fmt, ...)
+{
+    va_list ap;
+    if (j->reported++ >= MAX_REPORTED)
+        return;
+    va_start(ap, fmt);
+    meu_vmsg(j->ctx, letter ? "letters" : "violations", fmt, ap);
+    va_end(ap);
+}
+
+static void compare(ef_job *j, double t, int kind, unsigned calls)
+{
+    const meu_model *m = j->m;
+    size_t nx = m->nx;
+    int letter = kind == FMUC_SIM_EV_INIT;
+    j->compared++;
+    for (size_t i = 0; i < nx; i++) {
+        if (!j->vflag && differs(j->xb[i], j->xa[i]))
+            report(j, letter,
+                   "%s event at t = %.17g: continuous state '%s' (vr %u, x[%zu]) changed from "
+                   "%.17g to %.17g in the fmi2NewDiscreteStates iteration (%u call%s), but no "
+                   "call set valuesOfContinuousStatesChanged: %s",
+                   kind_name(kind), t, meu_name(m->xvar[i]), m->xvr[i], i, j->xb[i], j->xa[i],
+                   calls, calls == 1 ? "" : "s",
+                   letter ? INIT_HARMLESS : "an importer keeps integrating from the old value");
+        if (!j->nflag && differs(j->nb[i], j->na[i]))
+            report(j, letter,
+                   "%s event at t = %.17g: the nominal of continuous state '%s' (vr %u, x[%zu]) "
+                   "changed from %.17g to %.17g in the fmi2NewDiscreteStates iteration (%u "
+                   "call%s), but no call set nominalsOfContinuousStatesChanged: %s",
+                   kind_name(kind), t, meu_name(m->xvar[i]), m->xvr[i], i, j->nb[i], j->na[i],
+                   calls, calls == 1 ? "" : "s",
+                   letter ? INIT_HARMLESS
+                          : "an importer keeps the old nominal (absolute tolerance)");
+    }
+}
+
+static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
+                    const fmuc_inst_event_info *info)
+{
+    ef_job *j = user;
+    if (it == 0) {
+        j->instants++;
+        if (kind >= 0 && kind < 5)
+            j->by_kind[kind]++;
+        j->vflag = j->nflag = 0;
+        int rb = read_both(j, in, j->xb, j->nb);
+        j->have_before = rb == 0;
+        return rb == -2;
+    }
+    j->vflag |= info->values_changed != 0;
+    j->nflag |= info->nominals_changed != 0;
+    if (info->new_discrete_states_needed && !info->terminate_simulation)
+        return 0; /* the iteration goes on */
+    if (!info->terminate_simulation && info->next_event_time_defined &&
+        !(info->next_event_time > t))
+        report(j, 0, /* never harmless: no importer can go on */
+               "%s event at t = %.17g: fmi2NewDiscreteStates ended the iteration with "
+               "nextEventTimeDefined = true and nextEventTime = %.17g, which is not after the "
+               "current time",
+               kind_name(kind), t, info->next_event_time);
+    if (!j->have_before)
+        return 0;
+    int ra = read_both(j, in, j->xa, j->na);
+    if (ra == 0)
+        compare(j, t, kind, it);
+    return ra == -2;
+}
+
+static int worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    ef_job *j = payload;
+    j->ctx = ctx;
+    if (fmuc_inst_load(ctx, FMUC_IFACE_ME) < 0) {
+        meu_na(ctx, "the ModelExchange library does not load: %s", fmuc_worker_load_error(ctx));
+        return 0;
+    }
+    size_t n = j->m->nx ? j->m->nx : 1;
+    double *blk = calloc(4 * n, sizeof *blk);
+    if (!blk) {
+        meu_fatal(ctx, "out of memory");
+        return 0;
+    }
+    j->xb = blk;
+    j->xa = blk + n;
+    j->nb = blk + 2 * n;
+    j->na = blk + 3 * n;
+    fmuc_sim_config cfg = *j->cfg;
+    cfg.hooks.user = j;
+    cfg.hooks.in_event = in_event;
+    fmuc_sim_result r;
+    fmuc_diag d = {{0}, FMUC_OK};
+    int rc = fmuc_sim_run(ctx, &cfg, &r, &d);
+    cJSON *reply = fmuc_worker_reply(ctx);
+    if (rc < 0)
+        meu_fatal(ctx, "the Model Exchange run could not be set up: %s", d.msg);
+    else if (r.instantiate_failed)
+        meu_na(ctx, "fmi2Instantiate(fmi2ModelExchange) returned NULL");
+    cJSON_AddNumberToObject(reply, "event_instants", j->instants);
+    cJSON_AddNumberToObject(reply, "instants_compared", j->compared);
+    cJSON_AddNumberToObject(reply, "read_failures", j->read_failures);
+    cJSON *k = cJSON_AddObjectToObject(reply, "instants_by_kind");
+    for (int i = 0; i < 5 && k; i++)
+        if (j->by_kind[i])
+            cJSON_AddNumberToObject(k, kind_name(i), j->by_kind[i]);
+    cJSON_AddNumberToObject(reply, "end_time", r.end_time);
+    cJSON_AddBoolToObject(reply, "completed", r.completed != 0);
+    if (r.stop_reason)
+        cJSON_AddStringToObject(reply, "stop_reason", r.stop_reason);
+    if (j->reported > MAX_REPORTED)
+        meu_note(ctx, "%u findings, the first %d reported", j->reported, MAX_REPORTED);
+    fmuc_sim_result_free(&r);
+    free(blk);
+    return 0;
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    meu_model m;
+    if (meu_applies(s, res, &m) < 0)
+        return;
+    fmuc_sim_config cfg;
+    fmuc_shared_nominal_config(s, fmi2ModelExchange, &cfg);
+    cfg.record_inputs = 0;
+    cfg.instance_name = "fmucheck-event-flags";
+    char why[400];
+    if (fmuc_shared_run_config(s, &cfg, res, why, sizeof why) != 0) {
+        fmuc_result_na(res, "%s", why);
+        meu_model_free(&m);
+        return;
+    }
+    ef_job job;
+    memset(&job, 0, sizeof job);
+    job.m = &m;
+    job.cfg = &cfg;
+    fmuc_worker_outcome o;
+    const cJSON *reply = meu_run(s, res, "me-event-flags", worker, &job, &o);
+    const cJSON *item;
+    if (o.reply) {
+        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o.reply, "letters"))
+        {
+            if (cJSON_IsString(item))
+                fmuc_result_violation_letter(res, "%s", item->valuestring);
+        }
+    }
+    if (reply) {
+        cJSON *ev = fmuc_result_evidence(res);
+        static const char *const keys[] = {"event_instants", "instants_compared",
+                                           "read_failures", "instants_by_kind", "end_time",
+                                           "completed", "stop_reason"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, keys[i]);
+            if (v)
+                cJSON_AddItemToObject(ev, keys[i], cJSON_Duplicate(v, 1));
+        }
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(reply, "instants_compared");
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(reply, "end_time");
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(reply, "read_failures");
+        if (cJSON_IsNumber(n))
+            fmuc_result_note(res, "%d event instant%s compared (states and nominals before and "
+                                  "after the event iteration) up to t = %.17g",
+                             n->valueint, n->valueint == 1 ? "" : "s",
+                             cJSON_IsNumber(e) ? e->valuedouble : NAN);
+        if (cJSON_IsNumber(f) && f->valueint > 0)
+            fmuc_result_note(res, "%d event instant%s not compared: fmi2GetContinuousStates or "
+                                  "fmi2GetNominalsOfContinuousStates failed in Event Mode (see "
+                                  "me-nominal-run)",
+                             f->valueint, f->valueint == 1 ? "" : "s");
+    }
+    fmuc_worker_outcome_free(&o);
+    meu_model_free(&m);
+}
+
+const fmuc_check fmuc_check_me_event_flags = {
+    .id = "me-event-flags",
+    .title = "fmi2NewDiscreteStates reports changed states and nominals; nextEventTime is ahead",
+    .spec = "FMI 2.0.4 §3.2.2, §3.2.4",
+    .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "a silent change in the iteration after initialization is harmless: the "
+                   "§3.2.4 host loop reads states and nominals there unconditionally",
+    .why = "An importer reads the states and nominals again only when the event flags say they "
+           "changed; a silent reinit is lost and the run goes on from the old state.",
+    .fix = "Set valuesOfContinuousStatesChanged (nominalsOfContinuousStatesChanged) whenever "
+           "fmi2NewDiscreteStates changes a state (a nominal); announce only future "
+           "nextEventTime.",
+    .applies = FMUC_APPLIES_ME,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .run = run,
+};
