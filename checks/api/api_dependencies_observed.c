@@ -515,6 +515,7 @@ const fmuc_check fmuc_check_api_dependencies_observed = {
     .fix = "List every input an output or state derivative depends on in its <ModelStructure> "
            "Unknown dependencies attribute (or omit the attribute: depends on all knowns).",
     .applies = FMUC_APPLIES_ANY,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

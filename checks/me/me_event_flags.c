@@ -266,6 +266,7 @@ const fmuc_check fmuc_check_me_event_flags = {
            "fmi2NewDiscreteStates changes a state (a nominal); announce only future "
            "nextEventTime.",
     .applies = FMUC_APPLIES_ME,
+    .versions = FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

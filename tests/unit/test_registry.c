@@ -52,6 +52,13 @@ Test(registry, metadata_complete)
                   c->id);
         cr_assert(c->run, "%s: no run function", c->id);
         cr_assert(c->applies & FMUC_APPLIES_ANY, "%s: applies to nothing", c->id);
+        /* every check judges some version, and its spec cites each version it judges */
+        cr_assert(c->versions && !(c->versions & ~(unsigned)FMUC_V_ALL), "%s: versions %#x",
+                  c->id, c->versions);
+        if (c->versions & FMUC_V1)
+            cr_assert(strstr(c->spec, "FMI 1.0"), "%s judges FMI 1.0, spec '%s'", c->id, c->spec);
+        if (c->versions & FMUC_V3)
+            cr_assert(strstr(c->spec, "FMI 3.0"), "%s judges FMI 3.0, spec '%s'", c->id, c->spec);
         cr_assert(c->level == FMUC_LEVEL_MUST || c->level == FMUC_LEVEL_SHOULD);
         int area = 0;
         for (size_t k = 0; k < sizeof areas / sizeof areas[0]; k++)
