@@ -60,7 +60,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_alias_variability = {
     .id = "md-alias-variability",
     .title = "Aliases share one variability",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (alias attribute; unregulated in 1.0, fmi-standard#436)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Aliases share one value, so members with different variabilities promise different "
            "change patterns; an importer may cache the 'fixed' member while the value really "
@@ -68,7 +68,7 @@ const fmuc_check fmuc_check_md_alias_variability = {
     .fix = "Declare every member of an alias set with the variability of its parameter or input, "
            "or else the highest one among them.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };
