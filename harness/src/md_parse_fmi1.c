@@ -161,7 +161,9 @@ static int a_svtype(parser *p, const char *n, const char *v, void *obj)
         } else if (t == FMUC_TYPE_BOOLEAN)
             var->start = attr_bool(p, n, v, &b) == 0 ? (double)b : NAN;
     } else if (strcmp(n, "fixed") == 0) {
-        attr_bool(p, n, v, &b);
+        fmuc_md_var_ext *e;
+        if (attr_bool(p, n, v, &b) == 0 && (e = ext_of_last(p)))
+            e->fmi1_fixed = b ? 2 : 1;
     } else if (t != FMUC_TYPE_BOOLEAN && t != FMUC_TYPE_STRING &&
                (strcmp(n, "min") == 0 || strcmp(n, "max") == 0 || strcmp(n, "quantity") == 0)) {
         if (n[0] == 'q') {
