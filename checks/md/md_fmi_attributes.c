@@ -25,7 +25,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_violation(res, "line %u: %s", (unsigned)is->line,
                               is->message ? is->message : fmuc_mdu__str(is->attribute));
     }
-    if (md->fmi != FMUC_FMI1 && md->has_number_of_event_indicators && !md->me.present && md->cs.present &&
+    if (md->fmi != FMUC_FMI1 && md->has_number_of_event_indicators && !md->me.present &&
+        md->cs.present &&
         md->number_of_event_indicators > 0)
         fmuc_result_note(res, "numberOfEventIndicators=\"%u\" is ignored for a Co-Simulation-only "
                          "FMU", (unsigned)md->number_of_event_indicators);

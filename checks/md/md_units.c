@@ -28,7 +28,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (r == 0)
             fmuc_result_violation(res, "line %u: %s=\"%.200s\" is already defined at line %u",
                                   (unsigned)u->line,
-                                  md->fmi == FMUC_FMI1 ? "BaseUnit unit" : "Unit name", u->name, (unsigned)md->units[first].line);
+                                  md->fmi == FMUC_FMI1 ? "BaseUnit unit" : "Unit name", u->name,
+                                  (unsigned)md->units[first].line);
     }
     fmuc_mdu__map_free(&m);
 }
