@@ -16,15 +16,18 @@
 #define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
 #endif
 
-/* Run check id on a 1.0 document: root attributes beyond the required ones, and the body. */
-static fmuc_verdict run1(const char *id, const char *root_extra, const char *body)
+/* Run check id on a 1.0 document with modelIdentifier mi: root attributes beyond the required
+ * ones, and the body. *other_fail (may be NULL): a failure that is not a violation of the letter
+ * only (one the interop profile keeps). */
+static fmuc_verdict run1_mi(const char *id, const char *mi, const char *root_extra,
+                            const char *body, int *other_fail)
 {
     char *xml = NULL;
     cr_assert(asprintf(&xml,
                        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                        "<fmiModelDescription fmiVersion=\"1.0\" modelName=\"M\" "
-                       "modelIdentifier=\"M\" guid=\"{1}\"%s>\n%s\n</fmiModelDescription>\n",
-                       root_extra ? root_extra
+                       "modelIdentifier=\"%s\" guid=\"{1}\"%s>\n%s\n</fmiModelDescription>\n",
+                       mi, root_extra ? root_extra
                                   : " numberOfContinuousStates=\"0\" numberOfEventIndicators=\"0\"",
                        body) > 0);
     fmuc_fmu fmu;
@@ -43,10 +46,17 @@ static fmuc_verdict run1(const char *id, const char *root_extra, const char *bod
     fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
     c->run(&s, &r);
     fmuc_verdict v = r.verdict;
+    if (other_fail)
+        *other_fail = r.other_fail;
     fmuc_result_clear(&r);
     fmuc_md_free(&fmu.md);
     free(xml);
     return v;
+}
+
+static fmuc_verdict run1(const char *id, const char *root_extra, const char *body)
+{
+    return run1_mi(id, "M", root_extra, body, NULL);
 }
 
 #define SV(name, vr, attrs, type) \
@@ -157,6 +167,16 @@ Test(fmi1_checks, root_attributes)
     cr_expect_eq(run1("md-required-attributes", NULL, MV(SV("x", 1, "", "<Real/>"))),
                  FMUC_VERDICT_PASS);
     cr_expect_eq(run1("md-fmi-version", NULL, MV(SV("x", 1, "", "<Real/>"))), FMUC_VERDICT_PASS);
+    /* the root's modelIdentifier prefixes every 1.0 function, also in shared libraries: one
+     * that is no C identifier fails outright (2.0 downgrades it for shared-library FMUs) */
+    int other = 0;
+    cr_expect_eq(run1_mi("md-model-identifier", "1M", NULL, MV(SV("x", 1, "", "<Real/>")), &other),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(other, "a violation of the rule, not only of its letter");
+    cr_expect_eq(run1_mi("md-model-identifier", "CON", NULL, MV(SV("x", 1, "", "<Real/>")), NULL),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(run1_mi("md-model-identifier", "M_1", NULL, MV(SV("x", 1, "", "<Real/>")), NULL),
+                 FMUC_VERDICT_PASS);
 }
 
 Test(fmi1_checks, variable_rules_of_1_0)
