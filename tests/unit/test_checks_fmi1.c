@@ -151,6 +151,20 @@ Test(fmi1_checks, element_order_and_implementation)
                       "<Implementation><CoSimulation_Tool><Capabilities/></CoSimulation_Tool>"
                       "</Implementation>"),
                  FMUC_VERDICT_FAIL);
+    /* the 1.0 flag is spelt canRunAsynchronuously; the usual spelling is no 1.0 attribute */
+    cr_expect_eq(run1("md-xml-schema", NULL,
+                      "<Implementation><CoSimulation_StandAlone><Capabilities "
+                      "canRunAsynchronuously=\"false\" canSignalEvents=\"false\"/>"
+                      "</CoSimulation_StandAlone></Implementation>"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-xml-schema", NULL,
+                      "<Implementation><CoSimulation_StandAlone><Capabilities "
+                      "canRunAsynchronously=\"false\"/></CoSimulation_StandAlone>"
+                      "</Implementation>"),
+                 FMUC_VERDICT_FAIL);
+    /* FMI 2.0 elements are no 1.0 elements */
+    cr_expect_eq(run1("md-xml-schema", NULL, "<ModelVariables/>\n<ModelStructure/>"),
+                 FMUC_VERDICT_FAIL);
     /* Model needs entryPoint and type */
     cr_expect_eq(run1("md-required-attributes", NULL,
                       "<Implementation><CoSimulation_Tool><Capabilities/>"
