@@ -5,7 +5,11 @@
  * element (CoSimulation_StandAlone or CoSimulation_Tool with Capabilities) makes the FMU a
  * Co-Simulation FMU, without it it is a Model Exchange FMU. Mapping onto the model: causality
  * internal -> LOCAL, none -> NONE; variability parameter -> FIXED (an internal parameter gets
- * causality PARAMETER); enumeration items are numbered 1, 2, ... in order (1.0 has no value). */
+ * causality PARAMETER); enumeration items are numbered 1, 2, ... in order (1.0 has no value);
+ * the fixed attribute is kept in the variable's extra record. Reported as issues: the root's
+ * required numberOfContinuousStates/numberOfEventIndicators, Implementation without
+ * Capabilities (CoSimulation_Tool also without Model), Model@entryPoint/@type, File@file,
+ * VendorAnnotations Tool@name and Annotation@name/@value. */
 #include "md_parse_internal.h"
 
 typedef enum {
