@@ -271,3 +271,85 @@ Test(fmi1_checks, reference_fmus_pass_the_static_checks, .timeout = 120)
         free(out);
     }
 }
+
+/* ---- archive checks on a 1.0 FMU (listings built directly) ---- */
+
+typedef struct zfix {
+    fmuc_fmu fmu;
+    fmuc_zip_entry entries[8];
+    fmuc_options opts;
+} zfix;
+
+static void zbase(zfix *f)
+{
+    memset(f, 0, sizeof *f);
+    f->fmu.file_name = "M.fmu";
+    f->fmu.fmi_version_seen = "1.0";
+    f->fmu.md.fmi = FMUC_FMI1;
+    f->fmu.md.fmi1_model_identifier = "M";
+    f->fmu.md_parsed = 1;
+    f->fmu.has_md_file = 1;
+    f->fmu.listing.entries = f->entries;
+    fmuc_options_init(&f->opts);
+}
+
+static fmuc_zip_entry *zadd(zfix *f, const char *name)
+{
+    size_t n = f->fmu.listing.nentries++;
+    cr_assert(n < 8);
+    fmuc_zip_entry *e = &f->entries[n];
+    memset(e, 0, sizeof *e);
+    e->name = name;
+    e->method = 8;
+    e->version_needed = 20;
+    e->size = 100;
+    e->comp_size = 50;
+    return e;
+}
+
+static fmuc_verdict zrun(const char *id, zfix *f)
+{
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert(c && (c->versions & FMUC_V1), "%s does not judge FMI 1.0", id);
+    cr_assert_eq(fmuc_fmu_fmi_version(&f->fmu), 1);
+    fmuc_subject s = {.fmu = &f->fmu, .opts = &f->opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    fmuc_verdict v = r.verdict;
+    fmuc_result_clear(&r);
+    return v;
+}
+
+Test(fmi1_checks, archive_rules_of_1_0)
+{
+    zfix f;
+    /* darwin64 is customary for 1.0 (a note); an FMI 3.0 tuple is no 1.0 folder */
+    zbase(&f);
+    zadd(&f, "modelDescription.xml");
+    zadd(&f, "binaries/linux64/M.so");
+    zadd(&f, "binaries/darwin64/M.dylib");
+    cr_expect_eq(zrun("zip-platform-folders", &f), FMUC_VERDICT_PASS);
+    zadd(&f, "binaries/x86_64-linux/M.so");
+    cr_expect_eq(zrun("zip-platform-folders", &f), FMUC_VERDICT_WARN);
+    /* the 1.0 documentation entry point is _main.html */
+    zbase(&f);
+    zadd(&f, "documentation/index.html");
+    cr_expect_eq(zrun("zip-documentation-index", &f), FMUC_VERDICT_WARN);
+    zbase(&f);
+    zadd(&f, "documentation/_main.html");
+    cr_expect_eq(zrun("zip-documentation-index", &f), FMUC_VERDICT_PASS);
+    /* 1.0 names no compression methods: bzip2 is a tool heuristic's finding */
+    zbase(&f);
+    zadd(&f, "modelDescription.xml")->method = 12;
+    cr_expect_eq(zrun("zip-compression-method", &f), FMUC_VERDICT_WARN);
+    /* a file not named after the modelIdentifier: a note only */
+    zbase(&f);
+    f.fmu.file_name = "renamed.fmu";
+    zadd(&f, "modelDescription.xml");
+    cr_expect_eq(zrun("zip-fmu-file", &f), FMUC_VERDICT_PASS);
+    /* the 1.0 headers in sources/ */
+    zbase(&f);
+    zadd(&f, "sources/fmiModelFunctions.h");
+    cr_expect_eq(zrun("zip-sources-fmi-headers", &f), FMUC_VERDICT_WARN);
+}
