@@ -9,6 +9,21 @@ typedef struct ctx {
     fmuc_result *res;
 } ctx;
 
+/* names as the FMU's version writes them (FMI 1.0: fmiReal, variability "parameter") */
+static const char *kind_name(const fmuc_md *md, int kind)
+{
+    static const char *const v1[] = {"(no type)", "fmiReal", "fmiInteger", "fmiBoolean",
+                                     "fmiString"};
+    return md->fmi == FMUC_FMI1 && kind >= 0 && kind <= 4 ? v1[kind] : fmuc_ms__kind_name(kind);
+}
+
+static const char *variability_name(const fmuc_md *md, unsigned v)
+{
+    if (md->fmi == FMUC_FMI1 && v == FMUC_VAR_FIXED)
+        return "parameter";
+    return fmuc_md_variability_name((fmuc_variability)v);
+}
+
 static void on_set(const fmuc_md *md, int kind, uint32_t vr, const uint32_t *m, size_t n,
                    void *payload)
 {
@@ -32,18 +47,18 @@ static void on_set(const fmuc_md *md, int kind, uint32_t vr, const uint32_t *m, 
         if (lead)
             fmuc_result_violation(c->res, "alias set %s vr %u: " FMUC_MS_VAR " has "
                                   "variability=\"%s\" but the set's %s '%s' (line %u) is \"%s\"",
-                                  fmuc_ms__kind_name(kind), (unsigned)vr, FMUC_MS_VAR_ARGS(v),
-                                  fmuc_md_variability_name((fmuc_variability)v->variability),
+                                  kind_name(md, kind), (unsigned)vr, FMUC_MS_VAR_ARGS(v),
+                                  variability_name(md, v->variability),
                                   fmuc_md_causality_name((fmuc_causality)lead->causality),
                                   fmuc_ms__name(lead), (unsigned)lead->line,
-                                  fmuc_md_variability_name((fmuc_variability)want));
+                                  variability_name(md, want));
         else
             fmuc_result_violation(c->res, "alias set %s vr %u: " FMUC_MS_VAR " has "
                                   "variability=\"%s\" but the highest variability in the set is "
                                   "\"%s\"; aliases should share one variability",
-                                  fmuc_ms__kind_name(kind), (unsigned)vr, FMUC_MS_VAR_ARGS(v),
-                                  fmuc_md_variability_name((fmuc_variability)v->variability),
-                                  fmuc_md_variability_name((fmuc_variability)want));
+                                  kind_name(md, kind), (unsigned)vr, FMUC_MS_VAR_ARGS(v),
+                                  variability_name(md, v->variability),
+                                  variability_name(md, want));
     }
 }
 
@@ -60,7 +75,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_alias_variability = {
     .id = "md-alias-variability",
     .title = "Aliases share one variability",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (alias attribute; unregulated in 1.0, fmi-standard#436)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Aliases share one value, so members with different variabilities promise different "
            "change patterns; an importer may cache the 'fixed' member while the value really "
@@ -68,7 +83,7 @@ const fmuc_check fmuc_check_md_alias_variability = {
     .fix = "Declare every member of an alias set with the variability of its parameter or input, "
            "or else the highest one among them.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

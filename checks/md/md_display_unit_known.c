@@ -61,14 +61,14 @@ out:
 const fmuc_check fmuc_check_md_display_unit_known = {
     .id = "md-display-unit-known",
     .title = "display units are listed under their unit",
-    .spec = "FMI 2.0.4 §2.2.3",
+    .spec = "FMI 2.0.4 §2.2.3; FMI 1.0 ME (fmiScalarVariable.xsd displayUnit; derived)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "The standard says an unknown displayUnit is ignored, yet some tools reject it: users "
            "see values in the base unit or cannot load the FMU, depending on the importer.",
     .fix = "Add the displayUnit as a DisplayUnit (with factor and offset) under the variable's "
            "Unit in UnitDefinitions, or remove the displayUnit attribute.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -30,9 +30,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (r < 0)
                 goto oom;
             if (r == 0)
-                fmuc_result_violation(res, "line %u: Unit '%.200s': DisplayUnit name=\"%.200s\" is "
-                                      "already defined for this unit at line %u", (unsigned)du->line,
-                                      fmuc_mdu__str(u->name), du->name,
+                fmuc_result_violation(res, "line %u: Unit '%.200s': %s=\"%.200s\" is already "
+                                      "defined for this unit at line %u", (unsigned)du->line,
+                                      fmuc_mdu__str(u->name),
+                                      md->fmi == FMUC_FMI1 ? "DisplayUnitDefinition displayUnit"
+                                                           : "DisplayUnit name", du->name,
                                       (unsigned)u->display[first].line);
         }
     }
@@ -46,13 +48,13 @@ oom:
 const fmuc_check fmuc_check_md_display_units = {
     .id = "md-display-units",
     .title = "display unit names are unique per unit",
-    .spec = "FMI 2.0.4 §2.2.2",
+    .spec = "FMI 2.0.4 §2.2.2; FMI 1.0 ME (fmiBaseUnit.xsd: DisplayUnitDefinition unique)",
     .level = FMUC_LEVEL_MUST,
     .why = "Two DisplayUnits of one name under the same Unit can have different factors; an "
            "importer picks one of them and shows values converted with the wrong factor.",
     .fix = "Keep each DisplayUnit name unique within its Unit and delete or rename the duplicates.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -23,14 +23,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_guid_present = {
     .id = "md-guid-present",
     .title = "guid is present and non-empty",
-    .spec = "FMI 2.0.4 §2.2.1",
+    .spec = "FMI 2.0.4 §2.2.1; FMI 1.0 ME (fmiModelDescription.xsd: guid required)",
     .level = FMUC_LEVEL_MUST,
     .why = "Without a guid, importers have nothing to pass to fmi2Instantiate to prove that the "
            "XML matches the binary; many refuse to load the FMU at all.",
     .fix = "Generate a unique guid for each export (e.g. a UUID in braces), write it to "
            "modelDescription.xml and compile the same value into the binary.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -101,6 +101,14 @@ static void one(fmuc_result *res, const fmuc_md_interface *f, const char *el, in
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
+    if (md->fmi == FMUC_FMI1) {
+        /* FMI 1.0: the root's modelIdentifier prefixes every function, in shared libraries too
+         * (<modelIdentifier>_fmiXxx, fmiModelFunctions.h): always judged as compiled */
+        fmuc_md_interface root = {.present = 1, .line = md->root_line,
+                                  .model_identifier = md->fmi1_model_identifier};
+        one(res, &root, "fmiModelDescription", 1);
+        return;
+    }
     int compiled = compiled_by_importer(s->fmu);
     one(res, &md->me, "ModelExchange", compiled);
     one(res, &md->cs, "CoSimulation", compiled);
@@ -109,7 +117,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_model_identifier = {
     .id = "md-model-identifier",
     .title = "modelIdentifier is a C identifier and a safe file name",
-    .spec = "FMI 2.0.4 §3.3.1, §4.3.1",
+    .spec = "FMI 2.0.4 §3.3.1, §4.3.1; FMI 1.0 ME (fmiModelDescription.xsd, fmiModelFunctions.h)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a modelIdentifier that is no C identifier but a plain file name breaks no "
@@ -121,7 +129,7 @@ const fmuc_check fmuc_check_md_model_identifier = {
     .fix = "Use a plain C identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a Windows device name "
            "such as CON or NUL, and name the binaries after it.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -26,7 +26,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (fmuc_ms__structured_name(v->name, &where))
             continue;
         bad++;
-        fmuc_result_violation(res, FMUC_MS_VAR ": name is not a structured name (FMI 2.0 "
+        FMUC_MDU_VIOLATION_V1_WARN(md, res, FMUC_MS_VAR ": name is not a structured name (FMI 2.0 "
                               "§2.2.9 EBNF): unexpected %s at offset %zu",
                               FMUC_MS_VAR_ARGS(v), v->name[where] ? "character" : "end of name",
                               where);
@@ -40,14 +40,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_naming_structured = {
     .id = "md-naming-structured",
     .title = "Variable names follow the declared variableNamingConvention",
-    .spec = "FMI 2.0.4 §2.2.9",
+    .spec = "FMI 2.0.4 §2.2.9; FMI 1.0 ME (variableNamingConvention structured; FMPy applies the 2.0 grammar)",
     .level = FMUC_LEVEL_MUST,
     .why = "With variableNamingConvention=\"structured\", importers parse names into hierarchies "
            "and arrays; a name that breaks the grammar is mis-split or rejected.",
     .fix = "Quote names containing special characters ('a b'), use [i,j] for array indices and "
            "der() for derivatives, or declare variableNamingConvention=\"flat\".",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -77,7 +77,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_normalized_strings = {
     .id = "md-normalized-strings",
     .title = "normalizedString attributes contain no CR, LF or TAB",
-    .spec = "FMI 2.0.4 §2.2",
+    .spec = "FMI 2.0.4 §2.2; FMI 1.0 ME (fmiModelDescription.xsd normalizedString attributes)",
     .level = FMUC_LEVEL_MUST,
     .why = "Names and identifiers with CR, LF or TAB are altered by XML attribute normalisation "
            "in some parsers and not in others, so lookups by name or identifier fail between "
@@ -85,7 +85,7 @@ const fmuc_check fmuc_check_md_normalized_strings = {
     .fix = "Remove carriage returns, line feeds and tabs from names, units, guid and other "
            "normalizedString attributes; put multi-line text into description attributes.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -29,6 +29,30 @@ static void miss(const ctx *c, const char *element, const char *attr, uint32_t l
                               (unsigned)line, element, what ? " " : "", what ? what : "", attr);
 }
 
+/* FMI 1.0 (fmiModelDescription.xsd, fmiBaseUnit.xsd, fmiType.xsd, fmiScalarVariable.xsd,
+ * fmiImplementation.xsd): the parser reports the root's modelName, modelIdentifier,
+ * numberOfContinuousStates, numberOfEventIndicators, BaseUnit@unit, Type@name, Item@name,
+ * Tool@name, Annotation@name/@value, Model@entryPoint/@type, File@file and the variables'
+ * name/valueReference; DisplayUnitDefinition@displayUnit is judged from the model. */
+static void run_fmi1(const ctx *c)
+{
+    const fmuc_md *md = c->md;
+    for (size_t i = 0; i < md->nunits; i++)
+        for (size_t k = 0; k < md->units[i].ndisplay; k++)
+            if (!md->units[i].display[k].name)
+                miss(c, "DisplayUnitDefinition", "displayUnit", md->units[i].display[k].line,
+                     NULL);
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        char d[FMUC_MDU_DESC_LEN];
+        if (!v->name)
+            miss(c, "ScalarVariable", "name", v->line, NULL);
+        if (!(v->has & FMUC_HAS_VALUE_REFERENCE))
+            miss(c, "ScalarVariable", "valueReference", v->line,
+                 v->name ? fmuc_mdu__var_desc(d, sizeof d, v) : NULL);
+    }
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
@@ -39,6 +63,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         goto out;
     }
     fmuc_mdu__report_issues(md, "md-required-attributes", res);
+    if (md->fmi == FMUC_FMI1) {
+        run_fmi1(&c);
+        goto out;
+    }
 
     if (!md->model_name)
         miss(&c, "fmiModelDescription", "modelName", md->root_line, NULL);
@@ -89,14 +117,14 @@ out:
 const fmuc_check fmuc_check_md_required_attributes = {
     .id = "md-required-attributes",
     .title = "required attributes are present",
-    .spec = "FMI 2.0.4 §2.2 (XSD use=\"required\")",
+    .spec = "FMI 2.0.4 §2.2 (XSD use=\"required\"); FMI 1.0 ME and CS (XSD use=\"required\")",
     .level = FMUC_LEVEL_MUST,
     .why = "A missing required attribute (e.g. a variable's valueReference or name) leaves the "
            "importer without the information it needs; schema-validating tools reject the file.",
     .fix = "Emit every attribute the FMI 2.0 schema marks required, such as modelName, "
            "modelIdentifier, ScalarVariable name and valueReference, and Unknown index.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

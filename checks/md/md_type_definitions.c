@@ -35,6 +35,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             first_var[t] == SIZE_MAX)
             first_var[t] = i;
     }
+    /* FMI 1.0 (fmiType.xsd, fmi1-rules B-153): <Type> names are unique, one type element each;
+     * min <= max and nominal > 0 are derived there (warn); 1.0 neither requires units to be
+     * listed in UnitDefinitions nor forbids a type named like a variable */
+    int fmi1 = md->fmi == FMUC_FMI1;
+    const char *st = fmi1 ? "Type" : "SimpleType";
     for (size_t i = 0; i < md->ntypes; i++) {
         const fmuc_md_type *t = &md->types[i];
         const char *n = fmuc_mdu__str(t->name);
@@ -44,31 +49,32 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (r < 0)
                 goto oom;
             if (r == 0)
-                fmuc_result_violation(res, "line %u: SimpleType name=\"%.200s\" is already defined "
-                                      "at line %u", (unsigned)t->line, n,
+                fmuc_result_violation(res, "line %u: %s name=\"%.200s\" is already defined "
+                                      "at line %u", (unsigned)t->line, st, n,
                                       (unsigned)md->types[other].line);
-            if (fmuc_mdu__map_get(&vars, t->name, &other) && first_var[other] != SIZE_MAX)
-                fmuc_result_violation(res, "line %u: SimpleType name=\"%.200s\" equals the name of "
-                                      "the variable at line %u", (unsigned)t->line, n,
+            if (!fmi1 && fmuc_mdu__map_get(&vars, t->name, &other) &&
+                first_var[other] != SIZE_MAX)
+                fmuc_result_violation(res, "line %u: %s name=\"%.200s\" equals the name of "
+                                      "the variable at line %u", (unsigned)t->line, st, n,
                                       (unsigned)md->vars[first_var[other]].line);
         }
         if (t->ntypes != 1)
-            fmuc_result_violation(res, "line %u: SimpleType '%.200s' has %u type elements; exactly "
+            fmuc_result_violation(res, "line %u: %s '%.200s' has %u type elements; exactly "
                                   "one of Real, Integer, Boolean, String, Enumeration is required",
-                                  (unsigned)t->line, n, (unsigned)t->ntypes);
+                                  (unsigned)t->line, st, n, (unsigned)t->ntypes);
         if ((t->has & FMUC_HAS_MIN) && (t->has & FMUC_HAS_MAX) && t->min > t->max)
-            fmuc_result_violation(res, "line %u: SimpleType '%.200s': min=\"%s\" > max=\"%s\"",
-                                  (unsigned)t->line, n, fmuc_mdu__fmt_double(b1, t->min),
+            FMUC_MDU_VIOLATION_V1_WARN(md, res, "line %u: %s '%.200s': min=\"%s\" > max=\"%s\"",
+                                  (unsigned)t->line, st, n, fmuc_mdu__fmt_double(b1, t->min),
                                   fmuc_mdu__fmt_double(b2, t->max));
         if ((t->has & FMUC_HAS_NOMINAL) && t->nominal <= 0)
-            fmuc_result_violation(res, "line %u: SimpleType '%.200s': nominal=\"%s\" must be > 0",
-                                  (unsigned)t->line, n, fmuc_mdu__fmt_double(b1, t->nominal));
-        if (t->unit && !fmuc_mdu__map_get(&units, t->unit, NULL))
-            fmuc_result_violation(res, "line %u: SimpleType '%.200s': unit=\"%.200s\" is not defined "
-                                  "in UnitDefinitions", (unsigned)t->line, n, t->unit);
-        if (t->display_unit && !t->unit)
-            fmuc_result_violation(res, "line %u: SimpleType '%.200s': displayUnit=\"%.200s\" given "
-                                  "without a unit", (unsigned)t->line, n, t->display_unit);
+            FMUC_MDU_VIOLATION_V1_WARN(md, res, "line %u: %s '%.200s': nominal=\"%s\" must be > 0",
+                                  (unsigned)t->line, st, n, fmuc_mdu__fmt_double(b1, t->nominal));
+        if (!fmi1 && t->unit && !fmuc_mdu__map_get(&units, t->unit, NULL))
+            fmuc_result_violation(res, "line %u: %s '%.200s': unit=\"%.200s\" is not defined "
+                                  "in UnitDefinitions", (unsigned)t->line, st, n, t->unit);
+        if (!fmi1 && t->display_unit && !t->unit)
+            fmuc_result_violation(res, "line %u: %s '%.200s': displayUnit=\"%.200s\" given "
+                                  "without a unit", (unsigned)t->line, st, n, t->display_unit);
     }
     goto out;
 oom:
@@ -83,14 +89,14 @@ out:
 const fmuc_check fmuc_check_md_type_definitions = {
     .id = "md-type-definitions",
     .title = "type definitions are unique, well-formed and consistent",
-    .spec = "FMI 2.0.4 §2.2.3",
+    .spec = "FMI 2.0.4 §2.2.3; FMI 1.0 ME (fmiType.xsd)",
     .level = FMUC_LEVEL_MUST,
     .why = "Variables inherit units and bounds from their declaredType; duplicate, malformed or "
            "inconsistent SimpleTypes make importers apply the wrong bounds or units to every user.",
     .fix = "Give each SimpleType a unique name (not a variable's), exactly one type element, min "
            "<= max, nominal > 0, and units that are defined in UnitDefinitions.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

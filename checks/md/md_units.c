@@ -26,8 +26,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             break;
         }
         if (r == 0)
-            fmuc_result_violation(res, "line %u: Unit name=\"%.200s\" is already defined at line %u",
-                                  (unsigned)u->line, u->name, (unsigned)md->units[first].line);
+            fmuc_result_violation(res, "line %u: %s=\"%.200s\" is already defined at line %u",
+                                  (unsigned)u->line,
+                                  md->fmi == FMUC_FMI1 ? "BaseUnit unit" : "Unit name", u->name,
+                                  (unsigned)md->units[first].line);
     }
     fmuc_mdu__map_free(&m);
 }
@@ -35,13 +37,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_units = {
     .id = "md-units",
     .title = "unit names are unique",
-    .spec = "FMI 2.0.4 §2.2.2",
+    .spec = "FMI 2.0.4 §2.2.2; FMI 1.0 ME (fmiBaseUnit.xsd: BaseUnit unit unique)",
     .level = FMUC_LEVEL_MUST,
     .why = "Variables refer to units by name; two Unit definitions with one name can carry "
            "different base units, so an importer may convert values with the wrong one.",
     .fix = "Define each Unit name once in UnitDefinitions and merge or rename duplicates.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

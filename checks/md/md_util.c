@@ -567,6 +567,9 @@ const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
             return "md-type-definitions";
         if (eq(el, "ScalarVariable"))
             return "md-var-type-element";
+        if (eq(el, "Implementation") || eq(el, "CoSimulation_StandAlone") ||
+            eq(el, "CoSimulation_Tool"))
+            return "md-interfaces"; /* FMI 1.0 */
         if (root)
             return "md-element-order";
         return "md-nonempty-lists";

@@ -230,4 +230,9 @@ int fmuc_ms__structured_name(const char *name, size_t *where);
 /** 1 when name is a structured "der(...)" name (grammar-valid). */
 int fmuc_ms__is_der_name(const char *name);
 
+/* A finding of a rule that FMI 1.0 has only as a derived or tool rule (../shared/fmi1-rules.md
+ * levels D, T, U) where FMI 2.0 states it: it fails a 2.0 FMU, warns for a 1.0 FMU. */
+#define FMUC_MDU_VIOLATION_V1_WARN(md, res, ...)                                                   \
+    (((md)->fmi == FMUC_FMI1 ? fmuc_result_warn : fmuc_result_violation)(res, __VA_ARGS__))
+
 #endif

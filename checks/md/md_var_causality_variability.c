@@ -18,10 +18,29 @@ static const char *reason(unsigned c, unsigned v)
            "causality=\"calculatedParameter\"";
 }
 
+/* FMI 1.0 has four causalities and four variabilities and no table of valid pairs; only an
+ * input that is a constant contradicts itself (fmi1-rules B-205, derived: a warning). An input
+ * parameter and an output parameter are 1.0 usage (20-sim, fmiCppCore). */
+static void run_fmi1(const fmuc_md *md, fmuc_result *res)
+{
+    char d[FMUC_MDU_DESC_LEN];
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (v->causality == FMUC_CAUS_INPUT && v->variability == FMUC_VAR_CONSTANT)
+            fmuc_result_warn(res, "%s: causality=\"input\" with variability=\"constant\": an "
+                             "input gets its value from outside, a constant never changes",
+                             fmuc_mdu__var_desc(d, sizeof d, v));
+    }
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     char d[FMUC_MDU_DESC_LEN];
+    if (md->fmi == FMUC_FMI1) {
+        run_fmi1(md, res);
+        return;
+    }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (v->causality >= FMUC_CAUS_INVALID || v->variability >= FMUC_VAR_INVALID ||
@@ -40,14 +59,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_causality_variability = {
     .id = "md-var-causality-variability",
     .title = "causality and variability form a valid combination",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd causality, variability; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "The causality x variability pair tells an importer when a variable may be set and how "
            "it changes; an invalid pair (e.g. a constant input) has no defined handling at all.",
     .fix = "Pick one of the 15 valid combinations of the §2.2.7 table, e.g. make an input "
            "discrete or continuous and an unchanging value a parameter or constant.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

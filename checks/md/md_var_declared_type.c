@@ -34,14 +34,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_declared_type = {
     .id = "md-var-declared-type",
     .title = "declaredType exists and is of the variable's kind",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd declaredType)",
     .level = FMUC_LEVEL_MUST,
     .why = "A declaredType that is missing or of another kind makes importers drop the variable's "
            "inherited unit, bounds and enumeration items, or reject the FMU.",
     .fix = "Point declaredType at an existing SimpleType of the same kind as the variable (Real "
            "to Real, Enumeration to Enumeration), or define the missing type.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -20,13 +20,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_mdu_eff e;
         fmuc_mdu__effective(&e, v, fmuc_mdu__var_type(md, &types, v));
         if (e.has_min && e.has_max && e.min > e.max && (v->has & (FMUC_HAS_MIN | FMUC_HAS_MAX)))
-            fmuc_result_violation(res, "%s: min=\"%s\"%s > max=\"%s\"%s",
+            FMUC_MDU_VIOLATION_V1_WARN(md, res, "%s: min=\"%s\"%s > max=\"%s\"%s",
                                   fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__fmt_double(b1, e.min),
                                   (v->has & FMUC_HAS_MIN) ? "" : " (declaredType)",
                                   fmuc_mdu__fmt_double(b2, e.max),
                                   (v->has & FMUC_HAS_MAX) ? "" : " (declaredType)");
         if ((v->has & FMUC_HAS_NOMINAL) && v->nominal <= 0)
-            fmuc_result_violation(res, "%s: nominal=\"%s\" must be > 0",
+            FMUC_MDU_VIOLATION_V1_WARN(md, res, "%s: nominal=\"%s\" must be > 0",
                                   fmuc_mdu__var_desc(d, sizeof d, v),
                                   fmuc_mdu__fmt_double(b1, v->nominal));
     }
@@ -36,14 +36,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_min_max = {
     .id = "md-var-min-max",
     .title = "variable min <= max and nominal > 0",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd min/max/nominal; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers clip inputs, check parameter edits and scale solvers with min, max and "
            "nominal; min > max or nominal <= 0 makes every value invalid or breaks error control.",
     .fix = "Make each variable's effective min <= max, including bounds inherited from its "
            "declaredType, and give nominal a positive value near the variable's typical magnitude.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

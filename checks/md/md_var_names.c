@@ -36,14 +36,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_names = {
     .id = "md-var-names",
     .title = "variable names are non-empty and unique",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME p.34 (ModelVariables: unique names)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers, connections and result files address variables by name; an empty or "
            "repeated name makes two variables indistinguishable, so one is connected or plotted "
            "instead of the other.",
     .fix = "Give every ScalarVariable a non-empty name that is unique within ModelVariables.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -29,7 +29,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         int lo = e.has_min && v->start < e.min, hi = e.has_max && v->start > e.max;
         if (!lo && !hi)
             continue;
-        fmuc_result_violation(res, "%s: start=\"%.100s\" is %s %s=\"%s\"%s",
+        FMUC_MDU_VIOLATION_V1_WARN(md, res, "%s: start=\"%.100s\" is %s %s=\"%s\"%s",
                               fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__str(v->start_text),
                               lo ? "below" : "above", lo ? "min" : "max",
                               fmuc_mdu__fmt_double(b1, lo ? e.min : e.max),
@@ -43,14 +43,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_start_range = {
     .id = "md-var-start-range",
     .title = "start values lie within [min, max]",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd min/max; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "A start value outside [min, max] is refused by importers that check bounds, or makes "
            "the FMU start in a state it declares impossible.",
     .fix = "Correct the start value or the min/max (including those inherited from the "
            "declaredType) so that min <= start <= max.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

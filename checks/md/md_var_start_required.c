@@ -5,10 +5,33 @@
 #include "check.h"
 #include "md_util.h"
 
+/* FMI 1.0 has no initial attribute: an input needs a start value (the FMU has no other value
+ * before the first set; FMI Library rejects such an FMU), and so does a constant, whose value
+ * it is (fmi1-rules B-204, derived/tool rules: warnings). */
+static void run_fmi1(const fmuc_md *md, fmuc_result *res)
+{
+    char d[FMUC_MDU_DESC_LEN];
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if ((v->has & FMUC_HAS_START) || v->type == FMUC_TYPE_NONE)
+            continue;
+        if (v->causality == FMUC_CAUS_INPUT)
+            fmuc_result_warn(res, "%s: input without start value (FMI 1.0: the value an importer "
+                             "sees before it sets one)", fmuc_mdu__var_desc(d, sizeof d, v));
+        else if (v->variability == FMUC_VAR_CONSTANT)
+            fmuc_result_warn(res, "%s: constant without start value (FMI 1.0: start is the "
+                             "constant's value)", fmuc_mdu__var_desc(d, sizeof d, v));
+    }
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     char d[FMUC_MDU_DESC_LEN];
+    if (md->fmi == FMUC_FMI1) {
+        run_fmi1(md, res);
+        return;
+    }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if ((v->has & FMUC_HAS_START) || v->type == FMUC_TYPE_NONE || !fmuc_mdu__var_consistent(v))
@@ -30,7 +53,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_start_required = {
     .id = "md-var-start-required",
     .title = "start given where initial is exact/approx and for inputs",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd start; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "Without a start value, an importer has nothing to set for a parameter, input or "
            "initial=exact variable, so initialisation uses an undefined value or the FMU is "
@@ -38,7 +61,7 @@ const fmuc_check fmuc_check_md_var_start_required = {
     .fix = "Give a start value to every input, parameter, constant and every variable with "
            "initial \"exact\" or \"approx\".",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

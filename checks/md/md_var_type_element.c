@@ -22,14 +22,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_type_element = {
     .id = "md-var-type-element",
     .title = "each variable has exactly one type element",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd choice)",
     .level = FMUC_LEVEL_MUST,
     .why = "Without exactly one type element, an importer cannot know whether to use fmi2GetReal, "
            "Integer, Boolean or String for a variable, so it reads garbage or rejects the FMU.",
     .fix = "Give every ScalarVariable exactly one child Real, Integer, Boolean, String or "
            "Enumeration element.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -36,7 +36,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_vendor_annotations = {
     .id = "md-vendor-annotations",
     .title = "vendor annotation tool names are unique",
-    .spec = "FMI 2.0.4 §2.2.6",
+    .spec = "FMI 2.0.4 §2.2.6; FMI 1.0 ME (fmiModelDescription.xsd VendorAnnotations/Tool)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "VendorAnnotations carry data for the named tool only; every other importer skips them",
@@ -44,7 +44,7 @@ const fmuc_check fmuc_check_md_vendor_annotations = {
            "tool reads only one of them and loses or mixes its settings.",
     .fix = "Merge the annotations of one tool into a single VendorAnnotations/Tool element.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

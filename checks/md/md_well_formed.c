@@ -26,6 +26,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         const fmuc_md_issue *is = &md->issues[i];
         if (is->kind != FMUC_ISSUE_XML)
             continue;
+        if (encoding_issue(is) && md->fmi == FMUC_FMI1) {
+            /* FMI 1.0 names no encoding: any declared one that XML parsers read is accepted
+             * (fmi1-rules B-002; fmusdk 1.0 and 20-sim write ISO-8859-1, FMPy reads them) */
+            fmuc_result_note(res, "modelDescription.xml line %u: %s (FMI 1.0 does not require "
+                             "UTF-8)", is->line, is->message);
+            continue;
+        }
         n++;
         if (encoding_issue(is) && md->xml_all_ascii)
             fmuc_result_violation_letter(res, "modelDescription.xml line %u: %s (every byte of "
@@ -45,7 +52,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_well_formed = {
     .id = "md-well-formed",
     .title = "modelDescription.xml is well-formed XML with root fmiModelDescription",
-    .spec = "FMI 2.0.4 §2.2",
+    .spec = "FMI 2.0.4 §2.2; FMI 1.0 ME (fmiModelDescription.xsd)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "an encoding other than UTF-8 declared on a file whose bytes are all ASCII "
@@ -55,7 +62,7 @@ const fmuc_check fmuc_check_md_well_formed = {
     .fix = "Write the file as UTF-8 with encoding=\"UTF-8\" and no DOCTYPE, with "
            "fmiModelDescription as root, and check it with an XML parser such as xmllint.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

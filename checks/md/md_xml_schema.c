@@ -11,15 +11,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_md_xml_schema = {
     .id = "md-xml-schema",
-    .title = "only elements and attributes defined by the FMI 2.0 schema",
-    .spec = "FMI 2.0.4 §2.2 (fmi2ModelDescription.xsd)",
+    .title = "only elements and attributes defined by the FMI schema of the FMU's version",
+    .spec = "FMI 2.0.4 §2.2 (fmi2ModelDescription.xsd); FMI 1.0 ME and CS (fmiModelDescription.xsd, fmiImplementation.xsd)",
     .level = FMUC_LEVEL_MUST,
     .why = "Schema-validating importers reject elements and attributes FMI 2.0 does not define; "
            "others ignore them, so the information they carry is lost silently.",
     .fix = "Remove non-standard elements and attributes or move tool data into VendorAnnotations "
            "or Annotations, and validate against the FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

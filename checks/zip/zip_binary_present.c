@@ -156,7 +156,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_binary_present = {
     .id = "zip-binary-present",
     .title = "an implementation is present; libraries are named after the modelIdentifier",
-    .spec = "FMI 2.0.4 §2.3, §2.1.1",
+    .spec = "FMI 2.0.4 §2.3, §2.1.1; FMI 1.0 ME (FMU distribution, fmiModelFunctions.h); FMI 1.0 CS (FMU distribution)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a library missing from another platform's folder while this host's folder is "
@@ -167,7 +167,7 @@ const fmuc_check fmuc_check_zip_binary_present = {
     .fix = "Ship, for each platform, a library named exactly after each declared modelIdentifier, "
            "or ship the C sources and list them in SourceFiles.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

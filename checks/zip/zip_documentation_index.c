@@ -21,6 +21,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no files in documentation/");
         return;
     }
+    if (fmuc_fmu_fmi_version(s->fmu) == 1) {
+        /* FMI 1.0: the entry point is documentation/_main.html (fmi1-rules A-06; index.html is
+         * FMI 2.0's name, fmi-cross-check#43); 1.0 has no licenses/ folder */
+        if (!zipu_find(l, "documentation/_main.html"))
+            fmuc_result_violation(res, "documentation/ has files but no FMI 1.0 entry point "
+                                       "documentation/_main.html%s",
+                                  zipu_find(l, "documentation/index.html")
+                                      ? " (index.html is the FMI 2.0 name)"
+                                      : "");
+        return;
+    }
     if (!zipu_find(l, "documentation/index.html"))
         fmuc_result_violation(res, "documentation/ has files but no entry point "
                                    "documentation/index.html");
@@ -32,15 +43,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_zip_documentation_index = {
     .id = "zip-documentation-index",
-    .title = "documentation/ has the entry point index.html",
-    .spec = "FMI 2.0.4 §2.3",
+    .title = "documentation/ has its entry point (index.html; 1.0: _main.html)",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Tools open documentation/index.html as the FMU's documentation entry point; without "
            "it the user sees nothing, and without the license file the terms of use are unknown.",
     .fix = "Add documentation/index.html as the entry page, and a license.txt or license.html in "
            "documentation/licenses/ if that folder exists.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

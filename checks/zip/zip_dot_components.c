@@ -26,24 +26,24 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         zipu_show(shown, sizeof shown, e->name);
         if (dotdot || (e->problems & FMUC_ZIP_DOTDOT))
-            fmuc_result_violation(res, "entry '%s': '..' path component (points outside the FMU)",
+            ZIPU_VIOLATION(s, res, "entry '%s': '..' path component (points outside the FMU)",
                                   shown);
         if (dot || (e->problems & FMUC_ZIP_DOT_PREFIX))
-            fmuc_result_violation(res, "entry '%s': '.' path component (\"./\" prefix)", shown);
+            ZIPU_VIOLATION(s, res, "entry '%s': '.' path component (\"./\" prefix)", shown);
     }
 }
 
 const fmuc_check fmuc_check_zip_dot_components = {
     .id = "zip-dot-components",
     .title = "Entry names have no '..' or '.' components",
-    .spec = "FMI 2.0.4 §2.3",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "An entry named with '..' can be extracted outside the importer's target folder "
            "(zip-slip) and overwrite files; '.' components confuse path matching.",
     .fix = "Store entries with clean relative paths (no '..' or '.' components, no './' prefix), "
            "e.g. by zipping from inside the FMU's root folder.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

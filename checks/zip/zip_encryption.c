@@ -9,7 +9,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (size_t i = 0; i < l->nentries; i++) {
         const fmuc_zip_entry *e = &l->entries[i];
         if ((e->flags & 0x0041u) || (e->problems & FMUC_ZIP_ENCRYPTED) || e->method == 99)
-            fmuc_result_violation(res, "entry '%s' is encrypted (flags 0x%04x, method %u)",
+            ZIPU_VIOLATION(s, res, "entry '%s' is encrypted (flags 0x%04x, method %u)",
                                   zipu_show(shown, sizeof shown, e->name), (unsigned)e->flags,
                                   (unsigned)e->method);
     }
@@ -18,14 +18,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_encryption = {
     .id = "zip-encryption",
     .title = "No archive entry is encrypted",
-    .spec = "FMI 2.0.4 §2.3",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers cannot extract encrypted entries: they have no password, so the FMU cannot "
            "be loaded at all.",
     .fix = "Repack the FMU without encryption; protect intellectual property with binary-only "
            "export instead.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

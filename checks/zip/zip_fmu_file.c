@@ -16,6 +16,26 @@ static int standard_folder(const char *top)
     return 0;
 }
 
+/* FMI 1.0: the headers describe MODEL_IDENTIFIER as "the short name of the model used as the
+ * name of the zip-file where the model is stored" (fmiModelFunctions.h). A description, not a
+ * requirement of the text, and users rename files: a note (FMPy does not compare them either). */
+static void fmi1_file_name(const fmuc_subject *s, const char *name, fmuc_result *res)
+{
+    const fmuc_fmu *fmu = s->fmu;
+    const char *id = fmu->md_parsed ? fmu->md.fmi1_model_identifier : NULL;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t n = strlen(base), k = id ? strlen(id) : 0;
+    if (fmuc_fmu_fmi_version(fmu) != 1 || !id || !*id)
+        return;
+    if (n == k + 4 && strncmp(base, id, k) == 0 && strcmp(base + k, ".fmu") == 0)
+        return;
+    char shown[512];
+    fmuc_result_note(res, "FMI 1.0: the file is '%s', the modelIdentifier '%.200s'; the FMI 1.0 "
+                     "headers name the zip file after the modelIdentifier (%.200s.fmu), which "
+                     "some 1.0 importers assume", zipu_show(shown, sizeof shown, base), id, id);
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const char *name = s->fmu->file_name;
@@ -26,6 +46,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (n <= 4 || strcmp(name + n - 4, ".fmu") != 0)
             fmuc_result_violation(res, "file name '%s' does not end in \".fmu\"",
                                   zipu_show(shown, sizeof shown, name));
+        fmi1_file_name(s, name, res);
     }
     for (size_t i = 0; i < l->nentries; i++) {
         const char *e = l->entries[i].name;
@@ -42,14 +63,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_fmu_file = {
     .id = "zip-fmu-file",
     .title = "The FMU is one .fmu file holding one FMU",
-    .spec = "FMI 2.0.4 §2.3",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution); FMI 1.0 CS (FMU distribution)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers pick files by the .fmu extension and read one model from the archive root; "
            "a different name or several FMUs side by side are not loaded.",
     .fix = "Name the archive <model>.fmu and put one FMU's folders directly at its root; "
            "distribute several FMUs as separate files.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -15,7 +15,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         /* made-by 3 is Unix; 19 (OS X) also carries Unix modes in the high half. */
         int unix_link = (e->made_by_os == 3 || e->made_by_os == 19) && S_ISLNK(mode);
         if (unix_link || (e->problems & FMUC_ZIP_SYMLINK))
-            fmuc_result_violation(res, "entry '%s' is a symbolic link (mode %06o)",
+            ZIPU_VIOLATION(s, res, "entry '%s' is a symbolic link (mode %06o)",
                                   zipu_show(shown, sizeof shown, e->name), mode);
     }
 }
@@ -23,13 +23,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_links = {
     .id = "zip-links",
     .title = "The archive contains no links",
-    .spec = "FMI 2.0.4 §2.3",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "Symbolic links in the archive are extracted as plain files, dropped or followed "
            "outside the target folder depending on the tool, so the FMU breaks or becomes unsafe.",
     .fix = "Replace links with copies of the files they point to before zipping (zip without -y).",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

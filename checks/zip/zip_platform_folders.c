@@ -41,11 +41,34 @@ static int is_standard(const char *p, int *case_only)
     return is_tuple(p);
 }
 
+/* FMI 1.0 (fmi1-rules A-03): the platform folders are win32, win64, linux32 and linux64;
+ * darwin32/darwin64 are customary for 1.0 (fmusdk, FMPy) and official only from 2.0 on (a note);
+ * an FMI 3.0 platform tuple is no 1.0 folder, no 1.0 importer looks there (FMPy#395). 1 when
+ * plat was judged here. */
+static int fmi1_folder(const char *plat, fmuc_result *res)
+{
+    char shown[512];
+    zipu_show(shown, sizeof shown, plat);
+    if (strcmp(plat, "darwin32") == 0 || strcmp(plat, "darwin64") == 0) {
+        fmuc_result_note(res, "platform folder 'binaries/%s/': customary for FMI 1.0 (fmusdk, "
+                         "FMPy), a standard name only from FMI 2.0 on", shown);
+        return 1;
+    }
+    if (is_tuple(plat)) {
+        fmuc_result_violation(res, "platform folder 'binaries/%s/' is an FMI 3.0 platform tuple; "
+                              "FMI 1.0 importers look for win32, win64, linux32 or linux64",
+                              shown);
+        return 1;
+    }
+    return 0;
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_zip_listing *l = &s->fmu->listing;
     char shown[512], plat[256];
     int any = 0;
+    int fmi1 = fmuc_fmu_fmi_version(s->fmu) == 1;
     for (size_t i = 0; i < l->nentries; i++) {
         const fmuc_zip_entry *e = &l->entries[i];
         if (!zipu_under(e->name, "binaries/") || !zipu_component(e->name, 1, plat, sizeof plat))
@@ -67,6 +90,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 seen = 1;
         }
         int case_only;
+        if (!seen && fmi1 && fmi1_folder(plat, res))
+            continue;
         if (seen || is_standard(plat, &case_only))
             continue;
         zipu_show(shown, sizeof shown, plat);
@@ -87,14 +112,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_platform_folders = {
     .id = "zip-platform-folders",
     .title = "Platform folders under binaries/ use standard names",
-    .spec = "FMI 2.0.4 §2.3",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Importers look for the library under a standard platform folder name; a library in a "
            "misspelled folder (Linux64) or directly in binaries/ is never found.",
     .fix = "Put libraries in binaries/win32, win64, linux32, linux64, darwin32 or darwin64, with "
            "exactly that spelling, and no files directly in binaries/.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

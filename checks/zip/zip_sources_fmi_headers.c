@@ -7,8 +7,15 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    static const char *const headers[] = {"fmi2TypesPlatform.h", "fmi2FunctionTypes.h",
-                                          "fmi2Functions.h"};
+    static const char *const headers2[] = {"fmi2TypesPlatform.h", "fmi2FunctionTypes.h",
+                                           "fmi2Functions.h"};
+    /* FMI 1.0: sources/ holds what is needed to build "with exception of" the standard headers
+     * (ME: fmiModelTypes.h, fmiModelFunctions.h; CS: fmiPlatformTypes.h, fmiFunctions.h) */
+    static const char *const headers1[] = {"fmiModelTypes.h", "fmiModelFunctions.h",
+                                           "fmiPlatformTypes.h", "fmiFunctions.h"};
+    int fmi1 = fmuc_fmu_fmi_version(s->fmu) == 1;
+    const char *const *headers = fmi1 ? headers1 : headers2;
+    size_t nheaders = fmi1 ? 4 : 3;
     const fmuc_zip_listing *l = &s->fmu->listing;
     char shown[512];
     int any = 0;
@@ -18,7 +25,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         any = 1;
         const char *base = strrchr(n, '/') + 1;
-        for (size_t k = 0; k < sizeof headers / sizeof headers[0]; k++)
+        for (size_t k = 0; k < nheaders; k++)
             if (strcmp(base, headers[k]) == 0)
                 fmuc_result_violation(res, "entry '%s': the FMI header %s should not be shipped; "
                                            "the importer compiles with its own copy",
@@ -30,15 +37,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_zip_sources_fmi_headers = {
     .id = "zip-sources-fmi-headers",
-    .title = "sources/ does not ship the standard FMI 2 headers",
-    .spec = "FMI 2.0.4 §2.3",
+    .title = "sources/ does not ship the standard FMI headers",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Shipped copies of the FMI headers can shadow the importer's when compiling sources, "
            "so a modified or outdated header produces a binary with mismatched types or functions.",
     .fix = "Remove fmi2Functions.h, fmi2FunctionTypes.h and fmi2TypesPlatform.h from sources/ and "
            "compile against the importer's standard headers.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

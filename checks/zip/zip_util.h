@@ -93,4 +93,10 @@ static inline int zipu_is_dir(const fmuc_zip_entry *e)
     return e->is_dir || (n > 0 && e->name[n - 1] == '/');
 }
 
+/* FMI 1.0 has no ZIP rules of its own beyond "one ZIP file" (../shared/fmi1-rules.md A-09): the
+ * ZIP limits FMI 2.0.4 §2.3 adds are tool heuristics for a 1.0 FMU, so its findings warn. */
+#define ZIPU_VIOLATION(s, res, ...)                                                                \
+    ((fmuc_fmu_fmi_version((s)->fmu) == 1 ? fmuc_result_warn : fmuc_result_violation)(res,      \
+                                                                                   __VA_ARGS__))
+
 #endif

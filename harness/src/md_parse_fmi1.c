@@ -5,12 +5,16 @@
  * element (CoSimulation_StandAlone or CoSimulation_Tool with Capabilities) makes the FMU a
  * Co-Simulation FMU, without it it is a Model Exchange FMU. Mapping onto the model: causality
  * internal -> LOCAL, none -> NONE; variability parameter -> FIXED (an internal parameter gets
- * causality PARAMETER); enumeration items are numbered 1, 2, ... in order (1.0 has no value). */
+ * causality PARAMETER); enumeration items are numbered 1, 2, ... in order (1.0 has no value);
+ * the fixed attribute is kept in the variable's extra record. Reported as issues: the root's
+ * required numberOfContinuousStates/numberOfEventIndicators, Implementation without
+ * Capabilities (CoSimulation_Tool also without Model), Model@entryPoint/@type, File@file,
+ * VendorAnnotations Tool@name and Annotation@name/@value. */
 #include "md_parse_internal.h"
 
 typedef enum {
     S1_ROOT = 1, S1_UNITDEFS, S1_BASEUNIT, S1_TYPEDEFS, S1_TYPE, S1_ENUMTYPE, S1_MODELVARS, S1_SV,
-    S1_DIRECTDEP, S1_NAME, S1_IMPL, S1_COSIM, S1_LEAF, S1_SKIP
+    S1_DIRECTDEP, S1_NAME, S1_IMPL, S1_COSIM, S1_LEAF, S1_SKIP, S1_VENDOR, S1_TOOL, S1_MODEL
 } state1;
 
 static const char *const alias1[] = {"noAlias", "alias", "negatedAlias"};
@@ -47,15 +51,53 @@ static int a_caps(parser *p, const char *n, const char *v, void *obj)
     return a_cap(p, n, v, itf, 0) > 0;
 }
 
+/* Model of CoSimulation_Tool: entryPoint and type are required (fmiImplementation.xsd) */
 static int a_model(parser *p, const char *n, const char *v, void *obj)
 {
-    fmuc_md_interface *itf = obj;
-    if (strcmp(n, "entryPoint") == 0)
-        itf->fmi1_entry_point = dup(p, v);
-    else if (strcmp(n, "manualStart") == 0 || strcmp(n, "type") == 0)
-        ;
+    unsigned *seen = obj;
+    int b;
+    if (strcmp(n, "entryPoint") == 0) {
+        p->md->cs.fmi1_entry_point = dup(p, v);
+        *seen |= 1;
+    } else if (strcmp(n, "type") == 0)
+        *seen |= 2;
+    else if (strcmp(n, "manualStart") == 0)
+        attr_bool(p, n, v, &b);
     else
         return 0;
+    return 1;
+}
+
+/* name and value pairs: Annotation (VendorAnnotations), bit 1 name, bit 2 value; File: file */
+static int a_pair(parser *p, const char *n, const char *v, void *obj)
+{
+    (void)p;
+    (void)v;
+    unsigned *seen = obj;
+    if (strcmp(n, "name") == 0)
+        *seen |= 1;
+    else if (strcmp(n, "value") == 0)
+        *seen |= 2;
+    else
+        return 0;
+    return 1;
+}
+
+static int a_file(parser *p, const char *n, const char *v, void *obj)
+{
+    (void)p;
+    (void)v;
+    if (strcmp(n, "file") != 0)
+        return 0;
+    *(unsigned *)obj |= 1;
+    return 1;
+}
+
+static int a_tool(parser *p, const char *n, const char *v, void *obj)
+{
+    if (strcmp(n, "name") != 0)
+        return 0;
+    *(const char **)obj = dup(p, v);
     return 1;
 }
 
@@ -123,7 +165,9 @@ static int a_svtype(parser *p, const char *n, const char *v, void *obj)
         } else if (t == FMUC_TYPE_BOOLEAN)
             var->start = attr_bool(p, n, v, &b) == 0 ? (double)b : NAN;
     } else if (strcmp(n, "fixed") == 0) {
-        attr_bool(p, n, v, &b);
+        fmuc_md_var_ext *e;
+        if (attr_bool(p, n, v, &b) == 0 && (e = ext_of_last(p)))
+            e->fmi1_fixed = b ? 2 : 1;
     } else if (t != FMUC_TYPE_BOOLEAN && t != FMUC_TYPE_STRING &&
                (strcmp(n, "min") == 0 || strcmp(n, "max") == 0 || strcmp(n, "quantity") == 0)) {
         if (n[0] == 'q') {
@@ -175,6 +219,10 @@ static void start_element(parser *p)
             missing_attr(p, "modelIdentifier");
         if (!(seen & 8))
             missing_attr(p, "guid");
+        if (!md->has_number_of_continuous_states)
+            missing_attr(p, "numberOfContinuousStates");
+        if (!md->has_number_of_event_indicators)
+            missing_attr(p, "numberOfEventIndicators");
         push(p, S1_ROOT, 0);
         return;
     }
@@ -202,7 +250,7 @@ static void start_element(parser *p)
             start_defexp(p);
             push(p, S1_LEAF, 0);
         } else if (k == 3) {
-            push(p, S1_SKIP, 0);
+            push(p, S1_VENDOR, 0);
         } else if (k == 4) {
             md->has_model_variables = 1;
             push(p, S1_MODELVARS, 0);
@@ -344,18 +392,72 @@ static void start_element(parser *p)
         }
         unknown_element(p, "Implementation");
         break;
-    case S1_COSIM:
+    case S1_COSIM: {
+        const char *el = md->cs.fmi1_tool ? "CoSimulation_Tool" : "CoSimulation_StandAlone";
         if (strcmp(e, "Capabilities") == 0) {
+            if (child_order(p, f, el, 0, 1))
+                break;
             for_attrs(p, a_caps, &md->cs);
             push(p, S1_LEAF, 0);
             return;
         }
         if (strcmp(e, "Model") == 0 && md->cs.fmi1_tool) {
-            for_attrs(p, a_model, &md->cs);
-            push(p, S1_SKIP, 0); /* File children */
+            if (child_order(p, f, el, 1, 1))
+                break;
+            unsigned seen = 0;
+            for_attrs(p, a_model, &seen);
+            if (!(seen & 1))
+                missing_attr(p, "entryPoint");
+            if (!(seen & 2))
+                missing_attr(p, "type");
+            push(p, S1_MODEL, 0);
             return;
         }
-        unknown_element(p, md->cs.fmi1_tool ? "CoSimulation_Tool" : "CoSimulation_StandAlone");
+        unknown_element(p, el);
+        break;
+    }
+    case S1_MODEL:
+        if (strcmp(e, "File") == 0) {
+            unsigned seen = 0;
+            for_attrs(p, a_file, &seen);
+            if (!seen)
+                missing_attr(p, "file");
+            push(p, S1_LEAF, 0);
+            return;
+        }
+        unknown_element(p, "Model");
+        break;
+    case S1_VENDOR:
+        if (strcmp(e, "Tool") == 0) {
+            size_t cap = p->cap_tools;
+            if (grow(p, (void **)&md->tools, &p->cap_tools, md->ntools + 1, sizeof *md->tools) < 0)
+                return;
+            if (grow(p, (void **)&md->tool_lines, &cap, md->ntools + 1, sizeof *md->tool_lines) < 0)
+                return;
+            const char *name = NULL;
+            for_attrs(p, a_tool, &name);
+            if (!name)
+                missing_attr(p, "name");
+            md->tools[md->ntools] = name ? name : dup(p, "");
+            md->tool_lines[md->ntools] = p->line;
+            md->ntools++;
+            push(p, S1_TOOL, 0);
+            return;
+        }
+        unknown_element(p, "VendorAnnotations");
+        break;
+    case S1_TOOL:
+        if (strcmp(e, "Annotation") == 0) {
+            unsigned seen = 0;
+            for_attrs(p, a_pair, &seen);
+            if (!(seen & 1))
+                missing_attr(p, "name");
+            if (!(seen & 2))
+                missing_attr(p, "value");
+            push(p, S1_LEAF, 0);
+            return;
+        }
+        unknown_element(p, "Tool");
         break;
     case S1_NAME:
     case S1_LEAF:
@@ -401,6 +503,21 @@ static void end_element(parser *p)
                  (unsigned)md->nvars, md->vars[md->nvars - 1].name ? md->vars[md->nvars - 1].name
                                                                    : "?",
                  f->line);
+    if (f->st == S1_COSIM) {
+        /* fmiImplementation.xsd: Capabilities required, CoSimulation_Tool also Model */
+        const char *el = md->cs.fmi1_tool ? "CoSimulation_Tool" : "CoSimulation_StandAlone";
+        if (!(f->seen & 1u))
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, el, NULL, NULL,
+                     "<%s> at line %u has no <Capabilities> (required)", el, f->line);
+        if (md->cs.fmi1_tool && !(f->seen & 2u))
+            issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, el, NULL, NULL,
+                     "<CoSimulation_Tool> at line %u has no <Model> (required: the tool's entry "
+                     "point and type)", f->line);
+    }
+    if (f->st == S1_IMPL && f->nchild == 0)
+        issue_at(p, FMUC_ISSUE_ELEMENT_MISSING, f->line, "Implementation", NULL, NULL,
+                 "<Implementation> at line %u has neither <CoSimulation_StandAlone> nor "
+                 "<CoSimulation_Tool>", f->line);
     if (f->st == S1_ROOT) {
         /* FMI 1.0: with an Implementation a Co-Simulation FMU, without a Model Exchange one;
          * the root's modelIdentifier names the functions of either */

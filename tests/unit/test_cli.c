@@ -141,10 +141,48 @@ static void make_md_only_fmu(const char *path, const char *fmi_version)
     free(xml);
 }
 
-Test(cli, fmi1_and_fmi3_are_unsupported_not_broken, .timeout = 60)
+/* FMI 1.0 is judged by the checks that list it (issue 20): an FMU with nothing but a 1.0
+ * modelDescription.xml gets verdicts, not exit 4; the checks of 2.0 rules are not applicable. */
+Test(cli, fmi1_is_judged, .timeout = 60)
 {
-    const char *versions[] = {"1.0", "3.0"};
-    for (int i = 0; i < 2; i++) {
+    char *dir = fmuc_test_mkdtemp("cli-v1"), *tmp = fmuc_test_mkdtemp("cli-v1-tmp");
+    char fmu[4200], out[4200], rp[4300];
+    snprintf(fmu, sizeof fmu, "%s/m.fmu", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_md_only_fmu(fmu, "1.0");
+    fmuc_test_run r;
+    cr_assert(run_fmucheck(&r, tmp, out, fmu, NULL, NULL) == 0);
+    cr_expect_neq(r.status, 4, "FMI 1.0: exit 4, stderr %s", r.err);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep, "FMI 1.0: no report");
+    const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(rep, "status"));
+    cr_expect(st && strcmp(st, "unsupported") != 0, "FMI 1.0: status %s", st ? st : "(none)");
+    int judged = 0, ms_na = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
+        if (strcmp(id, "md-fmi-version") == 0)
+            judged = strcmp(v, "pass") == 0;
+        if (strcmp(id, "md-ms-outputs") == 0)
+            ms_na = strcmp(v, "not-applicable") == 0;
+    }
+    cr_expect(judged, "md-fmi-version judges fmiVersion=\"1.0\"");
+    cr_expect(ms_na, "md-ms-outputs (an FMI 2.0 rule) is not applicable to FMI 1.0");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(dir);
+    fmuc_test_rm_rf(tmp);
+    free(dir);
+    free(tmp);
+}
+
+Test(cli, fmi3_is_unsupported_not_broken, .timeout = 60)
+{
+    const char *versions[] = {"3.0"};
+    for (int i = 0; i < 1; i++) {
         char *dir = fmuc_test_mkdtemp("cli-ver"), *tmp = fmuc_test_mkdtemp("cli-ver-tmp");
         char fmu[4200], out[4200], rp[4300];
         snprintf(fmu, sizeof fmu, "%s/m%d.fmu", dir, i);

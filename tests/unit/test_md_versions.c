@@ -333,7 +333,8 @@ Test(md_fmi1, direct_dependency_names)
 {
     static const char xml[] =
         "<?xml version=\"1.0\"?>\n<fmiModelDescription fmiVersion=\"1.0\" modelName=\"m\" "
-        "modelIdentifier=\"m\" guid=\"{1}\">\n<ModelVariables>\n"
+        "modelIdentifier=\"m\" guid=\"{1}\" numberOfContinuousStates=\"0\" "
+        "numberOfEventIndicators=\"0\">\n<ModelVariables>\n"
         "<ScalarVariable name=\"u\" valueReference=\"0\" causality=\"input\"><Real/></ScalarVariable>\n"
         "<ScalarVariable name=\"y\" valueReference=\"1\" causality=\"output\"><Real/>"
         "<DirectDependency><Name> u </Name></DirectDependency></ScalarVariable>\n"

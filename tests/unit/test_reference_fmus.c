@@ -11,7 +11,7 @@
 #include "fmuc_test_util.h"
 
 typedef struct ref_case {
-    char *kind;  /* "good", "broken", "hostile", "vdsim" */
+    char *kind;  /* "good", "broken", "hostile", "vdsim", "fmi1/good/me", "fmi1/good/cs" */
     char *name;  /* folder name */
 } ref_case;
 
@@ -62,6 +62,8 @@ ParameterizedTestParameters(reference, matrix)
     ref_case *arr = NULL;
     size_t n = 0, cap = 0;
     add_cases(&arr, &n, &cap, "good");
+    add_cases(&arr, &n, &cap, "fmi1/good/me"); /* the FMI 1.0 FMUs of the project */
+    add_cases(&arr, &n, &cap, "fmi1/good/cs");
     add_cases(&arr, &n, &cap, "broken");
     add_cases(&arr, &n, &cap, "hostile");
     const char *vd[] = {"vdsim_l2", "vdsim_l3"};
@@ -174,7 +176,8 @@ ParameterizedTest(ref_case *c, reference, matrix, .timeout = 600)
 
     char ids[64][128], verdicts[64][32];
     size_t nexp = 0;
-    int good = strcmp(c->kind, "good") == 0 || strcmp(c->kind, "vdsim") == 0;
+    int good = strcmp(c->kind, "good") == 0 || strcmp(c->kind, "vdsim") == 0 ||
+               strncmp(c->kind, "fmi1/good/", 10) == 0;
     if (!good) {
         char epath[4200];
         snprintf(epath, sizeof epath, "%s/EXPECT", src);

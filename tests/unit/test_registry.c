@@ -46,10 +46,17 @@ Test(registry, metadata_complete)
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
         cr_assert(c->title && *c->title, "%s: no title", c->id);
-        cr_assert(c->spec && strncmp(c->spec, "FMI 2.0", 7) == 0, "%s: spec '%s'", c->id,
+        /* the spec cites the 2.0 clause first, or the first version the check judges; FMI 1.0
+         * clauses name the document and its part ("FMI 1.0 ME (fmiScalarVariable.xsd ...)"):
+         * the 1.0 PDFs' section numbers are not verified (../shared/fmi1-rules.md) */
+        const char *first = (c->versions & FMUC_V2)   ? "FMI 2.0"
+                            : (c->versions & FMUC_V3) ? "FMI 3.0"
+                                                      : "FMI 1.0";
+        cr_assert(c->spec && strncmp(c->spec, first, 7) == 0, "%s: spec '%s'", c->id,
                   c->spec ? c->spec : "(null)");
-        cr_assert(strstr(c->spec, "§") != NULL, "%s: spec cites no section",
-                  c->id);
+        cr_assert(strstr(c->spec, "§") != NULL ||
+                      (strcmp(first, "FMI 1.0") == 0 && strchr(c->spec, '(') != NULL),
+                  "%s: spec cites no section", c->id);
         cr_assert(c->run, "%s: no run function", c->id);
         cr_assert(c->applies & FMUC_APPLIES_ANY, "%s: applies to nothing", c->id);
         /* every check judges some version, and its spec cites each version it judges */

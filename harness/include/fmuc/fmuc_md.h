@@ -203,6 +203,7 @@ typedef struct fmuc_md_var_ext {
     uint32_t previous;         /* previous="vr" (FMI 3.0) when has_previous */
     uint8_t has_previous;
     uint8_t alias_kind;        /* FMI 1.0: FMUC_ALIAS_* */
+    uint8_t fmi1_fixed;        /* FMI 1.0 fixed attribute: 0 absent, 1 "false", 2 "true" */
     uint8_t intermediate_update, has_intermediate_update;
     /* Clock */
     uint16_t clock_has;        /* FMUC_CLK_* */

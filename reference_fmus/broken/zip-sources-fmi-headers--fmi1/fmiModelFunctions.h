@@ -1,0 +1,1 @@
+/* a copy of the FMI 1.0 header (stand-in) */

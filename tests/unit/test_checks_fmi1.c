@@ -1,0 +1,355 @@
+/* The static checks on FMI 1.0 model descriptions (issue 20): the 1.0 branches of the md-*
+ * checks and the 1.0-only checks (md-alias-base, md-direct-dependency, md-var-fixed) on small
+ * 1.0 documents, and the Modelica Reference-FMUs v0.0.39 (FMI 1.0 ME and CS, ../shared) passing
+ * every zip-* and md-* check that judges FMI 1.0. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fmuc/fmuc_md.h"
+#include "fmuc_test_util.h"
+
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
+
+/* Run check id on a 1.0 document with modelIdentifier mi: root attributes beyond the required
+ * ones, and the body. *other_fail (may be NULL): a failure that is not a violation of the letter
+ * only (one the interop profile keeps). */
+static fmuc_verdict run1_mi(const char *id, const char *mi, const char *root_extra,
+                            const char *body, int *other_fail)
+{
+    char *xml = NULL;
+    cr_assert(asprintf(&xml,
+                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                       "<fmiModelDescription fmiVersion=\"1.0\" modelName=\"M\" "
+                       "modelIdentifier=\"%s\" guid=\"{1}\"%s>\n%s\n</fmiModelDescription>\n",
+                       mi, root_extra ? root_extra
+                                  : " numberOfContinuousStates=\"0\" numberOfEventIndicators=\"0\"",
+                       body) > 0);
+    fmuc_fmu fmu;
+    memset(&fmu, 0, sizeof fmu);
+    cr_assert_eq(fmuc_md_parse(&fmu.md, xml, strlen(xml), NULL), FMUC_OK, "%s", xml);
+    cr_assert_eq(fmu.md.fmi, FMUC_FMI1);
+    fmu.md_parsed = 1;
+    fmu.has_md_file = 1;
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert(c, "no check %s", id);
+    cr_assert(c->versions & FMUC_V1, "%s does not judge FMI 1.0", id);
+    fmuc_options opts;
+    memset(&opts, 0, sizeof opts);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    fmuc_verdict v = r.verdict;
+    if (other_fail)
+        *other_fail = r.other_fail;
+    fmuc_result_clear(&r);
+    fmuc_md_free(&fmu.md);
+    free(xml);
+    return v;
+}
+
+static fmuc_verdict run1(const char *id, const char *root_extra, const char *body)
+{
+    return run1_mi(id, "M", root_extra, body, NULL);
+}
+
+#define SV(name, vr, attrs, type) \
+    "<ScalarVariable name=\"" name "\" valueReference=\"" #vr "\" " attrs ">" type "</ScalarVariable>\n"
+#define MV(...) "<ModelVariables>\n" __VA_ARGS__ "</ModelVariables>"
+
+Test(fmi1_checks, alias_sets)
+{
+    /* a base, an alias and a negated alias with agreeing starts */
+    cr_expect_eq(run1("md-alias-base", NULL,
+                      MV(SV("x", 1, "", "<Real start=\"2\"/>")
+                         SV("y", 1, "alias=\"alias\"", "<Real start=\"2\"/>")
+                         SV("z", 1, "alias=\"negatedAlias\"", "<Real start=\"-2\"/>"))),
+                 FMUC_VERDICT_PASS);
+    /* two noAlias variables on one valueReference: an unmarked set */
+    cr_expect_eq(run1("md-alias-base", NULL, MV(SV("x", 1, "", "<Real/>") SV("y", 1, "", "<Real/>"))),
+                 FMUC_VERDICT_FAIL);
+    /* every member marked alias: no base */
+    cr_expect_eq(run1("md-alias-base", NULL,
+                      MV(SV("x", 1, "alias=\"alias\"", "<Real/>")
+                         SV("y", 1, "alias=\"negatedAlias\"", "<Real/>"))),
+                 FMUC_VERDICT_FAIL);
+    /* an alias whose valueReference no other Real has (the Integer does not count) */
+    cr_expect_eq(run1("md-alias-base", NULL,
+                      MV(SV("x", 1, "variability=\"discrete\"", "<Integer/>")
+                         SV("y", 1, "alias=\"alias\"", "<Real/>"))),
+                 FMUC_VERDICT_FAIL);
+    /* a negated alias whose start is not the negation: a warning */
+    cr_expect_eq(run1("md-alias-base", NULL,
+                      MV(SV("x", 1, "", "<Real start=\"2\"/>")
+                         SV("z", 1, "alias=\"negatedAlias\"", "<Real start=\"2\"/>"))),
+                 FMUC_VERDICT_WARN);
+    /* a negated Boolean alias: a warning */
+    cr_expect_eq(run1("md-alias-base", NULL,
+                      MV(SV("b", 3, "variability=\"discrete\"", "<Boolean/>")
+                         SV("nb", 3, "variability=\"discrete\" alias=\"negatedAlias\"", "<Boolean/>"))),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(run1("md-alias-base", NULL, MV(SV("x", 1, "", "<Real/>"))), FMUC_VERDICT_NA);
+}
+
+Test(fmi1_checks, direct_dependency)
+{
+#define DD(names) "<DirectDependency>" names "</DirectDependency>"
+    const char *u = SV("u", 1, "causality=\"input\"", "<Real start=\"0\"/>");
+    const char *p = SV("p", 2, "variability=\"parameter\"", "<Real start=\"1\"/>");
+    char body[2048];
+    snprintf(body, sizeof body, "<ModelVariables>\n%s%s%s</ModelVariables>", u, p,
+             SV("y", 3, "causality=\"output\"", "<Real/>" DD("<Name>u</Name>")));
+    cr_expect_eq(run1("md-direct-dependency", NULL, body), FMUC_VERDICT_PASS);
+    snprintf(body, sizeof body, "<ModelVariables>\n%s%s%s</ModelVariables>", u, p,
+             SV("y", 3, "causality=\"output\"", "<Real/>" DD("<Name>p</Name>")));
+    cr_expect_eq(run1("md-direct-dependency", NULL, body), FMUC_VERDICT_FAIL);
+    snprintf(body, sizeof body, "<ModelVariables>\n%s%s%s</ModelVariables>", u, p,
+             SV("y", 3, "causality=\"output\"", "<Real/>" DD("<Name>uu</Name>")));
+    cr_expect_eq(run1("md-direct-dependency", NULL, body), FMUC_VERDICT_FAIL);
+    snprintf(body, sizeof body, "<ModelVariables>\n%s%s%s</ModelVariables>", u, p,
+             SV("w", 3, "", "<Real/>" DD("<Name>u</Name>")));
+    cr_expect_eq(run1("md-direct-dependency", NULL, body), FMUC_VERDICT_WARN);
+#undef DD
+}
+
+Test(fmi1_checks, fixed_needs_start)
+{
+    cr_expect_eq(run1("md-var-fixed", NULL, MV(SV("x", 1, "", "<Real fixed=\"true\"/>"))),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(run1("md-var-fixed", NULL,
+                      MV(SV("x", 1, "", "<Real start=\"1\" fixed=\"false\"/>"))),
+                 FMUC_VERDICT_PASS);
+}
+
+Test(fmi1_checks, element_order_and_implementation)
+{
+    const char *cs = "<Implementation><CoSimulation_StandAlone><Capabilities/>"
+                     "</CoSimulation_StandAlone></Implementation>";
+    char body[1024];
+    snprintf(body, sizeof body, "<DefaultExperiment stopTime=\"1\"/>\n%s\n%s",
+             MV(SV("x", 1, "", "<Real/>")), cs);
+    /* the 1.0 sequence, no ModelStructure: nothing missing */
+    cr_expect_eq(run1("md-element-order", NULL, body), FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-interfaces", NULL, body), FMUC_VERDICT_PASS);
+    snprintf(body, sizeof body, "%s\n<DefaultExperiment stopTime=\"1\"/>",
+             MV(SV("x", 1, "", "<Real/>")));
+    cr_expect_eq(run1("md-element-order", NULL, body), FMUC_VERDICT_FAIL);
+    /* no ModelVariables: optional in the schema, FMPy refuses it */
+    cr_expect_eq(run1("md-element-order", NULL, "<DefaultExperiment stopTime=\"1\"/>"),
+                 FMUC_VERDICT_WARN);
+    /* Implementation without Capabilities; a tool coupling without Model */
+    cr_expect_eq(run1("md-interfaces", NULL,
+                      "<Implementation><CoSimulation_StandAlone/></Implementation>"),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(run1("md-interfaces", NULL,
+                      "<Implementation><CoSimulation_Tool><Capabilities/></CoSimulation_Tool>"
+                      "</Implementation>"),
+                 FMUC_VERDICT_FAIL);
+    /* the 1.0 flag is spelt canRunAsynchronuously; the usual spelling is no 1.0 attribute */
+    cr_expect_eq(run1("md-xml-schema", NULL,
+                      "<Implementation><CoSimulation_StandAlone><Capabilities "
+                      "canRunAsynchronuously=\"false\" canSignalEvents=\"false\"/>"
+                      "</CoSimulation_StandAlone></Implementation>"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-xml-schema", NULL,
+                      "<Implementation><CoSimulation_StandAlone><Capabilities "
+                      "canRunAsynchronously=\"false\"/></CoSimulation_StandAlone>"
+                      "</Implementation>"),
+                 FMUC_VERDICT_FAIL);
+    /* FMI 2.0 elements are no 1.0 elements */
+    cr_expect_eq(run1("md-xml-schema", NULL, "<ModelVariables/>\n<ModelStructure/>"),
+                 FMUC_VERDICT_FAIL);
+    /* Model needs entryPoint and type */
+    cr_expect_eq(run1("md-required-attributes", NULL,
+                      "<Implementation><CoSimulation_Tool><Capabilities/>"
+                      "<Model entryPoint=\"fmu://resources/m.mo\"/></CoSimulation_Tool>"
+                      "</Implementation>"),
+                 FMUC_VERDICT_FAIL);
+}
+
+Test(fmi1_checks, root_attributes)
+{
+    cr_expect_eq(run1("md-required-attributes", " numberOfContinuousStates=\"0\"",
+                      MV(SV("x", 1, "", "<Real/>"))),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(run1("md-required-attributes", NULL, MV(SV("x", 1, "", "<Real/>"))),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-fmi-version", NULL, MV(SV("x", 1, "", "<Real/>"))), FMUC_VERDICT_PASS);
+    /* the root's modelIdentifier prefixes every 1.0 function, also in shared libraries: one
+     * that is no C identifier fails outright (2.0 downgrades it for shared-library FMUs) */
+    int other = 0;
+    cr_expect_eq(run1_mi("md-model-identifier", "1M", NULL, MV(SV("x", 1, "", "<Real/>")), &other),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(other, "a violation of the rule, not only of its letter");
+    cr_expect_eq(run1_mi("md-model-identifier", "CON", NULL, MV(SV("x", 1, "", "<Real/>")), NULL),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(run1_mi("md-model-identifier", "M_1", NULL, MV(SV("x", 1, "", "<Real/>")), NULL),
+                 FMUC_VERDICT_PASS);
+}
+
+Test(fmi1_checks, variable_rules_of_1_0)
+{
+    /* an output parameter and an input parameter are 1.0 usage; an input constant warns */
+    cr_expect_eq(run1("md-var-causality-variability", NULL,
+                      MV(SV("p", 1, "variability=\"parameter\" causality=\"output\"",
+                            "<Real start=\"1\"/>")
+                         SV("q", 2, "variability=\"parameter\" causality=\"input\"",
+                            "<Real start=\"1\"/>"))),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-var-causality-variability", NULL,
+                      MV(SV("c", 1, "variability=\"constant\" causality=\"input\"",
+                            "<Real start=\"1\"/>"))),
+                 FMUC_VERDICT_WARN);
+    /* 1.0 has no initial: an output with start is fine, an input without start warns */
+    cr_expect_eq(run1("md-var-start-required", NULL,
+                      MV(SV("y", 1, "causality=\"output\"", "<Real start=\"1\"/>"))),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-var-start-required", NULL,
+                      MV(SV("u", 1, "causality=\"input\"", "<Real/>"))),
+                 FMUC_VERDICT_WARN);
+    /* a start outside [min, max] is a derived rule in 1.0 */
+    cr_expect_eq(run1("md-var-start-range", NULL,
+                      MV(SV("x", 1, "", "<Real min=\"0\" max=\"1\" start=\"2\"/>"))),
+                 FMUC_VERDICT_WARN);
+    /* a Type's unit need not be in UnitDefinitions in 1.0; duplicate Type names fail */
+    cr_expect_eq(run1("md-type-definitions", NULL,
+                      "<TypeDefinitions><Type name=\"T\"><RealType unit=\"m\"/></Type>"
+                      "</TypeDefinitions>"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(run1("md-type-definitions", NULL,
+                      "<TypeDefinitions><Type name=\"T\"><RealType/></Type>"
+                      "<Type name=\"T\"><IntegerType/></Type></TypeDefinitions>"),
+                 FMUC_VERDICT_FAIL);
+}
+
+/* The Reference-FMUs v0.0.39 (the last release with FMI 1.0) pass every static check that
+ * judges FMI 1.0 (issue 20: done when they pass). */
+Test(fmi1_checks, reference_fmus_pass_the_static_checks, .timeout = 120)
+{
+    static const char *const fmus[] = {
+        "cs/BouncingBall", "cs/Dahlquist", "cs/Feedthrough", "cs/Resource", "cs/Stair",
+        "cs/VanDerPol",    "me/BouncingBall", "me/Dahlquist", "me/Feedthrough", "me/Stair",
+        "me/VanDerPol"};
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/reference-fmus/fmi1/me/BouncingBall.fmu", FMUC_SHARED_DIR);
+    if (access(probe, R_OK) != 0)
+        cr_skip_test("no %s", probe);
+    for (size_t i = 0; i < sizeof fmus / sizeof fmus[0]; i++) {
+        char fmu[4096], rp[4200];
+        snprintf(fmu, sizeof fmu, "%s/reference-fmus/fmi1/%s.fmu", FMUC_SHARED_DIR, fmus[i]);
+        char *out = fmuc_test_mkdtemp("fmi1ref");
+        cr_assert(out);
+        char *argv[] = {FMUC_EXE, "-q", "--no-html", "--only", "zip-*", "--only", "md-*",
+                        "-o", out, fmu, NULL};
+        fmuc_test_run run;
+        cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+        cr_expect_eq(run.status, 0, "%s: exit %d", fmus[i], run.status);
+        snprintf(rp, sizeof rp, "%s/report.json", out);
+        cJSON *rep = fmuc_test_read_json(rp);
+        cr_assert(rep, "%s: no report", fmus[i]);
+        size_t judged = 0;
+        cJSON *it;
+        cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+        {
+            const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+            const char *v = cJSON_GetStringValue(
+                cJSON_GetObjectItem(cJSON_GetObjectItem(it, "verdicts"), "standard"));
+            cr_expect(v && (strcmp(v, "pass") == 0 || strcmp(v, "not-applicable") == 0),
+                      "%s: %s is %s", fmus[i], id, v ? v : "?");
+            judged += v && strcmp(v, "pass") == 0;
+        }
+        cr_expect_geq(judged, 30, "%s: only %zu checks passed", fmus[i], judged);
+        cJSON_Delete(rep);
+        fmuc_test_run_free(&run);
+        fmuc_test_rm_rf(out);
+        free(out);
+    }
+}
+
+/* ---- archive checks on a 1.0 FMU (listings built directly) ---- */
+
+typedef struct zfix {
+    fmuc_fmu fmu;
+    fmuc_zip_entry entries[8];
+    fmuc_options opts;
+} zfix;
+
+static void zbase(zfix *f)
+{
+    memset(f, 0, sizeof *f);
+    f->fmu.file_name = "M.fmu";
+    f->fmu.fmi_version_seen = "1.0";
+    f->fmu.md.fmi = FMUC_FMI1;
+    f->fmu.md.fmi1_model_identifier = "M";
+    f->fmu.md_parsed = 1;
+    f->fmu.has_md_file = 1;
+    f->fmu.listing.entries = f->entries;
+    fmuc_options_init(&f->opts);
+}
+
+static fmuc_zip_entry *zadd(zfix *f, const char *name)
+{
+    size_t n = f->fmu.listing.nentries++;
+    cr_assert(n < 8);
+    fmuc_zip_entry *e = &f->entries[n];
+    memset(e, 0, sizeof *e);
+    e->name = name;
+    e->method = 8;
+    e->version_needed = 20;
+    e->size = 100;
+    e->comp_size = 50;
+    return e;
+}
+
+static fmuc_verdict zrun(const char *id, zfix *f)
+{
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert(c && (c->versions & FMUC_V1), "%s does not judge FMI 1.0", id);
+    cr_assert_eq(fmuc_fmu_fmi_version(&f->fmu), 1);
+    fmuc_subject s = {.fmu = &f->fmu, .opts = &f->opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    fmuc_verdict v = r.verdict;
+    fmuc_result_clear(&r);
+    return v;
+}
+
+Test(fmi1_checks, archive_rules_of_1_0)
+{
+    zfix f;
+    /* darwin64 is customary for 1.0 (a note); an FMI 3.0 tuple is no 1.0 folder */
+    zbase(&f);
+    zadd(&f, "modelDescription.xml");
+    zadd(&f, "binaries/linux64/M.so");
+    zadd(&f, "binaries/darwin64/M.dylib");
+    cr_expect_eq(zrun("zip-platform-folders", &f), FMUC_VERDICT_PASS);
+    zadd(&f, "binaries/x86_64-linux/M.so");
+    cr_expect_eq(zrun("zip-platform-folders", &f), FMUC_VERDICT_WARN);
+    /* the 1.0 documentation entry point is _main.html */
+    zbase(&f);
+    zadd(&f, "documentation/index.html");
+    cr_expect_eq(zrun("zip-documentation-index", &f), FMUC_VERDICT_WARN);
+    zbase(&f);
+    zadd(&f, "documentation/_main.html");
+    cr_expect_eq(zrun("zip-documentation-index", &f), FMUC_VERDICT_PASS);
+    /* 1.0 names no compression methods: bzip2 is a tool heuristic's finding */
+    zbase(&f);
+    zadd(&f, "modelDescription.xml")->method = 12;
+    cr_expect_eq(zrun("zip-compression-method", &f), FMUC_VERDICT_WARN);
+    /* a file not named after the modelIdentifier: a note only */
+    zbase(&f);
+    f.fmu.file_name = "renamed.fmu";
+    zadd(&f, "modelDescription.xml");
+    cr_expect_eq(zrun("zip-fmu-file", &f), FMUC_VERDICT_PASS);
+    /* the 1.0 headers in sources/ */
+    zbase(&f);
+    zadd(&f, "sources/fmiModelFunctions.h");
+    cr_expect_eq(zrun("zip-sources-fmi-headers", &f), FMUC_VERDICT_WARN);
+}
