@@ -67,10 +67,21 @@ static int recordable(const fmuc_md_var *v)
             v->type == FMUC_TYPE_BOOLEAN || v->type == FMUC_TYPE_ENUMERATION);
 }
 
-static equ_var mkvar(const fmuc_md_var *v)
+static equ_var mkvar(const fmuc_md *md, size_t i)
 {
-    equ_var e = {v->name, v->value_reference, v->type, v->line};
+    const fmuc_md_var *v = &md->vars[i];
+    equ_var e = {v->name, v->value_reference, v->type, v->line, 0};
+    if (v->ext && v->type != FMUC_TYPE_BOOLEAN) {
+        /* FMI 1.0 ME §2.9 alias="negatedAlias": the importer negates the base's value */
+        const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+        e.negated = x && x->alias_kind == FMUC_ALIAS_NEGATED;
+    }
     return e;
+}
+
+equ_var equ_var_of(const fmuc_md *md, const fmuc_md_var *v)
+{
+    return mkvar(md, (size_t)(v - md->vars));
 }
 
 static int plan_vars(equ_plan *p, int require)
@@ -85,17 +96,17 @@ static int plan_vars(equ_plan *p, int require)
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (v->causality == FMUC_CAUS_OUTPUT && recordable(v) && p->nout < EQU_MAX_VARS)
-            p->out[p->nout++] = mkvar(v);
+            p->out[p->nout++] = mkvar(md, i);
         if (v->causality == FMUC_CAUS_INPUT && v->type == FMUC_TYPE_REAL &&
             v->variability == FMUC_VAR_CONTINUOUS && (v->has & FMUC_HAS_VALUE_REFERENCE))
-            p->in[p->nin++] = mkvar(v);
+            p->in[p->nin++] = mkvar(md, i);
     }
     if (p->nout == 0) /* no outputs: every Real local (states and the like) */
         for (size_t i = 0; i < md->nvars; i++) {
             const fmuc_md_var *v = &md->vars[i];
             if (v->causality == FMUC_CAUS_LOCAL && v->type == FMUC_TYPE_REAL && recordable(v) &&
                 p->nout < EQU_MAX_VARS)
-                p->out[p->nout++] = mkvar(v);
+                p->out[p->nout++] = mkvar(md, i);
         }
     if (p->nout == 0 && require) {
         snprintf(p->why, sizeof p->why, "the model has no outputs and no Real local variables "
@@ -103,6 +114,8 @@ static int plan_vars(equ_plan *p, int require)
         return -1;
     }
     p->nx = md->nderivatives;
+    if (md->fmi == FMUC_FMI1 && md->has_number_of_continuous_states) /* no ModelStructure */
+        p->nx = md->number_of_continuous_states;
     p->nz = md->number_of_event_indicators;
     if (fmuc_check_dynamic_counts_ok(p->nz, p->nx, p->why, sizeof p->why) < 0)
         return -1;
@@ -545,10 +558,13 @@ int equ_inst_record(equ_inst *in, double *row)
                     snprintf(cb, sizeof cb, "%s(outputs at t=%.17g)", call, p->t[in->k]);
                     return failf(in, cb, st);
                 }
-                for (size_t q = 0; q < m; q++)
+                for (size_t q = 0; q < m; q++) {
                     row[idx[q]] = type == FMUC_TYPE_REAL      ? rv[q]
                                   : type == FMUC_TYPE_BOOLEAN ? (bv[q] ? 1.0 : 0.0)
                                                               : (double)iv[q];
+                    if (type != FMUC_TYPE_BOOLEAN && p->out[idx[q]].negated)
+                        row[idx[q]] = -row[idx[q]];
+                }
                 m = 0;
             }
             if (j == p->nout)
