@@ -350,13 +350,37 @@ int equ_inst_status(equ_inst *in, int st)
 
 int equ_inst_usable(const equ_inst *in) { return in->c && in->worst < FMUC_STATUS_ERROR; }
 
+/* The FMI 1.0 name of a call named the 2.0 way ("fmi2DoStep(t=1)" -> "fmiDoStep(t=1)"). */
+static const char *v1_call(const char *call, char *buf, size_t n)
+{
+    static const char *const map[][2] = {
+        {"fmi2NewDiscreteStates", "fmiEventUpdate"},
+        {"fmi2GetNominalsOfContinuousStates", "fmiGetNominalContinuousStates"},
+        {"fmi2ExitInitializationMode", "fmiInitialize/fmiInitializeSlave"},
+        {"fmi2Instantiate", "fmiInstantiateModel/fmiInstantiateSlave"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        size_t l = strlen(map[i][0]);
+        if (strncmp(call, map[i][0], l) == 0 && (call[l] == '\0' || call[l] == '(')) {
+            snprintf(buf, n, "%s%s", map[i][1], call + l);
+            return buf;
+        }
+    }
+    if (strncmp(call, "fmi2", 4) == 0) {
+        snprintf(buf, n, "fmi%s", call + 4);
+        return buf;
+    }
+    return call;
+}
+
 static int failf(equ_inst *in, const char *call, int st)
 {
-    char sb[32];
+    char sb[32], cb[256];
+    const int ver = in->c ? fmuc_inst_fmi_version(in->c) : 2;
     equ_inst_status(in, st);
     if (!in->err[0])
-        snprintf(in->err, sizeof in->err, "%s returned %s", call,
-                 fmuc_status_name(2, (int)st, sb, sizeof sb));
+        snprintf(in->err, sizeof in->err, "%s returned %s",
+                 ver == 1 ? v1_call(call, cb, sizeof cb) : call,
+                 fmuc_status_name(ver, (int)st, sb, sizeof sb));
     return -1;
 }
 
@@ -486,8 +510,12 @@ int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
     }
     in->c = fmuc_inst_instantiate(ctx, (fmuc_iface)p->iface, NULL, instance_name);
     if (!in->c) {
-        snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
-                 equ_iface_name(p->iface));
+        if (fmuc_inst_version(ctx) == 1)
+            snprintf(in->err, sizeof in->err, "%s returned NULL",
+                     p->iface == fmi2CoSimulation ? "fmiInstantiateSlave" : "fmiInstantiateModel");
+        else
+            snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
+                     equ_iface_name(p->iface));
         return -1;
     }
     return initialize(in);
@@ -497,7 +525,7 @@ int equ_inst_reset(equ_inst *in)
 {
     int st = fmuc_inst_reset(in->c);
     if (bad(st))
-        return failf(in, "fmi2Reset", st);
+        return failf(in, fmuc_inst_fmi_version(in->c) == 1 ? "fmiResetSlave" : "fmi2Reset", st);
     in->worst = FMUC_STATUS_OK; /* fmi2Reset leaves the error state (§2.1.3) */
     in->terminated = 0;
     in->next_event_defined = 0;
