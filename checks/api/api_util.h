@@ -263,7 +263,8 @@ static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc
     fmuc_drive_reached r;
     fmuc_inst *in = fmuc_inst_instantiate(ctx, (fmuc_iface)t, NULL, name);
     if (!in) {
-        snprintf(why, whylen, "%s returned NULL", fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE));
+        snprintf(why, whylen, "%s returned NULL",
+                 apiu_fn(fmuc_inst_version(ctx), t, FMUC_INST_OP_INSTANTIATE));
         return NULL;
     }
     fmuc_drive_start_init(&ds, md);
@@ -272,7 +273,8 @@ static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc
     if (r.no_settle)
         snprintf(why, whylen, "the event iteration did not settle");
     else
-        snprintf(why, whylen, "%s returned %s", fmuc_inst_op_name(fmuc_inst_fmi_version(in), r.failed_op),
+        snprintf(why, whylen, "%s returned %s",
+                 apiu_fn(fmuc_inst_fmi_version(in), t, (fmuc_inst_op)r.failed_op),
                  fmuc_status_name(fmuc_inst_fmi_version(in), r.status, b, sizeof b));
     if (r.status != FMUC_STATUS_FATAL)
         fmuc_inst_free(in);
