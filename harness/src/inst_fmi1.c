@@ -434,14 +434,19 @@ static fmuc_status reset(fmuc_inst *in)
 
 /* ---- values ------------------------------------------------------------------------------- */
 
+#define BOOL_GUARD 64 /* bytes of guard behind the fmiBoolean array the FMU fills */
+
 static fmuc_status get_booleans(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, int *values)
 {
     const fmi1_lib *l = L_(in);
-    fmiBoolean one = 0, *tmp = !values ? NULL : nvr <= 1 ? &one : calloc(nvr, 1);
+    /* the FMU fills a char array of ours: guarded like every output array (inst.c) */
+    fmiBoolean *tmp = !values || nvr > SIZE_MAX - BOOL_GUARD ? NULL : calloc(nvr + BOOL_GUARD, 1);
     fmuc_w_call *e;
     fmiStatus st;
     if (values && !tmp)
         return FMUC_STATUS_ERROR;
+    for (size_t i = 0; tmp && i < BOOL_GUARD; i++)
+        tmp[nvr + i] = (fmiBoolean)(0x5A ^ i);
     if (!l->fmiGetBoolean) {
         not_provided(l->ctx, FMUC_W_FN1_fmiGetBoolean);
         st = (fmiStatus)FMUC_STATUS_NOT_PROVIDED;
@@ -453,9 +458,13 @@ static fmuc_status get_booleans(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, in
         end(e, st);
         for (size_t i = 0; tmp && i < nvr; i++)
             values[i] = tmp[i] != fmiFalse;
+        for (size_t i = BOOL_GUARD; tmp && i > 0; i--)
+            if (tmp[nvr + i - 1] != (fmiBoolean)(0x5A ^ (i - 1))) {
+                fmuc_trace__buffer_violation(in->ctx, FMUC_W_BUFV_OVERRUN, "value", nvr, 1, i);
+                break;
+            }
     }
-    if (tmp != &one)
-        free(tmp);
+    free(tmp);
     return (fmuc_status)st;
 }
 
