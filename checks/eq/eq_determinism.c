@@ -47,9 +47,9 @@ typedef struct det_job {
 
 /* Crashes in these phases answer what (1) to (3) probe: a second instance in the
  * process, fmi2Reset, two live instances. */
-static const char *const probe_phases[] = {"second fresh instance", "fmi2Reset",
+static const char *const probe_phases[] = {"second fresh instance", "reset (",
                                            "two instances stepped alternately", NULL};
-static const char *const reset_phases[] = {"fmi2Reset", NULL};
+static const char *const reset_phases[] = {"reset (", NULL};
 
 static void put_rows(cJSON *reply, int run, const double *rows, size_t n)
 {
@@ -121,7 +121,7 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
         } else {
             put_rows(reply, RUN_ALT_A, a, n);
             put_rows(reply, RUN_ALT_B, b, n);
-            fmuc_worker_phase(ctx, "fmi2Reset and the run after it");
+            fmuc_worker_phase(ctx, "reset (fmi2Reset / fmiResetSlave) and the run after it");
             if (equ_inst_reset(&ia) < 0 || equ_inst_record(&ia, b) < 0 ||
                 equ_inst_run_to(&ia, p->nsteps, b) < 0)
                 put_err(reply, RUN_RESET, ia.err);
@@ -138,7 +138,7 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
         put_err(reply, RUN_SEQ2, in.err);
     } else {
         put_rows(reply, RUN_SEQ2, b, n);
-        fmuc_worker_phase(ctx, "fmi2Reset and the run after it");
+        fmuc_worker_phase(ctx, "reset (fmi2Reset / fmiResetSlave) and the run after it");
         if (equ_inst_reset(&in) < 0 || equ_inst_record(&in, b) < 0 ||
             equ_inst_run_to(&in, p->nsteps, b) < 0)
             put_err(reply, RUN_RESET, in.err);
