@@ -558,11 +558,10 @@ Test(zip, refuses_truncated_archive)
     fmuc_fmu_close(&f);
 }
 
-/* FMI 1.0 is checked since issue 20: only 3.0 is left here */
-Test(zip, fmi3_is_unsupported)
+Test(zip, fmi1_and_fmi3_are_unsupported)
 {
-    const char *vs[] = {"3.0", "3.0-beta.2"};
-    for (int i = 0; i < 2; i++) {
+    const char *vs[] = {"1.0", "3.0", "3.0-beta.2"};
+    for (int i = 0; i < 3; i++) {
         const char *md = md_text(vs[i], "m");
         spec sp[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0},
                      {"binaries/linux64/m.so", "x", 0, 0, 0, 0, 0}};
