@@ -56,6 +56,9 @@ typedef struct fmuc_check {
     const char *fix;    /* how the FMU's author fixes a violation (one or two sentences) */
     unsigned applies;   /* FMUC_APPLIES_* : the check runs if the FMU declares one of these */
     unsigned versions;  /* FMUC_V* : the FMI versions whose FMUs the check judges */
+    const char *absent_in_v1; /* what FMI 1.0 lacks for this rule ("FMI 1.0 has no FMU
+                               * state"): the not-applicable reason for a 1.0 FMU, else the
+                               * generic "a rule of FMI 2.0" (NULL) */
     unsigned needs;     /* FMUC_NEEDS_* */
     void (*run)(const fmuc_subject *s, fmuc_result *res);
 } fmuc_check;

@@ -96,6 +96,11 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
         return buf;
     }
     const int v = fmuc_fmu_fmi_version(fmu);
+    if (!(c->versions & (1u << (v - 1))) && v == 1 && c->absent_in_v1) {
+        snprintf(buf, len, "%s (this FMU is FMI 1.0, fmiVersion \"%s\")", c->absent_in_v1,
+                 fmu->fmi_version_seen ? fmu->fmi_version_seen : "?");
+        return buf;
+    }
     if (!(c->versions & (1u << (v - 1)))) {
         /* another version's rule: never judge an FMU by the text of a version it is not */
         snprintf(buf, len, "a rule of FMI %s; this FMU is FMI %s (fmiVersion \"%s\")",

@@ -18,6 +18,7 @@ typedef struct probe {
 
 typedef struct plan {
     fmi2Type iface;
+    int ver;                   /* FMI version: 1 names fmiSetReal ..., 2 fmi2SetReal ... */
     const fmuc_md *md;
     probe p[MAX_PROBES];
     size_t n;
@@ -58,13 +59,15 @@ static void build(plan *pl)
 {
     const fmuc_md *md = pl->md;
     static const int types[] = {FMUC_TYPE_REAL, FMUC_TYPE_INTEGER, FMUC_TYPE_BOOLEAN, FMUC_TYPE_STRING};
+    /* FMI 1.0 does not say what an unknown valueReference gives (fmi1-rules C-11, "D"): warn */
+    const int unknown_must = pl->ver != 1;
     for (size_t k = 0; k < 4; k++) {
         fmi2ValueReference u = apiu_unused_vr(md, types[k]);
-        add(pl, (probe){0, types[k], u, NULL, 1, "unknown valueReference"});
-        add(pl, (probe){1, types[k], u, NULL, 1, "unknown valueReference"});
+        add(pl, (probe){0, types[k], u, NULL, unknown_must, "unknown valueReference"});
+        add(pl, (probe){1, types[k], u, NULL, unknown_must, "unknown valueReference"});
     }
     size_t nconst = 0;
-    const fmuc_md_var *out = NULL, *indep = NULL;
+    const fmuc_md_var *out = NULL, *indep = NULL, *param = NULL;
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (!(v->has & FMUC_HAS_VALUE_REFERENCE) || v->type == FMUC_TYPE_NONE ||
@@ -77,8 +80,14 @@ static void build(plan *pl)
             out = v;
         } else if (v->causality == FMUC_CAUS_INDEPENDENT && !indep && v->type == FMUC_TYPE_REAL) {
             indep = v;
+        } else if (pl->ver == 1 && v->causality == FMUC_CAUS_PARAMETER && !param &&
+                   v->type != FMUC_TYPE_STRING) {
+            param = v; /* 1.0: a parameter is set before fmiInitialize only (fmi1-rules B-206) */
         }
     }
+    if (param)
+        add(pl, (probe){1, apiu_vr_class(param->type), param->value_reference, param, 0,
+                        "parameter"});
     if (out)
         add(pl, (probe){1, apiu_vr_class(out->type), out->value_reference, out, 0, "output"});
     if (indep)
@@ -89,7 +98,8 @@ static const char *describe(size_t i, void *user)
 {
     plan *pl = user;
     const probe *p = &pl->p[i];
-    snprintf(pl->desc, sizeof pl->desc, "fmi2%s%s(vr %u: %s%s%s)", p->set ? "Set" : "Get",
+    snprintf(pl->desc, sizeof pl->desc, "%s%s%s(vr %u: %s%s%s)", pl->ver == 1 ? "fmi" : "fmi2",
+             p->set ? "Set" : "Get",
              tname(p->type), p->vr, p->what, p->var ? " " : "", p->var && p->var->name ? p->var->name : "");
     return pl->desc;
 }
@@ -146,7 +156,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         memset(&pl, 0, sizeof pl);
         pl.iface = ifs[i].type;
         pl.md = &s->fmu->md;
+        pl.ver = fmuc_fmu_fmi_version(s->fmu);
         build(&pl);
+        const char *pre = pl.ver == 1 ? "fmi" : "fmi2";
+        const char *err = pl.ver == 1 ? "fmiError" : "fmi2Error";
+        const char *fr = apiu_fn(pl.ver, pl.iface, FMUC_INST_OP_FREE);
         cJSON *results[MAX_PROBES];
         apiu_probes set = {pl.iface, pl.n, one, &pl, 0, 0};
         if (apiu_run_probes(s, res, "api-bad-vr", &set, results, describe) != 0)
@@ -165,24 +179,26 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 snprintf(line, sizeof line, "%s: %s -> %s", ifs[i].name, d, died);
                 tested++;
                 if (p->must)
-                    fmuc_result_fail(res, "%s: %s must return fmi2Error, but the worker ended with "
-                                          "%s%s",
-                                     ifs[i].name, d, died,
-                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0
-                                         ? " (in fmi2FreeInstance after it)" : "");
+                    fmuc_result_fail(res, "%s: %s must return %s, but the worker ended with "
+                                          "%s%s%s%s",
+                                     ifs[i].name, d, err, died,
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " (in " : "",
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? fr : "",
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " after it)" : "");
                 else
-                    fmuc_result_warn(res, "%s: %s after initialization should return fmi2Error, "
-                                          "but the worker ended with %s%s",
-                                     ifs[i].name, d, died,
-                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0
-                                         ? " (in fmi2FreeInstance after it)" : "");
+                    fmuc_result_warn(res, "%s: %s after initialization should return %s, "
+                                          "but the worker ended with %s%s%s%s",
+                                     ifs[i].name, d, err, died,
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " (in " : "",
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? fr : "",
+                                     strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " after it)" : "");
             } else if (cJSON_IsString(r)) {
                 snprintf(line, sizeof line, "%s: %s -> not carried out: %s", ifs[i].name, d, r->valuestring);
                 fmuc_result_note(res, "%s: %s not carried out: %s", ifs[i].name, d, r->valuestring);
             } else {
                 int code = (int)r->valuedouble;
                 const char *sn = code == (int)FMUC_STATUS_NOT_PROVIDED ? "not provided"
-                                                                    : fmuc_status_name(2, code, b, sizeof b);
+                                                                    : fmuc_status_name(pl.ver, code, b, sizeof b);
                 snprintf(line, sizeof line, "%s: %s -> %s", ifs[i].name, d, sn);
                 tested++;
                 if (code != fmi2Error && code != (int)FMUC_STATUS_NOT_PROVIDED) {
@@ -193,12 +209,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     else
                         snprintf(who, sizeof who, "unknown %s valueReference %u", tname(p->type), p->vr);
                     if (p->must)
-                        fmuc_result_fail(res, "%s: fmi2%s%s of the %s returned %s (expected fmi2Error)",
-                                         ifs[i].name, p->set ? "Set" : "Get", tname(p->type), who, sn);
+                        fmuc_result_fail(res, "%s: %s%s%s of the %s returned %s (expected %s)",
+                                         ifs[i].name, pre, p->set ? "Set" : "Get", tname(p->type),
+                                         who, sn, err);
                     else
-                        fmuc_result_warn(res, "%s: fmi2%s%s of the %s after initialization returned %s "
-                                              "(expected fmi2Error)",
-                                         ifs[i].name, p->set ? "Set" : "Get", tname(p->type), who, sn);
+                        fmuc_result_warn(res, "%s: %s%s%s of the %s after initialization returned %s "
+                                              "(expected %s%s)",
+                                         ifs[i].name, pre, p->set ? "Set" : "Get", tname(p->type),
+                                         who, sn, err,
+                                         pl.ver == 1 && !p->var
+                                             ? "; FMI 1.0 does not say, FMPy and the "
+                                               "Reference-FMUs refuse it"
+                                             : "");
                 }
             }
             cJSON_AddItemToArray(list, cJSON_CreateString(line));
@@ -212,7 +234,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_bad_vr = {
     .id = "api-bad-vr",
     .title = "Unknown or non-settable value references are refused with fmi2Error",
-    .spec = "FMI 2.0.4 §2.1.2",
+    .spec = "FMI 2.0.4 §2.1.2; FMI 1.0 ME (variability: constants never change, parameters are "
+            "set before fmiInitialize only); FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes only declared valueReferences (to fmi2Set*, only settable ones): an FMU that does not refuse others cannot break it",
@@ -222,7 +245,7 @@ const fmuc_check fmuc_check_api_bad_vr = {
     .fix = "Look each valueReference up per base type in fmi2Get*/fmi2Set* and return fmi2Error "
            "(with a log message) for one that is unknown or not settable in the current state.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

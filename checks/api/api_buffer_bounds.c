@@ -62,7 +62,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     get_all(in, md, FMUC_TYPE_BOOLEAN, FMUC_INST_BOOLEAN, sizeof(int));
     get_all(in, md, FMUC_TYPE_STRING, FMUC_INST_STRING, sizeof(const char *));
 
-    size_t nx = md->nderivatives, nz = md->number_of_event_indicators;
+    size_t nx = md->fmi == FMUC_FMI1 ? md->number_of_continuous_states : md->nderivatives;
+    size_t nz = md->number_of_event_indicators;
     double *x = calloc(nx + 1, sizeof *x), *z = calloc(nz + 1, sizeof *z);
     if (a->t == fmi2ModelExchange && x && z) {
         fmuc_inst_get_continuous_states(in, x, nx);
@@ -225,7 +226,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_buffer_bounds = {
     .id = "api-buffer-bounds",
     .title = "The FMU stays within the arrays it is given",
-    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2",
+    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, "
+            "fmiGetEventIndicators: nvr / nx / ni elements); FMI 1.0 CS (the same getters)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer sizes each output array by the call's count; an FMU writing one element "
            "more corrupts the importer's heap or stack (a crash or wrong results far from the "
@@ -234,7 +236,7 @@ const fmuc_check fmuc_check_api_buffer_bounds = {
            "model's own number of variables or states; never write through the const "
            "arguments.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -56,7 +56,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
         return;
     }
+    const int ver = fmuc_fmu_fmi_version(s->fmu);
     for (size_t i = 0; i < n; i++) {
+        const char *inst = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE);
         fmuc_worker_outcome o, o2;
         int once = apiu_once_per_process(s->fmu, ifs[i].type);
         guid_job job = {ifs[i].type, once ? STEP_OWN_GUID : STEP_OWN_GUID | STEP_WRONG_GUID};
@@ -72,24 +74,24 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (died || died2) {
             char why[600];
             apiu_death_text(died ? &o : &o2, why, sizeof why);
-            fmuc_result_violation(res, "%s: fmi2Instantiate with the wrong fmuGUID \"%s\" did not "
+            fmuc_result_violation(res, "%s: %s with the wrong %s \"%s\" did not "
                                        "return NULL: the worker ended with %s",
-                                  ifs[i].name, md->guid && strcmp(md->guid, WRONG_GUID_A) == 0
+                                  ifs[i].name, inst, ver == 1 && ifs[i].type == fmi2ModelExchange ? "GUID" : "fmuGUID", md->guid && strcmp(md->guid, WRONG_GUID_A) == 0
                                                    ? WRONG_GUID_B : WRONG_GUID_A, why);
             tested++;
         } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "ok_guid"))) {
-                fmuc_result_note(res, "%s: fmi2Instantiate with the model description's guid "
+                fmuc_result_note(res, "%s: %s with the model description's guid "
                                       "failed (see api-instantiate); the GUID comparison was not tested",
-                                 ifs[i].name);
+                                 ifs[i].name, inst);
             } else {
                 tested++;
                 if (cJSON_IsTrue(cJSON_GetObjectItem(r2, "accepted_wrong")))
                     fmuc_result_violation(
                         res,
-                        "%s: fmi2Instantiate accepted fmuGUID \"%s\" although the model "
+                        "%s: %s accepted %s \"%s\" although the model "
                         "description's guid is \"%s\" (line %u): it should return NULL",
-                        ifs[i].name,
+                        ifs[i].name, inst, ver == 1 && ifs[i].type == fmi2ModelExchange ? "GUID" : "fmuGUID",
                         cJSON_GetStringValue(cJSON_GetObjectItem(r2, "wrong")), md->guid,
                         md->root_line);
             }
@@ -103,8 +105,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_guid = {
     .id = "api-guid",
-    .title = "fmi2Instantiate refuses a GUID that does not match",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .title = "fmi2Instantiate refuses a GUID that does not match (FMI 1.0: fmiInstantiateModel/Slave)",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 1.0 ME (fmiInstantiateModel: GUID checks the XML against the "
+            "C code); FMI 1.0 CS (fmiInstantiateSlave: fmuGUID)",
     .level = FMUC_LEVEL_SHOULD,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes the GUID of the FMU's own model description: an FMU that does not refuse another cannot break it",
@@ -114,7 +117,7 @@ const fmuc_check fmuc_check_api_guid = {
     .fix = "Compile the modelDescription's guid into the binary and make fmi2Instantiate return "
            "NULL (and log why) when fmuGUID differs from it.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -35,6 +35,7 @@ typedef struct probe {
 
 typedef struct plan {
     fmi2Type iface;
+    int ver;                      /* FMI version of the FMU */
     const fmuc_md *md;
     probe p[MAX_PROBES];
     size_t n;
@@ -79,11 +80,65 @@ static void build(plan *pl)
                                  pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC};
 }
 
+/* FMI 1.0 (fmi1-rules §D.1 ME, §D.2 CS, from ME1 §2.9 and the CS chart): calls that are blank
+ * in a state the harness reaches with legal calls. 1.0 has three such states per standard:
+ * instantiated, initialized (after fmiInitialize / fmiInitializeSlave: the driver's CTM / SC)
+ * and terminated. Cells the catalogue marks as unclear or conditional (getters right after
+ * fmiInitializeSlave, status queries when instantiated, fmiResetSlave after fmiTerminateSlave,
+ * errata 4, 8, 9 of docs/rule-maps/fmi1-map.md) are not probed. */
+typedef struct v1_row {
+    fmi2Type iface;
+    unsigned state;
+    int op;
+    const char *fn;
+} v1_row;
+
+static const v1_row v1_rows[] = {
+    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_SET_STATES, "fmiSetContinuousStates"},
+    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP,
+     "fmiCompletedIntegratorStep"},
+    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_UPDATE_DISCRETE_STATES, "fmiEventUpdate"},
+    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_TERMINATE, "fmiTerminate"},
+    {fmi2ModelExchange, FMUC_ST_CTM, FMUC_INST_OP_EXIT_INIT, "fmiInitialize"},
+    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_SET_TIME, "fmiSetTime"},
+    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_EXIT_INIT, "fmiInitialize"},
+    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_SET_STATES, "fmiSetContinuousStates"},
+    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP,
+     "fmiCompletedIntegratorStep"},
+    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_UPDATE_DISCRETE_STATES, "fmiEventUpdate"},
+    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_TERMINATE, "fmiTerminate"},
+    {fmi2CoSimulation, FMUC_ST_INST, FMUC_INST_OP_DO_STEP, "fmiDoStep"},
+    {fmi2CoSimulation, FMUC_ST_INST, FMUC_INST_OP_TERMINATE, "fmiTerminateSlave"},
+    {fmi2CoSimulation, FMUC_ST_INST, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
+    {fmi2CoSimulation, FMUC_ST_SC, FMUC_INST_OP_EXIT_INIT, "fmiInitializeSlave"},
+    {fmi2CoSimulation, FMUC_ST_SC, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
+    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_DO_STEP, "fmiDoStep"},
+    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_EXIT_INIT, "fmiInitializeSlave"},
+    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_TERMINATE, "fmiTerminateSlave"},
+    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
+};
+
+static void build_v1(plan *pl)
+{
+    pl->n = 0;
+    for (size_t i = 0; i < sizeof v1_rows / sizeof v1_rows[0] && pl->n < MAX_PROBES; i++)
+        if (v1_rows[i].iface == pl->iface)
+            pl->p[pl->n++] = (probe){v1_rows[i].fn, v1_rows[i].op, v1_rows[i].state};
+}
+
+/* the name of a state in the FMU's version (1.0 has no modes) */
+static const char *state_name(const plan *pl, unsigned st)
+{
+    if (pl->ver != 1)
+        return fmuc_fmi2_state_name(st);
+    return st == FMUC_ST_INST ? "instantiated" : st == FMUC_ST_TERM ? "terminated" : "initialized";
+}
+
 static const char *describe(size_t i, void *user)
 {
     plan *pl = user;
     snprintf(pl->desc, sizeof pl->desc, "%s in state %s", pl->p[i].fn,
-             fmuc_fmi2_state_name(pl->p[i].state));
+             state_name(pl, pl->p[i].state));
     return pl->desc;
 }
 
@@ -94,7 +149,7 @@ static int call(fmuc_inst *in, const plan *pl, int op)
     double h = md->experiment.present && md->experiment.has_step && md->experiment.step_size > 0
                    ? md->experiment.step_size
                    : 1e-3;
-    size_t nx = md->nderivatives;
+    size_t nx = pl->ver == 1 ? md->number_of_continuous_states : md->nderivatives;
     double x[64] = {0};
     int a = 0, b = 0, st = FMUC_STATUS_OK;
     fmuc_inst_event_info info;
@@ -106,6 +161,7 @@ static int call(fmuc_inst *in, const plan *pl, int op)
     case FMUC_INST_OP_TERMINATE: return fmuc_inst_terminate(in);
     case FMUC_INST_OP_DO_STEP: return fmuc_inst_do_step(in, t0, h, 0, NULL);
     case FMUC_INST_OP_CANCEL_STEP: return fmuc_inst_cancel_step(in);
+    case FMUC_INST_OP_SET_TIME: return fmuc_inst_set_time(in, t0);
     case FMUC_INST_OP_GET_STATUS: return fmuc_inst_cs_status(in, FMUC_INST_Q_DO_STEP_STATUS, &st);
     case FMUC_INST_OP_UPDATE_DISCRETE_STATES: return fmuc_inst_update_discrete_states(in, &info);
     case FMUC_INST_OP_ENTER_CT_MODE: return fmuc_inst_enter_continuous_time_mode(in);
@@ -173,7 +229,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         memset(&pl, 0, sizeof pl);
         pl.iface = ifs[i].type;
         pl.md = &s->fmu->md;
-        build(&pl);
+        pl.ver = fmuc_fmu_fmi_version(s->fmu);
+        if (pl.ver == 1)
+            build_v1(&pl);
+        else
+            build(&pl);
+        const char *err = pl.ver == 1 ? "fmiError" : "fmi2Error";
+        const char *fr = apiu_fn(pl.ver, pl.iface, FMUC_INST_OP_FREE);
         cJSON *results[MAX_PROBES];
         apiu_probes set = {pl.iface, pl.n, one, &pl, 0, 0};
         if (apiu_run_probes(s, res, "api-illegal-calls", &set, results, describe) != 0)
@@ -181,7 +243,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         for (size_t k = 0; k < pl.n; k++) {
             cJSON *r = results[k];
             char b[32], line[256];
-            const char *st = fmuc_fmi2_state_name(pl.p[k].state);
+            const char *st = state_name(&pl, pl.p[k].state);
             const char *died, *stage;
             if (!r) {
                 snprintf(line, sizeof line, "%s: %s in %s -> not carried out (the worker died "
@@ -190,11 +252,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 /* undefined behaviour (U): a crash is what this FMU does there, a warning */
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, died);
                 tested++;
-                fmuc_result_violation(res, "%s: %s in state %s should return fmi2Error, but the "
-                                           "worker ended with %s%s",
-                                      ifs[i].name, pl.p[k].fn, st, died,
-                                      strcmp(stage, APIU_PROBE_CLEANUP) == 0
-                                          ? " (in fmi2FreeInstance after it)" : "");
+                fmuc_result_violation(res, "%s: %s in state %s should return %s, but the "
+                                           "worker ended with %s%s%s%s",
+                                      ifs[i].name, pl.p[k].fn, st, err, died,
+                                      strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " (in " : "",
+                                      strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? fr : "",
+                                      strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " after it)" : "");
             } else if (cJSON_IsString(r)) {
                 snprintf(line, sizeof line, "%s: %s in %s -> not carried out: %s", ifs[i].name,
                          pl.p[k].fn, st, r->valuestring);
@@ -203,7 +266,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             } else {
                 int code = (int)r->valuedouble;
                 const char *sn = code == (int)FMUC_STATUS_NOT_PROVIDED ? "not provided"
-                                                                    : fmuc_status_name(2, code, b, sizeof b);
+                                                                    : fmuc_status_name(pl.ver, code, b, sizeof b);
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, sn);
                 tested++;
                 if (code != fmi2Error && code != (int)FMUC_STATUS_NOT_PROVIDED) {
@@ -215,9 +278,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                               pl.fixed_par->value_reference, pl.fixed_par->line, st, sn);
                     else
                         fmuc_result_violation(res,
-                                              "%s: %s in state %s returned %s (expected fmi2Error: "
-                                              "not allowed there by the state machine)",
-                                              ifs[i].name, pl.p[k].fn, st, sn);
+                                              "%s: %s in state %s returned %s (expected %s: "
+                                              "not allowed there by the %s)",
+                                              ifs[i].name, pl.p[k].fn, st, sn, err,
+                                              pl.ver == 1 ? "calling sequence of FMI 1.0"
+                                                          : "state machine");
                 }
             }
             cJSON_AddItemToArray(list, cJSON_CreateString(line));
@@ -231,7 +296,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_illegal_calls = {
     .id = "api-illegal-calls",
     .title = "Calls not allowed by the state machine return fmi2Error",
-    .spec = "FMI 2.0.4 §3.2.3, §4.2.4",
+    .spec = "FMI 2.0.4 §3.2.3, §4.2.4; FMI 1.0 ME §2.9 (calling sequence); FMI 1.0 CS (state "
+            "chart of the slave)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A master with a bug or an unusual call order relies on fmi2Error to learn a call was "
            "out of place; an FMU that crashes or silently acts on it corrupts the simulation "
@@ -240,7 +306,7 @@ const fmuc_check fmuc_check_api_illegal_calls = {
            "state first, returning fmi2Error with a log message when the call is not allowed "
            "there.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -20,7 +20,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     fmi2Type t = job->type;
     if (apiu_load(ctx, t) < 0)
         return 0;
-    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t, fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE))) { /* nothing to call (load-exports reports it) */
+    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t,
+                           apiu_fn(fmuc_inst_version(ctx), t, FMUC_INST_OP_INSTANTIATE))) { /* nothing to call (load-exports reports it) */
         cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "not_exported", 1);
         return 0;
     }
@@ -54,7 +55,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
         return;
     }
+    const int ver = fmuc_fmu_fmi_version(s->fmu);
     for (size_t i = 0; i < n; i++) {
+        const char *inst = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE);
         /* once per process (X10): each variant in its own worker */
         size_t chunk = apiu_once_per_process(s->fmu, ifs[i].type) ? 1 : NVARIANTS;
         for (size_t from = 0; from < NVARIANTS; from += chunk) {
@@ -66,13 +69,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (died) { /* freeing a fresh instance is part of what this check probes */
                 char why[600];
                 apiu_death_text(&o, why, sizeof why);
-                fmuc_result_violation(res, "%s: fmi2FreeInstance of a fresh instance did not "
+                fmuc_result_violation(res, "%s: %s of a fresh instance did not "
                                            "return: the worker ended with %s",
-                                      ifs[i].name, why);
+                                      ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE),
+                                      why);
             }
             if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
-                fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
-                                      "load-exports)", ifs[i].name);
+                fmuc_result_note(res, "%s: the library does not export %s (see "
+                                      "load-exports)", ifs[i].name, inst);
             } else if (r && !apiu_load_failed(r, res, ifs[i].type)) {
                 tested++;
                 const cJSON *ok = cJSON_GetObjectItem(r, "ok");
@@ -80,6 +84,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     if (cJSON_IsTrue(cJSON_GetArrayItem(ok, (int)(v - from))))
                         continue;
                     const char *why = apiu_last_log(&o, variants[v].name);
+                    if (ver == 1)
+                        fmuc_result_violation(res,
+                                              "%s: %s(GUID from the model description%s, "
+                                              "loggingOn=%s) returned NULL%s%s%s",
+                                              ifs[i].name, inst,
+                                              ifs[i].type == fmi2CoSimulation
+                                                  ? ", fmuLocation of the unzipped FMU, timeout=0, "
+                                                    "visible=false, interactive=false"
+                                                  : "",
+                                              variants[v].logging_on ? "true" : "false",
+                                              why ? " (logged: \"" : " (no reason logged)",
+                                              why ? why : "", why ? "\")" : "");
+                    else
                     fmuc_result_violation(res,
                                           "%s: fmi2Instantiate(fmuType=%s, guid from the model "
                                           "description, visible=false, loggingOn=%s) returned NULL%s%s%s",
@@ -101,14 +118,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_instantiate = {
     .id = "api-instantiate",
     .title = "Each declared interface instantiates",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 1.0 ME (fmiInstantiateModel returns NULL on failure); FMI 1.0 "
+            "CS (fmiInstantiateSlave)",
     .level = FMUC_LEVEL_MUST,
     .why = "If fmi2Instantiate fails for a declared interface with legal arguments, no importer "
            "can use that interface at all: the FMU is unusable through it.",
     .fix = "Run the FMU's own instantiation with the arguments a plain importer passes (its guid, "
            "a file: resource URI, loggingOn true and false) and fix what makes it return NULL.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -73,15 +73,15 @@ static double num(const cJSON *o, const char *k)
     return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
 }
 
-static void judge(const cJSON *r, const char *ifn, fmuc_result *res)
+static void judge(const cJSON *r, const char *ifn, const char *fr, fmuc_result *res)
 {
     double kept = num(r, "blocks_kept"), bytes = num(r, "bytes_kept");
     double bad = num(r, "bad_frees"), threads = num(r, "threads_left");
     if (kept > 0)
         fmuc_result_violation(res, "%s: blocks from allocateMemory not returned through "
-                                   "freeMemory by the end of fmi2FreeInstance: %.0f of %.0f "
+                                   "freeMemory by the end of %s: %.0f of %.0f "
                                    "(%.0f bytes)",
-                              ifn, kept, num(r, "allocs"), bytes);
+                              ifn, fr, kept, num(r, "allocs"), bytes);
     if (bad > 0)
         fmuc_result_violation(res, "%s: freeMemory calls with a pointer allocateMemory did not "
                                    "return (or had freed already): %.0f; a host passes it to "
@@ -89,9 +89,9 @@ static void judge(const cJSON *r, const char *ifn, fmuc_result *res)
                               ifn, bad);
     if (threads > 0)
         fmuc_result_violation(res, "%s: threads the FMU started, still running %d ms after "
-                                   "fmi2FreeInstance: %.0f; a host that then unloads the library "
+                                   "%s: %.0f; a host that then unloads the library "
                                    "crashes when they run again",
-                              ifn, THREAD_WAIT_MS, threads);
+                              ifn, THREAD_WAIT_MS, fr, threads);
     else if (threads < 0)
         fmuc_result_note(res, "%s: /proc/self/task is not readable here; threads not counted",
                          ifn);
@@ -107,6 +107,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     cJSON *ev = fmuc_result_evidence(res);
     char why[400] = "";
+    const int ver = fmuc_fmu_fmi_version(s->fmu);
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
         /* the session would reach a call that hung before: not again */
@@ -128,11 +129,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (he) {
                 fmuc_result_error(res, "%s: %s", ifs[i].name, he);
             } else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "instantiated"))) {
-                fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
-                                 ifs[i].name);
+                fmuc_result_note(res, "%s: %s returned NULL (see api-instantiate)", ifs[i].name,
+                                 apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE));
             } else {
                 tested++;
-                judge(r, ifs[i].name, res);
+                judge(r, ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE), res);
                 cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
                 static const char *const keys[] = {"allocs",    "blocks_kept",  "bytes_kept",
                                                    "bad_frees", "threads_left", "session_stop_time"};
@@ -157,7 +158,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_resources_released = {
     .id = "api-resources-released",
     .title = "fmi2FreeInstance gives back the instance's memory and threads",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 1.0 ME (fmiFreeModelInstance disposes the instance and frees "
+            "its memory); FMI 1.0 CS (fmiFreeSlaveInstance)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A master that instantiates an FMU many times (parameter sweeps, optimisation, "
            "restarts) runs out of memory or threads when every freed instance leaves its "
@@ -165,7 +167,7 @@ const fmuc_check fmuc_check_api_resources_released = {
     .fix = "Release in fmi2FreeInstance everything the instance allocated through allocateMemory, "
            "and join or stop every thread it started, before returning.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -29,8 +29,22 @@ static int discard_allowed(fmi2Type t, int fn)
     }
 }
 
-/* async: the FMU declares canRunAsynchronuously (§4.2.2: fmi2Pending "is returned if the slave
- * executes the function in an asynchronous way", which the flag announces) */
+/* FMI 1.0: ME 1.0 gives fmiDiscard to model evaluation without naming functions (ME1:types),
+ * so any; CS 1.0: fmiDoStep did part of the step (D-04) or a status kind is unavailable (D-05),
+ * and the setters as in 2.0; fmiPending only from fmiDoStep / fmiGetStatus of a slave with
+ * canRunAsynchronuously (D-03). ME 1.0's fmiStatus ends at fmiFatal. */
+static int allowed_v1(fmi2Type t, int fn, int k, int async)
+{
+    if (k == fmi2Discard)
+        return t == fmi2ModelExchange || discard_allowed(t, fn);
+    if (k == fmi2Pending)
+        return t == fmi2CoSimulation && async &&
+               (fn == FMUC_SIM_FN_DoStep || fn == FMUC_SIM_FN_GetStatus);
+    return k >= fmi2OK && k <= fmi2Fatal;
+}
+
+/* async: the FMU declares canRunAsynchronuously (2.0 §4.2.2: fmi2Pending "is returned if the
+ * slave executes the function in an asynchronous way", which the flag announces) */
 static int allowed(fmi2Type t, int fn, int k, int async)
 {
     if (k == fmi2Discard)
@@ -49,23 +63,26 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
+    const int ver = fmuc_fmu_fmi_version(s->fmu);
+    const int async = (s->fmu->md.cs.caps >> FMUC_CAP_CAN_RUN_ASYNCHRONUOUSLY) & 1u;
     for (size_t i = 0; i < n; i++) {
         fmuc_sim_result own;
         const fmuc_sim_result *r =
             fmuc_shared_nominal_run(s, ifs[i].type, "api-status-codes", res, &own);
         if (r && r->instantiate_failed) {
-            fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
-                             ifs[i].name);
+            fmuc_result_note(res, "%s: %s returned NULL (see api-instantiate)", ifs[i].name,
+                             apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE));
         } else if (r) {
-            const int async = ifs[i].type == fmi2CoSimulation &&
-                              ((s->fmu->md.cs.caps >> FMUC_CAP_CAN_RUN_ASYNCHRONUOUSLY) & 1u);
             tested++;
             for (int fn = 0; fn < FMUC_SIM_NFN; fn++)
                 for (int k = 0; k < FMUC_SIM_NSTATUS; k++) {
                     uint64_t cnt = r->status_counts[fn][k];
-                    if (!cnt || (k < FMUC_SIM_NSTATUS - 1 && allowed(ifs[i].type, fn, k, async)))
+                    if (!cnt || (k < FMUC_SIM_NSTATUS - 1 &&
+                                 (ver == 1 ? allowed_v1(ifs[i].type, fn, k, async)
+                                           : allowed(ifs[i].type, fn, k, async))))
                         continue;
-                    char b[32];
+                    char b[32], nb[64];
+                    const char *fname = fmuc_sim_fn_name_v(ver, ifs[i].type, fn, nb, sizeof nb);
                     char when[48] = "";
                     for (size_t j = 0; j < r->nbad; j++)
                         if (r->bad[j].fn == fn && (k == FMUC_SIM_NSTATUS - 1 ? (r->bad[j].status < 0 || r->bad[j].status > fmi2Pending)
@@ -74,13 +91,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                             break;
                         }
                     if (k == FMUC_SIM_NSTATUS - 1)
-                        fmuc_result_violation(res, "%s: %s returned a status outside fmi2OK..fmi2Pending "
+                        fmuc_result_violation(res, "%s: %s returned a status outside %s "
                                                    "(%llu times%s)",
-                                              ifs[i].name, fmuc_sim_fn_name(fn), (unsigned long long)cnt,
-                                              when);
+                                              ifs[i].name, fname,
+                                              ver == 1 ? "fmiOK..fmiPending" : "fmi2OK..fmi2Pending",
+                                              (unsigned long long)cnt, when);
+                    else if (ver == 1)
+                        fmuc_result_violation(res, "%s: %s returned %s (%llu times%s), which only %s",
+                                              ifs[i].name, fname, fmuc_status_name(1, k, b, sizeof b),
+                                              (unsigned long long)cnt, when,
+                                              k == fmi2Pending
+                                                  ? "fmiDoStep or fmiGetStatus of a slave with "
+                                                    "canRunAsynchronuously=\"true\" may return"
+                                                  : "fmiDoStep, the status queries and the setters "
+                                                    "of a slave may return");
                     else
                         fmuc_result_violation(res, "%s: %s returned %s (%llu times%s), which only %s",
-                                              ifs[i].name, fmuc_sim_fn_name(fn),
+                                              ifs[i].name, fname,
                                               fmuc_status_name(2, k, b, sizeof b),
                                               (unsigned long long)cnt, when,
                                               k == fmi2Pending
@@ -100,7 +127,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_status_codes = {
     .id = "api-status-codes",
     .title = "Functions return only the status codes allowed for them",
-    .spec = "FMI 2.0.4 §2.1.3",
+    .spec = "FMI 2.0.4 §2.1.3; FMI 1.0 ME (fmiStatus: OK..Fatal); FMI 1.0 CS §3.2.3 (fmiDiscard "
+            "from fmiDoStep and the status queries, fmiPending only with canRunAsynchronuously)",
     .level = FMUC_LEVEL_MUST,
     .why = "A master branches on the returned status; fmi2Discard or fmi2Pending from a function "
            "that may not return it has no defined handling, so the master may go on with values "
@@ -108,7 +136,7 @@ const fmuc_check fmuc_check_api_status_codes = {
     .fix = "Return fmi2Discard only from the functions that may discard and fmi2Pending only from "
            "asynchronous fmi2DoStep/fmi2GetStatus; map other internal failures to fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

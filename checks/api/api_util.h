@@ -45,6 +45,24 @@ static inline const char *apiu_iface_name(fmi2Type t)
     return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
 }
 
+/** The function of the FMU's version behind op for interface t, for messages and lib_has:
+ *  "fmi2Instantiate"; FMI 1.0 "fmiInstantiateModel" (ME) / "fmiInstantiateSlave" (CS). */
+static inline const char *apiu_fn(int version, fmi2Type t, fmuc_inst_op op)
+{
+    if (version == 1) {
+        int cs = t == fmi2CoSimulation;
+        switch (op) {
+        case FMUC_INST_OP_INSTANTIATE: return cs ? "fmiInstantiateSlave" : "fmiInstantiateModel";
+        case FMUC_INST_OP_FREE: return cs ? "fmiFreeSlaveInstance" : "fmiFreeModelInstance";
+        case FMUC_INST_OP_EXIT_INIT: return cs ? "fmiInitializeSlave" : "fmiInitialize";
+        case FMUC_INST_OP_TERMINATE: return cs ? "fmiTerminateSlave" : "fmiTerminate";
+        default: break;
+        }
+    }
+    const char *n = fmuc_inst_op_name(version, op);
+    return n ? n : "?";
+}
+
 /** What ended the worker, in a few words: "SIGSEGV in fmi2FreeInstance(NULL)", "a hang (wall-clock
  *  limit) in fmi2DoStep(...)", "exit status 3 in phase '...'". */
 static inline void apiu_death_text(const fmuc_worker_outcome *o, char *buf, size_t len)
@@ -245,7 +263,8 @@ static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc
     fmuc_drive_reached r;
     fmuc_inst *in = fmuc_inst_instantiate(ctx, (fmuc_iface)t, NULL, name);
     if (!in) {
-        snprintf(why, whylen, "%s returned NULL", fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE));
+        snprintf(why, whylen, "%s returned NULL",
+                 apiu_fn(fmuc_inst_version(ctx), t, FMUC_INST_OP_INSTANTIATE));
         return NULL;
     }
     fmuc_drive_start_init(&ds, md);
@@ -254,7 +273,8 @@ static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc
     if (r.no_settle)
         snprintf(why, whylen, "the event iteration did not settle");
     else
-        snprintf(why, whylen, "%s returned %s", fmuc_inst_op_name(fmuc_inst_fmi_version(in), r.failed_op),
+        snprintf(why, whylen, "%s returned %s",
+                 apiu_fn(fmuc_inst_fmi_version(in), t, (fmuc_inst_op)r.failed_op),
                  fmuc_status_name(fmuc_inst_fmi_version(in), r.status, b, sizeof b));
     if (r.status != FMUC_STATUS_FATAL)
         fmuc_inst_free(in);
@@ -342,32 +362,36 @@ void apiu_soak(const fmuc_subject *s, const fmuc_sim_config *cfg, const char *la
 static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *r, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
-    char b[32];
+    const int ver = fmuc_fmu_fmi_version(s->fmu);
+    char b[32], nb[64];
     size_t explained = 0, discards = 0;
     cJSON *ev = fmuc_result_evidence(res);
     fmuc_sim_add_summary(r, ev);
     fmuc_sim_add_plots(r, ev, r->iface == fmi2ModelExchange ? "ME run" : "CS run");
     if (r->instantiate_failed) {
-        fmuc_result_na(res, "fmi2Instantiate returned NULL (see api-instantiate)");
+        fmuc_result_na(res, "%s returned NULL (see api-instantiate)",
+                       fmuc_sim_fn_name_v(ver, r->iface, FMUC_SIM_FN_Instantiate, nb, sizeof nb));
         return;
     }
     for (size_t i = 0; i < r->nbad; i++) {
         const fmuc_sim_bad_call *c = &r->bad[i];
-        const char *fn = fmuc_sim_fn_name(c->fn);
+        const char *fn = fmuc_sim_fn_name_v(ver, r->iface, c->fn, nb, sizeof nb);
         if (c->status == fmi2Discard) {
             if (discards++ < 5)
-                fmuc_result_note(res, "%s (%s) returned fmi2Discard at t=%.9g (handled)", fn,
-                                 c->detail, c->t);
+                fmuc_result_note(res, "%s (%s) returned %s at t=%.9g (handled)", fn, c->detail,
+                                 fmuc_status_name(ver, c->status, b, sizeof b), c->t);
             continue;
         }
         explained++;
         if (c->status == fmi2Error || c->status == fmi2Fatal)
             fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g", fn, c->detail,
-                                  fmuc_status_name(2, c->status, b, sizeof b), c->t);
+                                  fmuc_status_name(ver, c->status, b, sizeof b), c->t);
         else if (c->status == fmi2Pending)
-            fmuc_result_violation(res, "%s (%s) returned fmi2Pending at t=%.9g (only an "
-                                       "asynchronous fmi2DoStep or fmi2GetStatus may)",
-                                  fn, c->detail, c->t);
+            fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g (only an asynchronous "
+                                       "%s or %s may)",
+                                  fn, c->detail, fmuc_status_name(ver, c->status, b, sizeof b),
+                                  c->t, ver == 1 ? "fmiDoStep" : "fmi2DoStep",
+                                  ver == 1 ? "fmiGetStatus" : "fmi2GetStatus");
         else
             fmuc_result_violation(res, "%s (%s) returned the invalid status %d at t=%.9g", fn,
                                   c->detail, c->status, c->t);
@@ -398,7 +422,8 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
         if (strncmp(r->stop_reason, "CVODE failed", 12) == 0)
             fmuc_result_warn(res, "the harness integrator could not complete the run: %s",
                              r->stop_reason);
-        else if (strstr(r->stop_reason, "returned fmi2Discard"))
+        else if (strstr(r->stop_reason, "returned fmi2Discard") ||
+                 strstr(r->stop_reason, "returned fmiDiscard"))
             fmuc_result_note(res, "run ended early: %s", r->stop_reason);
         else
             fmuc_result_violation(res, "run ended early: %s", r->stop_reason);
@@ -436,7 +461,17 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
             snprintf(lo, sizeof lo, "%.17g", mn);
         if (hmax)
             snprintf(hi, sizeof hi, "%.17g", mx);
-        if (integer)
+        if (integer && ver == 1 && r->iface == fmi2CoSimulation)
+            /* FMI 1.0 CS gives a slave no way to end the simulation (fmi-standard#80): a model
+             * that would stop itself is stepped on by every master (FMPy too) and may leave its
+             * range; a warning, as the text leaves the master no choice */
+            fmuc_result_warn(res, "output '%s' (vr %u, line %u): value %.17g at t=%.9g outside "
+                                  "[min=%s, max=%s] (%zu of %zu points); Co-Simulation 1.0 has "
+                                  "no terminate signal, so a slave cannot stop the master first "
+                                  "(fmi-standard#80; FMPy steps on the same way)",
+                             col->name, col->vr, v->line, fmuc_sim_value(r, first, k),
+                             r->times[first], lo, hi, nout, r->npoints);
+        else if (integer)
             fmuc_result_fail(res, "output '%s' (vr %u, line %u): value %.17g at t=%.9g outside "
                                   "[min=%s, max=%s] (%zu of %zu points)",
                              col->name, col->vr, v->line, fmuc_sim_value(r, first, k),

@@ -12,7 +12,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_cs_nominal_run = {
     .id = "cs-nominal-run",
     .title = "A nominal Co-Simulation run succeeds with in-range outputs (non-finite ones warn)",
-    .spec = "FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3",
+    .spec = "FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3; FMI 1.0 CS §3.4 (fmiInitializeSlave, fmiDoStep), "
+            "§3.2.3 (fmiDiscard: fmiLastSuccessfulTime)",
     .level = FMUC_LEVEL_MUST,
     .why = "If the plain default experiment does not run through with finite outputs inside their "
            "declared bounds, any co-simulation using this FMU fails or propagates bad values to "
@@ -21,7 +22,7 @@ const fmuc_check fmuc_check_cs_nominal_run = {
            "fix the failing call, or correct min/max and the default experiment to what the model "
            "supports.",
     .applies = FMUC_APPLIES_CS,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

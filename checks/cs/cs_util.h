@@ -139,7 +139,7 @@ static inline size_t csu_continuous_outputs(const fmuc_md *md, equ_var *out, siz
         if (v->causality == FMUC_CAUS_OUTPUT && v->type == FMUC_TYPE_REAL &&
             v->variability == FMUC_VAR_CONTINUOUS && v->name &&
             (v->has & FMUC_HAS_VALUE_REFERENCE))
-            out[n++] = (equ_var){v->name, v->value_reference, v->type, v->line};
+            out[n++] = (equ_var){.name = v->name, .vr = v->value_reference, .type = v->type, .line = v->line};
     }
     return n;
 }

@@ -198,7 +198,7 @@ static int make_run(vs_ctx *x, int r)
         fmuc_result_note(x->res, "the %s was refused (%s); canHandleVariableCommunicationStepSize "
                                  "is not \"true\", so the FMU may require its own step size",
                          run_name[r], why);
-    else if (strstr(why, "fmi2Discard"))
+    else if (strstr(why, "fmi2Discard") || strstr(why, "fmiDiscard"))
         fmuc_result_warn(x->res, "canHandleVariableCommunicationStepSize=\"true\", yet on the %s "
                                  "%s",
                          run_name[r], why);
@@ -268,8 +268,8 @@ static size_t report(vs_ctx *x, int r)
                              ndiff, nvary);
         else
             fmuc_result_warn(x->res, "%s; canHandleVariableCommunicationStepSize is not "
-                                     "\"true\", yet fmi2DoStep accepted h/2",
-                             msg);
+                                     "\"true\", yet %s accepted h/2",
+                             msg, fmuc_fmu_fmi_version(x->s->fmu) == 1 ? "fmiDoStep" : "fmi2DoStep");
     }
     if (nbad > CSVS_MAX_REPORTED)
         fmuc_result_note(x->res, "%zu further outputs differ on the %s",
@@ -340,10 +340,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON_AddNumberToObject(ev, "horizon", a.t[a.nsteps] - a.t[0]);
     cJSON_AddNumberToObject(ev, "nominal_steps", (double)a.nsteps);
     x.rows[RUN_A] = equ_run_plan(s, &a, "cs-variable-step (nominal grid)", res, why, sizeof why);
-    const char *at = why[0] && strstr(why, "fmi2Discard") ? strstr(why, "fmi2DoStep(t=") : NULL;
+    const int v1 = fmuc_fmu_fmi_version(s->fmu) == 1;
+    const char *at = why[0] && strstr(why, v1 ? "fmiDiscard" : "fmi2Discard")
+                         ? strstr(why, v1 ? "fmiDoStep(t=" : "fmi2DoStep(t=")
+                         : NULL;
     if (!x.rows[RUN_A] && at) {
         /* the FMU ended the simulation (fmi2Discard, §4.2.2): the horizon ends before that step */
-        double td = strtod(at + strlen("fmi2DoStep(t="), NULL);
+        double td = strtod(at + strlen(v1 ? "fmiDoStep(t=" : "fmi2DoStep(t="), NULL);
         size_t k = 0;
         while (k < a.nsteps && a.t[k] < td)
             k++;
@@ -423,7 +426,8 @@ const fmuc_check fmuc_check_cs_variable_step = {
     .id = "cs-variable-step",
     .title = "With canHandleVariableCommunicationStepSize, a changed step is accepted and "
              "gives the same results",
-    .spec = "FMI 2.0.4 §4.3.1, §4.2.2",
+    .spec = "FMI 2.0.4 §4.3.1, §4.2.2; FMI 1.0 CS (canHandleVariableCommunicationStepSize; "
+            "fmiDoStep integrates to currentCommunicationPoint + communicationStepSize)",
     .level = FMUC_LEVEL_MUST,
     .why = "A master with step-size control relies on canHandleVariableCommunicationStepSize; if "
            "a changed step is refused or integrated wrongly, adaptive co-simulation breaks or "
@@ -432,7 +436,7 @@ const fmuc_check fmuc_check_cs_variable_step = {
            "communicationStepSize whatever its size, or declare "
            "canHandleVariableCommunicationStepSize=\"false\".",
     .applies = FMUC_APPLIES_CS,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -55,7 +55,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, const fmuc_fmu *o
             continue;
         }
         va[nm] = pa.out[j];
-        vb[nm] = (equ_var){v->name, v->value_reference, v->type, v->line};
+        vb[nm] = equ_var_of(&other->md, v);
         nm++;
     }
     for (size_t i = 0; i < other->md.nvars; i++) {
@@ -156,7 +156,8 @@ out:
 const fmuc_check fmuc_check_eq_compare = {
     .id = "eq-compare",
     .title = "Outputs agree with another FMU within rtol/atol",
-    .spec = "FMI 2.0.4 §3.2, §4.2",
+    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 1.0 ME §2.9; FMI 1.0 CS §3.4 (negatedAlias read as the "
+            "negated value of its base)",
     .level = FMUC_LEVEL_MUST,
     .why = "Two FMUs meant to be the same model (other tool, version or export setting) whose "
            "outputs disagree give different answers in the same study; one of them is wrong.",
@@ -164,7 +165,7 @@ const fmuc_check fmuc_check_eq_compare = {
            "solver settings and start values of both exports, and fix the one that departs from "
            "the model.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

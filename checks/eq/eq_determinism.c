@@ -47,9 +47,9 @@ typedef struct det_job {
 
 /* Crashes in these phases answer what (1) to (3) probe: a second instance in the
  * process, fmi2Reset, two live instances. */
-static const char *const probe_phases[] = {"second fresh instance", "fmi2Reset",
+static const char *const probe_phases[] = {"second fresh instance", "reset (",
                                            "two instances stepped alternately", NULL};
-static const char *const reset_phases[] = {"fmi2Reset", NULL};
+static const char *const reset_phases[] = {"reset (", NULL};
 
 static void put_rows(cJSON *reply, int run, const double *rows, size_t n)
 {
@@ -121,7 +121,7 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
         } else {
             put_rows(reply, RUN_ALT_A, a, n);
             put_rows(reply, RUN_ALT_B, b, n);
-            fmuc_worker_phase(ctx, "fmi2Reset and the run after it");
+            fmuc_worker_phase(ctx, "reset (fmi2Reset / fmiResetSlave) and the run after it");
             if (equ_inst_reset(&ia) < 0 || equ_inst_record(&ia, b) < 0 ||
                 equ_inst_run_to(&ia, p->nsteps, b) < 0)
                 put_err(reply, RUN_RESET, ia.err);
@@ -138,7 +138,7 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
         put_err(reply, RUN_SEQ2, in.err);
     } else {
         put_rows(reply, RUN_SEQ2, b, n);
-        fmuc_worker_phase(ctx, "fmi2Reset and the run after it");
+        fmuc_worker_phase(ctx, "reset (fmi2Reset / fmiResetSlave) and the run after it");
         if (equ_inst_reset(&in) < 0 || equ_inst_record(&in, b) < 0 ||
             equ_inst_run_to(&in, p->nsteps, b) < 0)
             put_err(reply, RUN_RESET, in.err);
@@ -296,6 +296,11 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     double *rows[NRUNS] = {0};
     const char *ifn = equ_iface_name(iface);
     char msg[1024], what[96];
+    /* the version's reset: FMI 1.0 CS fmiResetSlave; ME 1.0 has none (re-instantiate) */
+    const int v1 = fmuc_fmu_fmi_version(s->fmu) == 1;
+    const char *rst = v1 ? "fmiResetSlave" : "fmi2Reset";
+    char after_reset[64];
+    snprintf(after_reset, sizeof after_reset, "(2) after %s", rst);
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0) {
         fmuc_result_na(res, "%s: %s", ifn, p.why);
         equ_plan_free(&p);
@@ -415,7 +420,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     }
     /* (2) after fmi2Reset, against the same instance's run before it */
     if (rows[RUN_RESET] && rows[RUN_SEQ2]) {
-        if (differs(evi, &p, "(2) after fmi2Reset", "before reset", rows[RUN_SEQ2],
+        if (differs(evi, &p, after_reset, "before reset", rows[RUN_SEQ2],
                     "after reset", rows[RUN_RESET], msg, sizeof msg)) {
             if (nondet) {
                 fmuc_result_note(res, "%s (%s)", msg, unjudged);
@@ -432,13 +437,17 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                                           "shrinks with the tolerance (%s)",
                                      msg, rt);
                 else
-                    fmuc_result_violation(res, "%s — fmi2Reset must put the FMU into the state "
-                                               "after fmi2Instantiate (§2.1.6); %s",
-                                          msg, rt);
+                    fmuc_result_violation(res, "%s — %s must put the FMU into the state "
+                                               "after %s (%s); %s",
+                                          msg, rst, v1 ? "fmiInstantiateSlave" : "fmi2Instantiate",
+                                          v1 ? "FMI 1.0 CS: fmiResetSlave" : "§2.1.6", rt);
             }
         }
+    } else if (v1 && iface == fmi2ModelExchange) {
+        fmuc_result_note(res, "%s, (2) not assessed: Model Exchange 1.0 has no reset function",
+                         ifn);
     } else if (get_err(r2, RUN_RESET)) {
-        fmuc_result_note(res, "%s, (2) after fmi2Reset not assessed: %s", ifn,
+        fmuc_result_note(res, "%s, %s not assessed: %s", ifn, after_reset,
                          get_err(r2, RUN_RESET));
     }
     /* (3) two live instances stepped alternately */
@@ -500,7 +509,8 @@ const fmuc_check fmuc_check_eq_determinism = {
     .id = "eq-determinism",
     .title = "Instances are independent and fmi2Reset restarts: fresh instances, after fmi2Reset, "
              "interleaved; runs differing across processes warn",
-    .spec = "FMI 2.0.4 §2.1, §2.1.5, §2.1.6, §3.3.1, §4.3.1",
+    .spec = "FMI 2.0.4 §2.1, §2.1.5, §2.1.6, §3.3.1, §4.3.1; FMI 1.0 ME (several instances of a "
+            "model); FMI 1.0 CS (canBeInstantiatedOnlyOncePerProcess, fmiResetSlave)",
     .level = FMUC_LEVEL_MUST,
     .why = "Masters run several instances side by side and reset instances between runs; shared "
            "global state or an incomplete fmi2Reset makes results depend on what else ran before.",
@@ -508,7 +518,7 @@ const fmuc_check fmuc_check_eq_determinism = {
            "fmi2Reset restore exactly what fmi2Instantiate set up; avoid unseeded randomness and "
            "clock readings.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

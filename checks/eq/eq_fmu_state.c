@@ -423,6 +423,7 @@ const fmuc_check fmuc_check_eq_fmu_state = {
            "and restore all of it in fmi2SetFMUstate, or declare canGetAndSetFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V2,
+    .absent_in_v1 = "FMI 1.0 has no FMU state (get, set and free of a state came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -161,7 +161,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                              ref.cols[c], fmuc_md_type_name((fmuc_type)v->type));
             continue;
         }
-        cmp[ncmp] = (equ_var){v->name, v->value_reference, v->type, v->line};
+        cmp[ncmp] = equ_var_of(&s->fmu->md, v);
         cmp_col[ncmp++] = c;
     }
     for (size_t i = 0; i < md->nvars; i++) {
@@ -214,7 +214,7 @@ out:
 const fmuc_check fmuc_check_eq_reference = {
     .id = "eq-reference",
     .title = "Results match the reference CSV within rtol/atol",
-    .spec = "FMI 2.0.4 §3.2, §4.2; FMI cross-check rules",
+    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 1.0 ME §2.9; FMI 1.0 CS §3.4; FMI cross-check rules",
     .level = FMUC_LEVEL_MUST,
     .why = "Results that leave the reference trajectory beyond the tolerances mean the FMU no "
            "longer computes what was validated; anyone relying on the reference gets different "
@@ -223,7 +223,7 @@ const fmuc_check fmuc_check_eq_reference = {
            "inputs and solver settings of the export, and regenerate the reference only if the "
            "change is intended.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -67,10 +67,21 @@ static int recordable(const fmuc_md_var *v)
             v->type == FMUC_TYPE_BOOLEAN || v->type == FMUC_TYPE_ENUMERATION);
 }
 
-static equ_var mkvar(const fmuc_md_var *v)
+static equ_var mkvar(const fmuc_md *md, size_t i)
 {
-    equ_var e = {v->name, v->value_reference, v->type, v->line};
+    const fmuc_md_var *v = &md->vars[i];
+    equ_var e = {v->name, v->value_reference, v->type, v->line, 0};
+    if (v->ext && v->type != FMUC_TYPE_BOOLEAN) {
+        /* FMI 1.0 ME §2.9 alias="negatedAlias": the importer negates the base's value */
+        const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+        e.negated = x && x->alias_kind == FMUC_ALIAS_NEGATED;
+    }
     return e;
+}
+
+equ_var equ_var_of(const fmuc_md *md, const fmuc_md_var *v)
+{
+    return mkvar(md, (size_t)(v - md->vars));
 }
 
 static int plan_vars(equ_plan *p, int require)
@@ -85,17 +96,17 @@ static int plan_vars(equ_plan *p, int require)
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (v->causality == FMUC_CAUS_OUTPUT && recordable(v) && p->nout < EQU_MAX_VARS)
-            p->out[p->nout++] = mkvar(v);
+            p->out[p->nout++] = mkvar(md, i);
         if (v->causality == FMUC_CAUS_INPUT && v->type == FMUC_TYPE_REAL &&
             v->variability == FMUC_VAR_CONTINUOUS && (v->has & FMUC_HAS_VALUE_REFERENCE))
-            p->in[p->nin++] = mkvar(v);
+            p->in[p->nin++] = mkvar(md, i);
     }
     if (p->nout == 0) /* no outputs: every Real local (states and the like) */
         for (size_t i = 0; i < md->nvars; i++) {
             const fmuc_md_var *v = &md->vars[i];
             if (v->causality == FMUC_CAUS_LOCAL && v->type == FMUC_TYPE_REAL && recordable(v) &&
                 p->nout < EQU_MAX_VARS)
-                p->out[p->nout++] = mkvar(v);
+                p->out[p->nout++] = mkvar(md, i);
         }
     if (p->nout == 0 && require) {
         snprintf(p->why, sizeof p->why, "the model has no outputs and no Real local variables "
@@ -103,6 +114,8 @@ static int plan_vars(equ_plan *p, int require)
         return -1;
     }
     p->nx = md->nderivatives;
+    if (md->fmi == FMUC_FMI1 && md->has_number_of_continuous_states) /* no ModelStructure */
+        p->nx = md->number_of_continuous_states;
     p->nz = md->number_of_event_indicators;
     if (fmuc_check_dynamic_counts_ok(p->nz, p->nx, p->why, sizeof p->why) < 0)
         return -1;
@@ -337,13 +350,37 @@ int equ_inst_status(equ_inst *in, int st)
 
 int equ_inst_usable(const equ_inst *in) { return in->c && in->worst < FMUC_STATUS_ERROR; }
 
+/* The FMI 1.0 name of a call named the 2.0 way ("fmi2DoStep(t=1)" -> "fmiDoStep(t=1)"). */
+static const char *v1_call(const char *call, char *buf, size_t n)
+{
+    static const char *const map[][2] = {
+        {"fmi2NewDiscreteStates", "fmiEventUpdate"},
+        {"fmi2GetNominalsOfContinuousStates", "fmiGetNominalContinuousStates"},
+        {"fmi2ExitInitializationMode", "fmiInitialize/fmiInitializeSlave"},
+        {"fmi2Instantiate", "fmiInstantiateModel/fmiInstantiateSlave"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        size_t l = strlen(map[i][0]);
+        if (strncmp(call, map[i][0], l) == 0 && (call[l] == '\0' || call[l] == '(')) {
+            snprintf(buf, n, "%s%s", map[i][1], call + l);
+            return buf;
+        }
+    }
+    if (strncmp(call, "fmi2", 4) == 0) {
+        snprintf(buf, n, "fmi%s", call + 4);
+        return buf;
+    }
+    return call;
+}
+
 static int failf(equ_inst *in, const char *call, int st)
 {
-    char sb[32];
+    char sb[32], cb[256];
+    const int ver = in->c ? fmuc_inst_fmi_version(in->c) : 2;
     equ_inst_status(in, st);
     if (!in->err[0])
-        snprintf(in->err, sizeof in->err, "%s returned %s", call,
-                 fmuc_status_name(2, (int)st, sb, sizeof sb));
+        snprintf(in->err, sizeof in->err, "%s returned %s",
+                 ver == 1 ? v1_call(call, cb, sizeof cb) : call,
+                 fmuc_status_name(ver, (int)st, sb, sizeof sb));
     return -1;
 }
 
@@ -473,8 +510,12 @@ int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
     }
     in->c = fmuc_inst_instantiate(ctx, (fmuc_iface)p->iface, NULL, instance_name);
     if (!in->c) {
-        snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
-                 equ_iface_name(p->iface));
+        if (fmuc_inst_version(ctx) == 1)
+            snprintf(in->err, sizeof in->err, "%s returned NULL",
+                     p->iface == fmi2CoSimulation ? "fmiInstantiateSlave" : "fmiInstantiateModel");
+        else
+            snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
+                     equ_iface_name(p->iface));
         return -1;
     }
     return initialize(in);
@@ -484,7 +525,7 @@ int equ_inst_reset(equ_inst *in)
 {
     int st = fmuc_inst_reset(in->c);
     if (bad(st))
-        return failf(in, "fmi2Reset", st);
+        return failf(in, fmuc_inst_fmi_version(in->c) == 1 ? "fmiResetSlave" : "fmi2Reset", st);
     in->worst = FMUC_STATUS_OK; /* fmi2Reset leaves the error state (§2.1.3) */
     in->terminated = 0;
     in->next_event_defined = 0;
@@ -545,10 +586,13 @@ int equ_inst_record(equ_inst *in, double *row)
                     snprintf(cb, sizeof cb, "%s(outputs at t=%.17g)", call, p->t[in->k]);
                     return failf(in, cb, st);
                 }
-                for (size_t q = 0; q < m; q++)
+                for (size_t q = 0; q < m; q++) {
                     row[idx[q]] = type == FMUC_TYPE_REAL      ? rv[q]
                                   : type == FMUC_TYPE_BOOLEAN ? (bv[q] ? 1.0 : 0.0)
                                                               : (double)iv[q];
+                    if (type != FMUC_TYPE_BOOLEAN && p->out[idx[q]].negated)
+                        row[idx[q]] = -row[idx[q]];
+                }
                 m = 0;
             }
             if (j == p->nout)

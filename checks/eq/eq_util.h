@@ -34,7 +34,11 @@ typedef struct equ_var {
     fmuc_vr vr;
     uint8_t type;       /* fmuc_type */
     uint32_t line;
+    uint8_t negated;    /* FMI 1.0 negatedAlias (Real/Integer): the value is -value(vr) */
 } equ_var;
+
+/** The record of variable v (an element of md->vars), negatedAlias included. */
+equ_var equ_var_of(const fmuc_md *md, const fmuc_md_var *v);
 
 /* How the inputs are driven. */
 typedef enum {

@@ -161,7 +161,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_binary_arch = {
     .id = "load-binary-arch",
     .title = "Each library's architecture matches its platform folder",
-    .spec = "FMI 2.0.4 §2.3",
+    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
+            "FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a wrong library in another platform's folder, beside a library for this "
@@ -172,7 +173,7 @@ const fmuc_check fmuc_check_load_binary_arch = {
     .fix = "Build each library for the platform its folder names (linux64: x86-64 ELF, win32: "
            "i386 PE, ...) and put it in the matching folder of binaries/.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

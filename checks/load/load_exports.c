@@ -1,9 +1,11 @@
 /* load-exports: every shipped model library exports all functions of each interface it serves,
  * also those of capabilities the FMU does not support: 25 common + 10 ME + 9 CS (FMI 2.0.4
  * §2.3, §2.1, C-01). Resolved with dlsym in a worker; when the library does not load at all
- * (load-dlopen), its .dynsym is read instead. */
+ * (load-dlopen), its .dynsym is read instead. FMI 1.0: the library serves one standard (24 ME
+ * or 25 CS functions, fmi1.h), each exported as <modelIdentifier>_fmiXxx. */
 #include <stdlib.h>
 
+#include "fmi1/fmi1.h"
 #include "fmuc/fmuc_elf.h"
 #include "load_util.h"
 
@@ -25,6 +27,25 @@ typedef struct exports_request {
     int me, cs; /* interfaces this library serves */
 } exports_request;
 
+/* FMI 1.0: the library serves one standard; the names of its list (fmi1.h) that
+ * <modelIdentifier>_<name> does not resolve, unprefixed. */
+static int worker_fmi1(fmuc_worker_ctx *ctx, const exports_request *rq, cJSON *reply,
+                       cJSON *missing)
+{
+    fmuc_iface iface = rq->cs && !rq->me ? FMUC_IFACE_CS : FMUC_IFACE_ME;
+    const char *const *names;
+    if (fmuc_inst_load(ctx, iface) < 0) {
+        cJSON_AddFalseToObject(reply, "loaded");
+        cJSON_AddStringToObject(reply, "error", fmuc_worker_load_error(ctx));
+        return 0;
+    }
+    size_t n = fmuc_inst_lib_missing(ctx, iface, &names);
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(missing, cJSON_CreateString(names[i]));
+    cJSON_AddTrueToObject(reply, "loaded");
+    return 0;
+}
+
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const exports_request *rq = payload;
@@ -32,6 +53,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON *missing = cJSON_AddArrayToObject(reply, "missing");
     const fmi2Type ifaces[2] = {fmi2ModelExchange, fmi2CoSimulation};
     const int want[2] = {rq->me, rq->cs};
+    if (fmuc_inst_version(ctx) == 1)
+        return worker_fmi1(ctx, rq, reply, missing);
     for (int k = 0; k < 2; k++) {
         if (!want[k])
             continue;
@@ -101,12 +124,121 @@ static const char *iface_of(const char *name)
     return "?";
 }
 
+/* ---- FMI 1.0: <modelIdentifier>_fmiXxx, the list of the library's standard ------------------ */
+
+/* Functions only an FMU with a capability calls (CS 1.0: input/output derivatives, asynchronous
+ * steps): whether they must be exported even without it is not said (fmi-guides PR #74); the
+ * Reference-FMUs export them all, so a missing one is a warning, a missing core function a
+ * failure. */
+static int fmi1_capability_only(const char *name)
+{
+    static const char *const opt[] = {"fmiSetRealInputDerivatives", "fmiGetRealOutputDerivatives",
+                                      "fmiCancelStep", "fmiGetStatus", "fmiGetIntegerStatus",
+                                      "fmiGetBooleanStatus", "fmiGetStringStatus"};
+    for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++)
+        if (strcmp(opt[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void fmi1_missing(fmuc_result *res, cJSON *ev, const char *entry, const char *id,
+                         int cs, const char *name)
+{
+    const char *std = cs ? "Co-Simulation 1.0" : "Model Exchange 1.0";
+    if (fmi1_capability_only(name))
+        fmuc_result_warn(res, "%s does not export %s_%s (a function of %s used only with a "
+                              "capability; the Reference-FMUs export every function, FMPy "
+                              "resolves them all)", entry, id, name, std);
+    else
+        fmuc_result_violation(res, "%s does not export %s_%s (required by %s)", entry, id, name,
+                              std);
+    if (ev) {
+        cJSON *item = cJSON_CreateObject();
+        char full[300];
+        snprintf(full, sizeof full, "%s_%s", id, name);
+        cJSON_AddStringToObject(item, "library", entry);
+        cJSON_AddStringToObject(item, "function", full);
+        cJSON_AddItemToArray(ev, item);
+    }
+}
+
+static const char *const fmi1_me_names[] = {FMUC_FMI1_ME_FUNCTIONS(FMUC_FMI1_NAME_STRING)};
+static const char *const fmi1_cs_names[] = {FMUC_FMI1_CS_FUNCTIONS(FMUC_FMI1_NAME_STRING)};
+
+static void fmi1_check_static(const loadu_lib *lib, const char *id, int cs, cJSON *ev,
+                              fmuc_result *res)
+{
+    fmuc_elf_info info;
+    fmuc_diag diag = {0};
+    const char *const *names = cs ? fmi1_cs_names : fmi1_me_names;
+    size_t n = cs ? FMUC_FMI1_CS_COUNT : FMUC_FMI1_ME_COUNT;
+    if (fmuc_elf_parse_file(&info, lib->path, 0, &diag) < 0 || !info.has_dynsym) {
+        fmuc_result_note(res, "%s does not load and its dynamic symbols cannot be read (%s); "
+                              "exports not checked", lib->entry,
+                         diag.msg[0] ? diag.msg : "no .dynsym");
+        fmuc_elf_free(&info);
+        return;
+    }
+    fmuc_result_note(res, "%s does not load (see load-dlopen); checked its .dynsym instead",
+                     lib->entry);
+    for (size_t i = 0; i < n; i++) {
+        char full[300];
+        int found = 0;
+        snprintf(full, sizeof full, "%s_%s", id, names[i]);
+        for (size_t j = 0; j < info.nsymbols && !found; j++)
+            found = strcmp(info.symbols[j].name, full) == 0;
+        if (!found)
+            fmi1_missing(res, ev, lib->entry, id, cs, names[i]);
+    }
+    fmuc_elf_free(&info);
+}
+
+static void run_fmi1(const fmuc_subject *s, const loadu_lib *libs, size_t n, fmuc_result *res)
+{
+    const fmuc_md *md = &s->fmu->md;
+    cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "missing");
+    for (size_t i = 0; i < n; i++) {
+        int cs = libs[i].iface == fmi2CoSimulation;
+        const char *id = cs ? md->cs.model_identifier : md->me.model_identifier;
+        exports_request rq = {.me = !cs, .cs = cs};
+        fmuc_worker_spec spec;
+        fmuc_worker_outcome o;
+        fmuc_diag diag = {0};
+        if (!id)
+            id = md->fmi1_model_identifier ? md->fmi1_model_identifier : "?";
+        fmuc_worker_spec_init(&spec, s->fmu, s->opts);
+        spec.label = "load-exports";
+        if (fmuc_worker_run(&spec, worker, &rq, &o, &diag) < 0) {
+            fmuc_result_error(res, "%s: could not start a worker: %s", libs[i].entry, diag.msg);
+            continue;
+        }
+        if (!fmuc_worker_outcome_to_result(&o, res)) {
+            const char *error;
+            if (!loadu_loaded(o.reply, &error)) {
+                fmi1_check_static(&libs[i], id, cs, ev, res);
+            } else {
+                const cJSON *m;
+                cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(o.reply, "missing"))
+                {
+                    if (cJSON_IsString(m))
+                        fmi1_missing(res, ev, libs[i].entry, id, cs, m->valuestring);
+                }
+            }
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     loadu_lib libs[2];
     size_t n = loadu_libs(s->fmu, libs);
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
+        return;
+    }
+    if (fmuc_fmu_fmi_version(s->fmu) == 1) {
+        run_fmi1(s, libs, n, res);
         return;
     }
     cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "missing");
@@ -149,15 +281,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_load_exports = {
     .id = "load-exports",
-    .title = "All functions of each declared interface are exported",
-    .spec = "FMI 2.0.4 §2.3, §2.1",
+    .title = "All functions of each declared interface are exported (FMI 1.0: as "
+             "<modelIdentifier>_fmiXxx)",
+    .spec = "FMI 2.0.4 §2.3, §2.1; FMI 1.0 ME (function names prefixed by the modelIdentifier, "
+            "also in shared libraries); FMI 1.0 CS (the same prefix)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer resolves every FMI function of an interface at load time; a missing "
            "export makes it refuse the FMU even if the function is one the FMU never needs.",
     .fix = "Export every fmi2 function of each implemented interface, implementing unsupported "
            "ones as stubs that log and return fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

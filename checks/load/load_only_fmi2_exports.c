@@ -30,7 +30,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     cJSON *ev = fmuc_result_evidence(res);
+    const int v1 = fmuc_fmu_fmi_version(s->fmu) == 1;
     for (size_t i = 0; i < n; i++) {
+        /* FMI 1.0: the functions are <modelIdentifier>_fmiXxx */
+        char prefix[300] = "fmi2";
+        if (v1) {
+            const fmuc_md *md = &s->fmu->md;
+            const char *id = libs[i].iface == fmi2CoSimulation ? md->cs.model_identifier
+                                                               : md->me.model_identifier;
+            if (!id)
+                id = md->fmi1_model_identifier ? md->fmi1_model_identifier : "";
+            snprintf(prefix, sizeof prefix, "%s_fmi", id);
+        }
+        size_t plen = strlen(prefix);
         fmuc_elf_info info;
         fmuc_diag diag = {0};
         if (fmuc_elf_parse_file(&info, libs[i].path, 0, &diag) < 0) {
@@ -44,7 +56,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         cJSON *arr = ev ? cJSON_AddArrayToObject(ev, libs[i].entry) : NULL;
         for (size_t k = 0; k < info.nsymbols; k++) {
             const fmuc_elf_symbol *sym = &info.symbols[k];
-            if (strncmp(sym->name, "fmi2", 4) == 0 || ignorable(sym))
+            if (strncmp(sym->name, prefix, plen) == 0 || ignorable(sym))
                 continue;
             if (others < SHOWN_MAX && used < sizeof list) {
                 int w = snprintf(list + used, sizeof list - used, "%s%.80s", others ? ", " : "",
@@ -56,8 +68,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             others++;
         }
         if (others)
-            fmuc_result_violation(res, "%s exports %zu symbol%s besides fmi2*: %s%s", libs[i].entry,
-                                  others, others == 1 ? "" : "s", list,
+            fmuc_result_violation(res, "%s exports %zu symbol%s besides %s*: %s%s", libs[i].entry,
+                                  others, others == 1 ? "" : "s", prefix, list,
                                   others > SHOWN_MAX ? ", ..." : "");
         fmuc_elf_free(&info);
     }
@@ -65,8 +77,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_load_only_fmi2_exports = {
     .id = "load-only-fmi2-exports",
-    .title = "Only fmi2* functions are exported",
-    .spec = "FMI 2.0.4 §2.1.1",
+    .title = "Only fmi2* functions are exported (FMI 1.0: <modelIdentifier>_fmi*)",
+    .spec = "FMI 2.0.4 §2.1.1; FMI 1.0 ME (prefixed function names, so that several FMUs can be "
+            "linked together)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Extra global symbols of one FMU can bind to another FMU's or the importer's functions "
            "of the same name when several are loaded, so one model silently calls the other's "
@@ -74,7 +87,7 @@ const fmuc_check fmuc_check_load_only_fmi2_exports = {
     .fix = "Build with -fvisibility=hidden and export only the fmi2 functions (a linker version "
            "script), or make internal functions static.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

@@ -50,6 +50,17 @@ typedef struct loadu_request {
     int what;
 } loadu_request;
 
+/* The version's no-argument string function (LOADU_GET_*): fmi2GetVersion, fmi2GetTypesPlatform;
+ * FMI 1.0 fmiGetVersion, fmiGetModelTypesPlatform (ME) / fmiGetTypesPlatform (CS). */
+static inline const char *loadu_string_fn_name(int version, fmuc_iface iface, int what)
+{
+    if (version == 1)
+        return what == LOADU_GET_VERSION ? "fmiGetVersion"
+               : iface == FMUC_IFACE_CS  ? "fmiGetTypesPlatform"
+                                         : "fmiGetModelTypesPlatform";
+    return what == LOADU_GET_VERSION ? "fmi2GetVersion" : "fmi2GetTypesPlatform";
+}
+
 /* Worker side: load the library, report {"loaded", "error", "missing", "provided", "value"}. */
 static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
 {
@@ -69,7 +80,7 @@ static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddItemToArray(missing, cJSON_CreateString(names[i]));
     if (rq->what == LOADU_LOAD_ONLY)
         return 0;
-    const char *fn = rq->what == LOADU_GET_VERSION ? "fmi2GetVersion" : "fmi2GetTypesPlatform";
+    const char *fn = loadu_string_fn_name(fmuc_inst_version(ctx), iface, rq->what);
     if (!fmuc_inst_lib_has(ctx, iface, fn)) {
         cJSON_AddFalseToObject(reply, "provided");
         return 0;
@@ -156,33 +167,40 @@ static inline int loadu_is_so_name(const char *name)
     return (n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL;
 }
 
-/* Call a no-argument fmi2 function that returns a string (fmi2GetVersion, fmi2GetTypesPlatform)
- * in a worker for every library and require `expected` (what = LOADU_GET_*). */
+/* Call a no-argument function that returns a string (fmi2GetVersion, fmi2GetTypesPlatform) in
+ * a worker for every library and require `expected` (what = LOADU_GET_*). fn NULL: the version's
+ * function of each library's interface (loadu_string_fn_name; FMI 1.0 names it per standard). */
 static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res, int what,
                                          const char *check_id, const char *fn, const char *expected)
 {
     loadu_lib libs[2];
     size_t n = loadu_libs(s->fmu, libs);
     int ran = 0;
+    const char *fnl = fn;
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
         const cJSON *reply = loadu_run(s, &libs[i], what, check_id, &o, res);
         const char *error;
+        fnl = fn ? fn
+                 : loadu_string_fn_name(fmuc_fmu_fmi_version(s->fmu),
+                                        libs[i].iface == fmi2CoSimulation ? FMUC_IFACE_CS
+                                                                          : FMUC_IFACE_ME,
+                                        what);
         if (!reply) {
             ran = 1;
         } else if (!loadu_loaded(reply, &error)) {
             fmuc_result_note(res, "%s does not load (see load-dlopen): %s", libs[i].entry, error);
         } else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "provided"))) {
-            fmuc_result_note(res, "%s does not export %s (see load-exports)", libs[i].entry, fn);
+            fmuc_result_note(res, "%s does not export %s (see load-exports)", libs[i].entry, fnl);
         } else {
             ran = 1;
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, "value");
             if (!cJSON_IsString(v))
                 fmuc_result_violation(res, "%s: %s() returned NULL; expected \"%s\"", libs[i].entry,
-                                      fn, expected);
+                                      fnl, expected);
             else if (strcmp(v->valuestring, expected) != 0)
                 fmuc_result_violation(
-                    res, "%s: %s() returned \"%s\"%s; expected \"%s\"", libs[i].entry, fn,
+                    res, "%s: %s() returned \"%s\"%s; expected \"%s\"", libs[i].entry, fnl,
                     v->valuestring,
                     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reply, "truncated")) ? "..." : "",
                     expected);
@@ -190,7 +208,7 @@ static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res
         fmuc_worker_outcome_free(&o);
     }
     if (!ran)
-        fmuc_result_na(res, "no loadable library exporting %s", fn);
+        fmuc_result_na(res, "no loadable library exporting %s", fnl ? fnl : "the function");
 }
 
 #endif

@@ -370,6 +370,7 @@ const fmuc_check fmuc_check_me_directional_derivatives = {
            "providesDirectionalDerivative.",
     .applies = FMUC_APPLIES_ME,
     .versions = FMUC_V2,
+    .absent_in_v1 = "FMI 1.0 has no directional derivatives (fmi2GetDirectionalDerivative came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -13,14 +13,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_me_nominal_run = {
     .id = "me-nominal-run",
     .title = "A nominal Model Exchange run succeeds (CVODE, events settle, values finite)",
-    .spec = "FMI 2.0.4 §3.2.2, §3.2.4",
+    .spec = "FMI 2.0.4 §3.2.2, §3.2.4; FMI 1.0 ME §2.9 (calling sequence; fmiInitialize, "
+            "fmiEventUpdate, fmiCompletedIntegratorStep)",
     .level = FMUC_LEVEL_MUST,
     .why = "If a standard integrator cannot run the default experiment through Model Exchange, "
            "any importer's solver will fail or get non-finite values from the FMU.",
     .fix = "Simulate the FMU with an external solver (e.g. fmpy with CVODE) over its default "
            "experiment and fix the first failing call or non-finite value the messages name.",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

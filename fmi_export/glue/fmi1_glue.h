@@ -11,6 +11,21 @@
 #include "fmi1/fmi1.h"
 #include "fmuc_model.h"
 
+#ifdef FMUC_DEFECT_WRONG_PREFIX
+/* Defect (load-exports): every function is exported as wrong_<modelIdentifier>_fmiXxx, so none
+ * of the names an importer forms from the modelIdentifier of the XML exists. */
+#undef FMUC_FMI1_FULL_NAME
+#define FMUC_FMI1_FULL_NAME(name) FMUC_FMI1_PASTE_(FMUC_FMI1_PASTE_(wrong, MODEL_IDENTIFIER), name)
+#define FMUC_G1_PROTO_(ret, name, params) FMI1_Export ret FMUC_FMI1_FULL_NAME(name) params;
+#ifdef FMUC_FMI1_EXPORTING_ME
+FMUC_FMI1_ME_FUNCTIONS(FMUC_G1_PROTO_)
+#endif
+#ifdef FMUC_FMI1_EXPORTING_CS
+FMUC_FMI1_CS_FUNCTIONS(FMUC_G1_PROTO_)
+#endif
+#undef FMUC_G1_PROTO_
+#endif
+
 /* States of the 1.0 state machines as bits (fmi1-rules §D.1 ME, §D.2 CS). */
 enum {
     G1_INST = 1u << 0,  /* instantiated */

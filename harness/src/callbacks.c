@@ -87,23 +87,13 @@ static void copy_name(char *dst, size_t n, const char *src, uint32_t *flags, uin
     dst[len] = '\0';
 }
 
-static void logger(fmi2ComponentEnvironment env, fmi2String instance_name, fmi2Status status,
-                   fmi2String category, fmi2String message, ...)
+/* Record one log message (both loggers: FMI 2.0's and FMI 1.0's). */
+static void log_record(fmuc_worker_ctx *ctx, uint32_t flags, const char *instance_name,
+                       int status, const char *category, const char *message, va_list ap)
 {
-    fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
-    fmuc_w_shared *sh;
+    fmuc_w_shared *sh = ctx->sh;
     fmuc_w_log *l;
-    uint32_t flags = 0;
-    uint64_t idx;
-
-    /* C-09: env must be the componentEnvironment we passed; a foreign one is never dereferenced,
-     * only flagged. */
-    if (!ctx)
-        return;
-    if (env != (fmi2ComponentEnvironment)ctx)
-        flags |= FMUC_W_LOG_ENV_MISMATCH;
-    sh = ctx->sh;
-    idx = sh->log_total++;
+    uint64_t idx = sh->log_total++;
     if (idx >= FMUC_W_LOG_KEPT)
         return;
     l = &sh->log[idx];
@@ -122,11 +112,7 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instance_name, fmi2S
         if (message[len])
             flags |= FMUC_W_LOG_TRUNCATED;
     } else {
-        va_list ap;
-        int n;
-        va_start(ap, message);
-        n = vsnprintf(l->message, sizeof l->message, message, ap);
-        va_end(ap);
+        int n = vsnprintf(l->message, sizeof l->message, message, ap);
         if (n < 0) {
             size_t len = strnlen(message, sizeof l->message - 1);
             memcpy(l->message, message, len);
@@ -137,6 +123,24 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instance_name, fmi2S
         }
     }
     l->flags = flags;
+}
+
+static void logger(fmi2ComponentEnvironment env, fmi2String instance_name, fmi2Status status,
+                   fmi2String category, fmi2String message, ...)
+{
+    fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
+    uint32_t flags = 0;
+    va_list ap;
+
+    /* C-09: env must be the componentEnvironment we passed; a foreign one is never dereferenced,
+     * only flagged. */
+    if (!ctx)
+        return;
+    if (env != (fmi2ComponentEnvironment)ctx)
+        flags |= FMUC_W_LOG_ENV_MISMATCH;
+    va_start(ap, message);
+    log_record(ctx, flags, instance_name, (int)status, category, message, ap);
+    va_end(ap);
 }
 
 /* Live allocations: open addressing on the pointer value, so freeMemory of a foreign pointer
@@ -247,6 +251,45 @@ void fmuc_callbacks__init(fmuc_worker_ctx *ctx)
     ctx->cb.freeMemory = free_memory;
     ctx->cb.stepFinished = step_finished;
     ctx->cb.componentEnvironment = ctx;
+}
+
+/* ---- FMI 1.0 (fmi1.h): no environment pointer; the logger's first argument is the instance
+ * (NULL while instantiating), never dereferenced. */
+
+static void logger_fmi1(fmiComponent c, fmiString instance_name, fmiStatus status,
+                        fmiString category, fmiString message, ...)
+{
+    fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
+    va_list ap;
+    (void)c;
+    if (!ctx)
+        return;
+    va_start(ap, message);
+    log_record(ctx, 0, instance_name, (int)status, category, message, ap);
+    va_end(ap);
+}
+
+static void step_finished_fmi1(fmiComponent c, fmiStatus status)
+{
+    fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
+    (void)c;
+    (void)status;
+    if (ctx)
+        ctx->sh->step_finished++;
+}
+
+fmiMECallbackFunctions fmuc_callbacks__fmi1_me(fmuc_worker_ctx *ctx)
+{
+    fmiMECallbackFunctions f = {logger_fmi1, allocate_memory, free_memory};
+    (void)ctx;
+    return f;
+}
+
+fmiCSCallbackFunctions fmuc_callbacks__fmi1_cs(fmuc_worker_ctx *ctx)
+{
+    fmiCSCallbackFunctions f = {logger_fmi1, allocate_memory, free_memory, step_finished_fmi1};
+    (void)ctx;
+    return f;
 }
 
 void fmuc_callbacks__fini(fmuc_worker_ctx *ctx)

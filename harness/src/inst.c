@@ -21,7 +21,7 @@ _Static_assert(FMUC_STATUS_NOT_PROVIDED == (int)FMUC_FMI_NOT_PROVIDED,
 
 static const fmuc_inst_ops *ops_for(int version)
 {
-    return version == 2 ? &fmuc_inst__fmi2_ops : NULL;
+    return version == 2 ? &fmuc_inst__fmi2_ops : version == 1 ? &fmuc_inst__fmi1_ops : NULL;
 }
 
 int fmuc_inst_version(const fmuc_worker_ctx *ctx)

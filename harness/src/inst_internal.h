@@ -74,5 +74,6 @@ struct fmuc_inst {
 };
 
 extern const fmuc_inst_ops fmuc_inst__fmi2_ops;
+extern const fmuc_inst_ops fmuc_inst__fmi1_ops;
 
 #endif

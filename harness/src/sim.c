@@ -48,6 +48,7 @@ void fmuc_sim_config_init(fmuc_sim_config *cfg, fmi2Type iface)
 typedef struct rec_var {
     fmuc_vr vr;
     size_t col;
+    int negated; /* FMI 1.0 negatedAlias: the value is the negated value of vr */
 } rec_var;
 
 typedef struct sim {
@@ -100,11 +101,6 @@ static void stop(sim *s, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     s->r->stop_reason = strdup(buf);
-}
-
-static const char *stname(int st, char *buf, size_t n)
-{
-    return fmuc_status_name(2, st, buf, n);
 }
 
 /* Count the status of one call; keep calls that were not OK/Warning. */
@@ -199,11 +195,48 @@ static int all_finite(sim *s, double t, vec_kind k, const double *v, double *out
     return 0;
 }
 
+/* The FMI 1.0 function behind a driver call (fmi1.h names; NULL: no call of its own). */
+static const char *fmi1_fn_name(int fn, int cs)
+{
+    switch (fn) {
+    case FMUC_SIM_FN_Instantiate: return cs ? "fmiInstantiateSlave" : "fmiInstantiateModel";
+    case FMUC_SIM_FN_EnterInitializationMode: return cs ? NULL : "fmiSetTime";
+    case FMUC_SIM_FN_ExitInitializationMode: return cs ? "fmiInitializeSlave" : "fmiInitialize";
+    case FMUC_SIM_FN_Terminate: return cs ? "fmiTerminateSlave" : "fmiTerminate";
+    case FMUC_SIM_FN_FreeInstance: return cs ? "fmiFreeSlaveInstance" : "fmiFreeModelInstance";
+    case FMUC_SIM_FN_NewDiscreteStates: return "fmiEventUpdate";
+    case FMUC_SIM_FN_GetNominalsOfContinuousStates: return "fmiGetNominalContinuousStates";
+    case FMUC_SIM_FN_SetupExperiment:
+    case FMUC_SIM_FN_EnterEventMode:
+    case FMUC_SIM_FN_EnterContinuousTimeMode: return NULL;
+    default: return NULL;
+    }
+}
+
+const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, size_t n)
+{
+    const char *name = fmuc_sim_fn_name(fn);
+    if (version != 1 || strncmp(name, "fmi2", 4) != 0)
+        return name;
+    const char *one = fmi1_fn_name(fn, iface == fmi2CoSimulation);
+    if (one)
+        return one;
+    snprintf(buf, n, "fmi%s", name + 4);
+    return buf;
+}
+
+/* The call's name in the FMU's version ("fmi2DoStep", "fmiDoStep") for messages. */
+static const char *call_name(const sim *s, int fn, char *buf, size_t n)
+{
+    return fmuc_sim_fn_name_v(s->md->fmi == FMUC_FMI1 ? 1 : 2, s->cfg->iface, fn, buf, n);
+}
+
 /* A call failed hard (Error/Fatal/invalid): describe it as the stop reason. */
 static void stop_call(sim *s, int fn, fmuc_status st, double t)
 {
-    char b[32];
-    stop(s, "%s returned %s at t=%.17g", fmuc_sim_fn_name(fn), stname(st, b, sizeof b), t);
+    char b[32], nb[64];
+    stop(s, "%s returned %s at t=%.17g", call_name(s, fn, nb, sizeof nb),
+         fmuc_status_name(s->md->fmi == FMUC_FMI1 ? 1 : 2, st, b, sizeof b), t);
 }
 
 /* ---- columns ------------------------------------------------------------------------------ */
@@ -286,7 +319,13 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
         c->var_index = (uint32_t)(i + 1);
         c->type = v->type;
         c->causality = v->causality;
-        rec_var rv = {v->value_reference, r->ncols};
+        rec_var rv = {v->value_reference, r->ncols, 0};
+        if (v->ext && v->type != FMUC_TYPE_BOOLEAN) {
+            /* FMI 1.0 ME §2.9: alias="negatedAlias" is the negated value of the variable of the
+             * same valueReference, and the importer negates (meaningful for Real and Integer) */
+            const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+            rv.negated = x && x->alias_kind == FMUC_ALIAS_NEGATED;
+        }
         if (v->type == FMUC_TYPE_REAL)
             s->rr[s->nr++] = rv;
         else if (v->type == FMUC_TYPE_BOOLEAN)
@@ -337,7 +376,7 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
                             t, "%zu outputs", s->nr);
         if (ok(st))
             for (size_t k = 0; k < s->nr; k++)
-                row[s->rr[k].col] = s->rbuf[k];
+                row[s->rr[k].col] = s->rr[k].negated ? -s->rbuf[k] : s->rbuf[k];
         else if (st != FMUC_STATUS_DISCARD) {
             stop_call(s, FMUC_SIM_FN_GetReal, st, t);
             bad = 1;
@@ -351,7 +390,7 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
                             "%zu variables", s->ni_);
         if (ok(st))
             for (size_t k = 0; k < s->ni_; k++)
-                row[s->ri[k].col] = (double)s->ibuf[k];
+                row[s->ri[k].col] = s->ri[k].negated ? -(double)s->ibuf[k] : (double)s->ibuf[k];
         else {
             stop_call(s, FMUC_SIM_FN_GetInteger, st, t);
             bad = 1;
@@ -616,8 +655,12 @@ static int initialize(sim *s)
     r->status_counts[FMUC_SIM_FN_Instantiate][s->in_ ? FMUC_STATUS_OK : FMUC_STATUS_ERROR]++;
     if (!s->in_) {
         r->instantiate_failed = 1;
-        stop(s, "fmi2Instantiate(%s) returned NULL",
-             s->cfg->iface == fmi2ModelExchange ? "fmi2ModelExchange" : "fmi2CoSimulation");
+        if (s->md->fmi == FMUC_FMI1)
+            stop(s, "%s returned NULL", s->cfg->iface == fmi2ModelExchange ? "fmiInstantiateModel"
+                                                                            : "fmiInstantiateSlave");
+        else
+            stop(s, "fmi2Instantiate(%s) returned NULL",
+                 s->cfg->iface == fmi2ModelExchange ? "fmi2ModelExchange" : "fmi2CoSimulation");
         return -1;
     }
     fmuc_drive_start ds;
@@ -733,9 +776,13 @@ static int run_cs(sim *s, fmuc_diag *diag)
             if (ok(s1) && term)
                 r->terminated_by_fmu = 1;
             r->end_time = ok(s2) && isfinite(last) ? last : tc;
-            stop(s, "fmi2DoStep(t=%.9g, h=%.9g) returned fmi2Discard; fmi2Terminated=%s, "
-                    "lastSuccessfulTime=%.17g",
-                 tc, hk, ok(s1) ? (term ? "true" : "false") : "unavailable", last);
+            if (s->md->fmi == FMUC_FMI1) /* 1.0 has no fmiTerminated status kind */
+                stop(s, "fmiDoStep(t=%.9g, h=%.9g) returned fmiDiscard; lastSuccessfulTime=%.17g",
+                     tc, hk, last);
+            else
+                stop(s, "fmi2DoStep(t=%.9g, h=%.9g) returned fmi2Discard; fmi2Terminated=%s, "
+                        "lastSuccessfulTime=%.17g",
+                     tc, hk, ok(s1) ? (term ? "true" : "false") : "unavailable", last);
             can_terminate = !s->error && !s->fatal;
             if (r->terminated_by_fmu)
                 r->completed = 1;
@@ -1022,6 +1069,8 @@ static int run_me(sim *s, fmuc_diag *diag)
     int cis_needed = !((md->me.caps >> FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED) & 1u);
 
     s->nx = md->nderivatives;
+    if (md->fmi == FMUC_FMI1 && md->has_number_of_continuous_states) /* 1.0: no ModelStructure */
+        s->nx = md->number_of_continuous_states;
     s->nz = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
     size_t N = s->nx ? s->nx : 1;
     if (s->nx > FMUC_MD_MAX_DYNAMIC_COUNT || s->nz > FMUC_MD_MAX_DYNAMIC_COUNT) {

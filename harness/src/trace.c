@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fmuc/fmuc_inst.h"
 #include "worker_internal.h"
 
 static uint64_t mono_ns(void)
@@ -239,7 +240,96 @@ static const char *const fn_names[FMUC_W_FN_COUNT] = {
 #undef FMUC_NAME_
     "dlopen",
     "dlclose",
+#define FMUC_NAME1_(ret, name, params) #name,
+    FMUC_FMI1_SHARED_FUNCTIONS(FMUC_NAME1_)
+    FMUC_FMI1_ME_ONLY_FUNCTIONS(FMUC_NAME1_)
+    FMUC_FMI1_CS_ONLY_FUNCTIONS(FMUC_NAME1_)
+#undef FMUC_NAME1_
 };
+
+/* The arguments of an FMI 1.0 call (inst_fmi1.c records them; the names are unprefixed). */
+static void format_fmi1(tbuf *b, const fmuc_w_call *e)
+{
+    switch (e->fn) {
+    case FMUC_W_FN1_fmiSetDebugLogging:
+        put(b, "loggingOn=%d", (int)e->i[0]);
+        break;
+    case FMUC_W_FN1_fmiInstantiateModel:
+        put(b, "instanceName=\"");
+        put_str(b, e, 0, 40);
+        put(b, "\", GUID=\"");
+        put_str(b, e, 1, 60);
+        put(b, "\", loggingOn=%d", (int)e->i[0]);
+        break;
+    case FMUC_W_FN1_fmiInstantiateSlave:
+        put(b, "instanceName=\"");
+        put_str(b, e, 0, 40);
+        put(b, "\", fmuGUID=\"");
+        put_str(b, e, 1, 60);
+        put(b, "\", timeout=%.10g, visible=%d, interactive=%d, loggingOn=%d", e->d[0],
+            (int)e->i[0], (int)e->i[1], (int)e->i[2]);
+        break;
+    case FMUC_W_FN1_fmiFreeModelInstance:
+    case FMUC_W_FN1_fmiFreeSlaveInstance:
+        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "c");
+        break;
+    case FMUC_W_FN1_fmiGetReal:
+    case FMUC_W_FN1_fmiGetInteger:
+    case FMUC_W_FN1_fmiGetBoolean:
+    case FMUC_W_FN1_fmiGetString:
+    case FMUC_W_FN1_fmiSetString:
+    case FMUC_W_FN1_fmiSetRealInputDerivatives:
+    case FMUC_W_FN1_fmiGetRealOutputDerivatives:
+        put_vrs(b, e, 0);
+        break;
+    case FMUC_W_FN1_fmiSetReal:
+    case FMUC_W_FN1_fmiSetInteger:
+    case FMUC_W_FN1_fmiSetBoolean:
+        put_vrs(b, e, 0);
+        put(b, ", value=[");
+        put_vals(b, e, e->fn == FMUC_W_FN1_fmiSetReal);
+        put(b, "]");
+        break;
+    case FMUC_W_FN1_fmiSetTime:
+        put(b, "t=%.10g", e->d[0]);
+        break;
+    case FMUC_W_FN1_fmiSetContinuousStates:
+        put(b, "x=[");
+        put_vals(b, e, 1);
+        put(b, "], nx=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN1_fmiGetDerivatives:
+    case FMUC_W_FN1_fmiGetContinuousStates:
+    case FMUC_W_FN1_fmiGetNominalContinuousStates:
+    case FMUC_W_FN1_fmiGetStateValueReferences:
+        put(b, "nx=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN1_fmiGetEventIndicators:
+        put(b, "ni=%llu", (unsigned long long)e->n[0]);
+        break;
+    case FMUC_W_FN1_fmiInitialize:
+        put(b, "toleranceControlled=%d, relativeTolerance=%.10g", (int)e->i[0], e->d[0]);
+        break;
+    case FMUC_W_FN1_fmiEventUpdate:
+        put(b, "intermediateResults=%d", (int)e->i[0]);
+        break;
+    case FMUC_W_FN1_fmiInitializeSlave:
+        put(b, "tStart=%.10g, StopTimeDefined=%d, tStop=%.10g", e->d[0], (int)e->i[0], e->d[1]);
+        break;
+    case FMUC_W_FN1_fmiDoStep:
+        put(b, "t=%.10g, h=%.10g, newStep=%d", e->d[0], e->d[1], (int)e->i[0]);
+        break;
+    case FMUC_W_FN1_fmiGetStatus:
+    case FMUC_W_FN1_fmiGetRealStatus:
+    case FMUC_W_FN1_fmiGetIntegerStatus:
+    case FMUC_W_FN1_fmiGetBooleanStatus:
+    case FMUC_W_FN1_fmiGetStringStatus:
+        put(b, "kind=%d", (int)e->i[0]);
+        break;
+    default:
+        break;
+    }
+}
 
 void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
 {
@@ -342,6 +432,8 @@ void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
         put_str(&b, e, 0, FMUC_W_STR_KEPT);
         break;
     default:
+        if (fn >= FMUC_W_FN1_FIRST)
+            format_fmi1(&b, e);
         break;
     }
     put(&b, ")");
@@ -350,6 +442,14 @@ void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
 static const char *status_text(int status, char *buf, size_t n)
 {
     return fmuc_fmi_status_name(status, buf, n);
+}
+
+/* a call's status in its version's names (fmiOK for the calls of FMI 1.0) */
+static const char *call_status_text(const fmuc_w_call *e, char *buf, size_t n)
+{
+    if (e->fn >= FMUC_W_FN1_FIRST && e->fn < FMUC_W_FN_COUNT)
+        return fmuc_status_name(1, e->status, buf, n);
+    return status_text(e->status, buf, n);
 }
 
 static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
@@ -368,7 +468,7 @@ static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
     free(safe);
     switch (e->state) {
     case FMUC_W_CALL_RETURNED:
-        cJSON_AddStringToObject(o, "status", status_text(e->status, sbuf, sizeof sbuf));
+        cJSON_AddStringToObject(o, "status", call_status_text(e, sbuf, sizeof sbuf));
         break;
     case FMUC_W_CALL_NOT_PROVIDED:
         cJSON_AddStringToObject(o, "status", "not provided");
@@ -533,7 +633,9 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
             break;
         add_opt_string(o, "instance", l->instance, sizeof l->instance,
                        (l->flags & FMUC_W_LOG_INST_NULL) != 0);
-        cJSON_AddStringToObject(o, "status", status_text(l->status, sbuf, sizeof sbuf));
+        cJSON_AddStringToObject(o, "status",
+                                sh->fmi1 == 1 ? fmuc_status_name(1, l->status, sbuf, sizeof sbuf)
+                                              : status_text(l->status, sbuf, sizeof sbuf));
         add_opt_string(o, "category", l->category, sizeof l->category,
                        (l->flags & FMUC_W_LOG_CAT_NULL) != 0);
         add_opt_string(o, "message", l->message, sizeof l->message,

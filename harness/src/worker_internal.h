@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fmi1/fmi1.h"
 #include "fmuc/fmuc_worker.h"
 #include "sandbox_internal.h"
 
@@ -31,8 +32,15 @@ enum {
 #undef FMUC_W_FN_ENUM_
     FMUC_W_FN_DLOPEN,
     FMUC_W_FN_DLCLOSE,
+    /* FMI 1.0 (inst_fmi1.c): the unprefixed names of both standards, each once */
+#define FMUC_W_FN1_ENUM_(ret, name, params) FMUC_W_FN1_##name,
+    FMUC_FMI1_SHARED_FUNCTIONS(FMUC_W_FN1_ENUM_)
+    FMUC_FMI1_ME_ONLY_FUNCTIONS(FMUC_W_FN1_ENUM_)
+    FMUC_FMI1_CS_ONLY_FUNCTIONS(FMUC_W_FN1_ENUM_)
+#undef FMUC_W_FN1_ENUM_
     FMUC_W_FN_COUNT
 };
+#define FMUC_W_FN1_FIRST FMUC_W_FN1_fmiGetVersion /* calls of FMI 1.0 are FIRST..COUNT-1 */
 
 #define FMUC_W_VR_KEPT 6   /* value references kept per list */
 #define FMUC_W_VAL_KEPT 4  /* values kept */
@@ -117,6 +125,7 @@ typedef struct fmuc_w_shared {
     fmuc_w_sandbox sandbox;  /* sandbox.c: achieved isolation and recorded attempts */
     uint64_t bufv_total;     /* buffer violations seen (the first FMUC_W_BUFV_KEPT kept) */
     fmuc_w_bufv bufv[FMUC_W_BUFV_KEPT];
+    uint32_t fmi1;           /* 1: the FMU is FMI 1.0 (log statuses are named fmiOK ...) */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -171,6 +180,10 @@ void fmuc_worker__decode_reply(const char *buf, size_t len, size_t max, fmuc_wor
 
 /* callbacks.c */
 void fmuc_callbacks__init(fmuc_worker_ctx *ctx);
+/** FMI 1.0: the harness callbacks as the structures passed by value to fmiInstantiateModel
+ *  (logger, allocateMemory, freeMemory) and fmiInstantiateSlave (and stepFinished). */
+fmiMECallbackFunctions fmuc_callbacks__fmi1_me(fmuc_worker_ctx *ctx);
+fmiCSCallbackFunctions fmuc_callbacks__fmi1_cs(fmuc_worker_ctx *ctx);
 void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
 
 /* loader.c */

@@ -66,6 +66,8 @@ ParameterizedTestParameters(reference, matrix)
     add_cases(&arr, &n, &cap, "fmi1/good/cs");
     add_cases(&arr, &n, &cap, "broken");
     add_cases(&arr, &n, &cap, "hostile");
+    add_cases(&arr, &n, &cap, "fmi1/good/me"); /* the project's FMI 1.0 FMUs (issue 20) */
+    add_cases(&arr, &n, &cap, "fmi1/good/cs");
     const char *vd[] = {"vdsim_l2", "vdsim_l3"};
     for (int i = 0; i < 2; i++) {
         char p[4096];

@@ -78,9 +78,12 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void add_reference_fmi2(strv *fmus, const char *shared)
+/* the Reference-FMUs of one folder under reference-fmus/ ("fmi2", "fmi1/me", "fmi1/cs") */
+static void add_reference(strv *fmus, const char *shared, const char *sub)
 {
-    char *dir = cat(shared, "reference-fmus/fmi2");
+    char *rel = cat("reference-fmus", sub);
+    char *dir = cat(shared, rel);
+    free(rel);
     DIR *d = opendir(dir);
     if (d) {
         size_t start = fmus->n;
@@ -115,7 +118,9 @@ Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
     const char *shared = FMUC_SHARED_DIR;
     strv fmus = {0};
     add_manifest(&fmus, shared);
-    add_reference_fmi2(&fmus, shared);
+    add_reference(&fmus, shared, "fmi2");
+    add_reference(&fmus, shared, "fmi1/me"); /* Reference-FMUs v0.0.39, FMI 1.0 (issue 20) */
+    add_reference(&fmus, shared, "fmi1/cs");
     if (fmus.n == 0)
         cr_skip_test("no third-party FMUs: %s/thirdparty/manifest.tsv and "
                      "%s/reference-fmus/fmi2 are absent",

@@ -3,8 +3,9 @@
  * goes through the instance's table of operations (fmuc_inst_ops, harness/src/inst_internal.h),
  * one table per FMI version; only that table's file calls the version's functions, through the
  * traced wrappers of the worker (the trace text of every call is the version's own: "fmi2DoStep(
- * t=0, h=0.1, noSet=0)"). FMI 2.0 is implemented (harness/src/inst_fmi2.c); 3.0 and 1.0 fill
- * their own table later and nothing above it changes.
+ * t=0, h=0.1, noSet=0)"). FMI 2.0 (harness/src/inst_fmi2.c) and FMI 1.0 (inst_fmi1.c: the
+ * <modelIdentifier>_fmiXxx functions, traced unprefixed) are implemented; 3.0 fills its own table
+ * and nothing above it changes.
  *
  * Typical use inside a worker function (fmuc_worker.h):
  *
@@ -23,11 +24,14 @@
  *                             for the call that takes them (fmi3EnterInitializationMode,
  *                             fmiInitialize / fmiInitializeSlave)
  *   enter_initialization_mode 2.0 fmi2EnterInitializationMode; 3.0 fmi3EnterInitializationMode
- *                             (tolerance, start, stop); 1.0 no call
+ *                             (tolerance, start, stop); 1.0 ME fmiSetTime(start), CS no call
  *   exit_initialization_mode  2.0 fmi2ExitInitializationMode; 3.0 fmi3ExitInitializationMode;
  *                             1.0 fmiInitialize (ME) / fmiInitializeSlave (CS)
  *   update_discrete_states    2.0 fmi2NewDiscreteStates; 3.0 fmi3UpdateDiscreteStates;
- *                             1.0 fmiEventUpdate
+ *                             1.0 fmiEventUpdate (the first one after fmiInitialize hands out
+ *                             fmiInitialize's eventInfo when it had converged, no call)
+ *   enter_event_mode, enter_continuous_time_mode: 1.0 no call (no such modes), OK
+ *   do_step                   1.0 fmiDoStep(t, h, newStep=true)
  * A function the version does not have (fmi2CancelStep in 3.0, get_fmu_state in 1.0) returns
  * FMUC_STATUS_NOT_PROVIDED without a trace entry; a function the version has but the library does
  * not export returns FMUC_STATUS_NOT_PROVIDED with a "not provided" trace entry (as the wrappers

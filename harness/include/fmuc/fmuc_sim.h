@@ -200,6 +200,10 @@ typedef enum { FMUC_SIM_FUNCTIONS(FMUC_SIM_FN_ENUM_) FMUC_SIM_NFN } fmuc_sim_fn;
 
 /** "fmi2DoStep" for FMUC_SIM_FN_DoStep. */
 const char *fmuc_sim_fn_name(int fn);
+/** The same call in the FMI version of the FMU (1: the FMI 1.0 function of the interface iface,
+ *  "fmiDoStep", "fmiInstantiateModel", "fmiEventUpdate"; others: fmuc_sim_fn_name). buf holds
+ *  a name built on the fly. */
+const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, size_t n);
 
 /* status index 6 collects values outside fmi2OK..fmi2Pending */
 #define FMUC_SIM_NSTATUS 7
