@@ -15,7 +15,9 @@
  * (2) fmi2Reset: "The FMU goes into the same state as if fmi2Instantiate would have been
  *     called" (§2.1.6): the run after it must repeat the instance's run before it, up to the
  *     error of an integrator that does not restart identically (a difference that shrinks with
- *     the tolerance, equ_restart_test): fail otherwise.
+ *     the tolerance, equ_restart_test): fail otherwise. After a run that succeeded, fmi2Reset
+ *     returning anything but fmi2OK/fmi2Warning, or a call of the run after it failing, fails
+ *     too (named as the reset rule's failure).
  * (3) independent instances (the flag, and §2.1: functions of different instances can be
  *     called in any order): fail.
  *
@@ -437,6 +439,19 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                                           msg, rt);
             }
         }
+    } else if (get_err(r2, RUN_RESET) && rows[RUN_SEQ2]) {
+        /* the instance ran before the reset: a failing fmi2Reset, or a call of the run after it
+         * that the same run before it passed, breaks the reset rule itself */
+        const char *e = get_err(r2, RUN_RESET);
+        if (strncmp(e, "fmi2Reset ", 10) == 0)
+            fmuc_result_violation(res, "%s, (2) %s after a run that succeeded — fmi2Reset must "
+                                       "put the FMU into the state after fmi2Instantiate (§2.1.6)",
+                                  ifn, e);
+        else
+            fmuc_result_violation(res, "%s, (2) the run after fmi2Reset failed: %s, while the "
+                                       "same run before the reset succeeded — after fmi2Reset "
+                                       "the FMU must behave as after fmi2Instantiate (§2.1.6)",
+                                  ifn, e);
     } else if (get_err(r2, RUN_RESET)) {
         fmuc_result_note(res, "%s, (2) after fmi2Reset not assessed: %s", ifn,
                          get_err(r2, RUN_RESET));

@@ -657,6 +657,10 @@ fmi2Status fmi2SetDebugLogging(fmi2Component comp, fmi2Boolean loggingOn, size_t
         return fmi2OK;
     }
     REQUIRE_PTR(categories, SetDebugLogging);
+#ifdef FMUC_DEFECT_DEBUG_LOGGING_CATEGORIES_ERROR
+    glog(c, fmi2Error, "fmi2SetDebugLogging: categories are not supported");
+    return done(c, fmi2Error); /* refuses even its own declared LogCategories (§2.1.5) */
+#endif
     for (size_t i = 0; i < nCategories; i++) {
         long k = categories[i] ? cat_index(c, categories[i]) : -1;
         if (k < 0) {
@@ -937,6 +941,10 @@ fmi2Status fmi2Reset(fmi2Component comp)
     BEGIN(Reset);
     const fmuc_m_desc *d = c->desc;
     fmi2Status st = fmi2OK;
+#ifdef FMUC_DEFECT_RESET_ERROR
+    glog(c, fmi2Error, "fmi2Reset: not supported");
+    return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */
+#endif
 #ifndef FMUC_DEFECT_RESET_KEEPS_STATE
     if (d->release)
         d->release(c, c->data);
@@ -973,6 +981,12 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
         return fmi2Fatal;
     if (!allowed(c, fn))
         return done(c, fmi2Error);
+#ifdef FMUC_DEFECT_GET_AFTER_TERMINATE
+    if (c->state == ST_TERM && t == FMUC_M_REAL) { /* §2.1.6: final values can be inquired */
+        glog(c, fmi2Error, "%s: the instance is terminated", fn_rules[fn].name);
+        return done(c, fmi2Error);
+    }
+#endif
     if (nvr == 0)
         return fmi2OK;
     if (!vr || !value) {
@@ -1428,6 +1442,9 @@ fmi2Status fmi2SetTime(fmi2Component comp, fmi2Real time)
              c->t_floor);
         return done(c, fmi2Error);
     }
+#ifdef FMUC_DEFECT_STOP_TIME_ALWAYS
+    c->stop_defined = 1;
+#endif
 #ifndef FMUC_DEFECT_IGNORE_STOP_TIME
     if (c->stop_defined && time > c->stop_time + time_tol(time, c->stop_time)) {
         glog(c, fmi2Error, "fmi2SetTime: time %.17g is beyond stopTime %.17g", time, c->stop_time);
@@ -1656,6 +1673,9 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
              c->time);
         return done(c, fmi2Error);
     }
+#ifdef FMUC_DEFECT_STOP_TIME_ALWAYS
+    c->stop_defined = 1; /* takes stopTime as defined whatever stopTimeDefined said (§2.1.6) */
+#endif
 #ifndef FMUC_DEFECT_IGNORE_STOP_TIME
     if (c->stop_defined && tc + h > c->stop_time + time_tol(tc + h, c->stop_time)) {
         glog(c, fmi2Error, "fmi2DoStep: step to %.17g goes beyond stopTime %.17g", tc + h,
@@ -1741,5 +1761,9 @@ fmi2Status fmi2GetStringStatus(fmi2Component comp, const fmi2StatusKind s, fmi2S
     BEGIN(GetStringStatus);
     (void)s;
     REQUIRE_PTR(value, GetStringStatus);
+#ifdef FMUC_DEFECT_STATUS_QUERY_ERROR
+    glog(c, fmi2Error, "fmi2GetStringStatus: no asynchronous step");
+    return done(c, fmi2Error); /* §4.2.3: a status it cannot deliver is fmi2Discard */
+#endif
     return fmi2Discard; /* fmi2PendingStatus: no asynchronous steps */
 }
