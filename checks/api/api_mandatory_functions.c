@@ -15,7 +15,7 @@
  *      fmi2Warning or fmi2Discard; anything else fails (a conforming master asks only after
  *      fmi2Discard or fmi2Pending, so under the interop profile this warns). A
  *      fmi2LastSuccessfulTime answered with fmi2OK that is not the current communication point
- *      warns (the text defines the value after a discarded step only). After a step the FMU
+ *      is noted only ("Can be called after fmi2DoStep(..) returned fmi2Discard"). After a step the FMU
  *      discarded: fmi2GetBooleanStatus(fmi2Terminated) and fmi2GetRealStatus(
  *      fmi2LastSuccessfulTime) answer fmi2OK/fmi2Warning/fmi2Discard, and a time answered lies
  *      within the discarded step (§4.2.2, §4.2.3);
@@ -436,10 +436,9 @@ static void judge_status(fmuc_result *res, const char *ifn, const cJSON *rp, con
         } else if (q == Q_REAL && fmuc_status_ok(st)) {
             double *v = fmuc_worker_f64_from_json(cJSON_GetObjectItemCaseSensitive(e, "value"), 1);
             if (v && !(fabs(v[0] - tn) <= 1e-9 * fmax(1.0, fabs(tn))))
-                fmuc_result_warn(res, "%s: %s at the communication point t=%.17g returned fmi2OK "
-                                      "with %.17g; the end time of the last successfully "
-                                      "completed step is %.17g (§4.2.3 defines the value after "
-                                      "a discarded step only, so this warns)",
+                fmuc_result_note(res, "%s: %s at the communication point t=%.17g returned fmi2OK "
+                                      "with %.17g, not %.17g (not judged: §4.2.3 has it asked "
+                                      "after a discarded step)",
                                  ifn, q_call[q], tn, v[0], tn);
             free(v);
         }
