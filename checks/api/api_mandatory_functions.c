@@ -410,9 +410,10 @@ static void judge_status(fmuc_result *res, const char *ifn, const cJSON *rp, con
         else if (fmuc_status_ok(st) && last &&
                  !(last[0] >= t - tol && last[0] <= t + h + tol))
             fmuc_result_violation(res, "%s: fmi2GetRealStatus(fmi2LastSuccessfulTime) after "
-                                       "fmi2DoStep(t=%.17g, h=%.17g) returned fmi2Discard is "
-                                       "%.17g, outside that step — the end time of the last "
-                                       "successfully completed communication step (§4.2.3)",
+                                       "fmi2DoStep(t=%.17g, h=%.17g) returned fmi2Discard "
+                                       "answered fmi2OK with %.17g, not a time within that step "
+                                       "— it is the end time of the last successfully completed "
+                                       "communication step (§4.2.3)",
                                   ifn, t, h, last[0]);
         free(last);
     }

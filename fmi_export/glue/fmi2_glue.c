@@ -1683,6 +1683,15 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
         return done(c, fmi2Error);
     }
 #endif
+#ifdef FMUC_DEFECT_DISCARD_FROM_0_2
+    if (tc >= c->start_time + 0.2) { /* legal by itself: the slave stops early (§4.2.2) */
+        glog(c, fmi2Discard, "fmi2DoStep: the model ends at t=%.17g", tc);
+        c->last_step_status = fmi2Discard;
+        c->time = tc;
+        c->state = ST_SF;
+        return fmi2Discard;
+    }
+#endif
 #ifdef FMUC_HOSTILE_CRASH_IN_DOSTEP
     raise(SIGSEGV);
 #endif
@@ -1734,6 +1743,10 @@ fmi2Status fmi2GetRealStatus(fmi2Component comp, const fmi2StatusKind s, fmi2Rea
     REQUIRE_PTR(value, GetRealStatus);
     if (s != fmi2LastSuccessfulTime)
         return fmi2Discard;
+#ifdef FMUC_DEFECT_LAST_SUCCESSFUL_TIME_NAN
+    *value = NAN; /* §4.2.3: the end time of the last completed step, not NaN */
+    return fmi2OK;
+#endif
     *value = c->last_ok_time;
     return fmi2OK;
 }
