@@ -15,7 +15,9 @@
  * (2) fmi2Reset: "The FMU goes into the same state as if fmi2Instantiate would have been
  *     called" (§2.1.6): the run after it must repeat the instance's run before it, up to the
  *     error of an integrator that does not restart identically (a difference that shrinks with
- *     the tolerance, equ_restart_test): fail otherwise.
+ *     the tolerance, equ_restart_test): fail otherwise. After a run that succeeded, fmi2Reset
+ *     returning anything but fmi2OK/fmi2Warning, or a call of the run after it failing, fails
+ *     too (named as the reset rule's failure).
  * (3) independent instances (the flag, and §2.1: functions of different instances can be
  *     called in any order): fail.
  *
@@ -446,6 +448,21 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     } else if (v1 && iface == fmi2ModelExchange) {
         fmuc_result_note(res, "%s, (2) not assessed: Model Exchange 1.0 has no reset function",
                          ifn);
+    } else if (get_err(r2, RUN_RESET) && rows[RUN_SEQ2]) {
+        /* the instance ran before the reset: a failing fmi2Reset, or a call of the run after it
+         * that the same run before it passed, breaks the reset rule itself */
+        const char *e = get_err(r2, RUN_RESET);
+        const char *inst_fn = v1 ? "fmiInstantiateSlave" : "fmi2Instantiate";
+        const char *clause = v1 ? "FMI 1.0 CS: fmiResetSlave" : "§2.1.6";
+        if (strncmp(e, rst, strlen(rst)) == 0 && e[strlen(rst)] == ' ')
+            fmuc_result_violation(res, "%s, (2) %s after a run that succeeded — %s must "
+                                       "put the FMU into the state after %s (%s)",
+                                  ifn, e, rst, inst_fn, clause);
+        else
+            fmuc_result_violation(res, "%s, (2) the run after %s failed: %s, while the "
+                                       "same run before the reset succeeded — after %s "
+                                       "the FMU must behave as after %s (%s)",
+                                  ifn, rst, e, rst, inst_fn, clause);
     } else if (get_err(r2, RUN_RESET)) {
         fmuc_result_note(res, "%s, %s not assessed: %s", ifn, after_reset,
                          get_err(r2, RUN_RESET));

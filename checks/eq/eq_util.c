@@ -470,7 +470,7 @@ static int initialize(equ_inst *in)
     fmuc_drive_start ds;
     fmuc_drive_reached dr;
     fmuc_drive_start_init(&ds, NULL);
-    ds.exp = (fmuc_inst_experiment){p->tol_defined, p->tol, p->t[0], 1, p->stop};
+    ds.exp = (fmuc_inst_experiment){p->tol_defined, p->tol, p->t[0], !p->stop_undefined, p->stop};
     ds.in_init = init_inputs;
     ds.user = in;
     if (fmuc_drive_reach(in->c, p->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC, &ds,
@@ -486,8 +486,8 @@ static int initialize(equ_inst *in)
     return 0;
 }
 
-int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
-                   const char *instance_name)
+int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
+                         const char *instance_name)
 {
     memset(in, 0, sizeof *in);
     in->ctx = ctx;
@@ -518,6 +518,19 @@ int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
                      equ_iface_name(p->iface));
         return -1;
     }
+    return 0;
+}
+
+int equ_inst_initialize(equ_inst *in)
+{
+    return initialize(in);
+}
+
+int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
+                   const char *instance_name)
+{
+    if (equ_inst_instantiate(in, ctx, p, instance_name) < 0)
+        return -1;
     return initialize(in);
 }
 

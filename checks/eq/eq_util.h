@@ -55,6 +55,7 @@ typedef struct equ_plan {
     size_t nsteps;          /* communication steps; nsteps + 1 rows are recorded */
     double *t;              /* nsteps + 1 communication points, t[0] = start time */
     double stop;            /* stopTime passed to fmi2SetupExperiment (defined) */
+    int stop_undefined;     /* pass stopTimeDefined=false (stop is then passed as it is) */
     int tol_defined;
     double tol;
     int nsub;               /* ME: RK4 substeps per communication step (>= 1) */
@@ -141,6 +142,11 @@ typedef struct equ_inst {
  *  Initialization Mode), ME: event iteration, Continuous-Time Mode, states. 0 or -1 (err). */
 int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
                    const char *instance_name);
+/** equ_inst_start in two halves: the instantiation alone (work arrays, fmi2Instantiate), then
+ *  (after calls in the instantiated state) set-up and initialization. 0 or -1 (err). */
+int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
+                         const char *instance_name);
+int equ_inst_initialize(equ_inst *in);
 /** fmi2Reset, then set up and initialize again as in equ_inst_start. */
 int equ_inst_reset(equ_inst *in);
 /** Record the current values of the plan's variables into row (nout doubles). */

@@ -664,6 +664,10 @@ fmi2Status fmi2SetDebugLogging(fmi2Component comp, fmi2Boolean loggingOn, size_t
         return fmi2OK;
     }
     REQUIRE_PTR(categories, SetDebugLogging);
+#ifdef FMUC_DEFECT_DEBUG_LOGGING_CATEGORIES_ERROR
+    glog(c, fmi2Error, "fmi2SetDebugLogging: categories are not supported");
+    return done(c, fmi2Error); /* refuses even its own declared LogCategories (§2.1.5) */
+#endif
     for (size_t i = 0; i < nCategories; i++) {
         long k = categories[i] ? cat_index(c, categories[i]) : -1;
         if (k < 0) {
@@ -944,6 +948,10 @@ fmi2Status fmi2Reset(fmi2Component comp)
     BEGIN(Reset);
     const fmuc_m_desc *d = c->desc;
     fmi2Status st = fmi2OK;
+#ifdef FMUC_DEFECT_RESET_ERROR
+    glog(c, fmi2Error, "fmi2Reset: not supported");
+    return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */
+#endif
 #ifndef FMUC_DEFECT_RESET_KEEPS_STATE
     if (d->release)
         d->release(c, c->data);
@@ -980,6 +988,12 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
         return fmi2Fatal;
     if (!allowed(c, fn))
         return done(c, fmi2Error);
+#ifdef FMUC_DEFECT_GET_AFTER_TERMINATE
+    if (c->state == ST_TERM && t == FMUC_M_REAL) { /* §2.1.6: final values can be inquired */
+        glog(c, fmi2Error, "%s: the instance is terminated", fn_rules[fn].name);
+        return done(c, fmi2Error);
+    }
+#endif
     if (nvr == 0)
         return fmi2OK;
     if (!vr || !value) {
@@ -1439,6 +1453,9 @@ fmi2Status fmi2SetTime(fmi2Component comp, fmi2Real time)
              c->t_floor);
         return done(c, fmi2Error);
     }
+#ifdef FMUC_DEFECT_STOP_TIME_ALWAYS
+    c->stop_defined = 1;
+#endif
 #ifndef FMUC_DEFECT_IGNORE_STOP_TIME
     if (c->stop_defined && time > c->stop_time + time_tol(time, c->stop_time)) {
         glog(c, fmi2Error, "fmi2SetTime: time %.17g is beyond stopTime %.17g", time, c->stop_time);
@@ -1683,11 +1700,23 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
              c->time);
         return done(c, fmi2Error);
     }
+#ifdef FMUC_DEFECT_STOP_TIME_ALWAYS
+    c->stop_defined = 1; /* takes stopTime as defined whatever stopTimeDefined said (§2.1.6) */
+#endif
 #ifndef FMUC_DEFECT_IGNORE_STOP_TIME
     if (c->stop_defined && tc + h > c->stop_time + time_tol(tc + h, c->stop_time)) {
         glog(c, fmi2Error, "fmi2DoStep: step to %.17g goes beyond stopTime %.17g", tc + h,
              c->stop_time);
         return done(c, fmi2Error);
+    }
+#endif
+#ifdef FMUC_DEFECT_DISCARD_FROM_0_2
+    if (tc >= c->start_time + 0.2) { /* legal by itself: the slave stops early (§4.2.2) */
+        glog(c, fmi2Discard, "fmi2DoStep: the model ends at t=%.17g", tc);
+        c->last_step_status = fmi2Discard;
+        c->time = tc;
+        c->state = ST_SF;
+        return fmi2Discard;
     }
 #endif
 #ifdef FMUC_HOSTILE_CRASH_IN_DOSTEP
@@ -1758,6 +1787,10 @@ fmi2Status fmi2GetRealStatus(fmi2Component comp, const fmi2StatusKind s, fmi2Rea
     REQUIRE_PTR(value, GetRealStatus);
     if (s != fmi2LastSuccessfulTime)
         return fmi2Discard;
+#ifdef FMUC_DEFECT_LAST_SUCCESSFUL_TIME_NAN
+    *value = NAN; /* §4.2.3: the end time of the last completed step, not NaN */
+    return fmi2OK;
+#endif
     *value = c->last_ok_time;
     return fmi2OK;
 }
@@ -1785,5 +1818,9 @@ fmi2Status fmi2GetStringStatus(fmi2Component comp, const fmi2StatusKind s, fmi2S
     BEGIN(GetStringStatus);
     (void)s;
     REQUIRE_PTR(value, GetStringStatus);
+#ifdef FMUC_DEFECT_STATUS_QUERY_ERROR
+    glog(c, fmi2Error, "fmi2GetStringStatus: no asynchronous step");
+    return done(c, fmi2Error); /* §4.2.3: a status it cannot deliver is fmi2Discard */
+#endif
     return fmi2Discard; /* fmi2PendingStatus: no asynchronous steps */
 }

@@ -384,6 +384,11 @@ fmuc_status fmuc_inst_cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
     DISPATCH_(cs_status, q, value);
 }
 
+fmuc_status fmuc_inst_cs_integer_status(fmuc_inst *in, fmuc_inst_query q, int *value)
+{
+    DISPATCH_(cs_integer_status, q, value);
+}
+
 fmuc_status fmuc_inst_set_input_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
                                             const int32_t *order, const double *values,
                                             size_t nvalues)

@@ -238,6 +238,19 @@ static fmuc_status cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
     return FMUC_STATUS_NOT_PROVIDED;
 }
 
+static fmuc_status cs_integer_status(fmuc_inst *in, fmuc_inst_query q, int *value)
+{
+    static const fmi2StatusKind kind[] = {fmi2DoStepStatus, fmi2PendingStatus,
+                                          fmi2LastSuccessfulTime, fmi2Terminated};
+    if ((unsigned)q >= sizeof kind / sizeof kind[0])
+        return FMUC_STATUS_NOT_PROVIDED;
+    fmi2Integer v = 0;
+    fmi2Status st = fmuc_fmi_getIntegerStatus(F_(in), C_(in), kind[q], value ? &v : NULL);
+    if (value)
+        *value = (int)v;
+    return (fmuc_status)st;
+}
+
 static fmuc_status set_input_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
                                          const int32_t *order, const double *v, size_t nv)
 {
@@ -381,4 +394,5 @@ const fmuc_inst_ops fmuc_inst__fmi2_ops = {
     .serialize_state = serialize_state,
     .deserialize_state = deserialize_state,
     .get_directional_derivative = get_directional_derivative,
+    .cs_integer_status = cs_integer_status,
 };

@@ -60,6 +60,7 @@ typedef struct fmuc_inst_ops {
                                               const fmuc_vr *known, size_t nk,
                                               const double *dv_known, size_t nkv,
                                               double *dv_unknown, size_t nuv);
+    fmuc_status (*cs_integer_status)(fmuc_inst *in, fmuc_inst_query q, int *value);
 } fmuc_inst_ops;
 
 struct fmuc_inst {

@@ -107,6 +107,38 @@ Test(checks_dyn, each_broken_fmu_is_caught, .timeout = 60)
     no_children_left();
 }
 
+/* api-mandatory-functions: each sub-rule is caught on a fixture whose defect is in another
+ * function, and the good FMU passes */
+Test(checks_dyn, mandatory_functions_each_rule, .timeout = 120)
+{
+    const fmuc_check *c = &fmuc_check_api_mandatory_functions;
+    expect(GOOD, c, FMUC_VERDICT_PASS);
+    static const struct {
+        const char *fmu, *call, *what;
+        int letter; /* only findings that warn under interop */
+    } cases[] = {
+        {BROKEN("api-mandatory-functions"), "fmi2SetDebugLogging", "LogCategories", 0},
+        {BROKEN("api-mandatory-functions--terminated-get"), "fmi2GetReal", "Terminated", 0},
+        {BROKEN("api-mandatory-functions--stop-time"), "stopTimeDefined=fmi2False", "§2.1.6", 0},
+        {BROKEN("api-mandatory-functions--status-query"), "fmi2GetStringStatus", "fmi2Discard", 1},
+        {BROKEN("api-mandatory-functions--last-successful-time"), "fmi2LastSuccessfulTime",
+         "within that step", 0},
+        {BROKEN("eq-determinism--reset-error"), "fmi2Reset returned fmi2Error", "fmi2Terminate", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fmuc_result res;
+        fmuc_verdict v = run_check(cases[i].fmu, c, &res, 0);
+        if (v != FMUC_VERDICT_FAIL)
+            dump(&res);
+        cr_expect_eq(v, FMUC_VERDICT_FAIL, "%s: %s", cases[i].fmu, fmuc_verdict_name(v));
+        cr_expect(any_message(&res, cases[i].call, cases[i].what), "%s names %s", cases[i].fmu,
+                  cases[i].call);
+        cr_expect_eq(res.letter_fail && !res.other_fail, cases[i].letter, "%s", cases[i].fmu);
+        fmuc_result_clear(&res);
+    }
+    no_children_left();
+}
+
 Test(checks_dyn, messages_name_the_call_state_and_variable, .timeout = 60)
 {
     fmuc_result res;

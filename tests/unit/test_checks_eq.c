@@ -247,6 +247,20 @@ Test(eq_determinism, reset_keeping_state_fails)
     close_run(&r);
 }
 
+/* §2.1.6: an fmi2Reset that returns fmi2Error after a run that succeeded is the reset rule's
+ * failure, not a comparison left undone */
+Test(eq_determinism, reset_returning_error_fails)
+{
+    eq_run r;
+    open_fmu(&r, BROKEN("eq-determinism--reset-error"));
+    cr_expect_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_FAIL);
+    size_t named = 0;
+    for (size_t i = 0; i < r.res.nmessages; i++)
+        named += strstr(r.res.messages[i], "fmi2Reset returned fmi2Error") != NULL;
+    cr_expect_eq(named, 2, "one failure per interface naming the call");
+    close_run(&r);
+}
+
 /* --- eq-fmu-state, eq-serialize, eq-serialize-corrupt -------------------------------------- */
 
 Test(eq_fmu_state, vdsim_and_good_pass)

@@ -270,6 +270,10 @@ typedef enum {
     FMUC_INST_Q_TERMINATED          /* value: int */
 } fmuc_inst_query;
 fmuc_status fmuc_inst_cs_status(fmuc_inst *in, fmuc_inst_query q, void *value);
+/** The Integer status function (2.0 fmi2GetIntegerStatus, 1.0 fmiGetIntegerStatus) asked for the
+ *  kind of q: no kind of either version is an Integer, so the FMU answers that it cannot
+ *  deliver it (fmi2Discard, §4.2.3). NOT_PROVIDED in 3.0. */
+fmuc_status fmuc_inst_cs_integer_status(fmuc_inst *in, fmuc_inst_query q, int *value);
 
 /** Input derivatives (2.0 fmi2SetRealInputDerivatives; 3.0 fmi3SetInputDerivatives) and output
  *  derivatives (fmi2GetRealOutputDerivatives / fmi3GetOutputDerivatives), order per entry. */
