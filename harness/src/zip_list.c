@@ -36,7 +36,7 @@ const char *fmuc_zip_problem_name(uint32_t bit)
         "dotdot",  "absolute",    "backslash",    "symlink",       "encrypted",    "method",
         "version", "descriptor",  "dot-prefix",   "non-ascii",     "bad-name",     "duplicate",
         "too-large", "ratio",     "crc",          "overlap",       "entry-count",  "inconsistent",
-        "case-collision", "total-size", "multi-disk"};
+        "case-collision", "total-size", "multi-disk", "duplicate-other"};
     for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
         if (bit == 1u << k)
             return names[k];
@@ -414,8 +414,15 @@ static void check_duplicates(fmuc_zip_listing *l)
             const char *a = l->entries[ix[k - 1]].name, *b = l->entries[ix[k]].name;
             int same = pass ? strcasecmp(a, b) == 0 && strcmp(a, b) != 0 : strcmp(a, b) == 0;
             if (same) {
-                l->entries[ix[k - 1]].problems |= bit;
-                l->entries[ix[k]].problems |= bit;
+                uint32_t b2 = bit;
+                /* a duplicate matters for safety only where fmucheck reads or extracts the
+                 * entry: which copy wins would decide what is checked and run */
+                if (!pass && (b[0] == '\0' || b[strlen(b) - 1] == '/' ||
+                              (strcmp(b, "modelDescription.xml") != 0 &&
+                               strncmp(b, "binaries/", 9) != 0 && strncmp(b, "resources/", 10) != 0)))
+                    b2 = FMUC_ZIP_DUPLICATE_OTHER;
+                l->entries[ix[k - 1]].problems |= b2;
+                l->entries[ix[k]].problems |= b2;
             }
         }
     }

@@ -542,3 +542,19 @@ Test(zip_profiles, latin1_declared_on_ascii_warns_under_interop)
     cr_expect_eq(std, FMUC_VERDICT_FAIL);
     cr_expect_eq(iop, FMUC_VERDICT_FAIL);
 }
+
+/* a name stored twice where fmucheck reads nothing (FMUC_ZIP_DUPLICATE_OTHER, set by the listing)
+ * warns once per name, as a case collision does; a clean listing passes */
+Test(zip_checks, duplicate_names_outside_what_is_read_warn)
+{
+    fixture f;
+    good_layout(&f);
+    size_t n = 0;
+    cr_expect_eq(run_check(&fmuc_check_zip_case_collision, &f, &n), FMUC_VERDICT_PASS);
+    add(&f, "extra/")->problems |= FMUC_ZIP_DUPLICATE_OTHER;
+    add(&f, "extra/")->problems |= FMUC_ZIP_DUPLICATE_OTHER;
+    add(&f, "extra/org.x/a.txt")->problems |= FMUC_ZIP_DUPLICATE_OTHER;
+    add(&f, "extra/org.x/a.txt")->problems |= FMUC_ZIP_DUPLICATE_OTHER;
+    cr_expect_eq(run_check(&fmuc_check_zip_case_collision, &f, &n), FMUC_VERDICT_WARN);
+    cr_expect_eq(n, 2, "one message per duplicated name, got %zu", n);
+}

@@ -487,6 +487,24 @@ Test(zip, rejects_duplicate_names)
     fmuc_fmu_close(&f);
 }
 
+/* a name twice where fmucheck reads or extracts nothing (extra/, folder entries: the FMI 3.0
+ * Reference-FMU Roberts has such copies) is not unsafe: the archive opens, the entries are marked
+ * for zip-case-collision */
+Test(zip, duplicate_names_outside_what_is_read_are_not_unsafe)
+{
+    const char *md = md_text("2.0", "m");
+    spec sp[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0},
+                 {"extra/org.x/a.txt", "one", 0, 0, 0, 0, 0},
+                 {"extra/org.x/b.txt", "two", 0, 0, 0, 0, 0}};
+    char *p = build("dupx.fmu", sp, 3);
+    cr_assert_eq(patch(p, "extra/org.x/b.txt", "extra/org.x/a.txt", 17), 2);
+    fmuc_fmu f;
+    open_expect(&f, p, NULL, FMUC_OK);
+    cr_assert(f.listing.entries[1].problems & FMUC_ZIP_DUPLICATE_OTHER);
+    cr_assert(!(f.listing.problems & FMUC_ZIP_DUPLICATE));
+    fmuc_fmu_close(&f);
+}
+
 Test(zip, rejects_nul_in_name)
 {
     const char *md = md_text("2.0", "m");

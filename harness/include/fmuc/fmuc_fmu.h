@@ -22,7 +22,8 @@ enum {
     FMUC_ZIP_DOT_PREFIX = 1u << 8,    /* "./" component */
     FMUC_ZIP_NON_ASCII = 1u << 9,     /* non-ASCII name (allowed, discouraged) */
     FMUC_ZIP_BAD_NAME = 1u << 10,     /* empty component, NUL or control character */
-    FMUC_ZIP_DUPLICATE = 1u << 11,    /* same name twice */
+    FMUC_ZIP_DUPLICATE = 1u << 11,    /* same name twice, and the entry is read or extracted
+                                         (modelDescription.xml, binaries/, resources/): unsafe */
     FMUC_ZIP_TOO_LARGE = 1u << 12,    /* over the per-entry size cap */
     FMUC_ZIP_RATIO = 1u << 13,        /* compression ratio beyond the cap (bomb) */
     FMUC_ZIP_CRC = 1u << 14,          /* CRC mismatch found while reading */
@@ -31,7 +32,10 @@ enum {
     FMUC_ZIP_INCONSISTENT = 1u << 17, /* central directory / local header / data inconsistent */
     FMUC_ZIP_CASE_COLLISION = 1u << 18, /* two names equal ignoring ASCII case (not unsafe) */
     FMUC_ZIP_TOTAL_SIZE = 1u << 19,   /* archive: inflated bytes over limits.max_total_bytes */
-    FMUC_ZIP_MULTI_DISK = 1u << 20    /* archive: split or spanned */
+    FMUC_ZIP_MULTI_DISK = 1u << 20,   /* archive: split or spanned */
+    FMUC_ZIP_DUPLICATE_OTHER = 1u << 21 /* same name twice elsewhere (a folder entry, extra/,
+                                           documentation/, sources/ ...): nothing fmucheck reads
+                                           depends on which copy wins (zip-case-collision) */
 };
 /* Problems that make the archive unsafe to open: it is rejected (input-rejected exit code). */
 #define FMUC_ZIP_UNSAFE                                                                       \
