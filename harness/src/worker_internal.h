@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fmi3/fmi3.h"
 #include "fmuc/fmuc_worker.h"
 #include "sandbox_internal.h"
 
@@ -23,16 +24,25 @@ enum { FMUC_W_CALL_EMPTY = 0, FMUC_W_CALL_RUNNING = 1, FMUC_W_CALL_RETURNED = 2,
        FMUC_W_CALL_RETURNED_PTR = 4,  /* pointer result: status 1 non-NULL, 0 NULL */
        FMUC_W_CALL_RETURNED_VOID = 5 };
 
-/* Which call a trace entry is: the index of the function in FMUC_FMI2_FUNCTIONS, or one of the
- * library calls after them. */
+/* Which call a trace entry is: the index of the function in FMUC_FMI2_FUNCTIONS, then the FMI
+ * 3.0 functions in FMUC_FMI3_FUNCTIONS order (FMUC_W_FN_FMI3_FIRST + index), then the library
+ * calls after them. */
 enum {
 #define FMUC_W_FN_ENUM_(ret, name, params, iface) FMUC_W_FN_##name,
     FMUC_FMI2_FUNCTIONS(FMUC_W_FN_ENUM_)
+    FMUC_FMI3_FUNCTIONS(FMUC_W_FN_ENUM_)
 #undef FMUC_W_FN_ENUM_
     FMUC_W_FN_DLOPEN,
     FMUC_W_FN_DLCLOSE,
     FMUC_W_FN_COUNT
 };
+#define FMUC_W_FN_FMI3_FIRST FMUC_W_FN_fmi3GetVersion
+#define FMUC_W_FN_FMI3_COUNT (FMUC_W_FN_DLOPEN - FMUC_W_FN_FMI3_FIRST)
+/** The FMI version of a traced function (2 or 3; 0 for the library calls). */
+static inline int fmuc_w_fn_version(unsigned fn)
+{
+    return fn < FMUC_W_FN_FMI3_FIRST ? 2 : fn < FMUC_W_FN_DLOPEN ? 3 : 0;
+}
 
 #define FMUC_W_VR_KEPT 6   /* value references kept per list */
 #define FMUC_W_VAL_KEPT 4  /* values kept */
@@ -73,7 +83,9 @@ enum {
     FMUC_W_LOG_MSG_NULL = 1u << 2,
     FMUC_W_LOG_RAW = 1u << 3,        /* format refused (e.g. %n): message kept unformatted */
     FMUC_W_LOG_TRUNCATED = 1u << 4,
-    FMUC_W_LOG_ENV_MISMATCH = 1u << 5 /* first argument was not the componentEnvironment */
+    FMUC_W_LOG_ENV_MISMATCH = 1u << 5, /* first argument was not the componentEnvironment */
+    FMUC_W_LOG_FMI3 = 1u << 6        /* from the FMI 3.0 logMessage callback (no instance name
+                                        argument; status names fmi3*) */
 };
 
 typedef struct fmuc_w_log {
@@ -117,6 +129,7 @@ typedef struct fmuc_w_shared {
     fmuc_w_sandbox sandbox;  /* sandbox.c: achieved isolation and recorded attempts */
     uint64_t bufv_total;     /* buffer violations seen (the first FMUC_W_BUFV_KEPT kept) */
     fmuc_w_bufv bufv[FMUC_W_BUFV_KEPT];
+    uint64_t missing_mask3[2]; /* bit i: function i of FMUC_FMI3_FUNCTIONS not found */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -172,6 +185,9 @@ void fmuc_worker__decode_reply(const char *buf, size_t len, size_t max, fmuc_wor
 /* callbacks.c */
 void fmuc_callbacks__init(fmuc_worker_ctx *ctx);
 void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
+/** The FMI 3.0 logMessage callback (§2.3.1; instanceEnvironment is the worker context). */
+void fmuc_callbacks__fmi3_log(fmi3InstanceEnvironment env, fmi3Status status,
+                              fmi3String category, fmi3String message);
 
 /* loader.c */
 /** Open the library of interface k (0 ME, 1 CS; FMI 3.0 SE uses the ME library slot when the
