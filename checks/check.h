@@ -157,6 +157,11 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
 #define FMUC_HORIZON_SLOW_S 2.0
 #define FMUC_HORIZON_SHARE 0.1
 #define FMUC_HORIZON_MAX_STEPS 2000.0
+/* FMI 3.0 Co-Simulation with a declared fixedInternalStepSize f (§4.4): the nominal run covers at
+ * most this many internal steps, [start, start + FMUC_NOMINAL_MAX_INTERNAL_STEPS * f] (the
+ * Reference-FMU Roberts declares stopTime 1e8 with a fixed-step solver inside); every later run
+ * is bounded by the nominal span as above. */
+#define FMUC_NOMINAL_MAX_INTERNAL_STEPS 1e4
 
 typedef struct fmuc_shared_hang {
     int seen;

@@ -3,7 +3,10 @@
  * 2.0.4 §2.1.5 says only "Argument fmuGUID is used to check that the modelDescription.xml file
  * [...] is compatible with the C code of the FMU"; that a wrong one is refused is derived
  * (fmi2-rules C-06, "D"): a violation warns, and so does a crash or hang on the wrong GUID. With
- * canBeInstantiatedOnlyOncePerProcess the two calls run in two workers (X10). */
+ * canBeInstantiatedOnlyOncePerProcess the two calls run in two workers (X10). FMI 3.0: the same
+ * with the instantiationToken of fmi3InstantiateModelExchange/CoSimulation, which "can be used by
+ * the FMU to check" the model description's compatibility (FMI 3.0.2 §2.3.1); the refusal is
+ * derived there too (fmi3-rules C-07, "D"), so the level stays should. */
 #include "api_util.h"
 
 #define WRONG_GUID_A "{00000000-0000-0000-0000-000000000000}"
@@ -53,7 +56,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     if (!md->guid || !*md->guid) {
-        fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
+        fmuc_result_na(res, "the model description has no %s (see md-guid-present)",
+                       apiu_version(s) == 3 ? "instantiationToken" : "guid");
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -72,25 +76,30 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (died || died2) {
             char why[600];
             apiu_death_text(died ? &o : &o2, why, sizeof why);
-            fmuc_result_violation(res, "%s: fmi2Instantiate with the wrong fmuGUID \"%s\" did not "
+            fmuc_result_violation(res, "%s: %s with the wrong %s \"%s\" did not "
                                        "return NULL: the worker ended with %s",
-                                  ifs[i].name, md->guid && strcmp(md->guid, WRONG_GUID_A) == 0
+                                  ifs[i].name, apiu_instantiate_fn(apiu_version(s), ifs[i].type),
+                                  apiu_version(s) == 3 ? "instantiationToken" : "fmuGUID",
+                                  md->guid && strcmp(md->guid, WRONG_GUID_A) == 0
                                                    ? WRONG_GUID_B : WRONG_GUID_A, why);
             tested++;
         } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "ok_guid"))) {
-                fmuc_result_note(res, "%s: fmi2Instantiate with the model description's guid "
-                                      "failed (see api-instantiate); the GUID comparison was not tested",
-                                 ifs[i].name);
+                fmuc_result_note(res, "%s: %s with the model description's %s "
+                                      "failed (see api-instantiate); the comparison was not tested",
+                                 ifs[i].name, apiu_instantiate_fn(apiu_version(s), ifs[i].type),
+                                 apiu_version(s) == 3 ? "instantiationToken" : "guid");
             } else {
                 tested++;
                 if (cJSON_IsTrue(cJSON_GetObjectItem(r2, "accepted_wrong")))
                     fmuc_result_violation(
                         res,
-                        "%s: fmi2Instantiate accepted fmuGUID \"%s\" although the model "
-                        "description's guid is \"%s\" (line %u): it should return NULL",
-                        ifs[i].name,
-                        cJSON_GetStringValue(cJSON_GetObjectItem(r2, "wrong")), md->guid,
+                        "%s: %s accepted %s \"%s\" although the model "
+                        "description's %s is \"%s\" (line %u): it should return NULL",
+                        ifs[i].name, apiu_instantiate_fn(apiu_version(s), ifs[i].type),
+                        apiu_version(s) == 3 ? "instantiationToken" : "fmuGUID",
+                        cJSON_GetStringValue(cJSON_GetObjectItem(r2, "wrong")),
+                        apiu_version(s) == 3 ? "instantiationToken" : "guid", md->guid,
                         md->root_line);
             }
         }
@@ -103,8 +112,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_guid = {
     .id = "api-guid",
-    .title = "fmi2Instantiate refuses a GUID that does not match",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .title = "Instantiation refuses a GUID (3.0: instantiationToken) that does not match",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1",
     .level = FMUC_LEVEL_SHOULD,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes the GUID of the FMU's own model description: an FMU that does not refuse another cannot break it",
@@ -114,7 +123,7 @@ const fmuc_check fmuc_check_api_guid = {
     .fix = "Compile the modelDescription's guid into the binary and make fmi2Instantiate return "
            "NULL (and log why) when fmuGUID differs from it.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -6,7 +6,9 @@
  * undefined by the standard (fmi2-rules C-19, level U): a status other than fmi2Error warns, and
  * so does a crash or hang in the illegal call or in the fmi2FreeInstance after it (FMI 2.0.4
  * §3.2.3, §4.2.4). Each probe is made on an instance of its own; a crash while reaching the
- * probe's state with legal calls is not the probed behaviour (ERROR, or the interface unusable). */
+ * probe's state with legal calls is not the probed behaviour (ERROR, or the interface unusable).
+ * The same probes judge FMI 3.0 FMUs by 3.0's tables (harness/src/fmi3_states.def) in the check
+ * api-illegal-calls-fmi3, where the rule is a must (apiu_illegal_calls_run, version 3). */
 #include "api_util.h"
 
 /* representative calls, each with valid arguments: operations of the instance API, named and
@@ -21,6 +23,7 @@ static const fmuc_inst_op candidates[] = {
 };
 #define NCAND (sizeof candidates / sizeof candidates[0])
 #define SET_FIXED "fmi2SetReal(fixed parameter)"
+#define SET_FIXED3 "fmi3SetFloat64(fixed parameter)"
 #define OP_SET_FIXED (-1) /* the probe of SET_FIXED */
 #define MAX_PROBES 96
 
@@ -34,6 +37,8 @@ typedef struct probe {
 } probe;
 
 typedef struct plan {
+    int ver;
+    size_t nx;                    /* continuous states (3.0: elements) */
     fmi2Type iface;
     const fmuc_md *md;
     probe p[MAX_PROBES];
@@ -49,9 +54,22 @@ static void build(plan *pl)
     const unsigned *st = pl->iface == fmi2ModelExchange ? me_states : cs_states;
     size_t nst = pl->iface == fmi2ModelExchange ? sizeof me_states / sizeof me_states[0]
                                                 : sizeof cs_states / sizeof cs_states[0];
+    pl->nx = md->nderivatives;
+    if (pl->ver == 3) {
+        pl->nx = 0;
+        for (size_t i = 0; i < md->nderivatives; i++)
+            pl->nx += md->derivatives[i].index
+                          ? fmuc_sim_var_elements(md, md->derivatives[i].index - 1, NULL, 0, NULL)
+                          : 1;
+    }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (v->type != FMUC_TYPE_REAL || !(v->has & FMUC_HAS_VALUE_REFERENCE))
+            continue;
+        /* FMI 3.0: a scalar Float64 (the probes pass one value) */
+        if (pl->ver == 3 && (v->base != FMUC_BT_FLOAT64 ||
+                             fmuc_sim_var_elements(md, i, NULL, 0, NULL) != 1 ||
+                             fmuc_md_var_ext_of(md, i)))
             continue;
         if (!pl->real_var)
             pl->real_var = v;
@@ -62,8 +80,9 @@ static void build(plan *pl)
     for (size_t s = 0; s < nst; s++) {
         for (size_t k = 0; k < NCAND; k++) {
             unsigned a, c;
-            const char *name = fmuc_inst_op_name(2, candidates[k]);
-            if (!name || fmuc_fmi2_states(name, pl->iface, &a, &c) < 0)
+            const char *name = fmuc_inst_op_name(pl->ver, candidates[k]);
+            if (!name || (pl->ver == 3 ? fmuc_fmi3_states(name, pl->iface, &a, &c)
+                                       : fmuc_fmi2_states(name, pl->iface, &a, &c)) < 0)
                 continue; /* not a function of this interface */
             if ((a | c) & st[s])
                 continue; /* allowed (or allowed under a condition) there */
@@ -75,15 +94,20 @@ static void build(plan *pl)
     }
     /* conditions 4 (ME Event Mode) / 6 (CS stepComplete) exclude fixed parameters */
     if (pl->fixed_par && pl->n < MAX_PROBES)
-        pl->p[pl->n++] = (probe){SET_FIXED, OP_SET_FIXED,
+        pl->p[pl->n++] = (probe){pl->ver == 3 ? SET_FIXED3 : SET_FIXED, OP_SET_FIXED,
                                  pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC};
+}
+
+static const char *state_name(const plan *pl, unsigned st)
+{
+    return pl->ver == 3 ? fmuc_fmi3_state_name(st) : fmuc_fmi2_state_name(st);
 }
 
 static const char *describe(size_t i, void *user)
 {
     plan *pl = user;
     snprintf(pl->desc, sizeof pl->desc, "%s in state %s", pl->p[i].fn,
-             fmuc_fmi2_state_name(pl->p[i].state));
+             state_name(pl, pl->p[i].state));
     return pl->desc;
 }
 
@@ -94,7 +118,7 @@ static int call(fmuc_inst *in, const plan *pl, int op)
     double h = md->experiment.present && md->experiment.has_step && md->experiment.step_size > 0
                    ? md->experiment.step_size
                    : 1e-3;
-    size_t nx = md->nderivatives;
+    size_t nx = pl->nx;
     double x[64] = {0};
     int a = 0, b = 0, st = FMUC_STATUS_OK;
     fmuc_inst_event_info info;
@@ -158,7 +182,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
     return cJSON_CreateNumber((double)st);
 }
 
-static void run(const fmuc_subject *s, fmuc_result *res)
+void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver)
 {
     apiu_iface ifs[2];
     size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
@@ -173,15 +197,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         memset(&pl, 0, sizeof pl);
         pl.iface = ifs[i].type;
         pl.md = &s->fmu->md;
+        pl.ver = ver;
         build(&pl);
         cJSON *results[MAX_PROBES];
         apiu_probes set = {pl.iface, pl.n, one, &pl, 0, 0};
-        if (apiu_run_probes(s, res, "api-illegal-calls", &set, results, describe) != 0)
+        if (apiu_run_probes(s, res, res->id, &set, results, describe) != 0)
             continue;
         for (size_t k = 0; k < pl.n; k++) {
             cJSON *r = results[k];
             char b[32], line[256];
-            const char *st = fmuc_fmi2_state_name(pl.p[k].state);
+            const char *st = state_name(&pl, pl.p[k].state);
+            const char *err = ver == 3 ? "fmi3Error" : "fmi2Error";
             const char *died, *stage;
             if (!r) {
                 snprintf(line, sizeof line, "%s: %s in %s -> not carried out (the worker died "
@@ -190,11 +216,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 /* undefined behaviour (U): a crash is what this FMU does there, a warning */
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, died);
                 tested++;
-                fmuc_result_violation(res, "%s: %s in state %s should return fmi2Error, but the "
+                fmuc_result_violation(res, "%s: %s in state %s %s return %s, but the "
                                            "worker ended with %s%s",
-                                      ifs[i].name, pl.p[k].fn, st, died,
+                                      ifs[i].name, pl.p[k].fn, st, ver == 3 ? "must" : "should",
+                                      err, died,
                                       strcmp(stage, APIU_PROBE_CLEANUP) == 0
-                                          ? " (in fmi2FreeInstance after it)" : "");
+                                          ? ver == 3 ? " (in fmi3FreeInstance after it)"
+                                                     : " (in fmi2FreeInstance after it)"
+                                          : "");
             } else if (cJSON_IsString(r)) {
                 snprintf(line, sizeof line, "%s: %s in %s -> not carried out: %s", ifs[i].name,
                          pl.p[k].fn, st, r->valuestring);
@@ -203,21 +232,22 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             } else {
                 int code = (int)r->valuedouble;
                 const char *sn = code == (int)FMUC_STATUS_NOT_PROVIDED ? "not provided"
-                                                                    : fmuc_status_name(2, code, b, sizeof b);
+                                                                    : fmuc_status_name(ver, code, b, sizeof b);
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, sn);
                 tested++;
                 if (code != fmi2Error && code != (int)FMUC_STATUS_NOT_PROVIDED) {
-                    if (strcmp(pl.p[k].fn, SET_FIXED) == 0)
+                    if (pl.p[k].op == OP_SET_FIXED)
                         fmuc_result_violation(res,
-                                              "%s: fmi2SetReal of the fixed parameter '%s' (vr %u, "
-                                              "line %u) in state %s returned %s (expected fmi2Error)",
-                                              ifs[i].name, pl.fixed_par->name,
-                                              pl.fixed_par->value_reference, pl.fixed_par->line, st, sn);
+                                              "%s: %s of the fixed parameter '%s' (vr %u, "
+                                              "line %u) in state %s returned %s (expected %s)",
+                                              ifs[i].name, ver == 3 ? "fmi3SetFloat64" : "fmi2SetReal",
+                                              pl.fixed_par->name, pl.fixed_par->value_reference,
+                                              pl.fixed_par->line, st, sn, err);
                     else
                         fmuc_result_violation(res,
-                                              "%s: %s in state %s returned %s (expected fmi2Error: "
+                                              "%s: %s in state %s returned %s (expected %s: "
                                               "not allowed there by the state machine)",
-                                              ifs[i].name, pl.p[k].fn, st, sn);
+                                              ifs[i].name, pl.p[k].fn, st, sn, err);
                 }
             }
             cJSON_AddItemToArray(list, cJSON_CreateString(line));
@@ -226,6 +256,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no probe could be carried out");
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    apiu_illegal_calls_run(s, res, 2);
 }
 
 const fmuc_check fmuc_check_api_illegal_calls = {

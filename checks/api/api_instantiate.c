@@ -1,6 +1,9 @@
 /* api-instantiate: every declared interface instantiates with legal arguments (the model
  * description's guid, the resource URI, the harness callbacks, visible=false, with loggingOn
- * true and false) and can be freed (FMI 2.0.4 §2.1.5, fmi2-rules C-06, C-08). */
+ * true and false) and can be freed (FMI 2.0.4 §2.1.5, fmi2-rules C-06, C-08). FMI 3.0: the
+ * interface's own function (fmi3InstantiateModelExchange / fmi3InstantiateCoSimulation) with the
+ * instantiationToken, the native resources path with its trailing separator, eventModeUsed and
+ * earlyReturnAllowed false, the logMessage callback (FMI 3.0.2 §2.3.1, fmi3-rules C-07, C-08). */
 #include "api_util.h"
 
 static const struct variant {
@@ -20,7 +23,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     fmi2Type t = job->type;
     if (apiu_load(ctx, t) < 0)
         return 0;
-    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t, fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE))) { /* nothing to call (load-exports reports it) */
+    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t, apiu_instantiate_fn(fmuc_inst_version(ctx), t))) {
+        /* nothing to call (load-exports reports it) */
         cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "not_exported", 1);
         return 0;
     }
@@ -51,7 +55,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     if (!s->fmu->md.guid || !*s->fmu->md.guid) {
-        fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
+        fmuc_result_na(res, "the model description has no %s (see md-guid-present)",
+                       apiu_version(s) == 3 ? "instantiationToken" : "guid");
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -66,13 +71,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (died) { /* freeing a fresh instance is part of what this check probes */
                 char why[600];
                 apiu_death_text(&o, why, sizeof why);
-                fmuc_result_violation(res, "%s: fmi2FreeInstance of a fresh instance did not "
+                fmuc_result_violation(res, "%s: %s of a fresh instance did not "
                                            "return: the worker ended with %s",
-                                      ifs[i].name, why);
+                                      ifs[i].name,
+                                      fmuc_inst_op_name(apiu_version(s), FMUC_INST_OP_FREE), why);
             }
             if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
-                fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
-                                      "load-exports)", ifs[i].name);
+                fmuc_result_note(res, "%s: the library does not export %s (see load-exports)",
+                                 ifs[i].name, apiu_instantiate_fn(apiu_version(s), ifs[i].type));
             } else if (r && !apiu_load_failed(r, res, ifs[i].type)) {
                 tested++;
                 const cJSON *ok = cJSON_GetObjectItem(r, "ok");
@@ -80,6 +86,21 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     if (cJSON_IsTrue(cJSON_GetArrayItem(ok, (int)(v - from))))
                         continue;
                     const char *why = apiu_last_log(&o, variants[v].name);
+                    if (apiu_version(s) == 3) {
+                        fmuc_result_violation(
+                            res,
+                            "%s: %s(instantiationToken from the model description, resourcePath "
+                            "of the extracted resources, visible=false, loggingOn=%s%s) returned "
+                            "NULL%s%s%s",
+                            ifs[i].name, apiu_instantiate_fn(3, ifs[i].type),
+                            variants[v].logging_on ? "true" : "false",
+                            ifs[i].type == fmi2CoSimulation
+                                ? ", eventModeUsed=false, earlyReturnAllowed=false"
+                                : "",
+                            why ? " (logged: \"" : " (no reason logged)", why ? why : "",
+                            why ? "\")" : "");
+                        continue;
+                    }
                     fmuc_result_violation(res,
                                           "%s: fmi2Instantiate(fmuType=%s, guid from the model "
                                           "description, visible=false, loggingOn=%s) returned NULL%s%s%s",
@@ -101,14 +122,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_instantiate = {
     .id = "api-instantiate",
     .title = "Each declared interface instantiates",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1",
     .level = FMUC_LEVEL_MUST,
     .why = "If fmi2Instantiate fails for a declared interface with legal arguments, no importer "
            "can use that interface at all: the FMU is unusable through it.",
     .fix = "Run the FMU's own instantiation with the arguments a plain importer passes (its guid, "
            "a file: resource URI, loggingOn true and false) and fix what makes it return NULL.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

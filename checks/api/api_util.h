@@ -195,6 +195,22 @@ static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, con
     return apiu_run_probed(s, res, label, iface, fn, payload, o, NULL, NULL);
 }
 
+/** The FMI version of the FMU a check judges (2 for 1.0 until its table exists; 3). */
+static inline int apiu_version(const fmuc_subject *s)
+{
+    return s->fmu->md_parsed && s->fmu->md.fmi == FMUC_FMI3 ? 3 : 2;
+}
+
+/** The version's instantiation function of interface t ("fmi2Instantiate",
+ *  "fmi3InstantiateCoSimulation"). */
+static inline const char *apiu_instantiate_fn(int version, fmi2Type t)
+{
+    if (version == 3)
+        return t == fmi2ModelExchange ? "fmi3InstantiateModelExchange"
+                                      : "fmi3InstantiateCoSimulation";
+    return "fmi2Instantiate";
+}
+
 /** The reply says the library did not load: a note, and 1 (the interface is skipped). */
 static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmi2Type t)
 {
@@ -222,8 +238,10 @@ static inline const char *apiu_last_log(const fmuc_worker_outcome *o, const char
     const cJSON *it;
     cJSON_ArrayForEach(it, o->log)
     {
-        const char *in = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "instance"));
-        if (in && strcmp(in, name) == 0)
+        const cJSON *ij = cJSON_GetObjectItemCaseSensitive(it, "instance");
+        const char *in = cJSON_GetStringValue(ij);
+        /* FMI 3.0's logMessage names no instance: its messages are the worker's last */
+        if (!ij || (in && strcmp(in, name) == 0))
             m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "message"));
     }
     return m;
@@ -245,7 +263,7 @@ static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc
     fmuc_drive_reached r;
     fmuc_inst *in = fmuc_inst_instantiate(ctx, (fmuc_iface)t, NULL, name);
     if (!in) {
-        snprintf(why, whylen, "%s returned NULL", fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE));
+        snprintf(why, whylen, "%s returned NULL", apiu_instantiate_fn(fmuc_inst_version(ctx), t));
         return NULL;
     }
     fmuc_drive_start_init(&ds, md);
@@ -291,6 +309,61 @@ static inline fmi2ValueReference apiu_unused_vr(const fmuc_md *md, int type)
     }
 }
 
+/** FMI 3.0: a value reference no variable uses (one space for all types, §2.4.7). */
+static inline fmi2ValueReference apiu_unused_vr3(const fmuc_md *md)
+{
+    uint64_t max = 0;
+    int any = 0;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE) {
+            if (!any || md->vars[i].value_reference > max)
+                max = md->vars[i].value_reference;
+            any = 1;
+        }
+    if (!any || max < 0xFFFFFFFFu)
+        return any ? (fmi2ValueReference)(max + 1) : 0x7FFFFFF0u;
+    for (fmi2ValueReference v = 0;; v++) {
+        int used = 0;
+        for (size_t i = 0; i < md->nvars && !used; i++)
+            used = md->vars[i].value_reference == v;
+        if (!used)
+            return v;
+    }
+}
+
+/** The instance API's base type of a model variable's base type (fmuc_md.h); FMUC_INST_NBASE for
+ *  none. */
+static inline fmuc_inst_base apiu_inst_base(unsigned bt)
+{
+    switch (bt) {
+    case FMUC_BT_FLOAT32: return FMUC_INST_FLOAT32;
+    case FMUC_BT_FLOAT64: return FMUC_INST_FLOAT64;
+    case FMUC_BT_INT8: return FMUC_INST_INT8;
+    case FMUC_BT_UINT8: return FMUC_INST_UINT8;
+    case FMUC_BT_INT16: return FMUC_INST_INT16;
+    case FMUC_BT_UINT16: return FMUC_INST_UINT16;
+    case FMUC_BT_INT32: return FMUC_INST_INT32;
+    case FMUC_BT_UINT32: return FMUC_INST_UINT32;
+    case FMUC_BT_INT64: return FMUC_INST_INT64;
+    case FMUC_BT_UINT64: return FMUC_INST_UINT64;
+    case FMUC_BT_BOOLEAN: return FMUC_INST_BOOLEAN;
+    case FMUC_BT_STRING: return FMUC_INST_STRING;
+    case FMUC_BT_BINARY: return FMUC_INST_BINARY;
+    case FMUC_BT_CLOCK: return FMUC_INST_CLOCK;
+    case FMUC_BT_ENUMERATION: return FMUC_INST_ENUMERATION;
+    default: return FMUC_INST_NBASE;
+    }
+}
+
+/** The FMI 3.0 name of an instance base type's accessor suffix ("Float64"; Enumeration: "Int64"). */
+static inline const char *apiu_base3_name(fmuc_inst_base b)
+{
+    static const char *const n[FMUC_INST_NBASE] = {
+        "Float32", "Float64", "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32",
+        "Int64", "UInt64", "Boolean", "String", "Binary", "Clock", "Int64"};
+    return (int)b >= 0 && b < FMUC_INST_NBASE ? n[b] : "?";
+}
+
 /* ---- nominal runs (cs-nominal-run, me-nominal-run) ----------------------------------------- */
 
 static inline const fmuc_md_type *apiu_decl_type(const fmuc_md *md, const fmuc_md_var *v)
@@ -333,6 +406,11 @@ static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
 /** Judge a nominal run: failed calls, non-finite values, event iteration, early end and output
  *  ranges (Integer/Enumeration outside [min,max] fail, Reals beyond a small tolerance warn,
  *  §2.2.3 / fmi2-rules C-18). Adds the summary and the plots to the evidence. */
+/** The illegal-call probes of FMI version ver (2: fmi2_states.def, 3: fmi3_states.def) on every
+ *  usable interface, judged into res (checks api-illegal-calls and api-illegal-calls-fmi3;
+ *  implemented in api_illegal_calls.c). */
+void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver);
+
 /** --soak N (B20): after a nominal run that passed, repeat it N times, each a new instance, in
  *  one worker process; a failing repetition is a violation naming the run and time, the counts
  *  go into the evidence ("soak"). Nothing without --soak. (api_util.c) */
@@ -347,24 +425,26 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
     cJSON *ev = fmuc_result_evidence(res);
     fmuc_sim_add_summary(r, ev);
     fmuc_sim_add_plots(r, ev, r->iface == fmi2ModelExchange ? "ME run" : "CS run");
+    int ver = r->fmi_version == 3 ? 3 : 2;
     if (r->instantiate_failed) {
-        fmuc_result_na(res, "fmi2Instantiate returned NULL (see api-instantiate)");
+        fmuc_result_na(res, "%s returned NULL (see api-instantiate)",
+                       fmuc_sim_fn_name_v(ver, r->iface, FMUC_SIM_FN_Instantiate));
         return;
     }
     for (size_t i = 0; i < r->nbad; i++) {
         const fmuc_sim_bad_call *c = &r->bad[i];
-        const char *fn = fmuc_sim_fn_name(c->fn);
+        const char *fn = fmuc_sim_fn_name_v(ver, r->iface, c->fn);
         if (c->status == fmi2Discard) {
             if (discards++ < 5)
-                fmuc_result_note(res, "%s (%s) returned fmi2Discard at t=%.9g (handled)", fn,
-                                 c->detail, c->t);
+                fmuc_result_note(res, "%s (%s) returned %s at t=%.9g (handled)", fn, c->detail,
+                                 fmuc_status_name(ver, c->status, b, sizeof b), c->t);
             continue;
         }
         explained++;
         if (c->status == fmi2Error || c->status == fmi2Fatal)
             fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g", fn, c->detail,
-                                  fmuc_status_name(2, c->status, b, sizeof b), c->t);
-        else if (c->status == fmi2Pending)
+                                  fmuc_status_name(ver, c->status, b, sizeof b), c->t);
+        else if (c->status == fmi2Pending && ver == 2)
             fmuc_result_violation(res, "%s (%s) returned fmi2Pending at t=%.9g (only an "
                                        "asynchronous fmi2DoStep or fmi2GetStatus may)",
                                   fn, c->detail, c->t);
@@ -398,7 +478,8 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
         if (strncmp(r->stop_reason, "CVODE failed", 12) == 0)
             fmuc_result_warn(res, "the harness integrator could not complete the run: %s",
                              r->stop_reason);
-        else if (strstr(r->stop_reason, "returned fmi2Discard"))
+        else if (strstr(r->stop_reason, "returned fmi2Discard") ||
+                 strstr(r->stop_reason, "returned fmi3Discard"))
             fmuc_result_note(res, "run ended early: %s", r->stop_reason);
         else
             fmuc_result_violation(res, "run ended early: %s", r->stop_reason);
@@ -464,6 +545,13 @@ static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, con
     if (r) {
         fmuc_sim_config cfg;
         char label[96];
+        const fmuc_md_experiment *e = &s->fmu->md.experiment;
+        if (e->present && e->has_stop && r->stop < e->stop_time)
+            fmuc_result_note(res, "the run was bounded to [%.9g, %.9g] of the default experiment's "
+                                  "stopTime %.9g (fixedInternalStepSize %.9g: at most %g internal "
+                                  "steps)",
+                             r->start, r->stop, e->stop_time,
+                             s->fmu->md.cs.fixed_internal_step_size, FMUC_NOMINAL_MAX_INTERNAL_STEPS);
         apiu_judge_run(s, r, res);
         fmuc_shared_nominal_config(s, iface, &cfg);
         snprintf(label, sizeof label, "%s (soak)", check_id);

@@ -73,7 +73,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_dlopen = {
     .id = "load-dlopen",
     .title = "The shared library loads",
-    .spec = "FMI 2.0.4 §2.1.1, §2.3",
+    .spec = "FMI 2.0.4 §2.1.1, §2.3; FMI 3.0.2 §2.5.1.4.1",
     .level = FMUC_LEVEL_MUST,
     .why = "A library that does not load (missing dependency or unresolved symbol) makes the FMU "
            "unusable on this platform: the importer fails before the first FMI call.",
@@ -81,7 +81,7 @@ const fmuc_check fmuc_check_load_dlopen = {
            "non-system libraries next to it with RPATH=$ORIGIN, and test loading it on a clean "
            "system.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -69,7 +69,9 @@ static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddItemToArray(missing, cJSON_CreateString(names[i]));
     if (rq->what == LOADU_LOAD_ONLY)
         return 0;
-    const char *fn = rq->what == LOADU_GET_VERSION ? "fmi2GetVersion" : "fmi2GetTypesPlatform";
+    const char *fn = rq->what == LOADU_GET_VERSION
+                         ? (fmuc_inst_version(ctx) == 3 ? "fmi3GetVersion" : "fmi2GetVersion")
+                         : "fmi2GetTypesPlatform";
     if (!fmuc_inst_lib_has(ctx, iface, fn)) {
         cJSON_AddFalseToObject(reply, "provided");
         return 0;
@@ -156,11 +158,14 @@ static inline int loadu_is_so_name(const char *name)
     return (n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL;
 }
 
-/* Call a no-argument fmi2 function that returns a string (fmi2GetVersion, fmi2GetTypesPlatform)
- * in a worker for every library and require `expected` (what = LOADU_GET_*). */
+/* Call a no-argument function that returns a string (fmi2GetVersion, fmi2GetTypesPlatform,
+ * fmi3GetVersion) in a worker for every library and require `expected` (what = LOADU_GET_*); an
+ * expected value ending in '*' is a prefix ("3.*"). */
 static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res, int what,
                                          const char *check_id, const char *fn, const char *expected)
 {
+    size_t elen = strlen(expected);
+    int prefix = elen > 0 && expected[elen - 1] == '*';
     loadu_lib libs[2];
     size_t n = loadu_libs(s->fmu, libs);
     int ran = 0;
@@ -180,7 +185,8 @@ static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res
             if (!cJSON_IsString(v))
                 fmuc_result_violation(res, "%s: %s() returned NULL; expected \"%s\"", libs[i].entry,
                                       fn, expected);
-            else if (strcmp(v->valuestring, expected) != 0)
+            else if (prefix ? strncmp(v->valuestring, expected, elen - 1) != 0
+                            : strcmp(v->valuestring, expected) != 0)
                 fmuc_result_violation(
                     res, "%s: %s() returned \"%s\"%s; expected \"%s\"", libs[i].entry, fn,
                     v->valuestring,
