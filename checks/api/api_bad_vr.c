@@ -62,6 +62,16 @@ static void add(plan *pl, probe p)
         pl->p[pl->n++] = p;
 }
 
+/* Variable i (0-based) is a continuous-time state: some variable's derivative names it (an ME
+ * state may be set in Event Mode, condition 4: not a probe of a non-settable output). */
+static int is_state(const fmuc_md *md, size_t i)
+{
+    for (size_t k = 0; k < md->nvars; k++)
+        if (md->vars[k].derivative == i + 1)
+            return 1;
+    return 0;
+}
+
 /* FMI 3.0: the probes with the variable's own accessor and element count */
 static void build3(plan *pl)
 {
@@ -85,7 +95,8 @@ static void build3(plan *pl)
         if (v->variability == FMUC_VAR_CONSTANT && nconst < 3) {
             add(pl, (probe){1, 0, v->value_reference, v, 1, "constant", b, ne});
             nconst++;
-        } else if (v->causality == FMUC_CAUS_OUTPUT && !out && v->variability != FMUC_VAR_CONSTANT) {
+        } else if (v->causality == FMUC_CAUS_OUTPUT && !out && v->variability != FMUC_VAR_CONSTANT &&
+                   !is_state(md, i)) {
             out = v;
             add(pl, (probe){1, 0, v->value_reference, v, 1, "output", b, ne});
         } else if (v->causality == FMUC_CAUS_INDEPENDENT && !indep) {
