@@ -96,11 +96,8 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
     free(sr);
 }
 
-/* FMUC_NOMINAL_MAX_INTERNAL_STEPS (check.h): the end of an FMI 3.0 Co-Simulation run that
- * starts at t0 and would end at t1, or t1 when not bounded */
-static double fixed_step_cap(const fmuc_subject *s, fmi2Type iface, double t0, double t1)
+double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmi2Type iface, double t0, double t1)
 {
-    const fmuc_md *md = &s->fmu->md;
     if (md->fmi != FMUC_FMI3 || iface != fmi2CoSimulation || !md->cs.has_fixed_internal_step_size ||
         !(md->cs.fixed_internal_step_size > 0.0) || !isfinite(md->cs.fixed_internal_step_size))
         return t1;
@@ -120,7 +117,7 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
     const fmuc_md_experiment *e = &s->fmu->md.experiment;
     double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
     double t1 = e->present && e->has_stop && isfinite(e->stop_time) ? e->stop_time : t0 + 1.0;
-    double cap = fixed_step_cap(s, iface, t0, t1);
+    double cap = fmuc_shared_fixed_step_stop(&s->fmu->md, iface, t0, t1);
     if (cap < t1)
         cfg->stop = cap;
 }
@@ -510,8 +507,8 @@ int fmuc_shared_run_config(const fmuc_subject *s, fmuc_sim_config *cfg, fmuc_res
                 : e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
     double t1 = !isnan(cfg->stop) ? cfg->stop
                 : e->present && e->has_stop && isfinite(e->stop_time) ? e->stop_time : t0 + 1.0;
-    if (isnan(cfg->stop) && fixed_step_cap(s, cfg->iface, t0, t1) < t1)
-        cfg->stop = t1 = fixed_step_cap(s, cfg->iface, t0, t1);
+    if (isnan(cfg->stop) && fmuc_shared_fixed_step_stop(&s->fmu->md, cfg->iface, t0, t1) < t1)
+        cfg->stop = t1 = fmuc_shared_fixed_step_stop(&s->fmu->md, cfg->iface, t0, t1);
     double step = !isnan(cfg->step) ? cfg->step
                   : e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0.0
                       ? e->step_size

@@ -2,7 +2,9 @@
  * fmi2-rules C.3): fmi2Discard only from the setters, ME fmi2GetReal / GetDerivatives /
  * GetContinuousStates / GetEventIndicators / SetContinuousStates and CS fmi2DoStep /
  * fmi2Get*Status; fmi2Pending only from CS fmi2DoStep / fmi2GetStatus; nothing outside
- * fmi2OK..fmi2Pending. Judged over the calls of a nominal run of each declared interface. */
+ * fmi2OK..fmi2Pending. Judged over the calls of a nominal run of each declared interface.
+ * FMI 3.0 (FMI 3.0.2 §2.2.4, fmi3-rules C.4): every function may return fmi3Discard, and there is
+ * no Pending: only a value outside fmi3OK..fmi3Fatal is a violation. */
 #include "api_util.h"
 
 static int discard_allowed(fmi2Type t, int fn)
@@ -29,8 +31,10 @@ static int discard_allowed(fmi2Type t, int fn)
     }
 }
 
-static int allowed(fmi2Type t, int fn, int k)
+static int allowed(int ver, fmi2Type t, int fn, int k)
 {
+    if (ver == 3)
+        return k >= fmi2OK && k <= fmi2Fatal;
     if (k == fmi2Discard)
         return discard_allowed(t, fn);
     if (k == fmi2Pending)
@@ -46,35 +50,41 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
+    int ver = apiu_version(s);
     for (size_t i = 0; i < n; i++) {
         fmuc_sim_result own;
         const fmuc_sim_result *r =
             fmuc_shared_nominal_run(s, ifs[i].type, "api-status-codes", res, &own);
         if (r && r->instantiate_failed) {
-            fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)",
-                             ifs[i].name);
+            fmuc_result_note(res, "%s: %s returned NULL (see api-instantiate)", ifs[i].name,
+                             apiu_instantiate_fn(ver, ifs[i].type));
         } else if (r) {
             tested++;
             for (int fn = 0; fn < FMUC_SIM_NFN; fn++)
                 for (int k = 0; k < FMUC_SIM_NSTATUS; k++) {
                     uint64_t cnt = r->status_counts[fn][k];
-                    if (!cnt || (k < FMUC_SIM_NSTATUS - 1 && allowed(ifs[i].type, fn, k)))
+                    if (!cnt || (k < FMUC_SIM_NSTATUS - 1 && allowed(ver, ifs[i].type, fn, k)))
                         continue;
+                    /* FMI 3.0: the value 5 (Pending in 2.0) is outside fmi3Status as well */
+                    int invalid = k == FMUC_SIM_NSTATUS - 1 || (ver == 3 && k == fmi2Pending);
                     char b[32];
                     const char *when = "";
                     double t = NAN;
                     for (size_t j = 0; j < r->nbad; j++)
-                        if (r->bad[j].fn == fn && (k == FMUC_SIM_NSTATUS - 1 ? (r->bad[j].status < 0 || r->bad[j].status > fmi2Pending)
-                                                                            : r->bad[j].status == k)) {
+                        if (r->bad[j].fn == fn &&
+                            (k == FMUC_SIM_NSTATUS - 1
+                                 ? (r->bad[j].status < 0 || r->bad[j].status > fmi2Pending)
+                                 : r->bad[j].status == k)) {
                             t = r->bad[j].t;
                             when = " first at t=";
                             break;
                         }
-                    if (k == FMUC_SIM_NSTATUS - 1)
-                        fmuc_result_violation(res, "%s: %s returned a status outside fmi2OK..fmi2Pending "
+                    if (invalid)
+                        fmuc_result_violation(res, "%s: %s returned a status outside %s "
                                                    "(%llu times)%s%.9g",
-                                              ifs[i].name, fmuc_sim_fn_name(fn), (unsigned long long)cnt,
-                                              when, t);
+                                              ifs[i].name, fmuc_sim_fn_name_v(ver, ifs[i].type, fn),
+                                              ver == 3 ? "fmi3OK..fmi3Fatal" : "fmi2OK..fmi2Pending",
+                                              (unsigned long long)cnt, when, t);
                     else
                         fmuc_result_violation(res, "%s: %s returned %s (%llu times%s%.9g), which only %s",
                                               ifs[i].name, fmuc_sim_fn_name(fn),
@@ -96,7 +106,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_status_codes = {
     .id = "api-status-codes",
     .title = "Functions return only the status codes allowed for them",
-    .spec = "FMI 2.0.4 §2.1.3",
+    .spec = "FMI 2.0.4 §2.1.3; FMI 3.0.2 §2.2.4",
     .level = FMUC_LEVEL_MUST,
     .why = "A master branches on the returned status; fmi2Discard or fmi2Pending from a function "
            "that may not return it has no defined handling, so the master may go on with values "
@@ -104,7 +114,7 @@ const fmuc_check fmuc_check_api_status_codes = {
     .fix = "Return fmi2Discard only from the functions that may discard and fmi2Pending only from "
            "asynchronous fmi2DoStep/fmi2GetStatus; map other internal failures to fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -225,6 +225,7 @@ int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_s
     double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
                     ? e->stop_time
                     : t0 + 1.0;
+    t1 = fmuc_shared_fixed_step_stop(&fmu->md, iface, t0, t1); /* FMI 3.0 fixed-step CS bound */
     double dt = (t1 - t0) / (double)max_steps;
     size_t n = max_steps;
     if (e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0) {

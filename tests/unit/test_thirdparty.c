@@ -1,5 +1,5 @@
 /* Third-party FMUs: fmucheck runs over every FMU of ../shared/thirdparty (manifest.tsv; FMI 1.0,
- * 2.0 and 3.0) and ../shared/reference-fmus/fmi2 in one batch (-j 2), and each check's verdict in
+ * 2.0 and 3.0), ../shared/reference-fmus/fmi2 and ../shared/reference-fmus/fmi3 in one batch (-j 2), and each check's verdict in
  * the standard and interop profiles must equal tests/thirdparty/expect/<path with / as +>.expect
  * (format in tests/thirdparty/tp_expect.h, reasons in tests/thirdparty/TRIAGE.md). Any change, in
  * either direction, fails with one line per FMU and check; the full list is also written to
@@ -78,9 +78,9 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void add_reference_fmi2(strv *fmus, const char *shared)
+static void add_reference(strv *fmus, const char *shared, const char *sub)
 {
-    char *dir = cat(shared, "reference-fmus/fmi2");
+    char *dir = cat(shared, sub);
     DIR *d = opendir(dir);
     if (d) {
         size_t start = fmus->n;
@@ -115,10 +115,11 @@ Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
     const char *shared = FMUC_SHARED_DIR;
     strv fmus = {0};
     add_manifest(&fmus, shared);
-    add_reference_fmi2(&fmus, shared);
+    add_reference(&fmus, shared, "reference-fmus/fmi2");
+    add_reference(&fmus, shared, "reference-fmus/fmi3");
     if (fmus.n == 0)
         cr_skip_test("no third-party FMUs: %s/thirdparty/manifest.tsv and "
-                     "%s/reference-fmus/fmi2 are absent",
+                     "%s/reference-fmus/fmi2, fmi3 are absent",
                      shared, shared);
 
     /* One batch, two workers. FMUC_THIRDPARTY_REUSE=1 compares an existing batch output. */
