@@ -59,7 +59,20 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                        apiu_version(s) == 3 ? "instantiationToken" : "guid");
         return;
     }
+    int clocks = 0;
+    for (size_t i = 0; i < s->fmu->md.nvars && apiu_version(s) == 3; i++)
+        clocks |= s->fmu->md.vars[i].type == FMUC_TYPE_CLOCK;
     for (size_t i = 0; i < n; i++) {
+        if (clocks && ifs[i].type == fmi2CoSimulation) {
+            /* FMI 3.0.2 §2.3.1: with clocks, eventModeUsed must be true (fmi3-rules C-09); the
+             * harness instantiates with false (it does not drive CS Event Mode yet): a refusal
+             * is right, so this interface is not judged */
+            fmuc_result_note(res, "CoSimulation not judged: the FMU has Clock variables, which "
+                                  "need eventModeUsed=true in fmi3InstantiateCoSimulation "
+                                  "(§2.3.1); the harness does not drive Co-Simulation Event "
+                                  "Mode yet");
+            continue;
+        }
         /* once per process (X10): each variant in its own worker */
         size_t chunk = apiu_once_per_process(s->fmu, ifs[i].type) ? 1 : NVARIANTS;
         for (size_t from = 0; from < NVARIANTS; from += chunk) {
