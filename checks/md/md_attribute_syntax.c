@@ -13,7 +13,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_attribute_syntax = {
     .id = "md-attribute-syntax",
     .title = "attribute values match their XSD types and ranges",
-    .spec = "FMI 2.0.4 §2.2",
+    .spec = "FMI 2.0.4 §2.2; FMI 3.0.2 §2.4",
     .level = FMUC_LEVEL_MUST,
     .why = "An attribute that is not of its XSD type (e.g. 1.5 for an int, yes for a boolean) is "
            "read differently by each importer or rejected, so the FMU's meaning depends on the "
@@ -22,7 +22,7 @@ const fmuc_check fmuc_check_md_attribute_syntax = {
            "decimal numbers, enumeration literals) and validate modelDescription.xml against the "
            "FMI 2.0 XSD.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

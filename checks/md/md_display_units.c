@@ -46,13 +46,13 @@ oom:
 const fmuc_check fmuc_check_md_display_units = {
     .id = "md-display-units",
     .title = "display unit names are unique per unit",
-    .spec = "FMI 2.0.4 §2.2.2",
+    .spec = "FMI 2.0.4 §2.2.2; FMI 3.0.2 §2.4.3",
     .level = FMUC_LEVEL_MUST,
     .why = "Two DisplayUnits of one name under the same Unit can have different factors; an "
            "importer picks one of them and shows values converted with the wrong factor.",
     .fix = "Keep each DisplayUnit name unique within its Unit and delete or rename the duplicates.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

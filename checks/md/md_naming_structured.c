@@ -40,14 +40,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_naming_structured = {
     .id = "md-naming-structured",
     .title = "Variable names follow the declared variableNamingConvention",
-    .spec = "FMI 2.0.4 §2.2.9",
+    .spec = "FMI 2.0.4 §2.2.9; FMI 3.0.2 §2.4.7.5.1",
     .level = FMUC_LEVEL_MUST,
     .why = "With variableNamingConvention=\"structured\", importers parse names into hierarchies "
            "and arrays; a name that breaks the grammar is mis-split or rejected.",
     .fix = "Quote names containing special characters ('a b'), use [i,j] for array indices and "
            "der() for derivatives, or declare variableNamingConvention=\"flat\".",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

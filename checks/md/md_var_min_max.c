@@ -36,14 +36,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_min_max = {
     .id = "md-var-min-max",
     .title = "variable min <= max and nominal > 0",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.4",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers clip inputs, check parameter edits and scale solvers with min, max and "
            "nominal; min > max or nominal <= 0 makes every value invalid or breaks error control.",
     .fix = "Make each variable's effective min <= max, including bounds inherited from its "
            "declaredType, and give nominal a positive value near the variable's typical magnitude.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -7,8 +7,12 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    static const char *const headers[] = {"fmi2TypesPlatform.h", "fmi2FunctionTypes.h",
-                                          "fmi2Functions.h"};
+    static const char *const headers2[] = {"fmi2TypesPlatform.h", "fmi2FunctionTypes.h",
+                                           "fmi2Functions.h"};
+    static const char *const headers3[] = {"fmi3PlatformTypes.h", "fmi3FunctionTypes.h",
+                                           "fmi3Functions.h"};
+    const char *const *headers =
+        s->fmu->md_parsed && s->fmu->md.fmi == FMUC_FMI3 ? headers3 : headers2;
     const fmuc_zip_listing *l = &s->fmu->listing;
     char shown[512];
     int any = 0;
@@ -18,7 +22,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         any = 1;
         const char *base = strrchr(n, '/') + 1;
-        for (size_t k = 0; k < sizeof headers / sizeof headers[0]; k++)
+        for (size_t k = 0; k < 3; k++)
             if (strcmp(base, headers[k]) == 0)
                 fmuc_result_violation(res, "entry '%s': the FMI header %s should not be shipped; "
                                            "the importer compiles with its own copy",
@@ -30,15 +34,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_zip_sources_fmi_headers = {
     .id = "zip-sources-fmi-headers",
-    .title = "sources/ does not ship the standard FMI 2 headers",
-    .spec = "FMI 2.0.4 §2.3",
+    .title = "sources/ does not ship the standard FMI headers",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.3",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Shipped copies of the FMI headers can shadow the importer's when compiling sources, "
            "so a modified or outdated header produces a binary with mismatched types or functions.",
     .fix = "Remove fmi2Functions.h, fmi2FunctionTypes.h and fmi2TypesPlatform.h from sources/ and "
            "compile against the importer's standard headers.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

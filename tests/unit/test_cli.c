@@ -141,10 +141,14 @@ static void make_md_only_fmu(const char *path, const char *fmi_version)
     free(xml);
 }
 
+/* A version no check judges yet is "unsupported" (exit 4, nothing fails); once checks judge it
+ * (FMI 3.0: the static checks, issue 19) its FMUs get verdicts instead. */
 Test(cli, fmi1_and_fmi3_are_unsupported_not_broken, .timeout = 60)
 {
     const char *versions[] = {"1.0", "3.0"};
     for (int i = 0; i < 2; i++) {
+        if (fmuc_checks_count_for_version(i == 0 ? 1 : 3) > 0)
+            continue; /* judged: see cli.fmi3_is_judged */
         char *dir = fmuc_test_mkdtemp("cli-ver"), *tmp = fmuc_test_mkdtemp("cli-ver-tmp");
         char fmu[4200], out[4200], rp[4300];
         snprintf(fmu, sizeof fmu, "%s/m%d.fmu", dir, i);
@@ -172,6 +176,40 @@ Test(cli, fmi1_and_fmi3_are_unsupported_not_broken, .timeout = 60)
         free(dir);
         free(tmp);
     }
+}
+
+Test(cli, fmi3_is_judged, .timeout = 60)
+{
+    cr_assert(fmuc_checks_count_for_version(3) > 0);
+    char *dir = fmuc_test_mkdtemp("cli-v3"), *tmp = fmuc_test_mkdtemp("cli-v3-tmp");
+    char fmu[4200], out[4200], rp[4300];
+    snprintf(fmu, sizeof fmu, "%s/m3.fmu", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_md_only_fmu(fmu, "3.0");
+    fmuc_test_run r;
+    cr_assert(run_fmucheck(&r, tmp, out, fmu, NULL, NULL) == 0);
+    cr_expect_neq(r.status, 4, "exit %d, stderr %s", r.status, r.err);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep, "no report");
+    cr_expect_str_neq(cJSON_GetStringValue(cJSON_GetObjectItem(rep, "status")), "unsupported");
+    /* the empty ModelVariables fails md-nonempty-lists; no binary: zip-binary-present */
+    int nonempty = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
+        if (strcmp(id, "md-nonempty-lists") == 0)
+            nonempty = strcmp(v, "fail") == 0;
+    }
+    cr_expect(nonempty, "md-nonempty-lists should fail the empty ModelVariables");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(dir);
+    fmuc_test_rm_rf(tmp);
+    free(dir);
+    free(tmp);
 }
 
 Test(cli, list_checks_text_and_json)

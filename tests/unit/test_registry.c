@@ -46,8 +46,16 @@ Test(registry, metadata_complete)
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
         cr_assert(c->title && *c->title, "%s: no title", c->id);
-        cr_assert(c->spec && strncmp(c->spec, "FMI 2.0", 7) == 0, "%s: spec '%s'", c->id,
+        /* the spec cites each version's clause, the first listed version first
+         * (FMI 2.0, else FMI 3.0, else FMI 1.0); an FMI 3.0 check cites FMI 3.0.2 */
+        const char *first = (c->versions & FMUC_V2)   ? "FMI 2.0"
+                            : (c->versions & FMUC_V3) ? "FMI 3.0"
+                                                      : "FMI 1.0";
+        cr_assert(c->spec && strncmp(c->spec, first, 7) == 0, "%s: spec '%s'", c->id,
                   c->spec ? c->spec : "(null)");
+        cr_assert(!(c->versions & FMUC_V3) || strstr(c->spec, "FMI 3.0.2 §"),
+                  "%s judges FMI 3.0 but its spec '%s' cites no FMI 3.0.2 section", c->id,
+                  c->spec);
         cr_assert(strstr(c->spec, "§") != NULL, "%s: spec cites no section",
                   c->id);
         cr_assert(c->run, "%s: no run function", c->id);
