@@ -250,6 +250,30 @@ Test(fmi3_md, fmi_version_pattern)
     PASSES("md-fmi-version", doc3("", ""));
 }
 
+Test(fmi3_md, integer_ranges_binary_starts_and_inverse_display_units)
+{
+    FAILS("md-var-min-max", doc3("<Int8 name=\"i\" valueReference=\"1\" min=\"-200\"/>", ""));
+    PASSES("md-var-min-max", doc3("<Int8 name=\"i\" valueReference=\"1\" min=\"-128\" "
+                                  "max=\"127\"/>",
+                                  ""));
+    FAILS("md-attribute-syntax", doc3("<Binary name=\"b\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\"><Start "
+                                      "value=\"0a1\"/></Binary>",
+                                      ""));
+    PASSES("md-attribute-syntax", doc3("<Binary name=\"b\" valueReference=\"1\" "
+                                       "causality=\"parameter\" variability=\"fixed\"><Start "
+                                       "value=\"0a1B\"/></Binary>",
+                                       ""));
+    const char *inv = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                      "modelName=\"M\" instantiationToken=\"t\"><CoSimulation "
+                      "modelIdentifier=\"M\"/><UnitDefinitions><Unit name=\"s\"><DisplayUnit "
+                      "name=\"Hz\" inverse=\"true\" offset=\"1\"/></Unit></UnitDefinitions>"
+                      "<ModelVariables><Float64 name=\"t\" valueReference=\"0\" "
+                      "causality=\"independent\"/></ModelVariables><ModelStructure/>"
+                      "</fmiModelDescription>";
+    FAILS("md-display-units", inv);
+}
+
 /* ---------------------------------------------------------------- whole FMUs, static checks */
 
 /* fmucheck --only 'zip-*,md-*' on fmu: every check passes under the default (interop) profile. */
