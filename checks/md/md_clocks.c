@@ -52,9 +52,9 @@ static void one(const fmuc_md *md, const fmuc_md_var *v, const fmuc_md_var_ext *
         return; /* md-required-attributes / md-attribute-syntax */
     if ((v->causality == FMUC_CAUS_OUTPUT || v->causality == FMUC_CAUS_LOCAL) &&
         iv != FMUC_IV_TRIGGERED)
-        fmuc_result_violation(res, "%s: an %s Clock with intervalVariability=\"%s\"; output and "
-                              "local clocks are triggered", d,
-                              fmuc_mdu__causality_name(v->causality), iv_name(iv));
+        fmuc_result_violation(res, "%s: a Clock of causality=\"%s\" with "
+                              "intervalVariability=\"%s\"; output and local clocks are triggered",
+                              d, fmuc_mdu__causality_name(v->causality), iv_name(iv));
     if (v->causality == FMUC_CAUS_OUTPUT && HAS(x, FMUC_CLK_PRIORITY))
         fmuc_result_violation(res, "%s: an output Clock with priority=\"%u\"; only input clocks "
                               "have a priority", d, (unsigned)x->priority);

@@ -274,6 +274,18 @@ Test(fmi3_md, integer_ranges_binary_starts_and_inverse_display_units)
     FAILS("md-display-units", inv);
 }
 
+Test(fmi3_md, structured_names_of_aliases)
+{
+    const char *x = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                    "modelName=\"M\" instantiationToken=\"t\" "
+                    "variableNamingConvention=\"structured\"><CoSimulation modelIdentifier=\"M\"/>"
+                    "<ModelVariables><Float64 name=\"t\" valueReference=\"0\" "
+                    "causality=\"independent\"/><Float64 name=\"a.x\" valueReference=\"1\">"
+                    "<Alias name=\"a x\"/></Float64></ModelVariables><ModelStructure/>"
+                    "</fmiModelDescription>";
+    FAILS("md-naming-structured", x);
+}
+
 /* ---------------------------------------------------------------- whole FMUs, static checks */
 
 /* fmucheck --only 'zip-*,md-*' on fmu: every check passes under the default (interop) profile. */
