@@ -160,6 +160,15 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
 #define FMUC_HORIZON_SLOW_S 2.0
 #define FMUC_HORIZON_SHARE 0.1
 #define FMUC_HORIZON_MAX_STEPS 2000.0
+/* FMI 3.0 Co-Simulation with a declared fixedInternalStepSize f (§4.4): the nominal run covers at
+ * most this many internal steps, [start, start + FMUC_NOMINAL_MAX_INTERNAL_STEPS * f] (the
+ * Reference-FMU Roberts declares stopTime 1e8 with a fixed-step solver inside); every later run
+ * is bounded by the nominal span as above. */
+#define FMUC_NOMINAL_MAX_INTERNAL_STEPS 1e3
+/** The end of a run of md's interface iface from t0 that would end at t1: t1, or for FMI 3.0
+ *  Co-Simulation with fixedInternalStepSize f, at most t0 + FMUC_NOMINAL_MAX_INTERNAL_STEPS * f
+ *  (the nominal runs, fmuc_shared_run_config and the eq-* plans use it). */
+double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmi2Type iface, double t0, double t1);
 
 typedef struct fmuc_shared_hang {
     int seen;

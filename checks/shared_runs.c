@@ -96,6 +96,15 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
     free(sr);
 }
 
+double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmi2Type iface, double t0, double t1)
+{
+    if (md->fmi != FMUC_FMI3 || iface != fmi2CoSimulation || !md->cs.has_fixed_internal_step_size ||
+        !(md->cs.fixed_internal_step_size > 0.0) || !isfinite(md->cs.fixed_internal_step_size))
+        return t1;
+    double cap = t0 + FMUC_NOMINAL_MAX_INTERNAL_STEPS * md->cs.fixed_internal_step_size;
+    return t1 > cap ? cap : t1;
+}
+
 void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg)
 {
     fmuc_sim_config_init(cfg, iface);
@@ -105,6 +114,12 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
      * drives them; the default experiment is made for that */
     cfg->no_excitation = cfg->input_csv == NULL;
     cfg->instance_name = iface == fmi2ModelExchange ? "fmucheck-me-nominal" : "fmucheck-cs-nominal";
+    const fmuc_md_experiment *e = &s->fmu->md.experiment;
+    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+    double t1 = e->present && e->has_stop && isfinite(e->stop_time) ? e->stop_time : t0 + 1.0;
+    double cap = fmuc_shared_fixed_step_stop(&s->fmu->md, iface, t0, t1);
+    if (cap < t1)
+        cfg->stop = cap;
 }
 
 /* ---- hangs ----------------------------------------------------------------------------------- */
@@ -492,6 +507,8 @@ int fmuc_shared_run_config(const fmuc_subject *s, fmuc_sim_config *cfg, fmuc_res
                 : e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
     double t1 = !isnan(cfg->stop) ? cfg->stop
                 : e->present && e->has_stop && isfinite(e->stop_time) ? e->stop_time : t0 + 1.0;
+    if (isnan(cfg->stop) && fmuc_shared_fixed_step_stop(&s->fmu->md, cfg->iface, t0, t1) < t1)
+        cfg->stop = t1 = fmuc_shared_fixed_step_stop(&s->fmu->md, cfg->iface, t0, t1);
     double step = !isnan(cfg->step) ? cfg->step
                   : e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0.0
                       ? e->step_size

@@ -6,12 +6,12 @@ exe=${1:-build/fmucheck}
 "$exe" --list-checks --json | python3 -c '
 import json, sys
 checks = json.load(sys.stdin)
-print("| id | level | applies | FMI | spec | what it checks |")
+print("| id | FMI | level | applies | spec | what it checks |")
 print("|---|---|---|---|---|---|")
 for c in checks:
-    print("| `%s` | %s | %s | %s | %s | %s |" % (c["id"], c["level"], ",".join(c["applies"]),
-          ",".join(v.replace(".0", "") for v in c.get("fmiVersions", [])),
-          c["spec"].replace("FMI 2.0.4 ", ""), c["title"].replace("|", "\\|")))
+    print("| `%s` | %s | %s | %s | %s | %s |" % (c["id"], ",".join(c.get("fmiVersions", [])),
+          c["level"], ",".join(c["applies"]), c["spec"].replace("FMI 2.0.4 ", ""),
+          c["title"].replace("|", "\\|")))
 print()
 print("%d checks." % len(checks))
 '

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate tests/thirdparty/expect/ (the expectations of the ctest "test_thirdparty", label
 # thirdparty) from a fmucheck batch over every FMU of ../shared/thirdparty (manifest.tsv) and
-# ../shared/reference-fmus/fmi2 and fmi1/{me,cs}, then show what changed. Lines whose verdicts did not change keep
+# ../shared/reference-fmus/fmi2, fmi3 and fmi1/{me,cs}, then show what changed. Lines whose verdicts did not change keep
 # their clause; changed and new lines carry "REVIEW" in their clause: replace it by the clause of
 # the standard (or the reason for not-applicable) after judging the change against the text
 # (tests/thirdparty/TRIAGE.md), then commit.
@@ -29,8 +29,8 @@ if [ -z "$from" ]; then
             [ -n "$file" ] && fmus+=("$shared/thirdparty/$file")
         done < <(tail -n +2 "$shared/thirdparty/manifest.tsv")
     fi
-    for f in "$shared"/reference-fmus/fmi2/*.fmu "$shared"/reference-fmus/fmi1/me/*.fmu \
-             "$shared"/reference-fmus/fmi1/cs/*.fmu; do
+    for f in "$shared"/reference-fmus/fmi2/*.fmu "$shared"/reference-fmus/fmi3/*.fmu \
+             "$shared"/reference-fmus/fmi1/me/*.fmu "$shared"/reference-fmus/fmi1/cs/*.fmu; do
         [ -f "$f" ] && fmus+=("$f")
     done
     from=$build/thirdparty-out

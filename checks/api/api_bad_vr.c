@@ -2,7 +2,12 @@
  * C-05): fmi2Get/Set of every base type with a valueReference no variable of that type uses, and
  * fmi2Set* of a constant (the standard's own example) fail the check when accepted; setting an
  * output or the independent variable after initialization (derived, "D") warns. Each probe runs
- * on a fresh instance after fmi2ExitInitializationMode (ME Event Mode, CS stepComplete). */
+ * on a fresh instance after fmi2ExitInitializationMode (ME Event Mode, CS stepComplete).
+ * FMI 3.0 (FMI 3.0.2 §2.2.4, §2.2.7.2, fmi3-rules C-21, C-22): illegal arguments and setting what
+ * is not settable in the current state must return fmi3Error: an unknown valueReference (one
+ * space for all types) with fmi3Get/SetFloat64, Int32, Boolean and String, and fmi3Set<type> of a
+ * constant, an output and the independent variable after fmi3ExitInitializationMode (ME Event
+ * Mode, CS Step Mode) all fail when accepted; arrays get nValues of their element count. */
 #include "api_util.h"
 
 #define MAX_PROBES 24
@@ -14,11 +19,13 @@ typedef struct probe {
     const fmuc_md_var *var;    /* NULL: unknown vr */
     int must;                  /* 1: violation fails, 0: warns */
     const char *what;          /* "unknown valueReference", "constant", ... */
+    int base;                  /* FMI 3.0: fmuc_inst_base of the call */
+    size_t nval;               /* FMI 3.0: values (the variable's elements) */
 } probe;
 
 typedef struct plan {
     fmi2Type iface;
-    int ver;                   /* FMI version: 1 names fmiSetReal ..., 2 fmi2SetReal ... */
+    int ver;                   /* FMI version: 1 fmiSetReal ..., 2 fmi2SetReal ..., 3 fmi3SetFloat64 ... */
     const fmuc_md *md;
     probe p[MAX_PROBES];
     size_t n;
@@ -33,6 +40,18 @@ static const char *tname(int t)
     case FMUC_TYPE_BOOLEAN: return "Boolean";
     default: return "String";
     }
+}
+
+/* The accessor's type suffix in the plan's version ("Real"; FMI 3.0 "Float64") */
+static const char *pname(const plan *pl, const probe *p)
+{
+    return pl->ver == 3 ? apiu_base3_name((fmuc_inst_base)p->base) : tname(p->type);
+}
+
+/* The version's function prefix ("fmi", "fmi2", "fmi3") */
+static const char *vpre(int ver)
+{
+    return ver == 1 ? "fmi" : ver == 3 ? "fmi3" : "fmi2";
 }
 
 /* Another variable with the same base type and vr that may legally be set after init. */
@@ -55,16 +74,64 @@ static void add(plan *pl, probe p)
         pl->p[pl->n++] = p;
 }
 
+/* Variable i (0-based) is a continuous-time state: some variable's derivative names it (an ME
+ * state may be set in Event Mode, condition 4: not a probe of a non-settable output). */
+static int is_state(const fmuc_md *md, size_t i)
+{
+    for (size_t k = 0; k < md->nvars; k++)
+        if (md->vars[k].derivative == i + 1)
+            return 1;
+    return 0;
+}
+
+/* FMI 3.0: the probes with the variable's own accessor and element count */
+static void build3(plan *pl)
+{
+    const fmuc_md *md = pl->md;
+    static const int bases[] = {FMUC_INST_FLOAT64, FMUC_INST_INT32, FMUC_INST_BOOLEAN,
+                                FMUC_INST_STRING};
+    fmi2ValueReference u = apiu_unused_vr3(md);
+    for (size_t k = 0; k < 4; k++) {
+        add(pl, (probe){0, 0, u, NULL, 1, "unknown valueReference", bases[k], 1});
+        add(pl, (probe){1, 0, u, NULL, 1, "unknown valueReference", bases[k], 1});
+    }
+    size_t nconst = 0;
+    const fmuc_md_var *out = NULL, *indep = NULL;
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        fmuc_inst_base b = apiu_inst_base(v->base);
+        size_t ne = fmuc_sim_var_elements(md, i, NULL, 0, NULL);
+        if (!(v->has & FMUC_HAS_VALUE_REFERENCE) || b == FMUC_INST_NBASE ||
+            b == FMUC_INST_BINARY || b == FMUC_INST_CLOCK || ne == 0 || ne > 4096)
+            continue;
+        if (v->variability == FMUC_VAR_CONSTANT && nconst < 3) {
+            add(pl, (probe){1, 0, v->value_reference, v, 1, "constant", b, ne});
+            nconst++;
+        } else if (v->causality == FMUC_CAUS_OUTPUT && !out && v->variability != FMUC_VAR_CONSTANT &&
+                   !is_state(md, i)) {
+            out = v;
+            add(pl, (probe){1, 0, v->value_reference, v, 1, "output", b, ne});
+        } else if (v->causality == FMUC_CAUS_INDEPENDENT && !indep) {
+            indep = v;
+            add(pl, (probe){1, 0, v->value_reference, v, 1, "independent variable", b, ne});
+        }
+    }
+}
+
 static void build(plan *pl)
 {
     const fmuc_md *md = pl->md;
+    if (pl->ver == 3) {
+        build3(pl);
+        return;
+    }
     static const int types[] = {FMUC_TYPE_REAL, FMUC_TYPE_INTEGER, FMUC_TYPE_BOOLEAN, FMUC_TYPE_STRING};
     /* FMI 1.0 does not say what an unknown valueReference gives (fmi1-rules C-11, "D"): warn */
     const int unknown_must = pl->ver != 1;
     for (size_t k = 0; k < 4; k++) {
         fmi2ValueReference u = apiu_unused_vr(md, types[k]);
-        add(pl, (probe){0, types[k], u, NULL, unknown_must, "unknown valueReference"});
-        add(pl, (probe){1, types[k], u, NULL, unknown_must, "unknown valueReference"});
+        add(pl, (probe){0, types[k], u, NULL, unknown_must, "unknown valueReference", 0, 0});
+        add(pl, (probe){1, types[k], u, NULL, unknown_must, "unknown valueReference", 0, 0});
     }
     size_t nconst = 0;
     const fmuc_md_var *out = NULL, *indep = NULL, *param = NULL;
@@ -74,7 +141,7 @@ static void build(plan *pl)
             shares_settable_vr(md, v))
             continue;
         if (v->variability == FMUC_VAR_CONSTANT && nconst < 3) {
-            add(pl, (probe){1, apiu_vr_class(v->type), v->value_reference, v, 1, "constant"});
+            add(pl, (probe){1, apiu_vr_class(v->type), v->value_reference, v, 1, "constant", 0, 0});
             nconst++;
         } else if (v->causality == FMUC_CAUS_OUTPUT && !out && v->variability != FMUC_VAR_CONSTANT) {
             out = v;
@@ -87,25 +154,54 @@ static void build(plan *pl)
     }
     if (param)
         add(pl, (probe){1, apiu_vr_class(param->type), param->value_reference, param, 0,
-                        "parameter"});
+                        "parameter", 0, 0});
     if (out)
-        add(pl, (probe){1, apiu_vr_class(out->type), out->value_reference, out, 0, "output"});
+        add(pl, (probe){1, apiu_vr_class(out->type), out->value_reference, out, 0, "output", 0, 0});
     if (indep)
-        add(pl, (probe){1, FMUC_TYPE_REAL, indep->value_reference, indep, 0, "independent variable"});
+        add(pl, (probe){1, FMUC_TYPE_REAL, indep->value_reference, indep, 0, "independent variable", 0, 0});
 }
 
 static const char *describe(size_t i, void *user)
 {
     plan *pl = user;
     const probe *p = &pl->p[i];
-    snprintf(pl->desc, sizeof pl->desc, "%s%s%s(vr %u: %s%s%s)", pl->ver == 1 ? "fmi" : "fmi2",
-             p->set ? "Set" : "Get",
-             tname(p->type), p->vr, p->what, p->var ? " " : "", p->var && p->var->name ? p->var->name : "");
+    snprintf(pl->desc, sizeof pl->desc, "%s%s%s(vr %u: %s%s%s)", vpre(pl->ver),
+             p->set ? "Set" : "Get", pname(pl, p), p->vr, p->what, p->var ? " " : "",
+             p->var && p->var->name ? p->var->name : "");
     return pl->desc;
+}
+
+/* FMI 3.0: nval zero (or start) values of the variable's own type */
+static int call3(fmuc_inst *in, const probe *p)
+{
+    fmuc_vr vr = p->vr;
+    size_t n = p->nval ? p->nval : 1;
+    uint64_t *buf = calloc(n, sizeof *buf); /* 8 bytes per element: room for every type */
+    int st;
+    if (!buf)
+        return FMUC_STATUS_NOT_PROVIDED;
+    if (p->base == FMUC_INST_STRING)
+        for (size_t k = 0; k < n; k++) {
+            const char *e = "";
+            memcpy(&buf[k], &e, sizeof e);
+        }
+    else if (p->base == FMUC_INST_FLOAT64 && n == 1 && p->var && (p->var->has & FMUC_HAS_START) &&
+             isfinite(p->var->start))
+        memcpy(buf, &p->var->start, sizeof(double));
+    if (p->base == FMUC_INST_STRING) /* the pointers were laid out as an array of char* */
+        st = p->set ? fmuc_inst_set(in, FMUC_INST_STRING, &vr, 1, (const char **)(void *)buf, n)
+                    : fmuc_inst_get(in, FMUC_INST_STRING, &vr, 1, (const char **)(void *)buf, n);
+    else
+        st = p->set ? fmuc_inst_set(in, (fmuc_inst_base)p->base, &vr, 1, buf, n)
+                    : fmuc_inst_get(in, (fmuc_inst_base)p->base, &vr, 1, buf, n);
+    free(buf);
+    return st;
 }
 
 static int call(fmuc_inst *in, const probe *p)
 {
+    if (fmuc_inst_fmi_version(in) == 3)
+        return call3(in, p);
     fmuc_vr vr = p->vr;
     double r = p->var && (p->var->has & FMUC_HAS_START) && isfinite(p->var->start) ? p->var->start : 0.0;
     int32_t i = (int32_t)(isfinite(r) && fabs(r) < 2e9 ? r : 0);
@@ -156,10 +252,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         memset(&pl, 0, sizeof pl);
         pl.iface = ifs[i].type;
         pl.md = &s->fmu->md;
-        pl.ver = fmuc_fmu_fmi_version(s->fmu);
+        pl.ver = apiu_version(s);
         build(&pl);
-        const char *pre = pl.ver == 1 ? "fmi" : "fmi2";
-        const char *err = pl.ver == 1 ? "fmiError" : "fmi2Error";
+        const char *pre = vpre(pl.ver);
+        const char *err = pl.ver == 1 ? "fmiError" : pl.ver == 3 ? "fmi3Error" : "fmi2Error";
         const char *fr = apiu_fn(pl.ver, pl.iface, FMUC_INST_OP_FREE);
         cJSON *results[MAX_PROBES];
         apiu_probes set = {pl.iface, pl.n, one, &pl, 0, 0};
@@ -206,11 +302,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     if (p->var)
                         snprintf(who, sizeof who, "%s '%s' (vr %u, line %u)", p->what,
                                  p->var->name ? p->var->name : "?", p->vr, p->var->line);
+                    else if (pl.ver == 3)
+                        snprintf(who, sizeof who, "unknown valueReference %u", p->vr);
                     else
                         snprintf(who, sizeof who, "unknown %s valueReference %u", tname(p->type), p->vr);
-                    if (p->must)
+                    if (p->must || pl.ver == 3)
                         fmuc_result_fail(res, "%s: %s%s%s of the %s returned %s (expected %s)",
-                                         ifs[i].name, pre, p->set ? "Set" : "Get", tname(p->type),
+                                         ifs[i].name, pre, p->set ? "Set" : "Get", pname(&pl, p),
                                          who, sn, err);
                     else
                         fmuc_result_warn(res, "%s: %s%s%s of the %s after initialization returned %s "
@@ -234,8 +332,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_bad_vr = {
     .id = "api-bad-vr",
     .title = "Unknown or non-settable value references are refused with fmi2Error",
-    .spec = "FMI 2.0.4 §2.1.2; FMI 1.0 ME (variability: constants never change, parameters are "
-            "set before fmiInitialize only); FMI 1.0 CS (the same)",
+    .spec = "FMI 2.0.4 §2.1.2; FMI 3.0.2 §2.2.4, §2.2.7.2; FMI 1.0 ME (variability: constants "
+            "never change, parameters are set before fmiInitialize only); FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes only declared valueReferences (to fmi2Set*, only settable ones): an FMU that does not refuse others cannot break it",
@@ -245,7 +343,7 @@ const fmuc_check fmuc_check_api_bad_vr = {
     .fix = "Look each valueReference up per base type in fmi2Get*/fmi2Set* and return fmi2Error "
            "(with a log message) for one that is unknown or not settable in the current state.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -11,7 +11,12 @@
  * The guarding itself is in the instance layer (harness/src/inst.c): every worker's calls lend
  * guarded copies, and a violation travels with the worker's outcome (buffer_violations). This
  * check reads those of the shared nominal runs (ME and CS) and runs a probe of its own that calls
- * every output function once, with all variables of each base type. Any violation fails (M). */
+ * every output function once, with all variables of each base type. Any violation fails (M).
+ * FMI 3.0 sizes the arrays the same way (FMI 3.0.2 §2.2.7.2: values[] holds nValues elements, the
+ * sum of the variables' element counts; §3.2.1 nContinuousStates / nEventIndicators; §2.2.7.4 the
+ * serialized size; §2.2.12 nSensitivity): the probe gets every variable of each type with its
+ * elements, the states and indicators as elements, the directional derivative of the scalar
+ * Float64 unknowns. */
 #include <stdlib.h>
 
 #include "api_util.h"
@@ -42,6 +47,39 @@ static void get_all(fmuc_inst *in, const fmuc_md *md, int type, fmuc_inst_base b
     free(vr);
 }
 
+/* FMI 3.0: every variable of one base type (arrays with all their elements) in one call */
+static void get_all3(fmuc_inst *in, const fmuc_md *md, fmuc_inst_base base)
+{
+    fmuc_vr *vr = malloc(MAX_VRS * sizeof *vr);
+    size_t n = 0, nval = 0;
+    if (!vr)
+        return;
+    for (size_t i = 0; i < md->nvars && n < MAX_VRS; i++) {
+        size_t ne;
+        if (apiu_inst_base(md->vars[i].base) != base ||
+            !(md->vars[i].has & FMUC_HAS_VALUE_REFERENCE) ||
+            (ne = fmuc_sim_var_elements(md, i, NULL, 0, NULL)) == 0 || nval + ne > 65536)
+            continue;
+        vr[n++] = md->vars[i].value_reference;
+        nval += ne;
+    }
+    if (n) {
+        void *v = calloc(nval, 8); /* 8 bytes per element: room for every type */
+        if (v)
+            fmuc_inst_get(in, base, vr, n, v, nval);
+        free(v);
+    }
+    free(vr);
+}
+
+static size_t elements_of(const fmuc_md *md, const fmuc_md_unknown *u, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += u[i].index ? fmuc_sim_var_elements(md, u[i].index - 1, NULL, 0, NULL) : 1;
+    return total;
+}
+
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const probe_arg *a = payload;
@@ -57,13 +95,24 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     }
     fmuc_worker_phase(ctx, "guarded calls (%s)", apiu_iface_name(a->t));
-    get_all(in, md, FMUC_TYPE_REAL, FMUC_INST_FLOAT64, sizeof(double));
-    get_all(in, md, FMUC_TYPE_INTEGER, FMUC_INST_INT32, sizeof(int32_t));
-    get_all(in, md, FMUC_TYPE_BOOLEAN, FMUC_INST_BOOLEAN, sizeof(int));
-    get_all(in, md, FMUC_TYPE_STRING, FMUC_INST_STRING, sizeof(const char *));
+    int v3 = md->fmi == FMUC_FMI3;
+    if (v3) {
+        for (int b = 0; b < FMUC_INST_NBASE; b++)
+            if (b != FMUC_INST_BINARY && b != FMUC_INST_CLOCK && b != FMUC_INST_ENUMERATION)
+                get_all3(in, md, (fmuc_inst_base)b);
+    } else {
+        get_all(in, md, FMUC_TYPE_REAL, FMUC_INST_FLOAT64, sizeof(double));
+        get_all(in, md, FMUC_TYPE_INTEGER, FMUC_INST_INT32, sizeof(int32_t));
+        get_all(in, md, FMUC_TYPE_BOOLEAN, FMUC_INST_BOOLEAN, sizeof(int));
+        get_all(in, md, FMUC_TYPE_STRING, FMUC_INST_STRING, sizeof(const char *));
+    }
 
     size_t nx = md->fmi == FMUC_FMI1 ? md->number_of_continuous_states : md->nderivatives;
     size_t nz = md->number_of_event_indicators;
+    if (v3) {
+        nx = elements_of(md, md->derivatives, md->nderivatives);
+        nz = elements_of(md, md->event_indicators, md->nevent_indicators);
+    }
     double *x = calloc(nx + 1, sizeof *x), *z = calloc(nz + 1, sizeof *z);
     if (a->t == fmi2ModelExchange && x && z) {
         fmuc_inst_get_continuous_states(in, x, nx);
@@ -93,13 +142,15 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         for (size_t i = 0; i < md->nderivatives && !have && a->t == fmi2ModelExchange; i++) {
             uint32_t k = md->derivatives[i].index;
             if (k >= 1 && k <= md->nvars && md->vars[k - 1].derivative >= 1 &&
-                md->vars[k - 1].derivative <= md->nvars) {
+                md->vars[k - 1].derivative <= md->nvars &&
+                (!v3 || !fmuc_md_var_ext_of(md, md->vars[k - 1].derivative - 1))) {
                 known = md->vars[md->vars[k - 1].derivative - 1].value_reference;
                 have = 1;
             }
         }
         for (size_t i = 0; i < md->nvars && !have; i++)
-            if (md->vars[i].causality == FMUC_CAUS_INPUT && md->vars[i].type == FMUC_TYPE_REAL) {
+            if (md->vars[i].causality == FMUC_CAUS_INPUT && md->vars[i].type == FMUC_TYPE_REAL &&
+                (!v3 || (md->vars[i].base == FMUC_BT_FLOAT64 && !fmuc_md_var_ext_of(md, i)))) {
                 known = md->vars[i].value_reference;
                 have = 1;
             }
@@ -108,12 +159,15 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         double *du = calloc(md->noutputs + md->nderivatives + 1, sizeof *du);
         for (size_t i = 0; u && i < md->noutputs; i++) {
             uint32_t k = md->outputs[i].index;
-            if (k >= 1 && k <= md->nvars && md->vars[k - 1].type == FMUC_TYPE_REAL)
+            if (k >= 1 && k <= md->nvars && md->vars[k - 1].type == FMUC_TYPE_REAL &&
+                (!v3 || (md->vars[k - 1].base == FMUC_BT_FLOAT64 &&
+                         fmuc_sim_var_elements(md, k - 1, NULL, 0, NULL) == 1 &&
+                         !fmuc_md_var_ext_of(md, k - 1))))
                 u[nu++] = md->vars[k - 1].value_reference;
         }
         for (size_t i = 0; u && a->t == fmi2ModelExchange && i < md->nderivatives; i++) {
             uint32_t k = md->derivatives[i].index;
-            if (k >= 1 && k <= md->nvars)
+            if (k >= 1 && k <= md->nvars && (!v3 || !fmuc_md_var_ext_of(md, k - 1)))
                 u[nu++] = md->vars[k - 1].value_reference;
         }
         double seed = 1.0;
@@ -226,8 +280,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_buffer_bounds = {
     .id = "api-buffer-bounds",
     .title = "The FMU stays within the arrays it is given",
-    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, "
-            "fmiGetEventIndicators: nvr / nx / ni elements); FMI 1.0 CS (the same getters)",
+    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2; FMI 3.0.2 §2.2.7.2, §2.2.7.4, §2.2.12, "
+            "§3.2.1; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, fmiGetEventIndicators: nvr / nx / "
+            "ni elements); FMI 1.0 CS (the same getters)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer sizes each output array by the call's count; an FMU writing one element "
            "more corrupts the importer's heap or stack (a crash or wrong results far from the "
@@ -236,7 +291,7 @@ const fmuc_check fmuc_check_api_buffer_bounds = {
            "model's own number of variables or states; never write through the const "
            "arguments.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

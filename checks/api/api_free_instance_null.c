@@ -1,17 +1,19 @@
 /* api-free-instance-null: fmi2FreeInstance(NULL) does nothing (FMI 2.0.4 §2.1.5: "If a null
  * pointer is provided for "c", the function call is ignored (does not have an effect)";
- * fmi2-rules C-11, M). A crash or hang in that call is the violation (FAIL), not a check that
+ * fmi2-rules C-11, M). FMI 3.0 says the same of fmi3FreeInstance (FMI 3.0.2 §2.3.1,
+ * fmi3-rules C-15, M). A crash or hang in that call is the violation (FAIL), not a check that
  * could not be carried out. Its own check and worker, so the crash hides no other result. */
 #include "api_util.h"
 
-#define PHASE "fmi2FreeInstance(NULL)"
+#define PHASE "FreeInstance(NULL)"
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     fmi2Type t = *(const fmi2Type *)payload;
     if (apiu_load(ctx, t) < 0)
         return 0;
-    fmuc_worker_phase(ctx, PHASE " (%s library)", apiu_iface_name(t));
+    fmuc_worker_phase(ctx, PHASE " (%s library, %s)", apiu_iface_name(t),
+                      fmuc_inst_op_name(fmuc_inst_version(ctx), FMUC_INST_OP_FREE));
     fmuc_inst_lib_free_null(ctx, (fmuc_iface)t);
     cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "survived", 1);
     return 0;
@@ -37,9 +39,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (died) {
             char why[600];
             apiu_death_text(&o, why, sizeof why);
-            fmuc_result_violation(res, "%s library: fmi2FreeInstance(NULL) must be ignored, but the "
+            fmuc_result_violation(res, "%s library: %s(NULL) must be ignored, but the "
                                        "worker ended with %s",
-                                  ifs[i].name, why);
+                                  ifs[i].name, fmuc_inst_op_name(apiu_version(s), FMUC_INST_OP_FREE),
+                                  why);
             tested++;
         } else if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             tested++;
@@ -53,7 +56,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_free_instance_null = {
     .id = "api-free-instance-null",
     .title = "fmi2FreeInstance(NULL) is harmless",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers call fmi2FreeInstance(NULL) on cleanup paths after a failed "
            "fmi2Instantiate; an FMU that crashes there takes the whole importer process down with "
@@ -61,7 +64,7 @@ const fmuc_check fmuc_check_api_free_instance_null = {
     .fix = "Return at the top of fmi2FreeInstance when the component pointer is NULL, before "
            "touching any of its fields.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

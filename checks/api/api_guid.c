@@ -3,7 +3,10 @@
  * 2.0.4 §2.1.5 says only "Argument fmuGUID is used to check that the modelDescription.xml file
  * [...] is compatible with the C code of the FMU"; that a wrong one is refused is derived
  * (fmi2-rules C-06, "D"): a violation warns, and so does a crash or hang on the wrong GUID. With
- * canBeInstantiatedOnlyOncePerProcess the two calls run in two workers (X10). */
+ * canBeInstantiatedOnlyOncePerProcess the two calls run in two workers (X10). FMI 3.0: the same
+ * with the instantiationToken of fmi3InstantiateModelExchange/CoSimulation, which "can be used by
+ * the FMU to check" the model description's compatibility (FMI 3.0.2 §2.3.1); the refusal is
+ * derived there too (fmi3-rules C-07, "D"), so the level stays should. */
 #include "api_util.h"
 
 #define WRONG_GUID_A "{00000000-0000-0000-0000-000000000000}"
@@ -53,12 +56,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     if (!md->guid || !*md->guid) {
-        fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
+        fmuc_result_na(res, "the model description has no %s (see md-guid-present)",
+                       apiu_version(s) == 3 ? "instantiationToken" : "guid");
         return;
     }
-    const int ver = fmuc_fmu_fmi_version(s->fmu);
+    const int ver = apiu_version(s);
     for (size_t i = 0; i < n; i++) {
         const char *inst = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE);
+        /* the argument and the model description's attribute in the version's own names */
+        const char *arg = ver == 3                                 ? "instantiationToken"
+                          : ver == 1 && ifs[i].type == fmi2ModelExchange ? "GUID"
+                                                                   : "fmuGUID";
+        const char *attr = ver == 3 ? "instantiationToken" : "guid";
         fmuc_worker_outcome o, o2;
         int once = apiu_once_per_process(s->fmu, ifs[i].type);
         guid_job job = {ifs[i].type, once ? STEP_OWN_GUID : STEP_OWN_GUID | STEP_WRONG_GUID};
@@ -76,23 +85,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             apiu_death_text(died ? &o : &o2, why, sizeof why);
             fmuc_result_violation(res, "%s: %s with the wrong %s \"%s\" did not "
                                        "return NULL: the worker ended with %s",
-                                  ifs[i].name, inst, ver == 1 && ifs[i].type == fmi2ModelExchange ? "GUID" : "fmuGUID", md->guid && strcmp(md->guid, WRONG_GUID_A) == 0
+                                  ifs[i].name, inst, arg, md->guid && strcmp(md->guid, WRONG_GUID_A) == 0
                                                    ? WRONG_GUID_B : WRONG_GUID_A, why);
             tested++;
         } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             if (!cJSON_IsTrue(cJSON_GetObjectItem(r, "ok_guid"))) {
-                fmuc_result_note(res, "%s: %s with the model description's guid "
-                                      "failed (see api-instantiate); the GUID comparison was not tested",
-                                 ifs[i].name, inst);
+                fmuc_result_note(res, "%s: %s with the model description's %s "
+                                      "failed (see api-instantiate); the comparison was not tested",
+                                 ifs[i].name, inst, attr);
             } else {
                 tested++;
                 if (cJSON_IsTrue(cJSON_GetObjectItem(r2, "accepted_wrong")))
                     fmuc_result_violation(
                         res,
                         "%s: %s accepted %s \"%s\" although the model "
-                        "description's guid is \"%s\" (line %u): it should return NULL",
-                        ifs[i].name, inst, ver == 1 && ifs[i].type == fmi2ModelExchange ? "GUID" : "fmuGUID",
-                        cJSON_GetStringValue(cJSON_GetObjectItem(r2, "wrong")), md->guid,
+                        "description's %s is \"%s\" (line %u): it should return NULL",
+                        ifs[i].name, inst, arg,
+                        cJSON_GetStringValue(cJSON_GetObjectItem(r2, "wrong")), attr, md->guid,
                         md->root_line);
             }
         }
@@ -105,9 +114,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_guid = {
     .id = "api-guid",
-    .title = "fmi2Instantiate refuses a GUID that does not match (FMI 1.0: fmiInstantiateModel/Slave)",
-    .spec = "FMI 2.0.4 §2.1.5; FMI 1.0 ME (fmiInstantiateModel: GUID checks the XML against the "
-            "C code); FMI 1.0 CS (fmiInstantiateSlave: fmuGUID)",
+    .title = "Instantiation refuses a GUID (3.0: instantiationToken) that does not match",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiInstantiateModel: GUID checks the "
+            "XML against the C code); FMI 1.0 CS (fmiInstantiateSlave: fmuGUID)",
     .level = FMUC_LEVEL_SHOULD,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a conforming importer passes the GUID of the FMU's own model description: an FMU that does not refuse another cannot break it",
@@ -117,7 +126,7 @@ const fmuc_check fmuc_check_api_guid = {
     .fix = "Compile the modelDescription's guid into the binary and make fmi2Instantiate return "
            "NULL (and log why) when fmuGUID differs from it.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

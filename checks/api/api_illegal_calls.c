@@ -6,7 +6,9 @@
  * undefined by the standard (fmi2-rules C-19, level U): a status other than fmi2Error warns, and
  * so does a crash or hang in the illegal call or in the fmi2FreeInstance after it (FMI 2.0.4
  * §3.2.3, §4.2.4). Each probe is made on an instance of its own; a crash while reaching the
- * probe's state with legal calls is not the probed behaviour (ERROR, or the interface unusable). */
+ * probe's state with legal calls is not the probed behaviour (ERROR, or the interface unusable).
+ * The same probes judge FMI 3.0 FMUs by 3.0's tables (harness/src/fmi3_states.def) in the check
+ * api-illegal-calls-fmi3, where the rule is a must (apiu_illegal_calls_run, version 3). */
 #include "api_util.h"
 
 /* representative calls, each with valid arguments: operations of the instance API, named and
@@ -21,6 +23,7 @@ static const fmuc_inst_op candidates[] = {
 };
 #define NCAND (sizeof candidates / sizeof candidates[0])
 #define SET_FIXED "fmi2SetReal(fixed parameter)"
+#define SET_FIXED3 "fmi3SetFloat64(fixed parameter)"
 #define OP_SET_FIXED (-1) /* the probe of SET_FIXED */
 #define MAX_PROBES 96
 
@@ -34,8 +37,9 @@ typedef struct probe {
 } probe;
 
 typedef struct plan {
+    int ver;                      /* FMI version of the FMU (1, 2, 3) */
+    size_t nx;                    /* continuous states (3.0: elements) */
     fmi2Type iface;
-    int ver;                      /* FMI version of the FMU */
     const fmuc_md *md;
     probe p[MAX_PROBES];
     size_t n;
@@ -50,9 +54,22 @@ static void build(plan *pl)
     const unsigned *st = pl->iface == fmi2ModelExchange ? me_states : cs_states;
     size_t nst = pl->iface == fmi2ModelExchange ? sizeof me_states / sizeof me_states[0]
                                                 : sizeof cs_states / sizeof cs_states[0];
+    pl->nx = md->nderivatives;
+    if (pl->ver == 3) {
+        pl->nx = 0;
+        for (size_t i = 0; i < md->nderivatives; i++)
+            pl->nx += md->derivatives[i].index
+                          ? fmuc_sim_var_elements(md, md->derivatives[i].index - 1, NULL, 0, NULL)
+                          : 1;
+    }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (v->type != FMUC_TYPE_REAL || !(v->has & FMUC_HAS_VALUE_REFERENCE))
+            continue;
+        /* FMI 3.0: a scalar Float64 (the probes pass one value) */
+        if (pl->ver == 3 && (v->base != FMUC_BT_FLOAT64 ||
+                             fmuc_sim_var_elements(md, i, NULL, 0, NULL) != 1 ||
+                             fmuc_md_var_ext_of(md, i)))
             continue;
         if (!pl->real_var)
             pl->real_var = v;
@@ -63,8 +80,9 @@ static void build(plan *pl)
     for (size_t s = 0; s < nst; s++) {
         for (size_t k = 0; k < NCAND; k++) {
             unsigned a, c;
-            const char *name = fmuc_inst_op_name(2, candidates[k]);
-            if (!name || fmuc_fmi2_states(name, pl->iface, &a, &c) < 0)
+            const char *name = fmuc_inst_op_name(pl->ver, candidates[k]);
+            if (!name || (pl->ver == 3 ? fmuc_fmi3_states(name, pl->iface, &a, &c)
+                                       : fmuc_fmi2_states(name, pl->iface, &a, &c)) < 0)
                 continue; /* not a function of this interface */
             if ((a | c) & st[s])
                 continue; /* allowed (or allowed under a condition) there */
@@ -76,7 +94,7 @@ static void build(plan *pl)
     }
     /* conditions 4 (ME Event Mode) / 6 (CS stepComplete) exclude fixed parameters */
     if (pl->fixed_par && pl->n < MAX_PROBES)
-        pl->p[pl->n++] = (probe){SET_FIXED, OP_SET_FIXED,
+        pl->p[pl->n++] = (probe){pl->ver == 3 ? SET_FIXED3 : SET_FIXED, OP_SET_FIXED,
                                  pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC};
 }
 
@@ -121,6 +139,7 @@ static const v1_row v1_rows[] = {
 static void build_v1(plan *pl)
 {
     pl->n = 0;
+    pl->nx = pl->md->number_of_continuous_states;
     for (size_t i = 0; i < sizeof v1_rows / sizeof v1_rows[0] && pl->n < MAX_PROBES; i++)
         if (v1_rows[i].iface == pl->iface)
             pl->p[pl->n++] = (probe){v1_rows[i].fn, v1_rows[i].op, v1_rows[i].state};
@@ -129,6 +148,8 @@ static void build_v1(plan *pl)
 /* the name of a state in the FMU's version (1.0 has no modes) */
 static const char *state_name(const plan *pl, unsigned st)
 {
+    if (pl->ver == 3)
+        return fmuc_fmi3_state_name(st);
     if (pl->ver != 1)
         return fmuc_fmi2_state_name(st);
     return st == FMUC_ST_INST ? "instantiated" : st == FMUC_ST_TERM ? "terminated" : "initialized";
@@ -149,7 +170,7 @@ static int call(fmuc_inst *in, const plan *pl, int op)
     double h = md->experiment.present && md->experiment.has_step && md->experiment.step_size > 0
                    ? md->experiment.step_size
                    : 1e-3;
-    size_t nx = pl->ver == 1 ? md->number_of_continuous_states : md->nderivatives;
+    size_t nx = pl->nx;
     double x[64] = {0};
     int a = 0, b = 0, st = FMUC_STATUS_OK;
     fmuc_inst_event_info info;
@@ -214,7 +235,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
     return cJSON_CreateNumber((double)st);
 }
 
-static void run(const fmuc_subject *s, fmuc_result *res)
+void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver)
 {
     apiu_iface ifs[2];
     size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
@@ -229,16 +250,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         memset(&pl, 0, sizeof pl);
         pl.iface = ifs[i].type;
         pl.md = &s->fmu->md;
-        pl.ver = fmuc_fmu_fmi_version(s->fmu);
+        pl.ver = ver;
         if (pl.ver == 1)
             build_v1(&pl);
         else
             build(&pl);
-        const char *err = pl.ver == 1 ? "fmiError" : "fmi2Error";
-        const char *fr = apiu_fn(pl.ver, pl.iface, FMUC_INST_OP_FREE);
+        const char *err = ver == 1 ? "fmiError" : ver == 3 ? "fmi3Error" : "fmi2Error";
+        const char *fr = apiu_fn(ver, pl.iface, FMUC_INST_OP_FREE);
         cJSON *results[MAX_PROBES];
         apiu_probes set = {pl.iface, pl.n, one, &pl, 0, 0};
-        if (apiu_run_probes(s, res, "api-illegal-calls", &set, results, describe) != 0)
+        if (apiu_run_probes(s, res, res->id, &set, results, describe) != 0)
             continue;
         for (size_t k = 0; k < pl.n; k++) {
             cJSON *r = results[k];
@@ -252,9 +273,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 /* undefined behaviour (U): a crash is what this FMU does there, a warning */
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, died);
                 tested++;
-                fmuc_result_violation(res, "%s: %s in state %s should return %s, but the "
+                fmuc_result_violation(res, "%s: %s in state %s %s return %s, but the "
                                            "worker ended with %s%s%s%s",
-                                      ifs[i].name, pl.p[k].fn, st, err, died,
+                                      ifs[i].name, pl.p[k].fn, st, ver == 3 ? "must" : "should",
+                                      err, died,
                                       strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " (in " : "",
                                       strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? fr : "",
                                       strcmp(stage, APIU_PROBE_CLEANUP) == 0 ? " after it)" : "");
@@ -266,22 +288,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             } else {
                 int code = (int)r->valuedouble;
                 const char *sn = code == (int)FMUC_STATUS_NOT_PROVIDED ? "not provided"
-                                                                    : fmuc_status_name(pl.ver, code, b, sizeof b);
+                                                                    : fmuc_status_name(ver, code, b, sizeof b);
                 snprintf(line, sizeof line, "%s: %s in %s -> %s", ifs[i].name, pl.p[k].fn, st, sn);
                 tested++;
                 if (code != fmi2Error && code != (int)FMUC_STATUS_NOT_PROVIDED) {
-                    if (strcmp(pl.p[k].fn, SET_FIXED) == 0)
+                    if (pl.p[k].op == OP_SET_FIXED)
                         fmuc_result_violation(res,
-                                              "%s: fmi2SetReal of the fixed parameter '%s' (vr %u, "
-                                              "line %u) in state %s returned %s (expected fmi2Error)",
-                                              ifs[i].name, pl.fixed_par->name,
-                                              pl.fixed_par->value_reference, pl.fixed_par->line, st, sn);
+                                              "%s: %s of the fixed parameter '%s' (vr %u, "
+                                              "line %u) in state %s returned %s (expected %s)",
+                                              ifs[i].name, ver == 3 ? "fmi3SetFloat64" : "fmi2SetReal",
+                                              pl.fixed_par->name, pl.fixed_par->value_reference,
+                                              pl.fixed_par->line, st, sn, err);
                     else
                         fmuc_result_violation(res,
                                               "%s: %s in state %s returned %s (expected %s: "
                                               "not allowed there by the %s)",
                                               ifs[i].name, pl.p[k].fn, st, sn, err,
-                                              pl.ver == 1 ? "calling sequence of FMI 1.0"
+                                              ver == 1 ? "calling sequence of FMI 1.0"
                                                           : "state machine");
                 }
             }
@@ -291,6 +314,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no probe could be carried out");
+}
+
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    /* FMI 1.0 by its calling sequence, 2.0 by fmi2_states.def (3.0: api-illegal-calls-fmi3) */
+    apiu_illegal_calls_run(s, res, apiu_version(s) == 1 ? 1 : 2);
 }
 
 const fmuc_check fmuc_check_api_illegal_calls = {

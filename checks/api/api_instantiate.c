@@ -1,6 +1,9 @@
 /* api-instantiate: every declared interface instantiates with legal arguments (the model
  * description's guid, the resource URI, the harness callbacks, visible=false, with loggingOn
- * true and false) and can be freed (FMI 2.0.4 §2.1.5, fmi2-rules C-06, C-08). */
+ * true and false) and can be freed (FMI 2.0.4 §2.1.5, fmi2-rules C-06, C-08). FMI 3.0: the
+ * interface's own function (fmi3InstantiateModelExchange / fmi3InstantiateCoSimulation) with the
+ * instantiationToken, the native resources path with its trailing separator, eventModeUsed and
+ * earlyReturnAllowed false, the logMessage callback (FMI 3.0.2 §2.3.1, fmi3-rules C-07, C-08). */
 #include "api_util.h"
 
 static const struct variant {
@@ -21,7 +24,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     if (apiu_load(ctx, t) < 0)
         return 0;
     if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t,
-                           apiu_fn(fmuc_inst_version(ctx), t, FMUC_INST_OP_INSTANTIATE))) { /* nothing to call (load-exports reports it) */
+                           apiu_fn(fmuc_inst_version(ctx), t, FMUC_INST_OP_INSTANTIATE))) {
+        /* nothing to call (load-exports reports it) */
         cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "not_exported", 1);
         return 0;
     }
@@ -52,12 +56,26 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     if (!s->fmu->md.guid || !*s->fmu->md.guid) {
-        fmuc_result_na(res, "the model description has no guid (see md-guid-present)");
+        fmuc_result_na(res, "the model description has no %s (see md-guid-present)",
+                       apiu_version(s) == 3 ? "instantiationToken" : "guid");
         return;
     }
-    const int ver = fmuc_fmu_fmi_version(s->fmu);
+    const int ver = apiu_version(s);
+    int clocks = 0;
+    for (size_t i = 0; i < s->fmu->md.nvars && ver == 3; i++)
+        clocks |= s->fmu->md.vars[i].type == FMUC_TYPE_CLOCK;
     for (size_t i = 0; i < n; i++) {
         const char *inst = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE);
+        if (clocks && ifs[i].type == fmi2CoSimulation) {
+            /* FMI 3.0.2 §2.3.1: with clocks, eventModeUsed must be true (fmi3-rules C-09); the
+             * harness instantiates with false (it does not drive CS Event Mode yet): a refusal
+             * is right, so this interface is not judged */
+            fmuc_result_note(res, "CoSimulation not judged: the FMU has Clock variables, which "
+                                  "need eventModeUsed=true in fmi3InstantiateCoSimulation "
+                                  "(§2.3.1); the harness does not drive Co-Simulation Event "
+                                  "Mode yet");
+            continue;
+        }
         /* once per process (X10): each variant in its own worker */
         size_t chunk = apiu_once_per_process(s->fmu, ifs[i].type) ? 1 : NVARIANTS;
         for (size_t from = 0; from < NVARIANTS; from += chunk) {
@@ -96,6 +114,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                               variants[v].logging_on ? "true" : "false",
                                               why ? " (logged: \"" : " (no reason logged)",
                                               why ? why : "", why ? "\")" : "");
+                    else if (ver == 3)
+                        fmuc_result_violation(
+                            res,
+                            "%s: %s(instantiationToken from the model description, resourcePath "
+                            "of the extracted resources, visible=false, loggingOn=%s%s) returned "
+                            "NULL%s%s%s",
+                            ifs[i].name, inst, variants[v].logging_on ? "true" : "false",
+                            ifs[i].type == fmi2CoSimulation
+                                ? ", eventModeUsed=false, earlyReturnAllowed=false"
+                                : "",
+                            why ? " (logged: \"" : " (no reason logged)", why ? why : "",
+                            why ? "\")" : "");
                     else
                     fmuc_result_violation(res,
                                           "%s: fmi2Instantiate(fmuType=%s, guid from the model "
@@ -118,15 +148,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_instantiate = {
     .id = "api-instantiate",
     .title = "Each declared interface instantiates",
-    .spec = "FMI 2.0.4 §2.1.5; FMI 1.0 ME (fmiInstantiateModel returns NULL on failure); FMI 1.0 "
-            "CS (fmiInstantiateSlave)",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiInstantiateModel returns NULL on "
+            "failure); FMI 1.0 CS (fmiInstantiateSlave)",
     .level = FMUC_LEVEL_MUST,
     .why = "If fmi2Instantiate fails for a declared interface with legal arguments, no importer "
            "can use that interface at all: the FMU is unusable through it.",
     .fix = "Run the FMU's own instantiation with the arguments a plain importer passes (its guid, "
            "a file: resource URI, loggingOn true and false) and fix what makes it return NULL.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

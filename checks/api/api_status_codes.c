@@ -2,7 +2,9 @@
  * fmi2-rules C.3): fmi2Discard only from the setters, ME fmi2GetReal / GetDerivatives /
  * GetContinuousStates / GetEventIndicators / SetContinuousStates and CS fmi2DoStep /
  * fmi2Get*Status; fmi2Pending only from CS fmi2DoStep / fmi2GetStatus; nothing outside
- * fmi2OK..fmi2Pending. Judged over the calls of a nominal run of each declared interface. */
+ * fmi2OK..fmi2Pending. Judged over the calls of a nominal run of each declared interface.
+ * FMI 3.0 (FMI 3.0.2 §2.2.4, fmi3-rules C.4): every function may return fmi3Discard, and there is
+ * no Pending: only a value outside fmi3OK..fmi3Fatal is a violation. */
 #include "api_util.h"
 
 static int discard_allowed(fmi2Type t, int fn)
@@ -45,8 +47,10 @@ static int allowed_v1(fmi2Type t, int fn, int k, int async)
 
 /* async: the FMU declares canRunAsynchronuously (2.0 §4.2.2: fmi2Pending "is returned if the
  * slave executes the function in an asynchronous way", which the flag announces) */
-static int allowed(fmi2Type t, int fn, int k, int async)
+static int allowed(int ver, fmi2Type t, int fn, int k, int async)
 {
+    if (ver == 3)
+        return k >= fmi2OK && k <= fmi2Fatal;
     if (k == fmi2Discard)
         return discard_allowed(t, fn);
     if (k == fmi2Pending)
@@ -63,7 +67,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
-    const int ver = fmuc_fmu_fmi_version(s->fmu);
+    const int ver = apiu_version(s);
     const int async = (s->fmu->md.cs.caps >> FMUC_CAP_CAN_RUN_ASYNCHRONUOUSLY) & 1u;
     for (size_t i = 0; i < n; i++) {
         fmuc_sim_result own;
@@ -79,22 +83,28 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     uint64_t cnt = r->status_counts[fn][k];
                     if (!cnt || (k < FMUC_SIM_NSTATUS - 1 &&
                                  (ver == 1 ? allowed_v1(ifs[i].type, fn, k, async)
-                                           : allowed(ifs[i].type, fn, k, async))))
+                                           : allowed(ver, ifs[i].type, fn, k, async))))
                         continue;
+                    /* FMI 3.0: the value 5 (Pending in 2.0) is outside fmi3Status as well */
+                    int invalid = k == FMUC_SIM_NSTATUS - 1 || (ver == 3 && k == fmi2Pending);
                     char b[32], nb[64];
                     const char *fname = fmuc_sim_fn_name_v(ver, ifs[i].type, fn, nb, sizeof nb);
                     char when[48] = "";
                     for (size_t j = 0; j < r->nbad; j++)
-                        if (r->bad[j].fn == fn && (k == FMUC_SIM_NSTATUS - 1 ? (r->bad[j].status < 0 || r->bad[j].status > fmi2Pending)
-                                                                            : r->bad[j].status == k)) {
+                        if (r->bad[j].fn == fn &&
+                            (k == FMUC_SIM_NSTATUS - 1
+                                 ? (r->bad[j].status < 0 || r->bad[j].status > fmi2Pending)
+                                 : r->bad[j].status == k)) {
                             snprintf(when, sizeof when, ", first at t=%.9g", r->bad[j].t);
                             break;
                         }
-                    if (k == FMUC_SIM_NSTATUS - 1)
+                    if (invalid)
                         fmuc_result_violation(res, "%s: %s returned a status outside %s "
                                                    "(%llu times%s)",
                                               ifs[i].name, fname,
-                                              ver == 1 ? "fmiOK..fmiPending" : "fmi2OK..fmi2Pending",
+                                              ver == 1   ? "fmiOK..fmiPending"
+                                              : ver == 3 ? "fmi3OK..fmi3Fatal"
+                                                         : "fmi2OK..fmi2Pending",
                                               (unsigned long long)cnt, when);
                     else if (ver == 1)
                         fmuc_result_violation(res, "%s: %s returned %s (%llu times%s), which only %s",
@@ -127,8 +137,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_status_codes = {
     .id = "api-status-codes",
     .title = "Functions return only the status codes allowed for them",
-    .spec = "FMI 2.0.4 §2.1.3; FMI 1.0 ME (fmiStatus: OK..Fatal); FMI 1.0 CS §3.2.3 (fmiDiscard "
-            "from fmiDoStep and the status queries, fmiPending only with canRunAsynchronuously)",
+    .spec = "FMI 2.0.4 §2.1.3; FMI 3.0.2 §2.2.4; FMI 1.0 ME (fmiStatus: OK..Fatal); FMI 1.0 CS "
+            "§3.2.3 (fmiDiscard from fmiDoStep and the status queries, fmiPending only with "
+            "canRunAsynchronuously)",
     .level = FMUC_LEVEL_MUST,
     .why = "A master branches on the returned status; fmi2Discard or fmi2Pending from a function "
            "that may not return it has no defined handling, so the master may go on with values "
@@ -136,7 +147,7 @@ const fmuc_check fmuc_check_api_status_codes = {
     .fix = "Return fmi2Discard only from the functions that may discard and fmi2Pending only from "
            "asynchronous fmi2DoStep/fmi2GetStatus; map other internal failures to fmi2Error.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -46,9 +46,13 @@ static inline const char *apiu_iface_name(fmi2Type t)
 }
 
 /** The function of the FMU's version behind op for interface t, for messages and lib_has:
- *  "fmi2Instantiate"; FMI 1.0 "fmiInstantiateModel" (ME) / "fmiInstantiateSlave" (CS). */
+ *  "fmi2Instantiate"; FMI 1.0 "fmiInstantiateModel" (ME) / "fmiInstantiateSlave" (CS); FMI 3.0
+ *  "fmi3InstantiateModelExchange" / "fmi3InstantiateCoSimulation". */
 static inline const char *apiu_fn(int version, fmi2Type t, fmuc_inst_op op)
 {
+    if (version == 3 && op == FMUC_INST_OP_INSTANTIATE)
+        return t == fmi2ModelExchange ? "fmi3InstantiateModelExchange"
+                                      : "fmi3InstantiateCoSimulation";
     if (version == 1) {
         int cs = t == fmi2CoSimulation;
         switch (op) {
@@ -213,6 +217,13 @@ static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, con
     return apiu_run_probed(s, res, label, iface, fn, payload, o, NULL, NULL);
 }
 
+/** The FMI version of the FMU a check judges (1, 2 or 3: fmuc_fmu_fmi_version; 2 when the
+ *  model description was not parsed). */
+static inline int apiu_version(const fmuc_subject *s)
+{
+    return s->fmu->md_parsed ? fmuc_fmu_fmi_version(s->fmu) : 2;
+}
+
 /** The reply says the library did not load: a note, and 1 (the interface is skipped). */
 static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmi2Type t)
 {
@@ -240,8 +251,10 @@ static inline const char *apiu_last_log(const fmuc_worker_outcome *o, const char
     const cJSON *it;
     cJSON_ArrayForEach(it, o->log)
     {
-        const char *in = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "instance"));
-        if (in && strcmp(in, name) == 0)
+        const cJSON *ij = cJSON_GetObjectItemCaseSensitive(it, "instance");
+        const char *in = cJSON_GetStringValue(ij);
+        /* FMI 3.0's logMessage names no instance: its messages are the worker's last */
+        if (!ij || (in && strcmp(in, name) == 0))
             m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "message"));
     }
     return m;
@@ -311,6 +324,61 @@ static inline fmi2ValueReference apiu_unused_vr(const fmuc_md *md, int type)
     }
 }
 
+/** FMI 3.0: a value reference no variable uses (one space for all types, §2.4.7). */
+static inline fmi2ValueReference apiu_unused_vr3(const fmuc_md *md)
+{
+    uint64_t max = 0;
+    int any = 0;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE) {
+            if (!any || md->vars[i].value_reference > max)
+                max = md->vars[i].value_reference;
+            any = 1;
+        }
+    if (!any || max < 0xFFFFFFFFu)
+        return any ? (fmi2ValueReference)(max + 1) : 0x7FFFFFF0u;
+    for (fmi2ValueReference v = 0;; v++) {
+        int used = 0;
+        for (size_t i = 0; i < md->nvars && !used; i++)
+            used = md->vars[i].value_reference == v;
+        if (!used)
+            return v;
+    }
+}
+
+/** The instance API's base type of a model variable's base type (fmuc_md.h); FMUC_INST_NBASE for
+ *  none. */
+static inline fmuc_inst_base apiu_inst_base(unsigned bt)
+{
+    switch (bt) {
+    case FMUC_BT_FLOAT32: return FMUC_INST_FLOAT32;
+    case FMUC_BT_FLOAT64: return FMUC_INST_FLOAT64;
+    case FMUC_BT_INT8: return FMUC_INST_INT8;
+    case FMUC_BT_UINT8: return FMUC_INST_UINT8;
+    case FMUC_BT_INT16: return FMUC_INST_INT16;
+    case FMUC_BT_UINT16: return FMUC_INST_UINT16;
+    case FMUC_BT_INT32: return FMUC_INST_INT32;
+    case FMUC_BT_UINT32: return FMUC_INST_UINT32;
+    case FMUC_BT_INT64: return FMUC_INST_INT64;
+    case FMUC_BT_UINT64: return FMUC_INST_UINT64;
+    case FMUC_BT_BOOLEAN: return FMUC_INST_BOOLEAN;
+    case FMUC_BT_STRING: return FMUC_INST_STRING;
+    case FMUC_BT_BINARY: return FMUC_INST_BINARY;
+    case FMUC_BT_CLOCK: return FMUC_INST_CLOCK;
+    case FMUC_BT_ENUMERATION: return FMUC_INST_ENUMERATION;
+    default: return FMUC_INST_NBASE;
+    }
+}
+
+/** The FMI 3.0 name of an instance base type's accessor suffix ("Float64"; Enumeration: "Int64"). */
+static inline const char *apiu_base3_name(fmuc_inst_base b)
+{
+    static const char *const n[FMUC_INST_NBASE] = {
+        "Float32", "Float64", "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32",
+        "Int64", "UInt64", "Boolean", "String", "Binary", "Clock", "Int64"};
+    return (int)b >= 0 && b < FMUC_INST_NBASE ? n[b] : "?";
+}
+
 /* ---- nominal runs (cs-nominal-run, me-nominal-run) ----------------------------------------- */
 
 static inline const fmuc_md_type *apiu_decl_type(const fmuc_md *md, const fmuc_md_var *v)
@@ -353,6 +421,11 @@ static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
 /** Judge a nominal run: failed calls, non-finite values, event iteration, early end and output
  *  ranges (Integer/Enumeration outside [min,max] fail, Reals beyond a small tolerance warn,
  *  §2.2.3 / fmi2-rules C-18). Adds the summary and the plots to the evidence. */
+/** The illegal-call probes of FMI version ver (2: fmi2_states.def, 3: fmi3_states.def) on every
+ *  usable interface, judged into res (checks api-illegal-calls and api-illegal-calls-fmi3;
+ *  implemented in api_illegal_calls.c). */
+void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver);
+
 /** --soak N (B20): after a nominal run that passed, repeat it N times, each a new instance, in
  *  one worker process; a failing repetition is a violation naming the run and time, the counts
  *  go into the evidence ("soak"). Nothing without --soak. (api_util.c) */
@@ -386,7 +459,7 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
         if (c->status == fmi2Error || c->status == fmi2Fatal)
             fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g", fn, c->detail,
                                   fmuc_status_name(ver, c->status, b, sizeof b), c->t);
-        else if (c->status == fmi2Pending)
+        else if (c->status == fmi2Pending && ver != 3) /* FMI 3.0 has no Pending (§2.2.4) */
             fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g (only an asynchronous "
                                        "%s or %s may)",
                                   fn, c->detail, fmuc_status_name(ver, c->status, b, sizeof b),
@@ -423,7 +496,8 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
             fmuc_result_warn(res, "the harness integrator could not complete the run: %s",
                              r->stop_reason);
         else if (strstr(r->stop_reason, "returned fmi2Discard") ||
-                 strstr(r->stop_reason, "returned fmiDiscard"))
+                 strstr(r->stop_reason, "returned fmiDiscard") ||
+                 strstr(r->stop_reason, "returned fmi3Discard"))
             fmuc_result_note(res, "run ended early: %s", r->stop_reason);
         else
             fmuc_result_violation(res, "run ended early: %s", r->stop_reason);
@@ -499,6 +573,13 @@ static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, con
     if (r) {
         fmuc_sim_config cfg;
         char label[96];
+        const fmuc_md_experiment *e = &s->fmu->md.experiment;
+        if (e->present && e->has_stop && r->stop < e->stop_time)
+            fmuc_result_note(res, "the run was bounded to [%.9g, %.9g] of the default experiment's "
+                                  "stopTime %.9g (fixedInternalStepSize %.9g: at most %g internal "
+                                  "steps)",
+                             r->start, r->stop, e->stop_time,
+                             s->fmu->md.cs.fixed_internal_step_size, FMUC_NOMINAL_MAX_INTERNAL_STEPS);
         apiu_judge_run(s, r, res);
         fmuc_shared_nominal_config(s, iface, &cfg);
         snprintf(label, sizeof label, "%s (soak)", check_id);

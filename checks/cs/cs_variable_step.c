@@ -307,7 +307,7 @@ static int converging(vs_ctx *x)
     return 0;
 }
 
-static void run(const fmuc_subject *s, fmuc_result *res)
+static void run_all(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_fmu *fmu = s->fmu;
     equ_plan a;
@@ -422,12 +422,21 @@ out:
     equ_plan_free(&a);
 }
 
+/* FMI 3.0 FMUs: the same runs (scalar Float64/Int32/Boolean variables), messages in 3.0's
+ * names */
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    run_all(s, res);
+    equ_v3_names(s, res, 0);
+}
+
 const fmuc_check fmuc_check_cs_variable_step = {
     .id = "cs-variable-step",
     .title = "With canHandleVariableCommunicationStepSize, a changed step is accepted and "
              "gives the same results",
-    .spec = "FMI 2.0.4 §4.3.1, §4.2.2; FMI 1.0 CS (canHandleVariableCommunicationStepSize; "
-            "fmiDoStep integrates to currentCommunicationPoint + communicationStepSize)",
+    .spec = "FMI 2.0.4 §4.3.1, §4.2.2; FMI 3.0.2 §4.4, §4.2.1; FMI 1.0 CS "
+            "(canHandleVariableCommunicationStepSize; fmiDoStep integrates to "
+            "currentCommunicationPoint + communicationStepSize)",
     .level = FMUC_LEVEL_MUST,
     .why = "A master with step-size control relies on canHandleVariableCommunicationStepSize; if "
            "a changed step is refused or integrated wrongly, adaptive co-simulation breaks or "
@@ -436,7 +445,7 @@ const fmuc_check fmuc_check_cs_variable_step = {
            "communicationStepSize whatever its size, or declare "
            "canHandleVariableCommunicationStepSize=\"false\".",
     .applies = FMUC_APPLIES_CS,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -104,7 +104,7 @@ out:
     equ_plan_free(&pb);
 }
 
-static void run(const fmuc_subject *s, fmuc_result *res)
+static void run_all(const fmuc_subject *s, fmuc_result *res)
 {
     fmuc_fmu other;
     fmuc_refcsv inp;
@@ -153,11 +153,19 @@ out:
     fmuc_fmu_close(&other);
 }
 
+/* FMI 3.0 FMUs: the same runs (scalar Float64/Int32/Boolean variables), messages in 3.0's
+ * names */
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    run_all(s, res);
+    equ_v3_names(s, res, 0);
+}
+
 const fmuc_check fmuc_check_eq_compare = {
     .id = "eq-compare",
     .title = "Outputs agree with another FMU within rtol/atol",
-    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 1.0 ME §2.9; FMI 1.0 CS §3.4 (negatedAlias read as the "
-            "negated value of its base)",
+    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 3.0.2 §3.2, §4.2; FMI 1.0 ME §2.9; FMI 1.0 CS §3.4 "
+            "(negatedAlias read as the negated value of its base)",
     .level = FMUC_LEVEL_MUST,
     .why = "Two FMUs meant to be the same model (other tool, version or export setting) whose "
            "outputs disagree give different answers in the same study; one of them is wrong.",
@@ -165,7 +173,7 @@ const fmuc_check fmuc_check_eq_compare = {
            "solver settings and start values of both exports, and fix the one that departs from "
            "the model.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -27,7 +27,11 @@
  * both repeat instance 1, A is also the second fresh instance of (1), and the run of A is the
  * run before the reset for (2): one instance fewer. Any other outcome (a difference, an error,
  * a crash) runs the full sequence in a new worker and is judged from it, so the verdicts are
- * those of the full sequence. */
+ * those of the full sequence.
+ *
+ * FMI 3.0 (FMI 3.0.2 §2.3.1: fmi3Reset puts the instance back into Instantiated with every
+ * default, fmi3-rules C-16; §2.2.1: no process-global state, C-03; §3.4/§4.4 the once-per-process
+ * flag): the same four comparisons, recording the scalar Float64/Int32/Boolean outputs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -520,14 +524,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
     for (size_t i = 0; i < ni; i++)
         run_iface(s, res, ifaces[i], level);
+    equ_v3_names(s, res, 0);
 }
 
 const fmuc_check fmuc_check_eq_determinism = {
     .id = "eq-determinism",
     .title = "Instances are independent and fmi2Reset restarts: fresh instances, after fmi2Reset, "
              "interleaved; runs differing across processes warn",
-    .spec = "FMI 2.0.4 §2.1, §2.1.5, §2.1.6, §3.3.1, §4.3.1; FMI 1.0 ME (several instances of a "
-            "model); FMI 1.0 CS (canBeInstantiatedOnlyOncePerProcess, fmiResetSlave)",
+    .spec = "FMI 2.0.4 §2.1, §2.1.5, §2.1.6, §3.3.1, §4.3.1; FMI 3.0.2 §2.2.1, §2.3.1, §3.4, §4.4; "
+            "FMI 1.0 ME (several instances of a model); FMI 1.0 CS "
+            "(canBeInstantiatedOnlyOncePerProcess, fmiResetSlave)",
     .level = FMUC_LEVEL_MUST,
     .why = "Masters run several instances side by side and reset instances between runs; shared "
            "global state or an incomplete fmi2Reset makes results depend on what else ran before.",
@@ -535,7 +541,7 @@ const fmuc_check fmuc_check_eq_determinism = {
            "fmi2Reset restore exactly what fmi2Instantiate set up; avoid unseeded randomness and "
            "clock readings.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -2,7 +2,10 @@
  * to t2 again (twice: the copy stays valid). A second fmi2GetFMUstate with the same pointer
  * overwrites it (restoring then gives the later point). fmi2FreeFMUstate releases and sets the
  * pointer to NULL; with *FMUstate == NULL it is a no-op. CS and ME where
- * canGetAndSetFMUstate="true". FMI 2.0.4 §2.1.8 (rules E-02, E-03, E-04).
+ * canGetAndSetFMUstate="true". FMI 2.0.4 §2.1.8 (rules E-02, E-03, E-04). FMI 3.0: the same
+ * with fmi3Get/Set/FreeFMUState and canGetAndSetFMUState (FMI 3.0.2 §2.2.7.4, fmi3-rules E-02 to
+ * E-04); the runs record the scalar Float64/Int32/Boolean outputs (eq_util.c) and the messages
+ * carry 3.0's names (equ_v3_names).
  *
  * The restored runs must continue the original one: values the same (-0.0 = +0.0, NaN = NaN).
  * Bit identity is not what the text asks (E-06 is a derived rule): an FMU that integrates
@@ -410,19 +413,20 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     equ_for_capable(s, res, 1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE,
                     "canGetAndSetFMUstate=\"true\"", run_iface);
+    equ_v3_names(s, res, 0);
 }
 
 const fmuc_check fmuc_check_eq_fmu_state = {
     .id = "eq-fmu-state",
     .title = "fmi2Get/Set/FreeFMUstate restore the run (up to an integrator restart)",
-    .spec = "FMI 2.0.4 §2.1.8",
+    .spec = "FMI 2.0.4 §2.1.8; FMI 3.0.2 §2.2.7.4",
     .level = FMUC_LEVEL_MUST,
     .why = "Masters roll back with fmi2SetFMUstate to retry a step or iterate a coupling; a state "
            "that does not restore the run makes every rolled-back step continue from wrong values.",
     .fix = "Copy the complete model state (discrete and solver state included) in fmi2GetFMUstate "
            "and restore all of it in fmi2SetFMUstate, or declare canGetAndSetFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state (get, set and free of a state came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -107,7 +107,7 @@ out:
     equ_plan_free(&p);
 }
 
-static void run(const fmuc_subject *s, fmuc_result *res)
+static void run_all(const fmuc_subject *s, fmuc_result *res)
 {
     fmuc_refcsv ref, inp;
     fmuc_diag d = {{0}, FMUC_OK};
@@ -211,10 +211,19 @@ out:
     fmuc_refcsv_free(&inp);
 }
 
+/* FMI 3.0 FMUs: the same runs (scalar Float64/Int32/Boolean variables), messages in 3.0's
+ * names */
+static void run(const fmuc_subject *s, fmuc_result *res)
+{
+    run_all(s, res);
+    equ_v3_names(s, res, 0);
+}
+
 const fmuc_check fmuc_check_eq_reference = {
     .id = "eq-reference",
     .title = "Results match the reference CSV within rtol/atol",
-    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 1.0 ME §2.9; FMI 1.0 CS §3.4; FMI cross-check rules",
+    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 3.0.2 §3.2, §4.2; FMI 1.0 ME §2.9; FMI 1.0 CS §3.4; FMI "
+            "cross-check rules",
     .level = FMUC_LEVEL_MUST,
     .why = "Results that leave the reference trajectory beyond the tolerances mean the FMU no "
            "longer computes what was validated; anyone relying on the reference gets different "
@@ -223,7 +232,7 @@ const fmuc_check fmuc_check_eq_reference = {
            "inputs and solver settings of the export, and regenerate the reference only if the "
            "change is intended.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

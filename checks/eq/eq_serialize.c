@@ -8,7 +8,8 @@
  * worker. As in eq-fmu-state, the continuation must give the same values (-0.0 = +0.0, NaN =
  * NaN), up to an integrator restart (a difference that shrinks with the tolerance,
  * equ_restart_test). A crash in a serialization call or in the run from the deserialized state
- * is this check's failure. */
+ * is this check's failure. FMI 3.0: fmi3SerializedFMUStateSize / fmi3SerializeFMUState /
+ * fmi3DeserializeFMUState with canSerializeFMUState (FMI 3.0.2 §2.2.7.4, fmi3-rules E-05). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,20 +433,21 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     (1u << FMUC_CAP_CAN_SERIALIZE_FMU_STATE) |
                         (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE),
                     "canSerializeFMUstate=\"true\" (with canGetAndSetFMUstate)", run_iface);
+    equ_v3_names(s, res, 0);
 }
 
 const fmuc_check fmuc_check_eq_serialize = {
     .id = "eq-serialize",
     .title = "A serialized FMU state continues the run in a fresh instance (up to an integrator "
              "restart)",
-    .spec = "FMI 2.0.4 §2.1.8",
+    .spec = "FMI 2.0.4 §2.1.8; FMI 3.0.2 §2.2.7.4",
     .level = FMUC_LEVEL_MUST,
     .why = "Masters save serialized states to disk to restart long runs later; a state that does "
            "not continue the run in a fresh instance makes every restart silently wrong.",
     .fix = "Serialize every part of the state restored by fmi2SetFMUstate, report the exact size "
            "in fmi2SerializedFMUstateSize, or declare canSerializeFMUstate=\"false\".",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state and no serialization of one (both came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -8,7 +8,9 @@
  * own, so that a refusal (fmi2Error: only fmi2FreeInstance may follow, §2.1.3) or a crash
  * cannot touch the next probe; what a failed call left in its FMUstate argument is never used
  * (never freed); a state the FMU accepted is freed with fmi2FreeFMUstate. The valid bytes come
- * from a first worker (up to HANDOVER_MAX, beyond that each probe worker makes them itself). */
+ * from a first worker (up to HANDOVER_MAX, beyond that each probe worker makes them itself). *
+ * FMI 3.0: the same probes of fmi3DeserializeFMUState, whose text (FMI 3.0.2 §2.2.7.4) is as
+ * silent on damaged bytes as 2.0's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,13 +283,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     (1u << FMUC_CAP_CAN_SERIALIZE_FMU_STATE) |
                         (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE),
                     "canSerializeFMUstate=\"true\" (with canGetAndSetFMUstate)", run_iface);
+    equ_v3_names(s, res, 0);
 }
 
 const fmuc_check fmuc_check_eq_serialize_corrupt = {
     .id = "eq-serialize-corrupt",
     .title = "fmi2DeSerializeFMUstate refuses damaged bytes (undefined by the text: accepting or "
              "crashing warns)",
-    .spec = "FMI 2.0.4 §2.1.8",
+    .spec = "FMI 2.0.4 §2.1.8; FMI 3.0.2 §2.2.7.4",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A checkpoint file damaged on disk or from another FMU version is handed to "
            "fmi2DeSerializeFMUstate; accepting it or crashing loses the run instead of a clear "
@@ -296,7 +299,7 @@ const fmuc_check fmuc_check_eq_serialize_corrupt = {
            "states and return fmi2Error from fmi2DeSerializeFMUstate when any of them does not "
            "match.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state and no deserialization of one (both came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

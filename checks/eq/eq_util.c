@@ -60,11 +60,76 @@ const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name)
     return NULL;
 }
 
-static int recordable(const fmuc_md_var *v)
+/* FMI 3.0: the variables the runs here read and set are scalars of the types FMI 2.0 has
+ * (Float64, Int32, Boolean: read with fmi3GetFloat64/Int32/Boolean); arrays and the other types
+ * are left out of these checks' recordings (the nominal runs record them). */
+static int v3_plain(const fmuc_md *md, const fmuc_md_var *v)
 {
-    return v->name && (v->has & FMUC_HAS_VALUE_REFERENCE) &&
+    if (md->fmi != FMUC_FMI3)
+        return 1;
+    if (fmuc_md_var_ext_of(md, (size_t)(v - md->vars)) &&
+        fmuc_md_var_ext_of(md, (size_t)(v - md->vars))->ndims)
+        return 0;
+    return v->base == FMUC_BT_FLOAT64 || v->base == FMUC_BT_INT32 || v->base == FMUC_BT_BOOLEAN;
+}
+
+static int recordable_in(const fmuc_md *md, const fmuc_md_var *v)
+{
+    return v->name && (v->has & FMUC_HAS_VALUE_REFERENCE) && v3_plain(md, v) &&
            (v->type == FMUC_TYPE_REAL || v->type == FMUC_TYPE_INTEGER ||
             v->type == FMUC_TYPE_BOOLEAN || v->type == FMUC_TYPE_ENUMERATION);
+}
+#define recordable(v) recordable_in(md, (v))
+
+void equ_v3_names(const fmuc_subject *s, fmuc_result *res, size_t from)
+{
+    /* longest first; the rest of "fmi2" becomes "fmi3" (fmi2OK, fmi2Reset, fmi2DoStep ...) */
+    static const char *const map[][2] = {
+        {"fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState"},
+        {"fmi2SerializedFMUstateSize", "fmi3SerializedFMUStateSize"},
+        {"fmi2SerializeFMUstate", "fmi3SerializeFMUState"},
+        {"fmi2GetFMUstate", "fmi3GetFMUState"},
+        {"fmi2SetFMUstate", "fmi3SetFMUState"},
+        {"fmi2FreeFMUstate", "fmi3FreeFMUState"},
+        {"canGetAndSetFMUstate", "canGetAndSetFMUState"},
+        {"canSerializeFMUstate", "canSerializeFMUState"},
+        {"FMUstate", "FMUState"},
+        {"fmi2NewDiscreteStates", "fmi3UpdateDiscreteStates"},
+        {"fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"},
+        {"fmi2GetReal", "fmi3GetFloat64"},
+        {"fmi2SetReal", "fmi3SetFloat64"},
+        {"fmi2GetInteger", "fmi3GetInt32"},
+        {"fmi2SetInteger", "fmi3SetInt32"},
+        {"fmi2SetupExperiment", "fmi3EnterInitializationMode"},
+        {"fmi2Instantiate", "fmi3Instantiate*"},
+        {"fmi2", "fmi3"},
+    };
+    if (!s->fmu->md_parsed || s->fmu->md.fmi != FMUC_FMI3)
+        return;
+    for (size_t i = from; i < res->nmessages; i++) {
+        const char *m = res->messages[i];
+        size_t cap = strlen(m) * 2 + 16, o = 0;
+        char *out = malloc(cap);
+        if (!out)
+            continue;
+        while (*m && o + 40 < cap) {
+            size_t k, n = sizeof map / sizeof map[0];
+            for (k = 0; k < n; k++)
+                if (strncmp(m, map[k][0], strlen(map[k][0])) == 0)
+                    break;
+            if (k < n) {
+                size_t l = strlen(map[k][1]);
+                memcpy(out + o, map[k][1], l);
+                o += l;
+                m += strlen(map[k][0]);
+            } else {
+                out[o++] = *m++;
+            }
+        }
+        out[o] = '\0';
+        free(res->messages[i]);
+        res->messages[i] = out;
+    }
 }
 
 static equ_var mkvar(const fmuc_md *md, size_t i)
@@ -97,7 +162,7 @@ static int plan_vars(equ_plan *p, int require)
         const fmuc_md_var *v = &md->vars[i];
         if (v->causality == FMUC_CAUS_OUTPUT && recordable(v) && p->nout < EQU_MAX_VARS)
             p->out[p->nout++] = mkvar(md, i);
-        if (v->causality == FMUC_CAUS_INPUT && v->type == FMUC_TYPE_REAL &&
+        if (v->causality == FMUC_CAUS_INPUT && v->type == FMUC_TYPE_REAL && v3_plain(md, v) &&
             v->variability == FMUC_VAR_CONTINUOUS && (v->has & FMUC_HAS_VALUE_REFERENCE))
             p->in[p->nin++] = mkvar(md, i);
     }
@@ -117,6 +182,18 @@ static int plan_vars(equ_plan *p, int require)
     if (md->fmi == FMUC_FMI1 && md->has_number_of_continuous_states) /* no ModelStructure */
         p->nx = md->number_of_continuous_states;
     p->nz = md->number_of_event_indicators;
+    if (md->fmi == FMUC_FMI3) { /* §2.4.8: elements of the derivative / indicator variables */
+        p->nx = p->nz = 0;
+        for (size_t i = 0; i < md->nderivatives; i++)
+            p->nx += md->derivatives[i].index
+                         ? fmuc_sim_var_elements(md, md->derivatives[i].index - 1, NULL, 0, NULL)
+                         : 1;
+        for (size_t i = 0; i < md->nevent_indicators; i++)
+            p->nz += md->event_indicators[i].index
+                         ? fmuc_sim_var_elements(md, md->event_indicators[i].index - 1, NULL, 0,
+                                                 NULL)
+                         : 1;
+    }
     if (fmuc_check_dynamic_counts_ok(p->nz, p->nx, p->why, sizeof p->why) < 0)
         return -1;
     return 0;
@@ -161,6 +238,7 @@ int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_s
     double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
                     ? e->stop_time
                     : t0 + 1.0;
+    t1 = fmuc_shared_fixed_step_stop(&fmu->md, iface, t0, t1); /* FMI 3.0 fixed-step CS bound */
     double dt = (t1 - t0) / (double)max_steps;
     size_t n = max_steps;
     if (e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0) {

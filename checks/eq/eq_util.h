@@ -69,6 +69,12 @@ typedef struct equ_plan {
     char why[256];          /* why the plan could not be built */
 } equ_plan;
 
+/** FMI 3.0 FMU: rewrite the messages res->messages[from..] of an eq-* check, written with FMI 2.0
+ *  names, into FMI 3.0's (fmi2GetFMUstate -> fmi3GetFMUState, fmi2NewDiscreteStates ->
+ *  fmi3UpdateDiscreteStates, fmi2GetReal -> fmi3GetFloat64, fmi2OK -> fmi3OK, ...). Nothing for
+ *  other versions. */
+void equ_v3_names(const fmuc_subject *s, fmuc_result *res, size_t from);
+
 /** Grid from the default experiment (start 0, stop start+1, step (stop-start)/max_steps when
  *  absent), at most max_steps steps; outputs = every output variable of a base type (all
  *  Real locals when there are none; at most EQU_MAX_VARS); inputs = continuous Real inputs (not yet valued).

@@ -1,7 +1,8 @@
 /* load-binary-arch: the real architecture of each shared library matches its platform folder:
  * ELF class and e_machine for linux folders, PE Machine for win folders, Mach-O cputype for darwin
  * folders (FMI 2.0.4 §2.3: "32"/"64" mean 32/64-bit x86; A-16). Reads the first bytes of every
- * library from the archive, for all platforms, not only this host's. */
+ * library from the archive, for all platforms, not only this host's. FMI 3.0: the folders are
+ * platform tuples (x86_64-linux, aarch64-darwin, ...: FMI 3.0.2 §2.5.1.4.1, fmi3-rules A-16). */
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,7 +95,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "the archive was rejected as unsafe");
         return;
     }
-    const char *host = fmuc_host_platform();
+    const char *host = fmuc_host_platform_for(fmu->md.fmi == FMUC_FMI3 ? 3 : 2);
     int host_lib = host_has_library(l, host);
     for (size_t i = 0; i < l->nentries; i++) {
         const fmuc_zip_entry *e = &l->entries[i];
@@ -161,8 +162,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_binary_arch = {
     .id = "load-binary-arch",
     .title = "Each library's architecture matches its platform folder",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
-            "FMI 1.0 CS (the same)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.4.1; FMI 1.0 ME (binaries/linux32, linux64: shared "
+            "libraries of the platform); FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a wrong library in another platform's folder, beside a library for this "
@@ -173,7 +174,7 @@ const fmuc_check fmuc_check_load_binary_arch = {
     .fix = "Build each library for the platform its folder names (linux64: x86-64 ELF, win32: "
            "i386 PE, ...) and put it in the matching folder of binaries/.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -73,8 +73,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_dlopen = {
     .id = "load-dlopen",
     .title = "The shared library loads",
-    .spec = "FMI 2.0.4 §2.1.1, §2.3; FMI 1.0 ME (binaries/<platform>/<modelIdentifier>.so); "
-            "FMI 1.0 CS (the same)",
+    .spec = "FMI 2.0.4 §2.1.1, §2.3; FMI 3.0.2 §2.5.1.4.1; FMI 1.0 ME "
+            "(binaries/<platform>/<modelIdentifier>.so); FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_MUST,
     .why = "A library that does not load (missing dependency or unresolved symbol) makes the FMU "
            "unusable on this platform: the importer fails before the first FMI call.",
@@ -82,7 +82,7 @@ const fmuc_check fmuc_check_load_dlopen = {
            "non-system libraries next to it with RPATH=$ORIGIN, and test loading it on a clean "
            "system.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -38,7 +38,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_default_experiment = {
     .id = "md-default-experiment",
     .title = "default experiment has a sensible interval, tolerance and step",
-    .spec = "FMI 2.0.4 §2.2.5; FMI 1.0 ME (fmiModelDescription.xsd DefaultExperiment; derived)",
+    .spec = "FMI 2.0.4 §2.2.5; FMI 3.0.2 §2.4.6; FMI 1.0 ME (fmiModelDescription.xsd DefaultExperiment; derived)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Tools start simulations from the DefaultExperiment; a stop time before the start, a "
            "negative tolerance or a step longer than the interval makes the default run fail or "
@@ -47,7 +47,7 @@ const fmuc_check fmuc_check_md_default_experiment = {
            "stepSize greater than 0 and shorter than the interval, as used when validating the "
            "model.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

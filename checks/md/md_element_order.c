@@ -11,13 +11,20 @@
 static const char *const top[] = {"ModelExchange", "CoSimulation", "UnitDefinitions",
                                   "TypeDefinitions", "LogCategories", "DefaultExperiment",
                                   "VendorAnnotations", "ModelVariables", "ModelStructure", NULL};
+/* FMI 3.0 §2.4.1 (fmi3ModelDescription.xsd): the three interfaces share rank 0 */
+static const char *const top3[] = {"ModelExchange",  "CoSimulation",      "ScheduledExecution",
+                                   "UnitDefinitions", "TypeDefinitions",  "LogCategories",
+                                   "DefaultExperiment", "ModelVariables", "ModelStructure",
+                                   "Annotations",    NULL};
 
-/* rank in the sequence; ME and CS share rank 0; -1 for unknown names */
-static int rank_of(const char *name)
+/* rank in the sequence; the interfaces share rank 0; -1 for unknown names */
+static int rank_of(const char *name, int fmi3)
 {
-    for (int i = 0; name && top[i]; i++)
-        if (strcmp(name, top[i]) == 0)
-            return i < 2 ? 0 : i - 1;
+    const char *const *t = fmi3 ? top3 : top;
+    int nif = fmi3 ? 3 : 2;
+    for (int i = 0; name && t[i]; i++)
+        if (strcmp(name, t[i]) == 0)
+            return i < nif ? 0 : i - nif + 1;
     return -1;
 }
 
@@ -88,13 +95,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         run_fmi1(md, res);
         return;
     }
+    int fmi3 = md->fmi == FMUC_FMI3;
     int max_rank = -1;
     const fmuc_md_child *max_child = NULL;
     uint32_t seen_line[9] = {0};
     int seen[9] = {0};
     for (size_t i = 0; i < md->nchildren; i++) {
         const fmuc_md_child *c = &md->children[i];
-        int r = rank_of(c->name);
+        int r = rank_of(c->name, fmi3);
         if (r < 0)
             continue; /* unknown element: md-xml-schema */
         if (r > 0) {  /* ME/CS repetition: md-interfaces */
@@ -109,11 +117,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         if (r < max_rank)
             fmuc_result_violation(res, "line %u: <%s> after <%s> (line %u); the schema orders the "
-                                  "children of fmiModelDescription as ModelExchange, CoSimulation, "
-                                  "UnitDefinitions, TypeDefinitions, LogCategories, "
-                                  "DefaultExperiment, VendorAnnotations, ModelVariables, "
-                                  "ModelStructure", (unsigned)c->line, c->name, max_child->name,
-                                  (unsigned)max_child->line);
+                                  "children of fmiModelDescription as %s", (unsigned)c->line,
+                                  c->name, max_child->name, (unsigned)max_child->line,
+                                  fmi3 ? "ModelExchange, CoSimulation, ScheduledExecution, "
+                                         "UnitDefinitions, TypeDefinitions, LogCategories, "
+                                         "DefaultExperiment, ModelVariables, ModelStructure, "
+                                         "Annotations"
+                                       : "ModelExchange, CoSimulation, UnitDefinitions, "
+                                         "TypeDefinitions, LogCategories, DefaultExperiment, "
+                                         "VendorAnnotations, ModelVariables, ModelStructure");
         else if (r > max_rank) {
             max_rank = r;
             max_child = c;
@@ -129,7 +141,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (size_t i = 0; i < md->nissues; i++) {
         const fmuc_md_issue *is = &md->issues[i];
         if (strcmp(fmuc_mdu__issue_owner(md, is), "md-element-order") != 0 ||
-            is->kind != FMUC_ISSUE_ELEMENT_ORDER || rank_of(is->element) >= 0)
+            is->kind != FMUC_ISSUE_ELEMENT_ORDER ||
+            (rank_of(is->element, fmi3) >= 0 &&
+             (!fmi3 || (is->message && strstr(is->message, "inside <fmiModelDescription>")))))
             continue;
         if (is->message)
             fmuc_result_violation(res, "%s", is->message);
@@ -142,15 +156,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_element_order = {
     .id = "md-element-order",
     .title = "elements in schema order, required elements present",
-    .spec = "FMI 2.0.4 §2.2.1; FMI 1.0 ME (fmiModelDescription.xsd sequence); FMI 1.0 CS (Implementation)",
+    .spec = "FMI 2.0.4 §2.2.1; FMI 3.0.2 §2.4.1, §2.4.7, §2.4.8 (XSD); FMI 1.0 ME (fmiModelDescription.xsd sequence); FMI 1.0 CS (Implementation)",
     .level = FMUC_LEVEL_MUST,
     .why = "Schema-validating importers reject a modelDescription.xml whose elements are out of "
            "order or lack ModelVariables/ModelStructure; streaming parsers may skip misplaced "
            "elements.",
     .fix = "Emit the children of fmiModelDescription in the XSD order, each at most once, always "
-           "with ModelVariables and ModelStructure, and validate the file against the FMI 2.0 XSD.",
+           "with ModelVariables and ModelStructure, and validate the file against the XSD of its "
+           "FMI version.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -62,7 +62,7 @@ out:
 const fmuc_check fmuc_check_md_enumerations = {
     .id = "md-enumerations",
     .title = "enumeration types have unique item names and values",
-    .spec = "FMI 2.0.4 §2.2.3; FMI 1.0 ME (fmiType.xsd Item; values are positions)",
+    .spec = "FMI 2.0.4 §2.2.3; FMI 3.0.2 §2.4.4; FMI 1.0 ME (fmiType.xsd Item; values are positions)",
     .level = FMUC_LEVEL_MUST,
     .why = "Enumeration values are exchanged as integers and shown by item name; duplicate names "
            "or values make the mapping ambiguous, so a user picks one item and the model receives "
@@ -70,7 +70,7 @@ const fmuc_check fmuc_check_md_enumerations = {
     .fix = "Give every Enumeration type at least one Item, with names and values that are unique "
            "within the type.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -35,7 +35,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_fmi_attributes = {
     .id = "md-fmi-attributes",
     .title = "fmiModelDescription attribute values are valid",
-    .spec = "FMI 2.0.4 §2.2.1; FMI 1.0 ME (fmiModelDescription.xsd)",
+    .spec = "FMI 2.0.4 §2.2.1; FMI 3.0.2 §2.4.1; FMI 1.0 ME (fmiModelDescription.xsd)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer that reads variableNamingConvention or numberOfEventIndicators with an "
            "invalid value misparses names or sizes the event indicator arrays wrongly.",
@@ -43,7 +43,7 @@ const fmuc_check fmuc_check_md_fmi_attributes = {
            "numberOfEventIndicators as a non-negative integer that equals the number of event "
            "indicators the binary serves.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

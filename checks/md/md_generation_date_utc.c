@@ -26,14 +26,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_generation_date_utc = {
     .id = "md-generation-date-utc",
     .title = "generationDateAndTime is given in UTC (…Z)",
-    .spec = "FMI 2.0.4 §2.2.1; FMI 1.0 ME (fmiModelDescription.xsd; derived)",
+    .spec = "FMI 2.0.4 §2.2.1; FMI 3.0.2 §2.4.1; FMI 1.0 ME (fmiModelDescription.xsd; derived)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A generation time without a time zone is ambiguous: comparing FMUs built in different "
            "places or ordering builds by time gives wrong answers.",
     .fix = "Write generationDateAndTime in UTC with a trailing Z, e.g. 2024-05-01T12:00:00Z, "
            "instead of local time or an offset.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

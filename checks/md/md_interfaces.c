@@ -26,7 +26,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         run_fmi1(md, res);
         return;
     }
-    if (!md->me.present && !md->cs.present)
+    if (md->fmi == FMUC_FMI3 && !md->me.present && !md->cs.present && !md->se.present)
+        fmuc_result_violation(res, "line %u: none of <ModelExchange>, <CoSimulation>, "
+                              "<ScheduledExecution> is present; an FMU must declare at least one "
+                              "interface", (unsigned)md->root_line);
+    else if (md->fmi != FMUC_FMI3 && !md->me.present && !md->cs.present)
         fmuc_result_violation(res, "line %u: neither <ModelExchange> nor <CoSimulation> is present; "
                               "an FMU must declare at least one interface",
                               (unsigned)md->root_line);
@@ -36,19 +40,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (md->cs.count > 1)
         fmuc_result_violation(res, "line %u: <CoSimulation> appears %d times; at most once",
                               (unsigned)md->cs.line, md->cs.count);
+    if (md->se.count > 1)
+        fmuc_result_violation(res, "line %u: <ScheduledExecution> appears %d times; at most once",
+                              (unsigned)md->se.line, md->se.count);
 }
 
 const fmuc_check fmuc_check_md_interfaces = {
     .id = "md-interfaces",
-    .title = "ModelExchange and/or CoSimulation declared, each at most once",
-    .spec = "FMI 2.0.4 §2.2.1; FMI 1.0 CS (fmiImplementation.xsd)",
+    .title = "ModelExchange and/or CoSimulation (FMI 3.0: or ScheduledExecution) declared, "
+             "each at most once",
+    .spec = "FMI 2.0.4 §2.2.1; FMI 3.0.2 §2.4.1; FMI 1.0 CS (fmiImplementation.xsd)",
     .level = FMUC_LEVEL_MUST,
     .why = "Without a ModelExchange or CoSimulation element, or with one repeated, an importer "
            "does not know which interface to use or which modelIdentifier and capabilities apply.",
     .fix = "Declare each interface the binary implements exactly once, as one ModelExchange "
            "and/or one CoSimulation element with its modelIdentifier.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

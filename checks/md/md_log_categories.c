@@ -36,7 +36,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_log_categories = {
     .id = "md-log-categories",
     .title = "log category names are unique",
-    .spec = "FMI 2.0.4 §2.2.4",
+    .spec = "FMI 2.0.4 §2.2.4; FMI 3.0.2 §2.4.5",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "log categories only select which FMU messages are logged; a duplicate name changes no call and no result",
@@ -44,7 +44,7 @@ const fmuc_check fmuc_check_md_log_categories = {
            "name cannot be told apart, so a user cannot switch one on without the other.",
     .fix = "Give each LogCategories/Category a unique name and merge or rename the duplicates.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -112,12 +112,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     int compiled = compiled_by_importer(s->fmu);
     one(res, &md->me, "ModelExchange", compiled);
     one(res, &md->cs, "CoSimulation", compiled);
+    one(res, &md->se, "ScheduledExecution", compiled); /* FMI 3.0 §2.4.2 */
 }
 
 const fmuc_check fmuc_check_md_model_identifier = {
     .id = "md-model-identifier",
     .title = "modelIdentifier is a C identifier and a safe file name",
-    .spec = "FMI 2.0.4 §3.3.1, §4.3.1; FMI 1.0 ME (fmiModelDescription.xsd, fmiModelFunctions.h)",
+    .spec = "FMI 2.0.4 §3.3.1, §4.3.1; FMI 3.0.2 §2.4.2; FMI 1.0 ME (fmiModelDescription.xsd, fmiModelFunctions.h)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a modelIdentifier that is no C identifier but a plain file name breaks no "
@@ -129,7 +130,7 @@ const fmuc_check fmuc_check_md_model_identifier = {
     .fix = "Use a plain C identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a Windows device name "
            "such as CON or NUL, and name the binaries after it.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -4,9 +4,16 @@
  * for InitialUnknowns the inputs, the variables with initial="exact" and the independent variable;
  * a Co-Simulation-only FMU without providesDirectionalDerivative lists no states in Outputs (its
  * Derivatives list is ignored, §2.2.8, so it is not judged). Out-of-range entries are
- * md-ms-indices'. */
+ * md-ms-indices'. FMI 3.0 (§2.4.8, B-406, B-407): no ordering rule; the knowns of Output and
+ * ContinuousStateDerivative add parameters and discrete states; entries name valueReferences. */
 #include "check.h"
 #include "md_util.h"
+
+/* an entry for messages: "<list>/Unknown index=3 (line 40)" (FMI 2.0),
+ * "<Output valueReference=\"5\"> (line 40)" (FMI 3.0); a dependency by its index (FMI 2.0) or
+ * valueReference (FMI 3.0) */
+#define UD(u) fmuc_mdu__unknown_desc(u_d, sizeof u_d, md, l.name, (u))
+#define DEP(u, k) (md->fmi == FMUC_FMI3 && (u)->deps_vr ? (u)->deps_vr[k] : (u)->deps[k])
 
 static const char *why_not_known(const fmuc_md *md, const fmuc_ms_roles *roles,
                                  fmuc_ms_list_id list, uint32_t j)
@@ -22,12 +29,23 @@ static const char *why_not_known(const fmuc_md *md, const fmuc_ms_roles *roles,
     }
     if (roles->role[j] & FMUC_MS_STATE)
         return NULL;
+    /* FMI 3.0 §2.4.8 (B-407): knowns of Output and ContinuousStateDerivative also are the
+     * parameters and the discrete states (discrete locals, whose list is ClockedState or, in
+     * Model Exchange, implicit) */
+    if (md->fmi == FMUC_FMI3 &&
+        (w->causality == FMUC_CAUS_PARAMETER || w->causality == FMUC_CAUS_STRUCTURAL_PARAMETER ||
+         (w->causality == FMUC_CAUS_LOCAL && w->variability == FMUC_VAR_DISCRETE)))
+        return NULL;
+    if (md->fmi == FMUC_FMI3)
+        return "Output and ContinuousStateDerivative may depend only on inputs, continuous-time "
+               "and discrete states, parameters and the independent variable";
     return "Outputs and Derivatives may depend only on inputs, continuous-time states and the "
            "independent variable";
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
+    char u_d[FMUC_MDU_UNK_LEN];
     const fmuc_md *md = &s->fmu->md;
     fmuc_ms_roles roles = {0};
     size_t nchecked = 0;
@@ -52,15 +70,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 uint32_t j = u->deps[k];
                 if (j == 0)
                     continue; /* unparsable: md-ms-indices */
-                if (prev && j == prev)
-                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependencies "
-                                          "lists %u twice", l.name, (unsigned)u->index,
-                                          (unsigned)u->line, (unsigned)j);
+                if (md->fmi == FMUC_FMI3)
+                    ; /* FMI 3.0 has no ordering rule (duplicates: md-ms-indices' order aside) */
+                else if (prev && j == prev)
+                    fmuc_result_violation(res, "%s: dependencies "
+                                          "lists %u twice", UD(u), (unsigned)DEP(u, k));
                 else if (prev && j < prev)
-                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependencies "
-                                          "not sorted ascending (%u after %u)", l.name,
-                                          (unsigned)u->index, (unsigned)u->line, (unsigned)j,
-                                          (unsigned)prev);
+                    fmuc_result_violation(res, "%s: dependencies "
+                                          "not sorted ascending (%u after %u)", UD(u),
+                                          (unsigned)j, (unsigned)prev);
                 if (j > prev)
                     prev = j;
                 if (!fmuc_ms__valid_index(md, j))
@@ -68,9 +86,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 const fmuc_md_var *w = &md->vars[j - 1];
                 const char *why = why_not_known(md, &roles, (fmuc_ms_list_id)id, j);
                 if (why) {
-                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependency %u, "
+                    fmuc_result_violation(res, "%s: dependency %u, "
                                           FMUC_MS_VAR " (causality=\"%s\"%s), is not a known%s: "
-                                          "%s", l.name, (unsigned)u->index, (unsigned)u->line,
+                                          "%s",  UD(u),
                                           (unsigned)j, FMUC_MS_VAR_ARGS(w),
                                           fmuc_md_causality_name((fmuc_causality)w->causality),
                                           (roles.role[j] & FMUC_MS_STATE) ? ", a state" : "",
@@ -78,11 +96,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                           why);
                 } else if (cs_no_dd && id != FMUC_MS_INITIAL_UNKNOWNS &&
                            (roles.role[j] & FMUC_MS_STATE)) {
-                    fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependency %u, "
+                    /* FMI 3.0: a derived rule (B-412, D) */
+                    (md->fmi == FMUC_FMI3 ? fmuc_result_warn : fmuc_result_violation)(res, "%s: dependency %u, "
                                           FMUC_MS_VAR ", is a continuous-time state, but this "
                                           "Co-Simulation FMU has providesDirectionalDerivative="
-                                          "false (states are not knowns then)", l.name,
-                                          (unsigned)u->index, (unsigned)u->line, (unsigned)j,
+                                          "false (states are not knowns then)", 
+                                          UD(u), (unsigned)j,
                                           FMUC_MS_VAR_ARGS(w));
                 }
             }
@@ -97,7 +116,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_ms_dependencies = {
     .id = "md-ms-dependencies",
     .title = "ModelStructure dependencies are sorted and name only allowed knowns",
-    .spec = "FMI 2.0.4 §2.2.8",
+    .spec = "FMI 2.0.4 §2.2.8; FMI 3.0.2 §2.4.8",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "a dependency on a variable that is not a known, or an unsorted list, only "
@@ -109,7 +128,7 @@ const fmuc_check fmuc_check_md_ms_dependencies = {
            "inputs, states and the independent variable (InitialUnknowns: inputs and "
            "initial=\"exact\" ones).",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -6,6 +6,11 @@
 #include "check.h"
 #include "md_util.h"
 
+/* an entry for messages (FMI 2.0: list and index; FMI 3.0: element and valueReference) and
+ * a dependency (index or valueReference) */
+#define UD(u) fmuc_mdu__unknown_desc(u_d, sizeof u_d, md, l.name, (u))
+#define DEP(u, k) (md->fmi == FMUC_FMI3 && (u)->deps_vr ? (u)->deps_vr[k] : (u)->deps[k])
+
 static const char *kind_name(unsigned k)
 {
     static const char *const names[] = {"dependent", "constant", "fixed", "tunable", "discrete"};
@@ -14,6 +19,7 @@ static const char *kind_name(unsigned k)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
+    char u_d[FMUC_MDU_UNK_LEN];
     const fmuc_md *md = &s->fmu->md;
     for (int id = FMUC_MS_OUTPUTS; id <= FMUC_MS_INITIAL_UNKNOWNS; id++) {
         fmuc_ms_list l;
@@ -23,41 +29,39 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (!u->has_kinds)
                 continue;
             if (!u->has_deps) {
-                fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
-                                      "is given (%u items) without dependencies", l.name,
-                                      (unsigned)u->index, (unsigned)u->line,
+                fmuc_result_violation(res, "%s: dependenciesKind "
+                                      "is given (%u items) without dependencies", 
+                                      UD(u),
                                       (unsigned)u->nkinds);
                 continue;
             }
             if (u->nkinds != u->ndeps)
-                fmuc_result_violation(res, "%s/Unknown index=%u (line %u): dependenciesKind "
-                                      "has %u items but dependencies has %u", l.name,
-                                      (unsigned)u->index, (unsigned)u->line,
+                fmuc_result_violation(res, "%s: dependenciesKind "
+                                      "has %u items but dependencies has %u", 
+                                      UD(u),
                                       (unsigned)u->nkinds, (unsigned)u->ndeps);
             const fmuc_md_var *v =
                 fmuc_ms__valid_index(md, u->index) ? &md->vars[u->index - 1] : NULL;
             for (uint32_t k = 0; k < u->nkinds && u->kinds; k++) {
                 unsigned kind = u->kinds[k];
-                uint32_t dep = k < u->ndeps && u->deps ? u->deps[k] : 0;
+                uint32_t dep = k < u->ndeps && u->deps ? DEP(u, k) : 0;
                 /* an unknown value is a parser issue (md-attribute-syntax reports it) */
                 if (kind >= FMUC_DEPKIND_INVALID || kind == FMUC_DEPKIND_DEPENDENT)
                     continue;
                 if (id == FMUC_MS_INITIAL_UNKNOWNS && kind != FMUC_DEPKIND_CONSTANT)
-                    fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): "
+                    fmuc_result_violation(res, "%s: "
                                           "dependenciesKind item %u (dependency %u) is \"%s\"; "
                                           "only \"dependent\" and \"constant\" are allowed in "
-                                          "InitialUnknowns", (unsigned)u->index,
-                                          (unsigned)u->line, k + 1, (unsigned)dep,
+                                          "InitialUnknowns", UD(u), k + 1, (unsigned)dep,
                                           kind_name(kind));
                 else if (v && v->type != FMUC_TYPE_REAL)
                     /* kinds only describe Real unknowns (their partial derivatives); no importer
                      * differentiates a non-Real one: a violation of the letter */
-                    fmuc_result_violation_letter(res, "%s/Unknown index=%u (line %u): "
+                    fmuc_result_violation_letter(res, "%s: "
                                           "dependenciesKind "
                                           "item %u (dependency %u) is \"%s\" but the unknown "
                                           FMUC_MS_VAR " is %s; only \"dependent\" is allowed "
-                                          "for non-Real unknowns", l.name, (unsigned)u->index,
-                                          (unsigned)u->line, k + 1, (unsigned)dep,
+                                          "for non-Real unknowns", UD(u), k + 1, (unsigned)dep,
                                           kind_name(kind), FMUC_MS_VAR_ARGS(v),
                                           fmuc_md_type_name((fmuc_type)v->type));
             }
@@ -68,7 +72,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_ms_dependencies_kind = {
     .id = "md-ms-dependencies-kind",
     .title = "ModelStructure dependenciesKind matches dependencies and is allowed",
-    .spec = "FMI 2.0.4 §2.2.8",
+    .spec = "FMI 2.0.4 §2.2.8; FMI 3.0.2 §2.4.8",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a kind other than dependent on a non-Real unknown misleads no importer: kinds "
@@ -80,7 +84,7 @@ const fmuc_check fmuc_check_md_ms_dependencies_kind = {
            "index; use only \"dependent\" for non-Real unknowns and only allowed kinds in "
            "InitialUnknowns.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -9,17 +9,36 @@
 #include "check.h"
 #include "md_util.h"
 
+/* an entry for messages (FMI 2.0: list and index; FMI 3.0: element and valueReference) and
+ * a dependency (index or valueReference) */
+#define UD(u) fmuc_mdu__unknown_desc(u_d, sizeof u_d, md, "InitialUnknowns", (u))
+#define DEP(u, k) (md->fmi == FMUC_FMI3 && (u)->deps_vr ? (u)->deps_vr[k] : (u)->deps[k])
+
 static int approx_or_calculated(const fmuc_md_var *v)
 {
     fmuc_initial i = fmuc_md_effective_initial(v);
     return i == FMUC_INIT_APPROX || i == FMUC_INIT_CALCULATED;
 }
 
+/* FMI 3.0 §2.4.8 (B-404): Clocks and clocked variables (with a clocks attribute) need not be
+ * listed, and may be (those the FMU initializes in Initialization Mode). */
+static int clocked(const fmuc_md *md, const fmuc_md_var *v)
+{
+    if (md->fmi != FMUC_FMI3)
+        return 0;
+    if (v->type == FMUC_TYPE_CLOCK)
+        return 1;
+    const fmuc_md_var_ext *x = v->ext ? fmuc_md_var_ext_of(md, (size_t)(v - md->vars)) : NULL;
+    return x && x->nclocks > 0;
+}
+
 /* Why a variable must be an initial unknown, or NULL when it must not be one. role has no
  * state/derivative bits when the Derivatives list is ignored (CS without directional
  * derivatives): its variables then neither must nor must not be listed. */
-static const char *required_because(const fmuc_md_var *v, uint8_t role)
+static const char *required_because(const fmuc_md *md, const fmuc_md_var *v, uint8_t role)
 {
+    if (clocked(md, v))
+        return NULL;
     if (v->causality == FMUC_CAUS_CALCULATED_PARAMETER)
         return "it is a calculatedParameter";
     if (!approx_or_calculated(v))
@@ -41,6 +60,7 @@ static const char *initial_text(const fmuc_md_var *v)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
+    char u_d[FMUC_MDU_UNK_LEN];
     const fmuc_md *md = &s->fmu->md;
     fmuc_ms_roles roles = {0};
     uint8_t *seen = calloc(md->nvars + 1, 1);
@@ -60,28 +80,30 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue; /* md-ms-indices */
         const fmuc_md_var *v = &md->vars[u->index - 1];
         if (seen[u->index]) {
-            fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
+            fmuc_result_violation(res, "%s: " FMUC_MS_VAR
                                   " is listed more than once",
-                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v));
+                                  UD(u), FMUC_MS_VAR_ARGS(v));
             continue;
         }
         seen[u->index] = 1;
-        if (u->index < prev)
-            fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
+        if (md->fmi == FMUC_FMI3) /* no ordering rule in FMI 3.0 */
+            ;
+        else if (u->index < prev)
+            fmuc_result_violation(res, "%s: " FMUC_MS_VAR
                                   " comes after index %u; InitialUnknowns must be sorted by "
                                   "ascending index",
-                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v),
+                                  UD(u), FMUC_MS_VAR_ARGS(v),
                                   (unsigned)prev);
         else
             prev = u->index;
-        if (!required_because(v, roles.role[u->index]) &&
+        if (!required_because(md, v, roles.role[u->index]) && !clocked(md, v) &&
             !(ignored && (roles.role[u->index] & (FMUC_MS_STATE | FMUC_MS_DERIV)))) {
             extra++;
-            fmuc_result_violation(res, "InitialUnknowns/Unknown index=%u (line %u): " FMUC_MS_VAR
+            fmuc_result_violation(res, "%s: " FMUC_MS_VAR
                                   " (causality=\"%s\", initial=\"%s\"%s) is not an initial "
                                   "unknown: only outputs and states/derivatives with initial "
                                   "approx/calculated and calculatedParameters belong here",
-                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v),
+                                  UD(u), FMUC_MS_VAR_ARGS(v),
                                   fmuc_md_causality_name((fmuc_causality)v->causality),
                                   initial_text(v),
                                   (roles.role[u->index] & FMUC_MS_STATE)   ? ", a state"
@@ -94,17 +116,22 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         uint8_t role = roles.role[i + 1];
         if (ignored)
             role &= (uint8_t)~(FMUC_MS_STATE | FMUC_MS_DERIV);
-        const char *why = required_because(v, role);
+        const char *why = required_because(md, v, role);
         if (!why)
             continue;
         nrequired++;
         if (seen[i + 1])
             continue;
         missing++;
-        fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) must be listed in "
-                              "ModelStructure/InitialUnknowns because %s%s",
-                              FMUC_MS_VAR_ARGS(v), i + 1, why,
-                              md->has_initial_unknowns ? "" : " (no InitialUnknowns element)");
+        if (md->fmi == FMUC_FMI3)
+            fmuc_result_violation(res, FMUC_MS_VAR " must be listed as an <InitialUnknown> of "
+                                  "ModelStructure because %s%s", FMUC_MS_VAR_ARGS(v), why,
+                                  md->ninitial_unknowns ? "" : " (there is no InitialUnknown)");
+        else
+            fmuc_result_violation(res, FMUC_MS_VAR " (index %zu) must be listed in "
+                                  "ModelStructure/InitialUnknowns because %s%s",
+                                  FMUC_MS_VAR_ARGS(v), i + 1, why,
+                                  md->has_initial_unknowns ? "" : " (no InitialUnknowns element)");
     }
     cJSON *ev = fmuc_result_evidence(res);
     if (ev) {
@@ -120,8 +147,9 @@ out:
 
 const fmuc_check fmuc_check_md_ms_initial_unknowns = {
     .id = "md-ms-initial-unknowns",
-    .title = "ModelStructure/InitialUnknowns lists exactly the required set, sorted",
-    .spec = "FMI 2.0.4 §2.2.8",
+    .title = "ModelStructure/InitialUnknowns lists exactly the required set, sorted (FMI 3.0: "
+             "unsorted, clocked variables optional)",
+    .spec = "FMI 2.0.4 §2.2.8; FMI 3.0.2 §2.4.8",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_WARN,
     .interop_why = "outputs are readable in Initialization Mode whether listed or not (§2.2.7), "
@@ -132,7 +160,7 @@ const fmuc_check fmuc_check_md_ms_initial_unknowns = {
     .fix = "List exactly the outputs and states/derivatives with initial approx or calculated and "
            "every calculatedParameter, once each, in ascending index order.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

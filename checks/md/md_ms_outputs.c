@@ -5,8 +5,14 @@
 #include "check.h"
 #include "md_util.h"
 
+/* an entry for messages (FMI 2.0: list and index; FMI 3.0: element and valueReference) and
+ * a dependency (index or valueReference) */
+#define UD(u) fmuc_mdu__unknown_desc(u_d, sizeof u_d, md, "Outputs", (u))
+#define DEP(u, k) (md->fmi == FMUC_FMI3 && (u)->deps_vr ? (u)->deps_vr[k] : (u)->deps[k])
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
+    char u_d[FMUC_MDU_UNK_LEN];
     const fmuc_md *md = &s->fmu->md;
     uint8_t *seen = calloc(md->nvars + 1, 1);
     size_t nout = 0, missing = 0;
@@ -24,16 +30,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         const fmuc_md_var *v = &md->vars[u->index - 1];
         if (seen[u->index]) {
-            fmuc_result_violation(res, "Outputs/Unknown index=%u (line %u): " FMUC_MS_VAR
+            fmuc_result_violation(res, "%s: " FMUC_MS_VAR
                                   " is listed more than once",
-                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v));
+                                  UD(u), FMUC_MS_VAR_ARGS(v));
             continue;
         }
         seen[u->index] = 1;
         if (v->causality != FMUC_CAUS_OUTPUT)
-            fmuc_result_violation(res, "Outputs/Unknown index=%u (line %u): " FMUC_MS_VAR
+            fmuc_result_violation(res, "%s: " FMUC_MS_VAR
                                   " has causality=\"%s\", not \"output\"",
-                                  (unsigned)u->index, (unsigned)u->line, FMUC_MS_VAR_ARGS(v),
+                                  UD(u), FMUC_MS_VAR_ARGS(v),
                                   fmuc_md_causality_name((fmuc_causality)v->causality));
     }
     for (size_t i = 0; i < md->nvars; i++) {
@@ -46,7 +52,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         missing++;
         /* importers take the outputs from causality; an output left out of the list loses only
          * its dependency information (a violation of the letter, interop warns) */
-        if (!md->has_outputs)
+        if (md->fmi == FMUC_FMI3)
+            fmuc_result_violation_letter(res, FMUC_MS_VAR " has causality=\"output\" but is not "
+                                         "listed as an <Output> of ModelStructure",
+                                         FMUC_MS_VAR_ARGS(v));
+        else if (!md->has_outputs)
             fmuc_result_violation_letter(res, FMUC_MS_VAR " (index %zu) has causality=\"output\" "
                                          "but ModelStructure has no Outputs element",
                                          FMUC_MS_VAR_ARGS(v), i + 1);
@@ -67,7 +77,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_ms_outputs = {
     .id = "md-ms-outputs",
     .title = "ModelStructure/Outputs lists exactly the output variables",
-    .spec = "FMI 2.0.4 §2.2.8",
+    .spec = "FMI 2.0.4 §2.2.8; FMI 3.0.2 §2.4.8",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "an output left out of Outputs is still an output by its causality, which is "
@@ -77,7 +87,7 @@ const fmuc_check fmuc_check_md_ms_outputs = {
     .fix = "List every variable with causality=\"output\" exactly once in ModelStructure/Outputs, "
            "and nothing else.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

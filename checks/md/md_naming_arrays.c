@@ -121,14 +121,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_naming_arrays = {
     .id = "md-naming-arrays",
     .title = "Array elements are listed consecutively in row-major order",
-    .spec = "FMI 2.0.4 §2.2.9; FMI 1.0 ME (variableNamingConvention structured; a recommendation)",
+    .spec = "FMI 2.0.4 §2.2.9; FMI 3.0.2 §2.4.7.5.1; FMI 1.0 ME (variableNamingConvention structured; a recommendation)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Tools rebuild arrays from structured names; elements that are scattered or out of "
            "row-major order are regrouped wrongly or shown as separate scalars.",
     .fix = "Emit the elements of each array consecutively, with the last index varying fastest "
            "(row-major), e.g. a[1,1], a[1,2], a[2,1], a[2,2].",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

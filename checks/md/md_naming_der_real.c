@@ -26,14 +26,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_naming_der_real = {
     .id = "md-naming-der-real",
     .title = "der(...) variables are Real",
-    .spec = "FMI 2.0.4 §2.2.9; FMI 1.0 ME (variableNamingConvention structured; a tool heuristic)",
+    .spec = "FMI 2.0.4 §2.2.9; FMI 3.0.2 §2.4.7.5.1; FMI 1.0 ME (variableNamingConvention structured; a tool heuristic)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Tools treat a structured name der(x) as the derivative of x; a non-Real der(...) "
            "variable confuses importers that pair states with their derivatives by name.",
     .fix = "Declare variables named der(...) as Real, or rename a non-Real variable so that it "
            "does not use the der( ) form.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -24,15 +24,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     char w[FMUC_MDU_DESC_LEN];
-    chk(res, md->root_line, "fmiModelDescription", "guid", md->guid);
+    chk(res, md->root_line, "fmiModelDescription",
+        md->fmi == FMUC_FMI3 ? "instantiationToken" : "guid", md->guid);
     chk(res, md->root_line, "fmiModelDescription", "version", md->version);
     chk(res, md->root_line, "fmiModelDescription", "generationTool", md->generation_tool);
-    const fmuc_md_interface *ifs[2] = {&md->me, &md->cs};
-    for (int k = 0; k < 2; k++) {
+    const fmuc_md_interface *ifs[3] = {&md->me, &md->cs, &md->se};
+    static const char *const els[3] = {"ModelExchange", "CoSimulation", "ScheduledExecution"};
+    for (int k = 0; k < 3; k++) {
         const fmuc_md_interface *f = ifs[k];
         if (!f->present)
             continue;
-        const char *el = k ? "CoSimulation" : "ModelExchange";
+        const char *el = els[k];
         chk(res, f->line, el, "modelIdentifier", f->model_identifier);
         for (size_t i = 0; i < f->nsource_files; i++)
             chk(res, f->line, el, "SourceFiles/File@name", f->source_files[i]);
@@ -59,6 +61,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         chk(res, md->tool_lines ? md->tool_lines[i] : 0, "Tool", "name", md->tools[i]);
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
+        /* FMI 3.0 §2.4.7.3: Alias names (and display units) are normalizedStrings too */
+        const fmuc_md_var_ext *x = md->nexts ? fmuc_md_var_ext_of(md, i) : NULL;
+        for (uint32_t k = 0; x && k < x->naliases; k++) {
+            fmuc_mdu__var_desc(w, sizeof w, v);
+            chk(res, x->aliases[k].line, w, "Alias@name", x->aliases[k].name);
+            chk(res, x->aliases[k].line, w, "Alias@displayUnit", x->aliases[k].display_unit);
+        }
         if (!(v->name && v->name[strcspn(v->name, "\r\n\t")]) &&
             !(v->declared_type && v->declared_type[strcspn(v->declared_type, "\r\n\t")]) &&
             !(v->quantity && v->quantity[strcspn(v->quantity, "\r\n\t")]) &&
@@ -77,7 +86,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_normalized_strings = {
     .id = "md-normalized-strings",
     .title = "normalizedString attributes contain no CR, LF or TAB",
-    .spec = "FMI 2.0.4 §2.2; FMI 1.0 ME (fmiModelDescription.xsd normalizedString attributes)",
+    .spec = "FMI 2.0.4 §2.2; FMI 3.0.2 §2.4; FMI 1.0 ME (fmiModelDescription.xsd normalizedString attributes)",
     .level = FMUC_LEVEL_MUST,
     .why = "Names and identifiers with CR, LF or TAB are altered by XML attribute normalisation "
            "in some parsers and not in others, so lookups by name or identifier fail between "
@@ -85,7 +94,7 @@ const fmuc_check fmuc_check_md_normalized_strings = {
     .fix = "Remove carriage returns, line feeds and tabs from names, units, guid and other "
            "normalizedString attributes; put multi-line text into description attributes.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

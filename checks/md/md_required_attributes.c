@@ -3,7 +3,9 @@
  * Unit@name, DisplayUnit@name, SimpleType@name, Item@name/@value, Category@name, Tool@name,
  * ScalarVariable@name/@valueReference, Unknown@index (FMI 2.0.4 §2.2, XSD). The parser's
  * ATTR_MISSING issues are reported, plus what the model shows missing and no issue covers.
- * fmiVersion/guid: md-fmi-version/md-guid-present; Enumeration@declaredType: md-var-enumeration. */
+ * fmiVersion/guid: md-fmi-version/md-guid-present; Enumeration@declaredType: md-var-enumeration.
+ * FMI 3.0 (§2.4, fmi3*.xsd): the same for its elements (Float64@name ..., ScheduledExecution@
+ * modelIdentifier, Annotation@type, Clock@intervalVariability); instantiationToken: md-guid-present. */
 #include "check.h"
 #include "md_util.h"
 
@@ -74,6 +76,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         miss(&c, "ModelExchange", "modelIdentifier", md->me.line, NULL);
     if (md->cs.present && !md->cs.model_identifier)
         miss(&c, "CoSimulation", "modelIdentifier", md->cs.line, NULL);
+    if (md->se.present && !md->se.model_identifier)
+        miss(&c, "ScheduledExecution", "modelIdentifier", md->se.line, NULL);
     for (size_t i = 0; i < md->nunits; i++) {
         const fmuc_md_unit *u = &md->units[i];
         if (!u->name)
@@ -84,8 +88,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     for (size_t i = 0; i < md->ntypes; i++) {
         const fmuc_md_type *t = &md->types[i];
+        char tel[32];
         if (!t->name)
-            miss(&c, "SimpleType", "name", t->line, NULL);
+            miss(&c, fmuc_mdu__type_element(md, t, tel, sizeof tel), "name", t->line, NULL);
         for (size_t k = 0; k < t->nitems; k++) {
             const fmuc_md_item *it = &t->items[k];
             if (!it->name)
@@ -103,10 +108,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         char d[FMUC_MDU_DESC_LEN];
+        const char *vel = fmuc_mdu__var_element(md, v);
         if (!v->name)
-            miss(&c, "ScalarVariable", "name", v->line, NULL);
+            miss(&c, vel, "name", v->line, NULL);
         if (!(v->has & FMUC_HAS_VALUE_REFERENCE))
-            miss(&c, "ScalarVariable", "valueReference", v->line,
+            miss(&c, vel, "valueReference", v->line,
+                 v->name ? fmuc_mdu__var_desc(d, sizeof d, v) : NULL);
+        /* FMI 3.0 §2.4.4, §2.4.7.4: a Clock's intervalVariability is required (B-351); a
+         * declaredType ClockType may give it instead */
+        const fmuc_md_var_ext *x = v->base == FMUC_BT_CLOCK ? fmuc_md_var_ext_of(md, i) : NULL;
+        if (md->fmi == FMUC_FMI3 && v->base == FMUC_BT_CLOCK && !v->declared_type &&
+            !(x && (x->clock_has & FMUC_CLK_INTERVAL_VARIABILITY)))
+            miss(&c, vel, "intervalVariability", v->line,
                  v->name ? fmuc_mdu__var_desc(d, sizeof d, v) : NULL);
     }
 out:
@@ -117,14 +130,14 @@ out:
 const fmuc_check fmuc_check_md_required_attributes = {
     .id = "md-required-attributes",
     .title = "required attributes are present",
-    .spec = "FMI 2.0.4 §2.2 (XSD use=\"required\"); FMI 1.0 ME and CS (XSD use=\"required\")",
+    .spec = "FMI 2.0.4 §2.2 (XSD use=\"required\"); FMI 3.0.2 §2.4 (XSD use=\"required\"); FMI 1.0 ME and CS (XSD use=\"required\")",
     .level = FMUC_LEVEL_MUST,
     .why = "A missing required attribute (e.g. a variable's valueReference or name) leaves the "
            "importer without the information it needs; schema-validating tools reject the file.",
     .fix = "Emit every attribute the FMI 2.0 schema marks required, such as modelName, "
            "modelIdentifier, ScalarVariable name and valueReference, and Unknown index.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

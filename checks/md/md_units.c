@@ -37,13 +37,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_units = {
     .id = "md-units",
     .title = "unit names are unique",
-    .spec = "FMI 2.0.4 §2.2.2; FMI 1.0 ME (fmiBaseUnit.xsd: BaseUnit unit unique)",
+    .spec = "FMI 2.0.4 §2.2.2; FMI 3.0.2 §2.4.3; FMI 1.0 ME (fmiBaseUnit.xsd: BaseUnit unit unique)",
     .level = FMUC_LEVEL_MUST,
     .why = "Variables refer to units by name; two Unit definitions with one name can carry "
            "different base units, so an importer may convert values with the wrong one.",
     .fix = "Define each Unit name once in UnitDefinitions and merge or rename duplicates.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -298,6 +298,8 @@ const char *fmuc_mdu__causality_name(unsigned c)
 {
     static const char *const n[] = {"parameter", "calculatedParameter", "input",
                                     "output",    "local",               "independent"};
+    if (c == FMUC_CAUS_STRUCTURAL_PARAMETER)
+        return "structuralParameter";
     return c < sizeof n / sizeof n[0] ? n[c] : "?";
 }
 
@@ -328,6 +330,9 @@ static const char cells[5][6] = {
 
 static char cell(unsigned causality, unsigned variability)
 {
+    /* FMI 3.0 §2.4.7.4: a structural parameter's cells (16, 17) are the parameter's */
+    if (causality == FMUC_CAUS_STRUCTURAL_PARAMETER)
+        causality = FMUC_CAUS_PARAMETER;
     if (causality > FMUC_CAUS_INDEPENDENT || variability > FMUC_VAR_CONTINUOUS)
         return 0;
     return cells[variability][causality];
@@ -475,12 +480,15 @@ int fmuc_mdu__is_special_double(const char *s)
     return *s == '\0';
 }
 
-static int is_cap_attribute(const char *a)
+static int is_cap_attribute(const char *a, int fmi)
 {
     if (eq(a, "maxOutputDerivativeOrder"))
         return 1;
+    if (fmi == 3 && (eq(a, "fixedInternalStepSize") ||
+                     eq(a, "recommendedIntermediateInputSmoothness")))
+        return 1;
     for (unsigned k = 0; k < FMUC_CAP_COUNT; k++) {
-        const char *n = fmuc_md_cap_attr((fmuc_cap)k, 2);
+        const char *n = fmuc_md_cap_attr((fmuc_cap)k, fmi);
         if (n && eq(a, n))
             return 1;
     }
@@ -527,7 +535,7 @@ const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
     int root = eq(el, "fmiModelDescription");
     if (root && eq(at, "fmiVersion"))
         return "md-fmi-version";
-    if (root && eq(at, "guid"))
+    if (root && (eq(at, "guid") || eq(at, "instantiationToken")))
         return "md-guid-present";
     switch (is->kind) {
     case FMUC_ISSUE_XML:
@@ -540,7 +548,10 @@ const char *fmuc_mdu__issue_owner(const fmuc_md *md, const fmuc_md_issue *is)
             return "md-well-formed"; /* wrong root element */
         return "md-xml-schema";
     case FMUC_ISSUE_ATTR_UNKNOWN:
-        if ((eq(el, "ModelExchange") || eq(el, "CoSimulation")) && is_cap_attribute(at))
+        if ((eq(el, "ModelExchange") || eq(el, "CoSimulation")) &&
+            is_cap_attribute(at, md->fmi == FMUC_FMI3 ? 3 : 2))
+            return "md-capability-flags";
+        if (md->fmi == FMUC_FMI3 && eq(el, "ScheduledExecution") && is_cap_attribute(at, 3))
             return "md-capability-flags";
         return "md-xml-schema";
     case FMUC_ISSUE_ELEMENT_ORDER:
@@ -1108,4 +1119,85 @@ int fmuc_ms__structured_name(const char *name, size_t *where)
 int fmuc_ms__is_der_name(const char *name)
 {
     return name && strncmp(name, "der(", 4) == 0 && fmuc_ms__structured_name(name, NULL);
+}
+
+/* ---- FMI 3.0 (md_util.h "FMI 3.0 helpers") ---- */
+
+const char *fmuc_mdu__var_type_name(const fmuc_md *md, const fmuc_md_var *v)
+{
+    if (md->fmi == FMUC_FMI3 && v->base != FMUC_BT_NONE)
+        return fmuc_md_base_type_name((fmuc_base_type)v->base);
+    return fmuc_mdu__type_name(v->type);
+}
+
+const char *fmuc_mdu__var_element(const fmuc_md *md, const fmuc_md_var *v)
+{
+    if (md->fmi == FMUC_FMI3)
+        return v->base != FMUC_BT_NONE ? fmuc_md_base_type_name((fmuc_base_type)v->base)
+                                       : "variable";
+    return "ScalarVariable";
+}
+
+const char *fmuc_mdu__type_element(const fmuc_md *md, const fmuc_md_type *t, char *buf,
+                                   size_t n)
+{
+    if (md->fmi != FMUC_FMI3 || t->base == FMUC_BT_NONE)
+        return "SimpleType";
+    snprintf(buf, n, "%sType", fmuc_md_base_type_name((fmuc_base_type)t->base));
+    return buf;
+}
+
+int fmuc_mdu__initial_allowed_md(const fmuc_md *md, const fmuc_md_var *v)
+{
+    /* FMI 3.0 §2.4.7.5 (cells 5, 6): an input may state initial="exact" */
+    if (md->fmi == FMUC_FMI3 && v->causality == FMUC_CAUS_INPUT && v->initial == FMUC_INIT_EXACT &&
+        fmuc_mdu__cell_valid(v->causality, v->variability))
+        return 1;
+    return fmuc_mdu__initial_allowed(v->causality, v->variability, v->initial);
+}
+
+const char *fmuc_mdu__unknown_desc(char *buf, size_t n, const fmuc_md *md, const char *list,
+                                   const fmuc_md_unknown *u)
+{
+    if (md->fmi == FMUC_FMI3)
+        snprintf(buf, n, "<%s valueReference=\"%u\"> (line %u)",
+                 fmuc_md_unknown_kind_name((fmuc_unknown_kind)u->kind),
+                 (unsigned)u->value_reference, (unsigned)u->line);
+    else
+        snprintf(buf, n, "%s/Unknown index=%u (line %u)", list, (unsigned)u->index,
+                 (unsigned)u->line);
+    return buf;
+}
+
+static int cmp_vr_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+uint64_t *fmuc_mdu__vr_sort(const fmuc_md *md, size_t *n)
+{
+    uint64_t *k = malloc((md->nvars ? md->nvars : 1) * sizeof *k);
+    *n = 0;
+    if (!k)
+        return NULL;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE)
+            k[(*n)++] = (uint64_t)md->vars[i].value_reference << 32 | (uint64_t)i;
+    qsort(k, *n, sizeof *k, cmp_vr_key);
+    return k;
+}
+
+const fmuc_md_var *fmuc_mdu__vr_find(const fmuc_md *md, const uint64_t *keys, size_t n,
+                                     uint32_t vr)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((keys[mid] >> 32) < vr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && (keys[lo] >> 32) == vr ? &md->vars[keys[lo] & 0xffffffffu] : NULL;
 }

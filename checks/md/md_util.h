@@ -234,5 +234,27 @@ int fmuc_ms__is_der_name(const char *name);
  * levels D, T, U) where FMI 2.0 states it: it fails a 2.0 FMU, warns for a 1.0 FMU. */
 #define FMUC_MDU_VIOLATION_V1_WARN(md, res, ...)                                                   \
     (((md)->fmi == FMUC_FMI1 ? fmuc_result_warn : fmuc_result_violation)(res, __VA_ARGS__))
+/* ---- FMI 3.0 helpers ---- */
+/** The variable's type as its version writes it: "Float64", "Int8" ... (FMI 3.0), "Real" ... */
+const char *fmuc_mdu__var_type_name(const fmuc_md *md, const fmuc_md_var *v);
+/** The element a variable is written as: "ScalarVariable" (FMI 2.0), "Float64" ... (FMI 3.0). */
+const char *fmuc_mdu__var_element(const fmuc_md *md, const fmuc_md_var *v);
+/** The element of a type definition: "SimpleType" (FMI 2.0), "Float64Type" ... (FMI 3.0). */
+const char *fmuc_mdu__type_element(const fmuc_md *md, const fmuc_md_type *t, char *buf,
+                                   size_t n);
+/** Is v's explicit initial allowed in its cell, by its version's table (FMI 3.0 also allows
+ *  initial="exact" on inputs)? */
+int fmuc_mdu__initial_allowed_md(const fmuc_md *md, const fmuc_md_var *v);
+/** A ModelStructure entry for messages: "Outputs/Unknown index=3 (line 40)" (FMI 2.0, list is
+ *  the list's name) or "<Output valueReference="5"> (line 40)" (FMI 3.0). Returns buf. */
+const char *fmuc_mdu__unknown_desc(char *buf, size_t n, const fmuc_md *md, const char *list,
+                                   const fmuc_md_unknown *u);
+#define FMUC_MDU_UNK_LEN 96
+
+/** The variables sorted by valueReference ((vr << 32) | 0-based index, malloc'ed, *n of them;
+ *  NULL when out of memory), and the first variable with valueReference vr in it (NULL: none). */
+uint64_t *fmuc_mdu__vr_sort(const fmuc_md *md, size_t *n);
+const fmuc_md_var *fmuc_mdu__vr_find(const fmuc_md *md, const uint64_t *keys, size_t n,
+                                     uint32_t vr);
 
 #endif

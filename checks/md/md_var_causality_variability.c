@@ -1,5 +1,7 @@
 /* md-var-causality-variability: causality x variability is one of the 15 valid combinations of
- * the §2.2.7 table (FMI 2.0.4 §2.2.7, B-205/B.6; G-09). Unknown attribute values are
+ * the §2.2.7 table (FMI 2.0.4 §2.2.7, B-205/B.6; G-09); FMI 3.0 (§2.4.7.4, fmi3-rules B.6) adds
+ * the column structuralParameter (fixed or tunable, cells 16, 17) and its own defaults
+ * (variability fixed for parameters, discrete for non-Float types: the parser applies them). Unknown attribute values are
  * md-attribute-syntax'. */
 #include "check.h"
 #include "md_util.h"
@@ -43,7 +45,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
-        if (v->causality >= FMUC_CAUS_INVALID || v->variability >= FMUC_VAR_INVALID ||
+        if ((v->causality >= FMUC_CAUS_INVALID &&
+             v->causality != FMUC_CAUS_STRUCTURAL_PARAMETER) ||
+            v->variability >= FMUC_VAR_INVALID ||
             fmuc_mdu__cell_valid(v->causality, v->variability))
             continue;
         fmuc_result_violation(res, "%s: causality=\"%s\"%s with variability=\"%s\"%s is not allowed: "
@@ -59,14 +63,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_causality_variability = {
     .id = "md-var-causality-variability",
     .title = "causality and variability form a valid combination",
-    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd causality, variability; derived)",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.4; FMI 1.0 ME (fmiScalarVariable.xsd causality, variability; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "The causality x variability pair tells an importer when a variable may be set and how "
            "it changes; an invalid pair (e.g. a constant input) has no defined handling at all.",
     .fix = "Pick one of the 15 valid combinations of the §2.2.7 table, e.g. make an input "
            "discrete or continuous and an unchanging value a parameter or constant.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -40,13 +40,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_enumeration = {
     .id = "md-var-enumeration",
     .title = "Enumeration variables have a declaredType",
-    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd: Enumeration declaredType required)",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.5; FMI 1.0 ME (fmiScalarVariable.xsd: Enumeration declaredType required)",
     .level = FMUC_LEVEL_MUST,
     .why = "An Enumeration variable without declaredType has no items: importers cannot show, "
            "validate or map its values and schema validation fails.",
     .fix = "Add declaredType naming the Enumeration SimpleType that lists the variable's items.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

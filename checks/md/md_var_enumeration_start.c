@@ -58,13 +58,13 @@ out:
 const fmuc_check fmuc_check_md_var_enumeration_start = {
     .id = "md-var-enumeration-start",
     .title = "Enumeration start values are item values",
-    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (TypeDefinitions: item value = position; derived)",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.5, §2.4.4; FMI 1.0 ME (TypeDefinitions: item value = position; derived)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A start value that is not one of the type's item values puts the model in a state no "
            "item describes; importers show no name for it and may reject it on fmi2SetInteger.",
     .fix = "Set the start of each Enumeration variable to the value of one of its type's Items.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -11,7 +11,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     char d[FMUC_MDU_DESC_LEN];
-    int cs_only = md->cs.present && !md->me.present;
+    int cs_only = (md->cs.present || md->se.present) && !md->me.present;
     unsigned char *state = NULL;
     size_t n = 0;
     for (size_t i = 0; i < md->nvars; i++)
@@ -35,7 +35,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (!(v->has & FMUC_HAS_REINIT))
             continue;
         int on = (v->flags & FMUC_FLAG_REINIT) != 0;
-        if (cs_only)
+        if (cs_only && md->fmi == FMUC_FMI3)
+            /* FMI 3.0 §2.4.7.5: reinit is ignored outside Model Exchange (VDMCheck's demand
+             * of a ModelExchange element is a tool heuristic, T) */
+            fmuc_result_warn(res, "%s: reinit=\"%s\" in a Co-Simulation/Scheduled Execution "
+                             "FMU, where it is ignored", fmuc_mdu__var_desc(d, sizeof d, v),
+                             on ? "true" : "false");
+        else if (cs_only)
             fmuc_result_violation(res, "%s: reinit=\"%s\" in a Co-Simulation-only FMU (the attribute "
                                   "is for Model Exchange only)", fmuc_mdu__var_desc(d, sizeof d, v),
                                   on ? "true" : "false");
@@ -50,7 +56,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_reinit = {
     .id = "md-var-reinit",
     .title = "reinit only on Model Exchange continuous-time states",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.5",
     .level = FMUC_LEVEL_MUST,
     .why = "reinit tells a Model Exchange solver that a state may jump at an event; on a "
            "non-state or in a Co-Simulation-only FMU it has no meaning and can make tools reject "
@@ -58,7 +64,7 @@ const fmuc_check fmuc_check_md_var_reinit = {
     .fix = "Set reinit=\"true\" only on continuous-time states (variables a derivative attribute "
            "refers to) of a Model Exchange FMU, and drop it elsewhere.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

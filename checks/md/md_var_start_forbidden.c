@@ -11,7 +11,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     char d[FMUC_MDU_DESC_LEN];
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
-        if (!(v->has & FMUC_HAS_START) || !fmuc_mdu__var_consistent(v))
+        if (!(v->has & FMUC_HAS_START) || !fmuc_mdu__initial_allowed_md(md, v))
             continue;
         if (v->causality == FMUC_CAUS_INDEPENDENT)
             fmuc_result_violation(res, "%s: the independent variable must not have a start value "
@@ -31,14 +31,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_start_forbidden = {
     .id = "md-var-start-forbidden",
     .title = "no start where initial is calculated or on the independent variable",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.5",
     .level = FMUC_LEVEL_MUST,
     .why = "A start value where initial is calculated (or on time) is not used by the FMU, yet "
            "importers show and let users edit it; their edits silently have no effect.",
     .fix = "Remove start from variables whose initial is calculated and from the independent "
            "variable, or set initial=\"exact\" or \"approx\" if the start value is really used.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

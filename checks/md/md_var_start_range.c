@@ -2,6 +2,7 @@
  * bounds taken from the variable or else from its declaredType (FMI 2.0.4 §2.2.7, XSD doc; B-210;
  * VDM validStart). Inconsistent bounds (min > max) are md-var-min-max's. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "check.h"
 #include "md_util.h"
@@ -26,6 +27,22 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_mdu__effective(&e, v, fmuc_mdu__var_type(md, &types, v));
         if (e.has_min && e.has_max && e.min > e.max)
             continue;
+        /* FMI 3.0 §2.4.7.5: an array's start is a list; every element lies within the bounds
+         * (the first is v->start, the others are judged here) */
+        const fmuc_md_var_ext *x = v->ext ? fmuc_md_var_ext_of(md, i) : NULL;
+        for (uint32_t k = 1; x && k < x->nstarts && v->type != FMUC_TYPE_STRING; k++) {
+            char *end;
+            const char *t = x->starts[k];
+            double sv = t ? strtod(t, &end) : NAN;
+            if (!t || end == t || *end || !isfinite(sv))
+                continue; /* not a number: md-attribute-syntax */
+            int l2 = e.has_min && sv < e.min, h2 = e.has_max && sv > e.max;
+            if (l2 || h2)
+                fmuc_result_violation(res, "%s: start element %u = %.100s is %s %s=\"%s\"",
+                                      fmuc_mdu__var_desc(d, sizeof d, v), k + 1, t,
+                                      l2 ? "below" : "above", l2 ? "min" : "max",
+                                      fmuc_mdu__fmt_double(b1, l2 ? e.min : e.max));
+        }
         int lo = e.has_min && v->start < e.min, hi = e.has_max && v->start > e.max;
         if (!lo && !hi)
             continue;
@@ -43,14 +60,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_start_range = {
     .id = "md-var-start-range",
     .title = "start values lie within [min, max]",
-    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd min/max; derived)",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.4; FMI 1.0 ME (fmiScalarVariable.xsd min/max; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "A start value outside [min, max] is refused by importers that check bounds, or makes "
            "the FMU start in a state it declares impossible.",
     .fix = "Correct the start value or the min/max (including those inherited from the "
            "declaredType) so that min <= start <= max.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

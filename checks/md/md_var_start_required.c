@@ -1,7 +1,8 @@
 /* md-var-start-required: a start value is given when the (explicit or default) initial is "exact"
  * or "approx", and for every input (this covers every parameter and constant) (FMI 2.0.4 §2.2.7,
  * B-207; G-07). Variables whose causality/variability/initial are inconsistent are left to
- * md-var-causality-variability and md-var-initial. */
+ * md-var-causality-variability and md-var-initial. FMI 3.0 (§2.4.7.5, B-207): String and Binary
+ * take their start from <Start> children; Clocks have none. */
 #include "check.h"
 #include "md_util.h"
 
@@ -34,7 +35,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
-        if ((v->has & FMUC_HAS_START) || v->type == FMUC_TYPE_NONE || !fmuc_mdu__var_consistent(v))
+        /* FMI 3.0 §2.4.7.5: Clocks have no start value */
+        if ((v->has & FMUC_HAS_START) || v->type == FMUC_TYPE_NONE ||
+            v->type == FMUC_TYPE_CLOCK || !fmuc_mdu__initial_allowed_md(md, v))
             continue;
         fmuc_initial ini = fmuc_mdu__var_initial(v);
         if (v->causality == FMUC_CAUS_INPUT)
@@ -53,7 +56,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_start_required = {
     .id = "md-var-start-required",
     .title = "start given where initial is exact/approx and for inputs",
-    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (fmiScalarVariable.xsd start; derived)",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.5; FMI 1.0 ME (fmiScalarVariable.xsd start; derived)",
     .level = FMUC_LEVEL_MUST,
     .why = "Without a start value, an importer has nothing to set for a parameter, input or "
            "initial=exact variable, so initialisation uses an undefined value or the FMU is "
@@ -61,7 +64,7 @@ const fmuc_check fmuc_check_md_var_start_required = {
     .fix = "Give a start value to every input, parameter, constant and every variable with "
            "initial \"exact\" or \"approx\".",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

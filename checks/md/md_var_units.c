@@ -38,14 +38,14 @@ out:
 const fmuc_check fmuc_check_md_var_units = {
     .id = "md-var-units",
     .title = "variable units are defined",
-    .spec = "FMI 2.0.4 §2.2.7",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.4, §2.4.7.5",
     .level = FMUC_LEVEL_MUST,
     .why = "A unit that is not defined in UnitDefinitions cannot be converted or checked; "
            "importers show no unit, refuse unit-checked connections or reject the FMU.",
     .fix = "Define every unit a variable names in UnitDefinitions, and give a variable with a "
            "displayUnit a unit (on itself or its declaredType).",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

@@ -25,14 +25,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_var_variability_type = {
     .id = "md-var-variability-type",
     .title = "only Real variables are continuous",
-    .spec = "FMI 2.0.4 §2.2.7; FMI 1.0 ME (ModelVariables: only Real is continuous)",
+    .spec = "FMI 2.0.4 §2.2.7; FMI 3.0.2 §2.4.7.4; FMI 1.0 ME (ModelVariables: only Real is continuous)",
     .level = FMUC_LEVEL_MUST,
     .why = "Only Real variables may change continuously; an Integer or Boolean left on the "
            "default continuous variability makes importers treat a discrete value as continuous.",
     .fix = "State variability=\"discrete\" (or fixed/tunable/constant) explicitly on every "
            "Integer, Boolean, String and Enumeration variable.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_XML,
     .run = run,
 };

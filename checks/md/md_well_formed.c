@@ -52,7 +52,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_md_well_formed = {
     .id = "md-well-formed",
     .title = "modelDescription.xml is well-formed XML with root fmiModelDescription",
-    .spec = "FMI 2.0.4 §2.2; FMI 1.0 ME (fmiModelDescription.xsd)",
+    .spec = "FMI 2.0.4 §2.2; FMI 3.0.2 §2.4; FMI 1.0 ME (fmiModelDescription.xsd)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "an encoding other than UTF-8 declared on a file whose bytes are all ASCII "
@@ -62,7 +62,7 @@ const fmuc_check fmuc_check_md_well_formed = {
     .fix = "Write the file as UTF-8 with encoding=\"UTF-8\" and no DOCTYPE, with "
            "fmiModelDescription as root, and check it with an XML parser such as xmllint.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

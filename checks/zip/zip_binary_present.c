@@ -14,8 +14,14 @@ static int has_entry(const fmuc_zip_listing *l, const char *name)
     return 0;
 }
 
+/* The shared library's extension in a platform folder; NULL for a folder of another kind. FMI 3.0
+ * (§2.5.1.4.1): shared libraries sit in <arch>-<sys> folders; <arch>-<sys>-<abi> folders hold
+ * static libraries (zip-static-library-names). */
 static const char *lib_ext(const char *platform)
 {
+    const char *dash = strchr(platform, '-');
+    if (dash && strchr(dash + 1, '-'))
+        return NULL;
     if (strncmp(platform, "win", 3) == 0 || strstr(platform, "-windows"))
         return ".dll";
     if (strncmp(platform, "darwin", 6) == 0 || strstr(platform, "-darwin"))
@@ -59,20 +65,28 @@ static int has_entry_nocase(const fmuc_zip_listing *l, const char *name)
     return 0;
 }
 
-static int skip_id(const char *ids[2], int k)
+static const char *const iface_names[3] = {"ModelExchange", "CoSimulation", "ScheduledExecution"};
+
+/* the modelIdentifier of interface k, unless absent or one of an earlier interface */
+static int skip_id(const char *ids[3], int k)
 {
-    return !ids[k] || !*ids[k] || (k == 1 && ids[0] && strcmp(ids[0], ids[1]) == 0);
+    if (!ids[k] || !*ids[k])
+        return 1;
+    for (int j = 0; j < k; j++)
+        if (ids[j] && strcmp(ids[j], ids[k]) == 0)
+            return 1;
+    return 0;
 }
 
 /* The libraries missing from binaries/<plat>/, each a violation in res (when not NULL). A
  * library that differs only in letter case in a Windows folder is a violation of the letter:
  * it loads on Windows. */
-static int missing_libraries(const fmuc_zip_listing *l, const char *plat, const char *ids[2],
+static int missing_libraries(const fmuc_zip_listing *l, const char *plat, const char *ids[3],
                              fmuc_result *res)
 {
     const char *ext = lib_ext(plat);
     int n = 0;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (skip_id(ids, k))
             continue;
         char want[512];
@@ -86,20 +100,20 @@ static int missing_libraries(const fmuc_zip_listing *l, const char *plat, const 
             fmuc_result_violation_letter(res, "%s modelIdentifier '%s': '%s' is missing; a "
                                          "library differing only in letter case is there "
                                          "(loads on Windows, whose file names ignore case)",
-                                         k ? "CoSimulation" : "ModelExchange", ids[k], want);
+                                         iface_names[k], ids[k], want);
         else
             fmuc_result_violation(res, "%s modelIdentifier '%s': '%s' is missing",
-                                  k ? "CoSimulation" : "ModelExchange", ids[k], want);
+                                  iface_names[k], ids[k], want);
     }
     return n;
 }
 
 /* The same for another platform's folder while this host's folder is complete. */
 static void missing_libraries_letter(const fmuc_zip_listing *l, const char *plat,
-                                     const char *ids[2], fmuc_result *res)
+                                     const char *ids[3], fmuc_result *res, const char *host)
 {
     const char *ext = lib_ext(plat);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (skip_id(ids, k))
             continue;
         char want[512];
@@ -107,8 +121,7 @@ static void missing_libraries_letter(const fmuc_zip_listing *l, const char *plat
         if (!has_entry(l, want))
             fmuc_result_violation_letter(res, "%s modelIdentifier '%s': '%s' is missing (not "
                                          "this host's platform %s, whose library is there)",
-                                         k ? "CoSimulation" : "ModelExchange", ids[k], want,
-                                         fmuc_host_platform());
+                                         iface_names[k], ids[k], want, host);
     }
 }
 
@@ -127,9 +140,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     const fmuc_md *md = fmu->md_parsed ? &fmu->md : NULL;
-    const char *ids[2] = {md && md->me.present ? md->me.model_identifier : NULL,
-                          md && md->cs.present ? md->cs.model_identifier : NULL};
-    const char *host = fmuc_host_platform();
+    const char *ids[3] = {md && md->me.present ? md->me.model_identifier : NULL,
+                          md && md->cs.present ? md->cs.model_identifier : NULL,
+                          md && md->se.present ? md->se.model_identifier : NULL};
+    /* FMI 3.0 names the folder by its platform tuple (x86_64-linux), FMI 2.0 linux64 */
+    const char *host = fmuc_host_platform_for(md && md->fmi == FMUC_FMI3 ? 3 : 2);
     int host_found = 0;
     /* this host's folder holds every library: a missing one elsewhere cannot break an
      * importer here (a violation of the letter, interop warns) */
@@ -146,7 +161,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             host_found = 1;
         missing_libraries(l, plats[p], ids, strcmp(plats[p], host) == 0 || !host_ok ? res : NULL);
         if (strcmp(plats[p], host) != 0 && host_ok)
-            missing_libraries_letter(l, plats[p], ids, res);
+            missing_libraries_letter(l, plats[p], ids, res, host);
     }
     if (!host_found)
         fmuc_result_note(res, "no binary for this host's platform '%s': dynamic checks cannot run",
@@ -156,7 +171,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_binary_present = {
     .id = "zip-binary-present",
     .title = "an implementation is present; libraries are named after the modelIdentifier",
-    .spec = "FMI 2.0.4 §2.3, §2.1.1; FMI 1.0 ME (FMU distribution, fmiModelFunctions.h); FMI 1.0 CS (FMU distribution)",
+    .spec = "FMI 2.0.4 §2.3, §2.1.1; FMI 3.0.2 §2.5, §2.5.1.4, §2.5.2; FMI 1.0 ME (FMU distribution, fmiModelFunctions.h); FMI 1.0 CS (FMU distribution)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a library missing from another platform's folder while this host's folder is "
@@ -165,9 +180,10 @@ const fmuc_check fmuc_check_zip_binary_present = {
     .why = "Importers look for binaries/<platform>/<modelIdentifier>.so/.dll/.dylib; without an "
            "implementation or with another file name, they cannot load the FMU.",
     .fix = "Ship, for each platform, a library named exactly after each declared modelIdentifier, "
-           "or ship the C sources and list them in SourceFiles.",
+           "or ship the C sources and list them in SourceFiles (FMI 3.0: in "
+           "sources/buildDescription.xml).",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

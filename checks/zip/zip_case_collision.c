@@ -71,13 +71,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_case_collision = {
     .id = "zip-case-collision",
     .title = "No two entry names are equal or differ only in letter case",
-    .spec = "FMI 2.0.4 §2.3 (derived: portable unpacking); FMI 1.0 ME (FMU distribution; derived)",
+    .spec = "FMI 2.0.4 §2.3 (derived: portable unpacking); FMI 3.0.2 §2.5 (derived); FMI 1.0 ME (FMU distribution; derived)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "On case-insensitive file systems (Windows, macOS) two entries whose names differ only "
            "in case overwrite each other, so the FMU extracted there misses one of the files.",
     .fix = "Rename the colliding files so that their names differ by more than letter case.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -36,14 +36,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_compression_method = {
     .id = "zip-compression-method",
     .title = "Archive entries are stored or deflated only",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
-    .why = "FMI 2.0 allows only stored and deflated entries, so importers need not read others: "
+    .why = "FMI allows only stored and deflated entries, so importers need not read others: "
            "an entry compressed with bzip2, LZMA or zstd cannot be extracted by many of them.",
     .fix = "Repack the FMU with deflate or no compression, e.g. with zip -Z deflate or Python's "
            "zipfile with ZIP_DEFLATED.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -20,14 +20,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_data_descriptor = {
     .id = "zip-data-descriptor",
     .title = "Data descriptors are used on deflated entries only",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "Streaming unzippers need the sizes in the local header for stored entries; a data "
            "descriptor on a stored entry can make them read the data with a wrong length.",
     .fix = "Repack the archive so that stored entries have their sizes in the local header (bit 3 "
            "clear), e.g. by writing it with a tool that knows the sizes up front.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -1,6 +1,7 @@
 /* zip-documentation-index: when documentation/ is present its entry point is
  * documentation/index.html, and documentation/licenses/ has license.txt or license.html
- * (FMI 2.0.4 §2.3, A-22). */
+ * (FMI 2.0.4 §2.3, A-22). FMI 3.0 (§2.5.1.1, §2.5.1.1.1; fmi3-rules A-20, A-21): license.spdx is
+ * an entry point too, and the licenses entry and diagram.png beside diagram.svg are musts. */
 #include "check.h"
 #include "zip_util.h"
 
@@ -35,23 +36,36 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (!zipu_find(l, "documentation/index.html"))
         fmuc_result_violation(res, "documentation/ has files but no entry point "
                                    "documentation/index.html");
+    int fmi3 = s->fmu->md_parsed && s->fmu->md.fmi == FMUC_FMI3;
+    /* FMI 3.0 §2.5.1.1.1 also takes license.spdx as the entry point */
     if (licenses && !zipu_find(l, "documentation/licenses/license.txt") &&
-        !zipu_find(l, "documentation/licenses/license.html"))
-        fmuc_result_violation(res, "documentation/licenses/ has files but no entry point "
-                                   "license.txt or license.html");
+        !zipu_find(l, "documentation/licenses/license.html") &&
+        !(fmi3 && zipu_find(l, "documentation/licenses/license.spdx")))
+        /* a must in FMI 3.0 ("it must contain"), a should in 2.0.4's figure */
+        (fmi3 ? fmuc_result_fail : fmuc_result_violation)(
+            res, "documentation/licenses/ has files but no entry point license.txt or "
+                 "license.html%s", fmi3 ? " or license.spdx" : "");
+    /* FMI 3.0 §2.5.1.1: diagram.svg only together with diagram.png */
+    if (fmi3 && zipu_find(l, "documentation/diagram.svg") &&
+        !zipu_find(l, "documentation/diagram.png"))
+        fmuc_result_fail(res, "documentation/diagram.svg without documentation/diagram.png (the "
+                              "PNG is required when the SVG is given)");
 }
 
 const fmuc_check fmuc_check_zip_documentation_index = {
     .id = "zip-documentation-index",
-    .title = "documentation/ has its entry point (index.html; 1.0: _main.html)",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution)",
+    .title = "documentation/ has the entry point index.html",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.1, §2.5.1.1.1; FMI 1.0 ME (FMU distribution)",
     .level = FMUC_LEVEL_SHOULD,
+    .interop = FMUC_INTEROP_WARN,
+    .interop_why = "documentation files are read by people, never by an importer: a missing entry "
+                   "page, license entry or diagram.png cannot break loading or simulation",
     .why = "Tools open documentation/index.html as the FMU's documentation entry point; without "
            "it the user sees nothing, and without the license file the terms of use are unknown.",
     .fix = "Add documentation/index.html as the entry page, and a license.txt or license.html in "
            "documentation/licenses/ if that folder exists.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

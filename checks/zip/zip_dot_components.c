@@ -36,14 +36,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_dot_components = {
     .id = "zip-dot-components",
     .title = "Entry names have no '..' or '.' components",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "An entry named with '..' can be extracted outside the importer's target folder "
            "(zip-slip) and overwrite files; '.' components confuse path matching.",
     .fix = "Store entries with clean relative paths (no '..' or '.' components, no './' prefix), "
            "e.g. by zipping from inside the FMU's root folder.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -18,14 +18,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_encryption = {
     .id = "zip-encryption",
     .title = "No archive entry is encrypted",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers cannot extract encrypted entries: they have no password, so the FMU cannot "
            "be loaded at all.",
     .fix = "Repack the FMU without encryption; protect intellectual property with binary-only "
            "export instead.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

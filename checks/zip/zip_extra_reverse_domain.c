@@ -67,14 +67,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_extra_reverse_domain = {
     .id = "zip-extra-reverse-domain",
     .title = "extra/ uses reverse-domain sub-folders",
-    .spec = "FMI 2.0.4 §2.3.1",
+    .spec = "FMI 2.0.4 §2.3.1; FMI 3.0.2 §2.5.1.6, §2.6",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Files directly in extra/ or in non-reverse-domain folders collide with other tools' "
            "and layered standards' files, so one tool reads another's data.",
     .fix = "Put extra files under a folder named by your reverse domain, e.g. "
            "extra/com.example.tool/, and keep out of org.modelica and org.fmi-standard.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -63,14 +63,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_fmu_file = {
     .id = "zip-fmu-file",
     .title = "The FMU is one .fmu file holding one FMU",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution); FMI 1.0 CS (FMU distribution)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution); FMI 1.0 CS (FMU distribution)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers pick files by the .fmu extension and read one model from the archive root; "
            "a different name or several FMUs side by side are not loaded.",
     .fix = "Name the archive <model>.fmu and put one FMU's folders directly at its root; "
            "distribute several FMUs as separate files.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

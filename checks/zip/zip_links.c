@@ -23,13 +23,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_links = {
     .id = "zip-links",
     .title = "The archive contains no links",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_MUST,
     .why = "Symbolic links in the archive are extracted as plain files, dropped or followed "
            "outside the target folder depending on the tool, so the FMU breaks or becomes unsafe.",
     .fix = "Replace links with copies of the files they point to before zipping (zip without -y).",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -31,14 +31,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_model_description_present = {
     .id = "zip-model-description-present",
     .title = "modelDescription.xml is present at the archive root",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution); FMI 1.0 CS (FMU distribution)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1; FMI 1.0 ME (FMU distribution); FMI 1.0 CS (FMU distribution)",
     .level = FMUC_LEVEL_MUST,
     .why = "Every importer reads modelDescription.xml from the archive root first; without it, or "
            "with it in a subfolder, the FMU cannot be opened at all.",
     .fix = "Put modelDescription.xml at the root of the archive, zipping the contents of the FMU "
            "folder and not the folder itself.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -24,14 +24,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_non_ascii_names = {
     .id = "zip-non-ascii-names",
     .title = "Entry names are ASCII",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution; a heuristic in 1.0)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Non-ASCII entry names are encoded differently by zip tools and file systems; an "
            "importer may extract them under garbled names and not find the files.",
     .fix = "Rename files in the archive to ASCII names, e.g. replacing umlauts and spaces, and "
            "update references to them.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

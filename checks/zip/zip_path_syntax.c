@@ -29,14 +29,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_path_syntax = {
     .id = "zip-path-syntax",
     .title = "Entry names are relative and use '/' separators only",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution: a ZIP file; APPNOTE 4.4.17)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5; FMI 1.0 ME (FMU distribution: a ZIP file; APPNOTE 4.4.17)",
     .level = FMUC_LEVEL_MUST,
     .why = "Entries with backslashes, absolute paths or drive letters are extracted into wrong "
            "places or as files with backslashes in their names, depending on the platform.",
     .fix = "Write entry names relative to the archive root with '/' as separator, e.g. by zipping "
            "with a tool that normalises Windows paths.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -13,8 +13,23 @@ static const char *const fmi2_names[] = {"win32", "win64", "linux32", "linux64",
 static const char *const archs[] = {"aarch32", "aarch64", "x86", "x86_64"};
 static const char *const systems[] = {"darwin", "linux", "windows"};
 
+/* <arch>-<sys>, or (FMI 3.0 §2.5.1.4.1, static libraries) <arch>-<sys>-<abi> with <abi> of
+ * [a-z][a-z0-9_]* */
 static int is_tuple(const char *p)
 {
+    const char *first = strchr(p, '-');
+    const char *abi = first ? strchr(first + 1, '-') : NULL;
+    char buf[256];
+    if (abi) {
+        if (!(abi[1] >= 'a' && abi[1] <= 'z') || (size_t)(abi - p) >= sizeof buf)
+            return 0;
+        for (const char *c = abi + 1; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+                return 0;
+        memcpy(buf, p, (size_t)(abi - p));
+        buf[abi - p] = '\0';
+        p = buf;
+    }
     const char *dash = strrchr(p, '-');
     if (!dash)
         return 0;
@@ -29,12 +44,16 @@ static int is_tuple(const char *p)
     return arch_ok && sys_ok;
 }
 
-static int is_standard(const char *p, int *case_only)
+/* FMI 3.0 FMUs: the tuples; an FMI 2 name is reported by the caller (fmi2_name) */
+static int is_standard(const char *p, int *case_only, int fmi3, int *fmi2_name)
 {
     *case_only = 0;
+    *fmi2_name = 0;
     for (size_t i = 0; i < sizeof fmi2_names / sizeof fmi2_names[0]; i++) {
-        if (strcmp(fmi2_names[i], p) == 0)
-            return 1;
+        if (strcmp(fmi2_names[i], p) == 0) {
+            *fmi2_name = fmi3;
+            return !fmi3;
+        }
         if (strcasecmp(fmi2_names[i], p) == 0)
             *case_only = 1;
     }
@@ -69,6 +88,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     char shown[512], plat[256];
     int any = 0;
     int fmi1 = fmuc_fmu_fmi_version(s->fmu) == 1;
+    int fmi3 = s->fmu->md_parsed && s->fmu->md.fmi == FMUC_FMI3;
     for (size_t i = 0; i < l->nentries; i++) {
         const fmuc_zip_entry *e = &l->entries[i];
         if (!zipu_under(e->name, "binaries/") || !zipu_component(e->name, 1, plat, sizeof plat))
@@ -89,13 +109,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 strcmp(other, plat) == 0)
                 seen = 1;
         }
-        int case_only;
+        int case_only, fmi2_name;
         if (!seen && fmi1 && fmi1_folder(plat, res))
             continue;
-        if (seen || is_standard(plat, &case_only))
+        if (seen || is_standard(plat, &case_only, fmi3, &fmi2_name))
             continue;
         zipu_show(shown, sizeof shown, plat);
-        if (case_only)
+        if (fmi2_name)
+            fmuc_result_violation(res, "platform folder 'binaries/%s/' has an FMI 2 platform name; "
+                                       "FMI 3.0 names it by its platform tuple <arch>-<sys> "
+                                       "(x86_64-windows, x86_64-linux, aarch64-darwin ...)",
+                                  shown);
+        else if (fmi3)
+            fmuc_result_note(res, "platform folder 'binaries/%s/' is a vendor-specific name (not "
+                                  "an FMI 3.0 platform tuple), which §2.5.1.4.1 allows; "
+                                  "importers look for the standard tuples only",
+                             shown);
+        else if (case_only)
             fmuc_result_violation(res, "platform folder 'binaries/%s/': FMI 2 platform names are "
                                        "lower case (win32, win64, linux32, linux64, darwin32, darwin64)",
                                   shown);
@@ -112,14 +142,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_zip_platform_folders = {
     .id = "zip-platform-folders",
     .title = "Platform folders under binaries/ use standard names",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (FMU distribution)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.4.1, §2.5.1.4.2; FMI 1.0 ME (FMU distribution)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Importers look for the library under a standard platform folder name; a library in a "
            "misspelled folder (Linux64) or directly in binaries/ is never found.",
     .fix = "Put libraries in binaries/win32, win64, linux32, linux64, darwin32 or darwin64, with "
-           "exactly that spelling, and no files directly in binaries/.",
+           "exactly that spelling (FMI 3.0: x86_64-linux, x86_64-windows ...), and no files "
+           "directly in binaries/.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2 | FMUC_V1,
+    .versions = FMUC_V2 | FMUC_V3 | FMUC_V1,
     .needs = FMUC_NEEDS_ARCHIVE,
     .run = run,
 };

@@ -343,11 +343,15 @@ static int allowed(fmuc_m_ctx *c, int fn)
              c->iface == FMUC_FMI3_IFACE_ME ? "ModelExchange" : "CoSimulation");
         return 0;
     }
+#ifndef FMUC_DEFECT_NO_STATE_MACHINE
     if (!(r->mask & c->state)) {
         glog(c, fmi2Error, "%s: illegal call sequence (not allowed in %s)", r->name,
              state_name(c->state));
         return 0;
     }
+#else
+    (void)state_name; /* broken FMU (api-illegal-calls-fmi3): every state accepts every call */
+#endif
     return 1;
 }
 
@@ -579,10 +583,17 @@ static fmi3Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t si
     fmi3Status st = fmi3OK;
     unsigned old_state = c->state;
     c->state = g.state; /* the model's state_load sees the phase it is restored into */
+#ifndef FMUC_DEFECT_PARTIAL_SET_FMUSTATE
     if (c->desc->state_load)
         st = st3(c->desc->state_load(c, c->data, m, msize));
     else
         memcpy(c->data, m, msize);
+#else
+    /* broken FMU (eq-fmu-state--fmi3): the glue's time and mode are restored, the model's data
+     * (its states) are not */
+    (void)m;
+    (void)msize;
+#endif
     if (st > fmi3Warning) {
         c->state = old_state;
         return st;
@@ -993,6 +1004,13 @@ static fmi3Status begin_values(fmi3Instance instance, int fn, fmuc_m_type t,
         glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
         return done(c, fmi3Error);
     }
+#ifdef FMUC_DEFECT_UNKNOWN_VR_OK
+    /* broken FMU (api-bad-vr--fmi3): a call with a value reference no variable has does nothing
+     * and returns fmi3OK */
+    for (size_t i = 0; i < nvr; i++)
+        if (!find_vr(c, vr[i]))
+            return fmi3OK;
+#endif
     if (!resolve(c, fn, t, vr, nvr, nValues))
         return done(c, fmi3Error);
     *out = c;

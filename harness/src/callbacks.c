@@ -143,6 +143,40 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instance_name, fmi2S
     va_end(ap);
 }
 
+/* FMI 3.0 logMessage (§2.3.1): no instance name, and the message is text, not a format (the
+ * standard passes it as a finished string), so it is copied as it is. */
+void fmuc_callbacks__fmi3_log(fmi3InstanceEnvironment env, fmi3Status status,
+                              fmi3String category, fmi3String message)
+{
+    fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
+    fmuc_w_log *l;
+    uint32_t flags = FMUC_W_LOG_FMI3;
+    uint64_t idx;
+
+    if (!ctx)
+        return;
+    if (env != (fmi3InstanceEnvironment)ctx)
+        flags |= FMUC_W_LOG_ENV_MISMATCH;
+    idx = ctx->sh->log_total++;
+    if (idx >= FMUC_W_LOG_KEPT)
+        return;
+    l = &ctx->sh->log[idx];
+    l->status = (int32_t)status;
+    l->instance[0] = '\0';
+    copy_name(l->category, sizeof l->category, category, &flags, FMUC_W_LOG_CAT_NULL);
+    if (!message) {
+        l->message[0] = '\0';
+        flags |= FMUC_W_LOG_MSG_NULL;
+    } else {
+        size_t len = strnlen(message, sizeof l->message - 1);
+        memcpy(l->message, message, len);
+        l->message[len] = '\0';
+        if (message[len])
+            flags |= FMUC_W_LOG_TRUNCATED;
+    }
+    l->flags = flags;
+}
+
 /* Live allocations: open addressing on the pointer value, so freeMemory of a foreign pointer
  * is recognised without reading memory around it. */
 #define TOMBSTONE ((void *)1)

@@ -21,7 +21,10 @@ _Static_assert(FMUC_STATUS_NOT_PROVIDED == (int)FMUC_FMI_NOT_PROVIDED,
 
 static const fmuc_inst_ops *ops_for(int version)
 {
-    return version == 2 ? &fmuc_inst__fmi2_ops : version == 1 ? &fmuc_inst__fmi1_ops : NULL;
+    return version == 2   ? &fmuc_inst__fmi2_ops
+           : version == 1 ? &fmuc_inst__fmi1_ops
+           : version == 3 ? &fmuc_inst__fmi3_ops
+                          : NULL;
 }
 
 int fmuc_inst_version(const fmuc_worker_ctx *ctx)
@@ -367,6 +370,40 @@ fmuc_status fmuc_inst_set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr,
     const void *x = gin_begin(&gx, values, nvalues, base_size(type));
     fmuc_status st = in->ops->set(in, type, v, nvr, x, nvalues);
     gin_end(in, &gv, "vr");
+    gin_end(in, &gx, "value");
+    return st;
+}
+
+fmuc_status fmuc_inst_get_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, size_t *sizes,
+                                 const uint8_t **values, size_t nvalues)
+{
+    if (!in->ops->get_binary)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv;
+    guard_out gs, go;
+    const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
+    size_t *s = gout_begin(&gs, sizes, nvalues, sizeof *sizes);
+    const uint8_t **o = gout_begin(&go, (void *)values, nvalues, sizeof *values);
+    fmuc_status st = in->ops->get_binary(in, v, nvr, s, o, nvalues);
+    gout_end(in, &go, "value");
+    gout_end(in, &gs, "valueSizes");
+    gin_end(in, &gv, "vr");
+    return st;
+}
+
+fmuc_status fmuc_inst_set_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                 const size_t *sizes, const uint8_t *const *values,
+                                 size_t nvalues)
+{
+    if (!in->ops->set_binary)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv, gs, gx;
+    const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
+    const size_t *s = gin_begin(&gs, sizes, nvalues, sizeof *sizes);
+    const uint8_t *const *x = gin_begin(&gx, values, nvalues, sizeof *values);
+    fmuc_status st = in->ops->set_binary(in, v, nvr, s, x, nvalues);
+    gin_end(in, &gv, "vr");
+    gin_end(in, &gs, "valueSizes");
     gin_end(in, &gx, "value");
     return st;
 }

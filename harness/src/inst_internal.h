@@ -30,6 +30,10 @@ typedef struct fmuc_inst_ops {
                        void *values, size_t nvalues);
     fmuc_status (*set)(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
                        const void *values, size_t nvalues);
+    fmuc_status (*get_binary)(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, size_t *sizes,
+                              const uint8_t **values, size_t nvalues);
+    fmuc_status (*set_binary)(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, const size_t *sizes,
+                              const uint8_t *const *values, size_t nvalues);
     fmuc_status (*do_step)(fmuc_inst *in, double t, double h, int no_set_prior,
                            fmuc_inst_step_info *info);
     fmuc_status (*cancel_step)(fmuc_inst *in);
@@ -76,5 +80,6 @@ struct fmuc_inst {
 
 extern const fmuc_inst_ops fmuc_inst__fmi2_ops;
 extern const fmuc_inst_ops fmuc_inst__fmi1_ops;
+extern const fmuc_inst_ops fmuc_inst__fmi3_ops;
 
 #endif

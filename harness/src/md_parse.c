@@ -321,8 +321,8 @@ void order_issue(parser *p, const char *parent, int repeated)
               parent);
     else
         ISSUE(p, FMUC_ISSUE_ELEMENT_ORDER, NULL, NULL,
-              "element <%s> at line %u is out of the schema order inside <%s> (§2.2.1)", p->elem,
-              p->line, parent);
+              "element <%s> at line %u is out of the schema order inside <%s> (%s)", p->elem,
+              p->line, parent, p->ops->fmi == 3 ? "FMI 3.0 §2.4" : "§2.2.1");
 }
 
 /* Ordered child check: rank order must not decrease, once-only ranks appear once.
@@ -1007,8 +1007,8 @@ fmuc_initial fmuc_md_effective_initial(const fmuc_md_var *v)
         return FMUC_INIT_NONE;
     case FMUC_VAR_FIXED:
     case FMUC_VAR_TUNABLE:
-        if (c == FMUC_CAUS_PARAMETER)
-            return FMUC_INIT_EXACT; /* A */
+        if (c == FMUC_CAUS_PARAMETER || c == FMUC_CAUS_STRUCTURAL_PARAMETER)
+            return FMUC_INIT_EXACT; /* A (FMI 3.0 cells 16, 17 for structural parameters) */
         if (c == FMUC_CAUS_CALCULATED_PARAMETER || c == FMUC_CAUS_LOCAL)
             return FMUC_INIT_CALCULATED; /* B */
         return FMUC_INIT_NONE;

@@ -262,8 +262,10 @@ static int a_displayunit(parser *p, const char *n, const char *v, void *obj)
         du->factor = attr_double(p, n, v);
     else if (strcmp(n, "offset") == 0)
         du->offset = attr_double(p, n, v);
-    else if (p->ops->fmi >= 3 && strcmp(n, "inverse") == 0)
-        attr_bool(p, n, v, &b);
+    else if (p->ops->fmi >= 3 && strcmp(n, "inverse") == 0) {
+        if (attr_bool(p, n, v, &b) == 0)
+            du->inverse = (uint8_t)b;
+    }
     else
         return 0;
     return 1;

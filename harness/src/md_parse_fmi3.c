@@ -8,7 +8,7 @@
 
 typedef enum {
     S3_ROOT = 1, S3_IFACE, S3_UNITDEFS, S3_UNIT, S3_TYPEDEFS, S3_TYPE, S3_LOGCATS, S3_MODELVARS,
-    S3_VAR, S3_MODELSTRUCT, S3_LEAF, S3_SKIP
+    S3_VAR, S3_MODELSTRUCT, S3_LEAF, S3_SKIP, S3_ANNOTS
 } state3;
 
 enum { K3_NONE = 0, K3_ME, K3_CS, K3_SE };
@@ -178,6 +178,15 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
         var->declared_type = dup_i(p, v);
         var->has |= FMUC_HAS_DECLARED_TYPE;
     } else if (strcmp(n, "start") == 0 && bt != FMUC_BT_BINARY && bt != FMUC_BT_CLOCK) {
+        if (bt == FMUC_BT_STRING) {
+            /* fmi3Variable.xsd: String start values are <Start value="..."/> children (G-03);
+             * the value is kept so that no other check reports a missing start as well */
+            char sb[80];
+            ISSUE(p, FMUC_ISSUE_ATTR_UNKNOWN, n, v,
+                  "%s at line %u: attribute start=\"%s\" is not defined by the %s schema for "
+                  "String variables; give the start value as a <Start value=\"...\"/> child",
+                  p->elem, p->line, shorten(sb, v), p->schema);
+        }
         var->start_text = dup_i(p, v);
         var->has |= FMUC_HAS_START;
         size_t cnt = bt == FMUC_BT_STRING ? 1 : count_tokens(v);
@@ -279,6 +288,11 @@ static void start_var(parser *p, int bt)
     v->variability = v->type == FMUC_TYPE_REAL ? FMUC_VAR_CONTINUOUS : FMUC_VAR_DISCRETE;
     v->type_line = p->line;
     for_attrs(p, a_var, v);
+    /* §2.4.7.4: the default variability of (structural, calculated) parameters is fixed */
+    if (!(v->has & FMUC_HAS_VARIABILITY) &&
+        (v->causality == FMUC_CAUS_PARAMETER || v->causality == FMUC_CAUS_CALCULATED_PARAMETER ||
+         v->causality == FMUC_CAUS_STRUCTURAL_PARAMETER))
+        v->variability = FMUC_VAR_FIXED;
     var_required(p, v);
     if (bt == FMUC_BT_ENUMERATION && !(v->has & FMUC_HAS_DECLARED_TYPE))
         missing_attr(p, "declaredType");
@@ -323,14 +337,47 @@ static int a_startval(parser *p, const char *n, const char *v, void *obj)
     return 1;
 }
 
+/* Annotations/Annotation (fmi3Annotation.xsd): one required attribute, type; any content. */
+static int a_annotation(parser *p, const char *n, const char *v, void *obj)
+{
+    (void)p, (void)v;
+    if (strcmp(n, "type") != 0)
+        return 0;
+    *(int *)obj = 1;
+    return 1;
+}
+
+static void start_annotation(parser *p)
+{
+    if (strcmp(p->elem, "Annotation") != 0) {
+        unknown_element(p, "Annotations");
+        return;
+    }
+    int has_type = 0;
+    for_attrs(p, a_annotation, &has_type);
+    if (!has_type)
+        missing_attr(p, "type");
+}
+
+/* the sequence of a variable's children (fmi3Variable.xsd): Annotations?, Dimension*, Start*
+ * (String, Binary), Alias* */
+static int var_child_rank(const char *e)
+{
+    static const char *const seq[] = {"Annotations", "Dimension", "Start", "Alias"};
+    return lookup(e, seq, 4);
+}
+
 static void start_var_child(parser *p)
 {
     fmuc_md *md = p->md;
     fmuc_md_var *v = &md->vars[md->nvars - 1];
     const char *e = p->elem;
     fmuc_md_var_ext *x;
+    int rank = var_child_rank(e);
+    if (rank >= 0)
+        child_order(p, &p->stack[p->depth - 1], var_elems[v->base - 1], rank, rank == 0);
     if (strcmp(e, "Annotations") == 0) {
-        push(p, S3_SKIP, K3_NONE);
+        push(p, S3_ANNOTS, K3_NONE);
         return;
     }
     if (strcmp(e, "Dimension") == 0 && (x = ext_of_last(p))) {
@@ -519,7 +566,7 @@ static void start_root_child(parser *p, frame *f)
         return;
     }
     if (idx == 9) {
-        push(p, S3_SKIP, K3_NONE); /* Annotations */
+        push(p, S3_ANNOTS, K3_NONE);
         return;
     }
     static const uint8_t next[9] = {[3] = S3_UNITDEFS, [4] = S3_TYPEDEFS, [5] = S3_LOGCATS,
@@ -557,7 +604,7 @@ static void start_element(parser *p)
         return;
     case S3_IFACE:
         if (strcmp(e, "Annotations") == 0) {
-            push(p, S3_SKIP, K3_NONE);
+            push(p, S3_ANNOTS, K3_NONE);
             return;
         }
         unknown_element(p, top3[f->kind - K3_ME]);
@@ -586,7 +633,7 @@ static void start_element(parser *p)
             return;
         }
         if (strcmp(e, "Annotations") == 0) {
-            push(p, S3_SKIP, K3_NONE);
+            push(p, S3_ANNOTS, K3_NONE);
             return;
         }
         unknown_element(p, "Unit");
@@ -632,12 +679,15 @@ static void start_element(parser *p)
             return;
         }
         if (strcmp(e, "Annotations") == 0) {
-            push(p, S3_SKIP, K3_NONE);
+            push(p, S3_ANNOTS, K3_NONE);
             return;
         }
         unknown_element(p, "TypeDefinitions");
         break;
     }
+    case S3_ANNOTS:
+        start_annotation(p);
+        break;
     case S3_LOGCATS:
         if (strcmp(e, "Category") == 0) {
             if (start_category(p) < 0)
@@ -683,6 +733,8 @@ static void end_element(parser *p)
     frame *f = &p->stack[--p->depth];
     if (f->st == S3_MODELVARS && !f->nchild)
         empty_list(p, f, "ModelVariables", "Float64/Int32/.../Clock");
+    if (f->st == S3_ANNOTS && !f->nchild)
+        empty_list(p, f, "Annotations", "Annotation");
     if (f->st == S3_ROOT) {
         resolve(p);
         end_root(p, f);

@@ -32,6 +32,83 @@ const char *fmuc_sim_fn_name(int fn)
     return fn >= 0 && fn < FMUC_SIM_NFN ? fn_names[fn] : "?";
 }
 
+/* FMI 3.0's function for each statistics slot (FMI 3.0.2 §2.3, §3.2, §4.2): the numeric reads
+ * and writes of other integer types count under the Int32 slot, the status queries of 2.0 under
+ * fmi3DoStep (whose outputs answer them) */
+static const char *const fn_names3[FMUC_SIM_NFN] = {
+    [FMUC_SIM_FN_Instantiate] = "fmi3InstantiateCoSimulation",
+    [FMUC_SIM_FN_SetupExperiment] = "fmi3EnterInitializationMode",
+    [FMUC_SIM_FN_EnterInitializationMode] = "fmi3EnterInitializationMode",
+    [FMUC_SIM_FN_ExitInitializationMode] = "fmi3ExitInitializationMode",
+    [FMUC_SIM_FN_Terminate] = "fmi3Terminate",
+    [FMUC_SIM_FN_FreeInstance] = "fmi3FreeInstance",
+    [FMUC_SIM_FN_GetReal] = "fmi3GetFloat64",
+    [FMUC_SIM_FN_GetInteger] = "fmi3GetInt32",
+    [FMUC_SIM_FN_GetBoolean] = "fmi3GetBoolean",
+    [FMUC_SIM_FN_GetString] = "fmi3GetString",
+    [FMUC_SIM_FN_SetReal] = "fmi3SetFloat64",
+    [FMUC_SIM_FN_SetInteger] = "fmi3SetInt32",
+    [FMUC_SIM_FN_SetBoolean] = "fmi3SetBoolean",
+    [FMUC_SIM_FN_SetString] = "fmi3SetString",
+    [FMUC_SIM_FN_DoStep] = "fmi3DoStep",
+    [FMUC_SIM_FN_GetStatus] = "fmi3DoStep",
+    [FMUC_SIM_FN_GetRealStatus] = "fmi3DoStep",
+    [FMUC_SIM_FN_GetBooleanStatus] = "fmi3DoStep",
+    [FMUC_SIM_FN_EnterEventMode] = "fmi3EnterEventMode",
+    [FMUC_SIM_FN_NewDiscreteStates] = "fmi3UpdateDiscreteStates",
+    [FMUC_SIM_FN_EnterContinuousTimeMode] = "fmi3EnterContinuousTimeMode",
+    [FMUC_SIM_FN_CompletedIntegratorStep] = "fmi3CompletedIntegratorStep",
+    [FMUC_SIM_FN_SetTime] = "fmi3SetTime",
+    [FMUC_SIM_FN_SetContinuousStates] = "fmi3SetContinuousStates",
+    [FMUC_SIM_FN_GetContinuousStates] = "fmi3GetContinuousStates",
+    [FMUC_SIM_FN_GetDerivatives] = "fmi3GetContinuousStateDerivatives",
+    [FMUC_SIM_FN_GetEventIndicators] = "fmi3GetEventIndicators",
+    [FMUC_SIM_FN_GetNominalsOfContinuousStates] = "fmi3GetNominalsOfContinuousStates",
+};
+
+static const char *fn_name3(int iface, int fn)
+{
+    if (fn == FMUC_SIM_FN_Instantiate && iface == fmi2ModelExchange)
+        return "fmi3InstantiateModelExchange";
+    return fn >= 0 && fn < FMUC_SIM_NFN && fn_names3[fn] ? fn_names3[fn] : "?";
+}
+
+size_t fmuc_sim_var_elements(const fmuc_md *md, size_t i, size_t *dims, size_t maxdims,
+                             size_t *ndims)
+{
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+    size_t n = 1;
+    if (ndims)
+        *ndims = 0;
+    if (!x || !x->ndims)
+        return 1;
+    for (uint32_t k = 0; k < x->ndims; k++) {
+        const fmuc_md_dim *d = &x->dims[k];
+        double size = NAN;
+        if (d->has_start) {
+            size = (double)d->start;
+        } else if (d->has_vr) {
+            /* §2.4.7.2: the size is the value of a structural parameter: its start value */
+            for (size_t j = 0; j < md->nvars; j++)
+                if ((md->vars[j].has & FMUC_HAS_VALUE_REFERENCE) &&
+                    md->vars[j].value_reference == d->value_reference &&
+                    (md->vars[j].has & FMUC_HAS_START)) {
+                    size = md->vars[j].start;
+                    break;
+                }
+        }
+        if (!(size >= 1.0) || size > (double)FMUC_MD_MAX_DYNAMIC_COUNT ||
+            n > FMUC_MD_MAX_DYNAMIC_COUNT / (size_t)size)
+            return 0;
+        n *= (size_t)size;
+        if (dims && k < maxdims)
+            dims[k] = (size_t)size;
+    }
+    if (ndims)
+        *ndims = x->ndims;
+    return n;
+}
+
 void fmuc_sim_config_init(fmuc_sim_config *cfg, fmi2Type iface)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -51,7 +128,18 @@ typedef struct rec_var {
     int negated; /* FMI 1.0 negatedAlias: the value is the negated value of vr */
 } rec_var;
 
+/* FMI 3.0 recording: one get call per base type over all its variables (arrays: nvalues) */
+typedef struct rec_group {
+    size_t nvr, nval;
+    fmuc_vr *vr;
+    size_t *col0, *nel;   /* per vr: first column, elements */
+    void *buf;            /* nval elements */
+} rec_group;
+
 typedef struct sim {
+    int ver;                  /* FMI version (1, 2 or 3) */
+    char fnbuf[64];           /* fnname's name built on the fly (FMI 1.0) */
+    rec_group grp[FMUC_INST_NBASE];
     fmuc_worker_ctx *ctx;
     fmuc_inst *in_;           /* the instance (NULL before instantiation and after freeing) */
     const fmuc_md *md;
@@ -103,6 +191,17 @@ static void stop(sim *s, const char *fmt, ...)
     s->r->stop_reason = strdup(buf);
 }
 
+static const char *stname(const sim *s, int st, char *buf, size_t n)
+{
+    return fmuc_status_name(s->ver, st, buf, n);
+}
+
+/* The call's name in the FMU's version ("fmi2DoStep", "fmiDoStep", "fmi3DoStep"); the text
+ * lives until the next fnname call. */
+static const char *fnname(sim *s, int fn)
+{
+    return fmuc_sim_fn_name_v(s->ver, s->cfg->iface, fn, s->fnbuf, sizeof s->fnbuf);
+}
 /* Count the status of one call; keep calls that were not OK/Warning. */
 static fmuc_status rec(sim *s, int fn, fmuc_status st, double t, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -157,7 +256,7 @@ typedef enum { VEC_STATES, VEC_DERIVATIVES, VEC_INDICATORS } vec_kind;
 static const char *vec_name(const sim *s, vec_kind k, size_t i)
 {
     const fmuc_md *md = s->md;
-    if (k == VEC_INDICATORS || i >= md->nderivatives)
+    if (k == VEC_INDICATORS || i >= md->nderivatives || s->nx != md->nderivatives)
         return NULL;
     uint32_t d = md->derivatives[i].index;
     if (d < 1 || d > md->nvars)
@@ -215,6 +314,8 @@ static const char *fmi1_fn_name(int fn, int cs)
 
 const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, size_t n)
 {
+    if (version == 3)
+        return fn_name3((int)iface, fn);
     const char *name = fmuc_sim_fn_name(fn);
     if (version != 1 || strncmp(name, "fmi2", 4) != 0)
         return name;
@@ -225,18 +326,11 @@ const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, s
     return buf;
 }
 
-/* The call's name in the FMU's version ("fmi2DoStep", "fmiDoStep") for messages. */
-static const char *call_name(const sim *s, int fn, char *buf, size_t n)
-{
-    return fmuc_sim_fn_name_v(s->md->fmi == FMUC_FMI1 ? 1 : 2, s->cfg->iface, fn, buf, n);
-}
-
 /* A call failed hard (Error/Fatal/invalid): describe it as the stop reason. */
 static void stop_call(sim *s, int fn, fmuc_status st, double t)
 {
-    char b[32], nb[64];
-    stop(s, "%s returned %s at t=%.17g", call_name(s, fn, nb, sizeof nb),
-         fmuc_status_name(s->md->fmi == FMUC_FMI1 ? 1 : 2, st, b, sizeof b), t);
+    char b[32];
+    stop(s, "%s returned %s at t=%.17g", fnname(s, fn), stname(s, st, b, sizeof b), t);
 }
 
 /* ---- columns ------------------------------------------------------------------------------ */
@@ -289,14 +383,162 @@ void fmuc_sim_column_units(const fmuc_md *md, const fmuc_md_var *v, fmuc_sim_col
     }
 }
 
+static fmuc_inst_base inst_base_of(unsigned bt)
+{
+    switch (bt) {
+    case FMUC_BT_FLOAT32: return FMUC_INST_FLOAT32;
+    case FMUC_BT_FLOAT64: return FMUC_INST_FLOAT64;
+    case FMUC_BT_INT8: return FMUC_INST_INT8;
+    case FMUC_BT_UINT8: return FMUC_INST_UINT8;
+    case FMUC_BT_INT16: return FMUC_INST_INT16;
+    case FMUC_BT_UINT16: return FMUC_INST_UINT16;
+    case FMUC_BT_INT32: return FMUC_INST_INT32;
+    case FMUC_BT_UINT32: return FMUC_INST_UINT32;
+    case FMUC_BT_INT64: return FMUC_INST_INT64;
+    case FMUC_BT_UINT64: return FMUC_INST_UINT64;
+    case FMUC_BT_BOOLEAN: return FMUC_INST_BOOLEAN;
+    case FMUC_BT_ENUMERATION: return FMUC_INST_ENUMERATION;
+    default: return FMUC_INST_NBASE; /* not recorded */
+    }
+}
+
+static size_t inst_base_size(fmuc_inst_base t)
+{
+    switch (t) {
+    case FMUC_INST_INT8: case FMUC_INST_UINT8: return 1;
+    case FMUC_INST_INT16: case FMUC_INST_UINT16: return 2;
+    case FMUC_INST_FLOAT32: case FMUC_INST_INT32: case FMUC_INST_UINT32: return 4;
+    case FMUC_INST_BOOLEAN: return sizeof(int);
+    default: return 8;
+    }
+}
+
+static const char *const inst_base_fn3[FMUC_INST_NBASE] = {
+    "fmi3GetFloat32", "fmi3GetFloat64", "fmi3GetInt8", "fmi3GetUInt8", "fmi3GetInt16",
+    "fmi3GetUInt16", "fmi3GetInt32", "fmi3GetUInt32", "fmi3GetInt64", "fmi3GetUInt64",
+    "fmi3GetBoolean", "fmi3GetString", "fmi3GetBinary", "fmi3GetClock", "fmi3GetInt64"};
+
+static double elem_as_double(fmuc_inst_base t, const void *buf, size_t i)
+{
+    switch (t) {
+    case FMUC_INST_FLOAT32: return ((const float *)buf)[i];
+    case FMUC_INST_FLOAT64: return ((const double *)buf)[i];
+    case FMUC_INST_INT8: return ((const int8_t *)buf)[i];
+    case FMUC_INST_UINT8: return ((const uint8_t *)buf)[i];
+    case FMUC_INST_INT16: return ((const int16_t *)buf)[i];
+    case FMUC_INST_UINT16: return ((const uint16_t *)buf)[i];
+    case FMUC_INST_INT32: return ((const int32_t *)buf)[i];
+    case FMUC_INST_UINT32: return ((const uint32_t *)buf)[i];
+    case FMUC_INST_INT64: case FMUC_INST_ENUMERATION: return (double)((const int64_t *)buf)[i];
+    case FMUC_INST_UINT64: return (double)((const uint64_t *)buf)[i];
+    case FMUC_INST_BOOLEAN: return ((const int *)buf)[i] ? 1.0 : 0.0;
+    default: return NAN;
+    }
+}
+
+/* "x[2]", "A[1,3]": element e (row-major, §2.4.7.2) of an array named name, 1-based */
+static char *element_name(const char *name, const size_t *dims, size_t ndims, size_t e)
+{
+    char idx[128];
+    size_t o = 0, rem = e, stride = 1;
+    for (size_t k = 0; k < ndims; k++)
+        stride *= dims[k];
+    for (size_t k = 0; k < ndims && o < sizeof idx; k++) {
+        stride /= dims[k];
+        size_t i = rem / stride;
+        rem %= stride;
+        int w = snprintf(idx + o, sizeof idx - o, "%s%zu", k ? "," : "", i + 1);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    size_t len = strlen(name) + strlen(idx) + 3;
+    char *out = malloc(len);
+    if (out)
+        snprintf(out, len, "%s[%s]", name, idx);
+    return out;
+}
+
+/* FMI 3.0: columns for every element of the recorded variables, grouped by base type */
+static fmuc_err setup_columns3(sim *s, fmuc_diag *diag)
+{
+    const fmuc_md *md = s->md;
+    fmuc_sim_result *r = s->r;
+    size_t n = 0;
+    size_t nvr[FMUC_INST_NBASE] = {0}, nval[FMUC_INST_NBASE] = {0};
+    for (size_t i = 0; i < md->nvars; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        fmuc_inst_base b = inst_base_of(v->base);
+        size_t ne;
+        if (!want_column(s->cfg, v) || b == FMUC_INST_NBASE)
+            continue;
+        if ((ne = fmuc_sim_var_elements(md, i, NULL, 0, NULL)) == 0)
+            continue;
+        if (n > MAX_VALUES)
+            break;
+        n += ne;
+        nvr[b]++;
+        nval[b] += ne;
+    }
+    r->cols = calloc(n ? n : 1, sizeof *r->cols);
+    if (!r->cols)
+        return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+    for (int b = 0; b < FMUC_INST_NBASE; b++) {
+        rec_group *g = &s->grp[b];
+        if (!nvr[b])
+            continue;
+        g->vr = calloc(nvr[b], sizeof *g->vr);
+        g->col0 = calloc(nvr[b], sizeof *g->col0);
+        g->nel = calloc(nvr[b], sizeof *g->nel);
+        g->buf = calloc(nval[b], inst_base_size((fmuc_inst_base)b));
+        if (!g->vr || !g->col0 || !g->nel || !g->buf)
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+    }
+    for (size_t i = 0; i < md->nvars && r->ncols < n; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        fmuc_inst_base b = inst_base_of(v->base);
+        size_t dims[8], nd = 0, ne;
+        if (!want_column(s->cfg, v) || b == FMUC_INST_NBASE)
+            continue;
+        if ((ne = fmuc_sim_var_elements(md, i, dims, 8, &nd)) == 0 || r->ncols + ne > n)
+            continue;
+        rec_group *g = &s->grp[b];
+        g->vr[g->nvr] = v->value_reference;
+        g->col0[g->nvr] = r->ncols;
+        g->nel[g->nvr] = ne;
+        g->nvr++;
+        g->nval += ne;
+        for (size_t e = 0; e < ne; e++) {
+            fmuc_sim_column *c = &r->cols[r->ncols];
+            c->name = nd == 0 ? strdup(v->name) : nd <= 8 ? element_name(v->name, dims, nd, e)
+                                                          : NULL;
+            if (!c->name)
+                return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
+            fmuc_sim_column_units(md, v, c);
+            c->vr = v->value_reference;
+            c->var_index = (uint32_t)(i + 1);
+            c->type = v->type;
+            c->causality = v->causality;
+            r->ncols++;
+        }
+    }
+    return FMUC_OK;
+}
+
 static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
 {
+    if (s->ver == 3) {
+        fmuc_err e3 = setup_columns3(s, diag);
+        if (e3 < 0)
+            return e3;
+    }
     const fmuc_md *md = s->md;
     fmuc_sim_result *r = s->r;
     size_t n = 0;
     for (size_t i = 0; i < md->nvars; i++)
         n += want_column(s->cfg, &md->vars[i]) != 0;
-    r->cols = calloc(n ? n : 1, sizeof *r->cols);
+    if (s->ver == 3)
+        n = 0; /* the 2.0 per-type lists stay empty */
+    if (s->ver != 3)
+        r->cols = calloc(n ? n : 1, sizeof *r->cols);
     s->rr = calloc(n ? n : 1, sizeof *s->rr);
     s->ri = calloc(n ? n : 1, sizeof *s->ri);
     s->rb = calloc(n ? n : 1, sizeof *s->rb);
@@ -306,7 +548,7 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
     s->bbuf = calloc(n ? n : 1, sizeof *s->bbuf);
     if (!r->cols || !s->rr || !s->ri || !s->rb || !s->vbuf || !s->rbuf || !s->ibuf || !s->bbuf)
         return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
-    for (size_t i = 0; i < md->nvars; i++) {
+    for (size_t i = 0; i < md->nvars && s->ver != 3; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (!want_column(s->cfg, v))
             continue;
@@ -369,6 +611,27 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         row[k] = NAN;
     r->times[r->npoints] = t;
     int bad = 0;
+    for (int b = 0; s->ver == 3 && b < FMUC_INST_NBASE && !bad; b++) {
+        rec_group *g = &s->grp[b];
+        if (!g->nvr)
+            continue;
+        int fn = b == FMUC_INST_FLOAT64 || b == FMUC_INST_FLOAT32 ? FMUC_SIM_FN_GetReal
+                 : b == FMUC_INST_BOOLEAN                         ? FMUC_SIM_FN_GetBoolean
+                                                                  : FMUC_SIM_FN_GetInteger;
+        fmuc_status st = rec(s, fn, fmuc_inst_get(s->in_, (fmuc_inst_base)b, g->vr, g->nvr,
+                                                  g->buf, g->nval),
+                             t, "%s: %zu variables, %zu values", inst_base_fn3[b], g->nvr, g->nval);
+        if (ok(st)) {
+            size_t e = 0;
+            for (size_t k = 0; k < g->nvr; k++)
+                for (size_t j = 0; j < g->nel[k]; j++)
+                    row[g->col0[k] + j] = elem_as_double((fmuc_inst_base)b, g->buf, e++);
+        } else if (st != FMUC_STATUS_DISCARD || fn != FMUC_SIM_FN_GetReal) {
+            char sb[32];
+            stop(s, "%s returned %s at t=%.17g", inst_base_fn3[b], stname(s, st, sb, sizeof sb), t);
+            bad = 1;
+        }
+    }
     if (s->nr) {
         for (size_t k = 0; k < s->nr; k++)
             s->vbuf[k] = s->rr[k].vr;
@@ -414,6 +677,14 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
     if (bad)
         return -1;
     int nf = 0;
+    for (size_t k = 0; s->ver == 3 && k < r->ncols; k++) {
+        double v = row[k];
+        if (!isfinite(v) && r->cols[k].type == FMUC_TYPE_REAL &&
+            r->cols[k].causality == FMUC_CAUS_OUTPUT) {
+            nonfinite(s, t, "output", r->cols[k].name, v);
+            nf = 1;
+        }
+    }
     for (size_t k = 0; k < s->nr; k++) {
         double v = row[s->rr[k].col];
         if (!isfinite(v) && r->cols[s->rr[k].col].causality == FMUC_CAUS_OUTPUT) {
@@ -578,7 +849,8 @@ static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
 {
     const fmuc_sim_config *cfg = s->cfg;
     fmuc_err err = FMUC_OK;
-    if (cfg->no_excitation) {
+    if (cfg->no_excitation || s->ver == 3) {
+        /* FMI 3.0: inputs keep their start values (driving 3.0 inputs is not implemented) */
         s->in = NULL;
     } else if (cfg->input) {
         s->in = cfg->input;
@@ -606,7 +878,10 @@ static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
     } else {
         s->r->inputs = cJSON_CreateObject();
         if (s->r->inputs)
-            cJSON_AddStringToObject(s->r->inputs, "source", "start values (no excitation)");
+            cJSON_AddStringToObject(s->r->inputs, "source",
+                                    s->ver == 3 && !cfg->no_excitation
+                                        ? "start values (FMI 3.0 inputs are not driven yet)"
+                                        : "start values (no excitation)");
     }
     return FMUC_OK;
 }
@@ -628,7 +903,7 @@ static void init_on_call(void *user, fmuc_inst_op op, int status)
     sim *s = user;
     double t0 = s->r->start;
     int fn = sim_fn_of(op);
-    if (fn < 0)
+    if (fn < 0 || !fmuc_inst_op_name(s->ver, op)) /* no such call in the version (3.0 setup) */
         return;
     if (op == FMUC_INST_OP_SETUP_EXPERIMENT)
         rec(s, fn, (fmuc_status)status, t0, "start=%g stop=%g", t0, s->r->stop);
@@ -655,9 +930,8 @@ static int initialize(sim *s)
     r->status_counts[FMUC_SIM_FN_Instantiate][s->in_ ? FMUC_STATUS_OK : FMUC_STATUS_ERROR]++;
     if (!s->in_) {
         r->instantiate_failed = 1;
-        if (s->md->fmi == FMUC_FMI1)
-            stop(s, "%s returned NULL", s->cfg->iface == fmi2ModelExchange ? "fmiInstantiateModel"
-                                                                            : "fmiInstantiateSlave");
+        if (s->ver != 2)
+            stop(s, "%s returned NULL", fnname(s, FMUC_SIM_FN_Instantiate));
         else
             stop(s, "fmi2Instantiate(%s) returned NULL",
                  s->cfg->iface == fmi2ModelExchange ? "fmi2ModelExchange" : "fmi2CoSimulation");
@@ -758,7 +1032,8 @@ static int run_cs(sim *s, fmuc_diag *diag)
         }
         fmuc_worker_phase_at(s->ctx, "step", (long long)(k + 1), tc);
         int pend = 0;
-        fmuc_status st = fmuc_drive_do_step(s->in_, tc, hk, 0, NULL, &pend);
+        fmuc_inst_step_info sinfo;
+        fmuc_status st = fmuc_drive_do_step(s->in_, tc, hk, 0, &sinfo, &pend);
         if (pend) /* counted for api-status-codes; the step's outcome is what the wait gave */
             r->status_counts[FMUC_SIM_FN_DoStep][FMUC_STATUS_PENDING]++;
         st = rec(s, FMUC_SIM_FN_DoStep, st, tc, "t=%.9g h=%.9g", tc, hk);
@@ -766,19 +1041,29 @@ static int run_cs(sim *s, fmuc_diag *diag)
         if (st == FMUC_STATUS_DISCARD) {
             int term = 0;
             double last = NAN;
-            fmuc_status s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus,
-                                 fmuc_inst_cs_status(s->in_, FMUC_INST_Q_TERMINATED, &term), tc,
-                                 "fmi2Terminated");
-            fmuc_status s2 = rec(s, FMUC_SIM_FN_GetRealStatus,
-                                 fmuc_inst_cs_status(s->in_, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &last),
-                                 tc, "fmi2LastSuccessfulTime");
+            fmuc_status s1, s2;
+            if (s->ver == 3) { /* fmi3DoStep returned them (§4.2.1): no call */
+                s1 = fmuc_inst_cs_status(s->in_, FMUC_INST_Q_TERMINATED, &term);
+                s2 = fmuc_inst_cs_status(s->in_, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &last);
+            } else {
+                s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus,
+                         fmuc_inst_cs_status(s->in_, FMUC_INST_Q_TERMINATED, &term), tc,
+                         "fmi2Terminated");
+                s2 = rec(s, FMUC_SIM_FN_GetRealStatus,
+                         fmuc_inst_cs_status(s->in_, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &last),
+                         tc, "fmi2LastSuccessfulTime");
+            }
             r->last_successful_time = ok(s2) ? last : NAN;
             if (ok(s1) && term)
                 r->terminated_by_fmu = 1;
             r->end_time = ok(s2) && isfinite(last) ? last : tc;
-            if (s->md->fmi == FMUC_FMI1) /* 1.0 has no fmiTerminated status kind */
+            if (s->ver == 1) /* 1.0 has no fmiTerminated status kind */
                 stop(s, "fmiDoStep(t=%.9g, h=%.9g) returned fmiDiscard; lastSuccessfulTime=%.17g",
                      tc, hk, last);
+            else if (s->ver == 3)
+                stop(s, "fmi3DoStep(t=%.9g, h=%.9g) returned fmi3Discard; terminateSimulation=%s, "
+                        "lastSuccessfulTime=%.17g",
+                     tc, hk, term ? "true" : "false", last);
             else
                 stop(s, "fmi2DoStep(t=%.9g, h=%.9g) returned fmi2Discard; fmi2Terminated=%s, "
                         "lastSuccessfulTime=%.17g",
@@ -795,6 +1080,14 @@ static int run_cs(sim *s, fmuc_diag *diag)
         }
         t = tn;
         r->end_time = t;
+        if (s->ver == 3 && sinfo.terminate_simulation) {
+            /* FMI 3.0.2 §4.2.1: fmi3DoStep returned terminateSimulation=true: the FMU wants the
+             * simulation to end; the step itself succeeded (its values are recorded) */
+            r->terminated_by_fmu = 1;
+            r->completed = 1;
+            record_row(s, tn, diag);
+            goto out;
+        }
         if (s->cfg->hooks.after_step && s->cfg->hooks.after_step(s->cfg->hooks.user, s->in_, t)) {
             stop(s, "stopped by hook at t=%.17g", t);
             goto out;
@@ -880,18 +1173,19 @@ static int event_iteration(sim *s, double t, int kind, int root, int *states_cha
         if (it >= s->cfg->max_event_iterations) {
             add_event(s, t, kind, it, *states_changed, root);
             s->r->event_iteration_overflow = 1;
-            stop(s, "event iteration did not settle: fmi2NewDiscreteStates still reports "
-                    "newDiscreteStatesNeeded after %u iterations at t=%.17g",
-                 it, t);
+            stop(s, "event iteration did not settle: %s still reports %s after %u iterations "
+                    "at t=%.17g",
+                 fnname(s, FMUC_SIM_FN_NewDiscreteStates),
+                 s->ver == 3 ? "discreteStatesNeedUpdate" : "newDiscreteStatesNeeded", it, t);
             return -1;
         }
     }
     add_event(s, t, kind, it, *states_changed, root);
     if (info.next_event_time_defined) {
         if (!isfinite(info.next_event_time) || info.next_event_time <= t) {
-            stop(s, "fmi2NewDiscreteStates at t=%.17g announced nextEventTime=%.17g (not "
+            stop(s, "%s at t=%.17g announced nextEventTime=%.17g (not "
                     "finite or not after the current time)",
-                 t, info.next_event_time);
+                 fnname(s, FMUC_SIM_FN_NewDiscreteStates), t, info.next_event_time);
             return -1;
         }
         s->tnext = info.next_event_time;
@@ -1066,12 +1360,30 @@ static int run_me(sim *s, fmuc_diag *diag)
     SUNMatrix A = NULL;
     SUNLinearSolver LS = NULL;
     void *cv = NULL;
-    int cis_needed = !((md->me.caps >> FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED) & 1u);
+    /* FMI 3.0 has needsCompletedIntegratorStep instead (default false); calling it anyway is
+     * allowed (§3.2.3), so 3.0 FMUs get it after every step as 2.0 FMUs without the flag do */
+    int cis_needed = s->ver == 3 ||
+                     !((md->me.caps >> FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED) & 1u);
 
     s->nx = md->nderivatives;
     if (md->fmi == FMUC_FMI1 && md->has_number_of_continuous_states) /* 1.0: no ModelStructure */
         s->nx = md->number_of_continuous_states;
     s->nz = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
+    if (s->ver == 3) {
+        /* §2.4.8: the continuous states are the elements of the ContinuousStateDerivative
+         * variables, the event indicators those of the EventIndicator variables */
+        size_t nx = 0, nz = 0;
+        for (size_t i = 0; i < md->nderivatives; i++)
+            nx += md->derivatives[i].index ? fmuc_sim_var_elements(md, md->derivatives[i].index - 1,
+                                                                   NULL, 0, NULL)
+                                           : 1;
+        for (size_t i = 0; i < md->nevent_indicators; i++)
+            nz += md->event_indicators[i].index
+                      ? fmuc_sim_var_elements(md, md->event_indicators[i].index - 1, NULL, 0, NULL)
+                      : 1;
+        s->nx = nx;
+        s->nz = nz;
+    }
     size_t N = s->nx ? s->nx : 1;
     if (s->nx > FMUC_MD_MAX_DYNAMIC_COUNT || s->nz > FMUC_MD_MAX_DYNAMIC_COUNT) {
         stop(s, "model too large for the harness (%zu states, %zu event indicators)", s->nx, s->nz);
@@ -1198,9 +1510,9 @@ static int run_me(sim *s, fmuc_diag *diag)
             int ks = sync_fmu(s, t, yv);
             if (ks) {
                 if (ks > 0)
-                    stop(s, "fmi2SetContinuousStates returned fmi2Discard at an accepted step "
-                            "(t=%.17g)",
-                         t);
+                    stop(s, "%s returned %sDiscard at an accepted step (t=%.17g)",
+                         fnname(s, FMUC_SIM_FN_SetContinuousStates),
+                         s->ver == 3 ? "fmi3" : "fmi2", t);
                 can_terminate = !s->error;
                 break;
             }
@@ -1317,6 +1629,8 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_resu
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
     s.md = &fmu->md;
+    s.ver = fmuc_inst_version(ctx);
+    out->fmi_version = s.ver;
     s.cfg = cfg;
     s.r = out;
     out->bad = calloc(MAX_BAD, sizeof *out->bad);
@@ -1339,6 +1653,12 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_resu
     out->end_time = out->start;
     rc = cfg->iface == fmi2ModelExchange ? run_me(&s, diag) : run_cs(&s, diag);
 done:
+    for (int b = 0; b < FMUC_INST_NBASE; b++) {
+        free(s.grp[b].vr);
+        free(s.grp[b].col0);
+        free(s.grp[b].nel);
+        free(s.grp[b].buf);
+    }
     free(s.rr);
     free(s.ri);
     free(s.rb);

@@ -10,6 +10,9 @@
 
 static const char *const status_keys[FMUC_SIM_NSTATUS] = {
     "fmi2OK", "fmi2Warning", "fmi2Discard", "fmi2Error", "fmi2Fatal", "fmi2Pending", "invalid"};
+/* the evidence's names for an FMI 3.0 run (the worker transfer keeps the keys above) */
+static const char *const status_keys3[FMUC_SIM_NSTATUS] = {
+    "fmi3OK", "fmi3Warning", "fmi3Discard", "fmi3Error", "fmi3Fatal", "pending", "invalid"};
 
 static const char *event_kind_name(int k)
 {
@@ -71,6 +74,7 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
         return NULL;
     cJSON_AddStringToObject(j, "interface",
                             r->iface == fmi2ModelExchange ? "ModelExchange" : "CoSimulation");
+    add_num(j, "fmi_version", r->fmi_version ? r->fmi_version : 2);
     add_num(j, "start", r->start);
     add_num(j, "stop", r->stop);
     add_num(j, "step", r->step);
@@ -186,6 +190,7 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
         return FMUC_ERROR;
     const char *iface = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "interface"));
     r->iface = iface && strcmp(iface, "ModelExchange") == 0 ? fmi2ModelExchange : fmi2CoSimulation;
+    r->fmi_version = jnum(j, "fmi_version") == 3.0 ? 3 : jnum(j, "fmi_version") == 1.0 ? 1 : 2;
     r->start = jnum(j, "start");
     r->stop = jnum(j, "stop");
     r->step = jnum(j, "step");
@@ -445,12 +450,15 @@ void fmuc_sim_add_summary(const fmuc_sim_result *r, cJSON *evidence)
     cJSON *calls = cJSON_AddObjectToObject(evidence, "calls");
     for (int fn = 0; calls && fn < FMUC_SIM_NFN; fn++) {
         cJSON *o = NULL;
+        char nb[64];
         for (int k = 0; k < FMUC_SIM_NSTATUS; k++) {
             if (!r->status_counts[fn][k])
                 continue;
             if (!o)
-                o = cJSON_AddObjectToObject(calls, fmuc_sim_fn_name(fn));
-            add_num(o, status_keys[k], (double)r->status_counts[fn][k]);
+                o = cJSON_AddObjectToObject(calls, fmuc_sim_fn_name_v(r->fmi_version, r->iface,
+                                                                      fn, nb, sizeof nb));
+            add_num(o, r->fmi_version == 3 ? status_keys3[k] : status_keys[k],
+                    (double)r->status_counts[fn][k]);
         }
     }
 }

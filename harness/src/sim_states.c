@@ -1,4 +1,5 @@
-/* The FMI 2.0 function x state tables (fmi2_states.def) behind fmuc_fmi2_states(). */
+/* The FMI 2.0 function x state tables (fmi2_states.def) behind fmuc_fmi2_states(), and FMI
+ * 3.0's (fmi3_states.def) behind fmuc_fmi3_states(). */
 #include <string.h>
 
 #include "fmuc/fmuc_sim.h"
@@ -59,6 +60,53 @@ const char *fmuc_fmi2_state_name(unsigned st)
     case FMUC_ST_TERM: return "terminated";
     case FMUC_ST_ERR: return "error";
     case FMUC_ST_FAT: return "fatal";
+    }
+    return "?";
+}
+
+/* ---- FMI 3.0 ------------------------------------------------------------------------------ */
+
+#define SM FMUC_ST_SC
+#define ME 1u
+#define CS 2u
+
+typedef struct {
+    const char *name;
+    unsigned me, me_cond, cs, cs_cond, ifaces;
+} state_row3;
+
+#define FMUC_FMI3_FN(n, a, b, c, d, i) {"fmi3" #n, (a), (b), (c), (d), (i)},
+static const state_row3 rows3[] = {
+#include "fmi3_states.def"
+};
+#undef FMUC_FMI3_FN
+
+int fmuc_fmi3_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional)
+{
+    for (size_t i = 0; fn && i < sizeof rows3 / sizeof rows3[0]; i++) {
+        if (strcmp(rows3[i].name, fn) != 0)
+            continue;
+        if (!(rows3[i].ifaces & (iface == fmi2ModelExchange ? ME : CS)))
+            return -1;
+        if (allowed)
+            *allowed = iface == fmi2ModelExchange ? rows3[i].me : rows3[i].cs;
+        if (conditional)
+            *conditional = iface == fmi2ModelExchange ? rows3[i].me_cond : rows3[i].cs_cond;
+        return 0;
+    }
+    return -1;
+}
+
+const char *fmuc_fmi3_state_name(unsigned st)
+{
+    switch (st) {
+    case FMUC_ST_START: return "Start";
+    case FMUC_ST_INST: return "Instantiated";
+    case FMUC_ST_INIT: return "Initialization Mode";
+    case FMUC_ST_EM: return "Event Mode";
+    case FMUC_ST_CTM: return "Continuous-Time Mode";
+    case FMUC_ST_SC: return "Step Mode";
+    case FMUC_ST_TERM: return "Terminated";
     }
     return "?";
 }

@@ -53,7 +53,7 @@ fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, unsigned fn)
     e->flags = 0;
     e->n[0] = e->n[1] = 0;
     e->s[0][0] = e->s[1][0] = '\0';
-    e->timed = fn < FMUC_FMI_NFUNCTIONS ? 1u : 2u;
+    e->timed = fn < FMUC_W_FN_DLOPEN ? 1u : 2u;
     return e;
 }
 
@@ -237,6 +237,7 @@ static void put_str(tbuf *b, const fmuc_w_call *e, int k, int maxlen)
 static const char *const fn_names[FMUC_W_FN_COUNT] = {
 #define FMUC_NAME_(ret, name, params, iface) #name,
     FMUC_FMI2_FUNCTIONS(FMUC_NAME_)
+    FMUC_FMI3_FUNCTIONS(FMUC_NAME_)
 #undef FMUC_NAME_
     "dlopen",
     "dlclose",
@@ -331,6 +332,163 @@ static void format_fmi1(tbuf *b, const fmuc_w_call *e)
     }
 }
 
+/* FMI 3.0 lists: vr list 0 and the number of values (n[1]); the first values of a set call in
+ * d[] (real) or i[] (integers), kept up to FMUC_W_VAL_KEPT */
+static void put_vrs3(tbuf *b, const fmuc_w_call *e)
+{
+    size_t i, m = kept(e->n[0], FMUC_W_VR_KEPT);
+    if (e->flags & FMUC_W_A_NULL0) {
+        put(b, "valueReferences=NULL, nValueReferences=%llu", (unsigned long long)e->n[0]);
+    } else {
+        put(b, "vr=[");
+        for (i = 0; i < m; i++)
+            put(b, "%s%u", i ? "," : "", e->vr[0][i]);
+        put(b, "%s], nvr=%llu", e->n[0] > FMUC_W_VR_KEPT ? ",..." : "",
+            (unsigned long long)e->n[0]);
+    }
+    put(b, ", nValues=%llu", (unsigned long long)e->n[1]);
+}
+
+static void put_vals3(tbuf *b, const fmuc_w_call *e, int is_real)
+{
+    size_t i, m = kept(e->n[1], FMUC_W_VAL_KEPT);
+    put(b, ", values=[");
+    if (e->flags & FMUC_W_A_NULL1) {
+        put(b, "NULL]");
+        return;
+    }
+    for (i = 0; i < m; i++) {
+        if (is_real)
+            put(b, "%s%.10g", i ? "," : "", e->d[i]);
+        else
+            put(b, "%s%d", i ? "," : "", (int)e->i[i]);
+    }
+    put(b, "%s]", e->n[1] > FMUC_W_VAL_KEPT ? ",..." : "");
+}
+
+static void format3(tbuf *b, const fmuc_w_call *e)
+{
+    unsigned fn = e->fn;
+    switch (fn) {
+    case FMUC_W_FN_fmi3SetDebugLogging:
+        put(b, "loggingOn=%d, nCategories=%llu", (int)e->i[0], (unsigned long long)e->n[0]);
+        return;
+    case FMUC_W_FN_fmi3InstantiateModelExchange:
+    case FMUC_W_FN_fmi3InstantiateCoSimulation:
+    case FMUC_W_FN_fmi3InstantiateScheduledExecution:
+        put(b, "instanceName=\"");
+        put_str(b, e, 0, 40);
+        put(b, "\", instantiationToken=\"");
+        put_str(b, e, 1, 60);
+        put(b, "\", visible=%d, loggingOn=%d", (int)e->i[1], (int)e->i[2]);
+        if (fn == FMUC_W_FN_fmi3InstantiateCoSimulation)
+            put(b, ", eventModeUsed=%d, earlyReturnAllowed=%d, nRequiredIntermediateVariables=%llu",
+                (int)e->i[3], (int)e->i[0], (unsigned long long)e->n[0]);
+        if (e->flags & FMUC_W_A_NULLP)
+            put(b, ", logMessage=NULL");
+        return;
+    case FMUC_W_FN_fmi3FreeInstance:
+        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "instance");
+        return;
+    case FMUC_W_FN_fmi3EnterInitializationMode:
+        put(b, "toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, stopTimeDefined=%d, "
+               "stopTime=%.10g",
+            (int)e->i[0], e->d[0], e->d[1], (int)e->i[1], e->d[2]);
+        return;
+    case FMUC_W_FN_fmi3SetFloat32:
+    case FMUC_W_FN_fmi3SetFloat64:
+        put_vrs3(b, e);
+        put_vals3(b, e, 1);
+        return;
+    case FMUC_W_FN_fmi3SetInt8:
+    case FMUC_W_FN_fmi3SetUInt8:
+    case FMUC_W_FN_fmi3SetInt16:
+    case FMUC_W_FN_fmi3SetUInt16:
+    case FMUC_W_FN_fmi3SetInt32:
+    case FMUC_W_FN_fmi3SetUInt32:
+    case FMUC_W_FN_fmi3SetInt64:
+    case FMUC_W_FN_fmi3SetUInt64:
+    case FMUC_W_FN_fmi3SetBoolean:
+    case FMUC_W_FN_fmi3SetClock:
+        put_vrs3(b, e);
+        put_vals3(b, e, 0);
+        return;
+    case FMUC_W_FN_fmi3GetFloat32:
+    case FMUC_W_FN_fmi3GetFloat64:
+    case FMUC_W_FN_fmi3GetInt8:
+    case FMUC_W_FN_fmi3GetUInt8:
+    case FMUC_W_FN_fmi3GetInt16:
+    case FMUC_W_FN_fmi3GetUInt16:
+    case FMUC_W_FN_fmi3GetInt32:
+    case FMUC_W_FN_fmi3GetUInt32:
+    case FMUC_W_FN_fmi3GetInt64:
+    case FMUC_W_FN_fmi3GetUInt64:
+    case FMUC_W_FN_fmi3GetBoolean:
+    case FMUC_W_FN_fmi3GetString:
+    case FMUC_W_FN_fmi3SetString:
+    case FMUC_W_FN_fmi3GetBinary:
+    case FMUC_W_FN_fmi3SetBinary:
+    case FMUC_W_FN_fmi3GetClock:
+    case FMUC_W_FN_fmi3GetOutputDerivatives:
+    case FMUC_W_FN_fmi3GetIntervalDecimal:
+    case FMUC_W_FN_fmi3GetIntervalFraction:
+    case FMUC_W_FN_fmi3GetShiftDecimal:
+    case FMUC_W_FN_fmi3GetShiftFraction:
+    case FMUC_W_FN_fmi3SetIntervalDecimal:
+    case FMUC_W_FN_fmi3SetIntervalFraction:
+    case FMUC_W_FN_fmi3SetShiftDecimal:
+    case FMUC_W_FN_fmi3SetShiftFraction:
+        put_vrs3(b, e);
+        return;
+    case FMUC_W_FN_fmi3SetFMUState:
+        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "FMUState");
+        return;
+    case FMUC_W_FN_fmi3SerializeFMUState:
+    case FMUC_W_FN_fmi3DeserializeFMUState:
+        put(b, "size=%llu", (unsigned long long)e->n[0]);
+        return;
+    case FMUC_W_FN_fmi3GetDirectionalDerivative:
+    case FMUC_W_FN_fmi3GetAdjointDerivative:
+        put(b, "unknowns ");
+        put_vrs(b, e, 0);
+        put(b, "; knowns ");
+        put_vrs(b, e, 1);
+        put(b, "; nSeed=%d, nSensitivity=%d", (int)e->i[0], (int)e->i[1]);
+        return;
+    case FMUC_W_FN_fmi3CompletedIntegratorStep:
+        put(b, "noSetFMUStatePriorToCurrentPoint=%d", (int)e->i[0]);
+        return;
+    case FMUC_W_FN_fmi3SetTime:
+        put(b, "time=%.10g", e->d[0]);
+        return;
+    case FMUC_W_FN_fmi3SetContinuousStates:
+        put(b, "continuousStates=[");
+        put_vals(b, e, 1);
+        put(b, "], nContinuousStates=%llu", (unsigned long long)e->n[0]);
+        return;
+    case FMUC_W_FN_fmi3GetContinuousStateDerivatives:
+    case FMUC_W_FN_fmi3GetContinuousStates:
+    case FMUC_W_FN_fmi3GetNominalsOfContinuousStates:
+        put(b, "nContinuousStates=%llu", (unsigned long long)e->n[0]);
+        return;
+    case FMUC_W_FN_fmi3GetEventIndicators:
+        put(b, "nEventIndicators=%llu", (unsigned long long)e->n[0]);
+        return;
+    case FMUC_W_FN_fmi3DoStep:
+        put(b, "t=%.10g, h=%.10g, noSet=%d", e->d[0], e->d[1], (int)e->i[0]);
+        return;
+    case FMUC_W_FN_fmi3ActivateModelPartition:
+        put(b, "clockReference=%u, activationTime=%.10g", e->vr[0][0], e->d[0]);
+        return;
+    case FMUC_W_FN_fmi3GetNumberOfVariableDependencies:
+    case FMUC_W_FN_fmi3GetVariableDependencies:
+        put(b, "vr=%u", e->vr[0][0]);
+        return;
+    default:
+        return;
+    }
+}
+
 void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
 {
     tbuf b = {buf, n, 0};
@@ -344,6 +502,11 @@ void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
     }
     put(&b, "%s(", fn_names[fn]);
     if (e->state == FMUC_W_CALL_NOT_PROVIDED) {
+        put(&b, ")");
+        return;
+    }
+    if (fmuc_w_fn_version(fn) == 3) {
+        format3(&b, e);
         put(&b, ")");
         return;
     }
@@ -444,12 +607,20 @@ static const char *status_text(int status, char *buf, size_t n)
     return fmuc_fmi_status_name(status, buf, n);
 }
 
-/* a call's status in its version's names (fmiOK for the calls of FMI 1.0) */
-static const char *call_status_text(const fmuc_w_call *e, char *buf, size_t n)
+/* the status of a call or log entry in its version's names (fmiOK for FMI 1.0, fmi3OK for
+ * FMI 3.0) */
+static const char *status_text_v(int version, int status, char *buf, size_t n)
 {
-    if (e->fn >= FMUC_W_FN1_FIRST && e->fn < FMUC_W_FN_COUNT)
-        return fmuc_status_name(1, e->status, buf, n);
-    return status_text(e->status, buf, n);
+    if (version == 1)
+        return fmuc_status_name(1, status, buf, n);
+    if (version != 3)
+        return status_text(status, buf, n);
+    static const char *const names[] = {"fmi3OK", "fmi3Warning", "fmi3Discard", "fmi3Error",
+                                        "fmi3Fatal"};
+    if (status >= 0 && status <= 4)
+        return names[status];
+    snprintf(buf, n, "invalid(%d)", status);
+    return buf;
 }
 
 static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
@@ -468,7 +639,8 @@ static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
     free(safe);
     switch (e->state) {
     case FMUC_W_CALL_RETURNED:
-        cJSON_AddStringToObject(o, "status", call_status_text(e, sbuf, sizeof sbuf));
+        cJSON_AddStringToObject(o, "status", status_text_v(fmuc_w_fn_version(e->fn), e->status,
+                                                           sbuf, sizeof sbuf));
         break;
     case FMUC_W_CALL_NOT_PROVIDED:
         cJSON_AddStringToObject(o, "status", "not provided");
@@ -586,6 +758,14 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
             if (sh->missing_mask & (1ull << i))
                 cJSON_AddItemToArray(out->missing, cJSON_CreateString(fn_names[i]));
     }
+    if (sh->missing_mask3[0] || sh->missing_mask3[1]) {
+        if (!out->missing)
+            out->missing = cJSON_CreateArray();
+        for (i = 0; i < FMUC_W_FN_FMI3_COUNT && i < 128; i++)
+            if (sh->missing_mask3[i / 64] & (1ull << (i % 64)))
+                cJSON_AddItemToArray(out->missing,
+                                     cJSON_CreateString(fn_names[FMUC_W_FN_FMI3_FIRST + i]));
+    }
 
     out->buffer_violations_total = sh->bufv_total;
     if (sh->bufv_total) {
@@ -631,11 +811,14 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
         char sbuf[32];
         if (!o)
             break;
-        add_opt_string(o, "instance", l->instance, sizeof l->instance,
-                       (l->flags & FMUC_W_LOG_INST_NULL) != 0);
+        if (!(l->flags & FMUC_W_LOG_FMI3)) /* FMI 3.0's logMessage has no instance name */
+            add_opt_string(o, "instance", l->instance, sizeof l->instance,
+                           (l->flags & FMUC_W_LOG_INST_NULL) != 0);
         cJSON_AddStringToObject(o, "status",
-                                sh->fmi1 == 1 ? fmuc_status_name(1, l->status, sbuf, sizeof sbuf)
-                                              : status_text(l->status, sbuf, sizeof sbuf));
+                                status_text_v(l->flags & FMUC_W_LOG_FMI3 ? 3
+                                              : sh->fmi1 == 1           ? 1
+                                                                        : 2,
+                                              l->status, sbuf, sizeof sbuf));
         add_opt_string(o, "category", l->category, sizeof l->category,
                        (l->flags & FMUC_W_LOG_CAT_NULL) != 0);
         add_opt_string(o, "message", l->message, sizeof l->message,

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "fmi1/fmi1.h"
+#include "fmi3/fmi3.h"
 #include "fmuc/fmuc_worker.h"
 #include "sandbox_internal.h"
 
@@ -24,11 +25,13 @@ enum { FMUC_W_CALL_EMPTY = 0, FMUC_W_CALL_RUNNING = 1, FMUC_W_CALL_RETURNED = 2,
        FMUC_W_CALL_RETURNED_PTR = 4,  /* pointer result: status 1 non-NULL, 0 NULL */
        FMUC_W_CALL_RETURNED_VOID = 5 };
 
-/* Which call a trace entry is: the index of the function in FMUC_FMI2_FUNCTIONS, or one of the
- * library calls after them. */
+/* Which call a trace entry is: the index of the function in FMUC_FMI2_FUNCTIONS, then the FMI
+ * 3.0 functions in FMUC_FMI3_FUNCTIONS order (FMUC_W_FN_FMI3_FIRST + index), then the library
+ * calls after them. */
 enum {
 #define FMUC_W_FN_ENUM_(ret, name, params, iface) FMUC_W_FN_##name,
     FMUC_FMI2_FUNCTIONS(FMUC_W_FN_ENUM_)
+    FMUC_FMI3_FUNCTIONS(FMUC_W_FN_ENUM_)
 #undef FMUC_W_FN_ENUM_
     FMUC_W_FN_DLOPEN,
     FMUC_W_FN_DLCLOSE,
@@ -41,6 +44,16 @@ enum {
     FMUC_W_FN_COUNT
 };
 #define FMUC_W_FN1_FIRST FMUC_W_FN1_fmiGetVersion /* calls of FMI 1.0 are FIRST..COUNT-1 */
+#define FMUC_W_FN_FMI3_FIRST FMUC_W_FN_fmi3GetVersion
+#define FMUC_W_FN_FMI3_COUNT (FMUC_W_FN_DLOPEN - FMUC_W_FN_FMI3_FIRST)
+/** The FMI version of a traced function (1, 2 or 3; 0 for the library calls). */
+static inline int fmuc_w_fn_version(unsigned fn)
+{
+    return fn < FMUC_W_FN_FMI3_FIRST ? 2
+           : fn < FMUC_W_FN_DLOPEN   ? 3
+           : fn >= FMUC_W_FN1_FIRST && fn < FMUC_W_FN_COUNT ? 1
+                                                              : 0;
+}
 
 #define FMUC_W_VR_KEPT 6   /* value references kept per list */
 #define FMUC_W_VAL_KEPT 4  /* values kept */
@@ -81,7 +94,9 @@ enum {
     FMUC_W_LOG_MSG_NULL = 1u << 2,
     FMUC_W_LOG_RAW = 1u << 3,        /* format refused (e.g. %n): message kept unformatted */
     FMUC_W_LOG_TRUNCATED = 1u << 4,
-    FMUC_W_LOG_ENV_MISMATCH = 1u << 5 /* first argument was not the componentEnvironment */
+    FMUC_W_LOG_ENV_MISMATCH = 1u << 5, /* first argument was not the componentEnvironment */
+    FMUC_W_LOG_FMI3 = 1u << 6        /* from the FMI 3.0 logMessage callback (no instance name
+                                        argument; status names fmi3*) */
 };
 
 typedef struct fmuc_w_log {
@@ -126,6 +141,7 @@ typedef struct fmuc_w_shared {
     uint64_t bufv_total;     /* buffer violations seen (the first FMUC_W_BUFV_KEPT kept) */
     fmuc_w_bufv bufv[FMUC_W_BUFV_KEPT];
     uint32_t fmi1;           /* 1: the FMU is FMI 1.0 (log statuses are named fmiOK ...) */
+    uint64_t missing_mask3[2]; /* bit i: function i of FMUC_FMI3_FUNCTIONS not found */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -185,6 +201,9 @@ void fmuc_callbacks__init(fmuc_worker_ctx *ctx);
 fmiMECallbackFunctions fmuc_callbacks__fmi1_me(fmuc_worker_ctx *ctx);
 fmiCSCallbackFunctions fmuc_callbacks__fmi1_cs(fmuc_worker_ctx *ctx);
 void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
+/** The FMI 3.0 logMessage callback (§2.3.1; instanceEnvironment is the worker context). */
+void fmuc_callbacks__fmi3_log(fmi3InstanceEnvironment env, fmi3Status status,
+                              fmi3String category, fmi3String message);
 
 /* loader.c */
 /** Open the library of interface k (0 ME, 1 CS; FMI 3.0 SE uses the ME library slot when the

@@ -516,8 +516,9 @@ Test(verdicts, a_crash_while_loading_fails_load_dlopen_once, .timeout = 120)
     cr_expect_eq(result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_FAIL);
     for (size_t i = 0; i < rep.nresults; i++) {
         const fmuc_result *r = &rep.results[i];
-        if (strcmp(r->id, "load-dlopen") == 0)
-            continue;
+        const fmuc_check *c = fmuc_check_find(r->id);
+        if (strcmp(r->id, "load-dlopen") == 0 || (c && !(c->versions & FMUC_V2)))
+            continue; /* another version's check: not applicable to this FMI 2.0 FMU anyway */
         cr_expect_eq(r->verdict, FMUC_VERDICT_NA, "%s: %s", r->id, fmuc_verdict_name(r->verdict));
         cr_expect(any_message(r, "(seen by check load-dlopen)", NULL), "%s", r->id);
     }

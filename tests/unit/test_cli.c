@@ -179,37 +179,36 @@ Test(cli, fmi1_is_judged, .timeout = 60)
     free(tmp);
 }
 
-Test(cli, fmi3_is_unsupported_not_broken, .timeout = 60)
+/* FMI 3.0 is judged (checks list FMUC_V3): no longer "unsupported"; a document without binaries
+ * gets its static checks and no harness error */
+Test(cli, fmi3_is_judged, .timeout = 60)
 {
-    const char *versions[] = {"3.0"};
-    for (int i = 0; i < 1; i++) {
-        char *dir = fmuc_test_mkdtemp("cli-ver"), *tmp = fmuc_test_mkdtemp("cli-ver-tmp");
-        char fmu[4200], out[4200], rp[4300];
-        snprintf(fmu, sizeof fmu, "%s/m%d.fmu", dir, i);
-        snprintf(out, sizeof out, "%s/out", dir);
-        make_md_only_fmu(fmu, versions[i]);
-        fmuc_test_run r;
-        cr_assert(run_fmucheck(&r, tmp, out, fmu, NULL, NULL) == 0);
-        cr_expect_eq(r.status, 4, "FMI %s: exit %d, stderr %s", versions[i], r.status, r.err);
-        snprintf(rp, sizeof rp, "%s/report.json", out);
-        cJSON *rep = fmuc_test_read_json(rp);
-        cr_assert(rep, "FMI %s: no report", versions[i]);
-        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rep, "status")), "unsupported");
-        cJSON *it;
-        cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
-        {
-            const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
-            cr_expect(strcmp(v, "fail") && strcmp(v, "error"), "FMI %s: %s is %s", versions[i],
-                      cJSON_GetStringValue(cJSON_GetObjectItem(it, "id")), v);
-        }
-        cJSON_Delete(rep);
-        cr_expect_eq(fmuc_test_count_entries(tmp), 0);
-        fmuc_test_run_free(&r);
-        fmuc_test_rm_rf(dir);
-        fmuc_test_rm_rf(tmp);
-        free(dir);
-        free(tmp);
+    char *dir = fmuc_test_mkdtemp("cli-v3"), *tmp = fmuc_test_mkdtemp("cli-v3-tmp");
+    char fmu[4200], out[4200], rp[4300];
+    snprintf(fmu, sizeof fmu, "%s/m3.fmu", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_md_only_fmu(fmu, "3.0");
+    fmuc_test_run r;
+    cr_assert(run_fmucheck(&r, tmp, out, fmu, NULL, NULL) == 0);
+    cr_expect_neq(r.status, 4, "FMI 3.0: exit 4 (unsupported), stderr %s", r.err);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep, "FMI 3.0: no report");
+    cr_expect_str_neq(cJSON_GetStringValue(cJSON_GetObjectItem(rep, "status")), "unsupported");
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
+        cr_expect(strcmp(v, "error"), "FMI 3.0: %s is %s",
+                  cJSON_GetStringValue(cJSON_GetObjectItem(it, "id")), v);
     }
+    cJSON_Delete(rep);
+    cr_expect_eq(fmuc_test_count_entries(tmp), 0);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(dir);
+    fmuc_test_rm_rf(tmp);
+    free(dir);
+    free(tmp);
 }
 
 Test(cli, list_checks_text_and_json)

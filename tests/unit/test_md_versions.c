@@ -80,6 +80,24 @@ static void no_issues(const fmuc_md *md, const char *what)
     cr_expect(!md->parse_stopped, "%s", what);
 }
 
+/* Dymola 2023x's FMI 3.0 files carry schema defects the parser reports (fmi3-rules G-02, G-03):
+ * Annotation@order, <Annotations> after <Alias>, a start attribute on a String; nothing else */
+static void dymola_issues(const fmuc_md *md, const char *what)
+{
+    for (size_t i = 0; i < md->nissues; i++) {
+        const fmuc_md_issue *is = &md->issues[i];
+        int known = (is->kind == FMUC_ISSUE_ATTR_UNKNOWN && is->element && is->attribute &&
+                     ((strcmp(is->element, "Annotation") == 0 &&
+                       strcmp(is->attribute, "order") == 0) ||
+                      (strcmp(is->element, "String") == 0 &&
+                       strcmp(is->attribute, "start") == 0))) ||
+                    (is->kind == FMUC_ISSUE_ELEMENT_ORDER && is->element &&
+                     strcmp(is->element, "Annotations") == 0);
+        cr_expect(known, "%s: %s", what, is->message);
+    }
+    cr_expect(!md->parse_stopped, "%s", what);
+}
+
 Test(md_fmi3, every_reference_and_thirdparty_fmi3_fmu_parses)
 {
     static const char *const fmus[] = {
@@ -100,7 +118,10 @@ Test(md_fmi3, every_reference_and_thirdparty_fmi3_fmu_parses)
         cr_expect_eq(md.fmi, FMUC_FMI3, "%s", fmus[i]);
         cr_expect(md.nvars > 0, "%s", fmus[i]);
         cr_expect_not_null(md.instantiation_token, "%s", fmus[i]);
-        no_issues(&md, fmus[i]);
+        if (strstr(fmus[i], "Dymola"))
+            dymola_issues(&md, fmus[i]);
+        else
+            no_issues(&md, fmus[i]);
         for (size_t k = 0; k < md.nunknowns; k++)
             cr_expect(md.unknowns[k].index > 0, "%s: unknown at line %u resolves", fmus[i],
                       md.unknowns[k].line);

@@ -11,7 +11,8 @@
 #include "fmuc_test_util.h"
 
 typedef struct ref_case {
-    char *kind;  /* "good", "broken", "hostile", "vdsim", "fmi1/good/me", "fmi1/good/cs" */
+    char *kind;  /* "good", "broken", "hostile", "vdsim", "fmi1/good/me", "fmi1/good/cs",
+                    "fmi3good" (fmus/fmi3/good) */
     char *name;  /* folder name */
 } ref_case;
 
@@ -66,10 +67,9 @@ ParameterizedTestParameters(reference, matrix)
     add_cases(&arr, &n, &cap, "fmi1/good/cs");
     add_cases(&arr, &n, &cap, "broken");
     add_cases(&arr, &n, &cap, "hostile");
-    add_cases(&arr, &n, &cap, "fmi1/good/me"); /* the project's FMI 1.0 FMUs (issue 20) */
-    add_cases(&arr, &n, &cap, "fmi1/good/cs");
-    const char *vd[] = {"vdsim_l2", "vdsim_l3"};
-    for (int i = 0; i < 2; i++) {
+    /* the vdsim FMUs, and the FMI 3.0 FMUs of the project (issue 19: they fail no check) */
+    const char *vd[] = {"vdsim_l2", "vdsim_l3", "fmi3/vdsim_l2_fmi3", "fmi3/vdsim_l3_fmi3"};
+    for (int i = 0; i < (int)(sizeof vd / sizeof vd[0]); i++) {
         char p[4096];
         snprintf(p, sizeof p, "%s/%s.fmu", FMUC_FMU_DIR, vd[i]);
         if (access(p, R_OK) != 0)
@@ -85,6 +85,30 @@ ParameterizedTestParameters(reference, matrix)
         arr[n].kind = cr_strdup("vdsim");
         arr[n++].name = cr_strdup(vd[i]);
     }
+    /* the FMI 3.0 builds of the good models (reference_fmus/good/<Name>/FMI_VERSIONS lists 3) */
+    char f3[4096];
+    snprintf(f3, sizeof f3, "%s/fmi3/good", FMUC_FMU_DIR);
+    DIR *d = opendir(f3);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len <= 4 || strcmp(e->d_name + len - 4, ".fmu") != 0)
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 4;
+            ref_case *na = cr_malloc(ncap * sizeof *na);
+            if (arr)
+                memcpy(na, arr, n * sizeof *na);
+            arr = na;
+            cap = ncap;
+        }
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name);
+        arr[n].kind = cr_strdup("fmi3good");
+        arr[n++].name = cr_strdup(name);
+    }
+    if (d)
+        closedir(d);
     return cr_make_param_array(ref_case, arr, n, case_cleanup);
 }
 
@@ -146,6 +170,9 @@ ParameterizedTest(ref_case *c, reference, matrix, .timeout = 600)
     if (strcmp(c->kind, "vdsim") == 0) {
         snprintf(fmu, sizeof fmu, "%s/%s.fmu", FMUC_FMU_DIR, c->name);
         snprintf(src, sizeof src, "%s/fmi_export", FMUC_SOURCE_DIR);
+    } else if (strcmp(c->kind, "fmi3good") == 0) {
+        snprintf(fmu, sizeof fmu, "%s/fmi3/good/%s.fmu", FMUC_FMU_DIR, c->name);
+        snprintf(src, sizeof src, "%s/reference_fmus/good/%s", FMUC_SOURCE_DIR, c->name);
     } else {
         snprintf(fmu, sizeof fmu, "%s/%s/%s.fmu", FMUC_FMU_DIR, c->kind, c->name);
         snprintf(src, sizeof src, "%s/reference_fmus/%s/%s", FMUC_SOURCE_DIR, c->kind, c->name);
@@ -154,7 +181,8 @@ ParameterizedTest(ref_case *c, reference, matrix, .timeout = 600)
     char *out = fmuc_test_mkdtemp("ref");
     cr_assert(out);
     static char args[16][8192];
-    size_t nargs = strcmp(c->kind, "vdsim") ? read_args(src, args, 16) : 0;
+    size_t nargs =
+        strcmp(c->kind, "vdsim") && strcmp(c->kind, "fmi3good") ? read_args(src, args, 16) : 0;
     char *argv[32];
     size_t k = 0;
     argv[k++] = FMUC_EXE;
@@ -179,7 +207,7 @@ ParameterizedTest(ref_case *c, reference, matrix, .timeout = 600)
     char ids[64][128], verdicts[64][32];
     size_t nexp = 0;
     int good = strcmp(c->kind, "good") == 0 || strcmp(c->kind, "vdsim") == 0 ||
-               strncmp(c->kind, "fmi1/good/", 10) == 0;
+               strncmp(c->kind, "fmi1/good/", 10) == 0 || strcmp(c->kind, "fmi3good") == 0;
     if (!good) {
         char epath[4200];
         snprintf(epath, sizeof epath, "%s/EXPECT", src);

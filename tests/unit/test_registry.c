@@ -46,9 +46,8 @@ Test(registry, metadata_complete)
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
         cr_assert(c->title && *c->title, "%s: no title", c->id);
-        /* the spec cites the 2.0 clause first, or the first version the check judges; FMI 1.0
-         * clauses name the document and its part ("FMI 1.0 ME (fmiScalarVariable.xsd ...)"):
-         * the 1.0 PDFs' section numbers are not verified (../shared/fmi1-rules.md) */
+        /* the spec cites each version's clause, the first listed version first
+         * (FMI 2.0, else FMI 3.0, else FMI 1.0); an FMI 3.0 check cites FMI 3.0.2 */
         const char *first = (c->versions & FMUC_V2)   ? "FMI 2.0"
                             : (c->versions & FMUC_V3) ? "FMI 3.0"
                                                       : "FMI 1.0";
@@ -57,6 +56,9 @@ Test(registry, metadata_complete)
         cr_assert(strstr(c->spec, "§") != NULL ||
                       (strcmp(first, "FMI 1.0") == 0 && strchr(c->spec, '(') != NULL),
                   "%s: spec cites no section", c->id);
+        cr_assert(!(c->versions & FMUC_V3) || strstr(c->spec, "FMI 3.0.2 §"),
+                  "%s judges FMI 3.0 but its spec '%s' cites no FMI 3.0.2 section", c->id,
+                  c->spec);
         cr_assert(c->run, "%s: no run function", c->id);
         cr_assert(c->applies & FMUC_APPLIES_ANY, "%s: applies to nothing", c->id);
         /* every check judges some version, and its spec cites each version it judges */

@@ -1,5 +1,5 @@
 /* Third-party FMUs: fmucheck runs over every FMU of ../shared/thirdparty (manifest.tsv; FMI 1.0,
- * 2.0 and 3.0) and ../shared/reference-fmus/fmi2 in one batch (-j 2), and each check's verdict in
+ * 2.0 and 3.0), ../shared/reference-fmus/fmi2 and ../shared/reference-fmus/fmi3 in one batch (-j 2), and each check's verdict in
  * the standard and interop profiles must equal tests/thirdparty/expect/<path with / as +>.expect
  * (format in tests/thirdparty/tp_expect.h, reasons in tests/thirdparty/TRIAGE.md). Any change, in
  * either direction, fails with one line per FMU and check; the full list is also written to
@@ -78,12 +78,9 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* the Reference-FMUs of one folder under reference-fmus/ ("fmi2", "fmi1/me", "fmi1/cs") */
 static void add_reference(strv *fmus, const char *shared, const char *sub)
 {
-    char *rel = cat("reference-fmus", sub);
-    char *dir = cat(shared, rel);
-    free(rel);
+    char *dir = cat(shared, sub);
     DIR *d = opendir(dir);
     if (d) {
         size_t start = fmus->n;
@@ -118,12 +115,13 @@ Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
     const char *shared = FMUC_SHARED_DIR;
     strv fmus = {0};
     add_manifest(&fmus, shared);
-    add_reference(&fmus, shared, "fmi2");
-    add_reference(&fmus, shared, "fmi1/me"); /* Reference-FMUs v0.0.39, FMI 1.0 (issue 20) */
-    add_reference(&fmus, shared, "fmi1/cs");
+    add_reference(&fmus, shared, "reference-fmus/fmi2");
+    add_reference(&fmus, shared, "reference-fmus/fmi3");
+    add_reference(&fmus, shared, "reference-fmus/fmi1/me"); /* v0.0.39, FMI 1.0 (issue 20) */
+    add_reference(&fmus, shared, "reference-fmus/fmi1/cs");
     if (fmus.n == 0)
         cr_skip_test("no third-party FMUs: %s/thirdparty/manifest.tsv and "
-                     "%s/reference-fmus/fmi2 are absent",
+                     "%s/reference-fmus/fmi2, fmi3 are absent",
                      shared, shared);
 
     /* One batch, two workers. FMUC_THIRDPARTY_REUSE=1 compares an existing batch output. */

@@ -3,9 +3,10 @@
  * goes through the instance's table of operations (fmuc_inst_ops, harness/src/inst_internal.h),
  * one table per FMI version; only that table's file calls the version's functions, through the
  * traced wrappers of the worker (the trace text of every call is the version's own: "fmi2DoStep(
- * t=0, h=0.1, noSet=0)"). FMI 2.0 (harness/src/inst_fmi2.c) and FMI 1.0 (inst_fmi1.c: the
- * <modelIdentifier>_fmiXxx functions, traced unprefixed) are implemented; 3.0 fills its own table
- * and nothing above it changes.
+ * t=0, h=0.1, noSet=0)"). FMI 2.0 (harness/src/inst_fmi2.c), FMI 1.0 (inst_fmi1.c: the
+ * <modelIdentifier>_fmiXxx functions, traced unprefixed) and FMI 3.0 Model Exchange and
+ * Co-Simulation (harness/src/inst_fmi3.c) are implemented. FMI 3.0 instances are created with
+ * eventModeUsed = earlyReturnAllowed = false and no intermediate update callback.
  *
  * Typical use inside a worker function (fmuc_worker.h):
  *
@@ -43,8 +44,9 @@
  * as copies compared after the call (inst.c, issue 18). What it wrote past the end or changed is
  * recorded in the worker and reaches the parent as fmuc_worker_outcome.buffer_violations (check
  * api-buffer-bounds); the caller's own arrays are never written past nor changed. Not guarded:
- * the single values of fmuc_inst_cs_status, and FMI 2.0 enumerations (converted through an
- * Integer array of inst_fmi2.c).
+ * the single values of fmuc_inst_cs_status, FMI 2.0 enumerations (converted through an
+ * Integer array of inst_fmi2.c) and FMI 3.0 Boolean/Clock values (converted through a bool array
+ * of inst_fmi3.c).
  */
 #ifndef FMUC_INST_H
 #define FMUC_INST_H
@@ -246,6 +248,15 @@ static inline fmuc_status fmuc_inst_set_string(fmuc_inst *in, const fmuc_vr *vr,
 {
     return fmuc_inst_set(in, FMUC_INST_STRING, vr, n, (const void *)v, n);
 }
+
+/** FMI 3.0 Binary values (fmi3GetBinary / fmi3SetBinary): nvalues pointers and their sizes. The
+ *  bytes a get returns belong to the FMU (valid until its next call). Other versions:
+ *  FMUC_STATUS_NOT_PROVIDED. */
+fmuc_status fmuc_inst_get_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, size_t *sizes,
+                                 const uint8_t **values, size_t nvalues);
+fmuc_status fmuc_inst_set_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                 const size_t *sizes, const uint8_t *const *values,
+                                 size_t nvalues);
 
 /* ---------------------------------------------------------------------------------------------
  * Co-Simulation

@@ -263,6 +263,7 @@ typedef struct fmuc_md_display_unit {
     const char *name;
     double factor, offset;
     uint32_t line;
+    uint8_t inverse; /* FMI 3.0 inverse="true" */
 } fmuc_md_display_unit;
 
 typedef struct fmuc_md_unit {

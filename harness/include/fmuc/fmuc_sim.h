@@ -57,6 +57,12 @@ enum {
 int fmuc_fmi2_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional);
 /** Short name of one FMUC_ST_* bit ("instantiated", "eventMode", ...). */
 const char *fmuc_fmi2_state_name(unsigned st);
+/** FMI 3.0's table (harness/src/fmi3_states.def, fmi3-rules §D.1/§D.2) for "fmi3DoStep" etc., as
+ *  fmuc_fmi2_states; FMUC_ST_SC is Co-Simulation Step Mode. -1 for a function the table does not
+ *  list or one the interface type does not have. */
+int fmuc_fmi3_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional);
+/** FMI 3.0's name of a state ("Step Mode", "Event Mode", ...). */
+const char *fmuc_fmi3_state_name(unsigned st);
 
 /* ---------------------------------------------------------------------------------------------
  * Inputs: CSV file or deterministic excitation
@@ -200,10 +206,18 @@ typedef enum { FMUC_SIM_FUNCTIONS(FMUC_SIM_FN_ENUM_) FMUC_SIM_NFN } fmuc_sim_fn;
 
 /** "fmi2DoStep" for FMUC_SIM_FN_DoStep. */
 const char *fmuc_sim_fn_name(int fn);
-/** The same call in the FMI version of the FMU (1: the FMI 1.0 function of the interface iface,
- *  "fmiDoStep", "fmiInstantiateModel", "fmiEventUpdate"; others: fmuc_sim_fn_name). buf holds
- *  a name built on the fly. */
+/** The same call in the FMI version of the FMU: 1, the FMI 1.0 function of the interface iface
+ *  ("fmiDoStep", "fmiInstantiateModel", "fmiEventUpdate"); 3, FMI 3.0's ("fmi3UpdateDiscreteStates"
+ *  for NewDiscreteStates, "fmi3InstantiateModelExchange" for Instantiate with iface
+ *  fmi2ModelExchange; reads of every integer type count as "fmi3GetInt32", the status queries as
+ *  "fmi3DoStep"); 2: fmuc_sim_fn_name. buf holds a name built on the fly. */
 const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, size_t n);
+/** FMI 3.0 arrays: the number of elements of variable i (0-based) of md, the product of its
+ *  <Dimension> sizes (fixed start, or the start value of the structural parameter); 1 for a
+ *  scalar, 0 when a size is unknown or too large. The sizes go to dims[0..maxdims) and their
+ *  count to *ndims (either may be NULL). */
+size_t fmuc_sim_var_elements(const fmuc_md *md, size_t i, size_t *dims, size_t maxdims,
+                             size_t *ndims);
 
 /* status index 6 collects values outside fmi2OK..fmi2Pending */
 #define FMUC_SIM_NSTATUS 7
@@ -241,6 +255,7 @@ typedef struct fmuc_sim_column {
 
 typedef struct fmuc_sim_result {
     int iface;                /* fmi2Type */
+    int fmi_version;          /* 2 or 3 (0 read as 2): names in the evidence */
     double start, stop, step, tolerance;
     int tolerance_defined;
     size_t ncols;

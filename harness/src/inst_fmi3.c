@@ -1,0 +1,695 @@
+/* FMI 3.0 behind the instance API (FMI 3.0.2 §2.3, §3.2, §4.2): the 75 functions of
+ * FMUC_FMI3_FUNCTIONS resolved in the library opened by fmuc_loader__open, each call traced with
+ * the version's own text ("fmi3DoStep(t=0, h=0.1, noSet=0)"), the FMI 3.0 callbacks (logMessage
+ * with the worker as instanceEnvironment; no intermediate update callback: eventModeUsed and
+ * earlyReturnAllowed are false), and what differs from the neutral API: no fmi3SetupExperiment
+ * (the experiment goes to fmi3EnterInitializationMode), fmi3Boolean and fmi3Clock are bool
+ * (converted from and to the API's int arrays), Enumerations are Int64 calls, fmi3DoStep returns
+ * its flags (kept for fmuc_inst_cs_status). This file is the only place that calls FMI 3.0
+ * functions. Scheduled Execution is not implemented (its load fails with a reason). */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inst_internal.h"
+#include "worker_internal.h"
+
+_Static_assert(sizeof(fmuc_vr) == sizeof(fmi3ValueReference), "value reference width");
+_Static_assert(sizeof(uint8_t) == sizeof(fmi3Byte), "fmi3Byte is a byte");
+
+/* The resolved functions of one library (ctx->ver_lib[k]). */
+typedef struct fmi3_lib {
+    fmuc_worker_ctx *ctx;
+    void *handle; /* the library they were resolved in */
+    int k;        /* 0 ME, 1 CS */
+#define FMUC_FIELD_(ret, name, params, iface) name##TYPE name;
+    FMUC_FMI3_FUNCTIONS(FMUC_FIELD_)
+#undef FMUC_FIELD_
+    size_t nmissing;
+    const char *missing[FMUC_W_FN_FMI3_COUNT];
+} fmi3_lib;
+
+static const char *const fn_names[] = {
+#define FMUC_NAME_(ret, name, params, iface) #name,
+    FMUC_FMI3_FUNCTIONS(FMUC_NAME_)
+#undef FMUC_NAME_
+};
+
+static const unsigned fn_ifaces[] = {
+#define FMUC_IFACE_(ret, name, params, iface) FMUC_FMI3_IF_##iface,
+    FMUC_FMI3_FUNCTIONS(FMUC_IFACE_)
+#undef FMUC_IFACE_
+};
+
+_Static_assert(sizeof fn_names / sizeof fn_names[0] == FMUC_W_FN_FMI3_COUNT, "75 functions");
+_Static_assert(FMUC_W_FN_FMI3_COUNT <= 128, "missing_mask3 holds 128 bits");
+
+#define L_(in) ((const fmi3_lib *)(in)->lib)
+#define I_(in) ((fmi3Instance)(in)->c)
+#define VR_(vr) ((const fmi3ValueReference *)(vr))
+#define TVR_(vr) ((const fmi2ValueReference *)(vr))
+
+static const char *const op_names[FMUC_INST_NOPS] = {
+    [FMUC_INST_OP_INSTANTIATE] = "fmi3Instantiate*",
+    [FMUC_INST_OP_FREE] = "fmi3FreeInstance",
+    [FMUC_INST_OP_SETUP_EXPERIMENT] = NULL, /* the experiment goes to EnterInitializationMode */
+    [FMUC_INST_OP_ENTER_INIT] = "fmi3EnterInitializationMode",
+    [FMUC_INST_OP_EXIT_INIT] = "fmi3ExitInitializationMode",
+    [FMUC_INST_OP_TERMINATE] = "fmi3Terminate",
+    [FMUC_INST_OP_RESET] = "fmi3Reset",
+    [FMUC_INST_OP_GET_FLOAT64] = "fmi3GetFloat64",
+    [FMUC_INST_OP_SET_FLOAT64] = "fmi3SetFloat64",
+    [FMUC_INST_OP_DO_STEP] = "fmi3DoStep",
+    [FMUC_INST_OP_CANCEL_STEP] = NULL,
+    [FMUC_INST_OP_GET_STATUS] = NULL,
+    [FMUC_INST_OP_ENTER_EVENT_MODE] = "fmi3EnterEventMode",
+    [FMUC_INST_OP_UPDATE_DISCRETE_STATES] = "fmi3UpdateDiscreteStates",
+    [FMUC_INST_OP_ENTER_CT_MODE] = "fmi3EnterContinuousTimeMode",
+    [FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP] = "fmi3CompletedIntegratorStep",
+    [FMUC_INST_OP_SET_TIME] = "fmi3SetTime",
+    [FMUC_INST_OP_SET_STATES] = "fmi3SetContinuousStates",
+    [FMUC_INST_OP_GET_STATES] = "fmi3GetContinuousStates",
+    [FMUC_INST_OP_GET_DERIVATIVES] = "fmi3GetContinuousStateDerivatives",
+    [FMUC_INST_OP_GET_EVENT_INDICATORS] = "fmi3GetEventIndicators",
+    [FMUC_INST_OP_GET_NOMINALS] = "fmi3GetNominalsOfContinuousStates",
+};
+
+/* ---- library ------------------------------------------------------------------------------ */
+
+static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
+{
+    int k = iface == FMUC_IFACE_CS ? 1 : 0;
+    unsigned mine = k ? FMUC_FMI3_IFACE_CS : FMUC_FMI3_IFACE_ME;
+    fmi3_lib *L;
+    void *h;
+    size_t i = 0;
+
+    *lib = NULL;
+    if (iface == FMUC_IFACE_SE) {
+        ctx->sh->load_attempted = 1;
+        snprintf(ctx->sh->load_error, sizeof ctx->sh->load_error,
+                 "Scheduled Execution is not supported by the harness yet");
+        return -1;
+    }
+    if (!(h = fmuc_loader__open(ctx, k)))
+        return -1;
+    L = ctx->ver_lib[k];
+    if (L && L->handle == h) {
+        *lib = L;
+        return 0;
+    }
+    free(L);
+    ctx->ver_lib[k] = L = calloc(1, sizeof *L);
+    if (!L) {
+        snprintf(ctx->sh->load_error, sizeof ctx->sh->load_error, "out of memory");
+        return -1;
+    }
+    L->ctx = ctx;
+    L->handle = h;
+    L->k = k;
+    /* dlsym gives void*; POSIX guarantees it converts to a function pointer, memcpy avoids the
+     * object-to-function pointer cast. */
+#define FMUC_RESOLVE_(ret, name, params, iface_)                                             \
+    {                                                                                        \
+        void *sym_ = fmuc_loader__sym(ctx, k, #name);                                        \
+        memcpy(&L->name, &sym_, sizeof sym_);                                                \
+        if (!sym_ && (fn_ifaces[i] & mine)) {                                                \
+            L->missing[L->nmissing++] = fn_names[i];                                         \
+            ctx->sh->missing_mask3[i / 64] |= 1ull << (i % 64);                              \
+        }                                                                                    \
+        i++;                                                                                 \
+    }
+    FMUC_FMI3_FUNCTIONS(FMUC_RESOLVE_)
+#undef FMUC_RESOLVE_
+    ctx->sh->load_ok = 1;
+    *lib = L;
+    return 0;
+}
+
+static int lib_has(const void *lib, const char *name)
+{
+    const fmi3_lib *L = lib;
+    if (!name)
+        return 0;
+#define FMUC_HAS_(ret, fname, params, iface)                                                 \
+    if (strcmp(#fname, name) == 0)                                                           \
+        return L->fname != NULL;
+    FMUC_FMI3_FUNCTIONS(FMUC_HAS_)
+#undef FMUC_HAS_
+    return 0;
+}
+
+static size_t lib_missing(const void *lib, const char *const **names)
+{
+    const fmi3_lib *L = lib;
+    *names = L->missing;
+    return L->nmissing;
+}
+
+/* a function the library lacks: a "not provided" trace entry */
+static fmuc_status not_provided(fmuc_worker_ctx *ctx, unsigned fn)
+{
+    fmuc_w_call *e = fmuc_trace__begin(ctx, fn);
+    fmuc_trace__go(ctx, e);
+    fmuc_trace__end(e, (int)FMUC_STATUS_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
+    return FMUC_STATUS_NOT_PROVIDED;
+}
+
+/* Record the arguments (args: a statement on e_), publish, call, record the status. */
+#define CALL_(in, name, args, call)                                                          \
+    do {                                                                                     \
+        const fmi3_lib *L_ = L_(in);                                                         \
+        fmuc_w_call *e_;                                                                     \
+        fmi3Status st_;                                                                      \
+        if (!L_->name)                                                                       \
+            return not_provided(L_->ctx, FMUC_W_FN_##name);                                  \
+        e_ = fmuc_trace__begin(L_->ctx, FMUC_W_FN_##name);                                   \
+        args;                                                                                \
+        fmuc_trace__go(L_->ctx, e_);                                                         \
+        st_ = call;                                                                          \
+        fmuc_trace__end(e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
+        return (fmuc_status)st_;                                                             \
+    } while (0)
+#define NOARGS_ ((void)e_)
+
+static const char *lib_version(const void *lib)
+{
+    const fmi3_lib *L = lib;
+    fmuc_w_call *e;
+    const char *r;
+    if (!L->fmi3GetVersion) {
+        not_provided(L->ctx, FMUC_W_FN_fmi3GetVersion);
+        return NULL;
+    }
+    e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3GetVersion);
+    fmuc_trace__go(L->ctx, e);
+    r = L->fmi3GetVersion();
+    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
+    return r;
+}
+
+static void free_call(const fmi3_lib *L, fmi3Instance c)
+{
+    fmuc_w_call *e;
+    if (!L->fmi3FreeInstance) {
+        not_provided(L->ctx, FMUC_W_FN_fmi3FreeInstance);
+        return;
+    }
+    e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3FreeInstance);
+    if (!c)
+        e->flags |= FMUC_W_A_NULLP;
+    fmuc_trace__go(L->ctx, e);
+    L->fmi3FreeInstance(c);
+    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
+}
+
+static void lib_free_null(const void *lib)
+{
+    free_call(lib, NULL);
+}
+
+/* ---- instance ----------------------------------------------------------------------------- */
+
+/* What an instance keeps: the resource path it was given (the FMU may hold on to it). */
+typedef struct fmi3_priv {
+    char resource_path[4096];
+} fmi3_priv;
+
+static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
+{
+    const fmi3_lib *L = L_(in);
+    fmuc_worker_ctx *ctx = in->ctx;
+    const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
+    const char *token = a->token;
+    fmi3_priv *p = calloc(1, sizeof *p);
+    unsigned fn = in->iface == FMUC_IFACE_CS ? FMUC_W_FN_fmi3InstantiateCoSimulation
+                                             : FMUC_W_FN_fmi3InstantiateModelExchange;
+    const char *res = NULL;
+    fmuc_w_call *e;
+    void *c;
+
+    if (!p)
+        return NULL;
+    in->priv = p;
+    if (a->token_null)
+        token = NULL;
+    else if (!token && fmu && fmu->md_parsed)
+        token = fmu->md.instantiation_token ? fmu->md.instantiation_token : fmu->md.guid;
+    /* §2.3.1: resourcePath is the absolute path of the resources folder with a trailing
+     * separator (not a URI as in 2.0) */
+    if (fmu && fmu->unpack_dir) {
+        int w = snprintf(p->resource_path, sizeof p->resource_path, "%s/resources/",
+                         fmu->unpack_dir);
+        if (w > 0 && (size_t)w < sizeof p->resource_path)
+            res = p->resource_path;
+    }
+    if ((in->iface == FMUC_IFACE_CS && !L->fmi3InstantiateCoSimulation) ||
+        (in->iface != FMUC_IFACE_CS && !L->fmi3InstantiateModelExchange)) {
+        not_provided(ctx, fn);
+        return NULL;
+    }
+    e = fmuc_trace__begin(ctx, fn);
+    fmuc_trace__str(e, 0, a->name);
+    fmuc_trace__str(e, 1, token);
+    e->i[1] = a->visible;
+    e->i[2] = a->logging_on;
+    e->i[3] = 0; /* eventModeUsed */
+    e->i[0] = 0; /* earlyReturnAllowed */
+    fmuc_trace__go(ctx, e);
+    if (in->iface == FMUC_IFACE_CS)
+        c = L->fmi3InstantiateCoSimulation(a->name, token, res, a->visible != 0,
+                                           a->logging_on != 0, false, false, NULL, 0,
+                                           (fmi3InstanceEnvironment)ctx,
+                                           fmuc_callbacks__fmi3_log, NULL);
+    else
+        c = L->fmi3InstantiateModelExchange(a->name, token, res, a->visible != 0,
+                                            a->logging_on != 0, (fmi3InstanceEnvironment)ctx,
+                                            fmuc_callbacks__fmi3_log);
+    fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
+    return c;
+}
+
+static void free_instance(fmuc_inst *in)
+{
+    free_call(L_(in), I_(in));
+}
+
+static fmuc_status set_debug_logging(fmuc_inst *in, int on, size_t ncat, const char *const cats[])
+{
+    CALL_(in, fmi3SetDebugLogging, (e_->i[0] = on, e_->n[0] = ncat),
+          L_->fmi3SetDebugLogging(I_(in), on != 0, ncat, (const fmi3String *)cats));
+}
+
+/* no call: fmuc_inst_setup_experiment kept the values for fmi3EnterInitializationMode */
+static fmuc_status setup_experiment(fmuc_inst *in, const fmuc_inst_experiment *e)
+{
+    (void)in;
+    (void)e;
+    return FMUC_STATUS_OK;
+}
+
+static fmuc_status enter_initialization_mode(fmuc_inst *in)
+{
+    const fmuc_inst_experiment *x = &in->exp;
+    CALL_(in, fmi3EnterInitializationMode,
+          (e_->i[0] = x->tolerance_defined, e_->d[0] = x->tolerance, e_->d[1] = x->start,
+           e_->i[1] = x->stop_defined, e_->d[2] = x->stop),
+          L_->fmi3EnterInitializationMode(I_(in), x->tolerance_defined != 0, x->tolerance,
+                                          x->start, x->stop_defined != 0, x->stop));
+}
+
+#define SIMPLE_(op, name)                                                                    \
+    static fmuc_status op(fmuc_inst *in)                                                     \
+    {                                                                                        \
+        CALL_(in, name, NOARGS_, L_->name(I_(in)));                                          \
+    }
+SIMPLE_(exit_initialization_mode, fmi3ExitInitializationMode)
+SIMPLE_(terminate, fmi3Terminate)
+SIMPLE_(reset, fmi3Reset)
+SIMPLE_(enter_event_mode, fmi3EnterEventMode)
+SIMPLE_(enter_continuous_time_mode, fmi3EnterContinuousTimeMode)
+
+/* ---- values ------------------------------------------------------------------------------- */
+
+/* the first values of a set call, for the trace */
+static void keep_values(fmuc_w_call *e, fmuc_inst_base t, const void *v, size_t n)
+{
+    e->n[1] = n;
+    if (!v) {
+        e->flags |= FMUC_W_A_NULL1;
+        return;
+    }
+    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++) {
+        switch (t) {
+        case FMUC_INST_FLOAT32: e->d[i] = ((const float *)v)[i]; break;
+        case FMUC_INST_FLOAT64: e->d[i] = ((const double *)v)[i]; break;
+        case FMUC_INST_INT8: e->i[i] = ((const int8_t *)v)[i]; break;
+        case FMUC_INST_UINT8: e->i[i] = ((const uint8_t *)v)[i]; break;
+        case FMUC_INST_INT16: e->i[i] = ((const int16_t *)v)[i]; break;
+        case FMUC_INST_UINT16: e->i[i] = ((const uint16_t *)v)[i]; break;
+        case FMUC_INST_INT32: e->i[i] = ((const int32_t *)v)[i]; break;
+        case FMUC_INST_UINT32: e->i[i] = (int32_t)((const uint32_t *)v)[i]; break;
+        case FMUC_INST_INT64:
+        case FMUC_INST_ENUMERATION: e->i[i] = (int32_t)((const int64_t *)v)[i]; break;
+        case FMUC_INST_UINT64: e->i[i] = (int32_t)((const uint64_t *)v)[i]; break;
+        case FMUC_INST_BOOLEAN:
+        case FMUC_INST_CLOCK: e->i[i] = ((const int *)v)[i]; break;
+        default: break;
+        }
+    }
+}
+
+#define GET_(in, name, ctype, vr, nvr, values, nv)                                           \
+    CALL_(in, name, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), e_->n[1] = nv),                  \
+          L_->name(I_(in), VR_(vr), nvr, (ctype *)(values), nv))
+#define SET_(in, name, ctype, t, vr, nvr, values, nv)                                        \
+    CALL_(in, name, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), keep_values(e_, t, values, nv)), \
+          L_->name(I_(in), VR_(vr), nvr, (const ctype *)(values), nv))
+
+static fmuc_status raw_get_boolean(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, bool *v,
+                                   size_t nv)
+{
+    GET_(in, fmi3GetBoolean, fmi3Boolean, vr, nvr, v, nv);
+}
+
+static fmuc_status raw_get_clock(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, bool *v, size_t nv)
+{
+    CALL_(in, fmi3GetClock, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), e_->n[1] = nv),
+          L_->fmi3GetClock(I_(in), VR_(vr), nvr, v));
+}
+
+static fmuc_status raw_set_boolean(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, const bool *v,
+                                   const int *orig, size_t nv)
+{
+    CALL_(in, fmi3SetBoolean,
+          (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), keep_values(e_, FMUC_INST_BOOLEAN, orig, nv)),
+          L_->fmi3SetBoolean(I_(in), VR_(vr), nvr, v, nv));
+}
+
+static fmuc_status raw_set_clock(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, const bool *v,
+                                 const int *orig, size_t nv)
+{
+    CALL_(in, fmi3SetClock,
+          (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), keep_values(e_, FMUC_INST_CLOCK, orig, nv)),
+          L_->fmi3SetClock(I_(in), VR_(vr), nvr, v));
+}
+
+/* fmi3Boolean and fmi3Clock are bool: the API's int arrays go through a bool copy */
+static fmuc_status get_bools(fmuc_inst *in, int clock, const fmuc_vr *vr, size_t nvr, int *values,
+                             size_t nv)
+{
+    bool one = false, *tmp = !values ? NULL : nv <= 1 ? &one : calloc(nv, sizeof *tmp);
+    fmuc_status st;
+    if (values && !tmp)
+        return FMUC_STATUS_ERROR;
+    st = clock ? raw_get_clock(in, vr, nvr, tmp, nv) : raw_get_boolean(in, vr, nvr, tmp, nv);
+    for (size_t i = 0; tmp && i < nv; i++)
+        values[i] = tmp[i] ? 1 : 0;
+    if (tmp != &one)
+        free(tmp);
+    return st;
+}
+
+static fmuc_status set_bools(fmuc_inst *in, int clock, const fmuc_vr *vr, size_t nvr,
+                             const int *values, size_t nv)
+{
+    bool one = false, *tmp = !values ? NULL : nv <= 1 ? &one : calloc(nv, sizeof *tmp);
+    fmuc_status st;
+    if (values && !tmp)
+        return FMUC_STATUS_ERROR;
+    for (size_t i = 0; tmp && i < nv; i++)
+        tmp[i] = values[i] != 0;
+    st = clock ? raw_set_clock(in, vr, nvr, tmp, values, nv)
+               : raw_set_boolean(in, vr, nvr, tmp, values, nv);
+    if (tmp != &one)
+        free(tmp);
+    return st;
+}
+
+static fmuc_status get(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
+                       void *values, size_t nv)
+{
+    switch (type) {
+    case FMUC_INST_FLOAT32: GET_(in, fmi3GetFloat32, fmi3Float32, vr, nvr, values, nv);
+    case FMUC_INST_FLOAT64: GET_(in, fmi3GetFloat64, fmi3Float64, vr, nvr, values, nv);
+    case FMUC_INST_INT8: GET_(in, fmi3GetInt8, fmi3Int8, vr, nvr, values, nv);
+    case FMUC_INST_UINT8: GET_(in, fmi3GetUInt8, fmi3UInt8, vr, nvr, values, nv);
+    case FMUC_INST_INT16: GET_(in, fmi3GetInt16, fmi3Int16, vr, nvr, values, nv);
+    case FMUC_INST_UINT16: GET_(in, fmi3GetUInt16, fmi3UInt16, vr, nvr, values, nv);
+    case FMUC_INST_INT32: GET_(in, fmi3GetInt32, fmi3Int32, vr, nvr, values, nv);
+    case FMUC_INST_UINT32: GET_(in, fmi3GetUInt32, fmi3UInt32, vr, nvr, values, nv);
+    case FMUC_INST_INT64:
+    case FMUC_INST_ENUMERATION: /* §2.2.6.1: Enumerations are got and set as Int64 */
+        GET_(in, fmi3GetInt64, fmi3Int64, vr, nvr, values, nv);
+    case FMUC_INST_UINT64: GET_(in, fmi3GetUInt64, fmi3UInt64, vr, nvr, values, nv);
+    case FMUC_INST_STRING: GET_(in, fmi3GetString, fmi3String, vr, nvr, values, nv);
+    case FMUC_INST_BOOLEAN: return get_bools(in, 0, vr, nvr, values, nv);
+    case FMUC_INST_CLOCK: return get_bools(in, 1, vr, nvr, values, nv);
+    default: return FMUC_STATUS_NOT_PROVIDED; /* Binary: fmuc_inst_get_binary */
+    }
+}
+
+static fmuc_status set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, size_t nvr,
+                       const void *values, size_t nv)
+{
+    switch (type) {
+    case FMUC_INST_FLOAT32: SET_(in, fmi3SetFloat32, fmi3Float32, type, vr, nvr, values, nv);
+    case FMUC_INST_FLOAT64: SET_(in, fmi3SetFloat64, fmi3Float64, type, vr, nvr, values, nv);
+    case FMUC_INST_INT8: SET_(in, fmi3SetInt8, fmi3Int8, type, vr, nvr, values, nv);
+    case FMUC_INST_UINT8: SET_(in, fmi3SetUInt8, fmi3UInt8, type, vr, nvr, values, nv);
+    case FMUC_INST_INT16: SET_(in, fmi3SetInt16, fmi3Int16, type, vr, nvr, values, nv);
+    case FMUC_INST_UINT16: SET_(in, fmi3SetUInt16, fmi3UInt16, type, vr, nvr, values, nv);
+    case FMUC_INST_INT32: SET_(in, fmi3SetInt32, fmi3Int32, type, vr, nvr, values, nv);
+    case FMUC_INST_UINT32: SET_(in, fmi3SetUInt32, fmi3UInt32, type, vr, nvr, values, nv);
+    case FMUC_INST_INT64:
+    case FMUC_INST_ENUMERATION: SET_(in, fmi3SetInt64, fmi3Int64, type, vr, nvr, values, nv);
+    case FMUC_INST_UINT64: SET_(in, fmi3SetUInt64, fmi3UInt64, type, vr, nvr, values, nv);
+    case FMUC_INST_STRING:
+        CALL_(in, fmi3SetString, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), e_->n[1] = nv),
+              L_->fmi3SetString(I_(in), VR_(vr), nvr, (const fmi3String *)values, nv));
+    case FMUC_INST_BOOLEAN: return set_bools(in, 0, vr, nvr, values, nv);
+    case FMUC_INST_CLOCK: return set_bools(in, 1, vr, nvr, values, nv);
+    default: return FMUC_STATUS_NOT_PROVIDED;
+    }
+}
+
+static fmuc_status get_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, size_t *sizes,
+                              const uint8_t **values, size_t nv)
+{
+    CALL_(in, fmi3GetBinary, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), e_->n[1] = nv),
+          L_->fmi3GetBinary(I_(in), VR_(vr), nvr, sizes, (fmi3Binary *)values, nv));
+}
+
+static fmuc_status set_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, const size_t *sizes,
+                              const uint8_t *const *values, size_t nv)
+{
+    CALL_(in, fmi3SetBinary, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), e_->n[1] = nv),
+          L_->fmi3SetBinary(I_(in), VR_(vr), nvr, sizes, (const fmi3Binary *)values, nv));
+}
+
+/* ---- Co-Simulation ------------------------------------------------------------------------ */
+
+static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
+                           fmuc_inst_step_info *info)
+{
+    bool ehn = false, term = false, early = false;
+    double last = NAN;
+    const fmi3_lib *L = L_(in);
+    fmuc_w_call *e;
+    fmi3Status st;
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->last_successful_time = NAN;
+    }
+    if (!L->fmi3DoStep)
+        return not_provided(L->ctx, FMUC_W_FN_fmi3DoStep);
+    e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3DoStep);
+    e->d[0] = t;
+    e->d[1] = h;
+    e->i[0] = no_set_prior;
+    fmuc_trace__go(L->ctx, e);
+    st = L->fmi3DoStep(I_(in), t, h, no_set_prior != 0, &ehn, &term, &early, &last);
+    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    in->last_step.event_handling_needed = ehn;
+    in->last_step.terminate_simulation = term;
+    in->last_step.early_return = early;
+    in->last_step.last_successful_time = last;
+    if (info)
+        *info = in->last_step;
+    return (fmuc_status)st;
+}
+
+/* FMI 3.0 has no status queries: fmi3DoStep returned terminateSimulation and
+ * lastSuccessfulTime (§4.2.1); they are answered from the last step without a call. */
+static fmuc_status cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
+{
+    switch (q) {
+    case FMUC_INST_Q_TERMINATED:
+        *(int *)value = in->last_step.terminate_simulation;
+        return FMUC_STATUS_OK;
+    case FMUC_INST_Q_LAST_SUCCESSFUL_TIME:
+        *(double *)value = in->last_step.last_successful_time;
+        return FMUC_STATUS_OK;
+    default:
+        return FMUC_STATUS_NOT_PROVIDED;
+    }
+}
+
+static fmuc_status get_output_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
+                                          const int32_t *order, double *v, size_t nv)
+{
+    CALL_(in, fmi3GetOutputDerivatives, (fmuc_trace__vrs(e_, 0, TVR_(vr), nvr), e_->n[1] = nv),
+          L_->fmi3GetOutputDerivatives(I_(in), VR_(vr), nvr, order, v, nv));
+}
+
+/* ---- Model Exchange ----------------------------------------------------------------------- */
+
+static fmuc_status update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *info)
+{
+    bool need = false, term = false, nom = false, val = false, ned = false;
+    double net = 0.0;
+    const fmi3_lib *L = L_(in);
+    fmuc_w_call *e;
+    fmi3Status st;
+    if (!L->fmi3UpdateDiscreteStates)
+        return not_provided(L->ctx, FMUC_W_FN_fmi3UpdateDiscreteStates);
+    e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3UpdateDiscreteStates);
+    fmuc_trace__go(L->ctx, e);
+    st = L->fmi3UpdateDiscreteStates(I_(in), &need, &term, &nom, &val, &ned, &net);
+    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    info->new_discrete_states_needed = need;
+    info->terminate_simulation = term;
+    info->nominals_changed = nom;
+    info->values_changed = val;
+    info->next_event_time_defined = ned;
+    info->next_event_time = net;
+    return (fmuc_status)st;
+}
+
+static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, int *enter, int *term)
+{
+    bool b_enter = false, b_term = false;
+    const fmi3_lib *L = L_(in);
+    fmuc_w_call *e;
+    fmi3Status st;
+    if (!L->fmi3CompletedIntegratorStep)
+        return not_provided(L->ctx, FMUC_W_FN_fmi3CompletedIntegratorStep);
+    e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3CompletedIntegratorStep);
+    e->i[0] = no_set_prior;
+    fmuc_trace__go(L->ctx, e);
+    st = L->fmi3CompletedIntegratorStep(I_(in), no_set_prior != 0, &b_enter, &b_term);
+    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    if (enter)
+        *enter = b_enter;
+    if (term)
+        *term = b_term;
+    return (fmuc_status)st;
+}
+
+static fmuc_status set_time(fmuc_inst *in, double t)
+{
+    CALL_(in, fmi3SetTime, e_->d[0] = t, L_->fmi3SetTime(I_(in), t));
+}
+
+static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
+{
+    e->n[0] = n;
+    if (!v) {
+        e->flags |= FMUC_W_A_NULL1;
+        return;
+    }
+    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
+        e->d[i] = v[i];
+}
+
+static fmuc_status set_continuous_states(fmuc_inst *in, const double *x, size_t nx)
+{
+    CALL_(in, fmi3SetContinuousStates, keep_reals(e_, x, nx),
+          L_->fmi3SetContinuousStates(I_(in), x, nx));
+}
+
+#define ARRAY_OUT_(op, name)                                                                 \
+    static fmuc_status op(fmuc_inst *in, double *v, size_t n)                                \
+    {                                                                                        \
+        CALL_(in, name, e_->n[0] = n, L_->name(I_(in), v, n));                               \
+    }
+ARRAY_OUT_(get_continuous_states, fmi3GetContinuousStates)
+ARRAY_OUT_(get_derivatives, fmi3GetContinuousStateDerivatives)
+ARRAY_OUT_(get_event_indicators, fmi3GetEventIndicators)
+ARRAY_OUT_(get_nominals, fmi3GetNominalsOfContinuousStates)
+
+/* ---- FMU state, directional derivatives --------------------------------------------------- */
+
+static fmuc_status get_state(fmuc_inst *in, fmuc_fmu_state *s)
+{
+    CALL_(in, fmi3GetFMUState, NOARGS_, L_->fmi3GetFMUState(I_(in), (fmi3FMUState *)s));
+}
+
+static fmuc_status set_state(fmuc_inst *in, fmuc_fmu_state s)
+{
+    CALL_(in, fmi3SetFMUState, (void)(s ? 0 : (e_->flags |= FMUC_W_A_NULLP)),
+          L_->fmi3SetFMUState(I_(in), (fmi3FMUState)s));
+}
+
+static fmuc_status free_state(fmuc_inst *in, fmuc_fmu_state *s)
+{
+    CALL_(in, fmi3FreeFMUState, NOARGS_, L_->fmi3FreeFMUState(I_(in), (fmi3FMUState *)s));
+}
+
+static fmuc_status serialized_state_size(fmuc_inst *in, fmuc_fmu_state s, size_t *size)
+{
+    CALL_(in, fmi3SerializedFMUStateSize, NOARGS_,
+          L_->fmi3SerializedFMUStateSize(I_(in), (fmi3FMUState)s, size));
+}
+
+static fmuc_status serialize_state(fmuc_inst *in, fmuc_fmu_state s, uint8_t *buf, size_t size)
+{
+    CALL_(in, fmi3SerializeFMUState, e_->n[0] = size,
+          L_->fmi3SerializeFMUState(I_(in), (fmi3FMUState)s, buf, size));
+}
+
+static fmuc_status deserialize_state(fmuc_inst *in, const uint8_t *buf, size_t size,
+                                     fmuc_fmu_state *s)
+{
+    CALL_(in, fmi3DeserializeFMUState, e_->n[0] = size,
+          L_->fmi3DeserializeFMUState(I_(in), buf, size, (fmi3FMUState *)s));
+}
+
+static fmuc_status get_directional_derivative(fmuc_inst *in, const fmuc_vr *unknown, size_t nu,
+                                              const fmuc_vr *known, size_t nk,
+                                              const double *dv_known, size_t nkv,
+                                              double *dv_unknown, size_t nuv)
+{
+    CALL_(in, fmi3GetDirectionalDerivative,
+          (fmuc_trace__vrs(e_, 0, TVR_(unknown), nu), fmuc_trace__vrs(e_, 1, TVR_(known), nk),
+           e_->i[0] = (int32_t)nkv, e_->i[1] = (int32_t)nuv),
+          L_->fmi3GetDirectionalDerivative(I_(in), VR_(unknown), nu, VR_(known), nk, dv_known,
+                                           nkv, dv_unknown, nuv));
+}
+
+const fmuc_inst_ops fmuc_inst__fmi3_ops = {
+    .version = 3,
+    .op_names = op_names,
+    .load = load,
+    .lib_has = lib_has,
+    .lib_missing = lib_missing,
+    .lib_version = lib_version,
+    .lib_types_platform = NULL, /* FMI 3.0 has no fmi3GetTypesPlatform */
+    .lib_free_null = lib_free_null,
+    .instantiate = instantiate,
+    .free_instance = free_instance,
+    .set_debug_logging = set_debug_logging,
+    .setup_experiment = setup_experiment,
+    .enter_initialization_mode = enter_initialization_mode,
+    .exit_initialization_mode = exit_initialization_mode,
+    .terminate = terminate,
+    .reset = reset,
+    .get = get,
+    .set = set,
+    .get_binary = get_binary,
+    .set_binary = set_binary,
+    .do_step = do_step,
+    .cancel_step = NULL,           /* FMI 3.0 has no fmi3CancelStep */
+    .cs_status = cs_status,
+    .set_input_derivatives = NULL, /* FMI 3.0 has no fmi3SetInputDerivatives */
+    .get_output_derivatives = get_output_derivatives,
+    .enter_event_mode = enter_event_mode,
+    .update_discrete_states = update_discrete_states,
+    .enter_continuous_time_mode = enter_continuous_time_mode,
+    .completed_integrator_step = completed_integrator_step,
+    .set_time = set_time,
+    .set_continuous_states = set_continuous_states,
+    .get_continuous_states = get_continuous_states,
+    .get_derivatives = get_derivatives,
+    .get_event_indicators = get_event_indicators,
+    .get_nominals = get_nominals,
+    .get_state = get_state,
+    .set_state = set_state,
+    .free_state = free_state,
+    .serialized_state_size = serialized_state_size,
+    .serialize_state = serialize_state,
+    .deserialize_state = deserialize_state,
+    .get_directional_derivative = get_directional_derivative,
+};

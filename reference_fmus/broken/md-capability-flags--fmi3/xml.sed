@@ -1,0 +1,2 @@
+# canReturnEarlyAfterIntermediateUpdate without providesIntermediateUpdate (§4.4)
+s|<CoSimulation modelIdentifier="BouncingBall"|& canReturnEarlyAfterIntermediateUpdate="true"|

@@ -1,0 +1,2 @@
+# variableNamingConvention is flat or structured
+s|variableNamingConvention="flat"|variableNamingConvention="Flat"|

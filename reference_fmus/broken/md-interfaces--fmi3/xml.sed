@@ -1,0 +1,2 @@
+# CoSimulation twice
+/<CoSimulation /p

@@ -1,0 +1,2 @@
+# category logEvents twice
+/<Category name="logEvents"/p

@@ -1,0 +1,2 @@
+# an empty TypeDefinitions
+s|  <LogCategories>|  <TypeDefinitions>\n  </TypeDefinitions>\n&|

@@ -1,0 +1,2 @@
+# a tab in a normalizedString
+s|generationTool="fmucheck mdgen"|generationTool="fmucheck\&#9;mdgen"|

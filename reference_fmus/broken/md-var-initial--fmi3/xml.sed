@@ -1,0 +1,2 @@
+# initial on the independent variable
+s|causality="independent" variability="continuous"|& initial="exact"|

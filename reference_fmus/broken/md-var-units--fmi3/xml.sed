@@ -1,0 +1,2 @@
+# an undefined unit
+s|name="e" valueReference="6"|& unit="kJ"|

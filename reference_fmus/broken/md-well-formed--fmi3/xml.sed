@@ -1,0 +1,2 @@
+# the end tag is not closed
+s|</fmiModelDescription>|</fmiModelDescription\n|

@@ -1,0 +1,356 @@
+/* The static checks on FMI 3.0 (issue 19, archive and modelDescription.xml): small FMI 3.0
+ * documents that are right by the 3.0.2 text but wrong by 2.0's (they must pass), and the
+ * Reference-FMUs 3.0 of ../shared and the project's FMI 3.0 FMUs, which pass every static check
+ * under the default (interop) profile. The broken FMI 3.0 FMUs (reference_fmus/broken/ *--fmi3
+ * and the FMI 3.0-only checks) are in the reference matrix (test_reference_fmus). */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "fmuc/fmuc_md.h"
+#include "fmuc_test_util.h"
+
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
+
+/* ---------------------------------------------------------------- in-process, one check */
+
+static fmuc_verdict run_xml(const char *id, const char *xml)
+{
+    fmuc_fmu fmu;
+    memset(&fmu, 0, sizeof fmu);
+    cr_assert_eq(fmuc_md_parse(&fmu.md, xml, strlen(xml), NULL), FMUC_OK, "%s", xml);
+    fmu.md_parsed = 1;
+    fmu.has_md_file = 1;
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert_not_null(c, "no check %s", id);
+    cr_assert(c->versions & FMUC_V3, "%s does not judge FMI 3.0", id);
+    fmuc_options opts;
+    memset(&opts, 0, sizeof opts);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    fmuc_verdict v = r.verdict;
+    for (size_t i = 0; i < r.nmessages && v != FMUC_VERDICT_PASS; i++)
+        cr_log_info("%s: %s", id, r.messages[i]);
+    fmuc_result_clear(&r);
+    fmuc_md_free(&fmu.md);
+    return v;
+}
+
+/* An FMI 3.0 document: ME+CS interfaces, the independent variable, then vars, then structure. */
+static char *doc3(const char *vars, const char *structure)
+{
+    static char buf[8192];
+    snprintf(buf, sizeof buf,
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"M\" instantiationToken=\"{x}\">\n"
+             "<ModelExchange modelIdentifier=\"M\"/>\n<CoSimulation modelIdentifier=\"M\"/>\n"
+             "<ModelVariables>\n"
+             "<Float64 name=\"time\" valueReference=\"0\" causality=\"independent\"/>\n"
+             "%s\n</ModelVariables>\n<ModelStructure>\n%s\n</ModelStructure>\n"
+             "</fmiModelDescription>\n",
+             vars, structure);
+    return buf;
+}
+
+#define PASSES(id, xml) cr_expect_eq(run_xml(id, xml), FMUC_VERDICT_PASS, "%s should pass", id)
+#define FAILS(id, xml) cr_expect_eq(run_xml(id, xml), FMUC_VERDICT_FAIL, "%s should fail", id)
+
+Test(fmi3_md, parameters_default_to_fixed_and_structural_parameters_have_their_cells)
+{
+    /* §2.4.7.4: no variability on a parameter means fixed (2.0's default continuous would make
+     * the cell invalid); structural parameters are fixed or tunable */
+    const char *x = doc3("<Float64 name=\"p\" valueReference=\"1\" causality=\"parameter\" "
+                         "start=\"1\"/>\n"
+                         "<UInt64 name=\"n\" valueReference=\"2\" causality=\"structuralParameter\" "
+                         "variability=\"tunable\" start=\"3\"/>",
+                         "");
+    PASSES("md-var-causality-variability", x);
+    PASSES("md-var-start-required", x);
+    PASSES("md-var-initial", x);
+    FAILS("md-var-causality-variability",
+          doc3("<UInt64 name=\"n\" valueReference=\"2\" causality=\"structuralParameter\" "
+               "variability=\"discrete\" start=\"3\"/>",
+               ""));
+}
+
+Test(fmi3_md, inputs_may_state_initial_exact_and_need_a_start)
+{
+    /* §2.4.7.5 (G-07): FMI 2.0 forbade initial on inputs */
+    PASSES("md-var-initial", doc3("<Float64 name=\"u\" valueReference=\"1\" causality=\"input\" "
+                                  "initial=\"exact\" start=\"0\"/>",
+                                  ""));
+    FAILS("md-var-start-required", doc3("<Float64 name=\"u\" valueReference=\"1\" "
+                                        "causality=\"input\" initial=\"exact\"/>",
+                                        ""));
+    FAILS("md-var-initial", doc3("<Float64 name=\"u\" valueReference=\"1\" causality=\"input\" "
+                                 "initial=\"approx\" start=\"0\"/>",
+                                 ""));
+}
+
+Test(fmi3_md, exactly_one_independent_variable)
+{
+    const char *none = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                       "modelName=\"M\" instantiationToken=\"t\"><CoSimulation "
+                       "modelIdentifier=\"M\"/><ModelVariables><Float64 name=\"x\" "
+                       "valueReference=\"1\"/></ModelVariables><ModelStructure/>"
+                       "</fmiModelDescription>";
+    FAILS("md-independent", none);
+    PASSES("md-independent", doc3("", ""));
+}
+
+Test(fmi3_md, value_references_are_unique_over_all_types)
+{
+    FAILS("md-var-value-references",
+          doc3("<Int32 name=\"i\" valueReference=\"1\" causality=\"output\"/>\n"
+               "<Boolean name=\"b\" valueReference=\"1\" causality=\"output\"/>",
+               "<Output valueReference=\"1\"/>"));
+    PASSES("md-var-value-references",
+           doc3("<Int32 name=\"i\" valueReference=\"1\" causality=\"output\"/>\n"
+                "<Boolean name=\"b\" valueReference=\"2\" causality=\"output\"/>",
+                ""));
+}
+
+Test(fmi3_md, alias_names_are_variable_names_too)
+{
+    FAILS("md-var-names", doc3("<Float64 name=\"x\" valueReference=\"1\"><Alias name=\"time\"/>"
+                               "</Float64>",
+                               ""));
+    FAILS("md-var-names", doc3("<Float64 name=\"x\" valueReference=\"1\"><Alias name=\"a\"/>"
+                               "<Alias name=\"a\"/></Float64>",
+                               ""));
+    PASSES("md-var-names", doc3("<Float64 name=\"x\" valueReference=\"1\"><Alias name=\"a\"/>"
+                                "</Float64>",
+                                ""));
+}
+
+Test(fmi3_md, arrays_sizes_and_start_lists)
+{
+    const char *sp = "<UInt64 name=\"n\" valueReference=\"2\" causality=\"structuralParameter\" "
+                     "variability=\"fixed\" start=\"3\"/>\n";
+    char vars[1024];
+    snprintf(vars, sizeof vars,
+             "%s<Float64 name=\"a\" valueReference=\"3\" causality=\"parameter\" "
+             "variability=\"fixed\" start=\"1 2 3\"><Dimension valueReference=\"2\"/></Float64>",
+             sp);
+    PASSES("md-var-arrays", doc3(vars, ""));
+    snprintf(vars, sizeof vars,
+             "%s<Float64 name=\"a\" valueReference=\"3\" causality=\"parameter\" "
+             "variability=\"fixed\" start=\"7\"><Dimension valueReference=\"2\"/>"
+             "<Dimension start=\"2\"/></Float64>",
+             sp);
+    PASSES("md-var-arrays", doc3(vars, "")); /* one value for every element */
+    snprintf(vars, sizeof vars,
+             "%s<Float64 name=\"a\" valueReference=\"3\" causality=\"parameter\" "
+             "variability=\"fixed\" start=\"1 2\"><Dimension valueReference=\"2\"/></Float64>",
+             sp);
+    FAILS("md-var-arrays", doc3(vars, ""));
+    /* a size from an Int32 parameter, and a size 0 */
+    FAILS("md-var-arrays",
+          doc3("<Int32 name=\"n\" valueReference=\"2\" causality=\"parameter\" start=\"3\"/>\n"
+               "<Float64 name=\"a\" valueReference=\"3\"><Dimension valueReference=\"2\"/>"
+               "</Float64>",
+               ""));
+    FAILS("md-var-arrays", doc3("<Float64 name=\"a\" valueReference=\"3\"><Dimension "
+                                "start=\"0\"/></Float64>",
+                                ""));
+}
+
+Test(fmi3_md, clocks)
+{
+    const char *ok = "<Clock name=\"c\" valueReference=\"1\" causality=\"input\" "
+                     "intervalVariability=\"constant\" intervalDecimal=\"0.1\"/>\n"
+                     "<Clock name=\"o\" valueReference=\"2\" causality=\"output\" "
+                     "intervalVariability=\"triggered\" clocks=\"1\"/>\n"
+                     "<Int32 name=\"k\" valueReference=\"3\" causality=\"output\" clocks=\"1\"/>";
+    const char *st = "<Output valueReference=\"2\" dependencies=\"1\"/>\n"
+                     "<Output valueReference=\"3\" dependencies=\"1\"/>";
+    /* no CoSimulation hasEventMode in doc3: md-clocks fails on that alone */
+    FAILS("md-clocks", doc3(ok, st));
+    PASSES("md-var-clocked", doc3(ok, st));
+    /* a clocked output need not be an InitialUnknown (§2.4.8); Clocks never are required */
+    PASSES("md-ms-initial-unknowns", doc3(ok, st));
+    PASSES("md-ms-outputs", doc3(ok, st));
+    PASSES("md-ms-dependencies", doc3(ok, st));
+    FAILS("md-var-clocked", doc3("<Int32 name=\"k\" valueReference=\"3\" causality=\"output\" "
+                                 "clocks=\"0\"/>",
+                                 "<Output valueReference=\"3\"/>"));
+}
+
+Test(fmi3_md, model_structure_has_no_ordering_rule_and_parameters_are_knowns)
+{
+    const char *vars = "<Float64 name=\"x\" valueReference=\"1\" causality=\"output\" "
+                       "initial=\"exact\" start=\"1\"/>\n"
+                       "<Float64 name=\"der(x)\" valueReference=\"2\" derivative=\"1\"/>\n"
+                       "<Float64 name=\"k\" valueReference=\"3\" causality=\"parameter\" "
+                       "start=\"1\"/>\n"
+                       "<Float64 name=\"y\" valueReference=\"4\" causality=\"output\"/>";
+    const char *st = "<Output valueReference=\"4\" dependencies=\"3 1\"/>\n"
+                     "<Output valueReference=\"1\" dependencies=\"1\"/>\n"
+                     "<ContinuousStateDerivative valueReference=\"2\" dependencies=\"3 1\"/>\n"
+                     "<InitialUnknown valueReference=\"4\" dependencies=\"3 1\"/>\n"
+                     "<InitialUnknown valueReference=\"2\" dependencies=\"3 1\"/>";
+    PASSES("md-ms-dependencies", doc3(vars, st));
+    PASSES("md-ms-initial-unknowns", doc3(vars, st));
+    PASSES("md-ms-outputs", doc3(vars, st));
+    PASSES("md-ms-derivatives", doc3(vars, st));
+    PASSES("md-ms-indices", doc3(vars, st));
+    FAILS("md-ms-indices", doc3(vars, "<Output valueReference=\"77\"/>"));
+}
+
+Test(fmi3_md, display_units_are_a_must)
+{
+    const char *x = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                    "modelName=\"M\" instantiationToken=\"t\"><CoSimulation modelIdentifier=\"M\"/>"
+                    "<UnitDefinitions><Unit name=\"m\"><DisplayUnit name=\"mm\" factor=\"1000\"/>"
+                    "</Unit></UnitDefinitions><ModelVariables><Float64 name=\"t\" "
+                    "valueReference=\"0\" causality=\"independent\"/><Float64 name=\"x\" "
+                    "valueReference=\"1\" unit=\"m\"><Alias name=\"x_km\" displayUnit=\"km\"/>"
+                    "</Float64></ModelVariables><ModelStructure/></fmiModelDescription>";
+    FAILS("md-display-unit-known", x);
+}
+
+Test(fmi3_md, schema_defects_of_real_tools)
+{
+    /* G-02: Annotation with another attribute than type; Annotations after Alias. G-03: a start
+     * attribute on a String */
+    FAILS("md-xml-schema", doc3("<Float64 name=\"x\" valueReference=\"1\"><Annotations>"
+                                "<Annotation type=\"com.x\" order=\"1\"/></Annotations></Float64>",
+                                ""));
+    FAILS("md-element-order", doc3("<Float64 name=\"x\" valueReference=\"1\"><Alias name=\"a\"/>"
+                                   "<Annotations><Annotation type=\"com.x\"/></Annotations>"
+                                   "</Float64>",
+                                   ""));
+    FAILS("md-xml-schema", doc3("<String name=\"s\" valueReference=\"1\" causality=\"parameter\" "
+                                "variability=\"fixed\" start=\"a\"/>",
+                                ""));
+    PASSES("md-xml-schema", doc3("<String name=\"s\" valueReference=\"1\" causality=\"parameter\" "
+                                 "variability=\"fixed\"><Start value=\"a\"/></String>",
+                                 ""));
+    PASSES("md-var-start-required", doc3("<String name=\"s\" valueReference=\"1\" "
+                                         "causality=\"parameter\" variability=\"fixed\"><Start "
+                                         "value=\"a\"/></String>",
+                                         ""));
+}
+
+Test(fmi3_md, fmi_version_pattern)
+{
+    char buf[8192];
+    const char *base = doc3("", "");
+    const char *at = strstr(base, "fmiVersion=\"3.0\"");
+    cr_assert_not_null(at);
+    snprintf(buf, sizeof buf, "%.*sfmiVersion=\"3.0.2\"%s", (int)(at - base), base, at + 16);
+    cr_expect_eq(run_xml("md-fmi-version", buf), FMUC_VERDICT_WARN);
+    PASSES("md-fmi-version", doc3("", ""));
+}
+
+Test(fmi3_md, integer_ranges_binary_starts_and_inverse_display_units)
+{
+    FAILS("md-var-min-max", doc3("<Int8 name=\"i\" valueReference=\"1\" min=\"-200\"/>", ""));
+    PASSES("md-var-min-max", doc3("<Int8 name=\"i\" valueReference=\"1\" min=\"-128\" "
+                                  "max=\"127\"/>",
+                                  ""));
+    FAILS("md-attribute-syntax", doc3("<Binary name=\"b\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\"><Start "
+                                      "value=\"0a1\"/></Binary>",
+                                      ""));
+    PASSES("md-attribute-syntax", doc3("<Binary name=\"b\" valueReference=\"1\" "
+                                       "causality=\"parameter\" variability=\"fixed\"><Start "
+                                       "value=\"0a1B\"/></Binary>",
+                                       ""));
+    const char *inv = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                      "modelName=\"M\" instantiationToken=\"t\"><CoSimulation "
+                      "modelIdentifier=\"M\"/><UnitDefinitions><Unit name=\"s\"><DisplayUnit "
+                      "name=\"Hz\" inverse=\"true\" offset=\"1\"/></Unit></UnitDefinitions>"
+                      "<ModelVariables><Float64 name=\"t\" valueReference=\"0\" "
+                      "causality=\"independent\"/></ModelVariables><ModelStructure/>"
+                      "</fmiModelDescription>";
+    FAILS("md-display-units", inv);
+}
+
+Test(fmi3_md, structured_names_of_aliases)
+{
+    const char *x = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                    "modelName=\"M\" instantiationToken=\"t\" "
+                    "variableNamingConvention=\"structured\"><CoSimulation modelIdentifier=\"M\"/>"
+                    "<ModelVariables><Float64 name=\"t\" valueReference=\"0\" "
+                    "causality=\"independent\"/><Float64 name=\"a.x\" valueReference=\"1\">"
+                    "<Alias name=\"a x\"/></Float64></ModelVariables><ModelStructure/>"
+                    "</fmiModelDescription>";
+    FAILS("md-naming-structured", x);
+}
+
+/* ---------------------------------------------------------------- whole FMUs, static checks */
+
+/* fmucheck --only 'zip-*,md-*' on fmu: every check passes under the default (interop) profile. */
+static void static_checks_pass(const char *fmu)
+{
+    char *out = fmuc_test_mkdtemp("f3s");
+    cr_assert(out);
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--only", "zip-*,md-*", "-o", out,
+                    (char *)fmu, NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rpath);
+    cr_assert(rep, "%s: no report.json (exit %d): %s", fmu, run.status, run.err);
+    cJSON *it;
+    size_t n = 0;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
+        const char *m0 =
+            cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(it, "messages"), 0));
+        cr_expect(v && strcmp(v, "fail") != 0 && strcmp(v, "error") != 0, "%s: %s is %s: %s",
+                  fmu, id, v ? v : "?", m0 ? m0 : "");
+        n++;
+    }
+    cr_expect(n > 50, "%s: only %zu static checks judged it", fmu, n);
+    cJSON_Delete(rep);
+    fmuc_test_rm_rf(out);
+    free(out);
+    fmuc_test_run_free(&run);
+}
+
+static size_t fmus_in(const char *dir, char paths[][1024], size_t max)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".fmu") == 0)
+            snprintf(paths[n++], 1024, "%s/%s", dir, e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+Test(fmi3_fmus, reference_fmus_pass_every_static_check, .timeout = 600)
+{
+    static char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 32);
+    if (!n)
+        cr_skip("no FMI 3.0 Reference-FMUs in %s/reference-fmus/fmi3", FMUC_SHARED_DIR);
+    for (size_t i = 0; i < n; i++)
+        static_checks_pass(paths[i]);
+}
+
+Test(fmi3_fmus, own_fmi3_fmus_pass_every_static_check, .timeout = 600)
+{
+    static char paths[32][1024];
+    size_t n = fmus_in(FMUC_FMU_DIR "/fmi3/good", paths, 32);
+    cr_assert(n > 0, "no FMI 3.0 FMUs built in %s/fmi3/good", FMUC_FMU_DIR);
+    n += fmus_in(FMUC_FMU_DIR "/fmi3", paths + n, 32 - n);
+    for (size_t i = 0; i < n; i++)
+        static_checks_pass(paths[i]);
+}

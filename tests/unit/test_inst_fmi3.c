@@ -1,0 +1,287 @@
+/* The FMI 3.0 table of the instance API (harness/src/inst_fmi3.c) on the project's FMI 3.0
+ * BouncingBall (ME+CS, FMU state) and vdsim_l3_fmi3 (arrays of 4): every call traced with the
+ * 3.0 function's own name, the experiment passed to fmi3EnterInitializationMode, Model Exchange
+ * through event mode, fmi3UpdateDiscreteStates and continuous-time mode, Co-Simulation steps,
+ * FMU state and serialization, array values with nValues, and what 3.0 does not have. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmuc/fmuc_drive.h"
+#include "fmuc/fmuc_inst.h"
+#include "fmuc/fmuc_sim.h"
+#include "fmuc_test_util.h"
+
+#define BB FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
+#define VD3 FMUC_FMU_DIR "/fmi3/vdsim_l3_fmi3.fmu"
+
+static fmuc_fmu fmu;
+
+static void open_path(const char *path)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(fmuc_fmu_fmi_version(&fmu), 3);
+}
+
+static void open_bb(void)
+{
+    open_path(BB);
+}
+
+static void open_vd3(void)
+{
+    open_path(VD3);
+}
+
+static void close_fmu(void)
+{
+    fmuc_fmu_close(&fmu);
+}
+
+static const fmuc_md_var *var(const char *name)
+{
+    for (size_t i = 0; i < fmu.md.nvars; i++)
+        if (strcmp(fmu.md.vars[i].name, name) == 0)
+            return &fmu.md.vars[i];
+    cr_assert_fail("no variable %s", name);
+    return NULL;
+}
+
+static void run(fmuc_worker_fn fn, fmuc_worker_outcome *o)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, &fmu, NULL);
+    cr_assert_eq(fmuc_worker_run(&spec, fn, NULL, o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o->end, FMUC_WORKER_OK, "worker ended %s (%s)", fmuc_worker_end_name(o->end),
+                 o->detail);
+    cr_assert_eq(o->fn_status, 0);
+}
+
+/* 1 when some traced call's text starts with prefix (and, when status is given, has it) */
+static int traced(const fmuc_worker_outcome *o, const char *prefix, const char *status)
+{
+    cJSON *it;
+    cJSON_ArrayForEach(it, o->trace)
+    {
+        const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "call"));
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
+        if (c && strncmp(c, prefix, strlen(prefix)) == 0 &&
+            (!status || (s && strcmp(s, status) == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+static double num(const fmuc_worker_outcome *o, const char *key)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o->reply, key);
+    cr_assert(cJSON_IsNumber(j), "reply has no %s", key);
+    return j->valuedouble;
+}
+
+static int session_cs(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "t3");
+    if (!in)
+        return 1;
+    fmuc_inst_experiment e = {0, 0.0, 0.0, 1, 3.0};
+    fmuc_vr h = var("h")->value_reference, imp = var("impacts")->value_reference;
+    double hv = 0.0;
+    int32_t iv = -1;
+    fmuc_inst_step_info info;
+    int st = fmuc_inst_setup_experiment(in, &e);
+    st |= fmuc_inst_enter_initialization_mode(in);
+    st |= fmuc_inst_exit_initialization_mode(in);
+    for (int k = 0; k < 100 && st == 0; k++)
+        st |= fmuc_inst_do_step(in, 0.01 * k, 0.01, 0, &info);
+    st |= fmuc_inst_get_float64(in, &h, 1, &hv);
+    st |= fmuc_inst_get_int32(in, &imp, 1, &iv);
+    cJSON_AddNumberToObject(reply, "st", st);
+    cJSON_AddNumberToObject(reply, "h", hv);
+    cJSON_AddNumberToObject(reply, "impacts", iv);
+    cJSON_AddNumberToObject(reply, "term", info.terminate_simulation);
+    int term = -1;
+    cJSON_AddNumberToObject(reply, "q_term", fmuc_inst_cs_status(in, FMUC_INST_Q_TERMINATED, &term));
+    /* what FMI 3.0 does not have: not provided, no trace entry */
+    cJSON_AddNumberToObject(reply, "cancel", fmuc_inst_cancel_step(in));
+    cJSON_AddNumberToObject(reply, "version_ok",
+                            fmuc_inst_lib_version(ctx, FMUC_IFACE_CS) &&
+                                strncmp(fmuc_inst_lib_version(ctx, FMUC_IFACE_CS), "3.", 2) == 0);
+    const char *const *missing;
+    cJSON_AddNumberToObject(reply, "missing", (double)fmuc_inst_lib_missing(ctx, FMUC_IFACE_CS,
+                                                                             &missing));
+    cJSON_AddNumberToObject(reply, "has_dostep", fmuc_inst_lib_has(ctx, FMUC_IFACE_CS, "fmi3DoStep"));
+    cJSON_AddNumberToObject(reply, "has_fmi2", fmuc_inst_lib_has(ctx, FMUC_IFACE_CS, "fmi2DoStep"));
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(inst_fmi3, cs_steps_through_the_fmi3_functions, .init = open_bb, .fini = close_fmu,
+     .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(session_cs, &o);
+    cr_assert_eq(num(&o, "st"), 0);
+    cr_assert_lt(num(&o, "h"), 1.0);     /* it fell */
+    cr_assert_geq(num(&o, "impacts"), 1); /* and bounced (first impact near t=0.45) */
+    cr_assert_eq(num(&o, "term"), 0);
+    cr_assert_eq(num(&o, "q_term"), FMUC_STATUS_OK);
+    cr_assert_eq(num(&o, "cancel"), FMUC_STATUS_NOT_PROVIDED);
+    cr_assert_eq(num(&o, "version_ok"), 1);
+    cr_assert_eq(num(&o, "missing"), 0);
+    cr_assert_eq(num(&o, "has_dostep"), 1);
+    cr_assert_eq(num(&o, "has_fmi2"), 0);
+    cr_assert(traced(&o, "fmi3InstantiateCoSimulation(instanceName=\"t3\"", "non-NULL"));
+    cr_assert(traced(&o, "fmi3EnterInitializationMode(toleranceDefined=0, tolerance=0, "
+                         "startTime=0, stopTimeDefined=1, stopTime=3)", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3DoStep(t=0, h=0.01, noSet=0)", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3GetInt32(vr=[8], nvr=1, nValues=1)", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3FreeInstance(instance)", "returned"));
+    cr_assert_not(traced(&o, "fmi2", NULL));
+    cr_assert_not(traced(&o, "fmi3CancelStep", NULL));
+    fmuc_worker_outcome_free(&o);
+}
+
+static int session_me(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_ME, NULL, "m3");
+    if (!in)
+        return 1;
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, &fmu.md);
+    int st = fmuc_drive_reach(in, FMUC_ST_CTM, &ds, &dr);
+    double x[2] = {0}, dx[2] = {0}, z[1] = {0}, nom[2] = {0};
+    st |= fmuc_inst_set_time(in, 0.1);
+    st |= fmuc_inst_get_continuous_states(in, x, 2);
+    st |= fmuc_inst_get_derivatives(in, dx, 2);
+    st |= fmuc_inst_get_event_indicators(in, z, 1);
+    st |= fmuc_inst_get_nominals(in, nom, 2);
+    int enter = -1, term = -1;
+    st |= fmuc_inst_completed_integrator_step(in, 1, &enter, &term);
+    cJSON_AddNumberToObject(reply, "st", st);
+    cJSON_AddNumberToObject(reply, "x0", x[0]);
+    cJSON_AddNumberToObject(reply, "dx1", dx[1]);
+    cJSON_AddNumberToObject(reply, "z0", z[0]);
+    cJSON_AddNumberToObject(reply, "enter", enter);
+    /* FMU state: get, move on, set back, serialize and deserialize */
+    fmuc_fmu_state s = NULL, s2 = NULL;
+    size_t size = 0;
+    st = fmuc_inst_get_state(in, &s);
+    double moved[2] = {0.5, -1.0}, back[2] = {0};
+    st |= fmuc_inst_set_continuous_states(in, moved, 2);
+    st |= fmuc_inst_set_state(in, s);
+    st |= fmuc_inst_get_continuous_states(in, back, 2);
+    st |= fmuc_inst_serialized_state_size(in, s, &size);
+    uint8_t *buf = size ? calloc(1, size) : NULL;
+    if (buf) {
+        st |= fmuc_inst_serialize_state(in, s, buf, size);
+        st |= fmuc_inst_deserialize_state(in, buf, size, &s2);
+        st |= fmuc_inst_free_state(in, &s2);
+    }
+    free(buf);
+    st |= fmuc_inst_free_state(in, &s);
+    cJSON_AddNumberToObject(reply, "st_state", st);
+    cJSON_AddNumberToObject(reply, "back0", back[0]);
+    cJSON_AddNumberToObject(reply, "size", (double)size);
+    /* event mode and back */
+    fmuc_inst_event_info ei;
+    st = fmuc_inst_enter_event_mode(in);
+    st |= fmuc_inst_update_discrete_states(in, &ei);
+    st |= fmuc_inst_enter_continuous_time_mode(in);
+    cJSON_AddNumberToObject(reply, "st_event", st);
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(inst_fmi3, me_runs_event_mode_update_discrete_states_and_fmu_state, .init = open_bb,
+     .fini = close_fmu, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(session_me, &o);
+    cr_assert_eq(num(&o, "st"), 0);
+    cr_assert_float_eq(num(&o, "x0"), 1.0, 1e-12); /* h starts at 1 */
+    cr_assert_float_eq(num(&o, "dx1"), -9.81, 1e-12);
+    cr_assert_float_eq(num(&o, "z0"), 1.0, 1e-12);
+    cr_assert_eq(num(&o, "enter"), 0);
+    cr_assert_eq(num(&o, "st_state"), 0);
+    cr_assert_float_eq(num(&o, "back0"), 1.0, 1e-12);
+    cr_assert_gt(num(&o, "size"), 0);
+    cr_assert_eq(num(&o, "st_event"), 0);
+    cr_assert(traced(&o, "fmi3InstantiateModelExchange(instanceName=\"m3\"", "non-NULL"));
+    cr_assert(traced(&o, "fmi3UpdateDiscreteStates()", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3EnterContinuousTimeMode()", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3GetContinuousStateDerivatives(nContinuousStates=2)", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3SetTime(time=0.1)", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3SerializeFMUState(size=", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3DeserializeFMUState(size=", "fmi3OK"));
+    cr_assert_not(traced(&o, "fmi2", NULL));
+    fmuc_worker_outcome_free(&o);
+}
+
+/* vdsim_l3_fmi3 has per-wheel arrays of 4: one vr, four values */
+static int session_array(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    const fmuc_md_var *arr = NULL;
+    for (size_t i = 0; i < fmu.md.nvars && !arr; i++) {
+        const fmuc_md_var_ext *x = fmuc_md_var_ext_of(&fmu.md, i);
+        if (x && x->ndims == 1 && x->dims[0].has_start && x->dims[0].start == 4 &&
+            fmu.md.vars[i].base == FMUC_BT_FLOAT64)
+            arr = &fmu.md.vars[i];
+    }
+    if (!arr)
+        return 2;
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "a3");
+    if (!in)
+        return 1;
+    fmuc_inst_experiment e = {0, 0.0, 0.0, 0, 0.0};
+    fmuc_vr vr = arr->value_reference;
+    double v[4] = {NAN, NAN, NAN, NAN};
+    int st = fmuc_inst_setup_experiment(in, &e);
+    st |= fmuc_inst_enter_initialization_mode(in);
+    st |= fmuc_inst_exit_initialization_mode(in);
+    st |= fmuc_inst_get(in, FMUC_INST_FLOAT64, &vr, 1, v, 4);
+    int finite = 1;
+    for (int k = 0; k < 4; k++)
+        finite &= isfinite(v[k]) != 0;
+    cJSON_AddNumberToObject(reply, "st", st);
+    cJSON_AddNumberToObject(reply, "finite", finite);
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(inst_fmi3, array_values_take_n_values, .init = open_vd3, .fini = close_fmu, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(session_array, &o);
+    cr_assert_eq(num(&o, "st"), 0);
+    cr_assert_eq(num(&o, "finite"), 1);
+    cr_assert(traced(&o, "fmi3GetFloat64(vr=[", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3InstantiateCoSimulation", "non-NULL"));
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(inst_fmi3, operation_names_are_the_fmi3_functions)
+{
+    cr_assert_str_eq(fmuc_inst_op_name(3, FMUC_INST_OP_UPDATE_DISCRETE_STATES),
+                     "fmi3UpdateDiscreteStates");
+    cr_assert_str_eq(fmuc_inst_op_name(3, FMUC_INST_OP_GET_DERIVATIVES),
+                     "fmi3GetContinuousStateDerivatives");
+    cr_assert_null(fmuc_inst_op_name(3, FMUC_INST_OP_SETUP_EXPERIMENT));
+    cr_assert_null(fmuc_inst_op_name(3, FMUC_INST_OP_CANCEL_STEP));
+    char b[32];
+    cr_assert_str_eq(fmuc_status_name(3, 2, b, sizeof b), "fmi3Discard");
+}
