@@ -43,7 +43,10 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
     double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
                     ? e->stop_time
                     : t0 + 1.0;
-    double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0
+    /* FMI 3.0 CS with fixedInternalStepSize: the same bound as the nominal run (Roberts) */
+    t1 = fmuc_shared_fixed_step_stop(&fmu->md, fmi2CoSimulation, t0, t1);
+    double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0 &&
+                        e->step_size <= t1 - t0
                     ? e->step_size
                     : (t1 - t0) / 500.0;
     double all = ceil((t1 - t0) / dt - 1e-9);
