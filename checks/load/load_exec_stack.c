@@ -42,7 +42,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_exec_stack = {
     .id = "load-exec-stack",
     .title = "Libraries do not require an executable stack",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.4 (binaries/<platform tuple>: shared libraries of the "
+            "platform); FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
             "FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "Loading a library that asks for an executable stack makes the importer's whole "
@@ -51,7 +52,7 @@ const fmuc_check fmuc_check_load_exec_stack = {
     .fix = "Link with -Wl,-z,noexecstack and mark assembly sources with a .note.GNU-stack "
            "section; rebuild any static dependency that lacks that note.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

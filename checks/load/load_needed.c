@@ -82,7 +82,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_needed = {
     .id = "load-needed",
     .title = "Library dependencies are base system libraries or shipped in the FMU",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.4 (binaries/<platform tuple>: shared libraries of the "
+            "platform); FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
             "FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A library that needs a shared library which is neither part of a base system nor "
@@ -91,7 +92,7 @@ const fmuc_check fmuc_check_load_needed = {
     .fix = "Link dependencies statically or ship them in the same binaries/<platform> folder with "
            "RPATH=$ORIGIN, and document any run-time library that cannot be shipped.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };

@@ -65,7 +65,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_rpath = {
     .id = "load-rpath",
     .title = "RPATH/RUNPATH entries are $ORIGIN-relative",
-    .spec = "FMI 2.0.4 §2.3; FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.4 (binaries/<platform tuple>: shared libraries of the "
+            "platform); FMI 1.0 ME (binaries/linux32, linux64: shared libraries of the platform); "
             "FMI 1.0 CS (the same)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An absolute RPATH points into the build machine and a plain relative one depends on "
@@ -73,7 +74,7 @@ const fmuc_check fmuc_check_load_rpath = {
     .fix = "Link with -Wl,-rpath,'$ORIGIN' (relative paths only from $ORIGIN) and remove "
            "build-host paths, e.g. with patchelf --set-rpath '$ORIGIN'.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY,
     .run = run,
 };
