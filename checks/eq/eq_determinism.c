@@ -270,7 +270,9 @@ static int merged_attempt(const fmuc_subject *s, const equ_plan *p, fmuc_worker_
         fmuc_worker_outcome_free(o);
         return 0;
     }
-    if (o->end != FMUC_WORKER_OK && o->end != FMUC_WORKER_CRASHED) {
+    /* a crash or a hang in an FMI call: the full sequence runs and is judged (equ_worker_probe) */
+    if (o->end != FMUC_WORKER_OK && o->end != FMUC_WORKER_CRASHED &&
+        !(o->end == FMUC_WORKER_TIMEOUT && o->call_in_progress)) {
         fmuc_worker_outcome_to_result(o, res);
         fmuc_worker_outcome_free(o);
         return -1;
@@ -305,6 +307,9 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     /* the version's reset: FMI 1.0 CS fmiResetSlave; ME 1.0 has none (re-instantiate) */
     const int v1 = fmuc_fmu_fmi_version(s->fmu) == 1;
     const char *rst = v1 ? "fmiResetSlave" : "fmi2Reset";
+    /* a crash or hang in what (1) to (3) probe is the check's result: a failure of the 2.0 rules;
+     * FMI 1.0 leaves the state after fmiResetSlave open (fmi1-rules gaps 4): a warning there */
+    const fmuc_verdict probe_verdict = v1 ? FMUC_VERDICT_WARN : FMUC_VERDICT_FAIL;
     char after_reset[64];
     snprintf(after_reset, sizeof after_reset, "(2) after %s", rst);
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0) {
@@ -331,7 +336,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     }
     if (!merged &&
         equ_worker_probe(s, s->fmu, "eq-determinism", det_worker, &j1, &o1, res,
-                         once ? reset_phases : probe_phases, FMUC_VERDICT_FAIL, what) < 0) {
+                         once ? reset_phases : probe_phases, probe_verdict, what) < 0) {
         equ_plan_free(&p);
         return;
     }
@@ -351,7 +356,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
     }
     /* once per process (X10): (1) and (2) use a second worker for the second instance */
     if (once && equ_worker_probe(s, s->fmu, "eq-determinism", det_worker, &j3, &o3, res,
-                                 reset_phases, FMUC_VERDICT_FAIL, what) < 0) {
+                                 reset_phases, probe_verdict, what) < 0) {
         fmuc_worker_outcome_free(&o2);
         fmuc_worker_outcome_free(&o1);
         equ_plan_free(&p);

@@ -250,8 +250,9 @@ double equ_interp(const double *tg, size_t n, const double *y, size_t stride, do
 int equ_worker(const fmuc_subject *s, const fmuc_fmu *fmu, const char *label, fmuc_worker_fn fn,
                void *payload, fmuc_worker_outcome *o, fmuc_result *res);
 
-/** Like equ_worker, but when the worker crashed (a signal) while it announced a phase that starts
- *  with one of probe_phases (NULL-terminated), the FMU answered the very calls the check probes:
+/** Like equ_worker, but when the worker crashed (a signal), or timed out in an FMI call that had
+ *  not returned, while it announced a phase that starts with one of probe_phases (NULL-terminated),
+ *  the FMU answered the very calls the check probes:
  *  that is the check's result, with the worker's description prefixed by what, raised to
  *  verdict (FMUC_VERDICT_FAIL where the text says must, FMUC_VERDICT_WARN where it leaves the
  *  behaviour undefined, FMUC_VERDICT_NA where another check judges those calls). Any other crash is an error as in equ_worker. Returns 0 (reply to be
