@@ -69,6 +69,39 @@ static void put_err(cJSON *reply, int run, const char *err)
     cJSON_AddStringToObject(reply, key, err);
 }
 
+/* Two fresh instances stepped alternately, one communication step each, A first (rows into a
+ * and b): the reply gets both series (RUN_ALT_A, RUN_ALT_B), or RUN_ALT_A with the first failure.
+ * B is freed here, A (*ia, always initialised) is left to the caller. 0 when both ran to the end. */
+static int alternate(fmuc_worker_ctx *ctx, const equ_plan *p, equ_inst *ia, double *a, double *b,
+                     size_t n, cJSON *reply)
+{
+    equ_inst ib;
+    memset(&ib, 0, sizeof ib);
+    int ra = equ_inst_start(ia, ctx, p, "determinismA");
+    int rb = ra == 0 ? equ_inst_start(&ib, ctx, p, "determinismB") : -1;
+    if (ra == 0 && rb == 0)
+        ra = equ_inst_record(ia, a);
+    if (ra == 0 && rb == 0)
+        rb = equ_inst_record(&ib, b);
+    while (ra == 0 && rb == 0 && ia->k < p->nsteps) {
+        ra = equ_inst_step(ia);
+        if (ra == 0)
+            ra = equ_inst_record(ia, a + ia->k * p->nout);
+        if (ra == 0)
+            rb = equ_inst_step(&ib);
+        if (ra == 0 && rb == 0)
+            rb = equ_inst_record(&ib, b + ib.k * p->nout);
+    }
+    equ_inst_free(&ib);
+    if (ra < 0 || rb < 0) {
+        put_err(reply, RUN_ALT_A, ra < 0 ? ia->err : ib.err);
+        return -1;
+    }
+    put_rows(reply, RUN_ALT_A, a, n);
+    put_rows(reply, RUN_ALT_B, b, n);
+    return 0;
+}
+
 static int det_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const det_job *job = payload;
@@ -104,29 +137,8 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
     }
     if (job->merged && job->interleave) {
         fmuc_worker_phase(ctx, "two instances stepped alternately");
-        equ_inst ia, ib;
-        memset(&ib, 0, sizeof ib);
-        int ra = equ_inst_start(&ia, ctx, p, "determinismA");
-        int rb = ra == 0 ? equ_inst_start(&ib, ctx, p, "determinismB") : -1;
-        if (ra == 0 && rb == 0)
-            ra = equ_inst_record(&ia, a);
-        if (ra == 0 && rb == 0)
-            rb = equ_inst_record(&ib, b);
-        while (ra == 0 && rb == 0 && ia.k < p->nsteps) {
-            ra = equ_inst_step(&ia);
-            if (ra == 0)
-                ra = equ_inst_record(&ia, a + ia.k * p->nout);
-            if (ra == 0)
-                rb = equ_inst_step(&ib);
-            if (ra == 0 && rb == 0)
-                rb = equ_inst_record(&ib, b + ib.k * p->nout);
-        }
-        equ_inst_free(&ib);
-        if (ra < 0 || rb < 0) {
-            put_err(reply, RUN_ALT_A, ra < 0 ? ia.err : ib.err);
-        } else {
-            put_rows(reply, RUN_ALT_A, a, n);
-            put_rows(reply, RUN_ALT_B, b, n);
+        equ_inst ia;
+        if (alternate(ctx, p, &ia, a, b, n, reply) == 0) {
             fmuc_worker_phase(ctx, "reset (fmi2Reset / fmiResetSlave) and the run after it");
             if (equ_inst_reset(&ia) < 0 || equ_inst_record(&ia, b) < 0 ||
                 equ_inst_run_to(&ia, p->nsteps, b) < 0)
@@ -154,30 +166,8 @@ static int det_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_inst_free(&in);
     if (job->interleave) {
         fmuc_worker_phase(ctx, "two instances stepped alternately");
-        equ_inst ia, ib;
-        memset(&ib, 0, sizeof ib);
-        int ra = equ_inst_start(&ia, ctx, p, "determinismA");
-        int rb = ra == 0 ? equ_inst_start(&ib, ctx, p, "determinismB") : -1;
-        if (ra == 0 && rb == 0)
-            ra = equ_inst_record(&ia, a);
-        if (ra == 0 && rb == 0)
-            rb = equ_inst_record(&ib, b);
-        while (ra == 0 && rb == 0 && ia.k < p->nsteps) {
-            ra = equ_inst_step(&ia);
-            if (ra == 0)
-                ra = equ_inst_record(&ia, a + ia.k * p->nout);
-            if (ra == 0)
-                rb = equ_inst_step(&ib);
-            if (ra == 0 && rb == 0)
-                rb = equ_inst_record(&ib, b + ib.k * p->nout);
-        }
-        if (ra < 0 || rb < 0) {
-            put_err(reply, RUN_ALT_A, ra < 0 ? ia.err : ib.err);
-        } else {
-            put_rows(reply, RUN_ALT_A, a, n);
-            put_rows(reply, RUN_ALT_B, b, n);
-        }
-        equ_inst_free(&ib);
+        equ_inst ia;
+        alternate(ctx, p, &ia, a, b, n, reply);
         equ_inst_free(&ia);
     }
 out:

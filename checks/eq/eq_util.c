@@ -482,56 +482,23 @@ static int set_inputs(equ_inst *in, size_t k)
     return 0;
 }
 
-static int event_iteration(equ_inst *in)
+/* A stepper outcome that is not FMUC_STEP_OK into in->err (the call's name the FMU's version's). */
+static int step_fail(equ_inst *in, fmuc_step_rc rc)
 {
-    fmuc_inst_event_info ei;
-    for (int i = 0; i < 1000; i++) {
-        memset(&ei, 0, sizeof ei);
-        int st = fmuc_inst_update_discrete_states(in->c, &ei);
-        if (bad(st))
-            return failf(in, "fmi2NewDiscreteStates", st);
-        if (ei.terminate_simulation) {
-            in->terminated = 1;
-            snprintf(in->err, sizeof in->err, "the FMU requested terminateSimulation in event "
-                                              "mode");
-            return -1;
-        }
-        if (!ei.new_discrete_states_needed) {
-            in->next_event_defined = ei.next_event_time_defined != 0;
-            in->next_event = ei.next_event_time;
-            return 0;
-        }
+    switch (rc) {
+    case FMUC_STEP_OK: return 0;
+    case FMUC_STEP_FAILED: return failf(in, in->st.call, in->st.status);
+    case FMUC_STEP_TERMINATE: in->terminated = 1; /* fall through */
+    case FMUC_STEP_NO_SETTLE:
+        snprintf(in->err, sizeof in->err, "%s", in->st.why);
+        return -1;
+    default: return -1; /* the inputs: failf said why */
     }
-    snprintf(in->err, sizeof in->err, "event iteration did not converge in 1000 rounds");
-    return -1;
-}
-
-static int me_sync(equ_inst *in)
-{
-    const equ_plan *p = in->p;
-    int st;
-    if (p->nx) {
-        st = fmuc_inst_get_continuous_states(in->c, in->x, p->nx);
-        if (bad(st))
-            return failf(in, "fmi2GetContinuousStates", st);
-    }
-    if (p->nz) {
-        st = fmuc_inst_get_event_indicators(in->c, in->zprev, p->nz);
-        if (bad(st))
-            return failf(in, "fmi2GetEventIndicators", st);
-    }
-    return 0;
 }
 
 static int me_enter_ctm(equ_inst *in)
 {
-    int st;
-    if (event_iteration(in) < 0)
-        return -1;
-    st = fmuc_inst_enter_continuous_time_mode(in->c);
-    if (bad(st))
-        return failf(in, "fmi2EnterContinuousTimeMode", st);
-    return me_sync(in);
+    return step_fail(in, fmuc_step_me_enter_ctm(&in->st));
 }
 
 static int init_inputs(void *user, fmuc_inst *c)
@@ -540,8 +507,17 @@ static int init_inputs(void *user, fmuc_inst *c)
     return set_inputs(user, 0) < 0;
 }
 
+/* the stepper's inputs hook: the inputs of the row the step starts from */
+static int step_inputs(void *user, fmuc_inst *c, double t)
+{
+    equ_inst *in = user;
+    (void)c;
+    (void)t;
+    return set_inputs(in, in->k) < 0;
+}
+
 /* The life-cycle driver (fmuc_drive_reach) to the end of Initialization Mode with the inputs of
- * row 0 set in it; ME then goes on with this engine's own event iteration. */
+ * row 0 set in it; ME then goes on with the step-wise driver's event iteration (fmuc_step.h). */
 static int initialize(equ_inst *in)
 {
     const equ_plan *p = in->p;
@@ -570,22 +546,6 @@ int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
     memset(in, 0, sizeof *in);
     in->ctx = ctx;
     in->p = p;
-    if (p->iface == fmi2ModelExchange) {
-        size_t nx = p->nx ? p->nx : 1, nz = p->nz ? p->nz : 1;
-        double *blk = calloc(6 * nx + 2 * nz, sizeof *blk);
-        if (!blk) {
-            snprintf(in->err, sizeof in->err, "out of memory");
-            return -1;
-        }
-        in->x = blk;
-        in->dx = blk + nx;
-        in->xt = blk + 2 * nx;
-        in->k1 = blk + 3 * nx;
-        in->k2 = blk + 4 * nx;
-        in->k3 = blk + 5 * nx;
-        in->z = blk + 6 * nx;
-        in->zprev = blk + 6 * nx + nz;
-    }
     in->c = fmuc_inst_instantiate(ctx, (fmuc_iface)p->iface, NULL, instance_name);
     if (!in->c) {
         if (fmuc_inst_version(ctx) == 1)
@@ -596,6 +556,17 @@ int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
                      equ_iface_name(p->iface));
         return -1;
     }
+    /* the step-wise driver (fmuc_step.h): ME with the plan's RK4 substeps */
+    if (fmuc_stepper_init(&in->st, in->c, p->iface == fmi2ModelExchange,
+                          p->iface == fmi2ModelExchange ? p->nx : 0,
+                          p->iface == fmi2ModelExchange ? p->nz : 0) < 0) {
+        snprintf(in->err, sizeof in->err, "out of memory");
+        return -1;
+    }
+    in->x = in->st.x;
+    in->st.nsub = p->nsub > 0 ? p->nsub : 1;
+    in->st.inputs = step_inputs;
+    in->st.user = in;
     return 0;
 }
 
@@ -619,7 +590,7 @@ int equ_inst_reset(equ_inst *in)
         return failf(in, fmuc_inst_fmi_version(in->c) == 1 ? "fmiResetSlave" : "fmi2Reset", st);
     in->worst = FMUC_STATUS_OK; /* fmi2Reset leaves the error state (§2.1.3) */
     in->terminated = 0;
-    in->next_event_defined = 0;
+    in->st.next_event_defined = 0;
     return initialize(in);
 }
 
@@ -627,21 +598,21 @@ int equ_inst_resync(equ_inst *in)
 {
     if (in->p->iface != fmi2ModelExchange)
         return 0;
-    return me_sync(in);
+    return step_fail(in, fmuc_step_me_resync(&in->st));
 }
 
 void equ_inst_snap(const equ_inst *in, equ_snap *s)
 {
     s->k = in->k;
-    s->next_event_defined = in->next_event_defined;
-    s->next_event = in->next_event;
+    s->next_event_defined = in->st.next_event_defined;
+    s->next_event = in->st.next_event;
 }
 
 int equ_inst_restore(equ_inst *in, const equ_snap *s)
 {
     in->k = s->k;
-    in->next_event_defined = s->next_event_defined;
-    in->next_event = s->next_event;
+    in->st.next_event_defined = s->next_event_defined;
+    in->st.next_event = s->next_event;
     in->terminated = 0;
     return equ_inst_resync(in);
 }
@@ -702,105 +673,7 @@ int equ_inst_record(equ_inst *in, double *row)
 
 double equ_rk4_combine(double x, double h6, double k1, double k2, double k3, double k4)
 {
-    double v = x + h6 * (((k1 + 2.0 * k2) + 2.0 * k3) + k4);
-    if (fabs(v) < 1e-200)
-        v = copysign(0.0, v);
-    return v;
-}
-
-static int me_deriv(equ_inst *in, const double *x, double *k, int set)
-{
-    const equ_plan *p = in->p;
-    int st;
-    if (set) {
-        st = fmuc_inst_set_continuous_states(in->c, x, p->nx);
-        if (bad(st))
-            return failf(in, "fmi2SetContinuousStates", st);
-    }
-    st = fmuc_inst_get_derivatives(in->c, k, p->nx);
-    if (bad(st))
-        return failf(in, "fmi2GetDerivatives", st);
-    return 0;
-}
-
-static int me_settime(equ_inst *in, double t)
-{
-    int st = fmuc_inst_set_time(in->c, t);
-    if (bad(st)) {
-        char cb[96];
-        snprintf(cb, sizeof cb, "fmi2SetTime(%.17g)", t);
-        return failf(in, cb, st);
-    }
-    return 0;
-}
-
-static int me_step(equ_inst *in)
-{
-    const equ_plan *p = in->p;
-    size_t nx = p->nx;
-    double ta = p->t[in->k], tb = p->t[in->k + 1];
-    int n = p->nsub > 0 ? p->nsub : 1;
-    double h = (tb - ta) / (double)n, hh = 0.5 * h, h6 = h / 6.0;
-    int st;
-    for (int s = 0; s < n; s++) {
-        double ts = ta + (double)s * h;
-        double te = s + 1 == n ? tb : ta + (double)(s + 1) * h;
-        if (nx) {
-            /* the FMU holds x at ts already (set at the end of the previous substep) */
-            if (me_deriv(in, in->x, in->dx, 0) < 0)
-                return -1;
-            for (size_t i = 0; i < nx; i++)
-                in->xt[i] = in->x[i] + hh * in->dx[i];
-            if (me_settime(in, ts + hh) < 0 || me_deriv(in, in->xt, in->k1, 1) < 0)
-                return -1;
-            for (size_t i = 0; i < nx; i++)
-                in->xt[i] = in->x[i] + hh * in->k1[i];
-            if (me_deriv(in, in->xt, in->k2, 1) < 0)
-                return -1;
-            for (size_t i = 0; i < nx; i++)
-                in->xt[i] = in->x[i] + h * in->k2[i];
-            if (me_settime(in, te) < 0 || me_deriv(in, in->xt, in->k3, 1) < 0)
-                return -1;
-            for (size_t i = 0; i < nx; i++)
-                in->x[i] = equ_rk4_combine(in->x[i], h6, in->dx[i], in->k1[i], in->k2[i],
-                                           in->k3[i]);
-            st = fmuc_inst_set_continuous_states(in->c, in->x, nx);
-            if (bad(st))
-                return failf(in, "fmi2SetContinuousStates", st);
-        } else if (me_settime(in, te) < 0) {
-            return -1;
-        }
-        int enter = 0, term = 0;
-        st = fmuc_inst_completed_integrator_step(in->c, 0, &enter, &term);
-        if (bad(st))
-            return failf(in, "fmi2CompletedIntegratorStep", st);
-        if (term) {
-            in->terminated = 1;
-            snprintf(in->err, sizeof in->err,
-                     "fmi2CompletedIntegratorStep at t=%.17g requested terminateSimulation", te);
-            return -1;
-        }
-        int ev = enter != 0;
-        if (p->nz) {
-            st = fmuc_inst_get_event_indicators(in->c, in->z, p->nz);
-            if (bad(st))
-                return failf(in, "fmi2GetEventIndicators", st);
-            for (size_t j = 0; j < p->nz; j++)
-                if ((in->z[j] > 0) != (in->zprev[j] > 0))
-                    ev = 1;
-            memcpy(in->zprev, in->z, p->nz * sizeof *in->z);
-        }
-        if (in->next_event_defined && in->next_event <= te)
-            ev = 1;
-        if (ev) {
-            st = fmuc_inst_enter_event_mode(in->c);
-            if (bad(st))
-                return failf(in, "fmi2EnterEventMode", st);
-            if (me_enter_ctm(in) < 0)
-                return -1;
-        }
-    }
-    return 0;
+    return fmuc_step_rk4_combine(x, h6, k1, k2, k3, k4);
 }
 
 int equ_inst_step(equ_inst *in)
@@ -810,19 +683,8 @@ int equ_inst_step(equ_inst *in)
         snprintf(in->err, sizeof in->err, "no step beyond the end of the grid");
         return -1;
     }
-    if (set_inputs(in, in->k) < 0)
+    if (step_fail(in, fmuc_step_interval(&in->st, p->t[in->k], p->t[in->k + 1], NULL)) < 0)
         return -1;
-    if (p->iface == fmi2CoSimulation) {
-        double ta = p->t[in->k], h = p->t[in->k + 1] - ta;
-        int st = fmuc_drive_do_step(in->c, ta, h, 0, NULL, NULL);
-        if (bad(st)) {
-            char cb[128];
-            snprintf(cb, sizeof cb, "fmi2DoStep(t=%.17g, h=%.17g)", ta, h);
-            return failf(in, cb, st);
-        }
-    } else if (me_step(in) < 0) {
-        return -1;
-    }
     in->k++;
     return 0;
 }
@@ -845,7 +707,7 @@ void equ_inst_free(equ_inst *in)
     else
         fmuc_inst_abandon(in->c);
     in->c = NULL;
-    free(in->x);
+    fmuc_stepper_free(&in->st);
     in->x = NULL;
 }
 

@@ -1,7 +1,8 @@
 /* Shared engine of the eq-* checks: a run plan (time grid, input trajectory, recorded variables)
- * built in the parent from the model description, a small stepping loop that runs inside a worker
- * (CS: fmi2DoStep per communication step; ME: fixed-step RK4 with event handling at step ends,
- * stage arithmetic identical to the VDSim core's RK4), bit-pattern transport of recorded series,
+ * built in the parent from the model description, instances that run inside a worker and are
+ * stepped by the harness's step-wise driver (fmuc_step.h; CS: fmi2DoStep per communication step;
+ * ME: fixed-step RK4 with event handling at step ends, stage arithmetic identical to the VDSim
+ * core's RK4), bit-pattern transport of recorded series,
  * bit-exact and tolerance comparisons, plot evidence, and the vdsim (native core) detection. */
 #ifndef FMUC_EQ_UTIL_H
 #define FMUC_EQ_UTIL_H
@@ -15,6 +16,7 @@
 #include "fmi2/fmi2.h"
 #include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_refcsv.h"
+#include "fmuc/fmuc_step.h"
 #include "fmuc/fmuc_worker.h"
 
 /* Run lengths (communication steps): bit-exact round trips and comparisons use the long runs,
@@ -136,9 +138,8 @@ typedef struct equ_inst {
     fmuc_inst *c;          /* the instance (instance API) */
     const equ_plan *p;
     size_t k;              /* rows done: outputs of row k are current */
-    double *x, *dx, *xt, *k1, *k2, *k3, *z, *zprev; /* ME work arrays */
-    int next_event_defined;
-    double next_event;
+    fmuc_stepper st;       /* the harness's step-wise driver (fmuc_step.h) that steps it */
+    double *x;             /* ME: its continuous states (st.x; non-NULL while allocated) */
     int terminated;
     int worst;             /* worst status an FMI call of this instance returned (equ_inst_status) */
     char err[512];         /* first failure ("fmi2DoStep(t=0.5, h=0.01) returned fmi2Error") */

@@ -4,6 +4,7 @@
 
 #include "fmuc/fmuc_drive.h"
 #include "fmuc/fmuc_sim.h"
+#include "fmuc/fmuc_step.h"
 
 void fmuc_drive_start_init(fmuc_drive_start *st, const fmuc_md *md)
 {
@@ -37,6 +38,20 @@ static int step(fmuc_inst *in, const fmuc_drive_start *st, fmuc_drive_reached *o
     return -1;
 }
 
+/* the initial event iteration's calls go through step() as the driver's own */
+typedef struct reach_ctx {
+    fmuc_inst *in;
+    const fmuc_drive_start *st;
+    fmuc_drive_reached *out;
+} reach_ctx;
+
+static void iteration_call(void *user, fmuc_inst_op op, int status, unsigned iteration)
+{
+    reach_ctx *c = user;
+    (void)iteration;
+    step(c->in, c->st, c->out, op, status);
+}
+
 int fmuc_drive_reach(fmuc_inst *in, unsigned target, const fmuc_drive_start *st,
                      fmuc_drive_reached *out)
 {
@@ -66,14 +81,15 @@ int fmuc_drive_reach(fmuc_inst *in, unsigned target, const fmuc_drive_start *st,
     /* ME: the initial event iteration, then Continuous-Time Mode */
     if (st->phase_iteration)
         fmuc_worker_phase(ctx, "%s", st->phase_iteration);
-    do {
-        int s = fmuc_inst_update_discrete_states(in, &out->info);
-        out->iterations++;
-        if (step(in, st, out, FMUC_INST_OP_UPDATE_DISCRETE_STATES, s))
-            return -1;
-    } while (out->info.new_discrete_states_needed && !out->info.terminate_simulation &&
-             out->iterations < max);
-    if (out->info.new_discrete_states_needed && !out->info.terminate_simulation) {
+    /* the step-wise driver's event iteration (fmuc_step.h), each call through step() */
+    reach_ctx rc = {in, st, out};
+    fmuc_step_event ev;
+    int k = fmuc_step_event_iteration(in, max, NULL, iteration_call, &rc, &ev);
+    out->iterations = ev.iterations;
+    out->info = ev.info;
+    if (k < 0 && ev.failed)
+        return -1;
+    if (k < 0) {
         out->no_settle = 1;
         return -1;
     }

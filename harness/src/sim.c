@@ -1,22 +1,18 @@
-/* Simulation driver (runs inside a worker): CS master loop with DoStep at the default step and
+/* Simulation driver (runs inside a worker): the CS master loop with DoStep at the default step and
  * the ME host loop of §3.2.4 (event iteration, CVODE BDF with root finding on the event
- * indicators, time events, CompletedIntegratorStep) recording series, events and call statuses.
- * fmuc_sim.h documents the contract. */
+ * indicators, time events, CompletedIntegratorStep), both stepped by the step-wise driver
+ * (fmuc_step.h, harness/src/step.c), recording series, events and call statuses (the driver's
+ * host). fmuc_sim.h documents the contract. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cvode/cvode.h>
-#include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
-
 #include "fmuc/fmuc_drive.h"
 #include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_sim.h"
+#include "fmuc/fmuc_step.h"
 
 #define MAX_BAD 200
 #define MAX_NONFINITE 50
@@ -161,16 +157,8 @@ typedef struct sim {
     int *bbuf;
     size_t cap_points;
     size_t max_points;
-    /* ME */
-    size_t nx, nz;
-    double *x, *dx, *z, *nom;
-    int cb_failed;            /* an RHS/root callback hit a hard failure (reason set) */
     int fatal;                /* fmi2Fatal seen: no more calls at all */
     int error;                /* fmi2Error seen: only FreeInstance */
-    char cvode_msg[256];
-    double tnext;             /* next time event (HUGE_VAL when none) */
-    double t_synced;          /* time last given to fmi2SetTime, with the continuous inputs */
-    int synced;               /* t_synced is valid */
 } sim;
 
 static int ok(fmuc_status st)
@@ -246,52 +234,6 @@ static void nonfinite(sim *s, double t, const char *what, const char *name, doub
     snprintf(n->what, sizeof n->what, "%s", what);
     snprintf(n->name, sizeof n->name, "%s", name);
     n->value = v;
-}
-
-/* The vector kinds the ME driver reads from the FMU, for all_finite. */
-typedef enum { VEC_STATES, VEC_DERIVATIVES, VEC_INDICATORS } vec_kind;
-
-/* The variable behind state/derivative i: ModelStructure <Derivatives> entry i is der(x_i), and
- * its derivative attribute names x_i (§2.2.8). NULL when the model description does not say. */
-static const char *vec_name(const sim *s, vec_kind k, size_t i)
-{
-    const fmuc_md *md = s->md;
-    if (k == VEC_INDICATORS || i >= md->nderivatives || s->nx != md->nderivatives)
-        return NULL;
-    uint32_t d = md->derivatives[i].index;
-    if (d < 1 || d > md->nvars)
-        return NULL;
-    const fmuc_md_var *dv = &md->vars[d - 1];
-    if (k == VEC_DERIVATIVES)
-        return dv->name;
-    return dv->derivative >= 1 && dv->derivative <= md->nvars ? md->vars[dv->derivative - 1].name
-                                                              : NULL;
-}
-
-/* 0 when v[0..n) are all finite (copied to out when not NULL); else the first other value is
- * recorded as "x[3]", "der(x[3])" or "z[3]" (with the variable's name when the model description
- * gives it), the run is stopped naming it, and -1. */
-static int all_finite(sim *s, double t, vec_kind k, const double *v, double *out, size_t n)
-{
-    static const char *const what[] = {"state", "derivative", "eventIndicator"};
-    static const char *const pre[] = {"x[", "der(x[", "z["}, *const post[] = {"]", "])", "]"};
-    static const char *const said[] = {"continuous state", "state derivative", "event indicator"};
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(v[i])) {
-            char nm[96];
-            const char *var = vec_name(s, k, i);
-            if (var)
-                snprintf(nm, sizeof nm, "%s%zu%s '%.60s'", pre[k], i, post[k], var);
-            else
-                snprintf(nm, sizeof nm, "%s%zu%s", pre[k], i, post[k]);
-            nonfinite(s, t, what[k], nm, v[i]);
-            stop(s, "non-finite %s at t=%.17g", said[k], t);
-            return -1;
-        }
-        if (out)
-            out[i] = v[i];
-    }
-    return 0;
 }
 
 /* The FMI 1.0 function behind a driver call (fmi1.h names; NULL: no call of its own). */
@@ -986,6 +928,19 @@ static void finish(sim *s, int can_terminate, double t)
 
 /* ---- Co-Simulation ------------------------------------------------------------------------ */
 
+/* the step-wise driver's hooks (fmuc_step.h): the inputs at the step's start, then before_step */
+static int cs_inputs(void *user, fmuc_inst *in, double t)
+{
+    (void)in;
+    return set_inputs(user, t, IN_ALL, 0) < 0;
+}
+
+static int cs_before_step(void *user, fmuc_inst *in, double t, double h)
+{
+    const sim *s = user;
+    return s->cfg->hooks.before_step && s->cfg->hooks.before_step(s->cfg->hooks.user, in, t, h);
+}
+
 static int run_cs(sim *s, fmuc_diag *diag)
 {
     fmuc_sim_result *r = s->r;
@@ -1017,6 +972,15 @@ static int run_cs(sim *s, fmuc_diag *diag)
         stop(s, "stopped by hook at t=%.17g", t0);
         goto out;
     }
+    /* the step-wise driver: inputs, before_step, the step (with the wait for Pending), and after
+     * Discard the status queries */
+    fmuc_stepper sp;
+    fmuc_stepper_init(&sp, s->in_, 0, 0, 0);
+    sp.inputs = cs_inputs;
+    sp.before_step = cs_before_step;
+    sp.user = s;
+    sp.cs_phase = "step";
+    sp.query_discard = 1;
     for (size_t k = 0; k < nsteps; k++) {
         double tc = t0 + (double)k * h;
         double tn = k + 1 == nsteps && var_step ? r->stop : t0 + (double)(k + 1) * h;
@@ -1025,37 +989,32 @@ static int run_cs(sim *s, fmuc_diag *diag)
         double hk = tn - tc;
         if (!(hk > 0.0))
             break;
-        if (set_inputs(s, tc, IN_ALL, 0) < 0) {
+        sp.step_no = (long long)(k + 1);
+        fmuc_step_cs_out so;
+        fmuc_step_rc rc = fmuc_step_interval(&sp, tc, tn, &so);
+        if (rc == FMUC_STEP_INPUTS) {
             can_terminate = 0;
             goto out;
         }
-        if (s->cfg->hooks.before_step &&
-            s->cfg->hooks.before_step(s->cfg->hooks.user, s->in_, tc, hk)) {
+        if (rc == FMUC_STEP_HOOK) {
             stop(s, "stopped by hook at t=%.17g", tc);
             goto out;
         }
-        fmuc_worker_phase_at(s->ctx, "step", (long long)(k + 1), tc);
-        int pend = 0;
-        fmuc_inst_step_info sinfo;
-        fmuc_status st = fmuc_drive_do_step(s->in_, tc, hk, 0, &sinfo, &pend);
-        if (pend) /* counted for api-status-codes; the step's outcome is what the wait gave */
+        fmuc_inst_step_info sinfo = so.info;
+        if (so.pending) /* counted for api-status-codes; the step's outcome is what the wait gave */
             r->status_counts[FMUC_SIM_FN_DoStep][FMUC_STATUS_PENDING]++;
-        st = rec(s, FMUC_SIM_FN_DoStep, st, tc, "t=%.9g h=%.9g", tc, hk);
+        fmuc_status st = rec(s, FMUC_SIM_FN_DoStep, so.status, tc, "t=%.9g h=%.9g", tc, hk);
         r->steps++;
         if (st == FMUC_STATUS_DISCARD) {
-            int term = 0;
-            double last = NAN;
+            int term = so.terminated;
+            double last = so.last_successful_time;
             fmuc_status s1, s2;
             if (s->ver == 3) { /* fmi3DoStep returned them (§4.2.1): no call */
-                s1 = fmuc_inst_cs_status(s->in_, FMUC_INST_Q_TERMINATED, &term);
-                s2 = fmuc_inst_cs_status(s->in_, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &last);
+                s1 = so.st_terminated;
+                s2 = so.st_last;
             } else {
-                s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus,
-                         fmuc_inst_cs_status(s->in_, FMUC_INST_Q_TERMINATED, &term), tc,
-                         "fmi2Terminated");
-                s2 = rec(s, FMUC_SIM_FN_GetRealStatus,
-                         fmuc_inst_cs_status(s->in_, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &last),
-                         tc, "fmi2LastSuccessfulTime");
+                s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus, so.st_terminated, tc, "fmi2Terminated");
+                s2 = rec(s, FMUC_SIM_FN_GetRealStatus, so.st_last, tc, "fmi2LastSuccessfulTime");
             }
             r->last_successful_time = ok(s2) ? last : NAN;
             if (ok(s1) && term)
@@ -1132,302 +1091,122 @@ static void add_event(sim *s, double t, int kind, unsigned iter, int changed, in
     e->root = root;
 }
 
-/* The fmi2NewDiscreteStates loop at one event instant (F-02). Returns 0 (settled), 1 (the FMU
- * asked to terminate), -1 (failure or no settling: stop_reason set). *states_changed and
- * *nominals_changed are or-ed over the iterations; s->tnext is updated. */
-static int event_iteration(sim *s, double t, int kind, int root, int *states_changed,
-                           int *nominals_changed)
+/* The step-wise driver's host (fmuc_step.h): the run's bookkeeping of the ME loop */
+static void h_on_call(void *user, int fn, fmuc_status st, double t, const char *detail)
 {
-    fmuc_inst_event_info info;
-    unsigned it = 0;
-    *states_changed = *nominals_changed = 0;
-    fmuc_worker_phase(s->ctx, "event iteration (t=%.9g)", t);
-    const fmuc_sim_hooks *hk = &s->cfg->hooks;
-    if (hk->in_event && hk->in_event(hk->user, s->in_, t, kind, 0, NULL)) {
-        add_event(s, t, kind, 0, 0, root);
-        stop(s, "stopped by hook at t=%.17g", t);
-        return -1;
-    }
-    for (;;) {
-        fmuc_status st = rec(s, FMUC_SIM_FN_NewDiscreteStates,
-                             fmuc_inst_update_discrete_states(s->in_, &info), t, "iteration %u",
-                             it + 1);
-        it++;
-        if (!ok(st)) {
-            stop_call(s, FMUC_SIM_FN_NewDiscreteStates, st, t);
-            add_event(s, t, kind, it, *states_changed, root);
-            return -1;
-        }
-        if (info.values_changed)
-            *states_changed = 1;
-        if (info.nominals_changed)
-            *nominals_changed = 1;
-        if (hk->in_event && hk->in_event(hk->user, s->in_, t, kind, it, &info)) {
-            add_event(s, t, kind, it, *states_changed, root);
-            stop(s, "stopped by hook at t=%.17g", t);
-            return -1;
-        }
-        if (info.terminate_simulation) {
-            add_event(s, t, kind, it, *states_changed, root);
-            s->r->terminated_by_fmu = 1;
-            return 1;
-        }
-        if (!info.new_discrete_states_needed)
-            break;
-        if (it >= s->cfg->max_event_iterations) {
-            add_event(s, t, kind, it, *states_changed, root);
-            s->r->event_iteration_overflow = 1;
-            stop(s, "event iteration did not settle: %s still reports %s after %u iterations "
-                    "at t=%.17g",
-                 fnname(s, FMUC_SIM_FN_NewDiscreteStates),
-                 s->ver == 3 ? "discreteStatesNeedUpdate" : "newDiscreteStatesNeeded", it, t);
-            return -1;
-        }
-    }
-    add_event(s, t, kind, it, *states_changed, root);
-    if (info.next_event_time_defined) {
-        if (!isfinite(info.next_event_time) || info.next_event_time <= t) {
-            stop(s, "%s at t=%.17g announced nextEventTime=%.17g (not "
-                    "finite or not after the current time)",
-                 fnname(s, FMUC_SIM_FN_NewDiscreteStates), t, info.next_event_time);
-            return -1;
-        }
-        s->tnext = info.next_event_time;
-    } else {
-        s->tnext = HUGE_VAL;
-    }
-    return 0;
+    if (detail)
+        rec(user, fn, st, t, "%s", detail);
+    else
+        rec(user, fn, st, t, NULL);
 }
 
-static int read_states(sim *s, double t, int nominals)
+static void h_stop(void *user, const char *reason)
 {
-    if (!s->nx)
-        return 0;
-    fmuc_status st = rec(s, FMUC_SIM_FN_GetContinuousStates,
-                         fmuc_inst_get_continuous_states(s->in_, s->x, s->nx), t, "nx=%zu", s->nx);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_GetContinuousStates, st, t);
-        return -1;
-    }
-    if (all_finite(s, t, VEC_STATES, s->x, NULL, s->nx) < 0)
-        return -1;
-    if (nominals) {
-        st = rec(s, FMUC_SIM_FN_GetNominalsOfContinuousStates,
-                 fmuc_inst_get_nominals(s->in_, s->nom, s->nx), t, "nx=%zu",
-                 s->nx);
-        if (!ok(st)) {
-            stop_call(s, FMUC_SIM_FN_GetNominalsOfContinuousStates, st, t);
-            return -1;
-        }
-        for (size_t i = 0; i < s->nx; i++) /* only used for the absolute tolerance here */
-            if (!isfinite(s->nom[i]) || !(s->nom[i] > 0.0))
-                s->nom[i] = 1.0;
-    }
-    return 0;
+    stop(user, "%s", reason);
 }
 
-/* Put the FMU at (t, y) with continuous inputs at t (inside CVODE callbacks and after steps). */
-static int sync_fmu(sim *s, double t, const double *y)
+static void h_nonfinite(void *user, double t, const char *what, const char *name, double v)
 {
-    fmuc_status st;
-    /* CVODE evaluates several times at one t (Newton iterations, difference quotients): the time
-     * and the continuous inputs (functions of t) are set again only when t changes, which FMI
-     * 2.0 §3.2.1 allows (fmi2SetTime with the same time has no effect). */
-    if (!s->synced || t != s->t_synced) {
-        s->synced = 0;
-        st = rec(s, FMUC_SIM_FN_SetTime, fmuc_inst_set_time(s->in_, t), t, NULL);
-        if (!ok(st)) {
-            stop_call(s, FMUC_SIM_FN_SetTime, st, t);
-            return -1;
-        }
-        if (set_inputs(s, t, IN_CONTINUOUS, 0) < 0)
-            return -1;
-        s->t_synced = t;
-        s->synced = 1;
-    }
-    if (s->nx) {
-        st = rec(s, FMUC_SIM_FN_SetContinuousStates,
-                 fmuc_inst_set_continuous_states(s->in_, y, s->nx), t, "nx=%zu", s->nx);
-        if (st == FMUC_STATUS_DISCARD)
-            return 1;
-        if (!ok(st)) {
-            stop_call(s, FMUC_SIM_FN_SetContinuousStates, st, t);
-            return -1;
-        }
-    }
-    return 0;
+    nonfinite(user, t, what, name, v);
 }
 
-static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
+static int h_set_inputs(void *user, double t, int which)
 {
-    sim *s = ud;
-    double *yd = N_VGetArrayPointer(ydot);
-    s->r->rhs_evals++;
-    if (s->cb_failed)
-        return -1;
-    int k = sync_fmu(s, t, N_VGetArrayPointer(y));
-    if (k)
-        return k < 0 ? (s->cb_failed = 1, -1) : 1;
-    if (!s->nx) {
-        yd[0] = 0.0;
-        return 0;
-    }
-    fmuc_status st = rec(s, FMUC_SIM_FN_GetDerivatives,
-                         fmuc_inst_get_derivatives(s->in_, s->dx, s->nx), t, "nx=%zu", s->nx);
-    if (st == FMUC_STATUS_DISCARD)
-        return 1; /* recoverable: CVODE retries with a smaller step */
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_GetDerivatives, st, t);
-        s->cb_failed = 1;
-        return -1;
-    }
-    if (all_finite(s, t, VEC_DERIVATIVES, s->dx, yd, s->nx) < 0) {
-        s->cb_failed = 1;
-        return -1;
-    }
-    return 0;
+    return which == FMUC_STEP_IN_CONTINUOUS ? set_inputs(user, t, IN_CONTINUOUS, 0)
+                                            : set_inputs(user, t, IN_DISCRETE, 1);
 }
 
-static int rootfn(sunrealtype t, N_Vector y, sunrealtype *g, void *ud)
+static int h_discrete_change(void *user, double t)
 {
-    sim *s = ud;
-    s->r->root_evals++;
-    if (s->cb_failed)
-        return -1;
-    if (sync_fmu(s, t, N_VGetArrayPointer(y)) != 0) {
-        s->cb_failed = 1;
-        return -1;
-    }
-    fmuc_status st = rec(s, FMUC_SIM_FN_GetEventIndicators,
-                         fmuc_inst_get_event_indicators(s->in_, s->z, s->nz), t, "ni=%zu", s->nz);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_GetEventIndicators, st, t);
-        s->cb_failed = 1;
-        return -1;
-    }
-    if (all_finite(s, t, VEC_INDICATORS, s->z, g, s->nz) < 0) {
-        s->cb_failed = 1;
-        return -1;
-    }
-    return 0;
+    return discrete_change(user, t);
 }
 
-static void cvode_err(int code, const char *module, const char *function, char *msg, void *ud)
+static int h_event_limit(void *user, double t)
 {
-    sim *s = ud;
-    (void)module;
-    snprintf(s->cvode_msg, sizeof s->cvode_msg, "%s (%d): %s", function ? function : "CVODE",
-             code, msg ? msg : "");
-}
-
-/* Event mode at t, iteration, back to CTM, states/nominals re-read. 0 go on, 1 terminate,
- * -1 stop. */
-static int handle_event(sim *s, double t, int kind, int root, int input_change, double *y)
-{
-    fmuc_sim_result *r = s->r;
-    if (r->nevents >= s->cfg->max_events) {
+    sim *s = user;
+    if (s->r->nevents >= s->cfg->max_events) {
         stop(s, "more than %zu events; the run was stopped at t=%.17g", s->cfg->max_events, t);
-        return -1;
+        return 1;
     }
-    fmuc_status st = rec(s, FMUC_SIM_FN_EnterEventMode, fmuc_inst_enter_event_mode(s->in_), t, NULL);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_EnterEventMode, st, t);
-        return -1;
-    }
-    if (input_change && set_inputs(s, t, IN_DISCRETE, 1) < 0)
-        return -1;
-    int sc, nc;
-    int k = event_iteration(s, t, kind, root, &sc, &nc);
-    if (k)
-        return k;
-    st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode, fmuc_inst_enter_continuous_time_mode(s->in_),
-             t, NULL);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_EnterContinuousTimeMode, st, t);
-        return -1;
-    }
-    if ((sc || nc) && read_states(s, t, nc) < 0)
-        return -1;
-    if (s->nx && sc)
-        memcpy(y, s->x, s->nx * sizeof *y);
     return 0;
 }
 
+static void h_event(void *user, double t, int kind, unsigned iterations, int states_changed,
+                    int root)
+{
+    add_event(user, t, kind, iterations, states_changed, root);
+}
+
+static int term_after(const sim *s, int how)
+{
+    switch (how) {
+    case FMUC_STEP_TERM_NO: return 0;
+    case FMUC_STEP_TERM_UNLESS_ERROR: return !s->error;
+    case FMUC_STEP_TERM_UNLESS_ERROR_FATAL: return !s->error && !s->fatal;
+    default: return 1;
+    }
+}
+
+/* The ME host loop: initialization (fmuc_drive_reach), then the step-wise driver with CVODE
+ * (fmuc_step.h) from output point to output point, each recorded. */
 static int run_me(sim *s, fmuc_diag *diag)
 {
     fmuc_sim_result *r = s->r;
     const fmuc_md *md = s->md;
-    double t0 = r->start, t = t0;
+    double t0 = r->start;
     int can_terminate = 0;
-    SUNContext sunctx = NULL;
-    N_Vector y = NULL, atol = NULL;
-    SUNMatrix A = NULL;
-    SUNLinearSolver LS = NULL;
-    void *cv = NULL;
-    /* FMI 3.0 has needsCompletedIntegratorStep instead (default false); calling it anyway is
-     * allowed (§3.2.3), so 3.0 FMUs get it after every step as 2.0 FMUs without the flag do */
-    int cis_needed = s->ver == 3 ||
-                     !((md->me.caps >> FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED) & 1u);
+    size_t nx, nz;
+    fmuc_stepper sp;
+    const fmuc_step_host host = {s,           h_on_call,     h_stop,   h_nonfinite,
+                                 h_set_inputs, h_discrete_change, h_event_limit, h_event,
+                                 &s->cfg->hooks};
+    memset(&sp, 0, sizeof sp);
 
-    s->nx = md->nderivatives;
+    nx = md->nderivatives;
     if (md->fmi == FMUC_FMI1 && md->has_number_of_continuous_states) /* 1.0: no ModelStructure */
-        s->nx = md->number_of_continuous_states;
-    s->nz = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
+        nx = md->number_of_continuous_states;
+    nz = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
     if (s->ver == 3) {
         /* §2.4.8: the continuous states are the elements of the ContinuousStateDerivative
          * variables, the event indicators those of the EventIndicator variables */
-        size_t nx = 0, nz = 0;
+        size_t n3 = 0, z3 = 0;
         for (size_t i = 0; i < md->nderivatives; i++)
-            nx += md->derivatives[i].index ? fmuc_sim_var_elements(md, md->derivatives[i].index - 1,
+            n3 += md->derivatives[i].index ? fmuc_sim_var_elements(md, md->derivatives[i].index - 1,
                                                                    NULL, 0, NULL)
                                            : 1;
         for (size_t i = 0; i < md->nevent_indicators; i++)
-            nz += md->event_indicators[i].index
+            z3 += md->event_indicators[i].index
                       ? fmuc_sim_var_elements(md, md->event_indicators[i].index - 1, NULL, 0, NULL)
                       : 1;
-        s->nx = nx;
-        s->nz = nz;
+        nx = n3;
+        nz = z3;
     }
-    size_t N = s->nx ? s->nx : 1;
-    if (s->nx > FMUC_MD_MAX_DYNAMIC_COUNT || s->nz > FMUC_MD_MAX_DYNAMIC_COUNT) {
-        stop(s, "model too large for the harness (%zu states, %zu event indicators)", s->nx, s->nz);
+    if (nx > FMUC_MD_MAX_DYNAMIC_COUNT || nz > FMUC_MD_MAX_DYNAMIC_COUNT) {
+        stop(s, "model too large for the harness (%zu states, %zu event indicators)", nx, nz);
         return 1;
     }
-    s->x = calloc(N, sizeof *s->x);
-    s->dx = calloc(N, sizeof *s->dx);
-    s->nom = calloc(N, sizeof *s->nom);
-    s->z = calloc(s->nz ? s->nz : 1, sizeof *s->z);
-    if (!s->x || !s->dx || !s->nom || !s->z) {
+    if (fmuc_stepper_init(&sp, NULL, 1, nx, nz) < 0) {
         fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
         return -1;
     }
-    for (size_t i = 0; i < N; i++)
-        s->nom[i] = 1.0;
-    s->tnext = HUGE_VAL;
+    sp.solver = FMUC_STEP_CVODE;
+    sp.host = &host;
+    /* FMI 3.0 has needsCompletedIntegratorStep instead (default false); calling it anyway is
+     * allowed (§3.2.3), so 3.0 FMUs get it after every step as 2.0 FMUs without the flag do */
+    sp.cis_needed = s->ver == 3 ||
+                    !((md->me.caps >> FMUC_CAP_COMPLETED_INTEGRATOR_STEP_NOT_NEEDED) & 1u);
 
     if (initialize(s) < 0)
         goto out;
+    sp.in = s->in_;
     can_terminate = 1;
-    int sc, nc;
-    int k = event_iteration(s, t0, FMUC_SIM_EV_INIT, -1, &sc, &nc);
-    if (k < 0) {
-        can_terminate = !s->error;
-        goto out;
-    }
-    if (k > 0) {
+    fmuc_step_rc rc = fmuc_step_cvode_start(&sp, t0, s->cfg->max_event_iterations);
+    if (rc == FMUC_STEP_TERMINATE) {
         r->completed = 1;
-        r->end_time = t0;
         goto out;
     }
-    fmuc_status st = rec(s, FMUC_SIM_FN_EnterContinuousTimeMode,
-                         fmuc_inst_enter_continuous_time_mode(s->in_), t0, NULL);
-    if (!ok(st)) {
-        stop_call(s, FMUC_SIM_FN_EnterContinuousTimeMode, st, t0);
-        can_terminate = 0;
-        goto out;
-    }
-    if (read_states(s, t0, 1) < 0) { /* after the initial iteration: unconditionally (F-02) */
-        can_terminate = !s->error;
+    if (rc != FMUC_STEP_OK) {
+        can_terminate = term_after(s, sp.term_after);
         goto out;
     }
     if (s->cfg->hooks.after_init && s->cfg->hooks.after_init(s->cfg->hooks.user, s->in_, t0)) {
@@ -1442,30 +1221,12 @@ static int run_me(sim *s, fmuc_diag *diag)
         stop(s, "stopped by hook at t=%.17g", t0);
         goto out;
     }
-
-    /* CVODE: BDF, dense Newton, atol_i = rtol * nominal_i */
-    if (SUNContext_Create(NULL, &sunctx) != 0 || !(y = N_VNew_Serial((sunindextype)N, sunctx)) ||
-        !(atol = N_VNew_Serial((sunindextype)N, sunctx)) ||
-        !(A = SUNDenseMatrix((sunindextype)N, (sunindextype)N, sunctx)) ||
-        !(LS = SUNLinSol_Dense(y, A, sunctx)) || !(cv = CVodeCreate(CV_BDF, sunctx))) {
+    rc = fmuc_step_cvode_init(&sp, t0, r->tolerance, r->stop);
+    if (rc == FMUC_STEP_NOMEM) {
         fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: cannot create the CVODE solver");
-        stop(s, "cannot create the CVODE solver");
         goto out;
     }
-    double *yv = N_VGetArrayPointer(y), *av = N_VGetArrayPointer(atol);
-    double rtol = r->tolerance;
-    for (size_t i = 0; i < N; i++) {
-        yv[i] = s->nx ? s->x[i] : 0.0;
-        av[i] = rtol * s->nom[i];
-    }
-    if (CVodeSetErrHandlerFn(cv, cvode_err, s) < 0 || CVodeInit(cv, rhs, t0, y) < 0 ||
-        CVodeSVtolerances(cv, rtol, atol) < 0 || CVodeSetUserData(cv, s) < 0 ||
-        CVodeSetLinearSolver(cv, LS, A) < 0 || CVodeSetMaxNumSteps(cv, 100000) < 0 ||
-        (s->nz && CVodeRootInit(cv, (int)s->nz, rootfn) < 0)) {
-        stop(s, "cannot set up CVODE: %s", s->cvode_msg);
-        goto out;
-    }
-    if (s->cb_failed) /* CVodeInit does not call f, but be safe */
+    if (rc != FMUC_STEP_OK)
         goto out;
 
     double h = r->step, span = r->stop - t0;
@@ -1474,143 +1235,42 @@ static int run_me(sim *s, fmuc_diag *diag)
         npts = s->max_points - 1;
         h = span / (double)npts;
     }
-    double eps = 1e-12 * fmax(1.0, fabs(r->stop)) + 1e-14;
     size_t kpt = 1;
-    int *rootsfound = calloc(s->nz ? s->nz : 1, sizeof *rootsfound);
-    if (!rootsfound) {
-        fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
-        goto out;
-    }
     while (kpt <= npts) {
         double tout = kpt == npts ? r->stop : t0 + (double)kpt * h;
-        double tstop = s->tnext < tout ? s->tnext : tout;
-        if (tstop <= t + eps && !(s->tnext <= t + eps)) /* grid point already reached */
-            tstop = tout;
-        int flag = 0, stepped = 0;
-        double tret = t;
-        if (tstop > t + eps) {
-            stepped = 1;
-            if (s->cfg->hooks.before_step &&
-                s->cfg->hooks.before_step(s->cfg->hooks.user, s->in_, t, tstop - t)) {
-                stop(s, "stopped by hook at t=%.17g", t);
-                break;
-            }
-            CVodeSetStopTime(cv, tstop);
-            fmuc_worker_phase_at(s->ctx, "integrate", -1, t);
-            flag = CVode(cv, tstop, y, &tret, CV_ONE_STEP);
-            if (flag < 0) {
-                if (!s->cb_failed)
-                    stop(s, "CVODE failed at t=%.17g: %s%s%s", tret, CVodeGetReturnFlagName(flag),
-                         s->cvode_msg[0] ? ": " : "", s->cvode_msg);
-                can_terminate = !s->error && !s->fatal;
-                break;
-            }
-            r->steps++;
-            if (fabs(tret - tstop) <= eps)
-                tret = tstop;
-            t = tret;
-            r->end_time = t;
-            /* the accepted point: the FMU sees exactly CVODE's solution there */
-            int ks = sync_fmu(s, t, yv);
-            if (ks) {
-                if (ks > 0)
-                    stop(s, "%s returned %sDiscard at an accepted step (t=%.17g)",
-                         fnname(s, FMUC_SIM_FN_SetContinuousStates),
-                         s->ver == 3 ? "fmi3" : "fmi2", t);
-                can_terminate = !s->error;
-                break;
-            }
-            all_finite(s, t, VEC_STATES, yv, NULL, s->nx);
-            if (r->stop_reason)
-                break;
-        }
-        int enter = 0;
-        if (cis_needed && stepped) {
-            int em = 0, term = 0;
-            st = rec(s, FMUC_SIM_FN_CompletedIntegratorStep,
-                     fmuc_inst_completed_integrator_step(s->in_, 0, &em, &term), t, NULL);
-            if (!ok(st)) {
-                stop_call(s, FMUC_SIM_FN_CompletedIntegratorStep, st, t);
-                can_terminate = 0;
-                break;
-            }
-            if (term) {
-                r->terminated_by_fmu = 1;
-                r->completed = 1;
-                break;
-            }
-            enter = em != 0;
-        }
-        if (stepped && s->cfg->hooks.after_step &&
-            s->cfg->hooks.after_step(s->cfg->hooks.user, s->in_, t)) {
-            stop(s, "stopped by hook at t=%.17g", t);
+        rc = fmuc_step_interval(&sp, sp.t, tout, NULL);
+        r->end_time = sp.t;
+        if (rc == FMUC_STEP_TERMINATE) {
+            r->completed = 1;
             break;
         }
-        int time_ev = s->tnext <= t + eps;
-        int state_ev = flag == CV_ROOT_RETURN;
-        int at_grid = fabs(t - tout) <= eps;
-        int input_ev = at_grid && discrete_change(s, t);
-        if (time_ev || state_ev || enter || input_ev) {
-            int root = -1;
-            if (state_ev && CVodeGetRootInfo(cv, rootsfound) == CV_SUCCESS)
-                for (size_t i = 0; i < s->nz; i++)
-                    if (rootsfound[i]) {
-                        root = (int)i;
-                        break;
-                    }
-            int kind = state_ev ? FMUC_SIM_EV_STATE
-                       : time_ev ? FMUC_SIM_EV_TIME
-                       : enter   ? FMUC_SIM_EV_STEP
-                                 : FMUC_SIM_EV_INPUT;
-            int ke = handle_event(s, t, kind, root, input_ev, yv);
-            if (ke < 0) {
-                can_terminate = !s->error && !s->fatal;
-                break;
-            }
-            if (ke > 0) {
-                r->completed = 1;
-                break;
-            }
-            if (CVodeReInit(cv, t, y) < 0) {
-                stop(s, "CVODE re-initialization failed at t=%.17g: %s", t, s->cvode_msg);
-                break;
-            }
-            if (s->cfg->hooks.at_event &&
-                s->cfg->hooks.at_event(s->cfg->hooks.user, s->in_, t, kind)) {
-                stop(s, "stopped by hook at t=%.17g", t);
-                break;
-            }
+        if (rc != FMUC_STEP_OK) {
+            can_terminate = term_after(s, sp.term_after);
+            break;
         }
-        if (at_grid) {
-            if (record_row(s, t, diag) < 0) {
-                can_terminate = !s->error;
-                break;
-            }
-            if (s->cfg->hooks.at_point &&
-                s->cfg->hooks.at_point(s->cfg->hooks.user, s->in_, r->npoints - 1, t)) {
-                stop(s, "stopped by hook at t=%.17g", t);
-                break;
-            }
-            kpt++;
+        if (record_row(s, sp.t, diag) < 0) {
+            can_terminate = !s->error;
+            break;
         }
+        if (s->cfg->hooks.at_point &&
+            s->cfg->hooks.at_point(s->cfg->hooks.user, s->in_, r->npoints - 1, sp.t)) {
+            stop(s, "stopped by hook at t=%.17g", sp.t);
+            break;
+        }
+        kpt++;
     }
     if (kpt > npts && !r->stop_reason)
         r->completed = 1;
-    free(rootsfound);
 out:
-    finish(s, can_terminate, t);
-    if (cv)
-        CVodeFree(&cv);
-    if (LS)
-        SUNLinSolFree(LS);
-    if (A)
-        SUNMatDestroy(A);
-    if (y)
-        N_VDestroy(y);
-    if (atol)
-        N_VDestroy(atol);
-    if (sunctx)
-        SUNContext_Free(&sunctx);
+    r->steps = sp.steps;
+    r->rhs_evals = sp.rhs_evals;
+    r->root_evals = sp.root_evals;
+    if (sp.terminated_by_fmu)
+        r->terminated_by_fmu = 1;
+    if (sp.event_iteration_overflow)
+        r->event_iteration_overflow = 1;
+    finish(s, can_terminate, sp.in ? sp.t : t0);
+    fmuc_stepper_free(&sp);
     return r->completed && !r->stop_reason ? 0 : 1;
 }
 
@@ -1675,10 +1335,6 @@ done:
     free(s.in_val);
     free(s.in_col);
     free(s.last_str);
-    free(s.x);
-    free(s.dx);
-    free(s.z);
-    free(s.nom);
     fmuc_sim_input_free(&s.own_in);
     return rc;
 }
