@@ -1,0 +1,147 @@
+/* The step-wise driver (fmuc_step.h): SpringMassDamper stepped interval by interval in a worker,
+ * CS (DoStep per interval) and ME with fixed RK4 substeps, against the analytic damped
+ * oscillation; the event iteration counts its calls and stops at the FMU's answer. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "fmuc/fmuc_drive.h"
+#include "fmuc/fmuc_step.h"
+#include "fmuc/fmuc_worker.h"
+#include "fmuc_test_util.h"
+
+#define SMD FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
+
+static fmuc_fmu fmu;
+static fmuc_options opts;
+
+static void open_smd(void)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, SMD, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
+    fmuc_options_init(&opts);
+}
+
+static void close_smd(void)
+{
+    fmuc_fmu_close(&fmu);
+}
+
+/* x(t) of m x'' + c x' + k x = 0, x(0) = 0.05, v(0) = 0 (the model's start values) */
+static double analytic_x(double t)
+{
+    double m = 2.5, k = 120.0, c = 3.0, x0 = 0.05;
+    double w0 = sqrt(k / m), z = c / (2.0 * sqrt(k * m)), wd = w0 * sqrt(1.0 - z * z);
+    return exp(-z * w0 * t) * (x0 * cos(wd * t) + (z * w0 * x0 / wd) * sin(wd * t));
+}
+
+typedef struct job {
+    int me;
+    int intervals;      /* over [0, 1] */
+    int nsub;
+    int inputs_called;  /* worker side only */
+} job;
+
+static int count_inputs(void *user, fmuc_inst *in, double t)
+{
+    (void)in;
+    (void)t;
+    ((job *)user)->inputs_called++;
+    return 0;
+}
+
+/* reply: rc of the first interval that did not succeed (0: none), x at t = 1, inputs hook calls,
+ * iterations of the initial event iteration (ME) */
+static int step_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    job *j = payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_iface iface = j->me ? FMUC_IFACE_ME : FMUC_IFACE_CS;
+    if (fmuc_inst_load(ctx, iface) < 0)
+        return 1;
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, iface, NULL, "step");
+    if (!in)
+        return 1;
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, &fmuc_worker_fmu(ctx)->md);
+    ds.exp.stop_defined = 1;
+    ds.exp.stop = 1.0;
+    if (fmuc_drive_reach(in, j->me ? FMUC_ST_EM : FMUC_ST_SC, &ds, &dr) != 0)
+        return 1;
+    fmuc_stepper sp;
+    if (fmuc_stepper_init(&sp, in, j->me, j->me ? 2 : 0, 0) < 0)
+        return 1;
+    sp.nsub = j->nsub;
+    sp.inputs = count_inputs;
+    sp.user = j;
+    int rc = 0;
+    if (j->me)
+        rc = (int)fmuc_step_me_enter_ctm(&sp);
+    for (int k = 0; rc == 0 && k < j->intervals; k++)
+        rc = (int)fmuc_step_interval(&sp, (double)k / j->intervals, (double)(k + 1) / j->intervals,
+                                     NULL);
+    double x = NAN;
+    const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (strcmp(md->vars[i].name, "x") == 0) {
+            fmuc_vr vr = md->vars[i].value_reference;
+            fmuc_inst_get_float64(in, &vr, 1, &x);
+        }
+    cJSON_AddNumberToObject(reply, "rc", rc);
+    cJSON_AddNumberToObject(reply, "x", x);
+    cJSON_AddNumberToObject(reply, "inputs", j->inputs_called);
+    fmuc_stepper_free(&sp);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+static cJSON *run(job *j, fmuc_worker_outcome *o)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, &fmu, &opts);
+    cr_assert_eq(fmuc_worker_run(&spec, step_worker, j, o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o->end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o->end));
+    cr_assert_not_null(o->reply);
+    return o->reply;
+}
+
+static double num(const cJSON *r, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, k);
+    cr_assert(cJSON_IsNumber(v), "reply has no %s", k);
+    return v->valuedouble;
+}
+
+Test(step, cs_intervals_follow_the_analytic_oscillation, .init = open_smd, .fini = close_smd,
+     .timeout = 30)
+{
+    job j = {0, 200, 1, 0};
+    fmuc_worker_outcome o;
+    cJSON *r = run(&j, &o);
+    cr_assert_eq(num(r, "rc"), FMUC_STEP_OK);
+    cr_assert_eq(num(r, "inputs"), 200); /* the inputs hook before every interval */
+    cr_assert_lt(fabs(num(r, "x") - analytic_x(1.0)), 1e-4, "x(1) = %g", num(r, "x"));
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(step, me_rk4_intervals_follow_the_analytic_oscillation, .init = open_smd, .fini = close_smd,
+     .timeout = 30)
+{
+    job j = {1, 100, 10, 0};
+    fmuc_worker_outcome o;
+    cJSON *r = run(&j, &o);
+    cr_assert_eq(num(r, "rc"), FMUC_STEP_OK);
+    cr_assert_eq(num(r, "inputs"), 100);
+    cr_assert_lt(fabs(num(r, "x") - analytic_x(1.0)), 1e-8, "x(1) = %.17g", num(r, "x"));
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(step, rk4_combine_is_the_core_arithmetic)
+{
+    cr_assert_eq(fmuc_step_rk4_combine(1.0, 0.5, 1.0, 1.0, 1.0, 1.0), 4.0);
+    double z = fmuc_step_rk4_combine(-1e-210, 0.0, 0, 0, 0, 0);
+    cr_assert(z == 0.0 && signbit(z));
+}
