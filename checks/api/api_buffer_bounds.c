@@ -341,9 +341,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_buffer_bounds = {
     .id = "api-buffer-bounds",
     .title = "The FMU stays within the arrays it is given",
-    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2; FMI 3.0.2 §2.2.7.2, §2.2.7.4, §2.2.12, "
-            "§3.2.1; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, fmiGetEventIndicators: nvr / nx / "
-            "ni elements); FMI 1.0 CS (the same getters)",
+    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2, §4.2.3; FMI 3.0.2 §2.2.7.2, §2.2.7.4, "
+            "§2.2.12, §3.2.1; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, fmiGetEventIndicators: "
+            "nvr / nx / ni elements); FMI 1.0 CS (the same getters, fmiGet*Status: one value)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer sizes each output array by the call's count; an FMU writing one element "
            "more corrupts the importer's heap or stack (a crash or wrong results far from the "
