@@ -16,8 +16,12 @@
  * sum of the variables' element counts; §3.2.1 nContinuousStates / nEventIndicators; §2.2.7.4 the
  * serialized size; §2.2.12 nSensitivity): the probe gets every variable of each type with its
  * elements, the states and indicators as elements, the directional derivative of the scalar
- * Float64 unknowns. */
+ * Float64 unknowns. Co-Simulation status queries (fmi2GetStatus, fmi2GetRealStatus,
+ * fmi2GetIntegerStatus, fmi2GetBooleanStatus, fmi2GetStringStatus; FMI 1.0's fmiGet*Status)
+ * fill one value through the pointer they get (§4.2.3): the probe asks each once after a step,
+ * its value guarded like an array of one element. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "api_util.h"
 
@@ -45,6 +49,51 @@ static void get_all(fmuc_inst *in, const fmuc_md *md, int type, fmuc_inst_base b
         free(v);
     }
     free(vr);
+}
+
+/* FMI 2.0: the Enumeration variables once more as enumerations (the instance layer passes them
+ * through an fmi2Integer temporary of its own, guarded like the caller's arrays) */
+static void get_enums(fmuc_inst *in, const fmuc_md *md)
+{
+    fmuc_vr *vr = malloc(MAX_VRS * sizeof *vr);
+    size_t n = 0;
+    if (!vr)
+        return;
+    for (size_t i = 0; i < md->nvars && n < MAX_VRS; i++)
+        if (md->vars[i].type == FMUC_TYPE_ENUMERATION)
+            vr[n++] = md->vars[i].value_reference;
+    if (n) {
+        int64_t *v = calloc(n, sizeof *v);
+        if (v)
+            fmuc_inst_get(in, FMUC_INST_ENUMERATION, vr, n, v, n);
+        free(v);
+    }
+    free(vr);
+}
+
+/* Co-Simulation (FMI 2.0 and 1.0, after a completed step, where the state machine allows every
+ * status query): each query's single value is guarded like an array of one element. Returns the
+ * worst status (a query that fails with Error or Fatal ends the queries). */
+static int status_queries(fmuc_inst *in)
+{
+    static const fmuc_inst_query qs[] = {FMUC_INST_Q_DO_STEP_STATUS, FMUC_INST_Q_PENDING_STATUS,
+                                         FMUC_INST_Q_LAST_SUCCESSFUL_TIME,
+                                         FMUC_INST_Q_TERMINATED};
+    int worst = FMUC_STATUS_OK;
+    for (size_t i = 0; i <= sizeof qs / sizeof qs[0]; i++) {
+        union {
+            int i;
+            double d;
+            const char *s;
+        } v;
+        memset(&v, 0, sizeof v);
+        int st = i < sizeof qs / sizeof qs[0]
+                     ? fmuc_inst_cs_status(in, qs[i], &v)
+                     : fmuc_inst_cs_integer_status(in, FMUC_INST_Q_DO_STEP_STATUS, &v.i);
+        if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL)
+            return st;
+    }
+    return worst;
 }
 
 /* FMI 3.0: every variable of one base type (arrays with all their elements) in one call */
@@ -105,6 +154,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         get_all(in, md, FMUC_TYPE_INTEGER, FMUC_INST_INT32, sizeof(int32_t));
         get_all(in, md, FMUC_TYPE_BOOLEAN, FMUC_INST_BOOLEAN, sizeof(int));
         get_all(in, md, FMUC_TYPE_STRING, FMUC_INST_STRING, sizeof(const char *));
+        if (md->fmi == FMUC_FMI2)
+            get_enums(in, md);
     }
 
     size_t nx = md->fmi == FMUC_FMI1 ? md->number_of_continuous_states : md->nderivatives;
@@ -178,9 +229,19 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     }
     free(x);
     free(z);
+    int qst = FMUC_STATUS_OK;
+    if (a->t == fmi2CoSimulation && !v3) {
+        fmuc_worker_phase(ctx, "status queries (%s)", apiu_iface_name(a->t));
+        qst = status_queries(in);
+    }
     fmuc_worker_phase(ctx, "cleanup (%s)", apiu_iface_name(a->t));
-    fmuc_inst_terminate(in);
-    fmuc_inst_free(in);
+    if (qst == FMUC_STATUS_FATAL) {
+        fmuc_inst_abandon(in);
+    } else {
+        if (qst != FMUC_STATUS_ERROR)
+            fmuc_inst_terminate(in);
+        fmuc_inst_free(in);
+    }
     cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "done", 1);
     return 0;
 }
@@ -280,9 +341,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_buffer_bounds = {
     .id = "api-buffer-bounds",
     .title = "The FMU stays within the arrays it is given",
-    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2; FMI 3.0.2 §2.2.7.2, §2.2.7.4, §2.2.12, "
-            "§3.2.1; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, fmiGetEventIndicators: nvr / nx / "
-            "ni elements); FMI 1.0 CS (the same getters)",
+    .spec = "FMI 2.0.4 §2.1.7, §2.1.8, §2.1.9, §3.2.2, §4.2.3; FMI 3.0.2 §2.2.7.2, §2.2.7.4, "
+            "§2.2.12, §3.2.1; FMI 1.0 ME (fmiGetXXX, fmiGetDerivatives, fmiGetEventIndicators: "
+            "nvr / nx / ni elements); FMI 1.0 CS (the same getters, fmiGet*Status: one value)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer sizes each output array by the call's count; an FMU writing one element "
            "more corrupts the importer's heap or stack (a crash or wrong results far from the "

@@ -1,5 +1,6 @@
-/* me-event-flags: the event-handling flags of fmi2NewDiscreteStates tell the truth (FMI 2.0.4
- * §3.2.2, fmi2-rules F.1, F-02). At every event instant of a Model Exchange run (the iteration
+/* me-event-flags: the event-handling flags of the event iteration tell the truth (FMI 2.0.4
+ * §3.2.2, fmi2-rules F.1, F-02; FMI 3.0.2 §2.3.5 fmi3UpdateDiscreteStates; FMI 1.0 ME
+ * fmiEventUpdate / fmiEventInfo). At every event instant of a Model Exchange run (the iteration
  * after initialization, time, state and step events) the continuous states and their nominals
  * are read in Event Mode before the first fmi2NewDiscreteStates and after the last one:
  *   - a state that changed while no call of the iteration set valuesOfContinuousStatesChanged
@@ -15,12 +16,36 @@
  *     time ("the simulation shall integrate at most until time = nextEventTime, and shall call
  *     fmi2EnterEventMode at this time instant": a time at or before the instant just handled
  *     cannot be reached).
+ * FMI 3.0 (§2.3.5, Event Mode): fmi3UpdateDiscreteStates returns the same flags under the same
+ * names ("fmi3GetContinuousStates ... must be called if fmi3UpdateDiscreteStates returned with
+ * valuesOfContinuousStatesChanged == fmi3True"; nominalsOfContinuousStatesChanged: "at least one
+ * nominal value of the states has changed and can be inquired with
+ * fmi3GetNominalsOfContinuousStates"; nextEventTime: "the importer must compute up to
+ * nextEventTime ... and then enter Event Mode"); the states are the elements of the
+ * ContinuousStateDerivative variables' states (§2.4.8), as the harness counts them.
+ * FMI 1.0 ME (fmiInitialize / fmiEventUpdate, fmiEventInfo): stateValuesChanged says that "at
+ * least one element of the continuous state vector has changed its value" and the new values
+ * "must be inquired with fmiGetContinuousStates", which an importer calls "if the state vector
+ * changed at an event instant": a state change without stateValuesChanged fails, unless
+ * stateValueReferencesChanged said that the states themselves were chosen anew (then the vector
+ * means other variables and an importer starts again from it). 1.0 has no flag for the
+ * nominals: fmiGetNominalContinuousStates "should" be called again when
+ * stateValueReferencesChanged, "since then the association of the continuous states to variables
+ * has changed and therefore also their nominal values"; the text asks the nominals to follow the
+ * state selection, not to stay fixed otherwise, so a nominal change without that flag warns
+ * (the 1.0 importer keeps the old absolute tolerance). upcomingTimeEvent/nextEventTime: "the
+ * simulation shall integrate at most until time = nextEventTime and shall call fmiEventUpdate
+ * at this time instant" (the same rule as 2.0). The harness calls fmiEventUpdate with
+ * intermediateResults = fmiFalse; fmiInitialize's eventInfo is the first answer of the
+ * iteration after initialization (inst_fmi1.c).
  * The flags are or-ed over the calls of one iteration, as an importer does. After the iteration
- * that follows initialization the §3.2.4 host loop reads states and nominals unconditionally, so
- * a silent change there cannot mislead a conforming importer: it fails the letter (standard) and
- * warns under interop. The other direction of the value flag (set while nothing changed) is
- * me-events' (external event). The run is the harness's CVODE host loop (fmuc_sim_run, hook
- * in_event) on the nominal run's configuration over the bounded horizon of check.h. */
+ * that follows initialization every version's host loop reads states and nominals
+ * unconditionally (2.0 §3.2.4; 3.0 §3.2.1; 1.0: fmiGetContinuousStates "must be called after
+ * initialization"), so a silent change there cannot mislead a conforming importer: it fails the
+ * letter (standard) and warns under interop. The other direction of the value flag (set while
+ * nothing changed) is me-events' (external event). The run is the harness's CVODE host loop
+ * (fmuc_sim_run, hook in_event) on the nominal run's configuration over the bounded horizon of
+ * check.h. */
 #include "fmuc/fmuc_sim.h"
 #include "me_util.h"
 
@@ -28,10 +53,38 @@
 #define MAX_REPORTED 20
 #define INIT_HARMLESS                                                                           \
     "the letter of the rule only: after the iteration that follows initialization the "         \
-    "importer reads states and nominals anyway (§3.2.4)"
+    "importer reads states and nominals anyway"
+
+/* The names of the flags and functions in the FMU's version. */
+typedef struct ef_names {
+    const char *update;   /* fmi2NewDiscreteStates, fmi3UpdateDiscreteStates, fmiEventUpdate */
+    const char *values;   /* the flag of changed state values */
+    const char *nominals; /* the flag that makes an importer read the nominals again */
+    const char *ned;      /* nextEventTimeDefined / upcomingTimeEvent */
+    const char *get_x, *get_nom;
+} ef_names;
+
+static ef_names names_of(int ver)
+{
+    ef_names n;
+    n.update = apiu_fn(ver, fmi2ModelExchange, FMUC_INST_OP_UPDATE_DISCRETE_STATES);
+    n.get_x = apiu_fn(ver, fmi2ModelExchange, FMUC_INST_OP_GET_STATES);
+    n.get_nom = apiu_fn(ver, fmi2ModelExchange, FMUC_INST_OP_GET_NOMINALS);
+    n.values = ver == 1 ? "stateValuesChanged" : "valuesOfContinuousStatesChanged";
+    n.nominals = ver == 1 ? "stateValueReferencesChanged" : "nominalsOfContinuousStatesChanged";
+    n.ned = ver == 1 ? "upcomingTimeEvent" : "nextEventTimeDefined";
+    return n;
+}
 
 typedef struct ef_job {
     const meu_model *m;
+    const fmuc_md *md;
+    int ver;                   /* 1, 2 or 3 */
+    ef_names nm;
+    size_t nx;                 /* states as the harness counts them (3.0: elements; 1.0:
+                                * numberOfContinuousStates) */
+    size_t *xent, *xel;        /* 3.0: state i is element xel[i] of Derivatives entry xent[i] */
+    size_t *xne;               /* 3.0: the elements of each Derivatives entry */
     const fmuc_sim_config *cfg;
     fmuc_worker_ctx *ctx;
     double *xb, *xa, *nb, *na; /* states / nominals before and after (nx each) */
@@ -55,11 +108,27 @@ static int differs(double a, double b)
     return fabs(a - b) > REL_CHANGE * s && a != b;
 }
 
-/* Reads states and nominals into x, nom; 0, -1 (the instant is not compared) or -2 (fmi2Error
- * or fmi2Fatal: the run must stop, §2.1.3). */
+/* "'h' (vr 1, x[0])"; 3.0 array states "'x' element 2 (vr 5, x[3])"; 1.0 "x[0]" (the variable
+ * behind a 1.0 state is fmiGetStateValueReferences's answer, not declared in the XML). */
+static const char *state_label(const ef_job *j, size_t i, char *buf, size_t n)
+{
+    const meu_model *m = j->m;
+    size_t k = j->xent ? j->xent[i] : i;
+    if (j->ver == 1 || k >= m->nx)
+        snprintf(buf, n, "x[%zu]", i);
+    else if (j->xne && j->xne[k] != 1)
+        snprintf(buf, n, "'%s' element %zu (vr %u, x[%zu])", meu_name(m->xvar[k]),
+                 j->xel[i] + 1, m->xvr[k], i);
+    else
+        snprintf(buf, n, "'%s' (vr %u, x[%zu])", meu_name(m->xvar[k]), m->xvr[k], i);
+    return buf;
+}
+
+/* Reads states and nominals into x, nom; 0, -1 (the instant is not compared) or -2 (Error or
+ * Fatal: the run must stop, FMI 2.0.4 §2.1.3). */
 static int read_both(ef_job *j, fmuc_inst *in, double *x, double *nom)
 {
-    size_t nx = j->m->nx;
+    size_t nx = j->nx;
     if (!nx)
         return 0;
     int st = fmuc_inst_get_continuous_states(in, x, nx);
@@ -72,47 +141,61 @@ static int read_both(ef_job *j, fmuc_inst *in, double *x, double *nom)
         return -1;
     char sb[32];
     meu_note(j->ctx, "reading states and nominals in Event Mode returned %s: the run was "
-                     "stopped there", meu_status(st, sb, sizeof sb));
+                     "stopped there", fmuc_status_name(j->ver, st, sb, sizeof sb));
     return -2;
 }
 
-/* One finding; letter: harmless to a conforming importer (see the header). */
-static void report(ef_job *j, int letter, const char *fmt, ...)
+/* One finding under key ("violations", "letters": harmless to a conforming importer, see the
+ * header; "warnings"). */
+static void report(ef_job *j, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void report(ef_job *j, int letter, const char *fmt, ...)
+static void report(ef_job *j, const char *key, const char *fmt, ...)
 {
     va_list ap;
     if (j->reported++ >= MAX_REPORTED)
         return;
     va_start(ap, fmt);
-    meu_vmsg(j->ctx, letter ? "letters" : "violations", fmt, ap);
+    meu_vmsg(j->ctx, key, fmt, ap);
     va_end(ap);
 }
 
 static void compare(ef_job *j, double t, int kind, unsigned calls)
 {
-    const meu_model *m = j->m;
-    size_t nx = m->nx;
+    size_t nx = j->nx;
     int letter = kind == FMUC_SIM_EV_INIT;
+    const ef_names *nm = &j->nm;
+    char lb[200];
     j->compared++;
     for (size_t i = 0; i < nx; i++) {
-        if (!j->vflag && differs(j->xb[i], j->xa[i]))
-            report(j, letter,
-                   "%s event at t = %.17g: continuous state '%s' (vr %u, x[%zu]) changed from "
-                   "%.17g to %.17g in the fmi2NewDiscreteStates iteration (%u call%s), but no "
-                   "call set valuesOfContinuousStatesChanged: %s",
-                   kind_name(kind), t, meu_name(m->xvar[i]), m->xvr[i], i, j->xb[i], j->xa[i],
-                   calls, calls == 1 ? "" : "s",
+        /* 1.0: a new state selection (stateValueReferencesChanged) redefines the vector */
+        int vexcused = j->vflag || (j->ver == 1 && j->nflag);
+        if (!vexcused && differs(j->xb[i], j->xa[i]))
+            report(j, letter ? "letters" : "violations",
+                   "%s event at t = %.17g: continuous state %s changed from %.17g to %.17g in "
+                   "the %s iteration (%u call%s), but no call set %s: %s",
+                   kind_name(kind), t, state_label(j, i, lb, sizeof lb), j->xb[i], j->xa[i],
+                   nm->update, calls, calls == 1 ? "" : "s", nm->values,
                    letter ? INIT_HARMLESS : "an importer keeps integrating from the old value");
-        if (!j->nflag && differs(j->nb[i], j->na[i]))
-            report(j, letter,
-                   "%s event at t = %.17g: the nominal of continuous state '%s' (vr %u, x[%zu]) "
-                   "changed from %.17g to %.17g in the fmi2NewDiscreteStates iteration (%u "
-                   "call%s), but no call set nominalsOfContinuousStatesChanged: %s",
-                   kind_name(kind), t, meu_name(m->xvar[i]), m->xvr[i], i, j->nb[i], j->na[i],
-                   calls, calls == 1 ? "" : "s",
-                   letter ? INIT_HARMLESS
-                          : "an importer keeps the old nominal (absolute tolerance)");
+        if (j->nflag || !differs(j->nb[i], j->na[i]))
+            continue;
+        if (j->ver == 1) {
+            if (!letter) /* after fmiInitialize an importer reads the nominals anyway */
+                report(j, "warnings",
+                       "%s event at t = %.17g: the nominal of continuous state %s changed from "
+                       "%.17g to %.17g in the fmiEventUpdate iteration (%u call%s), but no call "
+                       "set stateValueReferencesChanged, the only sign FMI 1.0 gives an "
+                       "importer to call fmiGetNominalContinuousStates again: it keeps the old "
+                       "nominal (absolute tolerance)",
+                       kind_name(kind), t, state_label(j, i, lb, sizeof lb), j->nb[i], j->na[i],
+                       calls, calls == 1 ? "" : "s");
+            continue;
+        }
+        report(j, letter ? "letters" : "violations",
+               "%s event at t = %.17g: the nominal of continuous state %s changed from %.17g "
+               "to %.17g in the %s iteration (%u call%s), but no call set %s: %s",
+               kind_name(kind), t, state_label(j, i, lb, sizeof lb), j->nb[i], j->na[i],
+               nm->update, calls, calls == 1 ? "" : "s", nm->nominals,
+               letter ? INIT_HARMLESS : "an importer keeps the old nominal (absolute tolerance)");
     }
 }
 
@@ -135,17 +218,69 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
         return 0; /* the iteration goes on */
     if (!info->terminate_simulation && info->next_event_time_defined &&
         !(info->next_event_time > t))
-        report(j, 0, /* never harmless: no importer can go on */
-               "%s event at t = %.17g: fmi2NewDiscreteStates ended the iteration with "
-               "nextEventTimeDefined = true and nextEventTime = %.17g, which is not after the "
-               "current time",
-               kind_name(kind), t, info->next_event_time);
+        report(j, "violations", /* never harmless: no importer can go on */
+               "%s event at t = %.17g: %s ended the iteration with %s = true and nextEventTime "
+               "= %.17g, which is not after the current time",
+               kind_name(kind), t, j->nm.update, j->nm.ned, info->next_event_time);
     if (!j->have_before)
         return 0;
     int ra = read_both(j, in, j->xa, j->na);
     if (ra == 0)
         compare(j, t, kind, it);
     return ra == -2;
+}
+
+static void ef_job_free(ef_job *j)
+{
+    free(j->xent);
+    free(j->xel);
+    free(j->xne);
+    j->xent = j->xel = j->xne = NULL;
+}
+
+/* The states as the harness's host loop counts them (sim.c): 2.0 the <Derivatives> entries;
+ * 3.0 the elements of the ContinuousStateDerivative variables (§2.4.8), each mapped back to its
+ * entry for the messages; 1.0 numberOfContinuousStates (no ModelStructure). Returns 0, or -1
+ * with why (the check does not apply). */
+static int state_count(ef_job *j, char *why, size_t whylen)
+{
+    const meu_model *m = j->m;
+    j->nx = m->nx;
+    if (j->ver == 1) {
+        j->nx = j->md->has_number_of_continuous_states ? j->md->number_of_continuous_states : 0;
+    } else if (j->ver == 3 && m->nx) {
+        size_t total = 0;
+        j->xne = calloc(m->nx, sizeof *j->xne);
+        if (!j->xne)
+            goto oom;
+        for (size_t k = 0; k < m->nx; k++) {
+            size_t ne = fmuc_sim_var_elements(j->md, m->dx_index[k] - 1, NULL, 0, NULL);
+            if (ne == 0 || ne > FMUC_MD_MAX_DYNAMIC_COUNT) {
+                snprintf(why, whylen, "the size of the state derivative '%s' (vr %u) is not "
+                                      "known or too large",
+                         meu_name(m->dxvar[k]), m->dxvr[k]);
+                return -1;
+            }
+            j->xne[k] = ne;
+            total += ne;
+            if (total > FMUC_MD_MAX_DYNAMIC_COUNT)
+                break;
+        }
+        j->nx = total;
+        j->xent = calloc(total ? total : 1, sizeof *j->xent);
+        j->xel = calloc(total ? total : 1, sizeof *j->xel);
+        if (!j->xent || !j->xel)
+            goto oom;
+        for (size_t k = 0, i = 0; k < m->nx && i < total; k++)
+            for (size_t e = 0; e < j->xne[k] && i < total; e++, i++) {
+                j->xent[i] = k;
+                j->xel[i] = e;
+            }
+    }
+    return fmuc_check_dynamic_counts_ok(m->ni, j->nx, why, whylen);
+oom:
+    snprintf(why, whylen, "out of memory");
+    return -1;
 }
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
@@ -156,7 +291,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_na(ctx, "the ModelExchange library does not load: %s", fmuc_worker_load_error(ctx));
         return 0;
     }
-    size_t n = j->m->nx ? j->m->nx : 1;
+    size_t n = j->nx ? j->nx : 1;
     double *blk = calloc(4 * n, sizeof *blk);
     if (!blk) {
         meu_fatal(ctx, "out of memory");
@@ -176,7 +311,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (rc < 0)
         meu_fatal(ctx, "the Model Exchange run could not be set up: %s", d.msg);
     else if (r.instantiate_failed)
-        meu_na(ctx, "fmi2Instantiate(fmi2ModelExchange) returned NULL");
+        meu_na(ctx, "%s returned NULL", apiu_fn(j->ver, fmi2ModelExchange,
+                                                FMUC_INST_OP_INSTANTIATE));
     cJSON_AddNumberToObject(reply, "event_instants", j->instants);
     cJSON_AddNumberToObject(reply, "instants_compared", j->compared);
     cJSON_AddNumberToObject(reply, "read_failures", j->read_failures);
@@ -213,7 +349,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     ef_job job;
     memset(&job, 0, sizeof job);
     job.m = &m;
+    job.md = &s->fmu->md;
     job.cfg = &cfg;
+    job.ver = apiu_version(s);
+    job.nm = names_of(job.ver);
+    if (state_count(&job, why, sizeof why) < 0) {
+        fmuc_result_na(res, "%s", why);
+        ef_job_free(&job);
+        meu_model_free(&m);
+        return;
+    }
     fmuc_worker_outcome o;
     const cJSON *reply = meu_run(s, res, "me-event-flags", worker, &job, &o);
     const cJSON *item;
@@ -222,6 +367,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         {
             if (cJSON_IsString(item))
                 fmuc_result_violation_letter(res, "%s", item->valuestring);
+        }
+        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o.reply, "warnings"))
+        {
+            if (cJSON_IsString(item))
+                fmuc_result_warn(res, "%s", item->valuestring);
         }
     }
     if (reply) {
@@ -243,30 +393,33 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                              n->valueint, n->valueint == 1 ? "" : "s",
                              cJSON_IsNumber(e) ? e->valuedouble : NAN);
         if (cJSON_IsNumber(f) && f->valueint > 0)
-            fmuc_result_note(res, "%d event instant%s not compared: fmi2GetContinuousStates or "
-                                  "fmi2GetNominalsOfContinuousStates failed in Event Mode (see "
-                                  "me-nominal-run)",
-                             f->valueint, f->valueint == 1 ? "" : "s");
+            fmuc_result_note(res, "%d event instant%s not compared: %s or %s failed in Event "
+                                  "Mode (see me-nominal-run)",
+                             f->valueint, f->valueint == 1 ? "" : "s", job.nm.get_x,
+                             job.nm.get_nom);
     }
     fmuc_worker_outcome_free(&o);
+    ef_job_free(&job);
     meu_model_free(&m);
 }
 
 const fmuc_check fmuc_check_me_event_flags = {
     .id = "me-event-flags",
-    .title = "fmi2NewDiscreteStates reports changed states and nominals; nextEventTime is ahead",
-    .spec = "FMI 2.0.4 §3.2.2, §3.2.4",
+    .title = "The event iteration reports changed states and nominals; nextEventTime is ahead",
+    .spec = "FMI 2.0.4 §3.2.2, §3.2.4; FMI 3.0.2 §2.3.5 (fmi3UpdateDiscreteStates), §3.2.1; "
+            "FMI 1.0 ME (fmiEventInfo of fmiInitialize and fmiEventUpdate, "
+            "fmiGetContinuousStates, fmiGetNominalContinuousStates)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a silent change in the iteration after initialization is harmless: the "
-                   "§3.2.4 host loop reads states and nominals there unconditionally",
+                   "host loop reads states and nominals there unconditionally",
     .why = "An importer reads the states and nominals again only when the event flags say they "
            "changed; a silent reinit is lost and the run goes on from the old state.",
-    .fix = "Set valuesOfContinuousStatesChanged (nominalsOfContinuousStatesChanged) whenever "
-           "fmi2NewDiscreteStates changes a state (a nominal); announce only future "
-           "nextEventTime.",
+    .fix = "Set valuesOfContinuousStatesChanged (nominalsOfContinuousStatesChanged; FMI 1.0: "
+           "stateValuesChanged) whenever the event update changes a state (a nominal); "
+           "announce only future nextEventTime.",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

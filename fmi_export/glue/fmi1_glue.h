@@ -68,6 +68,9 @@ struct fmuc_m_ctx {
     size_t *xi, *dxi; /* table indices of the states and of their derivatives */
     double *work;     /* 6*nx doubles (CS RK4) */
     void *data;
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+    unsigned nominal_epoch; /* fmiEventUpdate calls that changed the states */
+#endif
 };
 
 /* Pointer check of every instance function: NULL for anything but a live instance of this glue. */

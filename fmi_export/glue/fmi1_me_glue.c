@@ -258,6 +258,10 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiEventUpdate)(fmiComponent comp, fmiBoolean inte
     BEGIN(EventUpdate);
     REQUIRE_PTR(eventInfo, EventUpdate);
     fmiStatus st = event_iteration(c, "fmiEventUpdate", intermediateResults != fmiFalse, eventInfo);
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+    if (eventInfo->stateValuesChanged) /* rescales the nominals, stateValueReferencesChanged false */
+        c->nominal_epoch++;
+#endif
     return st > fmiWarning ? fmuc_g1__done(c, st) : st;
 }
 
@@ -336,6 +340,9 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetNominalContinuousStates)(fmiComponent comp,
     for (size_t i = 0; i < nx; i++) {
         const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
         x_nominal[i] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+        x_nominal[i] *= 1.0 + (double)c->nominal_epoch;
+#endif
     }
     return fmiOK;
 }

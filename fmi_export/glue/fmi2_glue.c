@@ -1792,6 +1792,9 @@ fmi2Status fmi2GetRealStatus(fmi2Component comp, const fmi2StatusKind s, fmi2Rea
     return fmi2OK;
 #endif
     *value = c->last_ok_time;
+#ifdef FMUC_DEFECT_REAL_STATUS_OVERRUN
+    value[1] = c->time; /* a second fmi2Real behind the single value the importer lends */
+#endif
     return fmi2OK;
 }
 

@@ -182,6 +182,9 @@ struct fmuc_m_ctx {
     double *work;     /* 6*nx doubles for the RK4 */
     state_node *states;
     void *data;
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+    unsigned nominal_epoch; /* state-changing event iterations so far */
+#endif
 };
 
 static const char *const default_categories[] = {"logEvents",      "logStatusWarning",
@@ -1604,6 +1607,10 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     *valuesOfContinuousStatesChanged = info.valuesOfContinuousStatesChanged != 0;
     *nextEventTimeDefined = info.nextEventTimeDefined != 0;
     *nextEventTime = info.nextEventTimeDefined ? info.nextEventTime : 0.0;
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+    if (info.valuesOfContinuousStatesChanged)
+        c->nominal_epoch++; /* rescales the nominals without nominalsOfContinuousStatesChanged */
+#endif
     if (info.terminateSimulation)
         c->terminated = 1;
     return st;
@@ -1767,8 +1774,12 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
     size_t o = 0;
     for (size_t i = 0; i < c->nxv; i++) {
         const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
-        for (size_t k = 0; k < nel(v); k++)
+        for (size_t k = 0; k < nel(v); k++) {
             nominals[o++] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
+#ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
+            nominals[o - 1] *= 1.0 + (double)c->nominal_epoch;
+#endif
+        }
     }
     return fmi3OK;
 }

@@ -203,13 +203,9 @@ static unsigned char guard_byte(size_t i)
     return (unsigned char)(0xA5u + 0x3Bu * (unsigned)i); /* not one repeated byte value */
 }
 
-typedef struct guard_out {
-    void *user;          /* the caller's array (NULL: passed through) */
-    unsigned char *buf;  /* what the FMU gets: bytes + guard (NULL: unguarded) */
-    size_t n, es, bytes, guard;
-} guard_out;
+typedef fmuc_inst__gout guard_out;
 
-static void *gout_begin(guard_out *g, void *user, size_t n, size_t es)
+void *fmuc_inst__gout_begin(guard_out *g, void *user, size_t n, size_t es)
 {
     memset(g, 0, sizeof *g);
     g->user = user;
@@ -230,7 +226,7 @@ static void *gout_begin(guard_out *g, void *user, size_t n, size_t es)
     return g->buf;
 }
 
-static void gout_end(fmuc_inst *in, guard_out *g, const char *array)
+void fmuc_inst__gout_end(fmuc_inst *in, guard_out *g, const char *array)
 {
     if (!g->buf)
         return;
@@ -353,9 +349,9 @@ fmuc_status fmuc_inst_get(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr,
     guard_in gv;
     guard_out go;
     const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
-    void *o = gout_begin(&go, values, nvalues, base_size(type));
+    void *o = fmuc_inst__gout_begin(&go, values, nvalues, base_size(type));
     fmuc_status st = in->ops->get(in, type, v, nvr, o, nvalues);
-    gout_end(in, &go, "value");
+    fmuc_inst__gout_end(in, &go, "value");
     gin_end(in, &gv, "vr");
     return st;
 }
@@ -382,11 +378,11 @@ fmuc_status fmuc_inst_get_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, s
     guard_in gv;
     guard_out gs, go;
     const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
-    size_t *s = gout_begin(&gs, sizes, nvalues, sizeof *sizes);
-    const uint8_t **o = gout_begin(&go, (void *)values, nvalues, sizeof *values);
+    size_t *s = fmuc_inst__gout_begin(&gs, sizes, nvalues, sizeof *sizes);
+    const uint8_t **o = fmuc_inst__gout_begin(&go, (void *)values, nvalues, sizeof *values);
     fmuc_status st = in->ops->get_binary(in, v, nvr, s, o, nvalues);
-    gout_end(in, &go, "value");
-    gout_end(in, &gs, "valueSizes");
+    fmuc_inst__gout_end(in, &go, "value");
+    fmuc_inst__gout_end(in, &gs, "valueSizes");
     gin_end(in, &gv, "vr");
     return st;
 }
@@ -453,9 +449,9 @@ fmuc_status fmuc_inst_get_output_derivatives(fmuc_inst *in, const fmuc_vr *vr, s
     guard_out gx;
     const fmuc_vr *v = gin_begin(&gv, vr, nvr, sizeof *vr);
     const int32_t *o = gin_begin(&go, order, nvr, sizeof *order);
-    double *x = gout_begin(&gx, values, nvalues, sizeof *values);
+    double *x = fmuc_inst__gout_begin(&gx, values, nvalues, sizeof *values);
     fmuc_status st = in->ops->get_output_derivatives(in, v, nvr, o, x, nvalues);
-    gout_end(in, &gx, "value");
+    fmuc_inst__gout_end(in, &gx, "value");
     gin_end(in, &gv, "vr");
     gin_end(in, &go, "order");
     return st;
@@ -495,9 +491,9 @@ fmuc_status fmuc_inst_get_continuous_states(fmuc_inst *in, double *x, size_t nx)
     if (!in->ops->get_continuous_states)
         return FMUC_STATUS_NOT_PROVIDED;
     guard_out g;
-    double *b = gout_begin(&g, x, nx, sizeof *x);
+    double *b = fmuc_inst__gout_begin(&g, x, nx, sizeof *x);
     fmuc_status st = in->ops->get_continuous_states(in, b, nx);
-    gout_end(in, &g, "x");
+    fmuc_inst__gout_end(in, &g, "x");
     return st;
 }
 
@@ -506,9 +502,9 @@ fmuc_status fmuc_inst_get_derivatives(fmuc_inst *in, double *dx, size_t nx)
     if (!in->ops->get_derivatives)
         return FMUC_STATUS_NOT_PROVIDED;
     guard_out g;
-    double *b = gout_begin(&g, dx, nx, sizeof *dx);
+    double *b = fmuc_inst__gout_begin(&g, dx, nx, sizeof *dx);
     fmuc_status st = in->ops->get_derivatives(in, b, nx);
-    gout_end(in, &g, "derivatives");
+    fmuc_inst__gout_end(in, &g, "derivatives");
     return st;
 }
 
@@ -517,9 +513,9 @@ fmuc_status fmuc_inst_get_event_indicators(fmuc_inst *in, double *z, size_t nz)
     if (!in->ops->get_event_indicators)
         return FMUC_STATUS_NOT_PROVIDED;
     guard_out g;
-    double *b = gout_begin(&g, z, nz, sizeof *z);
+    double *b = fmuc_inst__gout_begin(&g, z, nz, sizeof *z);
     fmuc_status st = in->ops->get_event_indicators(in, b, nz);
-    gout_end(in, &g, "eventIndicators");
+    fmuc_inst__gout_end(in, &g, "eventIndicators");
     return st;
 }
 
@@ -528,9 +524,9 @@ fmuc_status fmuc_inst_get_nominals(fmuc_inst *in, double *nominal, size_t nx)
     if (!in->ops->get_nominals)
         return FMUC_STATUS_NOT_PROVIDED;
     guard_out g;
-    double *b = gout_begin(&g, nominal, nx, sizeof *nominal);
+    double *b = fmuc_inst__gout_begin(&g, nominal, nx, sizeof *nominal);
     fmuc_status st = in->ops->get_nominals(in, b, nx);
-    gout_end(in, &g, "x_nominal");
+    fmuc_inst__gout_end(in, &g, "x_nominal");
     return st;
 }
 
@@ -549,9 +545,9 @@ fmuc_status fmuc_inst_serialize_state(fmuc_inst *in, fmuc_fmu_state state, uint8
     if (!in->ops->serialize_state)
         return FMUC_STATUS_NOT_PROVIDED;
     guard_out g;
-    uint8_t *b = gout_begin(&g, buf, size, 1);
+    uint8_t *b = fmuc_inst__gout_begin(&g, buf, size, 1);
     fmuc_status st = in->ops->serialize_state(in, state, b, size);
-    gout_end(in, &g, "serializedState");
+    fmuc_inst__gout_end(in, &g, "serializedState");
     return st;
 }
 
@@ -580,10 +576,10 @@ fmuc_status fmuc_inst_get_directional_derivative(fmuc_inst *in, const fmuc_vr *u
     const fmuc_vr *u = gin_begin(&gu, unknown, nunknown, sizeof *unknown);
     const fmuc_vr *k = gin_begin(&gk, known, nknown, sizeof *known);
     const double *sv = gin_begin(&gs, dv_known, nknown_values, sizeof *dv_known);
-    double *d = gout_begin(&gd, dv_unknown, nunknown_values, sizeof *dv_unknown);
+    double *d = fmuc_inst__gout_begin(&gd, dv_unknown, nunknown_values, sizeof *dv_unknown);
     fmuc_status st = in->ops->get_directional_derivative(in, u, nunknown, k, nknown, sv,
                                                          nknown_values, d, nunknown_values);
-    gout_end(in, &gd, "dvUnknown");
+    fmuc_inst__gout_end(in, &gd, "dvUnknown");
     gin_end(in, &gu, "vUnknown_ref");
     gin_end(in, &gk, "vKnown_ref");
     gin_end(in, &gs, "dvKnown");

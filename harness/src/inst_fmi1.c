@@ -621,16 +621,24 @@ static fmuc_status status_query(fmuc_inst *in, fmuc_inst_query q, void *value)
     return FMUC_STATUS_NOT_PROVIDED;
 }
 
+/* The single value of a status query is guarded like an output array of one element (inst.c). */
 static fmuc_status cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
 {
+    fmuc_inst__gout g;
+    fmuc_status st;
     if (q == FMUC_INST_Q_DO_STEP_STATUS) {
         fmiStatus v = fmiOK;
-        fmuc_status st = status_query(in, q, value ? &v : NULL);
-        if (value)
+        st = status_query(in, q, value ? fmuc_inst__gout_begin(&g, &v, 1, sizeof v) : NULL);
+        if (value) {
+            fmuc_inst__gout_end(in, &g, "value");
             *(int *)value = (int)v;
+        }
         return st;
     }
-    return status_query(in, q, value);
+    size_t es = q == FMUC_INST_Q_PENDING_STATUS ? sizeof(fmiString) : sizeof(fmiReal);
+    st = status_query(in, q, fmuc_inst__gout_begin(&g, value, 1, es));
+    fmuc_inst__gout_end(in, &g, "value");
+    return st;
 }
 
 static fmuc_status set_input_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,

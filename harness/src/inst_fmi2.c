@@ -158,11 +158,15 @@ static fmuc_status get(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, si
     case FMUC_INST_STRING:
         return (fmuc_status)fmuc_fmi_getString(f, C_(in), VR_(vr), nvr, values);
     case FMUC_INST_ENUMERATION: {
+        /* the FMU fills an fmi2Integer temporary: guarded like the caller's arrays (inst.c) */
         fmi2Integer one = 0, *tmp = !values ? NULL : nvr <= 1 ? &one : malloc(nvr * sizeof *tmp);
+        fmuc_inst__gout g;
         fmi2Status st;
         if (values && !tmp)
             return FMUC_STATUS_ERROR;
-        st = fmuc_fmi_getInteger(f, C_(in), VR_(vr), nvr, tmp);
+        st = fmuc_fmi_getInteger(f, C_(in), VR_(vr), nvr,
+                                 fmuc_inst__gout_begin(&g, tmp, tmp ? nvr : 0, sizeof *tmp));
+        fmuc_inst__gout_end(in, &g, "value");
         for (size_t i = 0; tmp && i < nvr; i++)
             ((int64_t *)values)[i] = tmp[i];
         if (tmp != &one)
@@ -217,25 +221,39 @@ static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
     return (fmuc_status)fmuc_fmi_doStep(F_(in), C_(in), t, h, no_set_prior);
 }
 
+/* The single value of a status query is guarded like an output array of one element (inst.c):
+ * an FMU that writes more than one value of the type is caught. */
 static fmuc_status cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
 {
     const fmuc_fmi *f = F_(in);
+    fmuc_inst__gout g;
+    fmi2Status st, v = fmi2OK;
     switch (q) {
-    case FMUC_INST_Q_DO_STEP_STATUS: {
-        fmi2Status v = fmi2OK;
-        fmi2Status st = fmuc_fmi_getStatus(f, C_(in), fmi2DoStepStatus, value ? &v : NULL);
-        if (value)
+    case FMUC_INST_Q_DO_STEP_STATUS:
+        st = fmuc_fmi_getStatus(f, C_(in), fmi2DoStepStatus,
+                                value ? fmuc_inst__gout_begin(&g, &v, 1, sizeof v) : NULL);
+        if (value) {
+            fmuc_inst__gout_end(in, &g, "value");
             *(int *)value = (int)v;
+        }
         return (fmuc_status)st;
-    }
     case FMUC_INST_Q_PENDING_STATUS:
-        return (fmuc_status)fmuc_fmi_getStringStatus(f, C_(in), fmi2PendingStatus, value);
+        st = fmuc_fmi_getStringStatus(f, C_(in), fmi2PendingStatus,
+                                      fmuc_inst__gout_begin(&g, value, 1, sizeof(fmi2String)));
+        break;
     case FMUC_INST_Q_LAST_SUCCESSFUL_TIME:
-        return (fmuc_status)fmuc_fmi_getRealStatus(f, C_(in), fmi2LastSuccessfulTime, value);
+        st = fmuc_fmi_getRealStatus(f, C_(in), fmi2LastSuccessfulTime,
+                                    fmuc_inst__gout_begin(&g, value, 1, sizeof(fmi2Real)));
+        break;
     case FMUC_INST_Q_TERMINATED:
-        return (fmuc_status)fmuc_fmi_getBooleanStatus(f, C_(in), fmi2Terminated, value);
+        st = fmuc_fmi_getBooleanStatus(f, C_(in), fmi2Terminated,
+                                       fmuc_inst__gout_begin(&g, value, 1, sizeof(fmi2Boolean)));
+        break;
+    default:
+        return FMUC_STATUS_NOT_PROVIDED;
     }
-    return FMUC_STATUS_NOT_PROVIDED;
+    fmuc_inst__gout_end(in, &g, "value");
+    return (fmuc_status)st;
 }
 
 static fmuc_status cs_integer_status(fmuc_inst *in, fmuc_inst_query q, int *value)
@@ -245,9 +263,14 @@ static fmuc_status cs_integer_status(fmuc_inst *in, fmuc_inst_query q, int *valu
     if ((unsigned)q >= sizeof kind / sizeof kind[0])
         return FMUC_STATUS_NOT_PROVIDED;
     fmi2Integer v = 0;
-    fmi2Status st = fmuc_fmi_getIntegerStatus(F_(in), C_(in), kind[q], value ? &v : NULL);
-    if (value)
+    fmuc_inst__gout g;
+    fmi2Status st = fmuc_fmi_getIntegerStatus(F_(in), C_(in), kind[q],
+                                              value ? fmuc_inst__gout_begin(&g, &v, 1, sizeof v)
+                                                    : NULL);
+    if (value) {
+        fmuc_inst__gout_end(in, &g, "value");
         *value = (int)v;
+    }
     return (fmuc_status)st;
 }
 

@@ -381,10 +381,13 @@ static fmuc_status get_bools(fmuc_inst *in, int clock, const fmuc_vr *vr, size_t
                              size_t nv)
 {
     bool one = false, *tmp = !values ? NULL : nv <= 1 ? &one : calloc(nv, sizeof *tmp);
+    fmuc_inst__gout g; /* the FMU fills our bool copy: guarded like the caller's array */
     fmuc_status st;
     if (values && !tmp)
         return FMUC_STATUS_ERROR;
-    st = clock ? raw_get_clock(in, vr, nvr, tmp, nv) : raw_get_boolean(in, vr, nvr, tmp, nv);
+    bool *b = fmuc_inst__gout_begin(&g, tmp, tmp ? nv : 0, sizeof *tmp);
+    st = clock ? raw_get_clock(in, vr, nvr, b, nv) : raw_get_boolean(in, vr, nvr, b, nv);
+    fmuc_inst__gout_end(in, &g, "value");
     for (size_t i = 0; tmp && i < nv; i++)
         values[i] = tmp[i] ? 1 : 0;
     if (tmp != &one)

@@ -82,4 +82,18 @@ extern const fmuc_inst_ops fmuc_inst__fmi2_ops;
 extern const fmuc_inst_ops fmuc_inst__fmi1_ops;
 extern const fmuc_inst_ops fmuc_inst__fmi3_ops;
 
+/* A guarded output buffer (inst.c): fmuc_inst__gout_begin returns what the FMU gets (a copy of
+ * user's n elements of es bytes with guard space behind it; user itself when it cannot guard),
+ * fmuc_inst__gout_end checks the guard (an overrun is recorded against the last traced call,
+ * argument name array) and copies the elements back. The version tables use it for the
+ * temporaries they hand to the FMU instead of the caller's array (FMI 2.0 enumerations through
+ * fmi2Integer, the single value of a status query). */
+typedef struct fmuc_inst__gout {
+    void *user;          /* the caller's array (NULL: passed through) */
+    unsigned char *buf;  /* what the FMU gets: bytes + guard (NULL: unguarded) */
+    size_t n, es, bytes, guard;
+} fmuc_inst__gout;
+void *fmuc_inst__gout_begin(fmuc_inst__gout *g, void *user, size_t n, size_t es);
+void fmuc_inst__gout_end(fmuc_inst *in, fmuc_inst__gout *g, const char *array);
+
 #endif

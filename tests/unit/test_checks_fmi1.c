@@ -353,3 +353,59 @@ Test(fmi1_checks, archive_rules_of_1_0)
     zadd(&f, "sources/fmiModelFunctions.h");
     cr_expect_eq(zrun("zip-sources-fmi-headers", &f), FMUC_VERDICT_WARN);
 }
+
+/* ---- me-event-flags on FMI 1.0 ME (issue 18) ---- */
+
+/* check.run of c on an FMU of the build (fmus/<rel>.fmu), workers as in fmucheck. */
+static fmuc_verdict run_built1(const char *rel, const fmuc_check *c, fmuc_result *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.fmu", FMUC_FMU_DIR, rel);
+    cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
+    fmuc_fmu fmu;
+    fmuc_diag d = {0};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    cr_assert_eq(fmuc_fmu_fmi_version(&fmu), 1, "%s is no FMI 1.0 FMU", path);
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    opts.timeout_multiplier = strtod(fmuc_test_timeout_multiplier(), NULL);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    fmuc_result_init(out, c->id, c->title, c->spec, c->level);
+    out->verdict = FMUC_VERDICT_PASS;
+    c->run(&s, out);
+    for (size_t i = 0; i < out->nmessages; i++)
+        cr_log_info("%s on %s: %s", c->id, rel, out->messages[i]);
+    fmuc_fmu_close(&fmu);
+    return out->verdict;
+}
+
+/* The good 1.0 FMUs pass with their events compared (fmiInitialize's eventInfo, then one
+ * fmiEventUpdate per event); the fixture (me-event-flags--fmi1: an impact without
+ * stateValuesChanged) fails; the variants differ in flag and model: Stair announcing a
+ * nextEventTime already passed (upcomingTimeEvent) fails, and BouncingBall rescaling its
+ * nominals without stateValueReferencesChanged only warns (1.0 has no nominals flag: the text
+ * ties re-reading them to the state selection, it does not forbid other changes). */
+Test(fmi1_dynamic, event_flags_follow_fmiEventUpdate, .timeout = 300)
+{
+    static const struct {
+        const char *rel;
+        fmuc_verdict v;
+        int min_compared;
+    } cases[] = {
+        {"fmi1/good/me/BouncingBall", FMUC_VERDICT_PASS, 10},
+        {"fmi1/good/me/Stair", FMUC_VERDICT_PASS, 5},
+        {"broken/me-event-flags--fmi1", FMUC_VERDICT_FAIL, 0},
+        {"broken/me-event-flags--fmi1-next-event-time", FMUC_VERDICT_FAIL, 0},
+        {"broken/me-event-flags--fmi1-nominals", FMUC_VERDICT_WARN, 10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fmuc_result r;
+        cr_expect_eq(run_built1(cases[i].rel, &fmuc_check_me_event_flags, &r), cases[i].v, "%s",
+                     cases[i].rel);
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r.evidence, "instants_compared");
+        cr_expect(cases[i].min_compared == 0 ||
+                      (cJSON_IsNumber(n) && n->valueint >= cases[i].min_compared),
+                  "%s: the events were compared", cases[i].rel);
+        fmuc_result_clear(&r);
+    }
+}

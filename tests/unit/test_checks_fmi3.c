@@ -7,7 +7,9 @@
 #include <criterion/logging.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "fmuc/fmuc_md.h"
@@ -353,4 +355,51 @@ Test(fmi3_fmus, own_fmi3_fmus_pass_every_static_check, .timeout = 600)
     n += fmus_in(FMUC_FMU_DIR "/fmi3", paths + n, 32 - n);
     for (size_t i = 0; i < n; i++)
         static_checks_pass(paths[i]);
+}
+
+/* ---------------------------------------------------------------- me-event-flags (issue 18) */
+
+/* check.run of c on an opened FMU of the build (fmus/<rel>.fmu), workers as in fmucheck. */
+static fmuc_verdict run_built3(const char *rel, const fmuc_check *c, fmuc_result *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.fmu", FMUC_FMU_DIR, rel);
+    cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
+    fmuc_fmu fmu;
+    fmuc_diag d = {0};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    cr_assert_eq(fmuc_fmu_fmi_version(&fmu), 3, "%s is no FMI 3.0 FMU", path);
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    opts.timeout_multiplier = strtod(fmuc_test_timeout_multiplier(), NULL);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    fmuc_result_init(out, c->id, c->title, c->spec, c->level);
+    out->verdict = FMUC_VERDICT_PASS;
+    c->run(&s, out);
+    for (size_t i = 0; i < out->nmessages; i++)
+        cr_log_info("%s on %s: %s", c->id, rel, out->messages[i]);
+    fmuc_fmu_close(&fmu);
+    return out->verdict;
+}
+
+/* The good FMI 3.0 BouncingBall passes with its impacts compared; the variant of the fixture's
+ * defect (me-event-flags--fmi3: the impact's state change without
+ * valuesOfContinuousStatesChanged) rescales the nominals at every impact without
+ * nominalsOfContinuousStatesChanged (another flag, another vector, the glue's
+ * fmi3GetNominalsOfContinuousStates) and fails too. */
+Test(fmi3_dynamic, event_flags_follow_fmi3UpdateDiscreteStates, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_me_event_flags, &r),
+                 FMUC_VERDICT_PASS);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(r.evidence, "instants_compared");
+    cr_expect(cJSON_IsNumber(n) && n->valueint >= 10, "the impacts were compared");
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/me-event-flags--fmi3-nominals", &fmuc_check_me_event_flags,
+                            &r),
+                 FMUC_VERDICT_FAIL);
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/me-event-flags--fmi3", &fmuc_check_me_event_flags, &r),
+                 FMUC_VERDICT_FAIL);
+    fmuc_result_clear(&r);
 }

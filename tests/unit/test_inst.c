@@ -381,3 +381,64 @@ Test(inst, a_good_fmu_leaves_the_guards_alone, .init = open_smd, .fini = close_s
     cr_assert_eq(o.buffer_violations_total, 0);
     fmuc_worker_outcome_free(&o);
 }
+
+/* The single value of a status query is guarded too (issue 18 item 1): fmi2GetRealStatus of the
+ * fixture writes a second fmi2Real behind it; the caller's neighbour stays, the call is named. */
+static void open_status_overrun(void)
+{
+    open_path(FMUC_FMU_DIR "/broken/api-buffer-bounds--status.fmu");
+}
+
+static int guarded_status(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "t");
+    if (!in)
+        return 1;
+    fmuc_inst_experiment e = {0, 0.0, 0.0, 1, 1.0};
+    fmuc_inst_setup_experiment(in, &e);
+    fmuc_inst_enter_initialization_mode(in);
+    fmuc_inst_exit_initialization_mode(in);
+    fmuc_inst_do_step(in, 0.0, 0.1, 1, NULL);
+    struct {
+        double t;
+        double after;
+    } b = {0.0, 42.0};
+    int term = 0;
+    cJSON_AddNumberToObject(reply, "st",
+                            fmuc_inst_cs_status(in, FMUC_INST_Q_LAST_SUCCESSFUL_TIME, &b.t));
+    fmuc_inst_cs_status(in, FMUC_INST_Q_TERMINATED, &term);
+    cJSON_AddNumberToObject(reply, "t", b.t);
+    cJSON_AddNumberToObject(reply, "after", b.after);
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(inst, a_status_query_writing_two_values_is_caught, .init = open_status_overrun,
+     .fini = close_smd, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(guarded_status, &o);
+    cr_assert_eq(jnum(o.reply, "st"), 0);
+    cr_assert_eq(jnum(o.reply, "t"), 0.1);
+    cr_assert_eq(jnum(o.reply, "after"), 42.0);
+    const cJSON *v = only_violation(&o);
+    cr_assert_str_eq(jstr(v, "function"), "fmi2GetRealStatus");
+    cr_assert_str_eq(jstr(v, "kind"), "overrun");
+    cr_assert_str_eq(jstr(v, "array"), "value");
+    cr_assert_eq(jnum(v, "length"), 1);
+    cr_assert_eq(jnum(v, "bytesPast"), 8);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(inst, a_good_fmu_answers_status_queries_within_their_value, .init = open_smd,
+     .fini = close_smd, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(guarded_status, &o);
+    cr_assert_eq(jnum(o.reply, "after"), 42.0);
+    cr_assert_null(o.buffer_violations);
+    fmuc_worker_outcome_free(&o);
+}

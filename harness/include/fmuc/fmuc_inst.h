@@ -43,10 +43,11 @@
  * after the call, and the arrays it may only read (vr, values to set, x, seeds, serialized bytes)
  * as copies compared after the call (inst.c, issue 18). What it wrote past the end or changed is
  * recorded in the worker and reaches the parent as fmuc_worker_outcome.buffer_violations (check
- * api-buffer-bounds); the caller's own arrays are never written past nor changed. Not guarded:
- * the single values of fmuc_inst_cs_status, FMI 2.0 enumerations (converted through an
- * Integer array of inst_fmi2.c) and FMI 3.0 Boolean/Clock values (converted through a bool array
- * of inst_fmi3.c).
+ * api-buffer-bounds); the caller's own arrays are never written past nor changed. The
+ * temporaries a version table hands to the FMU instead (FMI 2.0 enumerations through an
+ * fmi2Integer array, FMI 1.0 Booleans through a char array, FMI 3.0 Boolean/Clock values through
+ * a bool array, the single value of a status query of fmuc_inst_cs_status and
+ * fmuc_inst_cs_integer_status) are guarded the same way (fmuc_inst__gout of inst_internal.h).
  */
 #ifndef FMUC_INST_H
 #define FMUC_INST_H
