@@ -30,7 +30,22 @@
  *      the same run after it works; results that differ from the first run warn (eq-determinism
  *      judges fmi2Reset within a run, with the integrator-restart test);
  *  (f) fmi2Terminate, then fmi2FreeInstance: a crash there fails (§2.1.5).
- * Optional functions are not called. Every failure names the call, its arguments and state. */
+ * Optional functions are not called. Every failure names the call, its arguments and state.
+ *
+ * FMI 3.0.2 (mf_names_of): (a) fmi3SetDebugLogging (§2.3.1), (b) fmi3EnterInitializationMode
+ * with stopTimeDefined=fmi3False (§2.3.2), (d) fmi3Get* of the scalar Float64/Int32/Boolean/
+ * String variables of no clock after fmi3Terminate ("State: Terminated": the final values can be
+ * retrieved), (e) fmi3Reset (§2.3.1), (f) fmi3FreeInstance, all must; no (c): 3.0 has no
+ * asynchronous step and no status functions (fmi3DoStep returns what they answered).
+ * FMI 1.0: (a) fmiSetDebugLogging(fmiTrue), must. ME: (d) fmiGet* after fmiTerminate, must ("the
+ * final values of all variables can be inquired"); fmiInitialize takes no stop time and ME 1.0
+ * has no reset, so no (b), (e). CS: (b) fmiInitializeSlave(StopTimeDefined=fmiFalse), must; (c)
+ * fmiGetStatus/fmiGetStringStatus/fmiGetRealStatus/fmiGetIntegerStatus (no Terminated kind in
+ * 1.0), asked last, in the Terminated state, so that slaves answering them with fmiError still
+ * get the other probes; after a discarded step fmiLastSuccessfulTime; (d) after
+ * fmiTerminateSlave and (e) fmiResetSlave after it warn only: the 1.0 text says nothing of
+ * values after fmiTerminateSlave and leaves when fmiResetSlave may be called open ("after a
+ * simulation run"); the Reference-FMUs and FMPy do both. A crash or hang there warns too. */
 #include "api_util.h"
 #include "eq/eq_util.h"
 
@@ -39,17 +54,75 @@
 
 enum { MF_REAL = 0, MF_INT, MF_BOOL, MF_STR, MF_NTYPES };
 static const char *const mf_type_key[MF_NTYPES] = {"real", "integer", "boolean", "string"};
-static const char *const mf_getter[MF_NTYPES] = {"fmi2GetReal", "fmi2GetInteger",
-                                                  "fmi2GetBoolean", "fmi2GetString"};
 
 /* the five status queries of (c): function, kind */
 enum { Q_STATUS = 0, Q_STRING, Q_REAL, Q_BOOL, Q_INT, NQ };
-static const char *const q_call[NQ] = {
-    "fmi2GetStatus(fmi2DoStepStatus)", "fmi2GetStringStatus(fmi2PendingStatus)",
-    "fmi2GetRealStatus(fmi2LastSuccessfulTime)", "fmi2GetBooleanStatus(fmi2Terminated)",
-    "fmi2GetIntegerStatus(fmi2DoStepStatus)"};
+
+/* The functions of the FMU's version and interface that the probes call, for the messages and
+ * the worker's phases, and each probe's clause and level in that version's text. */
+typedef struct mf_names {
+    int ver;
+    const char *debug, *stop, *init, *terminate, *reset, *free_fn, *discard, *ok, *falsestr;
+    const char *getter[MF_NTYPES];
+    const char *q_call[NQ];          /* NULL: the version has no such query */
+    const char *c_debug, *c_stop, *c_status, *c_term, *c_reset, *c_free;
+    int has_stop;                    /* the initialization takes a stop time */
+    int has_status;                  /* CS status queries exist (1.0 and 2.0 CS) */
+    int has_reset;                   /* 2.0, 3.0, 1.0 CS */
+    int term_must;                   /* values after terminate: the text says so (else should) */
+    int reset_must;                  /* reset after terminate: the text says so (else should) */
+} mf_names;
+
+static void mf_names_of(mf_names *n, int ver, fmi2Type iface)
+{
+    int cs = iface == fmi2CoSimulation;
+    memset(n, 0, sizeof *n);
+    n->ver = ver;
+    if (ver == 3) {
+        *n = (mf_names){3, "fmi3SetDebugLogging", "fmi3EnterInitializationMode(stopTimeDefined=fmi3False",
+                        "fmi3EnterInitializationMode", "fmi3Terminate", "fmi3Reset",
+                        "fmi3FreeInstance", "fmi3Discard", "fmi3OK/fmi3Warning", "fmi3False",
+                        {"fmi3GetFloat64", "fmi3GetInt32", "fmi3GetBoolean", "fmi3GetString"},
+                        {NULL, NULL, NULL, NULL, NULL},
+                        "FMI 3.0.2 §2.3.1", "FMI 3.0.2 §2.3.2", "",
+                        "FMI 3.0.2 §2.3.4 and State: Terminated", "FMI 3.0.2 §2.3.1",
+                        "FMI 3.0.2 §2.3.1", 1, 0, 1, 1, 1};
+    } else if (ver == 1) {
+        *n = (mf_names){1, "fmiSetDebugLogging",
+                        cs ? "fmiInitializeSlave(StopTimeDefined=fmiFalse" : NULL,
+                        cs ? "fmiInitializeSlave" : "fmiInitialize",
+                        cs ? "fmiTerminateSlave" : "fmiTerminate", cs ? "fmiResetSlave" : NULL,
+                        cs ? "fmiFreeSlaveInstance" : "fmiFreeModelInstance", "fmiDiscard",
+                        "fmiOK/fmiWarning", "fmiFalse",
+                        {"fmiGetReal", "fmiGetInteger", "fmiGetBoolean", "fmiGetString"},
+                        {"fmiGetStatus(fmiDoStepStatus)", "fmiGetStringStatus(fmiPendingStatus)",
+                         "fmiGetRealStatus(fmiLastSuccessfulTime)", NULL,
+                         "fmiGetIntegerStatus(fmiDoStepStatus)"},
+                        cs ? "FMI 1.0 CS (fmiSetDebugLogging)" : "FMI 1.0 ME (fmiSetDebugLogging)",
+                        "FMI 1.0 CS (fmiInitializeSlave)", "FMI 1.0 CS (fmiGetXXXStatus)",
+                        cs ? "FMI 1.0 CS (fmiTerminateSlave; the text is silent on values after "
+                             "it, FMPy and the Reference-FMUs read them: should)"
+                           : "FMI 1.0 ME (fmiTerminate: the final values can be inquired)",
+                        "FMI 1.0 CS (fmiResetSlave: 'after a simulation run'; when it may be "
+                        "called is left open, the Reference-FMUs accept it: should)",
+                        cs ? "FMI 1.0 CS (fmiFreeSlaveInstance)" : "FMI 1.0 ME (fmiFreeModelInstance)",
+                        cs, cs, cs, !cs, 0};
+    } else {
+        *n = (mf_names){2, "fmi2SetDebugLogging", "fmi2SetupExperiment(stopTimeDefined=fmi2False",
+                        "fmi2SetupExperiment", "fmi2Terminate", "fmi2Reset", "fmi2FreeInstance",
+                        "fmi2Discard", "fmi2OK/fmi2Warning", "fmi2False",
+                        {"fmi2GetReal", "fmi2GetInteger", "fmi2GetBoolean", "fmi2GetString"},
+                        {"fmi2GetStatus(fmi2DoStepStatus)", "fmi2GetStringStatus(fmi2PendingStatus)",
+                         "fmi2GetRealStatus(fmi2LastSuccessfulTime)",
+                         "fmi2GetBooleanStatus(fmi2Terminated)",
+                         "fmi2GetIntegerStatus(fmi2DoStepStatus)"},
+                        "§2.1.5", "§2.1.6", "§4.2.3", "§2.1.6", "§2.1.6", "§2.1.5",
+                        1, cs, 1, 1, 1};
+    }
+}
 
 typedef struct mf_job {
+    mf_names nm;
     const equ_plan *plan;  /* stop_undefined, at most MF_STEPS steps */
     int once;              /* canBeInstantiatedOnlyOncePerProcess */
     size_t ncat;
@@ -59,10 +132,6 @@ typedef struct mf_job {
     const fmuc_md_var **var[MF_NTYPES];
 } mf_job;
 
-static const char *const probed_phases[] = {"fmi2SetDebugLogging", "status queries",
-                                            "fmi2Terminate", "values after fmi2Terminate",
-                                            "fmi2Reset after fmi2Terminate",
-                                            "fmi2FreeInstance after fmi2Terminate", NULL};
 
 /* ---- worker ---------------------------------------------------------------------------------- */
 
@@ -130,10 +199,12 @@ static void put_err(cJSON *rp, const char *key, const equ_inst *in)
     cJSON_AddBoolToObject(o, "terminated", in->terminated);
 }
 
-static void status_queries(equ_inst *in, cJSON *rp)
+static void status_queries(equ_inst *in, const mf_names *nm, cJSON *rp)
 {
     cJSON *a = cJSON_AddArrayToObject(rp, "status");
     for (int q = 0; q < NQ && equ_inst_usable(in); q++) {
+        if (!nm->q_call[q])
+            continue;
         int iv = 0, bv = 0, sv = 0;
         double rv = NAN;
         const char *str = NULL;
@@ -163,6 +234,7 @@ static void status_queries(equ_inst *in, cJSON *rp)
 static int mf_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const mf_job *j = payload;
+    const mf_names *nm = &j->nm;
     cJSON *rp = fmuc_worker_reply(ctx);
     equ_plan copy;
     const equ_plan *p = equ_worker_plan(&copy, j->plan);
@@ -176,7 +248,7 @@ static int mf_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     /* (a) fmi2SetDebugLogging in the instantiated state */
-    fmuc_worker_phase(ctx, "fmi2SetDebugLogging");
+    fmuc_worker_phase(ctx, "%s", nm->debug);
     if (equ_inst_instantiate(&in, ctx, p, "fmucheck-mandatory") < 0) {
         cJSON_AddStringToObject(rp, "instantiate_error", in.err);
         goto out;
@@ -197,10 +269,14 @@ static int mf_worker(fmuc_worker_ctx *ctx, void *payload)
         int fatal = in.worst == FMUC_STATUS_FATAL;
         equ_inst_free(&in);
         if (j->once || fatal) {
-            cJSON_AddStringToObject(rp, "stopped",
-                                    fatal ? "fmi2SetDebugLogging returned fmi2Fatal"
-                                          : "canBeInstantiatedOnlyOncePerProcess=\"true\" and the "
-                                            "instance is in the error state");
+            char why[160];
+            if (fatal)
+                snprintf(why, sizeof why, "%s returned %s", nm->debug,
+                         fmuc_status_name(nm->ver, FMUC_STATUS_FATAL, (char[32]){0}, 32));
+            else
+                snprintf(why, sizeof why, "canBeInstantiatedOnlyOncePerProcess=\"true\" and the "
+                                          "instance is in the error state");
+            cJSON_AddStringToObject(rp, "stopped", why);
             goto out;
         }
         if (equ_inst_instantiate(&in, ctx, p, "fmucheck-mandatory") < 0) {
@@ -220,13 +296,13 @@ static int mf_worker(fmuc_worker_ctx *ctx, void *payload)
     } else {
         cJSON_AddItemToObject(rp, "run1", fmuc_worker_f64_to_json(rows1, n));
     }
-    if (rc < 0 && p->iface == fmi2CoSimulation && in.worst == FMUC_STATUS_DISCARD &&
-        in.k < p->nsteps) {
+    if (rc < 0 && nm->has_status && in.worst == FMUC_STATUS_DISCARD && in.k < p->nsteps) {
         /* (c) after a discarded step */
         fmuc_worker_phase(ctx, "status queries after a discarded step");
         int term = 0;
         double last = NAN;
-        int s1 = fmuc_inst_cs_status(in.c, FMUC_INST_Q_TERMINATED, &term);
+        int s1 = nm->q_call[Q_BOOL] ? fmuc_inst_cs_status(in.c, FMUC_INST_Q_TERMINATED, &term)
+                                    : FMUC_STATUS_NOT_PROVIDED;
         if (s1 != FMUC_STATUS_NOT_PROVIDED)
             equ_inst_status(&in, s1);
         int s2 = equ_inst_usable(&in)
@@ -240,34 +316,34 @@ static int mf_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddNumberToObject(d, "terminated", term);
         cJSON_AddNumberToObject(d, "last_status", s2);
         cJSON_AddItemToObject(d, "last", fmuc_worker_f64_to_json(&last, 1));
-    } else if (rc == 0 && p->iface == fmi2CoSimulation) {
+    } else if (rc == 0 && nm->has_status && nm->ver != 1) {
         /* (c) no step pending or discarded */
         fmuc_worker_phase(ctx, "status queries");
-        status_queries(&in, rp);
+        status_queries(&in, nm, rp);
     }
     /* (d) the values before fmi2Terminate, fmi2Terminate, the values after it */
     int terminated = 0;
     if (equ_inst_usable(&in)) {
-        fmuc_worker_phase(ctx, "values before fmi2Terminate");
+        fmuc_worker_phase(ctx, "values before %s", nm->terminate);
         read_all(&in, j, cJSON_AddObjectToObject(rp, "before"));
     }
     if (equ_inst_usable(&in)) {
-        fmuc_worker_phase(ctx, "fmi2Terminate");
+        fmuc_worker_phase(ctx, "%s", nm->terminate);
         int st = fmuc_inst_terminate(in.c);
         cJSON_AddNumberToObject(rp, "terminate", st);
         equ_inst_status(&in, st);
         terminated = fmuc_status_ok(st);
     }
     if (terminated) {
-        fmuc_worker_phase(ctx, "values after fmi2Terminate");
+        fmuc_worker_phase(ctx, "values after %s", nm->terminate);
         read_all(&in, j, cJSON_AddObjectToObject(rp, "after"));
     }
     /* (e) fmi2Reset after fmi2Terminate and the same run again */
-    if (terminated && rc == 0 && equ_inst_usable(&in)) {
-        fmuc_worker_phase(ctx, "fmi2Reset after fmi2Terminate");
+    if (terminated && rc == 0 && nm->has_reset && equ_inst_usable(&in)) {
+        fmuc_worker_phase(ctx, "%s after %s", nm->reset, nm->terminate);
         int r2 = equ_inst_reset(&in);
         if (r2 == 0) {
-            fmuc_worker_phase(ctx, "the run after fmi2Reset");
+            fmuc_worker_phase(ctx, "the run after %s", nm->reset);
             r2 = equ_inst_record(&in, rows2);
         }
         if (r2 == 0)
@@ -276,15 +352,25 @@ static int mf_worker(fmuc_worker_ctx *ctx, void *payload)
             put_err(rp, "run2_error", &in);
         } else {
             cJSON_AddItemToObject(rp, "run2", fmuc_worker_f64_to_json(rows2, n));
-            fmuc_worker_phase(ctx, "fmi2Terminate");
+            fmuc_worker_phase(ctx, "%s after the second run", nm->terminate);
             int st = fmuc_inst_terminate(in.c);
             cJSON_AddNumberToObject(rp, "terminate2", st);
             equ_inst_status(&in, st);
         }
     }
+    /* (c) FMI 1.0 CS: the status queries last, in the Terminated state (allowed there; nothing is
+     * pending): the 1.0 slaves that answer them with fmiError would otherwise end every other
+     * probe, as fmiError leaves only the free call */
+    if (rc == 0 && nm->has_status && nm->ver == 1 && terminated && equ_inst_usable(&in)) {
+        fmuc_worker_phase(ctx, "status queries");
+        cJSON_AddBoolToObject(rp, "status_terminated", 1);
+        status_queries(&in, nm, rp);
+    }
     /* (f) fmi2FreeInstance (after fmi2Terminate when that worked) */
-    fmuc_worker_phase(ctx, terminated ? "fmi2FreeInstance after fmi2Terminate"
-                                      : "fmi2FreeInstance");
+    if (terminated)
+        fmuc_worker_phase(ctx, "%s after %s", nm->free_fn, nm->terminate);
+    else
+        fmuc_worker_phase(ctx, "%s", nm->free_fn);
     equ_inst_free(&in);
     cJSON_AddBoolToObject(rp, "freed", 1);
 out:
@@ -305,13 +391,13 @@ static int num(const cJSON *o, const char *key, int dflt)
     return cJSON_IsNumber(it) ? (int)it->valuedouble : dflt;
 }
 
-static const char *sname(int st, char *b, size_t n)
-{
-    return fmuc_status_name(2, st, b, n);
-}
+#define SNAME(st, b) fmuc_status_name(nm->ver, (st), (b), sizeof(b))
 
-/* The nominal run (stopTimeDefined=fmi2True, same start and step) passed time t without a call
- * that failed or discarded. */
+/* A rule of the text (must: a violation) or one the text leaves open (should: a warning). */
+#define JUDGE(must) ((must) ? fmuc_result_violation : fmuc_result_warn)
+
+/* The nominal run (stop time defined, same start and step) passed time t without a call that
+ * failed or discarded. */
 static int nominal_passes(const fmuc_sim_result *r, double t)
 {
     if (!r || r->instantiate_failed)
@@ -320,35 +406,56 @@ static int nominal_passes(const fmuc_sim_result *r, double t)
         if (r->bad[i].t <= t)
             return 0;
     double tol = 1e-9 * fmax(1.0, fabs(t));
+    if (r->terminated_by_fmu && r->end_time < t - tol)
+        return 0; /* the FMU ended the nominal run before t (FMI 3.0 terminateSimulation) */
     return r->completed || r->end_time >= t - tol;
 }
 
-static void judge_debug(fmuc_result *res, const char *ifn, const cJSON *rp, const fmuc_md *md)
+/* err starts with the version's function fn ("fmi2DoStep", "fmiDoStep", "fmi3DoStep" all match
+ * "DoStep") */
+static int err_is(const char *err, const char *fn)
+{
+    const char *e = err;
+    if (strncmp(e, "fmi", 3) == 0)
+        e += 3;
+    if (*e == '2' || *e == '3')
+        e++;
+    return strncmp(e, fn, strlen(fn)) == 0;
+}
+
+static void judge_debug(fmuc_result *res, const mf_names *nm, const char *ifn, const cJSON *rp,
+                        const fmuc_md *md)
 {
     char b[32];
     int st = num(rp, "debug_categories", -1);
     if (st >= 0 && st != FMUC_STATUS_NOT_PROVIDED && !fmuc_status_ok(st))
-        fmuc_result_violation(res, "%s: fmi2SetDebugLogging(loggingOn=fmi2True, nCategories=%zu: "
-                                   "the declared LogCategories, the first '%s' at line %u) in "
-                                   "the instantiated state returned %s — the declared categories "
-                                   "are the function's own arguments (§2.1.5)",
-                              ifn, md->ncategories,
+        fmuc_result_violation(res, "%s: %s(loggingOn=true, nCategories=%zu: the declared "
+                                   "LogCategories, the first '%s' at line %u) in the "
+                                   "instantiated state returned %s — the declared categories "
+                                   "are the function's own arguments (%s)",
+                              ifn, nm->debug, md->ncategories,
                               md->categories[0].name ? md->categories[0].name : "?",
-                              md->categories[0].line, sname(st, b, sizeof b));
+                              md->categories[0].line, SNAME(st, b), nm->c_debug);
     st = num(rp, "debug_all", -1);
-    if (st >= 0 && st != FMUC_STATUS_NOT_PROVIDED && !fmuc_status_ok(st))
-        fmuc_result_violation(res, "%s: fmi2SetDebugLogging(loggingOn=fmi2True, nCategories=0: "
-                                   "all categories) in the instantiated state returned %s "
-                                   "(§2.1.5)",
-                              ifn, sname(st, b, sizeof b));
+    if (st >= 0 && st != FMUC_STATUS_NOT_PROVIDED && !fmuc_status_ok(st)) {
+        if (nm->ver == 1)
+            fmuc_result_violation(res, "%s: %s(loggingOn=fmiTrue) in the instantiated state "
+                                       "returned %s — switching debug logging on is the "
+                                       "function's only job (%s)",
+                                  ifn, nm->debug, SNAME(st, b), nm->c_debug);
+        else
+            fmuc_result_violation(res, "%s: %s(loggingOn=true, nCategories=0: all categories) in "
+                                       "the instantiated state returned %s (%s)",
+                                  ifn, nm->debug, SNAME(st, b), nm->c_debug);
+    }
     const char *stop = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rp, "stopped"));
     if (stop)
         fmuc_result_note(res, "%s: the other calls were not made: %s", ifn, stop);
 }
 
 /* (b) the run without a stop time */
-static void judge_run1(fmuc_result *res, const char *ifn, const cJSON *rp, const equ_plan *p,
-                       const fmuc_sim_result *nom)
+static void judge_run1(fmuc_result *res, const mf_names *nm, const char *ifn, const cJSON *rp,
+                       const equ_plan *p, const fmuc_sim_result *nom)
 {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(rp, "run1_error");
     if (!e)
@@ -359,33 +466,40 @@ static void judge_run1(fmuc_result *res, const char *ifn, const cJSON *rp, const
     if (k < 0 || (size_t)k > p->nsteps)
         k = 0;
     if (term || (worst == FMUC_STATUS_DISCARD && p->iface == fmi2CoSimulation)) {
-        fmuc_result_note(res, "%s: the run without a stop time ended at t=%.17g: %s", ifn,
-                         p->t[k], err ? err : "?");
+        fmuc_result_note(res, "%s: the run%s ended at t=%.17g: %s", ifn,
+                         nm->stop ? " without a stop time" : "", p->t[k], err ? err : "?");
+        return;
+    }
+    if (!nm->stop) { /* ME 1.0: fmiInitialize takes no stop time; the nominal run judges it */
+        fmuc_result_note(res, "%s: the run failed (%s): not judged here (%s takes no stop time; "
+                              "me-nominal-run judges the run)",
+                         ifn, err ? err : "?", nm->init);
         return;
     }
     /* the initialization (k = 0, nothing recorded) or step k + 1 */
-    int init = k == 0 && err && strncmp(err, "fmi2DoStep", 10) != 0 &&
-               strncmp(err, "fmi2SetTime", 11) != 0 && strncmp(err, "fmi2Get", 7) != 0 &&
-               strncmp(err, "fmi2SetContinuous", 17) != 0 &&
-               strncmp(err, "fmi2Completed", 13) != 0;
+    int init = k == 0 && err && !err_is(err, "DoStep") && !err_is(err, "SetTime") &&
+               !err_is(err, "Get") && !err_is(err, "SetContinuous") &&
+               !err_is(err, "Completed");
     double t = init ? p->t[0] : p->t[(size_t)k < p->nsteps ? (size_t)k + 1 : p->nsteps];
     if (nominal_passes(nom, t))
-        fmuc_result_violation(res, "%s: with fmi2SetupExperiment(stopTimeDefined=fmi2False, "
-                                   "stopTime=%.17g passed without meaning) %s%s at t=%.17g, "
-                                   "where the nominal run with stopTimeDefined=fmi2True passes — "
-                                   "the stop time is optional (§2.1.6)",
-                              ifn, p->t[0], err ? err : "a call failed",
-                              init ? " in the set-up" : "", t);
+        fmuc_result_violation(res, "%s: with %s, stopTime=%.17g passed without meaning) %s%s at "
+                                   "t=%.17g, where the nominal run with a defined stop time "
+                                   "passes — the stop time is optional (%s)",
+                              ifn, nm->stop, p->t[0], err ? err : "a call failed",
+                              init ? " in the set-up" : "", t, nm->c_stop);
     else
-        fmuc_result_note(res, "%s: the run without a stop time failed (%s) where the nominal run "
-                              "fails too: not judged here",
-                         ifn, err ? err : "?");
+        fmuc_result_note(res, "%s: the run without a stop time failed (%s) at t=%.17g, which "
+                              "the nominal run does not pass either%s: not judged here",
+                         ifn, err ? err : "?", t,
+                         nom && nom->terminated_by_fmu ? " (the FMU asked it to terminate)" : "");
 }
 
 /* (c) after a discarded step, and with nothing pending */
-static void judge_status(fmuc_result *res, const char *ifn, const cJSON *rp, const equ_plan *p)
+static void judge_status(fmuc_result *res, const mf_names *nm, const char *ifn, const cJSON *rp,
+                         const equ_plan *p)
 {
     char b[32];
+    const char *ds = nm->ver == 1 ? "fmiDoStep" : "fmi2DoStep";
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(rp, "discard");
     if (d) {
         int k = num(d, "k", 0);
@@ -393,62 +507,69 @@ static void judge_status(fmuc_result *res, const char *ifn, const cJSON *rp, con
             k = 0;
         double t = p->t[k], h = p->t[k + 1] - t;
         int st = num(d, "terminated_status", FMUC_STATUS_NOT_PROVIDED);
-        if (st != FMUC_STATUS_NOT_PROVIDED && !fmuc_status_ok(st) && st != FMUC_STATUS_DISCARD)
-            fmuc_result_violation(res, "%s: fmi2GetBooleanStatus(fmi2Terminated) after "
-                                       "fmi2DoStep(t=%.17g, h=%.17g) returned fmi2Discard "
-                                       "returned %s (fmi2OK with the answer, or fmi2Discard when "
-                                       "it cannot be given: §4.2.2, §4.2.3)",
-                                  ifn, t, h, sname(st, b, sizeof b));
+        if (nm->q_call[Q_BOOL] && st != FMUC_STATUS_NOT_PROVIDED && !fmuc_status_ok(st) &&
+            st != FMUC_STATUS_DISCARD)
+            fmuc_result_violation(res, "%s: %s after %s(t=%.17g, h=%.17g) returned %s "
+                                       "returned %s (%s with the answer, or %s when it cannot "
+                                       "be given: §4.2.2, %s)",
+                                  ifn, nm->q_call[Q_BOOL], ds, t, h, nm->discard, SNAME(st, b),
+                                  nm->ok, nm->discard, nm->c_status);
         st = num(d, "last_status", FMUC_STATUS_NOT_PROVIDED);
         double *last = fmuc_worker_f64_from_json(cJSON_GetObjectItemCaseSensitive(d, "last"), 1);
         double tol = 1e-9 * fmax(1.0, fabs(t + h));
         if (st != FMUC_STATUS_NOT_PROVIDED && !fmuc_status_ok(st) && st != FMUC_STATUS_DISCARD)
-            fmuc_result_violation(res, "%s: fmi2GetRealStatus(fmi2LastSuccessfulTime) after "
-                                       "fmi2DoStep(t=%.17g, h=%.17g) returned fmi2Discard "
-                                       "returned %s (§4.2.3)",
-                                  ifn, t, h, sname(st, b, sizeof b));
+            fmuc_result_violation(res, "%s: %s after %s(t=%.17g, h=%.17g) returned %s "
+                                       "returned %s (%s)",
+                                  ifn, nm->q_call[Q_REAL], ds, t, h, nm->discard, SNAME(st, b),
+                                  nm->c_status);
         else if (fmuc_status_ok(st) && last &&
                  !(last[0] >= t - tol && last[0] <= t + h + tol))
-            fmuc_result_violation(res, "%s: fmi2GetRealStatus(fmi2LastSuccessfulTime) after "
-                                       "fmi2DoStep(t=%.17g, h=%.17g) returned fmi2Discard "
-                                       "answered fmi2OK with %.17g, not a time within that step "
+            fmuc_result_violation(res, "%s: %s after %s(t=%.17g, h=%.17g) returned %s "
+                                       "answered %s with %.17g, not a time within that step "
                                        "— it is the end time of the last successfully completed "
-                                       "communication step (§4.2.3)",
-                                  ifn, t, h, last[0]);
+                                       "communication step (%s)",
+                                  ifn, nm->q_call[Q_REAL], ds, t, h, nm->discard, SNAME(st, b),
+                                  last[0], nm->c_status);
         free(last);
     }
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(rp, "status");
     const cJSON *e;
     double tn = p->t[p->nsteps];
+    char where[64] = "";
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rp, "status_terminated")))
+        snprintf(where, sizeof where, " after %s", nm->terminate);
     cJSON_ArrayForEach(e, a)
     {
         int q = num(e, "q", -1), st = num(e, "status", FMUC_STATUS_NOT_PROVIDED);
-        if (q < 0 || q >= NQ || st == FMUC_STATUS_NOT_PROVIDED)
+        if (q < 0 || q >= NQ || !nm->q_call[q] || st == FMUC_STATUS_NOT_PROVIDED)
             continue;
         if (st == FMUC_STATUS_PENDING) {
-            fmuc_result_violation(res, "%s: %s at t=%.17g, with no asynchronous step running, "
-                                       "returned fmi2Pending (§4.2.3)",
-                                  ifn, q_call[q], tn);
+            fmuc_result_violation(res, "%s: %s at t=%.17g%s, with no asynchronous step running, "
+                                       "returned %s (%s)",
+                                  ifn, nm->q_call[q], tn, where, SNAME(st, b), nm->c_status);
         } else if (!fmuc_status_ok(st) && st != FMUC_STATUS_DISCARD) {
-            fmuc_result_violation_letter(res, "%s: %s at t=%.17g, with no step pending or "
+            fmuc_result_violation_letter(res, "%s: %s at t=%.17g%s, with no step pending or "
                                               "discarded, returned %s — a status the FMU cannot "
-                                              "give is answered with fmi2Discard (§4.2.3)",
-                                         ifn, q_call[q], tn, sname(st, b, sizeof b));
+                                              "give is answered with %s (%s)",
+                                         ifn, nm->q_call[q], tn, where, SNAME(st, b),
+                                         nm->discard, nm->c_status);
         } else if (q == Q_REAL && fmuc_status_ok(st)) {
             double *v = fmuc_worker_f64_from_json(cJSON_GetObjectItemCaseSensitive(e, "value"), 1);
             if (v && !(fabs(v[0] - tn) <= 1e-9 * fmax(1.0, fabs(tn))))
-                fmuc_result_note(res, "%s: %s at the communication point t=%.17g returned fmi2OK "
-                                      "with %.17g, not %.17g (not judged: §4.2.3 has it asked "
+                fmuc_result_note(res, "%s: %s at the communication point t=%.17g%s returned "
+                                      "%s with %.17g, not %.17g (not judged: %s has it asked "
                                       "after a discarded step)",
-                                 ifn, q_call[q], tn, v[0], tn);
+                                 ifn, nm->q_call[q], tn, where, SNAME(st, b), v[0], tn,
+                                 nm->c_status);
             free(v);
         }
     }
 }
 
-/* (d) fmi2Terminate and the values in the Terminated state */
-static void judge_terminate(fmuc_result *res, const char *ifn, const cJSON *rp,
-                            const fmuc_sim_result *nom, const mf_job *j, int discarded)
+/* (d) terminate and the values in the Terminated state */
+static void judge_terminate(fmuc_result *res, const mf_names *nm, const char *ifn,
+                            const cJSON *rp, const fmuc_sim_result *nom, const mf_job *j,
+                            int discarded)
 {
     char b[32], b1[64], b2[64];
     int st = num(rp, "terminate", -1);
@@ -458,16 +579,17 @@ static void judge_terminate(fmuc_result *res, const char *ifn, const cJSON *rp,
         uint64_t nom_ok = nom->status_counts[FMUC_SIM_FN_Terminate][FMUC_STATUS_OK] +
                           nom->status_counts[FMUC_SIM_FN_Terminate][FMUC_STATUS_WARNING];
         if (st == FMUC_STATUS_DISCARD)
-            fmuc_result_note(res, "%s: fmi2Terminate returned fmi2Discard (see "
-                                  "api-status-codes)", ifn);
+            fmuc_result_note(res, "%s: %s returned %s (see api-status-codes)", ifn,
+                             nm->terminate, SNAME(st, b));
         else if (nom_ok)
-            fmuc_result_violation(res, "%s: fmi2Terminate%s returned %s, where the nominal run's "
-                                       "fmi2Terminate returned fmi2OK/fmi2Warning (§2.1.6)",
-                                  ifn, discarded ? " after a discarded step" : " before the stop time",
-                                  sname(st, b, sizeof b));
+            fmuc_result_violation(res, "%s: %s%s returned %s, where the nominal run's %s "
+                                       "returned %s (%s)",
+                                  ifn, nm->terminate,
+                                  discarded ? " after a discarded step" : " before the stop time",
+                                  SNAME(st, b), nm->terminate, nm->ok, nm->c_term);
         else
-            fmuc_result_note(res, "%s: fmi2Terminate returned %s, as in the nominal run (judged "
-                                  "by its nominal-run check)", ifn, sname(st, b, sizeof b));
+            fmuc_result_note(res, "%s: %s returned %s, as in the nominal run (judged by its "
+                                  "nominal-run check)", ifn, nm->terminate, SNAME(st, b));
         return;
     }
     const cJSON *be = cJSON_GetObjectItemCaseSensitive(rp, "before");
@@ -481,23 +603,22 @@ static void judge_terminate(fmuc_result *res, const char *ifn, const cJSON *rp,
             continue;
         if (!fmuc_status_ok(sa)) {
             if (sb >= 0 && fmuc_status_ok(sb))
-                fmuc_result_violation(res, "%s: %s of the %zu %s variables (the first '%s', vr %u) "
-                                           "in the Terminated state returned %s, while before "
-                                           "fmi2Terminate it returned %s — after fmi2Terminate "
-                                           "the final values of all variables can be inquired "
-                                           "(§2.1.6)",
-                                      ifn, mf_getter[t], n, mf_type_key[t], j->var[t][0]->name,
-                                      j->vr[t][0], sname(sa, b, sizeof b),
-                                      sname(sb, b1, sizeof b1));
+                JUDGE(nm->term_must)(res, "%s: %s of the %zu %s variables (the first '%s', vr "
+                                          "%u) in the Terminated state returned %s, while before "
+                                          "%s it returned %s — after %s the final values of all "
+                                          "variables can be inquired (%s)",
+                                     ifn, nm->getter[t], n, mf_type_key[t], j->var[t][0]->name,
+                                     j->vr[t][0], SNAME(sa, b), nm->terminate, SNAME(sb, b1),
+                                     nm->terminate, nm->c_term);
             else
                 fmuc_result_note(res, "%s: %s in the Terminated state returned %s (not judged: it "
-                                      "failed before fmi2Terminate too)",
-                                 ifn, mf_getter[t], sname(sa, b, sizeof b));
+                                      "failed before %s too)",
+                                 ifn, nm->getter[t], SNAME(sa, b), nm->terminate);
             continue;
         }
         if (sb < 0 || !fmuc_status_ok(sb) || discarded)
             continue;
-        /* values: final values, compared with those right before fmi2Terminate */
+        /* values: final values, compared with those right before terminate */
         size_t diff = 0, first = 0;
         char vb[160] = "", va[160] = "";
         if (t == MF_STR) {
@@ -528,31 +649,34 @@ static void judge_terminate(fmuc_result *res, const char *ifn, const cJSON *rp,
         }
         if (diff)
             fmuc_result_warn(res, "%s: %s in the Terminated state gives '%s' (vr %u, line %u) %s, "
-                                  "right before fmi2Terminate it was %s (%zu of %zu %s variables "
-                                  "differ) — §2.1.6 calls them the final values; a terminal "
-                                  "computation may change them, so this warns",
-                             ifn, mf_getter[t], j->var[t][first]->name, j->vr[t][first],
-                             j->var[t][first]->line, va, vb, diff, n, mf_type_key[t]);
+                                  "right before %s it was %s (%zu of %zu %s variables differ) — "
+                                  "%s: final values; a terminal computation may change them, so "
+                                  "this warns",
+                             ifn, nm->getter[t], j->var[t][first]->name, j->vr[t][first],
+                             j->var[t][first]->line, va, nm->terminate, vb, diff, n,
+                             mf_type_key[t], nm->c_term);
     }
 }
 
-/* (e) fmi2Reset after fmi2Terminate and the run after it */
-static void judge_reset(fmuc_result *res, const char *ifn, const cJSON *rp, const equ_plan *p)
+/* (e) reset after terminate and the run after it */
+static void judge_reset(fmuc_result *res, const mf_names *nm, const char *ifn, const cJSON *rp,
+                        const equ_plan *p)
 {
     char b[32];
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(rp, "run2_error");
     if (e) {
         const char *err = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "error"));
-        if (err && strncmp(err, "fmi2Reset ", 10) == 0)
-            fmuc_result_violation(res, "%s: %s after fmi2Terminate — fmi2Reset must put the FMU "
-                                       "into the state after fmi2Instantiate (§2.1.6)",
-                                  ifn, err);
+        size_t rl = strlen(nm->reset);
+        if (err && strncmp(err, nm->reset, rl) == 0 && err[rl] == ' ')
+            JUDGE(nm->reset_must)(res, "%s: %s after %s — %s must put the FMU into the state "
+                                       "after instantiation (%s)",
+                                  ifn, err, nm->terminate, nm->reset, nm->c_reset);
         else
-            fmuc_result_violation(res, "%s: the run after fmi2Terminate and fmi2Reset failed: %s, "
-                                       "while the same run before it succeeded — after "
-                                       "fmi2Reset the FMU must behave as after fmi2Instantiate "
-                                       "(§2.1.6)",
-                                  ifn, err ? err : "?");
+            JUDGE(nm->reset_must)(res, "%s: the run after %s and %s failed: %s, while the same "
+                                       "run before it succeeded — after %s the FMU must behave "
+                                       "as after instantiation (%s)",
+                                  ifn, nm->terminate, nm->reset, err ? err : "?", nm->reset,
+                                  nm->c_reset);
         return;
     }
     size_t n = (p->nsteps + 1) * p->nout, r, c;
@@ -560,27 +684,39 @@ static void judge_reset(fmuc_result *res, const char *ifn, const cJSON *rp, cons
     double *z = fmuc_worker_f64_from_json(cJSON_GetObjectItemCaseSensitive(rp, "run2"), n);
     if (a && z && equ_first_mismatch(a, z, p->nsteps + 1, p->nout, &r, &c)) {
         char b1[64], b2[64];
-        fmuc_result_warn(res, "%s: after fmi2Terminate and fmi2Reset the same run gives '%s' (vr "
-                              "%u) %s at t=%.17g, the first run %s — fmi2Reset must restore the "
-                              "state after fmi2Instantiate (§2.1.6); eq-determinism judges the "
-                              "difference with the integrator-restart test, so this warns",
-                         ifn, p->out[c].name, p->out[c].vr,
+        fmuc_result_warn(res, "%s: after %s and %s the same run gives '%s' (vr %u) %s at "
+                              "t=%.17g, the first run %s — %s must restore the state after "
+                              "instantiation (%s); eq-determinism judges the difference with the "
+                              "integrator-restart test, so this warns",
+                         ifn, nm->terminate, nm->reset, p->out[c].name, p->out[c].vr,
                          equ_fmt_bits(z[r * p->nout + c], b1, sizeof b1), p->t[r],
-                         equ_fmt_bits(a[r * p->nout + c], b2, sizeof b2));
+                         equ_fmt_bits(a[r * p->nout + c], b2, sizeof b2), nm->reset,
+                         nm->c_reset);
     }
     free(a);
     free(z);
     int st = num(rp, "terminate2", -1);
     if (st >= 0 && !fmuc_status_ok(st) && st != FMUC_STATUS_DISCARD)
-        fmuc_result_violation(res, "%s: fmi2Terminate after the run that followed fmi2Reset "
-                                   "returned %s (§2.1.6)",
-                              ifn, sname(st, b, sizeof b));
+        JUDGE(nm->reset_must)(res, "%s: %s after the run that followed %s returned %s (%s)", ifn,
+                              nm->terminate, nm->reset, SNAME(st, b), nm->c_term);
+}
+
+/* FMI 3.0: the probes read scalar Float64, Int32, Boolean and String variables that belong to
+ * no clock (a clocked variable is readable only while its clock ticks, §2.2.8.3) */
+static int v3_readable(const fmuc_md *md, const fmuc_md_var *v)
+{
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, (size_t)(v - md->vars));
+    if (x && (x->ndims || x->nclocks))
+        return 0;
+    return v->base == FMUC_BT_FLOAT64 || v->base == FMUC_BT_INT32 || v->base == FMUC_BT_BOOLEAN ||
+           v->base == FMUC_BT_STRING;
 }
 
 static int build_job(mf_job *j, const fmuc_fmu *fmu, fmi2Type iface, const equ_plan *p)
 {
     const fmuc_md *md = &fmu->md;
     memset(j, 0, sizeof *j);
+    mf_names_of(&j->nm, fmuc_fmu_fmi_version(fmu), iface);
     j->plan = p;
     j->once = apiu_once_per_process(fmu, iface);
     if (md->ncategories) {
@@ -600,6 +736,8 @@ static int build_job(mf_job *j, const fmuc_fmu *fmu, fmi2Type iface, const equ_p
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
         if (!(v->has & FMUC_HAS_VALUE_REFERENCE) || !v->name)
+            continue;
+        if (md->fmi == FMUC_FMI3 && !v3_readable(md, v))
             continue;
         int t = v->type == FMUC_TYPE_REAL                                           ? MF_REAL
                 : v->type == FMUC_TYPE_INTEGER || v->type == FMUC_TYPE_ENUMERATION ? MF_INT
@@ -623,6 +761,85 @@ static void free_job(mf_job *j)
     }
 }
 
+/* Run the worker; a crash, or a hang in an FMI call, while it announced one of the probed
+ * phases is the check's result: a failure where the version's text says must, a warning where it
+ * leaves the behaviour open (FMI 1.0 CS: fmiResetSlave and the run after it; values after
+ * fmiTerminateSlave). Any other death is an error. Returns 0 (*o to be read and freed) or -1. */
+static int mf_run_worker(const fmuc_subject *s, mf_job *job, fmuc_worker_outcome *o,
+                         fmuc_result *res, const char *what)
+{
+    const mf_names *nm = &job->nm;
+    char ph[7][96];
+    fmuc_verdict v[7];
+    const char *why[7];
+    size_t np = 0;
+#define MF_PHASE(verdict, reason, ...)                                                          \
+    do {                                                                                       \
+        snprintf(ph[np], sizeof ph[np], __VA_ARGS__);                                          \
+        v[np] = (verdict);                                                                     \
+        why[np++] = (reason);                                                                  \
+    } while (0)
+    MF_PHASE(FMUC_VERDICT_FAIL, NULL, "%s", nm->debug);
+    MF_PHASE(FMUC_VERDICT_FAIL, NULL, "status queries");
+    MF_PHASE(FMUC_VERDICT_FAIL, NULL, "%s", nm->terminate);
+    MF_PHASE(nm->term_must ? FMUC_VERDICT_FAIL : FMUC_VERDICT_WARN, nm->c_term, "values after %s",
+             nm->terminate);
+    MF_PHASE(FMUC_VERDICT_FAIL, NULL, "%s after", nm->free_fn);
+    if (nm->has_reset) {
+        /* the reset itself; 1.0 CS also the run after it (the text leaves the state after
+         * fmiResetSlave open: DPController and ReferenceGenerator hang in fmiDoStep there) */
+        fmuc_verdict rv = nm->reset_must ? FMUC_VERDICT_FAIL : FMUC_VERDICT_WARN;
+        MF_PHASE(rv, nm->c_reset, "%s after", nm->reset);
+        if (!nm->reset_must)
+            MF_PHASE(rv, nm->c_reset, "the run after %s", nm->reset);
+    }
+#undef MF_PHASE
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, s->fmu, s->opts);
+    spec.label = ID;
+    if (spec.reply_max_bytes < ((size_t)256 << 20))
+        spec.reply_max_bytes = (size_t)256 << 20;
+    if (fmuc_worker_run(&spec, mf_worker, job, o, &d) < 0) {
+        fmuc_result_error(res, "%s: cannot run a worker: %s", ID, d.msg);
+        fmuc_worker_outcome_free(o);
+        return -1;
+    }
+    int hit = -1;
+    if (o->end == FMUC_WORKER_CRASHED || (o->end == FMUC_WORKER_TIMEOUT && o->call_in_progress))
+        for (size_t i = 0; i < np && hit < 0; i++)
+            if (strncmp(o->phase, ph[i], strlen(ph[i])) == 0)
+                hit = (int)i;
+    if (hit < 0) {
+        if (fmuc_worker_outcome_to_result(o, res)) {
+            fmuc_worker_outcome_free(o);
+            return -1;
+        }
+        return 0;
+    }
+    fmuc_result scratch;
+    fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+    fmuc_worker_outcome_to_result(o, &scratch);
+    for (size_t i = 0; i < scratch.nmessages; i++) {
+        const char *m = scratch.messages[i];
+        if (i > 0)
+            fmuc_result_note(res, "%s", m);
+        else if (v[hit] == FMUC_VERDICT_FAIL)
+            fmuc_result_fail(res, "%s: %s", what, m);
+        else
+            fmuc_result_warn(res, "%s: %s (%s)", what, m, why[hit] ? why[hit] : "");
+    }
+    cJSON *w = scratch.evidence ? cJSON_DetachItemFromObject(scratch.evidence, "worker") : NULL;
+    if (w) {
+        cJSON *ev = fmuc_result_evidence(res);
+        cJSON_DeleteItemFromObject(ev, "worker");
+        cJSON_AddItemToObject(ev, "worker", w);
+    }
+    fmuc_result_clear(&scratch);
+    fmuc_worker_outcome_free(o);
+    return -1;
+}
+
 static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface)
 {
     const char *ifn = equ_iface_name(iface);
@@ -635,7 +852,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface)
     if (!nom)
         goto out; /* res says why */
     if (nom->instantiate_failed) {
-        fmuc_result_note(res, "%s: fmi2Instantiate returned NULL (see api-instantiate)", ifn);
+        fmuc_result_note(res, "%s: %s returned NULL (see api-instantiate)", ifn,
+                         apiu_fn(apiu_version(s), iface, FMUC_INST_OP_INSTANTIATE));
         goto out;
     }
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0) {
@@ -653,11 +871,11 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface)
         fmuc_result_error(res, "%s: out of memory", ifn);
         goto out;
     }
+    const mf_names *nm = &job.nm;
     fmuc_worker_outcome o;
     char what[96];
     snprintf(what, sizeof what, "%s: a mandatory function ended the worker", ifn);
-    if (equ_worker_probe(s, s->fmu, ID, mf_worker, &job, &o, res, probed_phases,
-                         FMUC_VERDICT_FAIL, what) < 0)
+    if (mf_run_worker(s, &job, &o, res, what) < 0)
         goto out;
     const cJSON *rp = o.reply;
     const char *le = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rp, "load_error"));
@@ -673,15 +891,24 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface)
             int st = num(rp, seq[i], -1);
             char b[32];
             if (st >= 0)
-                cJSON_AddStringToObject(ev, seq[i], sname(st, b, sizeof b));
+                cJSON_AddStringToObject(ev, seq[i], SNAME(st, b));
         }
-        judge_debug(res, ifn, rp, &s->fmu->md);
-        judge_run1(res, ifn, rp, &p, nom);
-        if (iface == fmi2CoSimulation)
-            judge_status(res, ifn, rp, &p);
-        judge_terminate(res, ifn, rp, nom, &job,
+        judge_debug(res, nm, ifn, rp, &s->fmu->md);
+        judge_run1(res, nm, ifn, rp, &p, nom);
+        if (nm->has_status)
+            judge_status(res, nm, ifn, rp, &p);
+        judge_terminate(res, nm, ifn, rp, nom, &job,
                         cJSON_GetObjectItemCaseSensitive(rp, "discard") != NULL);
-        judge_reset(res, ifn, rp, &p);
+        if (nm->has_reset)
+            judge_reset(res, nm, ifn, rp, &p);
+        if (nm->ver == 3 && iface == fmi2CoSimulation)
+            fmuc_result_note(res, "%s: no status queries: FMI 3.0 has no asynchronous step and "
+                                  "no fmi3Get*Status functions (fmi3DoStep returns what they "
+                                  "gave)", ifn);
+        if (nm->ver == 1 && iface == fmi2ModelExchange)
+            fmuc_result_note(res, "%s: Model Exchange 1.0 has no reset (an instance is freed "
+                                  "and instantiated again) and fmiInitialize takes no stop time: "
+                                  "those probes are not made", ifn);
     }
     fmuc_worker_outcome_free(&o);
 out:
@@ -698,28 +925,34 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no interface with a binary for this platform");
         return;
     }
+    size_t from = res->nmessages;
     for (size_t i = 0; i < n; i++)
         run_iface(s, res, ifs[i].type);
+    /* the engine's own failure texts (run errors) name the 2.0 functions */
+    equ_v3_names(s, res, from);
 }
 
 const fmuc_check fmuc_check_api_mandatory_functions = {
     .id = ID,
-    .title = "Mandatory functions do their job: fmi2SetDebugLogging, fmi2SetupExperiment without "
-             "a stop time, CS status queries, fmi2Get* after fmi2Terminate, fmi2Reset after "
-             "fmi2Terminate, fmi2FreeInstance",
-    .spec = "FMI 2.0.4 §2.1.5, §2.1.6, §4.2.3",
+    .title = "Mandatory functions do their job: SetDebugLogging, the initialization without a "
+             "stop time, CS status queries (1.0, 2.0), Get* after Terminate, Reset after "
+             "Terminate, FreeInstance",
+    .spec = "FMI 2.0.4 §2.1.5, §2.1.6, §4.2.3; FMI 3.0.2 §2.3.1, §2.3.2, §2.3.4; "
+            "FMI 1.0 ME (fmiSetDebugLogging, fmiTerminate, fmiFreeModelInstance); "
+            "FMI 1.0 CS (fmiSetDebugLogging, fmiInitializeSlave, fmiGetXXXStatus, "
+            "fmiTerminateSlave, fmiResetSlave, fmiFreeSlaveInstance)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
-    .interop_why = "fmi2Error instead of fmi2Discard from a CS status query made with no step "
-                   "pending or discarded: a conforming master makes no such query",
+    .interop_why = "Error instead of Discard from a CS status query made with no step pending "
+                   "or discarded: a conforming master makes no such query",
     .why = "Masters switch logging on with the declared categories, leave the stop time open, "
-           "read final results after fmi2Terminate and reset an instance for the next run; an FMU "
+           "read final results after terminating and reset an instance for the next run; an FMU "
            "failing one of these calls stops the run or loses its results.",
-    .fix = "Accept every declared category and nCategories=0 in fmi2SetDebugLogging, honour "
-           "stopTimeDefined, keep values readable in the Terminated state, let fmi2Reset start "
-           "over, and answer unavailable status kinds with fmi2Discard.",
+    .fix = "Accept every declared category and none in SetDebugLogging, honour an undefined stop "
+           "time, keep values readable in the Terminated state, let Reset start over, and answer "
+           "unavailable status kinds with Discard.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -140,6 +140,12 @@ void FMUC_FMI1_FULL_NAME(fmiFreeSlaveInstance)(fmiComponent comp)
 fmiStatus FMUC_FMI1_FULL_NAME(fmiSetDebugLogging)(fmiComponent comp, fmiBoolean loggingOn)
 {
     BEGIN(SetDebugLogging);
+#ifdef FMUC_DEFECT_DEBUG_LOGGING_ERROR
+    if (loggingOn != fmiFalse) { /* refuses its own argument */
+        fmuc_g1__log(c, fmiError, "fmiSetDebugLogging: debug logging is not available");
+        return fmuc_g1__done(c, fmiError);
+    }
+#endif
     c->logging_on = loggingOn != fmiFalse;
     return fmiOK;
 }

@@ -381,6 +381,13 @@ fmiStatus fmuc_g1__get(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
         fmuc_g1__log(c, fmiError, "%s: vr or value is NULL with nvr = %zu", fn, nvr);
         return fmuc_g1__done(c, fmiError);
     }
+#ifdef FMUC_DEFECT_GET_AFTER_TERMINATE
+    if (c->state == G1_TERM && t == FMUC_M_REAL) { /* ME 1.0 fmiTerminate: the final values can
+                                                      be inquired */
+        fmuc_g1__log(c, fmiError, "%s: the model is terminated", fn);
+        return fmuc_g1__done(c, fmiError);
+    }
+#endif
     fmiStatus st = c->state == G1_ERR ? fmiOK : fmuc_g1__calc(c); /* error: last values */
     if (st > fmiWarning) {
         fmuc_g1__log(c, st, "%s: model evaluation failed", fn);

@@ -1812,6 +1812,13 @@ fmi2Status fmi2GetBooleanStatus(fmi2Component comp, const fmi2StatusKind s, fmi2
     REQUIRE_PTR(value, GetBooleanStatus);
     if (s != fmi2Terminated)
         return fmi2Discard;
+#ifdef FMUC_DEFECT_TERMINATED_STATUS_ERROR
+    if (c->last_step_status == fmi2Discard) { /* §4.2.3: asked after a discarded step; a status
+                                                 it cannot give is fmi2Discard, not an error */
+        glog(c, fmi2Error, "fmi2GetBooleanStatus: terminated status not available");
+        return done(c, fmi2Error);
+    }
+#endif
     *value = c->terminated ? fmi2True : fmi2False;
     return fmi2OK;
 }

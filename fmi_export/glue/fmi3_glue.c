@@ -632,6 +632,12 @@ fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, siz
                                const fmi3String categories[])
 {
     BEGIN(SetDebugLogging);
+#ifdef FMUC_DEFECT_DEBUG_LOGGING_ALL_ERROR
+    if (nCategories == 0) { /* refuses "all categories" (§2.3.1: nCategories=0 means all) */
+        glog(c, fmi2Error, "fmi3SetDebugLogging: a list of categories is required");
+        return done(c, fmi3Error);
+    }
+#endif
     if (nCategories == 0) {
         for (size_t i = 0; i < c->ncat; i++)
             c->cat_on[i] = loggingOn ? 1 : 0;
@@ -1001,6 +1007,12 @@ static fmi3Status begin_values(fmi3Instance instance, int fn, fmuc_m_type t,
         return fmi3Fatal;
     if (!allowed(c, fn))
         return done(c, fmi3Error);
+#ifdef FMUC_DEFECT_GET_AFTER_TERMINATE
+    if (c->state == ST_TERM && fn == FN_GetFloat64) { /* §2.3.4: final values can be inquired */
+        glog(c, fmi2Error, "fmi3GetFloat64: the instance is terminated");
+        return done(c, fmi3Error);
+    }
+#endif
     if (nvr == 0 && nValues == 0)
         return fmi3OK;
     if (!vr || !have_values) {

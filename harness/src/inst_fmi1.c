@@ -641,6 +641,28 @@ static fmuc_status cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
     return st;
 }
 
+static fmuc_status integer_status_call(fmuc_inst *in, fmiStatusKind k, fmiInteger *v)
+{
+    const fmi1_lib *l = L_(in);
+    CALL_(l, fmiGetIntegerStatus, e->i[0] = (int)k, C_(in), k, v);
+}
+
+/* fmiGetIntegerStatus: 1.0 has no Integer status kind, so the FMU is asked for the kind of q and
+ * answers that it cannot give it (fmiDiscard, CS 1.0 fmiGetXXXStatus) */
+static fmuc_status cs_integer_status(fmuc_inst *in, fmuc_inst_query q, int *value)
+{
+    if (q == FMUC_INST_Q_TERMINATED)
+        return FMUC_STATUS_NOT_PROVIDED; /* no such kind in 1.0 */
+    fmiStatusKind k = q == FMUC_INST_Q_PENDING_STATUS        ? fmiPendingStatus
+                      : q == FMUC_INST_Q_LAST_SUCCESSFUL_TIME ? fmiLastSuccessfulTime
+                                                              : fmiDoStepStatus;
+    fmiInteger v = 0;
+    fmuc_status st = integer_status_call(in, k, &v);
+    if (value)
+        *value = (int)v;
+    return st;
+}
+
 static fmuc_status set_input_derivatives(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
                                          const int32_t *order, const double *v, size_t nv)
 {
@@ -765,6 +787,7 @@ const fmuc_inst_ops fmuc_inst__fmi1_ops = {
     .do_step = do_step,
     .cancel_step = cancel_step,
     .cs_status = cs_status,
+    .cs_integer_status = cs_integer_status,
     .set_input_derivatives = set_input_derivatives,
     .get_output_derivatives = get_output_derivatives,
     .enter_event_mode = mode_change,

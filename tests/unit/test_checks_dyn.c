@@ -548,3 +548,45 @@ Test(verdicts, a_crash_in_the_probed_call_is_the_checks_result, .timeout = 120)
     fmuc_result_clear(&res);
     no_children_left();
 }
+
+/* api-mandatory-functions on FMI 3.0 and 1.0 (and the 2.0 terminated status): each version's own
+ * functions are probed and named. The fixtures (3.0: fmi3GetFloat64 in the Terminated state; 1.0
+ * ME: fmiGetReal after fmiTerminate; 2.0: fmi2GetBooleanStatus(fmi2Terminated) after a discarded
+ * step) and variants with the defect in another function and interface (3.0:
+ * fmi3SetDebugLogging with nCategories=0; 1.0 CS: fmiSetDebugLogging) fail; the project's FMI 3.0
+ * and 1.0 FMUs pass. */
+Test(checks_dyn, mandatory_functions_fmi3_fmi1_and_terminated_status, .timeout = 240)
+{
+    const fmuc_check *c = &fmuc_check_api_mandatory_functions;
+    cr_assert(c->versions & FMUC_V1 && c->versions & FMUC_V3);
+    static const char *const good[] = {
+        FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu", FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu",
+        FMUC_FMU_DIR "/fmi1/good/cs/SpringMassDamper.fmu", FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        expect(good[i], c, FMUC_VERDICT_PASS);
+    static const struct {
+        const char *fmu, *call, *what, *foreign; /* foreign: a prefix no message may name */
+    } cases[] = {
+        {BROKEN("api-mandatory-functions--fmi3"), "fmi3GetFloat64", "Terminated", "fmi2"},
+        {BROKEN("api-mandatory-functions--fmi3-debug-logging"), "fmi3SetDebugLogging",
+         "nCategories=0", "fmi2"},
+        {BROKEN("api-mandatory-functions--fmi1"), "fmiGetReal", "after fmiTerminate", "fmi2"},
+        {BROKEN("api-mandatory-functions--fmi1-cs-debug-logging"), "fmiSetDebugLogging",
+         "fmiError", "fmi2"},
+        {BROKEN("api-mandatory-functions--terminated-status"),
+         "fmi2GetBooleanStatus(fmi2Terminated)", "returned fmi2Error", "fmi3"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fmuc_result res;
+        fmuc_verdict v = run_check(cases[i].fmu, c, &res, 0);
+        if (v != FMUC_VERDICT_FAIL)
+            dump(&res);
+        cr_expect_eq(v, FMUC_VERDICT_FAIL, "%s: %s", cases[i].fmu, fmuc_verdict_name(v));
+        cr_expect(any_message(&res, cases[i].call, cases[i].what), "%s names %s", cases[i].fmu,
+                  cases[i].call);
+        cr_expect(!any_message(&res, cases[i].foreign, NULL), "%s: a message names %s functions",
+                  cases[i].fmu, cases[i].foreign);
+        fmuc_result_clear(&res);
+    }
+    no_children_left();
+}
