@@ -222,6 +222,26 @@ int main(int argc, char **argv)
     } else {
         printf("hang fixture %s not built: skipped\n", hang);
     }
+    /* fmi2Reset never returns: two checks probe it; one timeout per interface, the later
+     * workers stop before calling it again (fmuc_worker_hangs) */
+    const char *hang_reset = FMUC_BUILD_DIR "/fmus/hostile/hang-in-reset.fmu";
+    if (access(hang_reset, R_OK) == 0) {
+        row h;
+        memset(&h, 0, sizeof h);
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s/hang-reset", out);
+        h.exit_code = run_fmucheck(exe, hang_reset, dir, timeout, &h.wall);
+        read_report(dir, &h);
+        double lim = 2.0 * strtod(timeout, NULL);
+        printf("hang-in-reset (--timeout %s): %.2f s, %d timeout(s), limit 2 x timeout = %.1f s: "
+               "%s\n", timeout, h.wall, h.timeouts, lim, h.wall <= lim ? "met" : "MISSED");
+        cJSON *o = cJSON_AddObjectToObject(root, "hang_in_reset");
+        cJSON_AddNumberToObject(o, "timeout_s", strtod(timeout, NULL));
+        cJSON_AddNumberToObject(o, "wall_s", h.wall);
+        cJSON_AddNumberToObject(o, "timeouts", h.timeouts);
+        cJSON_AddNumberToObject(o, "limit_s", lim);
+        cJSON_AddBoolToObject(o, "met", h.wall <= lim);
+    }
     if (json) {
         char *txt = cJSON_Print(root);
         FILE *f = fopen(json, "w");

@@ -50,6 +50,8 @@ struct fmuc_shared_runs {
     double scaled_from; /* the nominal wall time the timeout was scaled from (s), or -1 */
     double user_timeout_s; /* --timeout before the scaling */
     fmuc_shared_hang hang[2];
+    fmuc_worker_hangs calls; /* calls that hung and are not made again (fmuc_worker.h: fmi2Reset
+                              * ...), filled by the workers of every check through opts */
 };
 
 double fmuc_shared__now(void)
@@ -72,6 +74,7 @@ const fmuc_options *fmuc_shared_runs_bind(fmuc_shared_runs *sr, const fmuc_optio
     if (!sr || !opts)
         return opts;
     sr->opts = *opts;
+    sr->opts.worker_hangs = &sr->calls;
     sr->bound = 1;
     return &sr->opts;
 }

@@ -948,6 +948,10 @@ fmi2Status fmi2Reset(fmi2Component comp)
     BEGIN(Reset);
     const fmuc_m_desc *d = c->desc;
     fmi2Status st = fmi2OK;
+#ifdef FMUC_HOSTILE_HANG_IN_RESET
+    for (volatile int spin = 1; spin;) { /* fmi2Reset never returns */
+    }
+#endif
 #ifdef FMUC_DEFECT_RESET_ERROR
     glog(c, fmi2Error, "fmi2Reset: not supported");
     return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */

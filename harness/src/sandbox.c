@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1204,7 +1206,10 @@ fail:
 /* Fallback signal confinement where Landlock cannot scope signals (ABI < 6): a seccomp filter
  * that lets kill reach only this worker (pid), its process group (0, -pid) and nothing else;
  * tgkill/tkill/rt_(tg)sigqueueinfo, pidfd_open and process_vm_readv/writev only this worker;
- * ptrace only PTRACE_TRACEME; pidfd_send_signal never (a pidfd can come from /proc/<pid>). Other
+ * ptrace only PTRACE_TRACEME; pidfd_send_signal never (a pidfd can come from /proc/<pid>); the
+ * owner of a file's signals (fcntl F_SETOWN) only this worker or its group, F_SETOWN_EX and
+ * ioctl FIOSETOWN/SIOCSPGRP never (with F_SETSIG the kernel sends any signal, SIGKILL too, to
+ * the owner when the file becomes ready, checked only against the uid). Other
  * architectures' system calls (int 0x80, x32) are refused outright. The pid arguments are
  * compared on their low 32 bits (pid_t is int). */
 #if defined(__x86_64__)
@@ -1215,6 +1220,8 @@ fail:
 
 #ifdef SB_AUDIT_ARCH
 #define SB_ARG0_LO offsetof(struct seccomp_data, args[0]) /* little-endian low word */
+#define SB_ARG1_LO offsetof(struct seccomp_data, args[1])
+#define SB_ARG2_LO offsetof(struct seccomp_data, args[2])
 #define SB_DENY (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
 static int install_signal_filter(void)
 {
@@ -1230,6 +1237,24 @@ static int install_signal_filter(void)
         /* 4 */ BPF_JUMP(BPF_JMP | BPF_JA, 1, 0, 0),
 #endif
         /* 5 */ BPF_STMT(BPF_RET | BPF_K, SB_DENY),
+        /* signals by file ownership (SIGIO, or any signal with F_SETSIG, sent by the kernel
+         * when the file becomes ready; the same uid suffices): fcntl F_SETOWN only to this
+         * worker or its group (0, pid, -pid), F_SETOWN_EX and the ioctls FIOSETOWN/SIOCSPGRP
+         * (their owner is behind a pointer) never */
+        /* 5a */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 7),
+        /* 5b */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SB_ARG1_LO),
+        /* 5c */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETOWN_EX, 10, 0),
+        /* 5d */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETOWN, 0, 8),
+        /* 5e */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SB_ARG2_LO),
+        /* 5f */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 6, 0),
+        /* 5g */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, self, 5, 0),
+        /* 5h */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)0 - self, 4, 5),
+        /* 5i */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0, 5),
+        /* 5j */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SB_ARG1_LO),
+        /* 5k */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FIOSETOWN, 2, 0),
+        /* 5l */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIOCSPGRP, 1, 0),
+        /* 5m */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* 5n */ BPF_STMT(BPF_RET | BPF_K, SB_DENY),
         /* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 11, 0),
         /* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_tkill, 14, 0),
         /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_tgkill, 13, 0),

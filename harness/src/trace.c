@@ -61,6 +61,7 @@ void fmuc_trace__go(fmuc_worker_ctx *ctx, fmuc_w_call *e)
 {
     __atomic_store_n(&e->state, FMUC_W_CALL_RUNNING, __ATOMIC_RELEASE);
     __atomic_store_n(&ctx->sh->ncalls, e->seq + 1, __ATOMIC_RELEASE);
+    fmuc_worker__before_call(ctx, e); /* a call that hung before is not made again */
     e->t0_ns = mono_ns(); /* last: recording the arguments is harness time */
 }
 
@@ -487,6 +488,11 @@ static void format3(tbuf *b, const fmuc_w_call *e)
     default:
         return;
     }
+}
+
+const char *fmuc_trace__fn_name(unsigned fn)
+{
+    return fn < FMUC_W_FN_COUNT && fn_names[fn] ? fn_names[fn] : "?";
 }
 
 void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)

@@ -78,7 +78,67 @@ void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fm
         spec->read_files[1] = opts->reference_csv;
         spec->read_files[2] = opts->energy_spec;
         spec->read_files[3] = opts->compare_fmu;
+        spec->hangs = opts->worker_hangs;
     }
+}
+
+/* ---- calls that hung before (fmuc_worker_hangs) --------------------------------------------- */
+
+/* The calls whose hang is remembered: those whose behaviour does not depend on the simulated
+ * time (a stepping call that hung bounds the horizon instead, checks/shared_runs.c) */
+static int hang_remembered(const char *fn)
+{
+    static const char *const fns[] = {"fmi2Reset", "fmiResetSlave", "fmi3Reset"};
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (strcmp(fn, fns[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* exit status of a worker that stopped before a call that hung before (the parent trusts it only
+ * with sh->hung_before naming an entry of the spec's list) */
+#define EXIT_HUNG_BEFORE 121
+
+void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e)
+{
+    fmuc_w_shared *sh = ctx->sh;
+    unsigned libs = (ctx->handle[0] ? 1u : 0u) | (ctx->handle[1] ? 2u : 0u);
+    sh->libs = libs;
+    const fmuc_worker_hangs *h = ctx->spec->hangs;
+    if (!h || !h->n)
+        return;
+    const char *name = fmuc_trace__fn_name(e->fn);
+    for (size_t k = 0; k < h->n && k < FMUC_WORKER_HANGS_MAX; k++)
+        if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, name) == 0) {
+            __atomic_store_n(&sh->hung_before, (uint32_t)k + 1, __ATOMIC_RELEASE);
+            _exit(EXIT_HUNG_BEFORE);
+        }
+}
+
+/* Parent: a worker that timed out in a remembered call: remember it (the first hang of a function
+ * on an interface counts) */
+static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
+                      const fmuc_worker_outcome *out)
+{
+    fmuc_worker_hangs *h = spec->hangs;
+    uint64_t n = sh->ncalls;
+    if (!h || !out->call_in_progress || n == 0 || h->n >= FMUC_WORKER_HANGS_MAX)
+        return;
+    const fmuc_w_call *c = n - 1 < FMUC_W_TRACE_HEAD ? &sh->head[n - 1]
+                                                     : &sh->tail[(n - 1) % FMUC_W_TRACE_TAIL];
+    if (c->seq != n - 1 || c->state != FMUC_W_CALL_RUNNING)
+        return;
+    const char *fn = fmuc_trace__fn_name(c->fn);
+    unsigned libs = sh->libs & 3u;
+    if (!hang_remembered(fn) || !libs)
+        return;
+    for (size_t k = 0; k < h->n; k++)
+        if (strcmp(h->e[k].fn, fn) == 0 && (h->e[k].ifaces & libs) == libs)
+            return;
+    fmuc_worker_hang *e = &h->e[h->n++];
+    snprintf(e->fn, sizeof e->fn, "%s", fn);
+    e->ifaces = libs;
+    snprintf(e->by, sizeof e->by, "%s", spec->label ? spec->label : "");
 }
 
 const char *fmuc_worker_end_name(fmuc_worker_end e)
@@ -817,9 +877,22 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     capture_out(&out->out, &so);
     capture_out(&out->err, &se);
 
+    uint32_t hb = __atomic_load_n(&sh->hung_before, __ATOMIC_ACQUIRE);
     if (timed_out) {
         out->end = FMUC_WORKER_TIMEOUT;
         set_detail(out, "wall-clock limit of %g s exceeded; process group killed", timeout);
+        note_hang(&spec, sh, out);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_HUNG_BEFORE && spec.hangs &&
+               hb >= 1 && hb <= spec.hangs->n && hb <= FMUC_WORKER_HANGS_MAX &&
+               out->call_in_progress) {
+        /* the call in progress hung in an earlier worker: the same hang, not waited for again */
+        const fmuc_worker_hang *e = &spec.hangs->e[hb - 1];
+        out->end = FMUC_WORKER_TIMEOUT;
+        out->hung_before = 1;
+        snprintf(out->hung_by, sizeof out->hung_by, "%s", e->by);
+        set_detail(out, "%s hung in an earlier worker of this FMU%s%s%s and is not called again "
+                        "(the same hang, not waited for again)",
+                   e->fn, e->by[0] ? " (" : "", e->by, e->by[0] ? ")" : "");
     } else if (status == -1) {
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "worker exit status unavailable (SIGCHLD ignored by the host process?)");
@@ -828,6 +901,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         if (out->signal == SIGXCPU) {
             out->end = FMUC_WORKER_TIMEOUT;
             set_detail(out, "CPU time limit of %g s exceeded (SIGXCPU)", ceil(timeout) + 1);
+            note_hang(&spec, sh, out);
         } else {
             out->end = FMUC_WORKER_CRASHED;
         }
@@ -969,7 +1043,10 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
                           wh);
         break;
     case FMUC_WORKER_TIMEOUT:
-        fmuc_result_error(res, "worker timed out %s: %s", wh, o->detail ? o->detail : "");
+        if (o->hung_before)
+            fmuc_result_error(res, "worker stopped %s: %s", wh, o->detail ? o->detail : "");
+        else
+            fmuc_result_error(res, "worker timed out %s: %s", wh, o->detail ? o->detail : "");
         break;
     case FMUC_WORKER_EXITED_EARLY:
         fmuc_result_error(res, "worker exited with status %d without completing its reply %s",
@@ -1026,6 +1103,8 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     cJSON_AddStringToObject(w, "phase", o->phase);
     if (o->last_call[0])
         cJSON_AddStringToObject(w, "last_call", o->last_call);
+    if (o->hung_before)
+        cJSON_AddStringToObject(w, "not_called_again_hung_in", o->hung_by);
     cJSON_AddNumberToObject(w, "fmi_calls", (double)o->ncalls);
     if (bad && o->trace)
         cJSON_AddItemToObject(w, "trace", cJSON_Duplicate(o->trace, 1));

@@ -142,6 +142,9 @@ typedef struct fmuc_w_shared {
     fmuc_w_bufv bufv[FMUC_W_BUFV_KEPT];
     uint32_t fmi1;           /* 1: the FMU is FMI 1.0 (log statuses are named fmiOK ...) */
     uint64_t missing_mask3[2]; /* bit i: function i of FMUC_FMI3_FUNCTIONS not found */
+    uint32_t libs;           /* libraries loaded when the last call was made: 1 ME, 2 CS */
+    uint32_t hung_before;    /* k + 1: the worker ended before the call in progress because it
+                              * is spec->hangs->e[k] (fmuc_worker__before_call) */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -174,6 +177,12 @@ struct fmuc_worker_ctx {
  *  making it. */
 fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, unsigned fn);
 void fmuc_trace__go(fmuc_worker_ctx *ctx, fmuc_w_call *e);
+/** The name of a traced function (FMUC_W_FN_*), "?" when out of range. */
+const char *fmuc_trace__fn_name(unsigned fn);
+/* worker.c */
+/** Worker, right before a traced call is made (fmuc_trace__go): records which libraries are
+ *  loaded and ends the worker (_exit) when the call is one that hung before (spec->hangs). */
+void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e);
 void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
 /** Worker: keep list k (0 or 1) of value references (the first FMUC_W_VR_KEPT and the count). */
 void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr);

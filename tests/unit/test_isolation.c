@@ -13,6 +13,9 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -440,4 +443,97 @@ Test(isolation, landlock_scope_confines_signals_and_ptrace)
 Test(isolation, seccomp_fallback_confines_signals_and_ptrace)
 {
     expect_signals_confined(1);
+}
+
+/* ---- signals by file ownership (F_SETOWN + F_SETSIG): no kill() call at all --------------- */
+
+/* The kernel sends the owner of a file's signals (F_SETOWN) the signal chosen with F_SETSIG,
+ * SIGKILL too, when the file becomes ready, checked only against the uid: a process of the same
+ * user outside the sandbox (here a sibling of the worker, the test's child) must not get it. */
+static int fn_sigio_victim(fmuc_worker_ctx *ctx, void *payload)
+{
+    pid_t victim = *(const pid_t *)payload;
+    cJSON *r = fmuc_worker_reply(ctx);
+    int p[2];
+    if (pipe(p) != 0)
+        return 1;
+    errno = 0;
+    cJSON_AddNumberToObject(r, "setown_victim", fcntl(p[0], F_SETOWN, (int)victim) == 0 ? 0 : errno);
+    struct f_owner_ex ox = {F_OWNER_PID, victim};
+    cJSON_AddNumberToObject(r, "setown_ex_victim", fcntl(p[0], F_SETOWN_EX, &ox) == 0 ? 0 : errno);
+    if (fcntl(p[0], F_SETSIG, SIGKILL) == 0 &&
+        fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_ASYNC) == 0)
+        cJSON_AddNumberToObject(r, "written", (double)write(p[1], "x", 1));
+    close(p[0]);
+    close(p[1]);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    int owner = (int)victim;
+    cJSON_AddNumberToObject(r, "fiosetown_victim",
+                            s >= 0 && ioctl(s, FIOSETOWN, &owner) == 0 ? 0 : errno);
+    if (s >= 0)
+        close(s);
+    /* its own signals stay usable */
+    if (pipe(p) != 0)
+        return 1;
+    cJSON_AddNumberToObject(r, "setown_self", fcntl(p[0], F_SETOWN, (int)getpid()) == 0 ? 0 : errno);
+    close(p[0]);
+    close(p[1]);
+    return 0;
+}
+
+static void expect_sigio_confined(int force_seccomp)
+{
+    pid_t victim = fork();
+    cr_assert(victim >= 0);
+    if (victim == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        for (;;)
+            pause();
+    }
+    fmuc_sandbox_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.force_signal_seccomp = force_seccomp;
+    cfg.no_privilege_drop = 1; /* the same uid as the victim: only the sandbox stands between */
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    memset(&spec, 0, sizeof spec);
+    spec.timeout_s = 20;
+    spec.sandbox = &cfg;
+    fmuc_worker_outcome o;
+    cr_assert_eq(fmuc_worker_run(&spec, fn_sigio_victim, &victim, &o, &d), FMUC_OK, "%s", d.msg);
+    cr_expect_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
+    usleep(200000);
+    int st = 0;
+    pid_t w = waitpid(victim, &st, WNOHANG);
+    cr_expect_eq(w, 0, "the victim (same uid, outside the sandbox) was killed by signal %d",
+                 w == victim && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    if (force_seccomp) {
+        const char *denied[] = {"setown_victim", "setown_ex_victim", "fiosetown_victim"};
+        for (size_t i = 0; i < 3; i++) {
+            const cJSON *v = cJSON_GetObjectItem(o.reply, denied[i]);
+            cr_expect(cJSON_IsNumber(v) && v->valueint == EPERM, "%s: errno %d, expected EPERM",
+                      denied[i], cJSON_IsNumber(v) ? v->valueint : -1);
+        }
+    }
+    const cJSON *v = cJSON_GetObjectItem(o.reply, "setown_self");
+    cr_expect(cJSON_IsNumber(v) && v->valueint == 0, "F_SETOWN to the worker itself: errno %d",
+              cJSON_IsNumber(v) ? v->valueint : -1);
+    fmuc_worker_outcome_free(&o);
+    if (w == 0) {
+        kill(victim, SIGKILL);
+        waitpid(victim, &st, 0);
+    }
+}
+
+Test(isolation, landlock_scope_confines_signals_by_file_ownership)
+{
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1u);
+    if (abi < 6)
+        cr_skip_test("Landlock ABI %ld: no signal scope", abi);
+    expect_sigio_confined(0);
+}
+
+Test(isolation, seccomp_fallback_confines_signals_by_file_ownership)
+{
+    expect_sigio_confined(1);
 }

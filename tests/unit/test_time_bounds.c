@@ -203,3 +203,66 @@ Test(time_bounds, a_hanging_dostep_costs_one_timeout, .timeout = 300)
     fmuc_test_rm_rf(out);
     free(out);
 }
+
+/* The whole battery on the fixture whose fmi2Reset never returns (hostile/hang-in-reset): the
+ * two checks that probe fmi2Reset (api-mandatory-functions after fmi2Terminate, eq-determinism
+ * within a run) fail (§2.1.6; a hang in answer to the probed call is the check's result), no
+ * check ends in error, and the hang costs one timeout per interface: the first worker that hangs
+ * in fmi2Reset times out, every later one stops before calling it again (fmuc_worker_hangs). */
+Test(time_bounds, a_hanging_reset_fails_its_probes_with_one_timeout, .timeout = 300)
+{
+    const char *timeout = "4";
+    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
+    char *out = fmuc_test_mkdtemp("hangreset");
+    cr_assert(out);
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--profile", "standard", "--timeout",
+                    (char *)timeout, "--timeout-multiplier",
+                    (char *)fmuc_test_timeout_multiplier(), "-o", out,
+                    FMUC_FMU_DIR "/hostile/hang-in-reset.fmu", NULL};
+    fmuc_test_run run;
+    double t0 = mono_s();
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    double dt = mono_s() - t0;
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rpath);
+    cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+    int timeouts = 0, stopped = 0, errors = 0;
+    const char *v_mand = NULL, *v_det = NULL;
+    cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+        cJSON *m;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "messages"))
+        {
+            const char *t = cJSON_GetStringValue(m);
+            if (t && strstr(t, "worker timed out"))
+                timeouts++;
+            if (t && strstr(t, "worker stopped") && strstr(t, "fmi2Reset"))
+                stopped++;
+        }
+        if (v && strcmp(v, "error") == 0) {
+            errors++;
+            cr_expect_fail("%s ends in error", id ? id : "?");
+        }
+        if (id && strcmp(id, "api-mandatory-functions") == 0)
+            v_mand = v;
+        if (id && strcmp(id, "eq-determinism") == 0)
+            v_det = v;
+    }
+    cr_expect_str_eq(v_mand ? v_mand : "", "fail", "api-mandatory-functions");
+    cr_expect_str_eq(v_det ? v_det : "", "fail", "eq-determinism");
+    cr_expect_eq(errors, 0);
+    /* SpringMassDamper has both interfaces: fmi2Reset hangs once on each */
+    cr_expect_eq(timeouts, 2, "one worker timed out per interface, not one per check (%d)",
+                 timeouts);
+    cr_expect_geq(stopped, 2, "the later workers stop before calling fmi2Reset again");
+    double lim = 2.0 * strtod(timeout, NULL) * mult + 5.0;
+    cr_expect(dt < lim, "the battery took %.1f s (bound %.1f s)", dt, lim);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(out);
+    free(out);
+}

@@ -31,6 +31,8 @@ typedef struct fmuc_options {
     fmuc_sandbox_config sandbox; /* worker isolation (--isolation, --network, --allow-write ...) */
     int verbose;
     fmuc_profile profile;       /* --profile / config "profile" (default interop) */
+    struct fmuc_worker_hangs *worker_hangs; /* calls that hung in a worker of this FMU, not made
+                                 * again (fmuc_worker.h; set by the checks' shared runs) */
 } fmuc_options;
 
 /** Defaults: 60 s per check, multiplier 1, worker rlimits 4 GiB address space and 1 GiB file

@@ -46,6 +46,25 @@
 /* RLIMIT_NPROC of a worker (fork bombs, B10); recorded in the report's limits. */
 #define FMUC_WORKER_NPROC_LIMIT 1024
 
+/** Calls that hung in an earlier worker of this FMU and are not made again (issue 16: "a call
+ *  that hung once is not called again the same way"). Kept by the parent across workers (the
+ *  checks' shared runs own it; fmuc_options.worker_hangs points to it). Only calls whose hang does
+ *  not depend on the simulated time are remembered here: the reset functions (fmi2Reset,
+ *  fmiResetSlave, fmi3Reset); hangs of stepping calls bound the horizon instead
+ *  (checks/shared_runs.c). A worker about to make a remembered call on an interface whose library
+ *  hung in it ends at once, its outcome a timeout during that call (hung_before set): the check
+ *  judges it as the hang it is, without waiting for the limit again. */
+#define FMUC_WORKER_HANGS_MAX 8
+typedef struct fmuc_worker_hang {
+    char fn[48];       /* "fmi2Reset" */
+    unsigned ifaces;   /* the libraries loaded in the worker that hung: 1 ME, 2 CS (bits) */
+    char by[64];       /* the label of that worker (its check), "" when none */
+} fmuc_worker_hang;
+typedef struct fmuc_worker_hangs {
+    size_t n;
+    fmuc_worker_hang e[FMUC_WORKER_HANGS_MAX];
+} fmuc_worker_hangs;
+
 typedef struct fmuc_worker_spec {
     const fmuc_fmu *fmu;          /* FMU to load in the worker (may be NULL for non-FMU workers) */
     double timeout_s;             /* wall clock, CLOCK_MONOTONIC (60 s) */
@@ -65,6 +84,8 @@ typedef struct fmuc_worker_spec {
                                      --reference, --energy-spec, --compare); NULL entries unused.
                                      Everything else outside the FMU, the scratch directory and
                                      the system folders is unreadable in the worker (sandbox) */
+    fmuc_worker_hangs *hangs;     /* calls not made again, and where a new hang of such a call is
+                                     recorded (NULL: none) */
 } fmuc_worker_spec;
 
 /** Fill a spec from the run's options (timeouts, limits, capture cap) for this FMU. */
@@ -126,6 +147,9 @@ typedef struct fmuc_worker_outcome {
                                       the instance layer's guarded buffers saw (fmuc_inst.h);
                                       owned, NULL when none; the first 16 kept */
     uint64_t buffer_violations_total;
+    int hung_before;               /* TIMEOUT without waiting: the call in progress (last_call)
+                                      hung in an earlier worker (hung_by) and was not made again */
+    char hung_by[64];
 } fmuc_worker_outcome;
 
 /** What runs in the worker. Return 0 normally; the value comes back as fn_status. */
