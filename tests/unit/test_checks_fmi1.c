@@ -408,4 +408,142 @@ Test(fmi1_dynamic, event_flags_follow_fmiEventUpdate, .timeout = 300)
                   "%s: the events were compared", cases[i].rel);
         fmuc_result_clear(&r);
     }
+/* ------------------------------------------- api-dependencies-observed on FMI 1.0 (issue 18) */
+
+/* Open an FMU, let edit change its parsed model description (NULL: none), run
+ * api-dependencies-observed with workers as fmucheck does; the verdict and the CoSimulation
+ * evidence count "undeclared" (-1 when absent). */
+static fmuc_verdict deps1_run_iface(const char *path, void (*edit)(fmuc_md *), const char *iface,
+                                   double *undeclared)
+{
+    cr_assert(access(path, R_OK) == 0, "FMU %s not built or not there", path);
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_result r;
+    fmuc_diag d = {0};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    if (edit)
+        edit(&fmu.md);
+    fmuc_options_init(&opts);
+    opts.timeout_multiplier = strtod(fmuc_test_timeout_multiplier(), NULL);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    const fmuc_check *c = &fmuc_check_api_dependencies_observed;
+    cr_assert(c->versions & FMUC_V1);
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    for (size_t i = 0; i < r.nmessages; i++)
+        cr_log_info("%s: %s", path, r.messages[i]);
+    const cJSON *o = r.evidence ? cJSON_GetObjectItemCaseSensitive(r.evidence, iface) : NULL;
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, "undeclared") : NULL;
+    *undeclared = cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+    fmuc_verdict verdict = r.verdict;
+    fmuc_result_clear(&r);
+    fmuc_fmu_close(&fmu);
+    return verdict;
+}
+
+static fmuc_verdict deps1_run(const char *path, void (*edit)(fmuc_md *), double *undeclared)
+{
+    return deps1_run_iface(path, edit, "CoSimulation", undeclared);
+}
+
+/* the DirectDependency record of the output E */
+static fmuc_md_var_ext *dd_of_e(fmuc_md *md)
+{
+    for (size_t i = 0; i < md->nexts; i++)
+        if (md->vars[md->exts[i].var].name && strcmp(md->vars[md->exts[i].var].name, "E") == 0)
+            return &md->exts[i];
+    cr_assert_fail("no DirectDependency record of E");
+    return NULL;
+}
+
+static void dd_absent(fmuc_md *md)
+{
+    dd_of_e(md)->has_direct_dependency = 0; /* absent: E depends on all inputs */
+}
+
+static void dd_names_f(fmuc_md *md)
+{
+    fmuc_md_var_ext *x = dd_of_e(md);
+    const char **f = malloc(sizeof *f); /* fmuc_md_free frees the list, not its names */
+    cr_assert_not_null(f);
+    f[0] = "F";
+    free((void *)x->direct);
+    x->direct = f;
+    x->ndirect = 1;
+}
+
+Test(fmi1_dependencies_observed, an_output_moving_with_an_input_its_empty_list_rules_out_fails,
+     .timeout = 120)
+{
+    double n = 0;
+    const char *f = FMUC_FMU_DIR "/broken/api-dependencies-observed--fmi1.fmu";
+    cr_expect_eq(deps1_run(f, NULL, &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0, "E moves with F at the communication point");
+    /* the same FMU with E's DirectDependency absent (depends on all inputs) or naming F: the
+     * declaration admits the feedthrough, nothing is left to contradict */
+    cr_expect_eq(deps1_run(f, dd_absent, &n), FMUC_VERDICT_NA);
+    cr_expect_eq(deps1_run(f, dd_names_f, &n), FMUC_VERDICT_NA);
+}
+
+Test(fmi1_dependencies_observed, the_good_co_simulation_fmu_passes, .timeout = 120)
+{
+    /* E's empty DirectDependency holds: E does not move with F */
+    double n = 0;
+    cr_expect_eq(deps1_run(FMUC_FMU_DIR "/fmi1/good/cs/SpringMassDamper.fmu", NULL, &n),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(n, 0.0);
+}
+
+/* Give the variable named name an empty DirectDependency (depends on no input), adding its
+ * extension record when it has none. */
+static void dd_empty_on(fmuc_md *md, const char *name)
+{
+    size_t v = md->nvars;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (md->vars[i].name && strcmp(md->vars[i].name, name) == 0)
+            v = i;
+    cr_assert(v < md->nvars, "no variable %s", name);
+    size_t k = 0;
+    while (k < md->nexts && md->exts[k].var < v)
+        k++;
+    if (!(k < md->nexts && md->exts[k].var == v)) {
+        fmuc_md_var_ext *x = realloc(md->exts, (md->nexts + 1) * sizeof *x);
+        cr_assert_not_null(x);
+        memmove(x + k + 1, x + k, (md->nexts - k) * sizeof *x);
+        memset(&x[k], 0, sizeof x[k]);
+        x[k].var = (uint32_t)v;
+        md->exts = x;
+        md->nexts++;
+        md->vars[v].ext = 1;
+    }
+    free((void *)md->exts[k].direct);
+    md->exts[k].direct = NULL;
+    md->exts[k].ndirect = 0;
+    md->exts[k].has_direct_dependency = 1;
+}
+
+static void feedthrough_output_declared_independent(fmuc_md *md)
+{
+    dd_empty_on(md, "Float64_continuous_output");
+}
+
+Test(fmi1_dependencies_observed, the_variant_a_model_exchange_output_declared_independent,
+     .timeout = 120)
+{
+    /* the Reference-FMU Feedthrough 1.0 (output = input) with an empty DirectDependency put on
+     * its continuous output: in Model Exchange after fmiInitialize the output follows the input
+     * the declaration rules out; unchanged (no DirectDependency: all inputs) it does not apply */
+    const char *me = FMUC_SHARED_DIR "/reference-fmus/fmi1/me/Feedthrough.fmu";
+    const char *cs = FMUC_SHARED_DIR "/reference-fmus/fmi1/cs/Feedthrough.fmu";
+    if (access(me, R_OK) != 0 || access(cs, R_OK) != 0)
+        cr_skip("no FMI 1.0 Reference-FMUs Feedthrough in %s", FMUC_SHARED_DIR);
+    double n = 0;
+    cr_expect_eq(deps1_run_iface(me, NULL, "ModelExchange", &n), FMUC_VERDICT_NA);
+    cr_expect_eq(deps1_run_iface(me, feedthrough_output_declared_independent, "ModelExchange",
+                                 &n),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0);
+    cr_expect_eq(deps1_run(cs, feedthrough_output_declared_independent, &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0);
 }

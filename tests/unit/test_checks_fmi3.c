@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <dirent.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,4 +403,70 @@ Test(fmi3_dynamic, event_flags_follow_fmi3UpdateDiscreteStates, .timeout = 300)
     cr_expect_eq(run_built3("broken/me-event-flags--fmi3", &fmuc_check_me_event_flags, &r),
                  FMUC_VERDICT_FAIL);
     fmuc_result_clear(&r);
+/* ------------------------------------------- api-dependencies-observed on FMI 3.0 (issue 18) */
+
+/* Run api-dependencies-observed (workers as in fmucheck) on an FMU; its verdict, and the
+ * evidence count key of interface iface in *count (-1 when absent). */
+static fmuc_verdict deps3_run(const char *path, const char *iface, const char *key, double *count)
+{
+    cr_assert(access(path, R_OK) == 0, "FMU %s not built or not there", path);
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_result r;
+    fmuc_diag d = {0};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    fmuc_options_init(&opts);
+    opts.timeout_multiplier = strtod(fmuc_test_timeout_multiplier(), NULL);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    const fmuc_check *c = &fmuc_check_api_dependencies_observed;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r);
+    for (size_t i = 0; i < r.nmessages; i++)
+        cr_log_info("%s: %s", path, r.messages[i]);
+    const cJSON *o = r.evidence ? cJSON_GetObjectItemCaseSensitive(r.evidence, iface) : NULL;
+    const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+    *count = cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+    fmuc_verdict verdict = r.verdict;
+    fmuc_result_clear(&r);
+    fmuc_fmu_close(&fmu);
+    return verdict;
+}
+
+Test(fmi3_dependencies_observed, hidden_output_feedthrough_fails_in_both_interfaces,
+     .timeout = 120)
+{
+    double n = 0;
+    const char *f = FMUC_FMU_DIR "/broken/api-dependencies-observed--fmi3.fmu";
+    cr_expect_eq(deps3_run(f, "ModelExchange", "undeclared", &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0, "E moves with F in Continuous-Time Mode");
+    cr_expect_eq(deps3_run(f, "CoSimulation", "undeclared", &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0, "E moves with F at the communication point");
+}
+
+Test(fmi3_dependencies_observed, the_variant_hides_a_state_derivative_dependency,
+     .timeout = 120)
+{
+    /* the model is right, the ContinuousStateDerivative of der(v) drops the input F: ME fails,
+     * CS (outputs only) does not see it */
+    double n = 0;
+    const char *f = FMUC_FMU_DIR "/broken/api-dependencies-observed--fmi3-derivative.fmu";
+    cr_expect_eq(deps3_run(f, "ModelExchange", "undeclared", &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0);
+    deps3_run(f, "CoSimulation", "undeclared", &n);
+    cr_expect_eq(n, 0.0);
+}
+
+Test(fmi3_dependencies_observed, reference_feedthrough_passes_float32_and_float64, .timeout = 120)
+{
+    const char *f = FMUC_SHARED_DIR "/reference-fmus/fmi3/Feedthrough.fmu";
+    if (access(f, R_OK) != 0)
+        cr_skip("no %s", f);
+    double n = 0;
+    /* its Float32 and Float64 continuous inputs move their outputs, as declared */
+    cr_expect_eq(deps3_run(f, "ModelExchange", "confirmed", &n), FMUC_VERDICT_PASS);
+    cr_expect_eq(n, 2.0);
+    /* the StateSpace model has array inputs only: not judged, with a reason */
+    f = FMUC_SHARED_DIR "/reference-fmus/fmi3/StateSpace.fmu";
+    if (access(f, R_OK) == 0)
+        cr_expect_eq(deps3_run(f, "ModelExchange", "confirmed", &n), FMUC_VERDICT_NA);
 }
