@@ -408,6 +408,8 @@ Test(fmi1_dynamic, event_flags_follow_fmiEventUpdate, .timeout = 300)
                   "%s: the events were compared", cases[i].rel);
         fmuc_result_clear(&r);
     }
+}
+
 /* ------------------------------------------- api-dependencies-observed on FMI 1.0 (issue 18) */
 
 /* Open an FMU, let edit change its parsed model description (NULL: none), run

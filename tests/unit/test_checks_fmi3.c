@@ -403,6 +403,8 @@ Test(fmi3_dynamic, event_flags_follow_fmi3UpdateDiscreteStates, .timeout = 300)
     cr_expect_eq(run_built3("broken/me-event-flags--fmi3", &fmuc_check_me_event_flags, &r),
                  FMUC_VERDICT_FAIL);
     fmuc_result_clear(&r);
+}
+
 /* ------------------------------------------- api-dependencies-observed on FMI 3.0 (issue 18) */
 
 /* Run api-dependencies-observed (workers as in fmucheck) on an FMU; its verdict, and the
