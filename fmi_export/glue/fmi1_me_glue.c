@@ -295,8 +295,10 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetEventIndicators)(fmiComponent comp, fmiReal 
                                                      size_t ni)
 {
     BEGIN(GetEventIndicators);
+#ifndef FMUC_DEFECT_NX_UNCHECKED
     if (!fmuc_g1__check_n(c, "fmiGetEventIndicators", "ni", ni, c->desc->n_event_indicators))
         return fmuc_g1__done(c, fmiError);
+#endif
     if (ni == 0)
         return fmiOK;
     REQUIRE_PTR(eventIndicators, GetEventIndicators);
@@ -336,6 +338,9 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetNominalContinuousStates)(fmiComponent comp,
     for (size_t i = 0; i < nx; i++) {
         const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
         x_nominal[i] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
+#ifdef FMUC_DEFECT_ZERO_NOMINALS
+        x_nominal[i] = 0.0;
+#endif
     }
     return fmiOK;
 }

@@ -1602,6 +1602,9 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     *terminateSimulation = info.terminateSimulation != 0;
     *nominalsOfContinuousStatesChanged = info.nominalsOfContinuousStatesChanged != 0;
     *valuesOfContinuousStatesChanged = info.valuesOfContinuousStatesChanged != 0;
+#ifdef FMUC_DEFECT_STATES_CHANGED_ALWAYS
+    *valuesOfContinuousStatesChanged = fmi3True;
+#endif
     *nextEventTimeDefined = info.nextEventTimeDefined != 0;
     *nextEventTime = info.nextEventTimeDefined ? info.nextEventTime : 0.0;
     if (info.terminateSimulation)
@@ -1770,6 +1773,10 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
         for (size_t k = 0; k < nel(v); k++)
             nominals[o++] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
     }
+#ifdef FMUC_DEFECT_ZERO_NOMINALS
+    for (size_t i = 0; i < nContinuousStates; i++)
+        nominals[i] = 0.0;
+#endif
     return fmi3OK;
 }
 
