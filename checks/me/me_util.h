@@ -80,7 +80,14 @@ static inline int meu_model_build(const fmuc_md *md, meu_model *m)
             m->nx += e;
         }
         for (size_t i = 0; i < md->nevent_indicators; i++) {
-            size_t e = meu_entry_elements(md, &md->event_indicators[i]);
+            const fmuc_md_unknown *u = &md->event_indicators[i];
+            const fmuc_md_var *zv = fmuc_md_var_at(md, u->index);
+            if (!zv || zv->type != FMUC_TYPE_REAL) {
+                snprintf(m->why, sizeof m->why, "<EventIndicator> entry %zu (line %u) is not a "
+                         "Float variable (see md-ms-event-indicators)", i + 1, u->line);
+                return -1;
+            }
+            size_t e = meu_entry_elements(md, u);
             if (e == 0) {
                 snprintf(m->why, sizeof m->why, "the size of <EventIndicator> entry %zu (line "
                          "%u) is not known", i + 1, md->event_indicators[i].line);
