@@ -6,7 +6,13 @@
  *   only there would be lost;
  * - with completedIntegratorStepNotNeeded="true" the call has no effect (no step event);
  * - a whole default-experiment run with the CVODE host loop, which calls it after every accepted
- *   step when needed and honours enterEventMode / terminateSimulation: every call succeeds. */
+ *   step when needed and honours enterEventMode / terminateSimulation: every call succeeds.
+ * FMI 2.0 only for now. FMI 3.0.2 (§3.2.1, needsCompletedIntegratorStep: the polarity of 2.0's
+ * flag inverted) and FMI 1.0 ME (fmiCompletedIntegratorStep(&callEventUpdate), to be called
+ * after every step) have the call, but the version-neutral instance API hands the FMU its own
+ * initialized Booleans (inst_fmi3.c, inst_fmi1.c), so this check's central probe -- outputs the
+ * FMU leaves unwritten -- cannot be made there; what remains (the status of the call in the
+ * nominal run) is judged by me-nominal-run and api-status-codes for those versions. */
 #include "fmuc/fmuc_sim.h"
 #include "me_util.h"
 

@@ -3,7 +3,12 @@
  * they are bit-identical (FMI 2.0.4 §3.1 ẋ = f(x, u, t, p), §3.2.1: fmi2SetTime and
  * fmi2SetContinuousStates re-initialize the caches; F-10). An FMU that keeps a call counter or a
  * cache keyed on something else gives different values; integrators that re-evaluate points
- * (step rejection, Jacobian updates, root finding) then see an inconsistent model. */
+ * (step rejection, Jacobian updates, root finding) then see an inconsistent model.
+ * FMI 3.0.2: the same (§3.1: the Continuous-Time Mode equations f_cont of •x, u, p, t; §3.2.1:
+ * fmi3SetTime, fmi3SetContinuousStates; no fmi3CompletedIntegratorStep is called, so going back
+ * in time stays allowed, fmi3-rules D-10). FMI 1.0 ME: the same after fmiInitialize (ẋ = f(x, u,
+ * t, p); fmiSetTime and fmiSetContinuousStates re-initialize caching; time goes back only within
+ * the current step, which no fmiCompletedIntegratorStep ends here, fmi1-rules F-08). */
 #include "me_util.h"
 
 #define NPOINTS 4
@@ -17,7 +22,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     const meu_model *m = payload;
     const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
     meu_session s;
-    char sb[32], vb[512];
+    char sb[32], vb[512], xn[300];
     size_t nx = m->nx, ni = m->ni;
     size_t w = nx + ni;
     cJSON *reply = fmuc_worker_reply(ctx);
@@ -40,7 +45,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         st = meu_st(&s, fmuc_inst_get_nominals(s.c, nom, nx));
     if (!meu_ok(st)) {
         meu_fatal(ctx, "could not read the start state (%s; see me-state-roundtrip)",
-                  meu_status(st, sb, sizeof sb));
+                  meu_stname(s.ver, st, sb, sizeof sb));
         goto out;
     }
     static const double pert[NPOINTS] = {0.0, 0.003, -0.007, 0.011};
@@ -64,13 +69,14 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             cur[i] = NAN;
         st = meu_eval(&s, nx, ni, pt[p], px + p * nx, cur, cur + nx);
         if (st == FMUC_STATUS_DISCARD) {
-            meu_note(ctx, "point P%d (t = %.17g) refused with fmi2Discard; skipped", p, pt[p]);
+            meu_note(ctx, "point P%d (t = %.17g) refused with %s; skipped", p, pt[p],
+                     meu_stname(s.ver, st, sb, sizeof sb));
             skipped[p] = 1;
             continue;
         }
         if (!meu_ok(st)) {
             meu_fatal(ctx, "evaluating point P%d (t = %.17g, x = %s) failed with %s", p, pt[p],
-                      meu_vec(vb, sizeof vb, px + p * nx, nx), meu_status(st, sb, sizeof sb));
+                      meu_vec(vb, sizeof vb, px + p * nx, nx), meu_stname(s.ver, st, sb, sizeof sb));
             goto out;
         }
         if (!seen[p]) {
@@ -85,16 +91,18 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 continue;
             differing++;
             if (i < nx)
-                meu_violation(ctx, "derivative '%s' (vr %u, line %u) at P%d (t = %.17g, x = %s): "
-                                   "%.17g at the first evaluation, %.17g when evaluated again "
-                                   "after other points (hidden state)",
-                              meu_name(m->dxvar[i]), m->dxvr[i], m->dxvar[i]->line, p, pt[p],
-                              meu_vec(vb, sizeof vb, px + p * nx, nx), a, b);
+                meu_violation(ctx, "derivative %s at P%d (t = %.17g, x = %s): %.17g at the first "
+                                   "evaluation, %.17g when evaluated again after other points "
+                                   "(hidden state; read with %s)",
+                              meu_dxname(m, i, xn, sizeof xn), p, pt[p],
+                              meu_vec(vb, sizeof vb, px + p * nx, nx), a, b,
+                              meu_fn(s.ver, FMUC_INST_OP_GET_DERIVATIVES));
             else
                 meu_violation(ctx, "event indicator z[%zu] at P%d (t = %.17g, x = %s): %.17g at "
                                    "the first evaluation, %.17g when evaluated again after "
-                                   "other points (hidden state)",
-                              i - nx, p, pt[p], meu_vec(vb, sizeof vb, px + p * nx, nx), a, b);
+                                   "other points (hidden state; read with %s)",
+                              i - nx, p, pt[p], meu_vec(vb, sizeof vb, px + p * nx, nx), a, b,
+                              meu_fn(s.ver, FMUC_INST_OP_GET_EVENT_INDICATORS));
         }
     }
     cJSON_AddNumberToObject(reply, "revisits_compared", (double)compared);
@@ -148,15 +156,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_me_no_hidden_state = {
     .id = "me-no-hidden-state",
     .title = "Derivatives and event indicators depend only on (t, x, u)",
-    .spec = "FMI 2.0.4 §3.1, §3.2.1",
+    .spec = "FMI 2.0.4 §3.1, §3.2.1; FMI 3.0.2 §3.1, §3.2.1; FMI 1.0 ME (ẋ = f(x, u, t, p); "
+            "fmiSetTime and fmiSetContinuousStates re-initialize caching)",
     .level = FMUC_LEVEL_MUST,
     .why = "Variable-step solvers evaluate derivatives at trial points in any order; derivatives "
            "that depend on call history instead of (t, x, u) give wrong, solver-dependent "
            "trajectories.",
     .fix = "Compute derivatives and event indicators only from time, states, inputs and "
-           "parameters; update discrete state in event mode, never in fmi2GetDerivatives.",
+           "parameters; update discrete state in event mode (1.0: fmiEventUpdate), never while "
+           "derivatives are read.",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

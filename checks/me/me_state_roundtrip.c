@@ -1,8 +1,15 @@
-/* me-state-roundtrip: in Continuous-Time Mode, fmi2SetContinuousStates followed by
- * fmi2GetContinuousStates returns the very same bits for several state vectors (the start state,
+/* me-state-roundtrip: in Continuous-Time Mode, SetContinuousStates followed by
+ * GetContinuousStates returns the very same bits for several state vectors (the start state,
  * negated, tiny and large values on the nominal scale, values inside declared min/max); every
- * call with nx = the number of <Derivatives> entries succeeds; the nominals are positive and
- * finite (FMI 2.0.4 §3.2.2, §2.2.8; F-06, F-07, F-10). */
+ * call with nx = the declared number of states succeeds; the nominals are positive and finite.
+ * FMI 2.0.4 §3.2.2, §2.2.8 (fmi2-rules F-06, F-07, F-10): nx = the number of <Derivatives>.
+ * FMI 3.0.2 §3.2.1 (fmi3SetContinuousStates), §2.3.3 (fmi3GetContinuousStates,
+ * fmi3GetNominalsOfContinuousStates: "It is required that nominals[i] > 0.0"), §2.4.8: nx = the
+ * elements of the <ContinuousStateDerivative> variables (fmi3-rules C-27, F-07).
+ * FMI 1.0 ME (fmiSetContinuousStates, fmiGetContinuousStates, fmiGetNominalContinuousStates:
+ * "it is required that x_nominal[i] > 0.0"): nx = numberOfContinuousStates, after fmiInitialize
+ * (1.0 has no Continuous-Time Mode; the calls are allowed once initialized, fmi1-rules F-07). The
+ * 1.0 XML does not say which variables the states are, so no min/max is applied there. */
 #include "me_util.h"
 
 #define NVEC 6
@@ -12,7 +19,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     const meu_model *m = payload;
     const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
     meu_session s;
-    char sb[32];
+    char sb[32], xn[300];
     size_t nx = m->nx;
     cJSON *reply = fmuc_worker_reply(ctx);
     if (meu_start(ctx, md, &s) < 0) {
@@ -25,24 +32,28 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         meu_fatal(ctx, "out of memory");
         goto out;
     }
+    const int v = s.ver;
+    const char *gcs = meu_fn(v, FMUC_INST_OP_GET_STATES), *scs = meu_fn(v, FMUC_INST_OP_SET_STATES);
+    const char *gdx = meu_fn(v, FMUC_INST_OP_GET_DERIVATIVES);
     int st = meu_st(&s, fmuc_inst_get_continuous_states(s.c, x0, nx));
     if (!meu_ok(st)) {
-        meu_violation(ctx, "fmi2GetContinuousStates(nx = %zu, the number of <Derivatives>) "
-                           "returned %s", nx, meu_status(st, sb, sizeof sb));
+        meu_violation(ctx, "%s(nx = %zu, %s) returned %s", gcs, nx, meu_nx_what(v),
+                      meu_stname(v, st, sb, sizeof sb));
         goto out;
     }
     st = meu_st(&s, fmuc_inst_get_nominals(s.c, nom, nx));
     if (!meu_ok(st)) {
-        meu_violation(ctx, "fmi2GetNominalsOfContinuousStates(nx = %zu) returned %s", nx,
-                      meu_status(st, sb, sizeof sb));
+        meu_violation(ctx, "%s(nx = %zu) returned %s", meu_fn(v, FMUC_INST_OP_GET_NOMINALS), nx,
+                      meu_stname(v, st, sb, sizeof sb));
         for (size_t i = 0; i < nx; i++)
             nom[i] = 1.0;
     } else {
         for (size_t i = 0; i < nx; i++) {
             if (!(isfinite(nom[i]) && nom[i] > 0.0)) {
-                meu_violation(ctx, "nominal of state '%s' (vr %u, line %u) is %.17g: nominals "
-                                   "must be finite and > 0 (1.0 when unknown)",
-                              meu_name(m->xvar[i]), m->xvr[i], m->xvar[i]->line, nom[i]);
+                meu_violation(ctx, "%s returned the nominal %.17g for state %s: nominals must "
+                                   "be finite and > 0 (1.0 when unknown)",
+                              meu_fn(v, FMUC_INST_OP_GET_NOMINALS), nom[i],
+                              meu_xname(m, i, xn, sizeof xn));
                 nom[i] = 1.0;
             }
         }
@@ -55,8 +66,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     }
     st = meu_st(&s, fmuc_inst_get_derivatives(s.c, dx, nx));
     if (!meu_ok(st) && st != FMUC_STATUS_DISCARD)
-        meu_violation(ctx, "fmi2GetDerivatives(nx = %zu) returned %s", nx,
-                      meu_status(st, sb, sizeof sb));
+        meu_violation(ctx, "%s(nx = %zu) returned %s", gdx, nx, meu_stname(v, st, sb, sizeof sb));
 
     static const char *const kinds[NVEC] = {"start state", "negated", "tiny (1e-10 * nominal)",
                                             "large (100 * nominal)", "odd mantissa",
@@ -72,47 +82,46 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             case 4: x[i] = x0[i] + nom[i] * (1.0 / 3.0 + 0.01 * (double)i); break;
             default: x[i] = x0[i]; break;
             }
-            const fmuc_md_var *v = m->xvar[i];
-            if ((v->has & FMUC_HAS_MIN) && isfinite(v->min) && x[i] < v->min)
-                x[i] = v->min + (isfinite(v->max) && (v->has & FMUC_HAS_MAX) ? 0.25 * (v->max - v->min) : 0.25 * nom[i]);
-            if ((v->has & FMUC_HAS_MAX) && isfinite(v->max) && x[i] > v->max)
-                x[i] = v->max - (isfinite(v->min) && (v->has & FMUC_HAS_MIN) ? 0.25 * (v->max - v->min) : 0.25 * nom[i]);
+            const fmuc_md_var *xv = m->xvar[i]; /* NULL in 1.0 */
+            if (xv && (xv->has & FMUC_HAS_MIN) && isfinite(xv->min) && x[i] < xv->min)
+                x[i] = xv->min + (isfinite(xv->max) && (xv->has & FMUC_HAS_MAX) ? 0.25 * (xv->max - xv->min) : 0.25 * nom[i]);
+            if (xv && (xv->has & FMUC_HAS_MAX) && isfinite(xv->max) && x[i] > xv->max)
+                x[i] = xv->max - (isfinite(xv->min) && (xv->has & FMUC_HAS_MIN) ? 0.25 * (xv->max - xv->min) : 0.25 * nom[i]);
         }
         fmuc_worker_phase(ctx, "set/get states: %s", kinds[k]);
         st = meu_st(&s, fmuc_inst_set_continuous_states(s.c, x, nx));
         if (st == FMUC_STATUS_DISCARD) {
             refused++;
-            meu_note(ctx, "fmi2SetContinuousStates refused the %s vector with fmi2Discard; not "
-                          "compared", kinds[k]);
+            meu_note(ctx, "%s refused the %s vector with %s; not compared", scs, kinds[k],
+                     meu_stname(v, st, sb, sizeof sb));
             continue;
         }
         if (!meu_ok(st)) {
-            meu_violation(ctx, "fmi2SetContinuousStates(nx = %zu, %s vector) returned %s", nx,
-                          kinds[k], meu_status(st, sb, sizeof sb));
+            meu_violation(ctx, "%s(nx = %zu, %s vector) returned %s", scs, nx, kinds[k],
+                          meu_stname(v, st, sb, sizeof sb));
             goto out;
         }
         for (size_t i = 0; i < nx; i++)
             y[i] = NAN;
         st = meu_st(&s, fmuc_inst_get_continuous_states(s.c, y, nx));
         if (!meu_ok(st)) {
-            meu_violation(ctx, "fmi2GetContinuousStates(nx = %zu) after setting the %s vector "
-                               "returned %s", nx, kinds[k], meu_status(st, sb, sizeof sb));
+            meu_violation(ctx, "%s(nx = %zu) after setting the %s vector returned %s", gcs, nx,
+                          kinds[k], meu_stname(v, st, sb, sizeof sb));
             goto out;
         }
         compared++;
         for (size_t i = 0; i < nx; i++) {
             if (memcmp(&x[i], &y[i], sizeof(double)) != 0) {
                 mismatches++;
-                meu_violation(ctx, "state '%s' (vr %u, line %u), %s vector: set %.17g, "
-                                   "fmi2GetContinuousStates returned %.17g (not bit-identical)",
-                              meu_name(m->xvar[i]), m->xvr[i], m->xvar[i]->line, kinds[k], x[i],
-                              y[i]);
+                meu_violation(ctx, "state %s, %s vector: set %.17g, %s returned %.17g (not "
+                                   "bit-identical)",
+                              meu_xname(m, i, xn, sizeof xn), kinds[k], x[i], gcs, y[i]);
             }
         }
         st = meu_st(&s, fmuc_inst_get_derivatives(s.c, dx, nx));
         if (!meu_ok(st) && st != FMUC_STATUS_DISCARD)
-            meu_violation(ctx, "fmi2GetDerivatives(nx = %zu) at the %s vector returned %s", nx,
-                          kinds[k], meu_status(st, sb, sizeof sb));
+            meu_violation(ctx, "%s(nx = %zu) at the %s vector returned %s", gdx, nx, kinds[k],
+                          meu_stname(v, st, sb, sizeof sb));
     }
     cJSON_AddNumberToObject(reply, "vectors_compared", (double)compared);
     cJSON_AddNumberToObject(reply, "vectors_refused", (double)refused);
@@ -133,7 +142,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (meu_applies(s, res, &m) < 0)
         return;
     if (m.nx == 0) {
-        fmuc_result_na(res, "no continuous states (<Derivatives> is empty or absent)");
+        fmuc_result_na(res, "no continuous states (%s: 0)", meu_nx_what(m.ver));
         meu_model_free(&m);
         return;
     }
@@ -143,8 +152,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         cJSON *ev = fmuc_result_evidence(res);
         cJSON_AddNumberToObject(ev, "nx", (double)m.nx);
         cJSON *names = cJSON_AddArrayToObject(ev, "states");
-        for (size_t i = 0; i < m.nx; i++)
-            cJSON_AddItemToArray(names, cJSON_CreateString(meu_name(m.xvar[i])));
+        for (size_t i = 0; i < m.nx; i++) {
+            char xn[300];
+            cJSON_AddItemToArray(names, cJSON_CreateString(m.xvar[i] ? meu_name(m.xvar[i])
+                                                                     : meu_xname(&m, i, xn, sizeof xn)));
+        }
         static const char *const keys[] = {"nominals", "x_start", "vectors_compared",
                                            "vectors_refused", "mismatches"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
@@ -160,14 +172,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_me_state_roundtrip = {
     .id = "me-state-roundtrip",
     .title = "Continuous states set and read back bit-identically; nominals positive",
-    .spec = "FMI 2.0.4 §3.2.2, §2.2.8",
+    .spec = "FMI 2.0.4 §3.2.2, §2.2.8; FMI 3.0.2 §3.2.1, §2.3.3, §2.4.8; FMI 1.0 ME "
+            "(fmiSetContinuousStates, fmiGetContinuousStates, fmiGetNominalContinuousStates)",
     .level = FMUC_LEVEL_MUST,
-    .why = "Solvers set states with fmi2SetContinuousStates and read them back; a state that "
+    .why = "Solvers set states with SetContinuousStates and read them back; a state that "
            "changes on the way or a non-positive nominal corrupts integration and error control.",
     .fix = "Store the states exactly as set (no clipping or rounding) and return positive, finite "
-           "nominals from fmi2GetNominalsOfContinuousStates.",
+           "nominals from GetNominalsOfContinuousStates (1.0: fmiGetNominalContinuousStates).",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -1,7 +1,10 @@
-/* Helpers shared by the me-* checks (header-only): the state vector as declared by
- * <ModelStructure><Derivatives> (FMI 2.0.4 §2.2.8, §3.2.2), a worker session that brings an ME
- * instance into Continuous-Time Mode (§3.2.4), and a reply convention: the worker appends
- * finished messages to reply["violations"] / reply["notes"], the parent forwards them. */
+/* Helpers shared by the me-* checks (header-only): the state vector as declared (FMI 2.0.4
+ * <ModelStructure><Derivatives>, §2.2.8, §3.2.2; FMI 3.0.2 the elements of the
+ * <ContinuousStateDerivative> variables, §2.4.8; FMI 1.0 numberOfContinuousStates, whose state
+ * variables only fmiGetStateValueReferences names), a worker session that brings an ME instance
+ * into Continuous-Time Mode (2.0 §3.2.4; 3.0 §3.2; 1.0: after fmiInitialize, which has no modes),
+ * the version's names of functions and flags for messages, and a reply convention: the worker
+ * appends finished messages to reply["violations"] / reply["notes"], the parent forwards them. */
 #ifndef FMUC_CHECKS_ME_UTIL_H
 #define FMUC_CHECKS_ME_UTIL_H
 
@@ -14,16 +17,22 @@
 
 #include "api/api_util.h"
 #include "check.h"
+#include "fmuc/fmuc_sim.h"
 #include "fmuc/fmuc_worker.h"
 
 /* --- the declared state vector ------------------------------------------------------------ */
 
 typedef struct meu_model {
-    size_t nx;                    /* number of <Derivatives> entries */
-    size_t ni;                    /* numberOfEventIndicators (0 when absent) */
-    fmuc_vr *xvr, *dxvr;
-    const fmuc_md_var **xvar, **dxvar;
-    uint32_t *x_index, *dx_index; /* 1-based ModelVariables indices */
+    int ver;                      /* FMI version of the model description (1, 2, 3) */
+    size_t nx;                    /* number of continuous states: <Derivatives> entries (2.0),
+                                     elements of the <ContinuousStateDerivative> variables (3.0),
+                                     numberOfContinuousStates (1.0) */
+    size_t ni;                    /* numberOfEventIndicators (2.0, 1.0; 0 when absent); elements
+                                     of the <EventIndicator> variables (3.0) */
+    fmuc_vr *xvr, *dxvr;          /* 1.0: 0 (the XML does not name the states) */
+    const fmuc_md_var **xvar, **dxvar; /* 1.0: NULL */
+    uint32_t *x_index, *dx_index; /* 1-based ModelVariables indices (1.0: 0) */
+    uint32_t *x_elem;             /* 3.0 arrays: the element of the variable (0-based), else 0 */
     const fmuc_md_unknown **dx_unknown;
     char why[256];                /* why the state vector is unusable ("" when fine) */
 } meu_model;
@@ -36,17 +45,57 @@ static inline void meu_model_free(meu_model *m)
     free(m->dxvar);
     free(m->x_index);
     free(m->dx_index);
+    free(m->x_elem);
     free(m->dx_unknown);
     memset(m, 0, sizeof *m);
 }
 
-/** Resolve Derivatives -> (derivative variable, state variable). Returns 0, or -1 with m->why
- *  (a malformed Derivatives list is reported by md-ms-derivatives; me checks then do not apply). */
+/** Elements of the ModelStructure entry u (3.0: the product of its variable's dimensions). */
+static inline size_t meu_entry_elements(const fmuc_md *md, const fmuc_md_unknown *u)
+{
+    return u->index ? fmuc_sim_var_elements(md, u->index - 1, NULL, 0, NULL) : 1;
+}
+
+/** Resolve the state vector -> (derivative variable, state variable) per state. Returns 0, or
+ *  -1 with m->why (a malformed Derivatives / ContinuousStateDerivative list is reported by
+ *  md-ms-derivatives; me checks then do not apply). */
 static inline int meu_model_build(const fmuc_md *md, meu_model *m)
 {
     memset(m, 0, sizeof *m);
+    m->ver = md->fmi == FMUC_FMI1 ? 1 : md->fmi == FMUC_FMI3 ? 3 : 2;
     m->ni = md->has_number_of_event_indicators ? md->number_of_event_indicators : 0;
     m->nx = md->nderivatives;
+    if (m->ver == 1)
+        m->nx = md->has_number_of_continuous_states ? md->number_of_continuous_states : 0;
+    if (m->ver == 3) {
+        m->nx = m->ni = 0;
+        for (size_t i = 0; i < md->nderivatives; i++) {
+            size_t e = meu_entry_elements(md, &md->derivatives[i]);
+            if (e == 0) {
+                snprintf(m->why, sizeof m->why, "the size of <ContinuousStateDerivative> entry "
+                         "%zu (line %u) is not known (see md-ms-derivatives)", i + 1,
+                         md->derivatives[i].line);
+                return -1;
+            }
+            m->nx += e;
+        }
+        for (size_t i = 0; i < md->nevent_indicators; i++) {
+            const fmuc_md_unknown *u = &md->event_indicators[i];
+            const fmuc_md_var *zv = fmuc_md_var_at(md, u->index);
+            if (!zv || zv->type != FMUC_TYPE_REAL) {
+                snprintf(m->why, sizeof m->why, "<EventIndicator> entry %zu (line %u) is not a "
+                         "Float variable (see md-ms-event-indicators)", i + 1, u->line);
+                return -1;
+            }
+            size_t e = meu_entry_elements(md, u);
+            if (e == 0) {
+                snprintf(m->why, sizeof m->why, "the size of <EventIndicator> entry %zu (line "
+                         "%u) is not known", i + 1, md->event_indicators[i].line);
+                return -1;
+            }
+            m->ni += e;
+        }
+    }
     if (fmuc_check_dynamic_counts_ok(m->ni, m->nx, m->why, sizeof m->why) < 0)
         return -1;
     size_t n = m->nx ? m->nx : 1;
@@ -56,30 +105,40 @@ static inline int meu_model_build(const fmuc_md *md, meu_model *m)
     m->dxvar = calloc(n, sizeof *m->dxvar);
     m->x_index = calloc(n, sizeof *m->x_index);
     m->dx_index = calloc(n, sizeof *m->dx_index);
+    m->x_elem = calloc(n, sizeof *m->x_elem);
     m->dx_unknown = calloc(n, sizeof *m->dx_unknown);
     if (!m->xvr || !m->dxvr || !m->xvar || !m->dxvar || !m->x_index || !m->dx_index ||
-        !m->dx_unknown) {
+        !m->x_elem || !m->dx_unknown) {
         snprintf(m->why, sizeof m->why, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < m->nx; i++) {
+    if (m->ver == 1)
+        return 0; /* 1.0: the states are known by position only */
+    size_t k = 0;
+    for (size_t i = 0; i < md->nderivatives && k < m->nx; i++) {
         const fmuc_md_unknown *u = &md->derivatives[i];
         const fmuc_md_var *dv = fmuc_md_var_at(md, u->index);
         const fmuc_md_var *xv = dv && dv->derivative ? fmuc_md_var_at(md, dv->derivative) : NULL;
         if (!dv || dv->type != FMUC_TYPE_REAL || !xv || xv->type != FMUC_TYPE_REAL ||
             !(dv->has & FMUC_HAS_VALUE_REFERENCE) || !(xv->has & FMUC_HAS_VALUE_REFERENCE)) {
             snprintf(m->why, sizeof m->why,
-                     "<Derivatives> entry %zu (index %u, line %u) is not a Real state derivative "
-                     "with a valid state (see md-ms-derivatives)", i + 1, u->index, u->line);
+                     "<%s> entry %zu (index %u, line %u) is not a %s state derivative with a "
+                     "valid state (see md-ms-derivatives)",
+                     m->ver == 3 ? "ContinuousStateDerivative" : "Derivatives", i + 1, u->index,
+                     u->line, m->ver == 3 ? "Float" : "Real");
             return -1;
         }
-        m->dxvar[i] = dv;
-        m->xvar[i] = xv;
-        m->dxvr[i] = dv->value_reference;
-        m->xvr[i] = xv->value_reference;
-        m->dx_index[i] = u->index;
-        m->x_index[i] = dv->derivative;
-        m->dx_unknown[i] = u;
+        size_t e = m->ver == 3 ? meu_entry_elements(md, u) : 1;
+        for (size_t j = 0; j < e && k < m->nx; j++, k++) {
+            m->dxvar[k] = dv;
+            m->xvar[k] = xv;
+            m->dxvr[k] = dv->value_reference;
+            m->xvr[k] = xv->value_reference;
+            m->dx_index[k] = u->index;
+            m->x_index[k] = dv->derivative;
+            m->x_elem[k] = (uint32_t)j;
+            m->dx_unknown[k] = u;
+        }
     }
     return 0;
 }
@@ -88,6 +147,71 @@ static inline int meu_model_build(const fmuc_md *md, meu_model *m)
 static inline const char *meu_name(const fmuc_md_var *v)
 {
     return v && v->name ? v->name : "?";
+}
+
+/** A state for messages: "'h' (vr 0, line 12)"; 3.0 array element "'x' element 2 (vr 5, line
+ *  9)"; 1.0 (states known by position only) "state x[1] (of numberOfContinuousStates)". */
+static inline const char *meu_xname(const meu_model *m, size_t i, char *buf, size_t n)
+{
+    const fmuc_md_var *v = i < m->nx ? m->xvar[i] : NULL;
+    if (!v)
+        snprintf(buf, n, "x[%zu] (of numberOfContinuousStates=%zu)", i, m->nx);
+    else if (m->ver == 3 && (i + 1 < m->nx && m->xvar[i + 1] == v ? 1 : m->x_elem[i] > 0))
+        snprintf(buf, n, "'%s' element %u (vr %u, line %u)", meu_name(v), m->x_elem[i] + 1,
+                 v->value_reference, v->line);
+    else
+        snprintf(buf, n, "'%s' (vr %u, line %u)", meu_name(v), v->value_reference, v->line);
+    return buf;
+}
+
+/** The same for the derivative of state i ("dx[1] (of numberOfContinuousStates=2)" in 1.0). */
+static inline const char *meu_dxname(const meu_model *m, size_t i, char *buf, size_t n)
+{
+    const fmuc_md_var *v = i < m->nx ? m->dxvar[i] : NULL;
+    if (!v)
+        snprintf(buf, n, "dx[%zu] (of numberOfContinuousStates=%zu)", i, m->nx);
+    else if (m->ver == 3 && (i + 1 < m->nx && m->dxvar[i + 1] == v ? 1 : m->x_elem[i] > 0))
+        snprintf(buf, n, "'%s' element %u (vr %u, line %u)", meu_name(v), m->x_elem[i] + 1,
+                 v->value_reference, v->line);
+    else
+        snprintf(buf, n, "'%s' (vr %u, line %u)", meu_name(v), v->value_reference, v->line);
+    return buf;
+}
+
+/** The version's Model Exchange function behind op: "fmi2GetContinuousStates",
+ *  "fmi3GetContinuousStates", "fmiGetContinuousStates" ("?" when the version has none). */
+static inline const char *meu_fn(int ver, fmuc_inst_op op)
+{
+    return apiu_fn(ver, fmi2ModelExchange, op);
+}
+
+/** Where the number of continuous states comes from, per version. */
+static inline const char *meu_nx_what(int ver)
+{
+    return ver == 3   ? "the elements of the <ContinuousStateDerivative> variables"
+           : ver == 1 ? "numberOfContinuousStates"
+                      : "the number of <Derivatives>";
+}
+
+/** Where the number of event indicators comes from, per version. */
+static inline const char *meu_ni_what(int ver)
+{
+    return ver == 3 ? "the elements of the <EventIndicator> variables" : "numberOfEventIndicators";
+}
+
+/** "newDiscreteStatesNeeded still true" (2.0), "discreteStatesNeedUpdate still true" (3.0),
+ *  "iterationConverged still false" (1.0): an event iteration that goes on. */
+static inline const char *meu_more_flag(int ver)
+{
+    return ver == 3   ? "discreteStatesNeedUpdate still true"
+           : ver == 1 ? "iterationConverged still false"
+                      : "newDiscreteStatesNeeded still true";
+}
+
+/** The event-info flag that says a continuous state was re-initialized. */
+static inline const char *meu_values_flag(int ver)
+{
+    return ver == 1 ? "stateValuesChanged" : "valuesOfContinuousStatesChanged";
 }
 
 /* --- worker-side reply helpers ------------------------------------------------------------ */
@@ -137,9 +261,16 @@ static inline void meu_fatal(fmuc_worker_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+/** An FMI 2.0 status name (the me-* checks of 2.0 only); meu_stname names it in any version. */
 static inline const char *meu_status(int st, char *buf, size_t n)
 {
     return fmuc_status_name(2, st, buf, n);
+}
+
+/** The status st in the words of FMI version ver ("fmi3Discard", "fmiError"). */
+static inline const char *meu_stname(int ver, int st, char *buf, size_t n)
+{
+    return fmuc_status_name(ver, st, buf, n);
 }
 
 static inline int meu_ok(int st)
@@ -168,8 +299,10 @@ typedef struct meu_session {
     unsigned init_iterations; /* update-discrete-states calls of the initial event iteration */
     fmuc_inst_event_info info; /* the last event info of the initial iteration */
     int no_settle;            /* meu_start failed: the initial event iteration did not settle */
-    int initialized;          /* fmi2ExitInitializationMode succeeded (Event Mode reached) */
+    int initialized;          /* initialization ended (fmi2/fmi3ExitInitializationMode,
+                                 fmiInitialize succeeded: Event Mode reached, 1.0 initialized) */
     int worst;                /* the worst status of the instance's calls (meu_st) */
+    int ver;                  /* FMI version of the instance (1, 2, 3) */
 } meu_session;
 
 /** Record the status of a call on the session's instance and return it: after fmi2Error the
@@ -193,6 +326,7 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
 {
     char sb[32];
     memset(s, 0, sizeof *s);
+    const int v = s->ver = fmuc_inst_version(ctx);
     if (fmuc_inst_load(ctx, FMUC_IFACE_ME) < 0) {
         meu_na(ctx, "the ModelExchange library does not load: %s", fmuc_worker_load_error(ctx));
         return -1;
@@ -204,7 +338,8 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
     fmuc_worker_phase(ctx, "instantiate");
     s->c = fmuc_inst_instantiate(ctx, FMUC_IFACE_ME, NULL, "fmucheck-me");
     if (!s->c) {
-        meu_na(ctx, "fmi2Instantiate(fmi2ModelExchange) returned NULL");
+        meu_na(ctx, "%s%s returned NULL", meu_fn(v, FMUC_INST_OP_INSTANTIATE),
+               v == 2 ? "(fmi2ModelExchange)" : "");
         return -1;
     }
     int tol_defined = ex->present && ex->has_tolerance;
@@ -225,19 +360,20 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
     s->initialized = !(r.failed_op == FMUC_INST_OP_SETUP_EXPERIMENT ||
                        r.failed_op == FMUC_INST_OP_ENTER_INIT || r.failed_op == FMUC_INST_OP_EXIT_INIT);
     if (!s->initialized) {
-        meu_na(ctx, "initialization failed (%s in the trace): the FMU could not be brought "
-                       "into Event Mode", meu_status(r.status, sb, sizeof sb));
+        meu_na(ctx, "initialization failed (%s in the trace): the FMU could not be %s",
+               meu_stname(v, r.status, sb, sizeof sb),
+               v == 1 ? "initialized (fmiInitialize)" : "brought into Event Mode");
         return -1;
     }
     if (r.failed_op == FMUC_INST_OP_UPDATE_DISCRETE_STATES) {
-        meu_na(ctx, "fmi2NewDiscreteStates after initialization returned %s",
-               meu_status(r.status, sb, sizeof sb));
+        meu_na(ctx, "%s after initialization returned %s",
+               meu_fn(v, FMUC_INST_OP_UPDATE_DISCRETE_STATES), meu_stname(v, r.status, sb, sizeof sb));
         return -1;
     }
     if (r.no_settle) {
         s->no_settle = 1;
-        meu_na(ctx, "the initial event iteration did not settle within %u "
-                       "fmi2NewDiscreteStates calls", MEU_MAX_EVENT_ITERATIONS);
+        meu_na(ctx, "the initial event iteration did not settle within %u %s calls",
+               MEU_MAX_EVENT_ITERATIONS, meu_fn(v, FMUC_INST_OP_UPDATE_DISCRETE_STATES));
         return -1;
     }
     if (rc == 1) {
@@ -245,14 +381,15 @@ static inline int meu_start(fmuc_worker_ctx *ctx, const fmuc_md *md, meu_session
         return -1;
     }
     if (r.failed_op == FMUC_INST_OP_ENTER_CT_MODE) {
-        meu_na(ctx, "fmi2EnterContinuousTimeMode returned %s", meu_status(r.status, sb, sizeof sb));
+        meu_na(ctx, "%s returned %s", meu_fn(v, FMUC_INST_OP_ENTER_CT_MODE),
+               meu_stname(v, r.status, sb, sizeof sb));
         return -1;
     }
     return 0;
 }
 
-/** End the session as the state machine allows: fmi2Terminate only from Event or
- *  Continuous-Time Mode and never after fmi2Error; fmi2FreeInstance unless fmi2Fatal was seen. */
+/** End the session as the state machine allows: terminate (fmi2Terminate, fmi3Terminate,
+ *  fmiTerminate) only after initialization and never after Error; free unless Fatal was seen. */
 static inline void meu_end(meu_session *s)
 {
     if (s->c && s->worst != FMUC_STATUS_FATAL) {

@@ -299,8 +299,10 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetEventIndicators)(fmiComponent comp, fmiReal 
                                                      size_t ni)
 {
     BEGIN(GetEventIndicators);
+#ifndef FMUC_DEFECT_NX_UNCHECKED
     if (!fmuc_g1__check_n(c, "fmiGetEventIndicators", "ni", ni, c->desc->n_event_indicators))
         return fmuc_g1__done(c, fmiError);
+#endif
     if (ni == 0)
         return fmiOK;
     REQUIRE_PTR(eventIndicators, GetEventIndicators);
@@ -342,6 +344,9 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetNominalContinuousStates)(fmiComponent comp,
         x_nominal[i] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
         x_nominal[i] *= 1.0 + (double)c->nominal_epoch;
+#endif
+#ifdef FMUC_DEFECT_ZERO_NOMINALS
+        x_nominal[i] = 0.0;
 #endif
     }
     return fmiOK;

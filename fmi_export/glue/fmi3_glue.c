@@ -1617,6 +1617,9 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     *terminateSimulation = info.terminateSimulation != 0;
     *nominalsOfContinuousStatesChanged = info.nominalsOfContinuousStatesChanged != 0;
     *valuesOfContinuousStatesChanged = info.valuesOfContinuousStatesChanged != 0;
+#ifdef FMUC_DEFECT_STATES_CHANGED_ALWAYS
+    *valuesOfContinuousStatesChanged = fmi3True;
+#endif
     *nextEventTimeDefined = info.nextEventTimeDefined != 0;
     *nextEventTime = info.nextEventTimeDefined ? info.nextEventTime : 0.0;
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
@@ -1793,6 +1796,10 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
 #endif
         }
     }
+#ifdef FMUC_DEFECT_ZERO_NOMINALS
+    for (size_t i = 0; i < nContinuousStates; i++)
+        nominals[i] = 0.0;
+#endif
     return fmi3OK;
 }
 

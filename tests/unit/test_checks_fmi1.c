@@ -549,3 +549,71 @@ Test(fmi1_dependencies_observed, the_variant_a_model_exchange_output_declared_in
     cr_expect_eq(deps1_run(cs, feedthrough_output_declared_independent, &n), FMUC_VERDICT_FAIL);
     cr_expect_eq(n, 1.0);
 }
+
+/* ---------------------------------------------------------------- me-* checks on FMI 1.0 ME */
+
+#include "me_version_util.h"
+
+static const char *const me1_checks[] = {"me-events", "me-state-roundtrip", "me-no-hidden-state"};
+
+/* The Reference-FMUs v0.0.39 ME and the project's FMI 1.0 ME FMUs: nothing worse than pass. */
+Test(fmi1_me, widened_me_checks_pass_on_good_fmus, .timeout = 600)
+{
+    static const char *const ref[] = {"BouncingBall", "Dahlquist", "Feedthrough", "Stair",
+                                      "VanDerPol"};
+    char paths[8][4096];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
+        snprintf(paths[n], sizeof paths[n], "%s/reference-fmus/fmi1/me/%s.fmu", FMUC_SHARED_DIR,
+                 ref[i]);
+        if (access(paths[n], R_OK) == 0)
+            n++;
+    }
+    snprintf(paths[n++], sizeof paths[0], "%s/fmi1/good/me/BouncingBall.fmu", FMUC_FMU_DIR);
+    snprintf(paths[n++], sizeof paths[0], "%s/fmi1/good/me/Stair.fmu", FMUC_FMU_DIR);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof me1_checks / sizeof me1_checks[0]; k++) {
+            fmuc_verdict v = mev_run(me1_checks[k], paths[i]);
+            cr_expect(v == FMUC_VERDICT_PASS || v == FMUC_VERDICT_NA, "%s on %s: %s",
+                      me1_checks[k], paths[i], fmuc_verdict_name(v));
+        }
+}
+
+/* Fixture: numberOfEventIndicators="2" over a binary with one that does not check ni (z[1] is
+ * never written). Variant: the same declaration over the good binary, which refuses ni = 2. */
+Test(fmi1_me, me_events_fixture_and_refused_count_variant_fail, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-events", FMUC_FMU_DIR "/broken/me-events--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu", "me1-ni",
+                                "numberOfEventIndicators=\"1\"", "numberOfEventIndicators=\"2\"",
+                                &dir);
+    cr_expect_eq(mev_run("me-events", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* Fixture: fmiGetNominalContinuousStates returns 0.0. Variant: numberOfContinuousStates="3"
+ * over a binary with two states (fmiGetContinuousStates refuses nx = 3). */
+Test(fmi1_me, me_state_roundtrip_fixture_and_state_count_variant_fail, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-state-roundtrip", FMUC_FMU_DIR "/broken/me-state-roundtrip--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu", "me1-nx",
+                                "numberOfContinuousStates=\"2\"", "numberOfContinuousStates=\"3\"",
+                                &dir);
+    cr_expect_eq(mev_run("me-state-roundtrip", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* Fixture: der(v) carries a call counter (one ulp every other evaluation). */
+Test(fmi1_me, me_no_hidden_state_fixture_fails, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-no-hidden-state", FMUC_FMU_DIR "/broken/me-no-hidden-state--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+}

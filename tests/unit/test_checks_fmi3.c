@@ -472,3 +472,64 @@ Test(fmi3_dependencies_observed, reference_feedthrough_passes_float32_and_float6
     if (access(f, R_OK) == 0)
         cr_expect_eq(deps3_run(f, "ModelExchange", "confirmed", &n), FMUC_VERDICT_NA);
 }
+
+/* ---------------------------------------------------------------- me-* checks on FMI 3.0 */
+
+#include "me_version_util.h"
+
+static const char *const me3_checks[] = {"me-events", "me-state-roundtrip", "me-no-hidden-state"};
+
+/* The Reference-FMUs 3.0 and the project's FMI 3.0 BouncingBall: nothing worse than pass. */
+Test(fmi3_me, widened_me_checks_pass_on_good_fmus, .timeout = 600)
+{
+    static char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 31);
+    snprintf(paths[n++], 1024, "%s/fmi3/good/BouncingBall.fmu", FMUC_FMU_DIR);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof me3_checks / sizeof me3_checks[0]; k++) {
+            fmuc_verdict v = mev_run(me3_checks[k], paths[i]);
+            cr_expect(v == FMUC_VERDICT_PASS || v == FMUC_VERDICT_NA, "%s on %s: %s",
+                      me3_checks[k], paths[i], fmuc_verdict_name(v));
+        }
+}
+
+/* Fixture: fmi3UpdateDiscreteStates always sets valuesOfContinuousStatesChanged. Variant: two
+ * <EventIndicator> elements where the binary has one (fmi3GetEventIndicators refuses ni = 2). */
+Test(fmi3_me, me_events_fixture_and_indicator_count_variant_fail, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-events", FMUC_FMU_DIR "/broken/me-events--fmi3.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu", "me3-ni",
+                                "<EventIndicator valueReference=\"1\" dependencies=\"1\"/>",
+                                "<EventIndicator valueReference=\"1\" dependencies=\"1\"/>"
+                                "<EventIndicator valueReference=\"3\" dependencies=\"3\"/>",
+                                &dir);
+    cr_expect_eq(mev_run("me-events", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* Fixture: fmi3GetNominalsOfContinuousStates returns 0.0. Variant: one <ContinuousStateDerivative>
+ * fewer than the binary's states (fmi3GetContinuousStates refuses nx = 1). */
+Test(fmi3_me, me_state_roundtrip_fixture_and_state_count_variant_fail, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-state-roundtrip", FMUC_FMU_DIR "/broken/me-state-roundtrip--fmi3.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu", "me3-nx",
+                                "<ContinuousStateDerivative valueReference=\"4\" dependencies=\"\"/>",
+                                "", &dir);
+    cr_expect_eq(mev_run("me-state-roundtrip", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* Fixture: der(v) carries a call counter (one ulp every other evaluation). */
+Test(fmi3_me, me_no_hidden_state_fixture_fails, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-no-hidden-state", FMUC_FMU_DIR "/broken/me-no-hidden-state--fmi3.fmu"),
+                 FMUC_VERDICT_FAIL);
+}
