@@ -115,17 +115,6 @@ static fmuc_status end(fmuc_w_call *e, fmiStatus st)
     return (fmuc_status)st;
 }
 
-static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
-{
-    e->n[0] = n;
-    if (!v) {
-        e->flags |= FMUC_W_A_NULL1;
-        return;
-    }
-    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
-        e->d[i] = v[i];
-}
-
 /* Call l->name (args...) traced; fill is a statement setting e's arguments. */
 #define CALL_(l, name, fill, ...)                                                              \
     do {                                                                                       \
@@ -522,8 +511,9 @@ static fmuc_status set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, si
     (void)nvalues;
     switch (type) {
     case FMUC_INST_FLOAT64:
-        CALL_(l, fmiSetReal, (fmuc_trace__vrs(e, 0, VR_(vr), nvr), keep_reals(e, values, nvr)),
-              C_(in), VR_(vr), nvr, values);
+        CALL_(l, fmiSetReal,
+              (fmuc_trace__vrs(e, 0, VR_(vr), nvr), fmuc_trace__reals(e, values, nvr)), C_(in),
+              VR_(vr), nvr, values);
     case FMUC_INST_INT32:
         return set_integers(in, vr, nvr, values);
     case FMUC_INST_BOOLEAN:
@@ -685,7 +675,7 @@ static fmuc_status set_continuous_states(fmuc_inst *in, const double *x, size_t 
 {
     const fmi1_lib *l = L_(in);
     ((fmi1_priv *)in->priv)->pending = 0;
-    CALL_(l, fmiSetContinuousStates, keep_reals(e, x, nx), C_(in), x, nx);
+    CALL_(l, fmiSetContinuousStates, fmuc_trace__reals(e, x, nx), C_(in), x, nx);
 }
 
 #define ARRAY_OUT_(op, name)                                                                   \

@@ -538,20 +538,9 @@ static fmuc_status set_time(fmuc_inst *in, double t)
     CALL_(in, fmi3SetTime, e_->d[0] = t, L_->fmi3SetTime(I_(in), t));
 }
 
-static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
-{
-    e->n[0] = n;
-    if (!v) {
-        e->flags |= FMUC_W_A_NULL1;
-        return;
-    }
-    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
-        e->d[i] = v[i];
-}
-
 static fmuc_status set_continuous_states(fmuc_inst *in, const double *x, size_t nx)
 {
-    CALL_(in, fmi3SetContinuousStates, keep_reals(e_, x, nx),
+    CALL_(in, fmi3SetContinuousStates, fmuc_trace__reals(e_, x, nx),
           L_->fmi3SetContinuousStates(I_(in), x, nx));
 }
 

@@ -210,19 +210,6 @@ const char *fmuc_fmi_status_name(int status, char *buf, size_t bufsize)
 
 /* ---- traced wrappers: record the arguments, publish, call, record the result ---- */
 
-/* the first values of an array argument, for the trace */
-static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
-{
-    size_t i;
-    e->n[0] = n;
-    if (!v) {
-        e->flags |= FMUC_W_A_NULL1;
-        return;
-    }
-    for (i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
-        e->d[i] = v[i];
-}
-
 static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
 {
     size_t i;
@@ -380,7 +367,7 @@ GETTER_(fmuc_fmi_getString, fmi2GetString, fmi2String)
 fmi2Status fmuc_fmi_setReal(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
                             size_t nvr, const fmi2Real value[])
 {
-    TRACED_(fmi2SetReal, (fmuc_trace__vrs(e_, 0, vr, nvr), keep_reals(e_, value, nvr)),
+    TRACED_(fmi2SetReal, (fmuc_trace__vrs(e_, 0, vr, nvr), fmuc_trace__reals(e_, value, nvr)),
             f->raw.fmi2SetReal(c, vr, nvr, value));
 }
 
@@ -475,7 +462,7 @@ fmi2Status fmuc_fmi_setTime(const fmuc_fmi *f, fmi2Component c, double t)
 fmi2Status fmuc_fmi_setContinuousStates(const fmuc_fmi *f, fmi2Component c, const fmi2Real x[],
                                         size_t nx)
 {
-    TRACED_(fmi2SetContinuousStates, keep_reals(e_, x, nx),
+    TRACED_(fmi2SetContinuousStates, fmuc_trace__reals(e_, x, nx),
             f->raw.fmi2SetContinuousStates(c, x, nx));
 }
 

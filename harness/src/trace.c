@@ -98,6 +98,17 @@ void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t
         e->vr[k][i] = vr[i];
 }
 
+void fmuc_trace__reals(fmuc_w_call *e, const double *v, size_t n)
+{
+    e->n[0] = n;
+    if (!v) {
+        e->flags |= FMUC_W_A_NULL1;
+        return;
+    }
+    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
+        e->d[i] = v[i];
+}
+
 void fmuc_trace__str(fmuc_w_call *e, int k, const char *s)
 {
     size_t len;
