@@ -11,8 +11,7 @@
 #include <string.h>
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
-    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) ||                                                \
-    defined(FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
+    defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
 #include <signal.h>
 #endif
 
@@ -21,11 +20,6 @@
 
 /* Helpers that a FMUC_DEFECT_* build may leave unused. */
 #define MAYBE_UNUSED __attribute__((unused))
-
-#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
-/* What a refused fmi2DeSerializeFMUstate leaves in its FMUstate argument (read-only, not a state) */
-static const char garbage_state[] = "not an FMU state";
-#endif
 
 /* --- state machine as data ----------------------------------------------------------------- */
 enum {
@@ -107,21 +101,9 @@ static const fn_rule fn_rules[FN_COUNT_] = {GLUE_FUNCTIONS(GLUE_RULE_)};
 #define CTX_MAGIC 0x464d5543u   /* "FMUC" */
 #define NODE_MAGIC 0x464d5354u  /* "FMST" */
 #define BLOB_MAGIC 0x53554d46u  /* "FMUS" */
-#define BLOB_VERSION 1u
 #define MAX_CATEGORIES 64
 
-typedef struct state_node {
-    uint32_t magic;
-    struct state_node *next, *prev;
-    size_t size;
-    unsigned char bytes[]; /* blob: header + payload, exactly the serialized form */
-} state_node;
-
-typedef struct {
-    uint32_t magic, version;
-    uint64_t guid_hash, payload_size, checksum;
-} blob_header;
-
+/* the glue's fields in an FMU state (glue_core.h) */
 typedef struct {
     uint32_t state, flags;
     double time, start_time, stop_time, tolerance, t_floor, last_ok_time;
@@ -157,7 +139,7 @@ struct fmuc_m_ctx {
     size_t nx;
     size_t *xi, *dxi; /* table indices of the states and of their derivatives */
     double *work;     /* 6*nx doubles for the RK4 */
-    state_node *states;
+    fmuc_gc_state *states;
     void *data;
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
     unsigned nominal_epoch; /* state-changing event iterations so far */
@@ -486,64 +468,9 @@ static char *decode_uri(const fmi2CallbackFunctions *cb, const char *uri, const 
     return out;
 }
 
-/* --- FMU state blobs ----------------------------------------------------------------------- */
-static fmi2Status model_state_size(fmuc_m_ctx *c, size_t *n)
+/* --- FMU state blobs (glue_core.c) --------------------------------------------------------- */
+static void fs_save(const fmuc_m_ctx *c, void *glue)
 {
-    if (c->desc->state_size)
-        return c->desc->state_size(c, c->data, n);
-    *n = c->desc->data_size;
-    return fmi2OK;
-}
-
-static void node_link(fmuc_m_ctx *c, state_node *s)
-{
-    s->prev = NULL;
-    s->next = c->states;
-    if (c->states)
-        c->states->prev = s;
-    c->states = s;
-}
-
-static void node_unlink(fmuc_m_ctx *c, state_node *s)
-{
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->states = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
-}
-
-static int node_owned(const fmuc_m_ctx *c, const state_node *s)
-{
-    for (const state_node *n = c->states; n; n = n->next)
-        if (n == s)
-            return 1;
-    return 0;
-}
-
-static state_node *node_new(fmuc_m_ctx *c, size_t size)
-{
-    state_node *s = mem_alloc(cbs(c), 1, sizeof *s + size);
-    if (!s)
-        return NULL;
-    s->magic = NODE_MAGIC;
-    s->size = size;
-    node_link(c, s);
-    return s;
-}
-
-static void node_free(fmuc_m_ctx *c, state_node *s)
-{
-    node_unlink(c, s);
-    s->magic = 0;
-    mem_free(cbs(c), s);
-}
-
-static fmi2Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, size_t msize)
-{
-    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fmuc_gc_fnv64(c->guid, strlen(c->guid)),
-                     size - sizeof h, 0};
     blob_glue g = {0};
     g.state = c->state;
     g.flags = (c->stop_defined ? GF_STOP : 0) | (c->tol_defined ? GF_TOL : 0) |
@@ -555,69 +482,26 @@ static fmi2Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, si
     g.t_floor = c->t_floor;
     g.last_ok_time = c->last_ok_time;
     g.last_step_status = (int32_t)c->last_step_status;
-    memcpy(bytes + sizeof h, &g, sizeof g);
-    unsigned char *m = bytes + sizeof h + sizeof g;
-    fmi2Status st = fmi2OK;
-    if (c->desc->state_save)
-        st = c->desc->state_save(c, c->data, m, msize);
-    else
-        memcpy(m, c->data, msize);
-    if (st > fmi2Warning)
-        return st;
-    h.checksum = fmuc_gc_fnv64(bytes + sizeof h, h.payload_size);
-    memcpy(bytes, &h, sizeof h);
-    return st;
+    memcpy(glue, &g, sizeof g);
 }
 
-/* Refuses foreign or corrupt bytes: magic, version, GUID hash, size, checksum, glue fields. */
-static const char *blob_invalid(const fmuc_m_ctx *c, const unsigned char *bytes, size_t size)
+static unsigned fs_restorable(const fmuc_m_ctx *c)
 {
-    blob_header h;
-    blob_glue g;
-    if (!bytes || size < sizeof h + sizeof g)
-        return "too short to be an FMU state of this model";
-    memcpy(&h, bytes, sizeof h);
-    if (h.magic != BLOB_MAGIC)
-        return "bad magic (not an FMU state of this glue)";
-    if (h.version != BLOB_VERSION)
-        return "unsupported state format version";
-    if (h.guid_hash != fmuc_gc_fnv64(c->guid, strlen(c->guid)))
-        return "state was made by a different model (GUID hash differs)";
-    if (h.payload_size != size - sizeof h)
-        return "size does not match the header";
-    if (h.checksum != fmuc_gc_fnv64(bytes + sizeof h, h.payload_size))
-        return "checksum mismatch (corrupt state)";
-    memcpy(&g, bytes + sizeof h, sizeof g);
-    unsigned valid = ST_SETTABLE_STATE;
-    if (!(g.state & valid) || (g.state & (g.state - 1)))
-        return "invalid state-machine state in the FMU state";
-    if (!c->desc->state_size && h.payload_size - sizeof g != c->desc->data_size)
-        return "model data size differs";
-    return NULL;
+    (void)c;
+    return ST_SETTABLE_STATE;
 }
 
-static fmi2Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t size)
+static unsigned fs_set_phase(fmuc_m_ctx *c, unsigned st)
+{
+    unsigned old = c->state;
+    c->state = st;
+    return old;
+}
+
+static void fs_load(fmuc_m_ctx *c, const void *glue)
 {
     blob_glue g;
-    memcpy(&g, bytes + sizeof(blob_header), sizeof g);
-    const unsigned char *m = bytes + sizeof(blob_header) + sizeof g;
-    size_t msize = size - sizeof(blob_header) - sizeof g;
-    fmi2Status st = fmi2OK;
-    unsigned old_state = c->state;
-    c->state = g.state; /* the model's state_load sees the phase it is restored into */
-#ifndef FMUC_DEFECT_PARTIAL_SET_FMUSTATE
-    if (c->desc->state_load)
-        st = c->desc->state_load(c, c->data, m, msize);
-    else
-        memcpy(c->data, m, msize);
-#else
-    (void)m;
-    (void)msize;
-#endif
-    if (st > fmi2Warning) {
-        c->state = old_state;
-        return st;
-    }
+    memcpy(&g, glue, sizeof g);
     c->stop_defined = (g.flags & GF_STOP) != 0;
     c->tol_defined = (g.flags & GF_TOL) != 0;
     c->terminated = (g.flags & GF_TERMINATED) != 0;
@@ -629,18 +513,25 @@ static fmi2Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t si
     c->last_ok_time = g.last_ok_time;
     c->last_step_status = (fmi2Status)g.last_step_status;
     c->dirty = 1;
-    return st;
 }
 
-static int caps_state(fmuc_m_ctx *c, const char *fn, unsigned need)
-{
-    if ((c->desc->caps & need) != need) {
-        glog(c, fmi2Error, "%s: not supported (%s is false)", fn,
-             (need & FMUC_M_CAP_SERIALIZE) ? "canSerializeFMUstate" : "canGetAndSetFMUstate");
-        return 0;
-    }
-    return 1;
-}
+static const fmuc_gc_state_kind fs_kind = {
+    {"fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate", "fmi2SerializedFMUstateSize",
+     "fmi2SerializeFMUstate", "fmi2DeSerializeFMUstate"},
+    NODE_MAGIC,
+    BLOB_MAGIC,
+    "FMUstate",
+    "state was made by a different model (GUID hash differs)",
+    "invalid state-machine state in the FMU state",
+    sizeof(blob_glue),
+    fs_save,
+    fs_restorable,
+    fs_set_phase,
+    fs_load,
+};
+
+/* the instance's FMU states for glue_core */
+#define FS_(c) (&(fmuc_gc_states){&fs_kind, (c), (c)->desc, (c)->data, (c)->guid, &(c)->states})
 
 /* --- inquiry ------------------------------------------------------------------------------- */
 const char *fmi2GetTypesPlatform(void) { return fmi2TypesPlatform; }
@@ -685,8 +576,7 @@ fmi2Status fmi2SetDebugLogging(fmi2Component comp, fmi2Boolean loggingOn, size_t
 static void free_ctx(fmuc_m_ctx *c)
 {
     const fmi2CallbackFunctions cb = *cbs(c);
-    while (c->states)
-        node_free(c, c->states);
+    fmuc_gc_state_free_all(FS_(c));
     if (c->data && c->desc->release)
         c->desc->release(c, c->data);
     mem_free(&cb, c->data);
@@ -1195,95 +1085,27 @@ fmi2Status fmi2GetFMUstate(fmi2Component comp, fmi2FMUstate *FMUstate)
 {
     BEGIN(GetFMUstate);
     REQUIRE_PTR(FMUstate, GetFMUstate);
-    if (!caps_state(c, "fmi2GetFMUstate", FMUC_M_CAP_GET_SET_STATE))
-        return done(c, fmi2Error);
-    state_node *old = *FMUstate;
-    if (old && (!node_owned(c, old) || old->magic != NODE_MAGIC)) {
-        glog(c, fmi2Error, "fmi2GetFMUstate: *FMUstate is not an FMU state of this instance");
-        return done(c, fmi2Error);
-    }
-    size_t msize = 0;
-    fmi2Status st = model_state_size(c, &msize);
-    if (st > fmi2Warning)
-        return done(c, st);
-    size_t size = sizeof(blob_header) + sizeof(blob_glue) + msize;
-    state_node *s = old;
-    if (!s || s->size != size) {
-        s = node_new(c, size);
-        if (!s) {
-            glog(c, fmi2Error, "fmi2GetFMUstate: out of memory");
-            return done(c, fmi2Error);
-        }
-        if (old)
-            node_free(c, old);
-    }
-    st = worst(st, save_into(c, s->bytes, size, msize));
-    if (st > fmi2Warning) {
-        if (s != old)
-            node_free(c, s);
-        return done(c, st);
-    }
-    *FMUstate = s;
-    return st;
-}
-
-static state_node *owned_state(fmuc_m_ctx *c, fmi2FMUstate p, const char *fn)
-{
-    state_node *s = p;
-    if (!s || !node_owned(c, s) || s->magic != NODE_MAGIC) {
-        glog(c, fmi2Error, "%s: not an FMU state of this instance", fn);
-        return NULL;
-    }
-    return s;
+    return done(c, (fmi2Status)fmuc_gc_state_get(FS_(c), FMUstate));
 }
 
 fmi2Status fmi2SetFMUstate(fmi2Component comp, fmi2FMUstate FMUstate)
 {
     BEGIN(SetFMUstate);
-    if (!caps_state(c, "fmi2SetFMUstate", FMUC_M_CAP_GET_SET_STATE))
-        return done(c, fmi2Error);
-    state_node *s = owned_state(c, FMUstate, "fmi2SetFMUstate");
-    if (!s)
-        return done(c, fmi2Error);
-    const char *why = blob_invalid(c, s->bytes, s->size);
-    if (why) {
-        glog(c, fmi2Error, "fmi2SetFMUstate: %s", why);
-        return done(c, fmi2Error);
-    }
-    fmi2Status st = load_from(c, s->bytes, s->size);
-    return st > fmi2Warning ? done(c, st) : st;
+    return done(c, (fmi2Status)fmuc_gc_state_set(FS_(c), FMUstate));
 }
 
 fmi2Status fmi2FreeFMUstate(fmi2Component comp, fmi2FMUstate *FMUstate)
 {
     BEGIN(FreeFMUstate);
     REQUIRE_PTR(FMUstate, FreeFMUstate);
-    if (!*FMUstate)
-        return fmi2OK;
-#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
-    if (*FMUstate == (fmi2FMUstate)garbage_state)
-        abort(); /* as a double free would */
-#endif
-    state_node *s = owned_state(c, *FMUstate, "fmi2FreeFMUstate");
-    if (!s)
-        return done(c, fmi2Error);
-    node_free(c, s);
-    *FMUstate = NULL;
-    return fmi2OK;
+    return done(c, (fmi2Status)fmuc_gc_state_free(FS_(c), FMUstate));
 }
 
 fmi2Status fmi2SerializedFMUstateSize(fmi2Component comp, fmi2FMUstate FMUstate, size_t *size)
 {
     BEGIN(SerializedFMUstateSize);
     REQUIRE_PTR(size, SerializedFMUstateSize);
-    if (!caps_state(c, "fmi2SerializedFMUstateSize",
-                    FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
-        return done(c, fmi2Error);
-    state_node *s = owned_state(c, FMUstate, "fmi2SerializedFMUstateSize");
-    if (!s)
-        return done(c, fmi2Error);
-    *size = s->size;
-    return fmi2OK;
+    return done(c, (fmi2Status)fmuc_gc_state_size(FS_(c), FMUstate, size));
 }
 
 fmi2Status fmi2SerializeFMUstate(fmi2Component comp, fmi2FMUstate FMUstate,
@@ -1291,17 +1113,8 @@ fmi2Status fmi2SerializeFMUstate(fmi2Component comp, fmi2FMUstate FMUstate,
 {
     BEGIN(SerializeFMUstate);
     REQUIRE_PTR(serializedState, SerializeFMUstate);
-    if (!caps_state(c, "fmi2SerializeFMUstate", FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
-        return done(c, fmi2Error);
-    state_node *s = owned_state(c, FMUstate, "fmi2SerializeFMUstate");
-    if (!s)
-        return done(c, fmi2Error);
-    if (size < s->size) {
-        glog(c, fmi2Error, "fmi2SerializeFMUstate: buffer of %zu bytes, %zu needed", size, s->size);
-        return done(c, fmi2Error);
-    }
-    memcpy(serializedState, s->bytes, s->size);
-    return fmi2OK;
+    return done(c, (fmi2Status)fmuc_gc_state_serialize(FS_(c), FMUstate,
+                                                       (unsigned char *)serializedState, size));
 }
 
 fmi2Status fmi2DeSerializeFMUstate(fmi2Component comp, const fmi2Byte serializedState[],
@@ -1309,35 +1122,8 @@ fmi2Status fmi2DeSerializeFMUstate(fmi2Component comp, const fmi2Byte serialized
 {
     BEGIN(DeSerializeFMUstate);
     REQUIRE_PTR(FMUstate, DeSerializeFMUstate);
-    if (!caps_state(c, "fmi2DeSerializeFMUstate",
-                    FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
-        return done(c, fmi2Error);
-#ifdef FMUC_DEFECT_DESERIALIZE_IGNORES_BYTES
-    (void)serializedState;
-    (void)size;
-    *FMUstate = NULL;
-    return fmi2GetFMUstate(comp, FMUstate);
-#else
-    const char *why = blob_invalid(c, (const unsigned char *)serializedState, size);
-    if (why) {
-#ifdef FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT
-        raise(SIGSEGV);
-#endif
-#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
-        *FMUstate = (fmi2FMUstate)garbage_state; /* and fmi2FreeFMUstate of it aborts */
-#endif
-        glog(c, fmi2Error, "fmi2DeSerializeFMUstate: refused: %s", why);
-        return done(c, fmi2Error);
-    }
-    state_node *s = node_new(c, size);
-    if (!s) {
-        glog(c, fmi2Error, "fmi2DeSerializeFMUstate: out of memory");
-        return done(c, fmi2Error);
-    }
-    memcpy(s->bytes, serializedState, size);
-    *FMUstate = s;
-    return fmi2OK;
-#endif
+    return done(c, (fmi2Status)fmuc_gc_state_deserialize(
+                       FS_(c), (const unsigned char *)serializedState, size, FMUstate));
 }
 
 /* --- directional derivatives --------------------------------------------------------------- */

@@ -133,21 +133,9 @@ static const fn_rule fn_rules[FN_COUNT_] = {GLUE3_FUNCTIONS(GLUE_RULE_)};
 #define CTX_MAGIC 0x464d5533u  /* "FMU3" */
 #define NODE_MAGIC 0x464d5333u /* "FMS3" */
 #define BLOB_MAGIC 0x33554d46u /* "FMU3" reversed */
-#define BLOB_VERSION 1u
 #define MAX_CATEGORIES 64
 
-typedef struct state_node {
-    uint32_t magic;
-    struct state_node *next, *prev;
-    size_t size;
-    unsigned char bytes[]; /* blob: header + payload, exactly the serialized form */
-} state_node;
-
-typedef struct {
-    uint32_t magic, version;
-    uint64_t token_hash, payload_size, checksum;
-} blob_header;
-
+/* the glue's fields in an FMU state (glue_core.h) */
 typedef struct {
     uint32_t state, flags;
     double time, start_time, stop_time, tolerance, t_event, t_cis_last, t_cis_prev;
@@ -180,7 +168,7 @@ struct fmuc_m_ctx {
     size_t nx;        /* number of state elements: the length of the state vector */
     size_t *xi, *dxi; /* table indices of the state variables and of their derivatives */
     double *work;     /* 6*nx doubles for the RK4 */
-    state_node *states;
+    fmuc_gc_state *states;
     void *data;
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
     unsigned nominal_epoch; /* state-changing event iterations so far */
@@ -461,64 +449,9 @@ static fmi3Status calc_for_read(fmuc_m_ctx *c)
     return run_calc(c);
 }
 
-/* --- FMU state blobs ----------------------------------------------------------------------- */
-static fmi3Status model_state_size(fmuc_m_ctx *c, size_t *n)
+/* --- FMU state blobs (glue_core.c) --------------------------------------------------------- */
+static void fs_save(const fmuc_m_ctx *c, void *glue)
 {
-    if (c->desc->state_size)
-        return st3(c->desc->state_size(c, c->data, n));
-    *n = c->desc->data_size;
-    return fmi3OK;
-}
-
-static void node_link(fmuc_m_ctx *c, state_node *s)
-{
-    s->prev = NULL;
-    s->next = c->states;
-    if (c->states)
-        c->states->prev = s;
-    c->states = s;
-}
-
-static void node_unlink(fmuc_m_ctx *c, state_node *s)
-{
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->states = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
-}
-
-static int node_owned(const fmuc_m_ctx *c, const state_node *s)
-{
-    for (const state_node *n = c->states; n; n = n->next)
-        if (n == s)
-            return 1;
-    return 0;
-}
-
-static state_node *node_new(fmuc_m_ctx *c, size_t size)
-{
-    state_node *s = calloc(1, sizeof *s + size);
-    if (!s)
-        return NULL;
-    s->magic = NODE_MAGIC;
-    s->size = size;
-    node_link(c, s);
-    return s;
-}
-
-static void node_free(fmuc_m_ctx *c, state_node *s)
-{
-    node_unlink(c, s);
-    s->magic = 0;
-    free(s);
-}
-
-static fmi3Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, size_t msize)
-{
-    blob_header h = {BLOB_MAGIC, BLOB_VERSION, fmuc_gc_fnv64(c->token, strlen(c->token)),
-                     size - sizeof h, 0};
     blob_glue g;
     memset(&g, 0, sizeof g);
     g.state = c->state;
@@ -531,76 +464,26 @@ static fmi3Status save_into(fmuc_m_ctx *c, unsigned char *bytes, size_t size, si
     g.t_event = c->t_event;
     g.t_cis_last = c->t_cis_last;
     g.t_cis_prev = c->t_cis_prev;
-    memcpy(bytes + sizeof h, &g, sizeof g);
-    unsigned char *m = bytes + sizeof h + sizeof g;
-    fmi3Status st = fmi3OK;
-    if (c->desc->state_save)
-        st = st3(c->desc->state_save(c, c->data, m, msize));
-    else
-        memcpy(m, c->data, msize);
-    if (st > fmi3Warning)
-        return st;
-    h.checksum = fmuc_gc_fnv64(bytes + sizeof h, h.payload_size);
-    memcpy(bytes, &h, sizeof h);
-    return st;
+    memcpy(glue, &g, sizeof g);
 }
 
 /* States an FMU state of this instance's interface type may hold. */
-static unsigned states_of(const fmuc_m_ctx *c)
+static unsigned fs_restorable(const fmuc_m_ctx *c)
 {
     return ST_INST | ST_INIT | ST_T | (c->iface == FMUC_FMI3_IFACE_ME ? ST_EM | ST_CTM : ST_SM);
 }
 
-/* Refuses foreign or corrupt bytes: magic, version, token hash, size, checksum, glue fields. */
-static const char *blob_invalid(const fmuc_m_ctx *c, const unsigned char *bytes, size_t size)
+static unsigned fs_set_phase(fmuc_m_ctx *c, unsigned st)
 {
-    blob_header h;
-    blob_glue g;
-    if (!bytes || size < sizeof h + sizeof g)
-        return "too short to be an FMU state of this model";
-    memcpy(&h, bytes, sizeof h);
-    if (h.magic != BLOB_MAGIC)
-        return "bad magic (not an FMU state of this glue)";
-    if (h.version != BLOB_VERSION)
-        return "unsupported state format version";
-    if (h.token_hash != fmuc_gc_fnv64(c->token, strlen(c->token)))
-        return "state was made by a different model (instantiationToken hash differs)";
-    if (h.payload_size != size - sizeof h)
-        return "size does not match the header";
-    if (h.checksum != fmuc_gc_fnv64(bytes + sizeof h, h.payload_size))
-        return "checksum mismatch (corrupt state)";
-    memcpy(&g, bytes + sizeof h, sizeof g);
-    if (!(g.state & states_of(c)) || (g.state & (g.state - 1)))
-        return "the FMU state holds a state-machine state of another interface type";
-    if (!c->desc->state_size && h.payload_size - sizeof g != c->desc->data_size)
-        return "model data size differs";
-    return NULL;
+    unsigned old = c->state;
+    c->state = st;
+    return old;
 }
 
-static fmi3Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t size)
+static void fs_load(fmuc_m_ctx *c, const void *glue)
 {
     blob_glue g;
-    memcpy(&g, bytes + sizeof(blob_header), sizeof g);
-    const unsigned char *m = bytes + sizeof(blob_header) + sizeof g;
-    size_t msize = size - sizeof(blob_header) - sizeof g;
-    fmi3Status st = fmi3OK;
-    unsigned old_state = c->state;
-    c->state = g.state; /* the model's state_load sees the phase it is restored into */
-#ifndef FMUC_DEFECT_PARTIAL_SET_FMUSTATE
-    if (c->desc->state_load)
-        st = st3(c->desc->state_load(c, c->data, m, msize));
-    else
-        memcpy(c->data, m, msize);
-#else
-    /* broken FMU (eq-fmu-state--fmi3): the glue's time and mode are restored, the model's data
-     * (its states) are not */
-    (void)m;
-    (void)msize;
-#endif
-    if (st > fmi3Warning) {
-        c->state = old_state;
-        return st;
-    }
+    memcpy(&g, glue, sizeof g);
     c->stop_defined = (g.flags & GF_STOP) != 0;
     c->tol_defined = (g.flags & GF_TOL) != 0;
     c->terminated = (g.flags & GF_TERMINATED) != 0;
@@ -612,18 +495,25 @@ static fmi3Status load_from(fmuc_m_ctx *c, const unsigned char *bytes, size_t si
     c->t_cis_last = g.t_cis_last;
     c->t_cis_prev = g.t_cis_prev;
     c->dirty = 1;
-    return st;
 }
 
-static int caps_state(fmuc_m_ctx *c, const char *fn, unsigned need)
-{
-    if ((c->desc->caps & need) != need) {
-        glog(c, fmi2Error, "%s: not supported (%s is false)", fn,
-             (need & FMUC_M_CAP_SERIALIZE) ? "canSerializeFMUState" : "canGetAndSetFMUState");
-        return 0;
-    }
-    return 1;
-}
+static const fmuc_gc_state_kind fs_kind = {
+    {"fmi3GetFMUState", "fmi3SetFMUState", "fmi3FreeFMUState", "fmi3SerializedFMUStateSize",
+     "fmi3SerializeFMUState", "fmi3DeserializeFMUState"},
+    NODE_MAGIC,
+    BLOB_MAGIC,
+    "FMUState",
+    "state was made by a different model (instantiationToken hash differs)",
+    "the FMU state holds a state-machine state of another interface type",
+    sizeof(blob_glue),
+    fs_save,
+    fs_restorable,
+    fs_set_phase,
+    fs_load,
+};
+
+/* the instance's FMU states for glue_core */
+#define FS_(c) (&(fmuc_gc_states){&fs_kind, (c), (c)->desc, (c)->data, (c)->token, &(c)->states})
 
 /* --- version, logging ---------------------------------------------------------------------- */
 const char *fmi3GetVersion(void) { return fmi3Version; }
@@ -661,8 +551,7 @@ fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, siz
 /* --- creation and destruction -------------------------------------------------------------- */
 static void free_ctx(fmuc_m_ctx *c)
 {
-    while (c->states)
-        node_free(c, c->states);
+    fmuc_gc_state_free_all(FS_(c));
     if (c->data && c->desc->release)
         c->desc->release(c, c->data);
     free(c->data);
@@ -1409,91 +1298,27 @@ fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
 {
     BEGIN(GetFMUState);
     REQUIRE_PTR(FMUState, GetFMUState);
-    if (!caps_state(c, "fmi3GetFMUState", FMUC_M_CAP_GET_SET_STATE))
-        return done(c, fmi3Error);
-    state_node *old = *FMUState;
-    if (old && (!node_owned(c, old) || old->magic != NODE_MAGIC)) {
-        glog(c, fmi2Error, "fmi3GetFMUState: *FMUState is not an FMU state of this instance");
-        return done(c, fmi3Error);
-    }
-    size_t msize = 0;
-    fmi3Status st = model_state_size(c, &msize);
-    if (st > fmi3Warning)
-        return done(c, st);
-    size_t size = sizeof(blob_header) + sizeof(blob_glue) + msize;
-    state_node *s = old;
-    if (!s || s->size != size) {
-        s = node_new(c, size);
-        if (!s) {
-            glog(c, fmi2Error, "fmi3GetFMUState: out of memory");
-            return done(c, fmi3Error);
-        }
-        if (old)
-            node_free(c, old);
-    }
-    st = worst(st, save_into(c, s->bytes, size, msize));
-    if (st > fmi3Warning) {
-        if (s != old)
-            node_free(c, s);
-        return done(c, st);
-    }
-    *FMUState = s;
-    return st;
-}
-
-static state_node *owned_state(fmuc_m_ctx *c, fmi3FMUState p, const char *fn)
-{
-    state_node *s = p;
-    if (!s || !node_owned(c, s) || s->magic != NODE_MAGIC) {
-        glog(c, fmi2Error, "%s: not an FMU state of this instance", fn);
-        return NULL;
-    }
-    return s;
+    return done(c, (fmi3Status)fmuc_gc_state_get(FS_(c), FMUState));
 }
 
 fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState)
 {
     BEGIN(SetFMUState);
-    if (!caps_state(c, "fmi3SetFMUState", FMUC_M_CAP_GET_SET_STATE))
-        return done(c, fmi3Error);
-    state_node *s = owned_state(c, FMUState, "fmi3SetFMUState");
-    if (!s)
-        return done(c, fmi3Error);
-    const char *why = blob_invalid(c, s->bytes, s->size);
-    if (why) {
-        glog(c, fmi2Error, "fmi3SetFMUState: %s", why);
-        return done(c, fmi3Error);
-    }
-    fmi3Status st = load_from(c, s->bytes, s->size);
-    return st > fmi3Warning ? done(c, st) : st;
+    return done(c, (fmi3Status)fmuc_gc_state_set(FS_(c), FMUState));
 }
 
 fmi3Status fmi3FreeFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
 {
     BEGIN(FreeFMUState);
     REQUIRE_PTR(FMUState, FreeFMUState);
-    if (!*FMUState)
-        return fmi3OK;
-    state_node *s = owned_state(c, *FMUState, "fmi3FreeFMUState");
-    if (!s)
-        return done(c, fmi3Error);
-    node_free(c, s);
-    *FMUState = NULL;
-    return fmi3OK;
+    return done(c, (fmi3Status)fmuc_gc_state_free(FS_(c), FMUState));
 }
 
 fmi3Status fmi3SerializedFMUStateSize(fmi3Instance instance, fmi3FMUState FMUState, size_t *size)
 {
     BEGIN(SerializedFMUStateSize);
     REQUIRE_PTR(size, SerializedFMUStateSize);
-    if (!caps_state(c, "fmi3SerializedFMUStateSize",
-                    FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
-        return done(c, fmi3Error);
-    state_node *s = owned_state(c, FMUState, "fmi3SerializedFMUStateSize");
-    if (!s)
-        return done(c, fmi3Error);
-    *size = s->size;
-    return fmi3OK;
+    return done(c, (fmi3Status)fmuc_gc_state_size(FS_(c), FMUState, size));
 }
 
 fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState,
@@ -1501,18 +1326,7 @@ fmi3Status fmi3SerializeFMUState(fmi3Instance instance, fmi3FMUState FMUState,
 {
     BEGIN(SerializeFMUState);
     REQUIRE_PTR(serializedState, SerializeFMUState);
-    if (!caps_state(c, "fmi3SerializeFMUState", FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
-        return done(c, fmi3Error);
-    state_node *s = owned_state(c, FMUState, "fmi3SerializeFMUState");
-    if (!s)
-        return done(c, fmi3Error);
-    if (size < s->size) {
-        glog(c, fmi2Error, "fmi3SerializeFMUState: buffer of %zu bytes, %zu needed", size,
-             s->size);
-        return done(c, fmi3Error);
-    }
-    memcpy(serializedState, s->bytes, s->size);
-    return fmi3OK;
+    return done(c, (fmi3Status)fmuc_gc_state_serialize(FS_(c), FMUState, serializedState, size));
 }
 
 fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte serializedState[],
@@ -1520,22 +1334,8 @@ fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte seriali
 {
     BEGIN(DeserializeFMUState);
     REQUIRE_PTR(FMUState, DeserializeFMUState);
-    if (!caps_state(c, "fmi3DeserializeFMUState",
-                    FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
-        return done(c, fmi3Error);
-    const char *why = blob_invalid(c, serializedState, size);
-    if (why) {
-        glog(c, fmi2Error, "fmi3DeserializeFMUState: refused: %s", why);
-        return done(c, fmi3Error);
-    }
-    state_node *s = node_new(c, size);
-    if (!s) {
-        glog(c, fmi2Error, "fmi3DeserializeFMUState: out of memory");
-        return done(c, fmi3Error);
-    }
-    memcpy(s->bytes, serializedState, size);
-    *FMUState = s;
-    return fmi3OK;
+    return done(c, (fmi3Status)fmuc_gc_state_deserialize(FS_(c), serializedState, size,
+                                                         FMUState));
 }
 
 /* --- directional derivatives (scalar Float64 variables; sizes = element counts) ------------ */

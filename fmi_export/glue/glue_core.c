@@ -3,7 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT
+#include <signal.h>
+#endif
 
 const fmuc_m_var *fmuc_gc_find_vr(const fmuc_m_desc *d, unsigned vr, fmuc_m_type t)
 {
@@ -221,4 +225,305 @@ int fmuc_gc_rk4(void *inst, fmuc_gc_deriv_fn deriv, size_t nx, double *work, dou
             x[j] = x[j] + (hs / 6.0) * (k1[j] + 2.0 * k2[j] + 2.0 * k3[j] + k4[j]);
     }
     return st;
+}
+
+/* --- FMU states ---------------------------------------------------------------------------- */
+#define BLOB_VERSION 1u
+
+struct fmuc_gc_state {
+    uint32_t magic;
+    struct fmuc_gc_state *next, *prev;
+    size_t size;
+    unsigned char bytes[]; /* blob: header + payload, exactly the serialized form */
+};
+
+typedef struct {
+    uint32_t magic, version;
+    uint64_t id_hash, payload_size, checksum;
+} blob_header;
+
+#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
+/* What a refused DeSerialize leaves in its FMU state argument (read-only, not a state) */
+static const char garbage_state[] = "not an FMU state";
+#endif
+
+static int caps_state(const fmuc_gc_states *fs, const char *fn, unsigned need)
+{
+    if ((fs->desc->caps & need) != need) {
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: not supported (%s%s is false)", fn,
+                   (need & FMUC_M_CAP_SERIALIZE) ? "canSerialize" : "canGetAndSet",
+                   fs->kind->arg);
+        return 0;
+    }
+    return 1;
+}
+
+static int model_state_size(const fmuc_gc_states *fs, size_t *n)
+{
+    if (fs->desc->state_size)
+        return fs->desc->state_size(fs->c, fs->data, n);
+    *n = fs->desc->data_size;
+    return fmi2OK;
+}
+
+static fmuc_gc_state *node_new(const fmuc_gc_states *fs, size_t size)
+{
+    fmuc_gc_state *s = fmuc_m_alloc(fs->c, 1, sizeof *s + size);
+    if (!s)
+        return NULL;
+    s->magic = fs->kind->node_magic;
+    s->size = size;
+    s->prev = NULL;
+    s->next = *fs->head;
+    if (*fs->head)
+        (*fs->head)->prev = s;
+    *fs->head = s;
+    return s;
+}
+
+static void node_free(const fmuc_gc_states *fs, fmuc_gc_state *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        *fs->head = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    s->magic = 0;
+    fmuc_m_free(fs->c, s);
+}
+
+/* s when it is an FMU state of this instance, else NULL */
+static fmuc_gc_state *owned(const fmuc_gc_states *fs, void *p)
+{
+    for (fmuc_gc_state *n = *fs->head; n; n = n->next)
+        if (n == p)
+            return n->magic == fs->kind->node_magic ? n : NULL;
+    return NULL;
+}
+
+static fmuc_gc_state *owned_or_log(const fmuc_gc_states *fs, void *p, const char *fn)
+{
+    fmuc_gc_state *s = p ? owned(fs, p) : NULL;
+    if (!s)
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: not an FMU state of this instance", fn);
+    return s;
+}
+
+static int save_into(const fmuc_gc_states *fs, unsigned char *bytes, size_t size, size_t msize)
+{
+    const fmuc_gc_state_kind *k = fs->kind;
+    blob_header h = {k->blob_magic, BLOB_VERSION, fmuc_gc_fnv64(fs->id, strlen(fs->id)),
+                     size - sizeof h, 0};
+    k->save(fs->c, bytes + sizeof h);
+    unsigned char *m = bytes + sizeof h + k->glue_size;
+    int st = fmi2OK;
+    if (fs->desc->state_save)
+        st = fs->desc->state_save(fs->c, fs->data, m, msize);
+    else
+        memcpy(m, fs->data, msize);
+    if (st > fmi2Warning)
+        return st;
+    h.checksum = fmuc_gc_fnv64(bytes + sizeof h, h.payload_size);
+    memcpy(bytes, &h, sizeof h);
+    return st;
+}
+
+/* Refuses foreign or corrupt bytes: magic, version, id hash, size, checksum, glue fields. */
+static const char *blob_invalid(const fmuc_gc_states *fs, const unsigned char *bytes,
+                                size_t size)
+{
+    const fmuc_gc_state_kind *k = fs->kind;
+    blob_header h;
+    uint32_t st;
+    if (!bytes || size < sizeof h + k->glue_size)
+        return "too short to be an FMU state of this model";
+    memcpy(&h, bytes, sizeof h);
+    if (h.magic != k->blob_magic)
+        return "bad magic (not an FMU state of this glue)";
+    if (h.version != BLOB_VERSION)
+        return "unsupported state format version";
+    if (h.id_hash != fmuc_gc_fnv64(fs->id, strlen(fs->id)))
+        return k->foreign;
+    if (h.payload_size != size - sizeof h)
+        return "size does not match the header";
+    if (h.checksum != fmuc_gc_fnv64(bytes + sizeof h, h.payload_size))
+        return "checksum mismatch (corrupt state)";
+    memcpy(&st, bytes + sizeof h, sizeof st);
+    if (!(st & k->restorable(fs->c)) || (st & (st - 1)))
+        return k->bad_state;
+    if (!fs->desc->state_size && h.payload_size - k->glue_size != fs->desc->data_size)
+        return "model data size differs";
+    return NULL;
+}
+
+static int load_from(const fmuc_gc_states *fs, const unsigned char *bytes, size_t size)
+{
+    const fmuc_gc_state_kind *k = fs->kind;
+    const unsigned char *glue = bytes + sizeof(blob_header);
+    const unsigned char *m = glue + k->glue_size;
+    size_t msize = size - sizeof(blob_header) - k->glue_size;
+    uint32_t phase;
+    int st = fmi2OK;
+    memcpy(&phase, glue, sizeof phase);
+    /* the model's state_load sees the phase it is restored into */
+    unsigned old_phase = k->set_phase(fs->c, phase);
+#ifndef FMUC_DEFECT_PARTIAL_SET_FMUSTATE
+    if (fs->desc->state_load)
+        st = fs->desc->state_load(fs->c, fs->data, m, msize);
+    else
+        memcpy(fs->data, m, msize);
+#else
+    /* broken FMUs (eq-fmu-state, eq-fmu-state--fmi3): the glue's time and mode are restored,
+     * the model's data (its states) are not */
+    (void)m;
+    (void)msize;
+#endif
+    if (st > fmi2Warning) {
+        k->set_phase(fs->c, old_phase);
+        return st;
+    }
+    k->load(fs->c, glue);
+    return st;
+}
+
+int fmuc_gc_state_get(const fmuc_gc_states *fs, void **state)
+{
+    const char *fn = fs->kind->names[FMUC_GC_GET];
+    if (!caps_state(fs, fn, FMUC_M_CAP_GET_SET_STATE))
+        return fmi2Error;
+    fmuc_gc_state *old = *state;
+    if (old && !owned(fs, old)) {
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: *%s is not an FMU state of this instance", fn,
+                   fs->kind->arg);
+        return fmi2Error;
+    }
+    size_t msize = 0;
+    int st = model_state_size(fs, &msize);
+    if (st > fmi2Warning)
+        return st;
+    size_t size = sizeof(blob_header) + fs->kind->glue_size + msize;
+    fmuc_gc_state *s = old;
+    if (!s || s->size != size) {
+        s = node_new(fs, size);
+        if (!s) {
+            fmuc_m_log(fs->c, fmi2Error, NULL, "%s: out of memory", fn);
+            return fmi2Error;
+        }
+        if (old)
+            node_free(fs, old);
+    }
+    st = worst(st, save_into(fs, s->bytes, size, msize));
+    if (st > fmi2Warning) {
+        if (s != old)
+            node_free(fs, s);
+        return st;
+    }
+    *state = s;
+    return st;
+}
+
+int fmuc_gc_state_set(const fmuc_gc_states *fs, void *state)
+{
+    const char *fn = fs->kind->names[FMUC_GC_SET];
+    if (!caps_state(fs, fn, FMUC_M_CAP_GET_SET_STATE))
+        return fmi2Error;
+    fmuc_gc_state *s = owned_or_log(fs, state, fn);
+    if (!s)
+        return fmi2Error;
+    const char *why = blob_invalid(fs, s->bytes, s->size);
+    if (why) {
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: %s", fn, why);
+        return fmi2Error;
+    }
+    return load_from(fs, s->bytes, s->size);
+}
+
+int fmuc_gc_state_free(const fmuc_gc_states *fs, void **state)
+{
+    const char *fn = fs->kind->names[FMUC_GC_FREE];
+    if (!*state)
+        return fmi2OK;
+#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
+    if (*state == (void *)garbage_state)
+        abort(); /* as a double free would */
+#endif
+    fmuc_gc_state *s = owned_or_log(fs, *state, fn);
+    if (!s)
+        return fmi2Error;
+    node_free(fs, s);
+    *state = NULL;
+    return fmi2OK;
+}
+
+int fmuc_gc_state_size(const fmuc_gc_states *fs, void *state, size_t *size)
+{
+    const char *fn = fs->kind->names[FMUC_GC_SIZE];
+    if (!caps_state(fs, fn, FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
+        return fmi2Error;
+    fmuc_gc_state *s = owned_or_log(fs, state, fn);
+    if (!s)
+        return fmi2Error;
+    *size = s->size;
+    return fmi2OK;
+}
+
+int fmuc_gc_state_serialize(const fmuc_gc_states *fs, void *state, unsigned char *buf,
+                            size_t size)
+{
+    const char *fn = fs->kind->names[FMUC_GC_SERIALIZE];
+    if (!caps_state(fs, fn, FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
+        return fmi2Error;
+    fmuc_gc_state *s = owned_or_log(fs, state, fn);
+    if (!s)
+        return fmi2Error;
+    if (size < s->size) {
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: buffer of %zu bytes, %zu needed", fn, size,
+                   s->size);
+        return fmi2Error;
+    }
+    memcpy(buf, s->bytes, s->size);
+    return fmi2OK;
+}
+
+int fmuc_gc_state_deserialize(const fmuc_gc_states *fs, const unsigned char *buf, size_t size,
+                              void **state)
+{
+    const char *fn = fs->kind->names[FMUC_GC_DESERIALIZE];
+    if (!caps_state(fs, fn, FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE))
+        return fmi2Error;
+#ifdef FMUC_DEFECT_DESERIALIZE_IGNORES_BYTES
+    /* broken FMUs (eq-serialize...): a copy of the current state, whatever the bytes */
+    (void)fn;
+    (void)buf;
+    (void)size;
+    *state = NULL;
+    return fmuc_gc_state_get(fs, state);
+#else
+    const char *why = blob_invalid(fs, buf, size);
+    if (why) {
+#ifdef FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT
+        raise(SIGSEGV);
+#endif
+#ifdef FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR
+        *state = (void *)garbage_state; /* and the FreeFMUstate of it aborts */
+#endif
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: refused: %s", fn, why);
+        return fmi2Error;
+    }
+    fmuc_gc_state *s = node_new(fs, size);
+    if (!s) {
+        fmuc_m_log(fs->c, fmi2Error, NULL, "%s: out of memory", fn);
+        return fmi2Error;
+    }
+    memcpy(s->bytes, buf, size);
+    *state = s;
+    return fmi2OK;
+#endif
+}
+
+void fmuc_gc_state_free_all(const fmuc_gc_states *fs)
+{
+    while (*fs->head)
+        node_free(fs, *fs->head);
 }

@@ -60,4 +60,64 @@ typedef int (*fmuc_gc_deriv_fn)(void *inst, double t, const double *x, double *d
 int fmuc_gc_rk4(void *inst, fmuc_gc_deriv_fn deriv, size_t nx, double *work, double hmax,
                 double tc, double h);
 
+/* ---- FMU states (FMI 2.0 §2.1.8, FMI 3.0 §2.2.6.4) ------------------------------------------
+ * An FMU state is a node of its instance's list that holds a blob, exactly its serialized form:
+ * a header (magic, format version, FNV-1a hash of the GUID / instantiationToken, payload size,
+ * checksum of the payload), then the payload: the glue's own fields (a record of the version,
+ * glue_size bytes, that begins with the state-machine state as uint32_t) and the model's data
+ * (fmuc_m_desc.state_save/state_load, else the data block). Nodes and messages go through the
+ * version's fmuc_m_alloc/fmuc_m_free/fmuc_m_log. Statuses are the version's codes as int; the
+ * caller passes an Error/Fatal result through its own transition into the error state.
+ * FMUC_DEFECT_PARTIAL_SET_FMUSTATE, FMUC_DEFECT_DESERIALIZE_IGNORES_BYTES,
+ * FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT, FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR: the broken
+ * variants. */
+typedef struct fmuc_gc_state fmuc_gc_state;
+
+/* The FMI functions of FMU states, in the order of fmuc_gc_state_kind.names */
+enum { FMUC_GC_GET, FMUC_GC_SET, FMUC_GC_FREE, FMUC_GC_SIZE, FMUC_GC_SERIALIZE,
+       FMUC_GC_DESERIALIZE, FMUC_GC_NFNS };
+
+/* What differs between the versions. */
+typedef struct fmuc_gc_state_kind {
+    const char *names[FMUC_GC_NFNS]; /* the functions' names, for messages */
+    uint32_t node_magic, blob_magic;
+    const char *arg;         /* "FMUstate" / "FMUState", as in the capability flags' names */
+    const char *foreign;     /* why a blob with another GUID / instantiationToken hash is refused */
+    const char *bad_state;   /* why a blob whose state-machine state c cannot take is refused */
+    size_t glue_size;
+    /* the glue's fields of c written into a blob's glue record */
+    void (*save)(const fmuc_m_ctx *c, void *glue);
+    /* the state-machine states an FMU state of c may hold */
+    unsigned (*restorable)(const fmuc_m_ctx *c);
+    /* c's state-machine state set to st (what the model's state_load sees); returns the old */
+    unsigned (*set_phase)(fmuc_m_ctx *c, unsigned st);
+    /* the rest of the glue record restored into c, after the model's data */
+    void (*load)(fmuc_m_ctx *c, const void *glue);
+} fmuc_gc_state_kind;
+
+/* One instance's FMU states, as the FMI functions see them (made per call). */
+typedef struct fmuc_gc_states {
+    const fmuc_gc_state_kind *kind;
+    fmuc_m_ctx *c;
+    const fmuc_m_desc *desc;
+    void *data;
+    const char *id;          /* the GUID / instantiationToken the blobs are bound to */
+    fmuc_gc_state **head;    /* the instance's list */
+} fmuc_gc_states;
+
+/* The bodies of the FMI functions, after the handle, state-machine and NULL-pointer checks of
+ * the caller: Get (a new state in *state, or *state overwritten when it is one of the
+ * instance's), Set, Free (*state NULL: nothing), SerializedSize, Serialize, and DeSerialize (a
+ * new state from size bytes). */
+int fmuc_gc_state_get(const fmuc_gc_states *fs, void **state);
+int fmuc_gc_state_set(const fmuc_gc_states *fs, void *state);
+int fmuc_gc_state_free(const fmuc_gc_states *fs, void **state);
+int fmuc_gc_state_size(const fmuc_gc_states *fs, void *state, size_t *size);
+int fmuc_gc_state_serialize(const fmuc_gc_states *fs, void *state, unsigned char *buf,
+                            size_t size);
+int fmuc_gc_state_deserialize(const fmuc_gc_states *fs, const unsigned char *buf, size_t size,
+                              void **state);
+/* Every FMU state of the instance freed (when the instance is). */
+void fmuc_gc_state_free_all(const fmuc_gc_states *fs);
+
 #endif

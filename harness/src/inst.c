@@ -54,6 +54,47 @@ const char *fmuc_inst_op_name(int version, fmuc_inst_op op)
     return o->op_names[op];
 }
 
+/* ---- the versions' tables of functions ----------------------------------------------------- */
+
+void fmuc_inst__resolve(fmuc_worker_ctx *ctx, int k, const char *prefix, const fmuc_inst_fns *t,
+                        void *rec, uint64_t *mask)
+{
+    unsigned mine = k ? FMUC_INST_FN_CS : FMUC_INST_FN_ME;
+    const char **missing = (const char **)((char *)rec + t->missing_off);
+    size_t *nmissing = (size_t *)((char *)rec + t->nmissing_off);
+    for (size_t i = 0; i < t->n; i++) {
+        const fmuc_inst_fn *f = &t->fn[i];
+        char sym[512];
+        void *p = NULL;
+        if (!prefix)
+            p = fmuc_loader__sym(ctx, k, f->name);
+        else if (fmuc_fmi1_symbol(sym, sizeof sym, prefix, f->name) == 0)
+            p = fmuc_loader__sym(ctx, k, sym);
+        /* dlsym gives void*; POSIX guarantees it converts to a function pointer, memcpy avoids
+         * the object-to-function pointer cast. */
+        memcpy((char *)rec + f->off, &p, sizeof p);
+        if (!p && (f->need & mine)) {
+            missing[(*nmissing)++] = f->name;
+            if (mask)
+                mask[i / 64] |= 1ull << (i % 64);
+        }
+    }
+}
+
+int fmuc_inst__has(const fmuc_inst_fns *t, const void *rec, const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (strcmp(t->fn[i].name, name) == 0) {
+            void (*p)(void);
+            memcpy(&p, (const char *)rec + t->fn[i].off, sizeof p);
+            return p != NULL;
+        }
+    }
+    return 0;
+}
+
 /* ---- library ------------------------------------------------------------------------------ */
 
 static const void *lib_of(fmuc_worker_ctx *ctx, fmuc_iface iface, const fmuc_inst_ops **o)
@@ -81,7 +122,7 @@ int fmuc_inst_lib_has(fmuc_worker_ctx *ctx, fmuc_iface iface, const char *name)
 {
     const fmuc_inst_ops *o;
     const void *lib = lib_of(ctx, iface, &o);
-    return lib && o->lib_has ? o->lib_has(lib, name) : 0;
+    return lib && o->fns ? fmuc_inst__has(o->fns, lib, name) : 0;
 }
 
 const char *fmuc_inst_lib_version(fmuc_worker_ctx *ctx, fmuc_iface iface)
@@ -103,7 +144,10 @@ size_t fmuc_inst_lib_missing(fmuc_worker_ctx *ctx, fmuc_iface iface, const char 
     const fmuc_inst_ops *o;
     const void *lib = lib_of(ctx, iface, &o);
     *names = NULL;
-    return lib && o->lib_missing ? o->lib_missing(lib, names) : 0;
+    if (!lib || !o->fns)
+        return 0;
+    *names = (const char *const *)((const char *)lib + o->fns->missing_off);
+    return *(const size_t *)((const char *)lib + o->fns->nmissing_off);
 }
 
 void fmuc_inst_lib_free_null(fmuc_worker_ctx *ctx, fmuc_iface iface)

@@ -21,6 +21,7 @@
  * FMU state, directional derivatives, fmiTerminated: the version has none (NOT_PROVIDED, no
  * trace entry). fmiBoolean is a char: Boolean values pass through a char array. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,18 @@ typedef struct fmi1_lib {
                                                                  : FMUC_FMI1_ME_COUNT];
     size_t nmissing;
 } fmi1_lib;
+
+/* Both standards' lists: Model Exchange's (its own functions, then the shared ones), then
+ * Co-Simulation's; the shared functions stand in both, needed by each. */
+static const fmuc_inst_fn fn_table[] = {
+#define ME_(ret, name, params) {#name, offsetof(fmi1_lib, name), FMUC_INST_FN_ME},
+#define CS_(ret, name, params) {#name, offsetof(fmi1_lib, name), FMUC_INST_FN_CS},
+    FMUC_FMI1_ME_FUNCTIONS(ME_) FMUC_FMI1_CS_FUNCTIONS(CS_)
+#undef ME_
+#undef CS_
+};
+static const fmuc_inst_fns fns = {fn_table, sizeof fn_table / sizeof fn_table[0],
+                                  offsetof(fmi1_lib, missing), offsetof(fmi1_lib, nmissing)};
 
 /* per instance (in->priv) */
 typedef struct fmi1_priv {
@@ -102,17 +115,6 @@ static fmuc_status end(fmuc_w_call *e, fmiStatus st)
     return (fmuc_status)st;
 }
 
-static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
-{
-    e->n[0] = n;
-    if (!v) {
-        e->flags |= FMUC_W_A_NULL1;
-        return;
-    }
-    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
-        e->d[i] = v[i];
-}
-
 /* Call l->name (args...) traced; fill is a statement setting e's arguments. */
 #define CALL_(l, name, fill, ...)                                                              \
     do {                                                                                       \
@@ -138,14 +140,6 @@ static const char *model_identifier(const fmuc_fmu *fmu, int k)
     const fmuc_md *md = &fmu->md;
     const char *id = k ? md->cs.model_identifier : md->me.model_identifier;
     return id ? id : md->fmi1_model_identifier;
-}
-
-static void *resolve(fmuc_worker_ctx *ctx, int k, const char *id, const char *fn)
-{
-    char sym[512];
-    if (fmuc_fmi1_symbol(sym, sizeof sym, id, fn) < 0)
-        return NULL;
-    return fmuc_loader__sym(ctx, k, sym);
 }
 
 static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
@@ -177,51 +171,10 @@ static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
     l->ctx = ctx;
     l->cs = k;
     snprintf(l->id, sizeof l->id, "%s", id);
-    /* dlsym gives void*; memcpy converts it to the function pointer type */
-#define RESOLVE_(ret, name, params)                                                            \
-    {                                                                                          \
-        void *sym_ = resolve(ctx, k, l->id, #name);                                            \
-        memcpy(&l->name, &sym_, sizeof sym_);                                                  \
-    }
-    FMUC_FMI1_SHARED_FUNCTIONS(RESOLVE_)
-    FMUC_FMI1_ME_ONLY_FUNCTIONS(RESOLVE_)
-    FMUC_FMI1_CS_ONLY_FUNCTIONS(RESOLVE_)
-#undef RESOLVE_
-    /* what this standard needs and the library lacks */
-#define MISSING_(ret, name, params)                                                            \
-    if (!l->name)                                                                              \
-        l->missing[l->nmissing++] = #name;
-    if (k) {
-        FMUC_FMI1_CS_FUNCTIONS(MISSING_)
-    } else {
-        FMUC_FMI1_ME_FUNCTIONS(MISSING_)
-    }
-#undef MISSING_
+    fmuc_inst__resolve(ctx, k, l->id, &fns, l, NULL);
     ctx->ver_lib[k] = l; /* lives as long as the worker */
     *lib = l;
     return 0;
-}
-
-static int lib_has(const void *lib, const char *name)
-{
-    const fmi1_lib *l = lib;
-    if (!name)
-        return 0;
-#define HAS_(ret, fname, params)                                                               \
-    if (strcmp(#fname, name) == 0)                                                             \
-        return l->fname != NULL;
-    FMUC_FMI1_SHARED_FUNCTIONS(HAS_)
-    FMUC_FMI1_ME_ONLY_FUNCTIONS(HAS_)
-    FMUC_FMI1_CS_ONLY_FUNCTIONS(HAS_)
-#undef HAS_
-    return 0;
-}
-
-static size_t lib_missing(const void *lib, const char *const **names)
-{
-    const fmi1_lib *l = lib;
-    *names = l->missing;
-    return l->nmissing;
 }
 
 static const char *string_fn(const fmi1_lib *l, unsigned fn, const char *(*f)(void))
@@ -558,8 +511,9 @@ static fmuc_status set(fmuc_inst *in, fmuc_inst_base type, const fmuc_vr *vr, si
     (void)nvalues;
     switch (type) {
     case FMUC_INST_FLOAT64:
-        CALL_(l, fmiSetReal, (fmuc_trace__vrs(e, 0, VR_(vr), nvr), keep_reals(e, values, nvr)),
-              C_(in), VR_(vr), nvr, values);
+        CALL_(l, fmiSetReal,
+              (fmuc_trace__vrs(e, 0, VR_(vr), nvr), fmuc_trace__reals(e, values, nvr)), C_(in),
+              VR_(vr), nvr, values);
     case FMUC_INST_INT32:
         return set_integers(in, vr, nvr, values);
     case FMUC_INST_BOOLEAN:
@@ -751,7 +705,7 @@ static fmuc_status set_continuous_states(fmuc_inst *in, const double *x, size_t 
 {
     const fmi1_lib *l = L_(in);
     ((fmi1_priv *)in->priv)->pending = 0;
-    CALL_(l, fmiSetContinuousStates, keep_reals(e, x, nx), C_(in), x, nx);
+    CALL_(l, fmiSetContinuousStates, fmuc_trace__reals(e, x, nx), C_(in), x, nx);
 }
 
 #define ARRAY_OUT_(op, name)                                                                   \
@@ -769,8 +723,7 @@ const fmuc_inst_ops fmuc_inst__fmi1_ops = {
     .version = 1,
     .op_names = op_names,
     .load = load,
-    .lib_has = lib_has,
-    .lib_missing = lib_missing,
+    .fns = &fns,
     .lib_version = lib_version,
     .lib_types_platform = lib_types_platform,
     .lib_free_null = lib_free_null,

@@ -54,18 +54,6 @@ static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
     return f ? 0 : -1;
 }
 
-static int lib_has(const void *lib, const char *name)
-{
-    return fmuc_fmi_has(lib, name);
-}
-
-static size_t lib_missing(const void *lib, const char *const **names)
-{
-    const fmuc_fmi *f = lib;
-    *names = f->missing;
-    return f->nmissing;
-}
-
 static const char *lib_version(const void *lib)
 {
     return fmuc_fmi_getVersion(lib);
@@ -380,8 +368,7 @@ const fmuc_inst_ops fmuc_inst__fmi2_ops = {
     .version = 2,
     .op_names = op_names,
     .load = load,
-    .lib_has = lib_has,
-    .lib_missing = lib_missing,
+    .fns = &fmuc_inst__fmi2_fns,
     .lib_version = lib_version,
     .lib_types_platform = lib_types_platform,
     .lib_free_null = lib_free_null,

@@ -9,6 +9,7 @@
  * functions. Scheduled Execution is not implemented (its load fails with a reason). */
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,19 +32,18 @@ typedef struct fmi3_lib {
     const char *missing[FMUC_W_FN_FMI3_COUNT];
 } fmi3_lib;
 
-static const char *const fn_names[] = {
-#define FMUC_NAME_(ret, name, params, iface) #name,
-    FMUC_FMI3_FUNCTIONS(FMUC_NAME_)
-#undef FMUC_NAME_
+static const fmuc_inst_fn fn_table[] = {
+#define FMUC_FN_(ret, name, params, iface)                                                   \
+    {#name, offsetof(fmi3_lib, name), FMUC_FMI3_IF_##iface & (FMUC_INST_FN_ME | FMUC_INST_FN_CS)},
+    FMUC_FMI3_FUNCTIONS(FMUC_FN_)
+#undef FMUC_FN_
 };
+static const fmuc_inst_fns fns = {fn_table, sizeof fn_table / sizeof fn_table[0],
+                                  offsetof(fmi3_lib, missing), offsetof(fmi3_lib, nmissing)};
 
-static const unsigned fn_ifaces[] = {
-#define FMUC_IFACE_(ret, name, params, iface) FMUC_FMI3_IF_##iface,
-    FMUC_FMI3_FUNCTIONS(FMUC_IFACE_)
-#undef FMUC_IFACE_
-};
-
-_Static_assert(sizeof fn_names / sizeof fn_names[0] == FMUC_W_FN_FMI3_COUNT, "75 functions");
+_Static_assert(sizeof fn_table / sizeof fn_table[0] == FMUC_W_FN_FMI3_COUNT, "75 functions");
+_Static_assert(FMUC_FMI3_IFACE_ME == FMUC_INST_FN_ME && FMUC_FMI3_IFACE_CS == FMUC_INST_FN_CS,
+               "one interface numbering");
 _Static_assert(FMUC_W_FN_FMI3_COUNT <= 128, "missing_mask3 holds 128 bits");
 
 #define L_(in) ((const fmi3_lib *)(in)->lib)
@@ -81,10 +81,8 @@ static const char *const op_names[FMUC_INST_NOPS] = {
 static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
 {
     int k = iface == FMUC_IFACE_CS ? 1 : 0;
-    unsigned mine = k ? FMUC_FMI3_IFACE_CS : FMUC_FMI3_IFACE_ME;
     fmi3_lib *L;
     void *h;
-    size_t i = 0;
 
     *lib = NULL;
     if (iface == FMUC_IFACE_SE) {
@@ -109,43 +107,10 @@ static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
     L->ctx = ctx;
     L->handle = h;
     L->k = k;
-    /* dlsym gives void*; POSIX guarantees it converts to a function pointer, memcpy avoids the
-     * object-to-function pointer cast. */
-#define FMUC_RESOLVE_(ret, name, params, iface_)                                             \
-    {                                                                                        \
-        void *sym_ = fmuc_loader__sym(ctx, k, #name);                                        \
-        memcpy(&L->name, &sym_, sizeof sym_);                                                \
-        if (!sym_ && (fn_ifaces[i] & mine)) {                                                \
-            L->missing[L->nmissing++] = fn_names[i];                                         \
-            ctx->sh->missing_mask3[i / 64] |= 1ull << (i % 64);                              \
-        }                                                                                    \
-        i++;                                                                                 \
-    }
-    FMUC_FMI3_FUNCTIONS(FMUC_RESOLVE_)
-#undef FMUC_RESOLVE_
+    fmuc_inst__resolve(ctx, k, NULL, &fns, L, ctx->sh->missing_mask3);
     ctx->sh->load_ok = 1;
     *lib = L;
     return 0;
-}
-
-static int lib_has(const void *lib, const char *name)
-{
-    const fmi3_lib *L = lib;
-    if (!name)
-        return 0;
-#define FMUC_HAS_(ret, fname, params, iface)                                                 \
-    if (strcmp(#fname, name) == 0)                                                           \
-        return L->fname != NULL;
-    FMUC_FMI3_FUNCTIONS(FMUC_HAS_)
-#undef FMUC_HAS_
-    return 0;
-}
-
-static size_t lib_missing(const void *lib, const char *const **names)
-{
-    const fmi3_lib *L = lib;
-    *names = L->missing;
-    return L->nmissing;
 }
 
 /* a function the library lacks: a "not provided" trace entry */
@@ -576,20 +541,9 @@ static fmuc_status set_time(fmuc_inst *in, double t)
     CALL_(in, fmi3SetTime, e_->d[0] = t, L_->fmi3SetTime(I_(in), t));
 }
 
-static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
-{
-    e->n[0] = n;
-    if (!v) {
-        e->flags |= FMUC_W_A_NULL1;
-        return;
-    }
-    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
-        e->d[i] = v[i];
-}
-
 static fmuc_status set_continuous_states(fmuc_inst *in, const double *x, size_t nx)
 {
-    CALL_(in, fmi3SetContinuousStates, keep_reals(e_, x, nx),
+    CALL_(in, fmi3SetContinuousStates, fmuc_trace__reals(e_, x, nx),
           L_->fmi3SetContinuousStates(I_(in), x, nx));
 }
 
@@ -656,8 +610,7 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
     .op_names = op_names,
     .load = load,
-    .lib_has = lib_has,
-    .lib_missing = lib_missing,
+    .fns = &fns,
     .lib_version = lib_version,
     .lib_types_platform = NULL, /* FMI 3.0 has no fmi3GetTypesPlatform */
     .lib_free_null = lib_free_null,

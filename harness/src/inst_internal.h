@@ -5,15 +5,42 @@
 #ifndef FMUC_INST_INTERNAL_H
 #define FMUC_INST_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "fmuc/fmuc_inst.h"
+
+/* A version's functions in the record of one library's resolved functions (the "lib" of the
+ * table below): each function's name, where its pointer lives in the record, and the interfaces
+ * whose library must export it. One resolver, lookup and missing list serve every version. */
+enum { FMUC_INST_FN_ME = 1, FMUC_INST_FN_CS = 2 };
+typedef struct fmuc_inst_fn {
+    const char *name; /* the standard's name, without FMI 1.0's "<modelIdentifier>_" */
+    size_t off;       /* offsetof the function pointer in the record */
+    unsigned need;    /* FMUC_INST_FN_ME | FMUC_INST_FN_CS: the libraries that must export it */
+} fmuc_inst_fn;
+typedef struct fmuc_inst_fns {
+    const fmuc_inst_fn *fn; /* in the standard's order (the order of the missing list) */
+    size_t n;
+    size_t missing_off;     /* offsetof the record's const char *missing[] (n entries at most) */
+    size_t nmissing_off;    /* offsetof the record's size_t count of them */
+} fmuc_inst_fns;
+
+/** Resolve every function of t in library k into the record rec (symbol "<prefix>_<name>" when
+ *  prefix, FMI 1.0; else the name), and list the ones library k needs and lacks, in t's order, in
+ *  the record's missing list; for each of them fn[i], bit i % 64 of mask[i / 64] is set (mask may
+ *  be NULL). A function listed twice in t is looked up twice, listed missing once per need. */
+void fmuc_inst__resolve(fmuc_worker_ctx *ctx, int k, const char *prefix, const fmuc_inst_fns *t,
+                        void *rec, uint64_t *mask);
+/** 1 when name is a function of t and resolved in rec, else 0 (also for a NULL name). */
+int fmuc_inst__has(const fmuc_inst_fns *t, const void *rec, const char *name);
 
 typedef struct fmuc_inst_ops {
     int version;                                   /* 1, 2, 3 */
     const char *const *op_names;                   /* FMUC_INST_NOPS names (NULL: none) */
     /* library level */
     int (*load)(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib);
-    int (*lib_has)(const void *lib, const char *name);
-    size_t (*lib_missing)(const void *lib, const char *const **names);
+    const fmuc_inst_fns *fns;                      /* the functions in the record load gives */
     const char *(*lib_version)(const void *lib);
     const char *(*lib_types_platform)(const void *lib);
     void (*lib_free_null)(const void *lib);
@@ -81,6 +108,8 @@ struct fmuc_inst {
 extern const fmuc_inst_ops fmuc_inst__fmi2_ops;
 extern const fmuc_inst_ops fmuc_inst__fmi1_ops;
 extern const fmuc_inst_ops fmuc_inst__fmi3_ops;
+/* FMI 2.0's functions in its record, fmuc_fmi (loader.c) */
+extern const fmuc_inst_fns fmuc_inst__fmi2_fns;
 
 /* A guarded output buffer (inst.c): fmuc_inst__gout_begin returns what the FMU gets (a copy of
  * user's n elements of es bytes with guard space behind it; user itself when it cannot guard),

@@ -13,24 +13,30 @@
 #include <gnu/lib-names.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "inst_internal.h"
 #include "worker_internal.h"
 
-static const char *const fn_names[FMUC_FMI_NFUNCTIONS] = {
-#define FMUC_NAME_(ret, name, params, iface) #name,
-    FMUC_FMI2_FUNCTIONS(FMUC_NAME_)
-#undef FMUC_NAME_
+/* FMI 2.0's functions in fmuc_fmi (inst_internal.h): common ones needed by both libraries */
+#define NEED_C_ (FMUC_INST_FN_ME | FMUC_INST_FN_CS)
+#define NEED_ME_ FMUC_INST_FN_ME
+#define NEED_CS_ FMUC_INST_FN_CS
+static const fmuc_inst_fn fn_table[] = {
+#define FMUC_FN_(ret, name, params, iface) {#name, offsetof(fmuc_fmi, raw.name), NEED_##iface##_},
+    FMUC_FMI2_FUNCTIONS(FMUC_FN_)
+#undef FMUC_FN_
 };
-
-enum { IF_C = 0, IF_ME = 1, IF_CS = 2 };
-static const int fn_iface[FMUC_FMI_NFUNCTIONS] = {
-#define FMUC_IFACE_(ret, name, params, iface) IF_##iface,
-    FMUC_FMI2_FUNCTIONS(FMUC_IFACE_)
-#undef FMUC_IFACE_
-};
+#undef NEED_C_
+#undef NEED_ME_
+#undef NEED_CS_
+_Static_assert(sizeof fn_table / sizeof fn_table[0] == FMUC_FMI_NFUNCTIONS, "44 functions");
+const fmuc_inst_fns fmuc_inst__fmi2_fns = {fn_table, FMUC_FMI_NFUNCTIONS,
+                                           offsetof(fmuc_fmi, missing),
+                                           offsetof(fmuc_fmi, nmissing)};
 
 static void set_load_error(fmuc_worker_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -130,29 +136,13 @@ const fmuc_fmi *fmuc_worker_load(fmuc_worker_ctx *ctx, fmi2Type iface)
 {
     int k = iface == fmi2CoSimulation ? 1 : 0;
     fmuc_fmi *f = &ctx->fmi[k];
-    void *h;
-    size_t i;
 
     if (ctx->loaded[k])
         return f;
-    if (!(h = fmuc_loader__open(ctx, k)))
+    if (!fmuc_loader__open(ctx, k))
         return NULL;
     memset(f, 0, sizeof *f);
-    i = 0;
-    /* dlsym gives void*; POSIX guarantees it converts to a function pointer, memcpy avoids the
-     * object-to-function pointer cast. */
-#define FMUC_RESOLVE_(ret, name, params, iface_)                                             \
-    {                                                                                        \
-        void *sym_ = dlsym(h, #name);                                                        \
-        memcpy(&f->raw.name, &sym_, sizeof sym_);                                            \
-        if (!sym_ && (fn_iface[i] == IF_C || fn_iface[i] == (k ? IF_CS : IF_ME))) {          \
-            f->missing[f->nmissing++] = fn_names[i];                                         \
-            ctx->sh->missing_mask |= 1ull << i;                                              \
-        }                                                                                    \
-        i++;                                                                                 \
-    }
-    FMUC_FMI2_FUNCTIONS(FMUC_RESOLVE_)
-#undef FMUC_RESOLVE_
+    fmuc_inst__resolve(ctx, k, NULL, &fmuc_inst__fmi2_fns, f, &ctx->sh->missing_mask);
     f->iface = k ? fmi2CoSimulation : fmi2ModelExchange;
     f->lib_path = ctx->lib_path[k];
     f->ctx = ctx;
@@ -168,14 +158,7 @@ const char *fmuc_worker_load_error(const fmuc_worker_ctx *ctx)
 
 int fmuc_fmi_has(const fmuc_fmi *f, const char *name)
 {
-    if (!f || !name)
-        return 0;
-#define FMUC_HAS_(ret, fname, params, iface)                                                 \
-    if (strcmp(#fname, name) == 0)                                                           \
-        return f->raw.fname != NULL;
-    FMUC_FMI2_FUNCTIONS(FMUC_HAS_)
-#undef FMUC_HAS_
-    return 0;
+    return f ? fmuc_inst__has(&fmuc_inst__fmi2_fns, f, name) : 0;
 }
 
 /* The library's namespace has its own libc, so its own stdio buffers, which the worker's _exit
@@ -226,19 +209,6 @@ const char *fmuc_fmi_status_name(int status, char *buf, size_t bufsize)
 }
 
 /* ---- traced wrappers: record the arguments, publish, call, record the result ---- */
-
-/* the first values of an array argument, for the trace */
-static void keep_reals(fmuc_w_call *e, const double *v, size_t n)
-{
-    size_t i;
-    e->n[0] = n;
-    if (!v) {
-        e->flags |= FMUC_W_A_NULL1;
-        return;
-    }
-    for (i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
-        e->d[i] = v[i];
-}
 
 static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
 {
@@ -397,7 +367,7 @@ GETTER_(fmuc_fmi_getString, fmi2GetString, fmi2String)
 fmi2Status fmuc_fmi_setReal(const fmuc_fmi *f, fmi2Component c, const fmi2ValueReference vr[],
                             size_t nvr, const fmi2Real value[])
 {
-    TRACED_(fmi2SetReal, (fmuc_trace__vrs(e_, 0, vr, nvr), keep_reals(e_, value, nvr)),
+    TRACED_(fmi2SetReal, (fmuc_trace__vrs(e_, 0, vr, nvr), fmuc_trace__reals(e_, value, nvr)),
             f->raw.fmi2SetReal(c, vr, nvr, value));
 }
 
@@ -492,7 +462,7 @@ fmi2Status fmuc_fmi_setTime(const fmuc_fmi *f, fmi2Component c, double t)
 fmi2Status fmuc_fmi_setContinuousStates(const fmuc_fmi *f, fmi2Component c, const fmi2Real x[],
                                         size_t nx)
 {
-    TRACED_(fmi2SetContinuousStates, keep_reals(e_, x, nx),
+    TRACED_(fmi2SetContinuousStates, fmuc_trace__reals(e_, x, nx),
             f->raw.fmi2SetContinuousStates(c, x, nx));
 }
 

@@ -322,6 +322,48 @@ fmuc_md_type *start_named_type(parser *p)
     return t;
 }
 
+/* The boolean attributes that set a presence bit (FMUC_HAS_*) and, when true, a flag
+ * (FMUC_FLAG_*), with the first FMI version that has them and where they stand. */
+static const struct flag_attr {
+    const char *name;
+    uint8_t fmi; /* first version */
+    uint8_t on;  /* FLAG_ON_* */
+    uint8_t flag;
+    uint32_t has;
+} flag_attrs[] = {
+    {"relativeQuantity", 1, FLAG_ON_REAL_TYPE | FLAG_ON_REAL_VAR, FMUC_FLAG_RELATIVE_QUANTITY,
+     FMUC_HAS_RELATIVE_QUANTITY},
+    {"unbounded", 2, FLAG_ON_REAL_TYPE | FLAG_ON_REAL_VAR, FMUC_FLAG_UNBOUNDED, FMUC_HAS_UNBOUNDED},
+    {"reinit", 2, FLAG_ON_REAL_VAR, FMUC_FLAG_REINIT, FMUC_HAS_REINIT},
+    {"canHandleMultipleSetPerTimeInstant", 2, FLAG_ON_VAR, FMUC_FLAG_MULTISET, FMUC_HAS_MULTISET},
+};
+
+int a_flag(parser *p, const char *n, const char *v, unsigned on, uint32_t *has, uint8_t *flags)
+{
+    for (size_t k = 0; k < sizeof flag_attrs / sizeof flag_attrs[0]; k++) {
+        const struct flag_attr *f = &flag_attrs[k];
+        if (!(f->on & on) || p->ops->fmi < f->fmi || strcmp(n, f->name) != 0)
+            continue;
+        *has |= f->has;
+        if (attr_flag(p, n, v))
+            *flags |= f->flag;
+        return 1;
+    }
+    return 0;
+}
+
+/* a_flag into a variable's bit-fields */
+static int a_var_flag(parser *p, const char *n, const char *v, unsigned on, fmuc_md_var *var)
+{
+    uint32_t has = 0;
+    uint8_t flags = 0;
+    if (!a_flag(p, n, v, on, &has, &flags))
+        return 0;
+    var->has |= has;
+    var->flags |= flags;
+    return 1;
+}
+
 int a_type_real(parser *p, const char *n, const char *v, fmuc_md_type *t)
 {
     if (strcmp(n, "quantity") == 0)
@@ -336,16 +378,8 @@ int a_type_real(parser *p, const char *n, const char *v, fmuc_md_type *t)
         t->max = attr_double(p, n, v), t->has |= FMUC_HAS_MAX;
     else if (strcmp(n, "nominal") == 0)
         t->nominal = attr_double(p, n, v), t->has |= FMUC_HAS_NOMINAL;
-    else if (strcmp(n, "relativeQuantity") == 0) {
-        t->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_flag(p, n, v))
-            t->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else if (p->ops->fmi >= 2 && strcmp(n, "unbounded") == 0) {
-        t->has |= FMUC_HAS_UNBOUNDED;
-        if (attr_flag(p, n, v))
-            t->flags |= FMUC_FLAG_UNBOUNDED;
-    } else
-        return 0;
+    else
+        return a_flag(p, n, v, FLAG_ON_REAL_TYPE, &t->has, &t->flags);
     return 1;
 }
 
@@ -360,20 +394,8 @@ int a_var_real(parser *p, const char *n, const char *v, fmuc_md_var *var)
     } else if (strcmp(n, "nominal") == 0) {
         var->nominal = attr_double(p, n, v);
         var->has |= FMUC_HAS_NOMINAL;
-    } else if (strcmp(n, "relativeQuantity") == 0) {
-        var->has |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_flag(p, n, v))
-            var->flags |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else if (p->ops->fmi >= 2 && strcmp(n, "unbounded") == 0) {
-        var->has |= FMUC_HAS_UNBOUNDED;
-        if (attr_flag(p, n, v))
-            var->flags |= FMUC_FLAG_UNBOUNDED;
-    } else if (p->ops->fmi >= 2 && strcmp(n, "reinit") == 0) {
-        var->has |= FMUC_HAS_REINIT;
-        if (attr_flag(p, n, v))
-            var->flags |= FMUC_FLAG_REINIT;
     } else
-        return 0;
+        return a_var_flag(p, n, v, FLAG_ON_REAL_VAR, var);
     return 1;
 }
 
@@ -405,12 +427,8 @@ int a_var_common(parser *p, const char *n, const char *v, fmuc_md_var *var)
     } else if (p->ops->fmi >= 2 && strcmp(n, "initial") == 0) {
         k = attr_enum(p, n, v, initial_names, 3);
         var->initial = (uint8_t)(k < 0 ? FMUC_INIT_INVALID : k + 1);
-    } else if (p->ops->fmi >= 2 && strcmp(n, "canHandleMultipleSetPerTimeInstant") == 0) {
-        var->has |= FMUC_HAS_MULTISET;
-        if (attr_flag(p, n, v))
-            var->flags |= FMUC_FLAG_MULTISET;
     } else
-        return 0;
+        return a_var_flag(p, n, v, FLAG_ON_VAR, var);
     return 1;
 }
 

@@ -152,23 +152,13 @@ static int a_type(parser *p, const char *n, const char *v, void *obj)
     } else if (real && strcmp(n, "nominal") == 0) {
         *t->nominal = attr_double(p, n, v);
         T_HAS(t) |= FMUC_HAS_NOMINAL;
-    } else if (real && strcmp(n, "relativeQuantity") == 0) {
-        T_HAS(t) |= FMUC_HAS_RELATIVE_QUANTITY;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            T_FLAGS(t) |= FMUC_FLAG_RELATIVE_QUANTITY;
-    } else if (real && strcmp(n, "unbounded") == 0) {
-        T_HAS(t) |= FMUC_HAS_UNBOUNDED;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            T_FLAGS(t) |= FMUC_FLAG_UNBOUNDED;
+    } else if (real && a_flag(p, n, v, t->in_var ? FLAG_ON_REAL_VAR : FLAG_ON_REAL_TYPE,
+                              &T_HAS(t), &T_FLAGS(t))) {
+        /* relativeQuantity, unbounded, reinit (variable) */
     } else if (real && t->in_var && strcmp(n, "derivative") == 0) {
         fmuc_md_var *var = t->var;
         var->has |= FMUC_HAS_DERIVATIVE;
         var->derivative = attr_uint0(p, n, v);
-    } else if (real && t->in_var && strcmp(n, "reinit") == 0) {
-        fmuc_md_var *var = t->var;
-        var->has |= FMUC_HAS_REINIT;
-        if (attr_bool(p, n, v, &b) == 0 && b)
-            var->flags |= FMUC_FLAG_REINIT;
     } else {
         return 0;
     }

@@ -143,6 +143,7 @@ struct parser {
 #define start_display_unit fmuc_md__start_display_unit
 #define start_category fmuc_md__start_category
 #define start_named_type fmuc_md__start_named_type
+#define a_flag fmuc_md__a_flag
 #define a_type_real fmuc_md__a_type_real
 #define a_var_real fmuc_md__a_var_real
 #define a_var_common fmuc_md__a_var_common
@@ -225,6 +226,13 @@ int start_display_unit(parser *p);
 int start_category(parser *p);
 /** <SimpleType> (2.0) / <Type> (1.0): append, read name and description; NULL when oom. */
 fmuc_md_type *start_named_type(parser *p);
+/** Where a boolean attribute of a_flag stands: a Real type definition, a Real variable, any
+ *  variable. */
+enum { FLAG_ON_REAL_TYPE = 1, FLAG_ON_REAL_VAR = 2, FLAG_ON_VAR = 4 };
+/** A boolean attribute with a presence bit and a flag (relativeQuantity, unbounded, reinit,
+ *  canHandleMultipleSetPerTimeInstant) of this version standing on `on`: 1 when n is one (the
+ *  FMUC_HAS_* bit or-ed into *has, the FMUC_FLAG_* bit into *flags when true), else 0. */
+int a_flag(parser *p, const char *n, const char *v, unsigned on, uint32_t *has, uint8_t *flags);
 /** Real-type attributes of a type definition (quantity ... unbounded). */
 int a_type_real(parser *p, const char *n, const char *v, fmuc_md_type *t);
 /** Real-type attributes of a variable (unit, displayUnit, nominal, relativeQuantity ...). */

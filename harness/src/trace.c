@@ -99,6 +99,17 @@ void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t
         e->vr[k][i] = vr[i];
 }
 
+void fmuc_trace__reals(fmuc_w_call *e, const double *v, size_t n)
+{
+    e->n[0] = n;
+    if (!v) {
+        e->flags |= FMUC_W_A_NULL1;
+        return;
+    }
+    for (size_t i = 0; i < n && i < FMUC_W_VAL_KEPT; i++)
+        e->d[i] = v[i];
+}
+
 void fmuc_trace__str(fmuc_w_call *e, int k, const char *s)
 {
     size_t len;
@@ -209,10 +220,11 @@ static void put_vrs(tbuf *b, const fmuc_w_call *e, int k)
     put(b, "%s], nvr=%llu", e->n[k] > FMUC_W_VR_KEPT ? ",..." : "", (unsigned long long)e->n[k]);
 }
 
-/* the first values of a real (is_real) or integer array argument, from d[] or i[] */
-static void put_vals(tbuf *b, const fmuc_w_call *e, int is_real)
+/* the first values of a real (is_real) or integer array argument, from d[] or i[]; their
+ * number is n[k] */
+static void put_vals(tbuf *b, const fmuc_w_call *e, int is_real, int k)
 {
-    size_t i, m = kept(e->n[0], FMUC_W_VAL_KEPT);
+    size_t i, m = kept(e->n[k], FMUC_W_VAL_KEPT);
     if (e->flags & FMUC_W_A_NULL1) {
         put(b, "NULL");
         return;
@@ -223,7 +235,7 @@ static void put_vals(tbuf *b, const fmuc_w_call *e, int is_real)
         else
             put(b, "%s%d", i ? "," : "", (int)e->i[i]);
     }
-    if (e->n[0] > FMUC_W_VAL_KEPT)
+    if (e->n[k] > FMUC_W_VAL_KEPT)
         put(b, ",...");
 }
 
@@ -249,92 +261,7 @@ static const char *const fn_names[FMUC_W_FN_COUNT] = {
 #undef FMUC_NAME1_
 };
 
-/* The arguments of an FMI 1.0 call (inst_fmi1.c records them; the names are unprefixed). */
-static void format_fmi1(tbuf *b, const fmuc_w_call *e)
-{
-    switch (e->fn) {
-    case FMUC_W_FN1_fmiSetDebugLogging:
-        put(b, "loggingOn=%d", (int)e->i[0]);
-        break;
-    case FMUC_W_FN1_fmiInstantiateModel:
-        put(b, "instanceName=\"");
-        put_str(b, e, 0, 40);
-        put(b, "\", GUID=\"");
-        put_str(b, e, 1, 60);
-        put(b, "\", loggingOn=%d", (int)e->i[0]);
-        break;
-    case FMUC_W_FN1_fmiInstantiateSlave:
-        put(b, "instanceName=\"");
-        put_str(b, e, 0, 40);
-        put(b, "\", fmuGUID=\"");
-        put_str(b, e, 1, 60);
-        put(b, "\", timeout=%.10g, visible=%d, interactive=%d, loggingOn=%d", e->d[0],
-            (int)e->i[0], (int)e->i[1], (int)e->i[2]);
-        break;
-    case FMUC_W_FN1_fmiFreeModelInstance:
-    case FMUC_W_FN1_fmiFreeSlaveInstance:
-        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "c");
-        break;
-    case FMUC_W_FN1_fmiGetReal:
-    case FMUC_W_FN1_fmiGetInteger:
-    case FMUC_W_FN1_fmiGetBoolean:
-    case FMUC_W_FN1_fmiGetString:
-    case FMUC_W_FN1_fmiSetString:
-    case FMUC_W_FN1_fmiSetRealInputDerivatives:
-    case FMUC_W_FN1_fmiGetRealOutputDerivatives:
-        put_vrs(b, e, 0);
-        break;
-    case FMUC_W_FN1_fmiSetReal:
-    case FMUC_W_FN1_fmiSetInteger:
-    case FMUC_W_FN1_fmiSetBoolean:
-        put_vrs(b, e, 0);
-        put(b, ", value=[");
-        put_vals(b, e, e->fn == FMUC_W_FN1_fmiSetReal);
-        put(b, "]");
-        break;
-    case FMUC_W_FN1_fmiSetTime:
-        put(b, "t=%.10g", e->d[0]);
-        break;
-    case FMUC_W_FN1_fmiSetContinuousStates:
-        put(b, "x=[");
-        put_vals(b, e, 1);
-        put(b, "], nx=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN1_fmiGetDerivatives:
-    case FMUC_W_FN1_fmiGetContinuousStates:
-    case FMUC_W_FN1_fmiGetNominalContinuousStates:
-    case FMUC_W_FN1_fmiGetStateValueReferences:
-        put(b, "nx=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN1_fmiGetEventIndicators:
-        put(b, "ni=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN1_fmiInitialize:
-        put(b, "toleranceControlled=%d, relativeTolerance=%.10g", (int)e->i[0], e->d[0]);
-        break;
-    case FMUC_W_FN1_fmiEventUpdate:
-        put(b, "intermediateResults=%d", (int)e->i[0]);
-        break;
-    case FMUC_W_FN1_fmiInitializeSlave:
-        put(b, "tStart=%.10g, StopTimeDefined=%d, tStop=%.10g", e->d[0], (int)e->i[0], e->d[1]);
-        break;
-    case FMUC_W_FN1_fmiDoStep:
-        put(b, "t=%.10g, h=%.10g, newStep=%d", e->d[0], e->d[1], (int)e->i[0]);
-        break;
-    case FMUC_W_FN1_fmiGetStatus:
-    case FMUC_W_FN1_fmiGetRealStatus:
-    case FMUC_W_FN1_fmiGetIntegerStatus:
-    case FMUC_W_FN1_fmiGetBooleanStatus:
-    case FMUC_W_FN1_fmiGetStringStatus:
-        put(b, "kind=%d", (int)e->i[0]);
-        break;
-    default:
-        break;
-    }
-}
-
-/* FMI 3.0 lists: vr list 0 and the number of values (n[1]); the first values of a set call in
- * d[] (real) or i[] (integers), kept up to FMUC_W_VAL_KEPT */
+/* FMI 3.0 lists: vr list 0 and the number of values (n[1]) */
 static void put_vrs3(tbuf *b, const fmuc_w_call *e)
 {
     size_t i, m = kept(e->n[0], FMUC_W_VR_KEPT);
@@ -350,29 +277,183 @@ static void put_vrs3(tbuf *b, const fmuc_w_call *e)
     put(b, ", nValues=%llu", (unsigned long long)e->n[1]);
 }
 
-static void put_vals3(tbuf *b, const fmuc_w_call *e, int is_real)
-{
-    size_t i, m = kept(e->n[1], FMUC_W_VAL_KEPT);
-    put(b, ", values=[");
-    if (e->flags & FMUC_W_A_NULL1) {
-        put(b, "NULL]");
-        return;
-    }
-    for (i = 0; i < m; i++) {
-        if (is_real)
-            put(b, "%s%.10g", i ? "," : "", e->d[i]);
-        else
-            put(b, "%s%d", i ? "," : "", (int)e->i[i]);
-    }
-    put(b, "%s]", e->n[1] > FMUC_W_VAL_KEPT ? ",..." : "");
-}
+/* How the arguments of a call are written (the worker records them in inst_fmi{1,2,3}.c and
+ * loader.c): a shape over the record's fields and the names the version gives them. */
+enum {
+    A_NONE,       /* no arguments shown */
+    A_INT,        /* a=i[0] */
+    A_INT_N,      /* a=i[0], b=n[0] */
+    A_N,          /* a=n[0] */
+    A_REAL,       /* a=d[0] */
+    A_PTR,        /* NULL, or a (the instance, the state) */
+    A_STR,        /* the string s[0] */
+    A_VRS,        /* value reference list 0 */
+    A_VRS_REALS,  /* list 0, value=[d...] */
+    A_VRS_INTS,   /* list 0, value=[i...] */
+    A_VRS3,       /* FMI 3.0 list 0 with nValues (n[1]) */
+    A_VRS3_REALS, /* that, values=[d...] */
+    A_VRS3_INTS,  /* that, values=[i...] */
+    A_REALS_N,    /* a=[d...], b=n[0] */
+    A_VRS2,       /* a list 0; b list 1 */
+    A_VRS2_SEEDS, /* that; nSeed=i[0], nSensitivity=i[1] */
+    A_STEP,       /* t=d[0], h=d[1], a=i[0] */
+    A_EXPERIMENT, /* toleranceDefined ... stopTime */
+    A_OWN         /* the function's own text (format_own) */
+};
 
-static void format3(tbuf *b, const fmuc_w_call *e)
+typedef struct arg_shape {
+    uint8_t shape;
+    const char *a, *b;
+} arg_shape;
+
+#define F2_(name) [FMUC_W_FN_fmi2##name]
+#define F3_(name) [FMUC_W_FN_fmi3##name]
+#define F1_(name) [FMUC_W_FN1_fmi##name]
+static const arg_shape shapes[FMUC_W_FN_COUNT] = {
+    /* FMI 2.0 */
+    F2_(SetDebugLogging) = {A_INT_N, "loggingOn", "nCategories"},
+    F2_(Instantiate) = {A_OWN, NULL, NULL},
+    F2_(FreeInstance) = {A_PTR, "c", NULL},
+    F2_(SetupExperiment) = {A_EXPERIMENT, NULL, NULL},
+    F2_(GetReal) = {A_VRS, NULL, NULL},
+    F2_(GetInteger) = {A_VRS, NULL, NULL},
+    F2_(GetBoolean) = {A_VRS, NULL, NULL},
+    F2_(GetString) = {A_VRS, NULL, NULL},
+    F2_(SetString) = {A_VRS, NULL, NULL},
+    F2_(SetRealInputDerivatives) = {A_VRS, NULL, NULL},
+    F2_(GetRealOutputDerivatives) = {A_VRS, NULL, NULL},
+    F2_(SetReal) = {A_VRS_REALS, NULL, NULL},
+    F2_(SetInteger) = {A_VRS_INTS, NULL, NULL},
+    F2_(SetBoolean) = {A_VRS_INTS, NULL, NULL},
+    F2_(SetFMUstate) = {A_PTR, "state", NULL},
+    F2_(SerializeFMUstate) = {A_N, "size", NULL},
+    F2_(DeSerializeFMUstate) = {A_N, "size", NULL},
+    F2_(GetDirectionalDerivative) = {A_VRS2, "unknown", "known"},
+    F2_(CompletedIntegratorStep) = {A_INT, "noSetFMUStatePriorToCurrentPoint", NULL},
+    F2_(SetTime) = {A_REAL, "t", NULL},
+    F2_(SetContinuousStates) = {A_REALS_N, "x", "nx"},
+    F2_(GetDerivatives) = {A_N, "nx", NULL},
+    F2_(GetContinuousStates) = {A_N, "nx", NULL},
+    F2_(GetNominalsOfContinuousStates) = {A_N, "nx", NULL},
+    F2_(GetEventIndicators) = {A_N, "ni", NULL},
+    F2_(DoStep) = {A_STEP, "noSet", NULL},
+    F2_(GetStatus) = {A_INT, "kind", NULL},
+    F2_(GetRealStatus) = {A_INT, "kind", NULL},
+    F2_(GetIntegerStatus) = {A_INT, "kind", NULL},
+    F2_(GetBooleanStatus) = {A_INT, "kind", NULL},
+    F2_(GetStringStatus) = {A_INT, "kind", NULL},
+    /* FMI 3.0 */
+    F3_(SetDebugLogging) = {A_INT_N, "loggingOn", "nCategories"},
+    F3_(InstantiateModelExchange) = {A_OWN, NULL, NULL},
+    F3_(InstantiateCoSimulation) = {A_OWN, NULL, NULL},
+    F3_(InstantiateScheduledExecution) = {A_OWN, NULL, NULL},
+    F3_(FreeInstance) = {A_PTR, "instance", NULL},
+    F3_(EnterInitializationMode) = {A_EXPERIMENT, NULL, NULL},
+    F3_(SetFloat32) = {A_VRS3_REALS, NULL, NULL},
+    F3_(SetFloat64) = {A_VRS3_REALS, NULL, NULL},
+    F3_(SetInt8) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetUInt8) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetInt16) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetUInt16) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetInt32) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetUInt32) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetInt64) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetUInt64) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetBoolean) = {A_VRS3_INTS, NULL, NULL},
+    F3_(SetClock) = {A_VRS3_INTS, NULL, NULL},
+    F3_(GetFloat32) = {A_VRS3, NULL, NULL},
+    F3_(GetFloat64) = {A_VRS3, NULL, NULL},
+    F3_(GetInt8) = {A_VRS3, NULL, NULL},
+    F3_(GetUInt8) = {A_VRS3, NULL, NULL},
+    F3_(GetInt16) = {A_VRS3, NULL, NULL},
+    F3_(GetUInt16) = {A_VRS3, NULL, NULL},
+    F3_(GetInt32) = {A_VRS3, NULL, NULL},
+    F3_(GetUInt32) = {A_VRS3, NULL, NULL},
+    F3_(GetInt64) = {A_VRS3, NULL, NULL},
+    F3_(GetUInt64) = {A_VRS3, NULL, NULL},
+    F3_(GetBoolean) = {A_VRS3, NULL, NULL},
+    F3_(GetString) = {A_VRS3, NULL, NULL},
+    F3_(SetString) = {A_VRS3, NULL, NULL},
+    F3_(GetBinary) = {A_VRS3, NULL, NULL},
+    F3_(SetBinary) = {A_VRS3, NULL, NULL},
+    F3_(GetClock) = {A_VRS3, NULL, NULL},
+    F3_(GetOutputDerivatives) = {A_VRS3, NULL, NULL},
+    F3_(GetIntervalDecimal) = {A_VRS3, NULL, NULL},
+    F3_(GetIntervalFraction) = {A_VRS3, NULL, NULL},
+    F3_(GetShiftDecimal) = {A_VRS3, NULL, NULL},
+    F3_(GetShiftFraction) = {A_VRS3, NULL, NULL},
+    F3_(SetIntervalDecimal) = {A_VRS3, NULL, NULL},
+    F3_(SetIntervalFraction) = {A_VRS3, NULL, NULL},
+    F3_(SetShiftDecimal) = {A_VRS3, NULL, NULL},
+    F3_(SetShiftFraction) = {A_VRS3, NULL, NULL},
+    F3_(SetFMUState) = {A_PTR, "FMUState", NULL},
+    F3_(SerializeFMUState) = {A_N, "size", NULL},
+    F3_(DeserializeFMUState) = {A_N, "size", NULL},
+    F3_(GetDirectionalDerivative) = {A_VRS2_SEEDS, "unknowns", "knowns"},
+    F3_(GetAdjointDerivative) = {A_VRS2_SEEDS, "unknowns", "knowns"},
+    F3_(CompletedIntegratorStep) = {A_INT, "noSetFMUStatePriorToCurrentPoint", NULL},
+    F3_(SetTime) = {A_REAL, "time", NULL},
+    F3_(SetContinuousStates) = {A_REALS_N, "continuousStates", "nContinuousStates"},
+    F3_(GetContinuousStateDerivatives) = {A_N, "nContinuousStates", NULL},
+    F3_(GetContinuousStates) = {A_N, "nContinuousStates", NULL},
+    F3_(GetNominalsOfContinuousStates) = {A_N, "nContinuousStates", NULL},
+    F3_(GetEventIndicators) = {A_N, "nEventIndicators", NULL},
+    F3_(DoStep) = {A_STEP, "noSet", NULL},
+    F3_(ActivateModelPartition) = {A_OWN, NULL, NULL},
+    F3_(GetNumberOfVariableDependencies) = {A_OWN, NULL, NULL},
+    F3_(GetVariableDependencies) = {A_OWN, NULL, NULL},
+    /* the library calls */
+    [FMUC_W_FN_DLOPEN] = {A_STR, NULL, NULL},
+    [FMUC_W_FN_DLCLOSE] = {A_STR, NULL, NULL},
+    /* FMI 1.0 (names unprefixed) */
+    F1_(SetDebugLogging) = {A_INT, "loggingOn", NULL},
+    F1_(InstantiateModel) = {A_OWN, NULL, NULL},
+    F1_(InstantiateSlave) = {A_OWN, NULL, NULL},
+    F1_(FreeModelInstance) = {A_PTR, "c", NULL},
+    F1_(FreeSlaveInstance) = {A_PTR, "c", NULL},
+    F1_(GetReal) = {A_VRS, NULL, NULL},
+    F1_(GetInteger) = {A_VRS, NULL, NULL},
+    F1_(GetBoolean) = {A_VRS, NULL, NULL},
+    F1_(GetString) = {A_VRS, NULL, NULL},
+    F1_(SetString) = {A_VRS, NULL, NULL},
+    F1_(SetRealInputDerivatives) = {A_VRS, NULL, NULL},
+    F1_(GetRealOutputDerivatives) = {A_VRS, NULL, NULL},
+    F1_(SetReal) = {A_VRS_REALS, NULL, NULL},
+    F1_(SetInteger) = {A_VRS_INTS, NULL, NULL},
+    F1_(SetBoolean) = {A_VRS_INTS, NULL, NULL},
+    F1_(SetTime) = {A_REAL, "t", NULL},
+    F1_(SetContinuousStates) = {A_REALS_N, "x", "nx"},
+    F1_(GetDerivatives) = {A_N, "nx", NULL},
+    F1_(GetContinuousStates) = {A_N, "nx", NULL},
+    F1_(GetNominalContinuousStates) = {A_N, "nx", NULL},
+    F1_(GetStateValueReferences) = {A_N, "nx", NULL},
+    F1_(GetEventIndicators) = {A_N, "ni", NULL},
+    F1_(Initialize) = {A_OWN, NULL, NULL},
+    F1_(EventUpdate) = {A_INT, "intermediateResults", NULL},
+    F1_(InitializeSlave) = {A_OWN, NULL, NULL},
+    F1_(DoStep) = {A_STEP, "newStep", NULL},
+    F1_(GetStatus) = {A_INT, "kind", NULL},
+    F1_(GetRealStatus) = {A_INT, "kind", NULL},
+    F1_(GetIntegerStatus) = {A_INT, "kind", NULL},
+    F1_(GetBooleanStatus) = {A_INT, "kind", NULL},
+    F1_(GetStringStatus) = {A_INT, "kind", NULL},
+};
+#undef F1_
+#undef F2_
+#undef F3_
+
+/* the arguments of the calls of shape A_OWN */
+static void format_own(tbuf *b, const fmuc_w_call *e)
 {
     unsigned fn = e->fn;
     switch (fn) {
-    case FMUC_W_FN_fmi3SetDebugLogging:
-        put(b, "loggingOn=%d, nCategories=%llu", (int)e->i[0], (unsigned long long)e->n[0]);
+    case FMUC_W_FN_fmi2Instantiate:
+        put(b, "instanceName=\"");
+        put_str(b, e, 0, 40);
+        put(b, "\", fmuType=%s, guid=\"", e->i[0] == fmi2CoSimulation ? "CS" : "ME");
+        put_str(b, e, 1, 60);
+        put(b, "\", visible=%d, loggingOn=%d%s", (int)e->i[1], (int)e->i[2],
+            e->flags & FMUC_W_A_NULLP ? ", functions=NULL" : "");
         return;
     case FMUC_W_FN_fmi3InstantiateModelExchange:
     case FMUC_W_FN_fmi3InstantiateCoSimulation:
@@ -388,102 +469,33 @@ static void format3(tbuf *b, const fmuc_w_call *e)
         if (e->flags & FMUC_W_A_NULLP)
             put(b, ", logMessage=NULL");
         return;
-    case FMUC_W_FN_fmi3FreeInstance:
-        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "instance");
-        return;
-    case FMUC_W_FN_fmi3EnterInitializationMode:
-        put(b, "toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, stopTimeDefined=%d, "
-               "stopTime=%.10g",
-            (int)e->i[0], e->d[0], e->d[1], (int)e->i[1], e->d[2]);
-        return;
-    case FMUC_W_FN_fmi3SetFloat32:
-    case FMUC_W_FN_fmi3SetFloat64:
-        put_vrs3(b, e);
-        put_vals3(b, e, 1);
-        return;
-    case FMUC_W_FN_fmi3SetInt8:
-    case FMUC_W_FN_fmi3SetUInt8:
-    case FMUC_W_FN_fmi3SetInt16:
-    case FMUC_W_FN_fmi3SetUInt16:
-    case FMUC_W_FN_fmi3SetInt32:
-    case FMUC_W_FN_fmi3SetUInt32:
-    case FMUC_W_FN_fmi3SetInt64:
-    case FMUC_W_FN_fmi3SetUInt64:
-    case FMUC_W_FN_fmi3SetBoolean:
-    case FMUC_W_FN_fmi3SetClock:
-        put_vrs3(b, e);
-        put_vals3(b, e, 0);
-        return;
-    case FMUC_W_FN_fmi3GetFloat32:
-    case FMUC_W_FN_fmi3GetFloat64:
-    case FMUC_W_FN_fmi3GetInt8:
-    case FMUC_W_FN_fmi3GetUInt8:
-    case FMUC_W_FN_fmi3GetInt16:
-    case FMUC_W_FN_fmi3GetUInt16:
-    case FMUC_W_FN_fmi3GetInt32:
-    case FMUC_W_FN_fmi3GetUInt32:
-    case FMUC_W_FN_fmi3GetInt64:
-    case FMUC_W_FN_fmi3GetUInt64:
-    case FMUC_W_FN_fmi3GetBoolean:
-    case FMUC_W_FN_fmi3GetString:
-    case FMUC_W_FN_fmi3SetString:
-    case FMUC_W_FN_fmi3GetBinary:
-    case FMUC_W_FN_fmi3SetBinary:
-    case FMUC_W_FN_fmi3GetClock:
-    case FMUC_W_FN_fmi3GetOutputDerivatives:
-    case FMUC_W_FN_fmi3GetIntervalDecimal:
-    case FMUC_W_FN_fmi3GetIntervalFraction:
-    case FMUC_W_FN_fmi3GetShiftDecimal:
-    case FMUC_W_FN_fmi3GetShiftFraction:
-    case FMUC_W_FN_fmi3SetIntervalDecimal:
-    case FMUC_W_FN_fmi3SetIntervalFraction:
-    case FMUC_W_FN_fmi3SetShiftDecimal:
-    case FMUC_W_FN_fmi3SetShiftFraction:
-        put_vrs3(b, e);
-        return;
-    case FMUC_W_FN_fmi3SetFMUState:
-        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "FMUState");
-        return;
-    case FMUC_W_FN_fmi3SerializeFMUState:
-    case FMUC_W_FN_fmi3DeserializeFMUState:
-        put(b, "size=%llu", (unsigned long long)e->n[0]);
-        return;
-    case FMUC_W_FN_fmi3GetDirectionalDerivative:
-    case FMUC_W_FN_fmi3GetAdjointDerivative:
-        put(b, "unknowns ");
-        put_vrs(b, e, 0);
-        put(b, "; knowns ");
-        put_vrs(b, e, 1);
-        put(b, "; nSeed=%d, nSensitivity=%d", (int)e->i[0], (int)e->i[1]);
-        return;
-    case FMUC_W_FN_fmi3CompletedIntegratorStep:
-        put(b, "noSetFMUStatePriorToCurrentPoint=%d", (int)e->i[0]);
-        return;
-    case FMUC_W_FN_fmi3SetTime:
-        put(b, "time=%.10g", e->d[0]);
-        return;
-    case FMUC_W_FN_fmi3SetContinuousStates:
-        put(b, "continuousStates=[");
-        put_vals(b, e, 1);
-        put(b, "], nContinuousStates=%llu", (unsigned long long)e->n[0]);
-        return;
-    case FMUC_W_FN_fmi3GetContinuousStateDerivatives:
-    case FMUC_W_FN_fmi3GetContinuousStates:
-    case FMUC_W_FN_fmi3GetNominalsOfContinuousStates:
-        put(b, "nContinuousStates=%llu", (unsigned long long)e->n[0]);
-        return;
-    case FMUC_W_FN_fmi3GetEventIndicators:
-        put(b, "nEventIndicators=%llu", (unsigned long long)e->n[0]);
-        return;
-    case FMUC_W_FN_fmi3DoStep:
-        put(b, "t=%.10g, h=%.10g, noSet=%d", e->d[0], e->d[1], (int)e->i[0]);
-        return;
     case FMUC_W_FN_fmi3ActivateModelPartition:
         put(b, "clockReference=%u, activationTime=%.10g", e->vr[0][0], e->d[0]);
         return;
     case FMUC_W_FN_fmi3GetNumberOfVariableDependencies:
     case FMUC_W_FN_fmi3GetVariableDependencies:
         put(b, "vr=%u", e->vr[0][0]);
+        return;
+    case FMUC_W_FN1_fmiInstantiateModel:
+        put(b, "instanceName=\"");
+        put_str(b, e, 0, 40);
+        put(b, "\", GUID=\"");
+        put_str(b, e, 1, 60);
+        put(b, "\", loggingOn=%d", (int)e->i[0]);
+        return;
+    case FMUC_W_FN1_fmiInstantiateSlave:
+        put(b, "instanceName=\"");
+        put_str(b, e, 0, 40);
+        put(b, "\", fmuGUID=\"");
+        put_str(b, e, 1, 60);
+        put(b, "\", timeout=%.10g, visible=%d, interactive=%d, loggingOn=%d", e->d[0],
+            (int)e->i[0], (int)e->i[1], (int)e->i[2]);
+        return;
+    case FMUC_W_FN1_fmiInitialize:
+        put(b, "toleranceControlled=%d, relativeTolerance=%.10g", (int)e->i[0], e->d[0]);
+        return;
+    case FMUC_W_FN1_fmiInitializeSlave:
+        put(b, "tStart=%.10g, StopTimeDefined=%d, tStop=%.10g", e->d[0], (int)e->i[0], e->d[1]);
         return;
     default:
         return;
@@ -493,6 +505,79 @@ static void format3(tbuf *b, const fmuc_w_call *e)
 const char *fmuc_trace__fn_name(unsigned fn)
 {
     return fn < FMUC_W_FN_COUNT && fn_names[fn] ? fn_names[fn] : "?";
+}
+
+static void format_args(tbuf *b, const fmuc_w_call *e)
+{
+    const arg_shape *a = &shapes[e->fn];
+    switch (a->shape) {
+    case A_INT:
+        put(b, "%s=%d", a->a, (int)e->i[0]);
+        break;
+    case A_INT_N:
+        put(b, "%s=%d, %s=%llu", a->a, (int)e->i[0], a->b, (unsigned long long)e->n[0]);
+        break;
+    case A_N:
+        put(b, "%s=%llu", a->a, (unsigned long long)e->n[0]);
+        break;
+    case A_REAL:
+        put(b, "%s=%.10g", a->a, e->d[0]);
+        break;
+    case A_PTR:
+        put(b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : a->a);
+        break;
+    case A_STR:
+        put_str(b, e, 0, FMUC_W_STR_KEPT);
+        break;
+    case A_VRS:
+    case A_VRS_REALS:
+    case A_VRS_INTS:
+        put_vrs(b, e, 0);
+        if (a->shape == A_VRS)
+            break;
+        put(b, ", value=[");
+        put_vals(b, e, a->shape == A_VRS_REALS, 0);
+        put(b, "]");
+        break;
+    case A_VRS3:
+    case A_VRS3_REALS:
+    case A_VRS3_INTS:
+        put_vrs3(b, e);
+        if (a->shape == A_VRS3)
+            break;
+        put(b, ", values=[");
+        put_vals(b, e, a->shape == A_VRS3_REALS, 1);
+        put(b, "]");
+        break;
+    case A_REALS_N:
+        put(b, "%s=[", a->a);
+        put_vals(b, e, 1, 0);
+        put(b, "], %s=%llu", a->b, (unsigned long long)e->n[0]);
+        break;
+    case A_VRS2:
+    case A_VRS2_SEEDS:
+        put(b, "%s ", a->a);
+        put_vrs(b, e, 0);
+        put(b, "; %s ", a->b);
+        put_vrs(b, e, 1);
+        if (a->shape == A_VRS2_SEEDS)
+            put(b, "; nSeed=%d, nSensitivity=%d", (int)e->i[0], (int)e->i[1]);
+        break;
+    case A_STEP:
+        put(b, "t=%.10g, h=%.10g, %s=%d", e->d[0], e->d[1], a->a, (int)e->i[0]);
+        break;
+    case A_EXPERIMENT:
+        put(b,
+            "toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, stopTimeDefined=%d, "
+            "stopTime=%.10g",
+            (int)e->i[0], e->d[0], e->d[1], (int)e->i[1], e->d[2]);
+        break;
+    case A_OWN:
+        format_own(b, e);
+        break;
+    default:
+        break;
+    }
 }
 
 void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
@@ -507,104 +592,8 @@ void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n)
         return;
     }
     put(&b, "%s(", fn_names[fn]);
-    if (e->state == FMUC_W_CALL_NOT_PROVIDED) {
-        put(&b, ")");
-        return;
-    }
-    if (fmuc_w_fn_version(fn) == 3) {
-        format3(&b, e);
-        put(&b, ")");
-        return;
-    }
-    switch (fn) {
-    case FMUC_W_FN_fmi2SetDebugLogging:
-        put(&b, "loggingOn=%d, nCategories=%llu", (int)e->i[0], (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN_fmi2Instantiate:
-        put(&b, "instanceName=\"");
-        put_str(&b, e, 0, 40);
-        put(&b, "\", fmuType=%s, guid=\"", e->i[0] == fmi2CoSimulation ? "CS" : "ME");
-        put_str(&b, e, 1, 60);
-        put(&b, "\", visible=%d, loggingOn=%d%s", (int)e->i[1], (int)e->i[2],
-            e->flags & FMUC_W_A_NULLP ? ", functions=NULL" : "");
-        break;
-    case FMUC_W_FN_fmi2FreeInstance:
-        put(&b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "c");
-        break;
-    case FMUC_W_FN_fmi2SetupExperiment:
-        put(&b,
-            "toleranceDefined=%d, tolerance=%.10g, startTime=%.10g, stopTimeDefined=%d, "
-            "stopTime=%.10g",
-            (int)e->i[0], e->d[0], e->d[1], (int)e->i[1], e->d[2]);
-        break;
-    case FMUC_W_FN_fmi2GetReal:
-    case FMUC_W_FN_fmi2GetInteger:
-    case FMUC_W_FN_fmi2GetBoolean:
-    case FMUC_W_FN_fmi2GetString:
-    case FMUC_W_FN_fmi2SetString:
-    case FMUC_W_FN_fmi2SetRealInputDerivatives:
-    case FMUC_W_FN_fmi2GetRealOutputDerivatives:
-        put_vrs(&b, e, 0);
-        break;
-    case FMUC_W_FN_fmi2SetReal:
-    case FMUC_W_FN_fmi2SetInteger:
-    case FMUC_W_FN_fmi2SetBoolean:
-        put_vrs(&b, e, 0);
-        put(&b, ", value=[");
-        put_vals(&b, e, fn == FMUC_W_FN_fmi2SetReal);
-        put(&b, "]");
-        break;
-    case FMUC_W_FN_fmi2SetFMUstate:
-        put(&b, "%s", e->flags & FMUC_W_A_NULLP ? "NULL" : "state");
-        break;
-    case FMUC_W_FN_fmi2SerializeFMUstate:
-    case FMUC_W_FN_fmi2DeSerializeFMUstate:
-        put(&b, "size=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN_fmi2GetDirectionalDerivative:
-        put(&b, "unknown ");
-        put_vrs(&b, e, 0);
-        put(&b, "; known ");
-        put_vrs(&b, e, 1);
-        break;
-    case FMUC_W_FN_fmi2CompletedIntegratorStep:
-        put(&b, "noSetFMUStatePriorToCurrentPoint=%d", (int)e->i[0]);
-        break;
-    case FMUC_W_FN_fmi2SetTime:
-        put(&b, "t=%.10g", e->d[0]);
-        break;
-    case FMUC_W_FN_fmi2SetContinuousStates:
-        put(&b, "x=[");
-        put_vals(&b, e, 1);
-        put(&b, "], nx=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN_fmi2GetDerivatives:
-    case FMUC_W_FN_fmi2GetContinuousStates:
-    case FMUC_W_FN_fmi2GetNominalsOfContinuousStates:
-        put(&b, "nx=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN_fmi2GetEventIndicators:
-        put(&b, "ni=%llu", (unsigned long long)e->n[0]);
-        break;
-    case FMUC_W_FN_fmi2DoStep:
-        put(&b, "t=%.10g, h=%.10g, noSet=%d", e->d[0], e->d[1], (int)e->i[0]);
-        break;
-    case FMUC_W_FN_fmi2GetStatus:
-    case FMUC_W_FN_fmi2GetRealStatus:
-    case FMUC_W_FN_fmi2GetIntegerStatus:
-    case FMUC_W_FN_fmi2GetBooleanStatus:
-    case FMUC_W_FN_fmi2GetStringStatus:
-        put(&b, "kind=%d", (int)e->i[0]);
-        break;
-    case FMUC_W_FN_DLOPEN:
-    case FMUC_W_FN_DLCLOSE:
-        put_str(&b, e, 0, FMUC_W_STR_KEPT);
-        break;
-    default:
-        if (fn >= FMUC_W_FN1_FIRST)
-            format_fmi1(&b, e);
-        break;
-    }
+    if (e->state != FMUC_W_CALL_NOT_PROVIDED)
+        format_args(&b, e);
     put(&b, ")");
 }
 

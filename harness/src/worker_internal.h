@@ -186,6 +186,9 @@ void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e);
 void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
 /** Worker: keep list k (0 or 1) of value references (the first FMUC_W_VR_KEPT and the count). */
 void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr);
+/** Worker: keep a Real array argument (the first FMUC_W_VAL_KEPT values in d[] and the count
+ *  in n[0]; NULL flagged as FMUC_W_A_NULL1). */
+void fmuc_trace__reals(fmuc_w_call *e, const double *v, size_t n);
 /** Worker: keep string argument k (0 or 1), bounded. */
 void fmuc_trace__str(fmuc_w_call *e, int k, const char *s);
 /** Parent: the text of a call ("fmi2DoStep(t=0.5, h=0.25, noSet=0)"), from untrusted fields. */

@@ -41,6 +41,16 @@ static void done(st_run *r)
     fmuc_fmu_close(&r->fmu);
 }
 
+/* check c on fixture kind/name has verdict v */
+static void expect_verdict(const char *kind, const char *name, const fmuc_check *c,
+                           fmuc_verdict v)
+{
+    st_run r;
+    run_check(&r, kind, name, c);
+    cr_expect_eq(r.res.verdict, v, "%s on %s", c->id, name);
+    done(&r);
+}
+
 /* evidence[iface][key] (iface NULL: evidence[key]) as a number; -1 when absent. */
 static double ev_num(const fmuc_result *r, const char *iface, const char *key)
 {
@@ -95,10 +105,8 @@ Test(dependencies_observed, undeclared_derivative_dependency_fails_in_model_exch
 
 Test(dependencies_observed, the_other_fixtures_are_not_caught, .timeout = 120)
 {
-    st_run r;
-    run_check(&r, "broken", "me-event-flags", &fmuc_check_api_dependencies_observed);
-    cr_expect_eq(r.res.verdict, FMUC_VERDICT_NA);
-    done(&r);
+    expect_verdict("broken", "me-event-flags", &fmuc_check_api_dependencies_observed,
+                   FMUC_VERDICT_NA);
 }
 
 /* --- me-event-flags ----------------------------------------------------------------------- */
@@ -121,34 +129,25 @@ Test(event_flags, good_fmus_pass_with_their_events_compared, .timeout = 120)
 
 Test(event_flags, silent_state_change_fails, .timeout = 120)
 {
-    st_run r;
-    run_check(&r, "broken", "me-event-flags", &fmuc_check_me_event_flags);
-    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
-    done(&r);
+    expect_verdict("broken", "me-event-flags", &fmuc_check_me_event_flags, FMUC_VERDICT_FAIL);
 }
 
 Test(event_flags, silent_nominal_change_fails, .timeout = 120)
 {
-    st_run r;
-    run_check(&r, "broken", "me-event-flags--nominals", &fmuc_check_me_event_flags);
-    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
-    done(&r);
+    expect_verdict("broken", "me-event-flags--nominals", &fmuc_check_me_event_flags,
+                   FMUC_VERDICT_FAIL);
 }
 
 Test(event_flags, a_flag_set_without_a_change_is_me_events_business, .timeout = 120)
 {
-    st_run r;
-    run_check(&r, "broken", "me-events--states-changed", &fmuc_check_me_event_flags);
-    cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS);
-    done(&r);
+    expect_verdict("broken", "me-events--states-changed", &fmuc_check_me_event_flags,
+                   FMUC_VERDICT_PASS);
 }
 
 Test(event_flags, next_event_time_not_ahead_fails, .timeout = 120)
 {
-    st_run r;
-    run_check(&r, "broken", "me-event-flags--next-event-time", &fmuc_check_me_event_flags);
-    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
-    done(&r);
+    expect_verdict("broken", "me-event-flags--next-event-time", &fmuc_check_me_event_flags,
+                   FMUC_VERDICT_FAIL);
 }
 
 Test(event_flags, a_silent_change_after_initialization_fails_the_letter_only, .timeout = 120)

@@ -69,6 +69,28 @@ static void assert_has(const char *text, const char *what)
     cr_assert(strstr(text, what), "trace lacks \"%s\":\n%s", what, text);
 }
 
+/* One worker session: the FMU opened, fn run in a worker on payload (NULL: the FMU), the trace
+ * as text. */
+typedef struct session {
+    fmuc_fmu fmu;
+    fmuc_worker_outcome o;
+    char *trace;
+} session;
+
+static void session_run(session *s, const char *path, fmuc_worker_fn fn, void *payload)
+{
+    open_fmu(&s->fmu, path);
+    run(&s->fmu, fn, payload ? payload : &s->fmu, &s->o);
+    s->trace = trace_text(&s->o);
+}
+
+static void session_end(session *s)
+{
+    free(s->trace);
+    fmuc_worker_outcome_free(&s->o);
+    fmuc_fmu_close(&s->fmu);
+}
+
 /* ---- Co-Simulation ------------------------------------------------------------------------ */
 
 static int cs_session(fmuc_worker_ctx *ctx, void *payload)
@@ -107,18 +129,16 @@ static int cs_session(fmuc_worker_ctx *ctx, void *payload)
 
 Test(inst_fmi1, cs_life_cycle_is_traced_with_unprefixed_names, .timeout = 60)
 {
-    fmuc_fmu fmu;
-    fmuc_worker_outcome o;
-    open_fmu(&fmu, BB_CS);
-    run(&fmu, cs_session, &fmu, &o);
-    const cJSON *r = o.reply;
+    session se;
+    session_run(&se, BB_CS, cs_session, NULL);
+    const cJSON *r = se.o.reply;
     cr_assert_eq(cJSON_GetObjectItem(r, "st")->valueint, 0);
     cr_assert_eq(cJSON_GetObjectItem(r, "h0")->valuedouble, 1.0);
     cr_assert_lt(cJSON_GetObjectItem(r, "h1")->valuedouble, 1.0);
     cr_assert_eq(cJSON_GetObjectItem(r, "get_state")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert_eq(cJSON_GetObjectItem(r, "terminated")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert_eq(cJSON_GetObjectItem(r, "terminate")->valueint, FMUC_STATUS_OK);
-    char *t = trace_text(&o);
+    const char *t = se.trace;
     assert_has(t, "dlopen(BouncingBall.so) -> non-NULL");
     assert_has(t, "fmiInstantiateSlave(instanceName=\"t\", fmuGUID=\"");
     assert_has(t, "fmiInitializeSlave(tStart=0, StopTimeDefined=1, tStop=3) -> fmiOK");
@@ -128,9 +148,7 @@ Test(inst_fmi1, cs_life_cycle_is_traced_with_unprefixed_names, .timeout = 60)
     assert_has(t, "fmiFreeSlaveInstance(c) -> returned");
     cr_assert_null(strstr(t, "fmi2"), "no FMI 2.0 name in a 1.0 trace:\n%s", t);
     cr_assert_null(strstr(t, "State"), "get_state made a call:\n%s", t);
-    free(t);
-    fmuc_worker_outcome_free(&o);
-    fmuc_fmu_close(&fmu);
+    session_end(&se);
 }
 
 /* ---- Model Exchange ----------------------------------------------------------------------- */
@@ -177,11 +195,9 @@ static int me_session(fmuc_worker_ctx *ctx, void *payload)
 
 Test(inst_fmi1, me_life_cycle_and_event_update, .timeout = 60)
 {
-    fmuc_fmu fmu;
-    fmuc_worker_outcome o;
-    open_fmu(&fmu, BB_ME);
-    run(&fmu, me_session, &fmu, &o);
-    const cJSON *r = o.reply;
+    session se;
+    session_run(&se, BB_ME, me_session, NULL);
+    const cJSON *r = se.o.reply;
     cr_assert_eq(cJSON_GetObjectItem(r, "reach")->valueint, 0);
     cr_assert_eq(cJSON_GetObjectItem(r, "st")->valueint, 0);
     cr_assert_eq(cJSON_GetObjectItem(r, "x0")->valuedouble, 1.0);
@@ -193,7 +209,7 @@ Test(inst_fmi1, me_life_cycle_and_event_update, .timeout = 60)
     cr_assert_eq(cJSON_GetObjectItem(r, "need")->valueint, 0);
     cr_assert_eq(cJSON_GetObjectItem(r, "reset")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert_eq(cJSON_GetObjectItem(r, "dd")->valueint, FMUC_STATUS_NOT_PROVIDED);
-    char *t = trace_text(&o);
+    const char *t = se.trace;
     assert_has(t, "fmiInstantiateModel(instanceName=\"me\", GUID=\"");
     assert_has(t, "fmiSetTime(t=0) -> fmiOK");
     assert_has(t, "fmiInitialize(toleranceControlled=1, relativeTolerance=1e-06) -> fmiOK");
@@ -207,9 +223,7 @@ Test(inst_fmi1, me_life_cycle_and_event_update, .timeout = 60)
     assert_has(t, "fmiFreeModelInstance(c) -> returned");
     cr_assert_null(strstr(t, "fmi2"), "%s", t);
     cr_assert_null(strstr(t, "Reset"), "%s", t);
-    free(t);
-    fmuc_worker_outcome_free(&o);
-    fmuc_fmu_close(&fmu);
+    session_end(&se);
 }
 
 /* ---- library level ------------------------------------------------------------------------ */
@@ -233,22 +247,18 @@ Test(inst_fmi1, library_version_platform_and_exports, .timeout = 60)
 {
     const char *paths[2] = {BB_ME, BB_CS};
     for (int i = 0; i < 2; i++) {
-        fmuc_fmu fmu;
-        fmuc_worker_outcome o;
+        session se;
         fmuc_iface k = i ? FMUC_IFACE_CS : FMUC_IFACE_ME;
-        open_fmu(&fmu, paths[i]);
-        run(&fmu, lib_session, &k, &o);
-        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "version")), "1.0");
-        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "platform")),
-                         "standard32");
-        cr_assert_eq(cJSON_GetObjectItem(o.reply, "missing")->valueint, 0);
-        cr_assert_eq(cJSON_GetObjectItem(o.reply, "has_do_step")->valueint, i);
-        cr_assert_eq(cJSON_GetObjectItem(o.reply, "has_initialize")->valueint, !i);
-        char *t = trace_text(&o);
-        assert_has(t, i ? "fmiGetTypesPlatform() -> non-NULL" : "fmiGetModelTypesPlatform() -> non-NULL");
-        free(t);
-        fmuc_worker_outcome_free(&o);
-        fmuc_fmu_close(&fmu);
+        session_run(&se, paths[i], lib_session, &k);
+        const cJSON *r = se.o.reply;
+        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(r, "version")), "1.0");
+        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(r, "platform")), "standard32");
+        cr_assert_eq(cJSON_GetObjectItem(r, "missing")->valueint, 0);
+        cr_assert_eq(cJSON_GetObjectItem(r, "has_do_step")->valueint, i);
+        cr_assert_eq(cJSON_GetObjectItem(r, "has_initialize")->valueint, !i);
+        assert_has(se.trace, i ? "fmiGetTypesPlatform() -> non-NULL"
+                               : "fmiGetModelTypesPlatform() -> non-NULL");
+        session_end(&se);
     }
 }
 
