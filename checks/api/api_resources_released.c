@@ -26,9 +26,18 @@ static void sleep_ms(long ms)
         ;
 }
 
+/* what the worker's session needs: the interface and the stop time fmuc_shared_run_config chose
+ * (NaN: the default experiment's; an FMI 3.0 CS FMU with a fixed internal step gets a bounded
+ * one, so that ten communication points stay short) */
+typedef struct rr_job {
+    fmi2Type iface;
+    double stop;
+} rr_job;
+
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
-    fmi2Type iface = *(const fmi2Type *)payload;
+    const rr_job *job = payload;
+    fmi2Type iface = job->iface;
     cJSON *reply = fmuc_worker_reply(ctx);
     long threads0 = fmuc_worker_thread_count();
     if (apiu_load(ctx, iface) < 0)
@@ -38,6 +47,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_sim_config cfg;
     fmuc_sim_config_init(&cfg, iface);
     cfg.max_steps = POINTS;
+    cfg.stop = job->stop;
     cfg.instance_name = "fmucheck-resources";
     cfg.record_inputs = 0;
     fmuc_sim_result r;
@@ -127,7 +137,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         }
         why[0] = '\0';
-        const cJSON *r = apiu_run(s, res, "api-resources-released", ifs[i].type, worker, &ifs[i].type, &o);
+        rr_job job = {ifs[i].type, cfg.stop};
+        const cJSON *r = apiu_run(s, res, "api-resources-released", ifs[i].type, worker, &job, &o);
         if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             const char *he =
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "harness_error"));
