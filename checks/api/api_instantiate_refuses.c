@@ -122,15 +122,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_instantiate_refuses = {
     .id = "api-instantiate-refuses",
-    .title = "fmi2Instantiate refuses an undeclared interface and an empty instance name",
+    .title = "Instantiation refuses an undeclared interface and an empty instance name",
     .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiInstantiateModel: instanceName "
             "non-NULL, non-empty); FMI 1.0 CS (fmiInstantiateSlave)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU that returns an instance for an interface it does not implement, or for an "
            "empty name, lets an importer carry on until it fails later and less clearly, e.g. in "
            "fmi2DoStep.",
-    .fix = "In fmi2Instantiate return NULL and log the reason when fmuType names an interface the "
-           "modelDescription does not declare or instanceName is NULL or empty.",
+    .fix = "In the instantiate function return NULL and log the reason when it is asked for an "
+           "interface the modelDescription does not declare (2.0: fmuType) or instanceName is "
+           "NULL or empty.",
     .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,

@@ -177,7 +177,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_resources_released = {
     .id = "api-resources-released",
-    .title = "fmi2FreeInstance gives back the instance's memory and threads",
+    .title = "FreeInstance gives back the instance's memory and threads",
     .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiFreeModelInstance disposes the instance and frees "
             "its memory); FMI 1.0 CS (fmiFreeSlaveInstance)",
     .level = FMUC_LEVEL_SHOULD,
