@@ -1,6 +1,13 @@
 /* api-instantiate-refuses: fmi2Instantiate refuses what it cannot serve: an interface type the
  * model description does not declare, and an empty instance name (FMI 2.0.4 §2.1.5; derived,
- * fmi2-rules C-06 "D": reported as warnings). */
+ * fmi2-rules C-06 "D": reported as warnings).
+ * FMI 3.0: fmi3InstantiateModelExchange/CoSimulation get the same two probes: the function of an
+ * interface type the model description does not declare (every library exports all of them, A-17)
+ * and an empty instanceName, which "must be a non-NULL string and not empty" (FMI 3.0.2 §2.3.1;
+ * that the FMU refuses is derived, fmi3-rules C-07 "D/U": warnings too).
+ * FMI 1.0: ME 1.0 and CS 1.0 are two standards with their own functions (fmiInstantiateModel,
+ * fmiInstantiateSlave), so there is no interface-type argument to misuse: only the empty
+ * instanceName is probed (the 1.0 texts require a non-NULL, non-empty name, fmi1-rules C-06 "D"). */
 #include "api_util.h"
 
 #define PHASE "instantiate " /* the probed calls' phases begin so */
@@ -18,7 +25,9 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     cJSON *reply = fmuc_worker_reply(ctx);
     fmuc_inst *c;
-    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)q->lib, fmuc_inst_op_name(2, FMUC_INST_OP_INSTANTIATE))) { /* a NULL from a missing function is no refusal */
+    const int ver = fmuc_inst_version(ctx);
+    /* a NULL from a missing function is no refusal */
+    if (!fmuc_inst_lib_has(ctx, (fmuc_iface)q->lib, apiu_fn(ver, q->lib, FMUC_INST_OP_INSTANTIATE))) {
         cJSON_AddBoolToObject(reply, "not_exported", 1);
         return 0;
     }
@@ -47,14 +56,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     apiu_iface ifs[2];
     size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     const fmuc_md *md = &s->fmu->md;
+    const int ver = apiu_version(s);
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
-    int one = !(md->me.present && md->cs.present);
+    /* 1.0: ME and CS are separate standards; there is no undeclared type to ask for */
+    int one = ver != 1 && !(md->me.present && md->cs.present);
     for (size_t i = 0; i < n; i++) {
         /* once per process (X10): the two fmi2Instantiate calls in two workers */
         int split = one && apiu_once_per_process(s->fmu, ifs[i].type);
+        fmi2Type other = ifs[i].type == fmi2ModelExchange ? fmi2CoSimulation : fmi2ModelExchange;
         rq q = {ifs[i].type, one, !split}, q2 = {ifs[i].type, 0, 1};
         fmuc_worker_outcome o, o2;
         memset(&o2, 0, sizeof o2);
@@ -75,24 +87,31 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                   ifs[i].name, d->phase, why);
             tested++;
         } else if (r && cJSON_IsTrue(cJSON_GetObjectItem(r, "not_exported"))) {
-            fmuc_result_note(res, "%s: the library does not export fmi2Instantiate (see "
-                                  "load-exports)", ifs[i].name);
+            fmuc_result_note(res, "%s: the library does not export %s (see load-exports)",
+                             ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE));
         } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             tested++;
-            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")))
+            unsigned line = ifs[i].type == fmi2ModelExchange ? md->me.line : md->cs.line;
+            if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")) && ver == 2)
                 fmuc_result_violation(res,
                                       "%s library: fmi2Instantiate accepted fmuType=%s although "
                                       "the model description declares only <%s> (line %u)",
                                       ifs[i].name,
-                                      ifs[i].type == fmi2ModelExchange ? "fmi2CoSimulation"
-                                                                       : "fmi2ModelExchange",
-                                      ifs[i].name,
-                                      ifs[i].type == fmi2ModelExchange ? md->me.line : md->cs.line);
+                                      other == fmi2CoSimulation ? "fmi2CoSimulation"
+                                                                : "fmi2ModelExchange",
+                                      ifs[i].name, line);
+            else if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")))
+                fmuc_result_violation(res,
+                                      "%s library: %s returned an instance although the model "
+                                      "description does not declare <%s> (only <%s>, line %u)",
+                                      ifs[i].name, apiu_fn(ver, other, FMUC_INST_OP_INSTANTIATE),
+                                      apiu_iface_name(other), ifs[i].name, line);
             if (cJSON_IsTrue(cJSON_GetObjectItem(r2, "accepted_empty")))
                 fmuc_result_violation(res,
-                                      "%s: fmi2Instantiate accepted an empty instanceName \"\" "
+                                      "%s: %s accepted an empty instanceName \"\" "
                                       "(the host must pass a non-empty name; the FMU should refuse)",
-                                      ifs[i].name);
+                                      ifs[i].name,
+                                      apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE));
         }
         fmuc_worker_outcome_free(&o2);
         fmuc_worker_outcome_free(&o);
@@ -103,16 +122,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_instantiate_refuses = {
     .id = "api-instantiate-refuses",
-    .title = "fmi2Instantiate refuses an undeclared interface and an empty instance name",
-    .spec = "FMI 2.0.4 §2.1.5",
+    .title = "Instantiation refuses an undeclared interface and an empty instance name",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiInstantiateModel: instanceName "
+            "non-NULL, non-empty); FMI 1.0 CS (fmiInstantiateSlave)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU that returns an instance for an interface it does not implement, or for an "
            "empty name, lets an importer carry on until it fails later and less clearly, e.g. in "
            "fmi2DoStep.",
-    .fix = "In fmi2Instantiate return NULL and log the reason when fmuType names an interface the "
-           "modelDescription does not declare or instanceName is NULL or empty.",
+    .fix = "In the instantiate function return NULL and log the reason when it is asked for an "
+           "interface the modelDescription does not declare (2.0: fmuType) or instanceName is "
+           "NULL or empty.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,
 };

@@ -6,7 +6,13 @@
  * communication steps of the default experiment in CS / the event iteration and Continuous-Time
  * Mode in ME, terminate, free) must succeed: fmi2Instantiate returning NULL, a call returning
  * fmi2Error/fmi2Fatal or a crash fails. Without the flag the FMU may rely on the callbacks
- * (api-resources-released checks what it does with them): not applicable. */
+ * (api-resources-released checks what it does with them): not applicable.
+ * FMI 1.0: only Co-Simulation has the flag (the Capabilities of CoSimulation_StandAlone and
+ * CoSimulation_Tool); with canNotUseMemoryManagementFunctions="true" allocateMemory and
+ * freeMemory "are ignored" and may be NULL (FMI 1.0 CS, fmi1-rules B.8 and C-07), so fmiInstantiateSlave with both NULL and the same
+ * session (fmiInitializeSlave, fmiDoStep, fmiTerminateSlave, fmiFreeSlaveInstance) must succeed.
+ * ME 1.0 has no such flag: its three callbacks are always required (not applicable).
+ * FMI 3.0 has no memory callbacks at all: the check does not apply there. */
 #include "cs/cs_util.h"
 
 enum { CSMEM_STEPS = 10 };
@@ -26,13 +32,15 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const mem_job *job = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
+    const int ver = fmuc_inst_version(ctx);
     if (apiu_load(ctx, job->iface) < 0)
         return 0;
     fmuc_inst_args a;
     fmuc_inst_args_init(&a);
     a.name = "fmucheck-null-memory";
     a.no_memory_callbacks = 1;
-    fmuc_worker_phase(ctx, "fmi2Instantiate with allocateMemory=freeMemory=NULL");
+    fmuc_worker_phase(ctx, "%s with allocateMemory=freeMemory=NULL",
+                      apiu_fn(ver, job->iface, FMUC_INST_OP_INSTANTIATE));
     fmuc_inst *c = fmuc_inst_instantiate_ex(ctx, (fmuc_iface)job->iface, &a);
     if (!c) {
         cJSON_AddBoolToObject(reply, "instantiate_null", 1);
@@ -48,7 +56,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     /* to the end of Initialization Mode; the event iteration below is this check's own (it goes
      * on to Continuous-Time Mode also when the iteration does not settle) */
     if (fmuc_drive_reach(c, job->iface == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_EM, &ds, &dr) != 0) {
-        call = fmuc_inst_op_name(2, (fmuc_inst_op)dr.failed_op);
+        call = apiu_fn(ver, job->iface, (fmuc_inst_op)dr.failed_op);
         st = dr.status;
     }
     if (!call && job->iface == fmi2CoSimulation) {
@@ -56,28 +64,28 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             double t = job->t0 + (double)k * job->h;
             fmuc_worker_phase_at(ctx, "step", k, t);
             if (!apiu_ok(st = fmuc_drive_do_step(c, t, job->h, 0, NULL, NULL)))
-                call = "fmi2DoStep";
+                call = apiu_fn(ver, job->iface, FMUC_INST_OP_DO_STEP);
         }
     } else if (!call) {
         fmuc_worker_phase(ctx, "event iteration");
         for (int i = 0; i < 100 && !call; i++) {
             fmuc_inst_event_info info;
             if (!apiu_ok(st = fmuc_inst_update_discrete_states(c, &info)))
-                call = "fmi2NewDiscreteStates";
+                call = apiu_fn(ver, job->iface, FMUC_INST_OP_UPDATE_DISCRETE_STATES);
             else if (!info.new_discrete_states_needed || info.terminate_simulation)
                 break;
         }
         if (!call && !apiu_ok(st = fmuc_inst_enter_continuous_time_mode(c)))
-            call = "fmi2EnterContinuousTimeMode";
+            call = apiu_fn(ver, job->iface, FMUC_INST_OP_ENTER_CT_MODE);
     }
     if (!call) {
         fmuc_worker_phase(ctx, "terminate");
         if (!apiu_ok(st = fmuc_inst_terminate(c)))
-            call = "fmi2Terminate";
+            call = apiu_fn(ver, job->iface, FMUC_INST_OP_TERMINATE);
     }
     if (call)
         put_bad(reply, call, st);
-    fmuc_worker_phase(ctx, "fmi2FreeInstance");
+    fmuc_worker_phase(ctx, "%s", apiu_fn(ver, job->iface, FMUC_INST_OP_FREE));
     if (!call || st != FMUC_STATUS_FATAL)
         fmuc_inst_free(c);
     else
@@ -93,6 +101,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     apiu_iface ifs[2];
     size_t n = apiu_ifaces(fmu, ifs), done = 0;
     char b[32];
+    const int ver = apiu_version(s);
     for (size_t i = 0; i < n; i++) {
         fmi2Type t = ifs[i].type;
         if (!equ_cap(fmu, t, FMUC_CAP_CAN_NOT_USE_MEMORY_MANAGEMENT_FUNCTIONS))
@@ -135,16 +144,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (cJSON_IsTrue(cJSON_GetObjectItem(r, "instantiate_null"))) {
             const char *m = apiu_last_log(&o, "fmucheck-null-memory");
             fmuc_result_violation(res, "%s: canNotUseMemoryManagementFunctions=\"true\" (line %u), "
-                                       "yet fmi2Instantiate with allocateMemory=freeMemory=NULL "
+                                       "yet %s with allocateMemory=freeMemory=NULL "
                                        "returned NULL%s%s",
                                   ifs[i].name,
                                   t == fmi2CoSimulation ? fmu->md.cs.line : fmu->md.me.line,
+                                  apiu_fn(ver, t, FMUC_INST_OP_INSTANTIATE),
                                   m ? ": " : "", m ? m : "");
         } else if (cJSON_IsString(bc)) {
             fmuc_result_violation(res, "%s: with allocateMemory=freeMemory=NULL "
                                        "(canNotUseMemoryManagementFunctions=\"true\") %s returned %s",
                                   ifs[i].name, cJSON_GetStringValue(bc),
-                                  fmuc_status_name(2, 
+                                  fmuc_status_name(ver, 
                                       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(r, "bad_status")),
                                       b, sizeof b));
         } else if (cJSON_IsTrue(cJSON_GetObjectItem(r, "done"))) {
@@ -162,7 +172,8 @@ const fmuc_check fmuc_check_api_null_memory_callbacks = {
     .id = "api-null-memory-callbacks",
     .title = "With canNotUseMemoryManagementFunctions, the FMU works with NULL allocateMemory and "
              "freeMemory",
-    .spec = "FMI 2.0.4 §2.1.5, §3.3.1, §4.3.1",
+    .spec = "FMI 2.0.4 §2.1.5, §3.3.1, §4.3.1; FMI 1.0 CS (Capabilities "
+            "canNotUseMemoryManagementFunctions; fmiCallbackFunctions)",
     .level = FMUC_LEVEL_MUST,
     .why = "An importer that relies on canNotUseMemoryManagementFunctions passes NULL allocators; "
            "an FMU that still calls them dereferences NULL and crashes the importer.",
@@ -170,7 +181,7 @@ const fmuc_check fmuc_check_api_null_memory_callbacks = {
            "allocateMemory/freeMemory, or remove canNotUseMemoryManagementFunctions=\"true\" from "
            "the model description.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

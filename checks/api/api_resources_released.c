@@ -7,7 +7,11 @@
  * Judged over a short session per interface (instantiate, initialize, ten communication points of
  * the default experiment, terminate, free) in a worker of its own. SHOULD: a leak or a lingering
  * thread pool is a defect a host can live with for a while, and it is reported as a warning;
- * `{"levels": {"api-resources-released": "must"}}` makes it gate. */
+ * `{"levels": {"api-resources-released": "must"}}` makes it gate.
+ * FMI 3.0: fmi3FreeInstance "frees all the allocated memory and other resources that have been
+ * allocated by the functions of the FMU interface" (FMI 3.0.2 §2.3.1, fmi3-rules C-15). 3.0 has
+ * no memory callbacks (the FMU allocates on its own), so the host sees no blocks there: only the
+ * threads left running are judged, and a note says so. */
 #include <errno.h>
 #include <time.h>
 
@@ -22,9 +26,18 @@ static void sleep_ms(long ms)
         ;
 }
 
+/* what the worker's session needs: the interface and the stop time fmuc_shared_run_config chose
+ * (NaN: the default experiment's; an FMI 3.0 CS FMU with a fixed internal step gets a bounded
+ * one, so that ten communication points stay short) */
+typedef struct rr_job {
+    fmi2Type iface;
+    double stop;
+} rr_job;
+
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
-    fmi2Type iface = *(const fmi2Type *)payload;
+    const rr_job *job = payload;
+    fmi2Type iface = job->iface;
     cJSON *reply = fmuc_worker_reply(ctx);
     long threads0 = fmuc_worker_thread_count();
     if (apiu_load(ctx, iface) < 0)
@@ -34,6 +47,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_sim_config cfg;
     fmuc_sim_config_init(&cfg, iface);
     cfg.max_steps = POINTS;
+    cfg.stop = job->stop;
     cfg.instance_name = "fmucheck-resources";
     cfg.record_inputs = 0;
     fmuc_sim_result r;
@@ -55,7 +69,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON_AddNumberToObject(reply, "bad_frees", (double)(m1.bad_frees - m0.bad_frees));
     /* a thread pool may take a moment to wind down after the last instance */
     long left = -1;
-    fmuc_worker_phase(ctx, "threads after fmi2FreeInstance");
+    fmuc_worker_phase(ctx, "threads after %s",
+                      apiu_fn(fmuc_inst_version(ctx), iface, FMUC_INST_OP_FREE));
     for (long waited = 0; threads0 >= 0; waited += 10) {
         long now = fmuc_worker_thread_count();
         left = now >= 0 ? now - threads0 : -1;
@@ -122,7 +137,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         }
         why[0] = '\0';
-        const cJSON *r = apiu_run(s, res, "api-resources-released", ifs[i].type, worker, &ifs[i].type, &o);
+        rr_job job = {ifs[i].type, cfg.stop};
+        const cJSON *r = apiu_run(s, res, "api-resources-released", ifs[i].type, worker, &job, &o);
         if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             const char *he =
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "harness_error"));
@@ -149,6 +165,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         fmuc_worker_outcome_free(&o);
     }
+    if (tested && ver == 3)
+        fmuc_result_note(res, "FMI 3.0 has no memory callbacks: the FMU's own allocations are not "
+                              "visible to the host; only the threads left after %s are judged",
+                         apiu_fn(ver, ifs[0].type, FMUC_INST_OP_FREE));
     if (!tested && res->verdict <= FMUC_VERDICT_PASS && why[0])
         fmuc_result_na(res, "%s", why);
     else if (!tested && res->verdict <= FMUC_VERDICT_PASS)
@@ -157,8 +177,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_resources_released = {
     .id = "api-resources-released",
-    .title = "fmi2FreeInstance gives back the instance's memory and threads",
-    .spec = "FMI 2.0.4 §2.1.5; FMI 1.0 ME (fmiFreeModelInstance disposes the instance and frees "
+    .title = "FreeInstance gives back the instance's memory and threads",
+    .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiFreeModelInstance disposes the instance and frees "
             "its memory); FMI 1.0 CS (fmiFreeSlaveInstance)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "A master that instantiates an FMU many times (parameter sweeps, optimisation, "
@@ -167,7 +187,7 @@ const fmuc_check fmuc_check_api_resources_released = {
     .fix = "Release in fmi2FreeInstance everything the instance allocated through allocateMemory, "
            "and join or stop every thread it started, before returning.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V1 | FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -259,10 +259,15 @@ fmuc_m_ctx *fmuc_g1__new(fmuc_g1_kind kind, const char *fn, fmiString instanceNa
 {
     const fmuc_m_desc *d = &fmuc_model;
     char own[39];
+#ifndef FMUC_DEFECT_ACCEPT_EMPTY_NAME
     if (!instanceName || fmuc_gc_blank(instanceName)) {
         early_log(logger, instanceName, "%s: instanceName is NULL or empty", fn);
         return NULL;
     }
+#else
+    if (!instanceName)
+        instanceName = "";
+#endif
     if (kind == G1_ME && !logger)
         return NULL; /* C-07: all three callbacks are required for ME (nothing to log with) */
     if (!allocate || !release) {

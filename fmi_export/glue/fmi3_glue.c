@@ -605,11 +605,16 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
 {
     const fmuc_m_desc *d = &fmuc_model;
     char token[39], msg[512];
+#ifndef FMUC_DEFECT_ACCEPT_EMPTY_NAME
     if (!instanceName || fmuc_gc_blank(instanceName)) {
         snprintf(msg, sizeof msg, "%s: instanceName is NULL or blank", fn);
         early_log(logMessage, env, loggingOn, msg);
         return NULL;
     }
+#else
+    if (!instanceName)
+        instanceName = "";
+#endif
     if ((iface == FMUC_FMI3_IFACE_ME && !(d->caps & FMUC_M_CAP_ME)) ||
         (iface == FMUC_FMI3_IFACE_CS && !(d->caps & FMUC_M_CAP_CS)) ||
         iface == FMUC_FMI3_IFACE_SE) {

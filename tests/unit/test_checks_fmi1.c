@@ -617,3 +617,116 @@ Test(fmi1_me, me_no_hidden_state_fixture_fails, .timeout = 300)
     cr_expect_eq(mev_run("me-no-hidden-state", FMUC_FMU_DIR "/broken/me-no-hidden-state--fmi1.fmu"),
                  FMUC_VERDICT_FAIL);
 }
+
+/* ---- api-instantiate-refuses on FMI 1.0 (the empty instanceName; no interface-type probe) ---- */
+
+/* The verdict of check id under --profile standard from `fmucheck --only id` on fmu. */
+static void expect_only(const char *fmu, const char *id, const char *want)
+{
+    char *out = fmuc_test_mkdtemp("fmi1only"), rp[4200];
+    cr_assert(out);
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--only", (char *)id, "-o", out, (char *)fmu,
+                    NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rp), *it;
+    cr_assert(rep, "%s: no report (exit %d): %s", fmu, run.status, run.err);
+    const char *got = "?";
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *cid = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+        const char *v = cJSON_GetStringValue(
+            cJSON_GetObjectItem(cJSON_GetObjectItem(it, "verdicts"), "standard"));
+        if (cid && v && strcmp(cid, id) == 0)
+            got = v;
+    }
+    cr_expect_str_eq(got, want, "%s on %s: %s, expected %s", id, fmu, got, want);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
+Test(fmi1_api, instantiate_refuses_an_empty_instance_name, .timeout = 120)
+{
+    expect_only(FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu", "api-instantiate-refuses", "pass");
+    expect_only(FMUC_FMU_DIR "/fmi1/good/cs/SpringMassDamper.fmu", "api-instantiate-refuses",
+                "pass");
+    /* the fixture: fmiInstantiateSlave (CS) accepts ""; the variant: fmiInstantiateModel (ME) */
+    expect_only(FMUC_FMU_DIR "/broken/api-instantiate-refuses--fmi1.fmu",
+                "api-instantiate-refuses", "warn");
+    expect_only(FMUC_FMU_DIR "/broken/api-instantiate-refuses--fmi1-me.fmu",
+                "api-instantiate-refuses", "warn");
+}
+
+/* ---- api-null-memory-callbacks on FMI 1.0 CS (canNotUseMemoryManagementFunctions) ---- */
+
+/* A copy of fmu in dir named name whose modelDescription.xml has the first `from` replaced by
+ * `to`; the path (caller frees) or NULL. */
+static char *xml_replaced(const char *dir, const char *name, const char *fmu, const char *from,
+                          const char *to)
+{
+    char *path = NULL;
+    size_t len = 0;
+    char *bytes = fmuc_test_read_file(fmu, &len);
+    if (!bytes || asprintf(&path, "%s/%s", dir, name) < 0 ||
+        fmuc_test_write_file(path, bytes, len) < 0) {
+        free(bytes);
+        free(path);
+        return NULL;
+    }
+    free(bytes);
+    int zerr = 0, ok = 0;
+    zip_t *z = zip_open(path, 0, &zerr);
+    zip_stat_t st;
+    if (z && zip_stat(z, "modelDescription.xml", 0, &st) == 0) {
+        size_t n = (size_t)st.size, fl = strlen(from), tl = strlen(to);
+        char *xml = calloc(1, n + 1), *out = calloc(1, n + tl + 1);
+        zip_file_t *f = zip_fopen(z, "modelDescription.xml", 0);
+        char *at = xml && f && zip_fread(f, xml, st.size) == (zip_int64_t)st.size
+                       ? strstr(xml, from)
+                       : NULL;
+        if (at && out) {
+            size_t pre = (size_t)(at - xml);
+            memcpy(out, xml, pre);
+            memcpy(out + pre, to, tl);
+            strcpy(out + pre + tl, at + fl);
+            zip_source_t *src = zip_source_buffer(z, out, strlen(out), 1);
+            ok = src && zip_file_add(z, "modelDescription.xml", src, ZIP_FL_OVERWRITE) >= 0;
+            if (ok)
+                out = NULL; /* the source owns it */
+        }
+        if (f)
+            zip_fclose(f);
+        free(xml);
+        free(out);
+    }
+    if (z && zip_close(z) != 0)
+        ok = 0;
+    if (!ok) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+Test(fmi1_api, null_memory_callbacks_with_the_cs_capability, .timeout = 120)
+{
+    /* the flag is false on the good FMUs: not applicable */
+    expect_only(FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu", "api-null-memory-callbacks",
+                "not-applicable");
+    /* the fixture: SpringMassDamper CS claims the flag; the variant: BouncingBall CS */
+    expect_only(FMUC_FMU_DIR "/broken/api-null-memory-callbacks--fmi1.fmu",
+                "api-null-memory-callbacks", "fail");
+    char *dir = fmuc_test_mkdtemp("fmi1mem");
+    cr_assert(dir);
+    char *fmu = xml_replaced(dir, "BouncingBall.fmu", FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu",
+                             "canNotUseMemoryManagementFunctions=\"false\"",
+                             "canNotUseMemoryManagementFunctions=\"true\"");
+    cr_assert(fmu, "could not derive the FMU");
+    expect_only(fmu, "api-null-memory-callbacks", "fail");
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}

@@ -533,3 +533,125 @@ Test(fmi3_me, me_no_hidden_state_fixture_fails, .timeout = 300)
     cr_expect_eq(mev_run("me-no-hidden-state", FMUC_FMU_DIR "/broken/me-no-hidden-state--fmi3.fmu"),
                  FMUC_VERDICT_FAIL);
 }
+
+/* ------------------------------------------- api-instantiate-refuses, api-resources-released */
+
+/* The verdict of check id under --profile standard from `fmucheck --only id` on fmu ("?" when
+ * it is missing; caller frees). */
+static char *only_verdict(const char *fmu, const char *id)
+{
+    char *out = fmuc_test_mkdtemp("f3o"), *v = NULL;
+    cr_assert(out);
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--only", (char *)id, "-o", out, (char *)fmu,
+                    NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rpath), *it;
+    cr_assert(rep, "%s: no report.json (exit %d): %s", fmu, run.status, run.err);
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *cid = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+        const char *sv = cJSON_GetStringValue(
+            cJSON_GetObjectItem(cJSON_GetObjectItem(it, "verdicts"), "standard"));
+        if (cid && strcmp(cid, id) == 0 && sv)
+            v = strdup(sv);
+    }
+    cJSON_Delete(rep);
+    fmuc_test_rm_rf(out);
+    free(out);
+    fmuc_test_run_free(&run);
+    return v ? v : strdup("?");
+}
+
+/* A copy of fmu in dir whose modelDescription.xml lacks the <CoSimulation .../> element (the
+ * library still serves fmi3InstantiateCoSimulation): returns the path (caller frees) or NULL. */
+static char *without_cosimulation(const char *dir, const char *fmu)
+{
+    char *path = NULL;
+    size_t len = 0;
+    char *bytes = fmuc_test_read_file(fmu, &len);
+    if (!bytes || asprintf(&path, "%s/noCS.fmu", dir) < 0 ||
+        fmuc_test_write_file(path, bytes, len) < 0) {
+        free(bytes);
+        free(path);
+        return NULL;
+    }
+    free(bytes);
+    int zerr = 0, ok = 0;
+    zip_t *z = zip_open(path, 0, &zerr);
+    zip_stat_t st;
+    if (z && zip_stat(z, "modelDescription.xml", 0, &st) == 0) {
+        char *xml = calloc(1, (size_t)st.size + 1);
+        zip_file_t *f = zip_fopen(z, "modelDescription.xml", 0);
+        if (xml && f && zip_fread(f, xml, st.size) == (zip_int64_t)st.size) {
+            char *a = strstr(xml, "<CoSimulation"), *b = a ? strstr(a, "/>") : NULL;
+            if (a && b && !memchr(a, '>', (size_t)(b - a))) {
+                memmove(a, b + 2, strlen(b + 2) + 1);
+                zip_source_t *src = zip_source_buffer(z, xml, strlen(xml), 1);
+                ok = src && zip_file_add(z, "modelDescription.xml", src, ZIP_FL_OVERWRITE) >= 0;
+                if (ok)
+                    xml = NULL; /* the source owns it */
+            }
+        }
+        if (f)
+            zip_fclose(f);
+        free(xml);
+    }
+    if (z && zip_close(z) != 0)
+        ok = 0;
+    if (!ok) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+#define FMI3_GOOD_BB FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
+
+Test(fmi3_api, instantiate_refuses_an_undeclared_interface_and_an_empty_name, .timeout = 120)
+{
+    char *v = only_verdict(FMI3_GOOD_BB, "api-instantiate-refuses");
+    cr_expect_str_eq(v, "pass", "good BouncingBall (FMI 3.0): %s", v);
+    free(v);
+    /* the fixture: an empty instanceName accepted */
+    v = only_verdict(FMUC_FMU_DIR "/broken/api-instantiate-refuses--fmi3.fmu",
+                     "api-instantiate-refuses");
+    cr_expect_str_eq(v, "warn", "empty name: %s", v);
+    free(v);
+    /* the variant: the model description declares only ModelExchange, the library still gives
+     * an instance from fmi3InstantiateCoSimulation */
+    char *dir = fmuc_test_mkdtemp("f3r");
+    cr_assert(dir);
+    char *fmu = without_cosimulation(dir, FMI3_GOOD_BB);
+    cr_assert(fmu, "could not derive the ME-only FMU");
+    v = only_verdict(fmu, "api-instantiate-refuses");
+    cr_expect_str_eq(v, "warn", "undeclared CoSimulation: %s", v);
+    free(v);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+Test(fmi3_api, resources_released_counts_the_threads_left, .timeout = 120)
+{
+    char *v = only_verdict(FMI3_GOOD_BB, "api-resources-released");
+    cr_expect_str_eq(v, "pass", "good BouncingBall (FMI 3.0): %s", v);
+    free(v);
+    v = only_verdict(FMUC_FMU_DIR "/broken/api-resources-released--fmi3.fmu",
+                     "api-resources-released");
+    cr_expect_str_eq(v, "warn", "lingering thread: %s", v);
+    free(v);
+    /* the variant: the same thread behind a Model Exchange session only */
+    char *dir = fmuc_test_mkdtemp("f3t");
+    cr_assert(dir);
+    char *fmu = without_cosimulation(dir, FMUC_FMU_DIR "/broken/api-resources-released--fmi3.fmu");
+    cr_assert(fmu, "could not derive the ME-only FMU");
+    v = only_verdict(fmu, "api-resources-released");
+    cr_expect_str_eq(v, "warn", "lingering thread, ME only: %s", v);
+    free(v);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
