@@ -24,8 +24,8 @@
  *      with fmi2GetReal/Integer/Boolean/String: "After calling this function, the final values
  *      of all variables can be inquired with the fmi2GetXXX(..) functions" (§2.1.6, state
  *      tables §3.2.3/§4.2.4: allowed in Terminated) - a getter that fails there fails. Values
- *      that differ from those read right before fmi2Terminate warn: the text calls them final
- *      values but does not forbid a terminal computation to change them;
+ *      that differ from those read right before fmi2Terminate are noted, not judged: the text
+ *      calls them final values and does not forbid a terminal computation to change them;
  *  (e) fmi2Reset after fmi2Terminate (the end of a run, §2.1.6) returns fmi2OK/fmi2Warning and
  *      the same run after it works; results that differ from the first run warn (eq-determinism
  *      judges fmi2Reset within a run, with the integrator-restart test);
@@ -648,10 +648,10 @@ static void judge_terminate(fmuc_result *res, const mf_names *nm, const char *if
             free(xb);
         }
         if (diff)
-            fmuc_result_warn(res, "%s: %s in the Terminated state gives '%s' (vr %u, line %u) %s, "
+            fmuc_result_note(res, "%s: %s in the Terminated state gives '%s' (vr %u, line %u) %s, "
                                   "right before %s it was %s (%zu of %zu %s variables differ) — "
-                                  "%s: final values; a terminal computation may change them, so "
-                                  "this warns",
+                                  "%s: final values; the text lets a terminal computation change "
+                                  "them, so this is not judged",
                              ifn, nm->getter[t], j->var[t][first]->name, j->vr[t][first],
                              j->var[t][first]->line, va, nm->terminate, vb, diff, n,
                              mf_type_key[t], nm->c_term);

@@ -393,7 +393,12 @@ int tp_expect_write(const char *path, const char *rel, const tp_report *r, const
             int same = l && verdict_matches(l->std, g->std) && verdict_matches(l->interop, g->interop);
             if (is_pass(g->std) && is_pass(g->interop) && !(same && strchr(l->std, '~')))
                 continue;
-            if (same) { /* alternatives stay as written */
+            if (same && strcmp(g->std, "not-applicable") == 0 &&
+                strcmp(g->interop, "not-applicable") == 0 && !strchr(l->std, '~')) {
+                /* a not-applicable line's clause is the check's reason: kept current */
+                fprintf(f, "%s %s %s | ", g->id, l->std, l->interop);
+                put_clause(f, g->msg, 300);
+            } else if (same) { /* alternatives stay as written */
                 fprintf(f, "%s %s %s | ", g->id, l->std, l->interop);
                 put_clause(f, l->clause, 4000);
             } else {
@@ -403,7 +408,7 @@ int tp_expect_write(const char *path, const char *rel, const tp_report *r, const
                     fprintf(f, "REVIEW (was %s %s): ", l->std, l->interop);
                 else
                     fputs("REVIEW: ", f);
-                if (l)
+                if (l && strcmp(l->std, "not-applicable") != 0)
                     put_clause(f, l->clause, 4000);
                 else if (strcmp(g->std, "not-applicable") == 0)
                     put_clause(f, g->msg, 300);
