@@ -92,8 +92,8 @@ fmuc_shared_runs *fmuc_shared_runs_new(void);
 void fmuc_shared_runs_free(fmuc_shared_runs *sr);
 /** The nominal run's configuration for one interface: the default experiment, inputs from
  *  --input or else their start values (no excitation), the defaults of fmuc_sim_config_init. */
-void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg);
-/** The nominal run of one interface (fmi2ModelExchange / fmi2CoSimulation) in a worker, made
+void fmuc_shared_nominal_config(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_config *cfg);
+/** The nominal run of one interface (FMUC_IFACE_ME / FMUC_IFACE_CS) in a worker, made
  *  once per FMU and judged by several checks (cs-/me-nominal-run, api-status-codes,
  *  me-completed-integrator-step, me-events), as every run of that configuration is the same
  *  run. What making it reported (worker crash, timeout, load failure, FMU log, the worker
@@ -101,7 +101,7 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
  *  "shared_runs" reference for the others. Returns the result (owned by the subject, or by
  *  *own when s->shared is NULL; free own with fmuc_sim_result_free either way), or NULL when
  *  there is none (res says why). */
-const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type iface,
+const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmuc_iface iface,
                                                const char *check_id, fmuc_result *res,
                                                fmuc_sim_result *own);
 
@@ -114,12 +114,12 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type i
 enum { FMUC_UNUSABLE_INSTANCE = 1, FMUC_UNUSABLE_RUN = 2 };
 /** Record that iface is unusable at level (the first record per interface and level stays).
  *  check_id names the check that saw it, why what happened. No-op without a cache. */
-void fmuc_shared_mark_unusable(const fmuc_subject *s, fmi2Type iface, int level,
+void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
                                const char *check_id, const char *why);
 /** "the <iface> interface is unusable: <why> (seen by check <id>)" when iface cannot serve a
  *  check that needs level (FMUC_UNUSABLE_RUN also reports an unusable instance), else NULL.
  *  The text lives in the subject. */
-const char *fmuc_shared_unusable(const fmuc_subject *s, fmi2Type iface, int level);
+const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int level);
 
 /** The variables sorted by alias key (fmuc_ms__alias_sort in md/md_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */
@@ -168,7 +168,7 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
 /** The end of a run of md's interface iface from t0 that would end at t1: t1, or for FMI 3.0
  *  Co-Simulation with fixedInternalStepSize f, at most t0 + FMUC_NOMINAL_MAX_INTERNAL_STEPS * f
  *  (the nominal runs, fmuc_shared_run_config and the eq-* plans use it). */
-double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmi2Type iface, double t0, double t1);
+double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmuc_iface iface, double t0, double t1);
 
 typedef struct fmuc_shared_hang {
     int seen;
@@ -194,19 +194,19 @@ double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
  *  slow: the nominal simulation took more than FMUC_HORIZON_SLOW_S. */
 double fmuc_shared_horizon_steps(double n, int slow);
 /** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */
-void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+void fmuc_shared_note_outcome(const fmuc_subject *s, fmuc_iface iface, const char *check_id,
                               const fmuc_worker_outcome *o);
 /** The buffer violations (fmuc_worker_outcome.buffer_violations) of the nominal run of iface,
  *  once made (fmuc_shared_calibrate), or NULL. */
-const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmi2Type iface);
+const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmuc_iface iface);
 /** The earliest hang remembered for iface, or NULL. */
-const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type iface);
+const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmuc_iface iface);
 /** The horizon of a run beyond the nominal one that starts at t0 with communication steps of
  *  step: *t_end (HUGE_VAL: unbounded); records evidence["horizon"][<interface>] in res when it
  *  bounds the run. Returns 1 when not one step fits before a call that hung: why_na then names
  *  the call, its time and the check that saw it (the caller makes that interface
  *  not-applicable); else 0. */
-int fmuc_shared_horizon(const fmuc_subject *s, fmi2Type iface, double t0, double step,
+int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, double step,
                         double *t_end, fmuc_result *res, char *why_na, size_t why_len);
 /** The same for a simulation driver run: bounds cfg->max_steps (times resolved like the
  *  driver). Returns 1 (why_na set) or 0. */

@@ -158,12 +158,12 @@ static const char *unusable(const fmuc_subject *subj, const fmuc_check *c, char 
         return NULL;
     if ((c->applies & FMUC_APPLIES_ME) && fmu->md.me.present && fmu->lib_path_me) {
         need++;
-        if ((u[gone] = fmuc_shared_unusable(subj, fmi2ModelExchange, level)) != NULL)
+        if ((u[gone] = fmuc_shared_unusable(subj, FMUC_IFACE_ME, level)) != NULL)
             gone++;
     }
     if ((c->applies & FMUC_APPLIES_CS) && fmu->md.cs.present && fmu->lib_path_cs) {
         need++;
-        if ((u[gone] = fmuc_shared_unusable(subj, fmi2CoSimulation, level)) != NULL)
+        if ((u[gone] = fmuc_shared_unusable(subj, FMUC_IFACE_CS, level)) != NULL)
             gone++;
     }
     if (!need || gone < need)

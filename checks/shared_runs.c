@@ -29,7 +29,7 @@ typedef struct shared_entry {
     double sim_s;       /* wall time of the run without loading the library (s) */
     double span;        /* simulated time covered (stop or the time of a hang, minus start) */
     double start;
-    int iface;          /* fmi2Type */
+    int iface;          /* fmuc_iface */
     double took;        /* calibration: wall time of making it (s), worker included */
     double timeout_s;   /* calibration: the scaled timeout of the later workers (0: none) */
     int died;           /* calibration: the run's worker 1: exited early, 2: crashed or hung */
@@ -39,7 +39,7 @@ typedef struct shared_entry {
 } shared_entry;
 
 struct fmuc_shared_runs {
-    shared_entry e[2]; /* [fmi2ModelExchange], [fmi2CoSimulation] */
+    shared_entry e[2]; /* [FMUC_IFACE_ME], [FMUC_IFACE_CS] */
     char *unusable[2][2]; /* [interface][FMUC_UNUSABLE_INSTANCE - 1, FMUC_UNUSABLE_RUN - 1] */
     int alias_done;
     uint64_t *alias;   /* fmuc_ms__alias_sort's, NULL when it ran out of memory */
@@ -99,16 +99,16 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
     free(sr);
 }
 
-double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmi2Type iface, double t0, double t1)
+double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmuc_iface iface, double t0, double t1)
 {
-    if (md->fmi != FMUC_FMI3 || iface != fmi2CoSimulation || !md->cs.has_fixed_internal_step_size ||
+    if (md->fmi != FMUC_FMI3 || iface != FMUC_IFACE_CS || !md->cs.has_fixed_internal_step_size ||
         !(md->cs.fixed_internal_step_size > 0.0) || !isfinite(md->cs.fixed_internal_step_size))
         return t1;
     double cap = t0 + FMUC_NOMINAL_MAX_INTERNAL_STEPS * md->cs.fixed_internal_step_size;
     return t1 > cap ? cap : t1;
 }
 
-void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_config *cfg)
+void fmuc_shared_nominal_config(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_config *cfg)
 {
     fmuc_sim_config_init(cfg, iface);
     cfg->input_csv = s->opts ? s->opts->input_csv : NULL;
@@ -116,7 +116,7 @@ void fmuc_shared_nominal_config(const fmuc_subject *s, fmi2Type iface, fmuc_sim_
      * Dymola with unconnected inputs): the inputs keep their start values unless --input
      * drives them; the default experiment is made for that */
     cfg->no_excitation = cfg->input_csv == NULL;
-    cfg->instance_name = iface == fmi2ModelExchange ? "fmucheck-me-nominal" : "fmucheck-cs-nominal";
+    cfg->instance_name = iface == FMUC_IFACE_ME ? "fmucheck-me-nominal" : "fmucheck-cs-nominal";
     const fmuc_md_experiment *e = &s->fmu->md.experiment;
     double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
     double t1 = e->present && e->has_stop && isfinite(e->stop_time) ? e->stop_time : t0 + 1.0;
@@ -149,13 +149,13 @@ static void parse_hang(const fmuc_worker_outcome *o, fmuc_shared_hang *h)
     }
 }
 
-void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+void fmuc_shared_note_outcome(const fmuc_subject *s, fmuc_iface iface, const char *check_id,
                               const fmuc_worker_outcome *o)
 {
     if (!s->shared || !o || o->end != FMUC_WORKER_TIMEOUT || !o->call_in_progress ||
-        (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+        (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
         return;
-    fmuc_shared_hang *h = &s->shared->hang[iface == fmi2ModelExchange ? 0 : 1];
+    fmuc_shared_hang *h = &s->shared->hang[iface == FMUC_IFACE_ME ? 0 : 1];
     fmuc_shared_hang nh;
     memset(&nh, 0, sizeof nh);
     parse_hang(o, &nh);
@@ -167,18 +167,18 @@ void fmuc_shared_note_outcome(const fmuc_subject *s, fmi2Type iface, const char 
     *h = nh;
 }
 
-const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmi2Type iface)
+const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmuc_iface iface)
 {
-    if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
         return NULL;
-    return s->shared->e[iface == fmi2ModelExchange ? 0 : 1].bufv;
+    return s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1].bufv;
 }
 
-const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmi2Type iface)
+const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmuc_iface iface)
 {
-    if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
         return NULL;
-    const fmuc_shared_hang *h = &s->shared->hang[iface == fmi2ModelExchange ? 0 : 1];
+    const fmuc_shared_hang *h = &s->shared->hang[iface == FMUC_IFACE_ME ? 0 : 1];
     return h->seen ? h : NULL;
 }
 
@@ -193,12 +193,12 @@ static double timeout_cap(const fmuc_options *o)
     return FMUC_NOMINAL_TIMEOUT_S;
 }
 
-static int make(const fmuc_subject *s, fmi2Type iface, fmuc_sim_result *r, fmuc_result *res,
+static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmuc_result *res,
                 shared_entry *e, const char *check_id)
 {
     fmuc_sim_config cfg;
     fmuc_worker_outcome o;
-    const char *label = iface == fmi2ModelExchange ? "the nominal ModelExchange run"
+    const char *label = iface == FMUC_IFACE_ME ? "the nominal ModelExchange run"
                                                    : "the nominal CoSimulation run";
     fmuc_shared_nominal_config(s, iface, &cfg);
     fmuc_options no = *s->opts;
@@ -263,7 +263,7 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
     if (e->died) {
         /* the calibration's run died: this check is the first to see it (one ERROR here, the
          * later checks that need the interface are not applicable naming it) */
-        fmi2Type iface = (fmi2Type)e->iface;
+        fmuc_iface iface = (fmuc_iface)e->iface;
         if (e->died_common)
             fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, check_id, e->death);
         if (e->died == 2)
@@ -296,7 +296,7 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
     cJSON *cal = ev ? cJSON_GetObjectItemCaseSensitive(ev, "calibration") : NULL;
     if (ev && !cal)
         cal = cJSON_AddObjectToObject(ev, "calibration");
-    cJSON *ci = cal ? cJSON_AddObjectToObject(cal, apiu_iface_name((fmi2Type)e->iface)) : NULL;
+    cJSON *ci = cal ? cJSON_AddObjectToObject(cal, apiu_iface_name((fmuc_iface)e->iface)) : NULL;
     if (ci) {
         cJSON_AddNumberToObject(ci, "nominal_run_s", e->took);
         cJSON_AddNumberToObject(ci, "simulation_s", e->sim_s);
@@ -311,18 +311,18 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
     e->res.id = check_id;
 }
 
-const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type iface,
+const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmuc_iface iface,
                                                const char *check_id, fmuc_result *res,
                                                fmuc_sim_result *own)
 {
     memset(own, 0, sizeof *own);
-    if (iface != fmi2ModelExchange && iface != fmi2CoSimulation) {
+    if (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS) {
         fmuc_result_error(res, "nominal run: unknown interface %d", (int)iface);
         return NULL;
     }
     if (!s->shared)
         return make(s, iface, own, res, NULL, check_id) == 0 ? own : NULL;
-    shared_entry *e = &s->shared->e[iface == fmi2ModelExchange ? 0 : 1];
+    shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
     if (!e->done) {
         /* made into the caller's result, so its worker figures add up with its other workers';
          * what it reported is kept for the checks that share the run */
@@ -349,12 +349,12 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmi2Type i
     return e->rc == 0 ? &e->r : NULL;
 }
 
-void fmuc_shared_mark_unusable(const fmuc_subject *s, fmi2Type iface, int level,
+void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
                                const char *check_id, const char *why)
 {
     if (!s->shared || (level != FMUC_UNUSABLE_INSTANCE && level != FMUC_UNUSABLE_RUN))
         return;
-    char **slot = &s->shared->unusable[iface == fmi2ModelExchange ? 0 : 1][level - 1];
+    char **slot = &s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : 1][level - 1];
     if (*slot)
         return;
     if (asprintf(slot, "the %s interface is unusable: %s (seen by check %s)",
@@ -362,11 +362,11 @@ void fmuc_shared_mark_unusable(const fmuc_subject *s, fmi2Type iface, int level,
         *slot = NULL;
 }
 
-const char *fmuc_shared_unusable(const fmuc_subject *s, fmi2Type iface, int level)
+const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int level)
 {
     if (!s->shared)
         return NULL;
-    char *const *u = s->shared->unusable[iface == fmi2ModelExchange ? 0 : 1];
+    char *const *u = s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : 1];
     if (u[FMUC_UNUSABLE_INSTANCE - 1])
         return u[FMUC_UNUSABLE_INSTANCE - 1];
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;
@@ -405,7 +405,7 @@ void fmuc_shared_calibrate(const fmuc_subject *s)
     size_t n = apiu_ifaces(s->fmu, ifs);
     double worst = -1.0;
     for (size_t i = 0; i < n; i++) {
-        shared_entry *e = &sr->e[ifs[i].type == fmi2ModelExchange ? 0 : 1];
+        shared_entry *e = &sr->e[ifs[i].type == FMUC_IFACE_ME ? 0 : 1];
         if (e->done)
             continue;
         fmuc_result_init(&e->full, "nominal", NULL, NULL, FMUC_LEVEL_MUST);
@@ -446,15 +446,15 @@ double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions)
     return t > s->opts->timeout_s ? t : s->opts->timeout_s;
 }
 
-int fmuc_shared_horizon(const fmuc_subject *s, fmi2Type iface, double t0, double step,
+int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, double step,
                         double *t_end, fmuc_result *res, char *why_na, size_t why_len)
 {
     *t_end = HUGE_VAL;
     if (why_na && why_len)
         why_na[0] = '\0';
-    if (!s->shared || (iface != fmi2ModelExchange && iface != fmi2CoSimulation))
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
         return 0;
-    const shared_entry *e = &s->shared->e[iface == fmi2ModelExchange ? 0 : 1];
+    const shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
     const fmuc_shared_hang *h = fmuc_shared_hang_find(s, iface);
     const char *why = NULL;
     if (e->done && isfinite(e->span) && e->span > 0.0 && step > 0.0) {

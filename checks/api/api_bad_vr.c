@@ -24,7 +24,7 @@ typedef struct probe {
 } probe;
 
 typedef struct plan {
-    fmi2Type iface;
+    fmuc_iface iface;
     int ver;                   /* FMI version: 1 fmiSetReal ..., 2 fmi2SetReal ..., 3 fmi3SetFloat64 ... */
     const fmuc_md *md;
     probe p[MAX_PROBES];
@@ -223,7 +223,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
-    unsigned st = pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC;
+    unsigned st = pl->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC;
     fmuc_inst *in = apiu_reach(ctx, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
     if (!in)
         return cJSON_CreateString(why);

@@ -28,7 +28,7 @@
 #define MAX_VRS 4096 /* value references per base type in the probe */
 
 typedef struct probe_arg {
-    fmi2Type t;
+    fmuc_iface t;
     const fmuc_md *md;
 } probe_arg;
 
@@ -137,7 +137,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     if (apiu_load(ctx, a->t) < 0)
         return 0;
     fmuc_worker_phase(ctx, "reach (%s)", apiu_iface_name(a->t));
-    fmuc_inst *in = apiu_reach(ctx, a->t, md, a->t == fmi2ModelExchange ? FMUC_ST_CTM : FMUC_ST_SC,
+    fmuc_inst *in = apiu_reach(ctx, a->t, md, a->t == FMUC_IFACE_ME ? FMUC_ST_CTM : FMUC_ST_SC,
                                "fmucheck-buffers", why, sizeof why);
     if (!in) {
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "unreached", why);
@@ -165,13 +165,13 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         nz = elements_of(md, md->event_indicators, md->nevent_indicators);
     }
     double *x = calloc(nx + 1, sizeof *x), *z = calloc(nz + 1, sizeof *z);
-    if (a->t == fmi2ModelExchange && x && z) {
+    if (a->t == FMUC_IFACE_ME && x && z) {
         fmuc_inst_get_continuous_states(in, x, nx);
         fmuc_inst_get_derivatives(in, x, nx);
         fmuc_inst_get_event_indicators(in, z, nz);
         fmuc_inst_get_nominals(in, x, nx);
     }
-    const fmuc_md_interface *mi = a->t == fmi2ModelExchange ? &md->me : &md->cs;
+    const fmuc_md_interface *mi = a->t == FMUC_IFACE_ME ? &md->me : &md->cs;
     if ((mi->caps & (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE)) &&
         (mi->caps & (1u << FMUC_CAP_CAN_SERIALIZE_FMU_STATE))) {
         fmuc_fmu_state s = NULL;
@@ -190,7 +190,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     if ((mi->caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE)) && md->nunknowns) {
         fmuc_vr known = 0;
         int have = 0;
-        for (size_t i = 0; i < md->nderivatives && !have && a->t == fmi2ModelExchange; i++) {
+        for (size_t i = 0; i < md->nderivatives && !have && a->t == FMUC_IFACE_ME; i++) {
             uint32_t k = md->derivatives[i].index;
             if (k >= 1 && k <= md->nvars && md->vars[k - 1].derivative >= 1 &&
                 md->vars[k - 1].derivative <= md->nvars &&
@@ -216,7 +216,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
                          !fmuc_md_var_ext_of(md, k - 1))))
                 u[nu++] = md->vars[k - 1].value_reference;
         }
-        for (size_t i = 0; u && a->t == fmi2ModelExchange && i < md->nderivatives; i++) {
+        for (size_t i = 0; u && a->t == FMUC_IFACE_ME && i < md->nderivatives; i++) {
             uint32_t k = md->derivatives[i].index;
             if (k >= 1 && k <= md->nvars && (!v3 || !fmuc_md_var_ext_of(md, k - 1)))
                 u[nu++] = md->vars[k - 1].value_reference;
@@ -230,7 +230,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     free(x);
     free(z);
     int qst = FMUC_STATUS_OK;
-    if (a->t == fmi2CoSimulation && !v3) {
+    if (a->t == FMUC_IFACE_CS && !v3) {
         fmuc_worker_phase(ctx, "status queries (%s)", apiu_iface_name(a->t));
         qst = status_queries(in);
     }
@@ -327,7 +327,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             const char *un = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "unreached"));
             if (un)
                 fmuc_result_note(res, "%s: the probe's instance did not reach %s: %s", ifs[i].name,
-                                 ifs[i].type == fmi2ModelExchange ? "Continuous-Time Mode"
+                                 ifs[i].type == FMUC_IFACE_ME ? "Continuous-Time Mode"
                                                                   : "Step Mode",
                                  un);
             tested++;

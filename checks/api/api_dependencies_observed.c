@@ -57,7 +57,7 @@ typedef struct dep_unk {
 } dep_unk;
 
 typedef struct dep_plan {
-    fmi2Type iface;
+    fmuc_iface iface;
     const char *iname;
     int ver;
     size_t nin, nin_eligible;
@@ -183,13 +183,13 @@ static void plan_outputs(const fmuc_md *md, dep_plan *p, unsigned bt)
 }
 
 /* The plan of one interface; 0, or -1 with why (not applicable there). */
-static int plan_build(const fmuc_md *md, fmi2Type iface, dep_plan *p, char *why, size_t wl)
+static int plan_build(const fmuc_md *md, fmuc_iface iface, dep_plan *p, char *why, size_t wl)
 {
     memset(p, 0, sizeof *p);
     p->iface = iface;
     p->iname = apiu_iface_name(iface);
     p->ver = md->fmi == FMUC_FMI1 ? 1 : md->fmi == FMUC_FMI3 ? 3 : 2;
-    int me = iface == fmi2ModelExchange, v3 = p->ver == 3;
+    int me = iface == FMUC_IFACE_ME, v3 = p->ver == 3;
     /* FMI 1.0 declares no state derivatives in the XML: outputs only */
     int watch_dx = me && p->ver != 1;
     meu_model m;
@@ -461,7 +461,7 @@ static void judge(dep_run *r, const fmuc_md *md, const dep_in *k, double u0, dou
                 continue;
             char decl_buf[600], where[160];
             decl_text(md, q, decl_buf, sizeof decl_buf);
-            if (p->iface == fmi2ModelExchange)
+            if (p->iface == FMUC_IFACE_ME)
                 snprintf(where, sizeof where, "%s, time and states unchanged",
                          p->ver == 1 ? "after fmiInitialize" : "Continuous-Time Mode");
             else
@@ -490,11 +490,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     r.p = p;
     r.ctx = ctx;
     fmuc_worker_phase(ctx, "initialize");
-    r.c = apiu_reach(ctx, p->iface, md, p->iface == fmi2ModelExchange ? FMUC_ST_CTM : FMUC_ST_SC,
+    r.c = apiu_reach(ctx, p->iface, md, p->iface == FMUC_IFACE_ME ? FMUC_ST_CTM : FMUC_ST_SC,
                      "fmucheck-deps", why, sizeof why);
     if (!r.c) {
         meu_na(ctx, "%s: the instance could not be initialized: %s (see %s)", p->iname, why,
-               p->iface == fmi2ModelExchange ? "me-nominal-run" : "cs-nominal-run");
+               p->iface == FMUC_IFACE_ME ? "me-nominal-run" : "cs-nominal-run");
         return 0;
     }
     r.t = md->experiment.present && md->experiment.has_start ? md->experiment.start_time : 0.0;

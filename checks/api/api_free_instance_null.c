@@ -13,7 +13,7 @@
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
-    fmi2Type t = *(const fmi2Type *)payload;
+    fmuc_iface t = *(const fmuc_iface *)payload;
     if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, PHASE " (%s library, %s)", apiu_iface_name(t),

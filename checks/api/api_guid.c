@@ -16,14 +16,14 @@
 enum { STEP_OWN_GUID = 1, STEP_WRONG_GUID = 2 };
 
 typedef struct guid_job {
-    fmi2Type type;
+    fmuc_iface type;
     unsigned steps; /* STEP_* carried out in this worker */
 } guid_job;
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const guid_job *job = payload;
-    fmi2Type t = job->type;
+    fmuc_iface t = job->type;
     if (apiu_load(ctx, t) < 0)
         return 0;
     const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
@@ -65,7 +65,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         const char *inst = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE);
         /* the argument and the model description's attribute in the version's own names */
         const char *arg = ver == 3                                 ? "instantiationToken"
-                          : ver == 1 && ifs[i].type == fmi2ModelExchange ? "GUID"
+                          : ver == 1 && ifs[i].type == FMUC_IFACE_ME ? "GUID"
                                                                    : "fmuGUID";
         const char *attr = ver == 3 ? "instantiationToken" : "guid";
         fmuc_worker_outcome o, o2;

@@ -39,7 +39,7 @@ typedef struct probe {
 typedef struct plan {
     int ver;                      /* FMI version of the FMU (1, 2, 3) */
     size_t nx;                    /* continuous states (3.0: elements) */
-    fmi2Type iface;
+    fmuc_iface iface;
     const fmuc_md *md;
     probe p[MAX_PROBES];
     size_t n;
@@ -51,8 +51,8 @@ typedef struct plan {
 static void build(plan *pl)
 {
     const fmuc_md *md = pl->md;
-    const unsigned *st = pl->iface == fmi2ModelExchange ? me_states : cs_states;
-    size_t nst = pl->iface == fmi2ModelExchange ? sizeof me_states / sizeof me_states[0]
+    const unsigned *st = pl->iface == FMUC_IFACE_ME ? me_states : cs_states;
+    size_t nst = pl->iface == FMUC_IFACE_ME ? sizeof me_states / sizeof me_states[0]
                                                 : sizeof cs_states / sizeof cs_states[0];
     pl->nx = md->nderivatives;
     if (pl->ver == 3) {
@@ -95,7 +95,7 @@ static void build(plan *pl)
     /* conditions 4 (ME Event Mode) / 6 (CS stepComplete) exclude fixed parameters */
     if (pl->fixed_par && pl->n < MAX_PROBES)
         pl->p[pl->n++] = (probe){pl->ver == 3 ? SET_FIXED3 : SET_FIXED, OP_SET_FIXED,
-                                 pl->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC};
+                                 pl->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC};
 }
 
 /* FMI 1.0 (fmi1-rules §D.1 ME, §D.2 CS, from ME1 §2.9 and the CS chart): calls that are blank
@@ -105,35 +105,35 @@ static void build(plan *pl)
  * fmiInitializeSlave, status queries when instantiated, fmiResetSlave after fmiTerminateSlave,
  * errata 4, 8, 9 of docs/rule-maps/fmi1-map.md) are not probed. */
 typedef struct v1_row {
-    fmi2Type iface;
+    fmuc_iface iface;
     unsigned state;
     int op;
     const char *fn;
 } v1_row;
 
 static const v1_row v1_rows[] = {
-    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_SET_STATES, "fmiSetContinuousStates"},
-    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP,
+    {FMUC_IFACE_ME, FMUC_ST_INST, FMUC_INST_OP_SET_STATES, "fmiSetContinuousStates"},
+    {FMUC_IFACE_ME, FMUC_ST_INST, FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP,
      "fmiCompletedIntegratorStep"},
-    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_UPDATE_DISCRETE_STATES, "fmiEventUpdate"},
-    {fmi2ModelExchange, FMUC_ST_INST, FMUC_INST_OP_TERMINATE, "fmiTerminate"},
-    {fmi2ModelExchange, FMUC_ST_CTM, FMUC_INST_OP_EXIT_INIT, "fmiInitialize"},
-    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_SET_TIME, "fmiSetTime"},
-    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_EXIT_INIT, "fmiInitialize"},
-    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_SET_STATES, "fmiSetContinuousStates"},
-    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP,
+    {FMUC_IFACE_ME, FMUC_ST_INST, FMUC_INST_OP_UPDATE_DISCRETE_STATES, "fmiEventUpdate"},
+    {FMUC_IFACE_ME, FMUC_ST_INST, FMUC_INST_OP_TERMINATE, "fmiTerminate"},
+    {FMUC_IFACE_ME, FMUC_ST_CTM, FMUC_INST_OP_EXIT_INIT, "fmiInitialize"},
+    {FMUC_IFACE_ME, FMUC_ST_TERM, FMUC_INST_OP_SET_TIME, "fmiSetTime"},
+    {FMUC_IFACE_ME, FMUC_ST_TERM, FMUC_INST_OP_EXIT_INIT, "fmiInitialize"},
+    {FMUC_IFACE_ME, FMUC_ST_TERM, FMUC_INST_OP_SET_STATES, "fmiSetContinuousStates"},
+    {FMUC_IFACE_ME, FMUC_ST_TERM, FMUC_INST_OP_COMPLETED_INTEGRATOR_STEP,
      "fmiCompletedIntegratorStep"},
-    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_UPDATE_DISCRETE_STATES, "fmiEventUpdate"},
-    {fmi2ModelExchange, FMUC_ST_TERM, FMUC_INST_OP_TERMINATE, "fmiTerminate"},
-    {fmi2CoSimulation, FMUC_ST_INST, FMUC_INST_OP_DO_STEP, "fmiDoStep"},
-    {fmi2CoSimulation, FMUC_ST_INST, FMUC_INST_OP_TERMINATE, "fmiTerminateSlave"},
-    {fmi2CoSimulation, FMUC_ST_INST, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
-    {fmi2CoSimulation, FMUC_ST_SC, FMUC_INST_OP_EXIT_INIT, "fmiInitializeSlave"},
-    {fmi2CoSimulation, FMUC_ST_SC, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
-    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_DO_STEP, "fmiDoStep"},
-    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_EXIT_INIT, "fmiInitializeSlave"},
-    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_TERMINATE, "fmiTerminateSlave"},
-    {fmi2CoSimulation, FMUC_ST_TERM, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
+    {FMUC_IFACE_ME, FMUC_ST_TERM, FMUC_INST_OP_UPDATE_DISCRETE_STATES, "fmiEventUpdate"},
+    {FMUC_IFACE_ME, FMUC_ST_TERM, FMUC_INST_OP_TERMINATE, "fmiTerminate"},
+    {FMUC_IFACE_CS, FMUC_ST_INST, FMUC_INST_OP_DO_STEP, "fmiDoStep"},
+    {FMUC_IFACE_CS, FMUC_ST_INST, FMUC_INST_OP_TERMINATE, "fmiTerminateSlave"},
+    {FMUC_IFACE_CS, FMUC_ST_INST, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
+    {FMUC_IFACE_CS, FMUC_ST_SC, FMUC_INST_OP_EXIT_INIT, "fmiInitializeSlave"},
+    {FMUC_IFACE_CS, FMUC_ST_SC, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
+    {FMUC_IFACE_CS, FMUC_ST_TERM, FMUC_INST_OP_DO_STEP, "fmiDoStep"},
+    {FMUC_IFACE_CS, FMUC_ST_TERM, FMUC_INST_OP_EXIT_INIT, "fmiInitializeSlave"},
+    {FMUC_IFACE_CS, FMUC_ST_TERM, FMUC_INST_OP_TERMINATE, "fmiTerminateSlave"},
+    {FMUC_IFACE_CS, FMUC_ST_TERM, FMUC_INST_OP_CANCEL_STEP, "fmiCancelStep"},
 };
 
 static void build_v1(plan *pl)

@@ -13,14 +13,14 @@ static const struct variant {
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
 typedef struct inst_job {
-    fmi2Type type;
+    fmuc_iface type;
     size_t from, to; /* variants tried in this worker */
 } inst_job;
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const inst_job *job = payload;
-    fmi2Type t = job->type;
+    fmuc_iface t = job->type;
     if (apiu_load(ctx, t) < 0)
         return 0;
     if (!fmuc_inst_lib_has(ctx, (fmuc_iface)t,
@@ -66,7 +66,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         clocks |= s->fmu->md.vars[i].type == FMUC_TYPE_CLOCK;
     for (size_t i = 0; i < n; i++) {
         const char *inst = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE);
-        if (clocks && ifs[i].type == fmi2CoSimulation) {
+        if (clocks && ifs[i].type == FMUC_IFACE_CS) {
             /* FMI 3.0.2 §2.3.1: with clocks, eventModeUsed must be true (fmi3-rules C-09); the
              * harness instantiates with false (it does not drive CS Event Mode yet): a refusal
              * is right, so this interface is not judged */
@@ -107,7 +107,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                               "%s: %s(GUID from the model description%s, "
                                               "loggingOn=%s) returned NULL%s%s%s",
                                               ifs[i].name, inst,
-                                              ifs[i].type == fmi2CoSimulation
+                                              ifs[i].type == FMUC_IFACE_CS
                                                   ? ", fmuLocation of the unzipped FMU, timeout=0, "
                                                     "visible=false, interactive=false"
                                                   : "",
@@ -121,7 +121,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                             "of the extracted resources, visible=false, loggingOn=%s%s) returned "
                             "NULL%s%s%s",
                             ifs[i].name, inst, variants[v].logging_on ? "true" : "false",
-                            ifs[i].type == fmi2CoSimulation
+                            ifs[i].type == FMUC_IFACE_CS
                                 ? ", eventModeUsed=false, earlyReturnAllowed=false"
                                 : "",
                             why ? " (logged: \"" : " (no reason logged)", why ? why : "",
@@ -131,7 +131,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                           "%s: fmi2Instantiate(fmuType=%s, guid from the model "
                                           "description, visible=false, loggingOn=%s) returned NULL%s%s%s",
                                           ifs[i].name,
-                                          ifs[i].type == fmi2ModelExchange ? "fmi2ModelExchange"
+                                          ifs[i].type == FMUC_IFACE_ME ? "fmi2ModelExchange"
                                                                            : "fmi2CoSimulation",
                                           variants[v].logging_on ? "true" : "false",
                                           why ? " (logged: \"" : " (no reason logged)", why ? why : "",

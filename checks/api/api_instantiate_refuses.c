@@ -13,7 +13,7 @@
 #define PHASE "instantiate " /* the probed calls' phases begin so */
 
 typedef struct rq {
-    fmi2Type lib;      /* library to load */
+    fmuc_iface lib;      /* library to load */
     int other_type;    /* also try the undeclared interface type */
     int empty_name;    /* try the empty instance name (a second worker when once per process) */
 } rq;
@@ -32,7 +32,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     }
     if (q->other_type) {
-        fmi2Type other = q->lib == fmi2ModelExchange ? fmi2CoSimulation : fmi2ModelExchange;
+        fmuc_iface other = q->lib == FMUC_IFACE_ME ? FMUC_IFACE_CS : FMUC_IFACE_ME;
         fmuc_worker_phase(ctx, "instantiate the undeclared interface %s", apiu_iface_name(other));
         fmuc_inst_args a;
         fmuc_inst_args_init(&a);
@@ -66,7 +66,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (size_t i = 0; i < n; i++) {
         /* once per process (X10): the two fmi2Instantiate calls in two workers */
         int split = one && apiu_once_per_process(s->fmu, ifs[i].type);
-        fmi2Type other = ifs[i].type == fmi2ModelExchange ? fmi2CoSimulation : fmi2ModelExchange;
+        fmuc_iface other = ifs[i].type == FMUC_IFACE_ME ? FMUC_IFACE_CS : FMUC_IFACE_ME;
         rq q = {ifs[i].type, one, !split}, q2 = {ifs[i].type, 0, 1};
         fmuc_worker_outcome o, o2;
         memset(&o2, 0, sizeof o2);
@@ -91,13 +91,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                              ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE));
         } else if (r && r2 && !apiu_load_failed(r, res, ifs[i].type)) {
             tested++;
-            unsigned line = ifs[i].type == fmi2ModelExchange ? md->me.line : md->cs.line;
+            unsigned line = ifs[i].type == FMUC_IFACE_ME ? md->me.line : md->cs.line;
             if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")) && ver == 2)
                 fmuc_result_violation(res,
                                       "%s library: fmi2Instantiate accepted fmuType=%s although "
                                       "the model description declares only <%s> (line %u)",
                                       ifs[i].name,
-                                      other == fmi2CoSimulation ? "fmi2CoSimulation"
+                                      other == FMUC_IFACE_CS ? "fmi2CoSimulation"
                                                                 : "fmi2ModelExchange",
                                       ifs[i].name, line);
             else if (cJSON_IsTrue(cJSON_GetObjectItem(r, "accepted_other")))

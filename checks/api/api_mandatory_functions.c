@@ -73,9 +73,9 @@ typedef struct mf_names {
     int reset_must;                  /* reset after terminate: the text says so (else should) */
 } mf_names;
 
-static void mf_names_of(mf_names *n, int ver, fmi2Type iface)
+static void mf_names_of(mf_names *n, int ver, fmuc_iface iface)
 {
-    int cs = iface == fmi2CoSimulation;
+    int cs = iface == FMUC_IFACE_CS;
     memset(n, 0, sizeof *n);
     n->ver = ver;
     if (ver == 3) {
@@ -465,7 +465,7 @@ static void judge_run1(fmuc_result *res, const mf_names *nm, const char *ifn, co
     int term = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "terminated"));
     if (k < 0 || (size_t)k > p->nsteps)
         k = 0;
-    if (term || (worst == FMUC_STATUS_DISCARD && p->iface == fmi2CoSimulation)) {
+    if (term || (worst == FMUC_STATUS_DISCARD && p->iface == FMUC_IFACE_CS)) {
         fmuc_result_note(res, "%s: the run%s ended at t=%.17g: %s", ifn,
                          nm->stop ? " without a stop time" : "", p->t[k], err ? err : "?");
         return;
@@ -712,7 +712,7 @@ static int v3_readable(const fmuc_md *md, const fmuc_md_var *v)
            v->base == FMUC_BT_STRING;
 }
 
-static int build_job(mf_job *j, const fmuc_fmu *fmu, fmi2Type iface, const equ_plan *p)
+static int build_job(mf_job *j, const fmuc_fmu *fmu, fmuc_iface iface, const equ_plan *p)
 {
     const fmuc_md *md = &fmu->md;
     memset(j, 0, sizeof *j);
@@ -840,7 +840,7 @@ static int mf_run_worker(const fmuc_subject *s, mf_job *job, fmuc_worker_outcome
     return -1;
 }
 
-static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface)
+static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface)
 {
     const char *ifn = equ_iface_name(iface);
     fmuc_sim_result own;
@@ -901,11 +901,11 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface)
                         cJSON_GetObjectItemCaseSensitive(rp, "discard") != NULL);
         if (nm->has_reset)
             judge_reset(res, nm, ifn, rp, &p);
-        if (nm->ver == 3 && iface == fmi2CoSimulation)
+        if (nm->ver == 3 && iface == FMUC_IFACE_CS)
             fmuc_result_note(res, "%s: no status queries: FMI 3.0 has no asynchronous step and "
                                   "no fmi3Get*Status functions (fmi3DoStep returns what they "
                                   "gave)", ifn);
-        if (nm->ver == 1 && iface == fmi2ModelExchange)
+        if (nm->ver == 1 && iface == FMUC_IFACE_ME)
             fmuc_result_note(res, "%s: Model Exchange 1.0 has no reset (an instance is freed "
                                   "and instantiated again) and fmiInitialize takes no stop time: "
                                   "those probes are not made", ifn);

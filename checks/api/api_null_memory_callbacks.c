@@ -18,7 +18,7 @@
 enum { CSMEM_STEPS = 10 };
 
 typedef struct mem_job {
-    fmi2Type iface;
+    fmuc_iface iface;
     double t0, h;
 } mem_job;
 
@@ -55,11 +55,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     ds.phase_init = "initialize";
     /* to the end of Initialization Mode; the event iteration below is this check's own (it goes
      * on to Continuous-Time Mode also when the iteration does not settle) */
-    if (fmuc_drive_reach(c, job->iface == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_EM, &ds, &dr) != 0) {
+    if (fmuc_drive_reach(c, job->iface == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_EM, &ds, &dr) != 0) {
         call = apiu_fn(ver, job->iface, (fmuc_inst_op)dr.failed_op);
         st = dr.status;
     }
-    if (!call && job->iface == fmi2CoSimulation) {
+    if (!call && job->iface == FMUC_IFACE_CS) {
         for (int k = 0; k < CSMEM_STEPS && !call; k++) {
             double t = job->t0 + (double)k * job->h;
             fmuc_worker_phase_at(ctx, "step", k, t);
@@ -103,7 +103,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     char b[32];
     const int ver = apiu_version(s);
     for (size_t i = 0; i < n; i++) {
-        fmi2Type t = ifs[i].type;
+        fmuc_iface t = ifs[i].type;
         if (!equ_cap(fmu, t, FMUC_CAP_CAN_NOT_USE_MEMORY_MANAGEMENT_FUNCTIONS))
             continue;
         if (!csu_nominal_usable_iface(s, t, "api-null-memory-callbacks", res))
@@ -147,7 +147,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                        "yet %s with allocateMemory=freeMemory=NULL "
                                        "returned NULL%s%s",
                                   ifs[i].name,
-                                  t == fmi2CoSimulation ? fmu->md.cs.line : fmu->md.me.line,
+                                  t == FMUC_IFACE_CS ? fmu->md.cs.line : fmu->md.me.line,
                                   apiu_fn(ver, t, FMUC_INST_OP_INSTANTIATE),
                                   m ? ": " : "", m ? m : "");
         } else if (cJSON_IsString(bc)) {

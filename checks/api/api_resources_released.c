@@ -30,14 +30,14 @@ static void sleep_ms(long ms)
  * (NaN: the default experiment's; an FMI 3.0 CS FMU with a fixed internal step gets a bounded
  * one, so that ten communication points stay short) */
 typedef struct rr_job {
-    fmi2Type iface;
+    fmuc_iface iface;
     double stop;
 } rr_job;
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const rr_job *job = payload;
-    fmi2Type iface = job->iface;
+    fmuc_iface iface = job->iface;
     cJSON *reply = fmuc_worker_reply(ctx);
     long threads0 = fmuc_worker_thread_count();
     if (apiu_load(ctx, iface) < 0)

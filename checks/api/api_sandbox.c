@@ -17,13 +17,13 @@
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
-    fmi2Type t = *(const fmi2Type *)payload;
+    fmuc_iface t = *(const fmuc_iface *)payload;
     const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
     char why[256] = "";
     if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, "life cycle");
-    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == fmi2CoSimulation ? FMUC_ST_SC : FMUC_ST_CTM,
+    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_CTM,
                                "fmucheck-sandbox", why, sizeof why);
     if (!in) {
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", why);
@@ -38,7 +38,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
                    : 1e-2;
     for (int k = 0; k < NSTEPS; k++) {
         fmuc_worker_phase(ctx, "step %d", k + 1);
-        if (t == fmi2CoSimulation) {
+        if (t == FMUC_IFACE_CS) {
             if (!apiu_ok(fmuc_drive_do_step(in, t0 + k * h, h, 1, NULL, NULL)))
                 break;
         } else if (!apiu_ok(fmuc_inst_set_time(in, t0 + (k + 1) * h))) {

@@ -7,7 +7,7 @@
  * no Pending: only a value outside fmi3OK..fmi3Fatal is a violation. */
 #include "api_util.h"
 
-static int discard_allowed(fmi2Type t, int fn)
+static int discard_allowed(fmuc_iface t, int fn)
 {
     switch (fn) {
     case FMUC_SIM_FN_SetReal:
@@ -20,12 +20,12 @@ static int discard_allowed(fmi2Type t, int fn)
     case FMUC_SIM_FN_GetContinuousStates:
     case FMUC_SIM_FN_GetEventIndicators:
     case FMUC_SIM_FN_SetContinuousStates:
-        return t == fmi2ModelExchange;
+        return t == FMUC_IFACE_ME;
     case FMUC_SIM_FN_DoStep:
     case FMUC_SIM_FN_GetStatus:
     case FMUC_SIM_FN_GetRealStatus:
     case FMUC_SIM_FN_GetBooleanStatus:
-        return t == fmi2CoSimulation;
+        return t == FMUC_IFACE_CS;
     default:
         return 0;
     }
@@ -35,26 +35,26 @@ static int discard_allowed(fmi2Type t, int fn)
  * so any; CS 1.0: fmiDoStep did part of the step (D-04) or a status kind is unavailable (D-05),
  * and the setters as in 2.0; fmiPending only from fmiDoStep / fmiGetStatus of a slave with
  * canRunAsynchronuously (D-03). ME 1.0's fmiStatus ends at fmiFatal. */
-static int allowed_v1(fmi2Type t, int fn, int k, int async)
+static int allowed_v1(fmuc_iface t, int fn, int k, int async)
 {
     if (k == fmi2Discard)
-        return t == fmi2ModelExchange || discard_allowed(t, fn);
+        return t == FMUC_IFACE_ME || discard_allowed(t, fn);
     if (k == fmi2Pending)
-        return t == fmi2CoSimulation && async &&
+        return t == FMUC_IFACE_CS && async &&
                (fn == FMUC_SIM_FN_DoStep || fn == FMUC_SIM_FN_GetStatus);
     return k >= fmi2OK && k <= fmi2Fatal;
 }
 
 /* async: the FMU declares canRunAsynchronuously (2.0 §4.2.2: fmi2Pending "is returned if the
  * slave executes the function in an asynchronous way", which the flag announces) */
-static int allowed(int ver, fmi2Type t, int fn, int k, int async)
+static int allowed(int ver, fmuc_iface t, int fn, int k, int async)
 {
     if (ver == 3)
         return k >= fmi2OK && k <= fmi2Fatal;
     if (k == fmi2Discard)
         return discard_allowed(t, fn);
     if (k == fmi2Pending)
-        return t == fmi2CoSimulation && async &&
+        return t == FMUC_IFACE_CS && async &&
                (fn == FMUC_SIM_FN_DoStep || fn == FMUC_SIM_FN_GetStatus);
     return k >= fmi2OK && k <= fmi2Fatal;
 }

@@ -17,7 +17,7 @@
 #include "fmuc/fmuc_worker.h"
 
 typedef struct apiu_iface {
-    fmi2Type type;
+    fmuc_iface type;
     const char *name; /* "ModelExchange" / "CoSimulation" */
 } apiu_iface;
 
@@ -26,35 +26,35 @@ static inline size_t apiu_ifaces(const fmuc_fmu *fmu, apiu_iface out[2])
 {
     size_t n = 0;
     if (fmu->md_parsed && fmu->md.me.present && fmu->lib_path_me)
-        out[n++] = (apiu_iface){fmi2ModelExchange, "ModelExchange"};
+        out[n++] = (apiu_iface){FMUC_IFACE_ME, "ModelExchange"};
     if (fmu->md_parsed && fmu->md.cs.present && fmu->lib_path_cs)
-        out[n++] = (apiu_iface){fmi2CoSimulation, "CoSimulation"};
+        out[n++] = (apiu_iface){FMUC_IFACE_CS, "CoSimulation"};
     return n;
 }
 
 /** X10: canBeInstantiatedOnlyOncePerProcess="true" on the interface t. The harness then never
  *  calls fmi2Instantiate twice in one worker process: every instance gets its own worker. */
-static inline int apiu_once_per_process(const fmuc_fmu *fmu, fmi2Type t)
+static inline int apiu_once_per_process(const fmuc_fmu *fmu, fmuc_iface t)
 {
-    const fmuc_md_interface *i = t == fmi2ModelExchange ? &fmu->md.me : &fmu->md.cs;
+    const fmuc_md_interface *i = t == FMUC_IFACE_ME ? &fmu->md.me : &fmu->md.cs;
     return i->present && (i->caps & (1u << FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS));
 }
 
-static inline const char *apiu_iface_name(fmi2Type t)
+static inline const char *apiu_iface_name(fmuc_iface t)
 {
-    return t == fmi2ModelExchange ? "ModelExchange" : "CoSimulation";
+    return t == FMUC_IFACE_ME ? "ModelExchange" : "CoSimulation";
 }
 
 /** The function of the FMU's version behind op for interface t, for messages and lib_has:
  *  "fmi2Instantiate"; FMI 1.0 "fmiInstantiateModel" (ME) / "fmiInstantiateSlave" (CS); FMI 3.0
  *  "fmi3InstantiateModelExchange" / "fmi3InstantiateCoSimulation". */
-static inline const char *apiu_fn(int version, fmi2Type t, fmuc_inst_op op)
+static inline const char *apiu_fn(int version, fmuc_iface t, fmuc_inst_op op)
 {
     if (version == 3 && op == FMUC_INST_OP_INSTANTIATE)
-        return t == fmi2ModelExchange ? "fmi3InstantiateModelExchange"
+        return t == FMUC_IFACE_ME ? "fmi3InstantiateModelExchange"
                                       : "fmi3InstantiateCoSimulation";
     if (version == 1) {
-        int cs = t == fmi2CoSimulation;
+        int cs = t == FMUC_IFACE_CS;
         switch (op) {
         case FMUC_INST_OP_INSTANTIATE: return cs ? "fmiInstantiateSlave" : "fmiInstantiateModel";
         case FMUC_INST_OP_FREE: return cs ? "fmiFreeSlaveInstance" : "fmiFreeModelInstance";
@@ -118,7 +118,7 @@ static inline int apiu_common_phase(const fmuc_worker_outcome *o)
 /** After a worker of res's check on iface ended badly: when it died in a phase every dynamic
  *  check needs (apiu_common_phase), the interface is recorded as unusable (the runner makes the
  *  later checks that need it not-applicable, naming res's check) and res says so. 1 then. */
-static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmi2Type iface,
+static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                                   const fmuc_worker_outcome *o)
 {
     char why[600];
@@ -181,7 +181,7 @@ static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res,
  *  caller judges it). Any other death is an ERROR in res (and, in a phase every dynamic check
  *  needs, marks the interface unusable: apiu_note_death). Free *o always. */
 static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *res,
-                                           const char *label, fmi2Type iface, fmuc_worker_fn fn,
+                                           const char *label, fmuc_iface iface, fmuc_worker_fn fn,
                                            void *payload, fmuc_worker_outcome *o,
                                            const char *probed, int *probed_death)
 {
@@ -211,7 +211,7 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
 
 /** apiu_run_probed without a probed phase: every death is an ERROR. */
 static inline const cJSON *apiu_run(const fmuc_subject *s, fmuc_result *res, const char *label,
-                                    fmi2Type iface, fmuc_worker_fn fn, void *payload,
+                                    fmuc_iface iface, fmuc_worker_fn fn, void *payload,
                                     fmuc_worker_outcome *o)
 {
     return apiu_run_probed(s, res, label, iface, fn, payload, o, NULL, NULL);
@@ -225,7 +225,7 @@ static inline int apiu_version(const fmuc_subject *s)
 }
 
 /** The reply says the library did not load: a note, and 1 (the interface is skipped). */
-static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmi2Type t)
+static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmuc_iface t)
 {
     const char *le = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "load_error"));
     if (!le)
@@ -236,7 +236,7 @@ static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmi2Typ
 }
 
 /** Worker side: load iface, reply "load_error" on failure. 0 when loaded, -1 not. */
-static inline int apiu_load(fmuc_worker_ctx *ctx, fmi2Type t)
+static inline int apiu_load(fmuc_worker_ctx *ctx, fmuc_iface t)
 {
     if (fmuc_inst_load(ctx, (fmuc_iface)t) == 0)
         return 0;
@@ -268,7 +268,7 @@ static inline int apiu_ok(int st)
 /** Worker side: instantiate and drive a fresh instance into state st (FMUC_ST_INST, _INIT,
  *  _EM, _CTM, _SC, _TERM) with legal calls (fmuc_drive_reach: no tolerance, no stop time).
  *  Returns the instance, or NULL with why[] set (the instance is freed then). */
-static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmi2Type t, const fmuc_md *md,
+static inline fmuc_inst *apiu_reach(fmuc_worker_ctx *ctx, fmuc_iface t, const fmuc_md *md,
                                     unsigned st, const char *name, char *why, size_t whylen)
 {
     char b[32];
@@ -440,7 +440,7 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
     size_t explained = 0, discards = 0;
     cJSON *ev = fmuc_result_evidence(res);
     fmuc_sim_add_summary(r, ev);
-    fmuc_sim_add_plots(r, ev, r->iface == fmi2ModelExchange ? "ME run" : "CS run");
+    fmuc_sim_add_plots(r, ev, r->iface == FMUC_IFACE_ME ? "ME run" : "CS run");
     if (r->instantiate_failed) {
         fmuc_result_na(res, "%s returned NULL (see api-instantiate)",
                        fmuc_sim_fn_name_v(ver, r->iface, FMUC_SIM_FN_Instantiate, nb, sizeof nb));
@@ -535,7 +535,7 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
             snprintf(lo, sizeof lo, "%.17g", mn);
         if (hmax)
             snprintf(hi, sizeof hi, "%.17g", mx);
-        if (integer && ver == 1 && r->iface == fmi2CoSimulation)
+        if (integer && ver == 1 && r->iface == FMUC_IFACE_CS)
             /* FMI 1.0 CS gives a slave no way to end the simulation (fmi-standard#80): a model
              * that would stop itself is stepped on by every master (FMPy too) and may leave its
              * range; a warning, as the text leaves the master no choice */
@@ -560,10 +560,10 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
 
 /** cs-nominal-run and me-nominal-run: judge the shared nominal run of iface (apiu_judge_run),
  *  then the --soak repetitions. check_id names the check ("<id> (soak)" for the repetitions). */
-static inline void apiu_nominal_check(const fmuc_subject *s, fmi2Type iface, const char *check_id,
+static inline void apiu_nominal_check(const fmuc_subject *s, fmuc_iface iface, const char *check_id,
                                       fmuc_result *res)
 {
-    const char *lib = iface == fmi2ModelExchange ? s->fmu->lib_path_me : s->fmu->lib_path_cs;
+    const char *lib = iface == FMUC_IFACE_ME ? s->fmu->lib_path_me : s->fmu->lib_path_cs;
     if (!lib) {
         fmuc_result_na(res, "no %s binary for this platform", apiu_iface_name(iface));
         return;
@@ -620,7 +620,7 @@ static inline int apiu_probe_died(const cJSON *item, const char **why, const cha
 }
 
 typedef struct apiu_probes {
-    fmi2Type iface;
+    fmuc_iface iface;
     size_t n;
     apiu_probe_fn one;
     void *user;

@@ -41,7 +41,7 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
     double *y = calloc(rows * p->nout, sizeof *y);
     fmuc_vr *vr = calloc(nin ? nin : 1, sizeof *vr);
     int32_t *ord = calloc(nin ? nin : 1, sizeof *ord);
-    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(fmi2CoSimulation)) == 0;
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(FMUC_IFACE_CS)) == 0;
     equ_inst in;
     char b[32];
     memset(&in, 0, sizeof in);
@@ -124,7 +124,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     double *rows[NRUNS] = {NULL, NULL, NULL}, *slope = NULL;
     char b[32];
     memset(p, 0, sizeof p);
-    if (!equ_cap(fmu, fmi2CoSimulation, FMUC_CAP_CAN_INTERPOLATE_INPUTS)) {
+    if (!equ_cap(fmu, FMUC_IFACE_CS, FMUC_CAP_CAN_INTERPOLATE_INPUTS)) {
         fmuc_result_na(res, "canInterpolateInputs is not \"true\" for CoSimulation");
         return;
     }

@@ -8,7 +8,7 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    apiu_nominal_check(s, fmi2CoSimulation, "cs-nominal-run", res);
+    apiu_nominal_check(s, FMUC_IFACE_CS, "cs-nominal-run", res);
 }
 
 const fmuc_check fmuc_check_cs_nominal_run = {

@@ -39,7 +39,7 @@ static int od_worker(fmuc_worker_ctx *ctx, void *payload)
     double *y = calloc(rows * nc, sizeof *y), *d = calloc(rows * nq, sizeof *d);
     fmuc_vr *vr = calloc(nq, sizeof *vr);
     int32_t *ord = calloc(nq, sizeof *ord);
-    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(fmi2CoSimulation)) == 0;
+    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(FMUC_IFACE_CS)) == 0;
     equ_inst in;
     memset(&in, 0, sizeof in);
     if (!f_loaded || !y || !d || !vr || !ord) {

@@ -44,7 +44,7 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
                     ? e->stop_time
                     : t0 + 1.0;
     /* FMI 3.0 CS with fixedInternalStepSize: the same bound as the nominal run (Roberts) */
-    t1 = fmuc_shared_fixed_step_stop(&fmu->md, fmi2CoSimulation, t0, t1);
+    t1 = fmuc_shared_fixed_step_stop(&fmu->md, FMUC_IFACE_CS, t0, t1);
     double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0 &&
                         e->step_size <= t1 - t0
                     ? e->step_size
@@ -66,7 +66,7 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
     }
     for (size_t k = 0; k <= n; k++)
         t[k] = t0 + (double)k * dt; /* never accumulated */
-    int rc = equ_plan_init_grid(p, fmu, fmi2CoSimulation, t, n + 1);
+    int rc = equ_plan_init_grid(p, fmu, FMUC_IFACE_CS, t, n + 1);
     free(t);
     return rc;
 }
@@ -75,7 +75,7 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
  *  abnormally (crash, timeout, load failure: an ERROR): this check is not applicable, naming it,
  *  instead of a second crash or timeout in the same phase (issue 16). Returns 1 when the check
  *  may go on (also when there is no shared run: no extra full run is made for this). */
-static inline int csu_nominal_usable_iface(const fmuc_subject *s, fmi2Type iface,
+static inline int csu_nominal_usable_iface(const fmuc_subject *s, fmuc_iface iface,
                                            const char *check_id, fmuc_result *res)
 {
     if (!s->shared)
@@ -89,7 +89,7 @@ static inline int csu_nominal_usable_iface(const fmuc_subject *s, fmi2Type iface
         fmuc_result_na(res, "%s: the nominal run ended abnormally, so the phase this check needs "
                             "is not available (see %s): %s",
                        apiu_iface_name(iface),
-                       iface == fmi2CoSimulation ? "cs-nominal-run" : "me-nominal-run",
+                       iface == FMUC_IFACE_CS ? "cs-nominal-run" : "me-nominal-run",
                        scratch.nmessages ? scratch.messages[0] : "no result");
     fmuc_sim_result_free(&own);
     fmuc_result_clear(&scratch);
@@ -98,7 +98,7 @@ static inline int csu_nominal_usable_iface(const fmuc_subject *s, fmi2Type iface
 
 static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id, fmuc_result *res)
 {
-    return csu_nominal_usable_iface(s, fmi2CoSimulation, check_id, res);
+    return csu_nominal_usable_iface(s, FMUC_IFACE_CS, check_id, res);
 }
 
 /** A worker died (scratch carries the ERROR of fmuc_worker_outcome_to_result) in the very call

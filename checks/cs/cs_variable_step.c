@@ -166,7 +166,7 @@ static int make_run(vs_ctx *x, int r)
     char why[512], label[96];
     double *grid = make_grid(x->a, r, &x->nts[r], &x->maps[r]);
     equ_plan *p = &x->p[r];
-    if (!grid || equ_plan_init_grid(p, x->s->fmu, fmi2CoSimulation, grid, x->nts[r]) < 0 ||
+    if (!grid || equ_plan_init_grid(p, x->s->fmu, FMUC_IFACE_CS, grid, x->nts[r]) < 0 ||
         equ_plan_set_outputs(p, x->a->out, x->a->nout) < 0) {
         fmuc_result_error(x->res, "%s", grid && p->why[0] ? p->why : "out of memory");
         free(grid);
@@ -324,7 +324,7 @@ static void run_all(const fmuc_subject *s, fmuc_result *res)
     }
     if (!csu_nominal_usable(s, "cs-variable-step", res))
         return;
-    x.var_step = equ_cap(fmu, fmi2CoSimulation, FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE);
+    x.var_step = equ_cap(fmu, FMUC_IFACE_CS, FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE);
     if (csu_plan_init(&a, fmu, CSVS_MIN_STEPS, CSVS_MAX_STEPS) < 0) {
         fmuc_result_na(res, "%s", a.why);
         goto out;

@@ -9,7 +9,7 @@
 #include "eq_util.h"
 
 static void run_iface(const fmuc_subject *s, fmuc_result *res, const fmuc_fmu *other,
-                      fmi2Type iface, const fmuc_refcsv *inputs, int level)
+                      fmuc_iface iface, const fmuc_refcsv *inputs, int level)
 {
     const char *ifn = equ_iface_name(iface);
     equ_plan pa, pb;
@@ -137,7 +137,7 @@ static void run_all(const fmuc_subject *s, fmuc_result *res)
     cJSON_AddNumberToObject(ev, "atol", s->opts->atol);
     char why[512];
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
-    fmi2Type ia[2], ib[2];
+    fmuc_iface ia[2], ib[2];
     size_t na = equ_interfaces(s->fmu, ia), nb = equ_interfaces(&other, ib), done = 0;
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)

@@ -287,7 +287,7 @@ static int merged_attempt(const fmuc_subject *s, const equ_plan *p, fmuc_worker_
     return 0;
 }
 
-static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, int level)
+static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level)
 {
     equ_plan p;
     fmuc_worker_outcome o1, o2, o3;
@@ -444,7 +444,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
                                           v1 ? "FMI 1.0 CS: fmiResetSlave" : "§2.1.6", rt);
             }
         }
-    } else if (v1 && iface == fmi2ModelExchange) {
+    } else if (v1 && iface == FMUC_IFACE_ME) {
         fmuc_result_note(res, "%s, (2) not assessed: Model Exchange 1.0 has no reset function",
                          ifn);
     } else if (get_err(r2, RUN_RESET) && rows[RUN_SEQ2]) {
@@ -517,7 +517,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, i
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    fmi2Type ifaces[2];
+    fmuc_iface ifaces[2];
     size_t ni = equ_interfaces(s->fmu, ifaces);
     char why[512];
     if (!ni) {

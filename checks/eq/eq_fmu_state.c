@@ -235,7 +235,7 @@ static double st_rerun(const fmuc_subject *s, const equ_plan *q, void *ctx, fmuc
     return d;
 }
 
-static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, int level)
+static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level)
 {
     equ_plan p;
     fmuc_worker_outcome o;

@@ -215,7 +215,7 @@ static int rt_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "native_error", why);
         goto out;
     }
-    if (p->iface == fmi2ModelExchange) {
+    if (p->iface == FMUC_IFACE_ME) {
         int nsub = vd_substeps(nr.m, p->t[1] - p->t[0]);
         for (size_t k = 0; k < p->nsteps; k++)
             if (vd_substeps(nr.m, p->t[k + 1] - p->t[k]) != nsub) {
@@ -317,7 +317,7 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
         free(u0.unit);
         free(u0.display_unit);
     }
-    size_t nover = p->iface == fmi2CoSimulation ? 6 : 4;
+    size_t nover = p->iface == FMUC_IFACE_CS ? 6 : 4;
     for (size_t j = 0; j < p->nout && j < nover; j++) {
         equ_series_ref two[2] = {{"native", nr + j, p->nout}, {"FMU", fr + j, p->nout}};
         char title[160];
@@ -340,7 +340,7 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
         fmuc_result_na(res, "%s", why);
         return;
     }
-    fmi2Type ifaces[2];
+    fmuc_iface ifaces[2];
     size_t ni = equ_interfaces(fmu, ifaces);
     if (!ni) {
         fmuc_result_na(res, "no interface with a binary for this platform");
@@ -425,7 +425,7 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
             } else {
                 fmuc_result_note(res, "%s: %zu outputs over %zu steps (dt=%g%s): max |Δ| = 0",
                                  equ_iface_name(p.iface), p.nout, p.nsteps, p.t[1] - p.t[0],
-                                 p.iface == fmi2ModelExchange ? ", RK4 mirrored" : "");
+                                 p.iface == FMUC_IFACE_ME ? ", RK4 mirrored" : "");
             }
             rt_evidence(res, &p, fr, nr, maxd, at);
         }

@@ -33,7 +33,7 @@ static int uniform(const double *t, size_t n)
     return 1;
 }
 
-static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface,
+static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                       const fmuc_refcsv *ref, const fmuc_refcsv *inputs, const size_t *idx,
                       size_t nt, const equ_var *cmp, const size_t *cmp_col, size_t ncmp,
                       int level)
@@ -47,7 +47,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface,
         goto out;
     for (size_t k = 0; k < nt; k++)
         tr[k] = ref->time[idx[k]];
-    int resample = iface == fmi2CoSimulation && !uniform(tr, nt) &&
+    int resample = iface == FMUC_IFACE_CS && !uniform(tr, nt) &&
                    !equ_cap(s->fmu, iface, FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE);
     int rc;
     if (resample) {
@@ -72,7 +72,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface,
     if (inputs)
         equ_plan_inputs_from_table(&p, inputs);
     equ_plan_inputs_from_table(&p, ref);
-    if (level && iface == fmi2ModelExchange) {
+    if (level && iface == FMUC_IFACE_ME) {
         char w2[256];
         int nsub = fmuc_eq__vdsim_nsub(s->fmu, level, p.t[1] - p.t[0], w2, sizeof w2);
         if (nsub > 0)
@@ -177,7 +177,7 @@ static void run_all(const fmuc_subject *s, fmuc_result *res)
     }
     char why[512];
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
-    fmi2Type ifaces[2];
+    fmuc_iface ifaces[2];
     size_t ni = equ_interfaces(s->fmu, ifaces);
     if (!ni) {
         fmuc_result_na(res, "no interface with a binary for this platform");

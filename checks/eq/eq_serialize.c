@@ -291,7 +291,7 @@ static int status_ok(fmuc_result *res, const cJSON *rp, const char *key, const c
     return 0;
 }
 
-static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, int level)
+static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level)
 {
     equ_plan p;
     fmuc_worker_outcome o;

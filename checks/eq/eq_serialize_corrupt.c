@@ -185,7 +185,7 @@ out:
     return 0;
 }
 
-static void run_iface(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, int level)
+static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level)
 {
     equ_plan p;
     fmuc_worker_outcome o;

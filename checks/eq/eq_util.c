@@ -15,34 +15,34 @@
  * Plans
  * ------------------------------------------------------------------------------------------- */
 
-const char *equ_iface_name(fmi2Type t) { return t == fmi2ModelExchange ? "ME" : "CS"; }
+const char *equ_iface_name(fmuc_iface t) { return t == FMUC_IFACE_ME ? "ME" : "CS"; }
 
-size_t equ_interfaces(const fmuc_fmu *fmu, fmi2Type ifaces[2])
+size_t equ_interfaces(const fmuc_fmu *fmu, fmuc_iface ifaces[2])
 {
     size_t n = 0;
     if (fmu->md.me.present && fmu->lib_path_me)
-        ifaces[n++] = fmi2ModelExchange;
+        ifaces[n++] = FMUC_IFACE_ME;
     if (fmu->md.cs.present && fmu->lib_path_cs)
-        ifaces[n++] = fmi2CoSimulation;
+        ifaces[n++] = FMUC_IFACE_CS;
     return n;
 }
 
-int equ_cap(const fmuc_fmu *fmu, fmi2Type iface, fmuc_cap cap)
+int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap)
 {
-    const fmuc_md_interface *i = iface == fmi2ModelExchange ? &fmu->md.me : &fmu->md.cs;
+    const fmuc_md_interface *i = iface == FMUC_IFACE_ME ? &fmu->md.me : &fmu->md.cs;
     return i->present && (i->caps & (1u << cap)) != 0;
 }
 
 void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
                      equ_iface_fn fn)
 {
-    fmi2Type ifaces[2];
+    fmuc_iface ifaces[2];
     size_t ni = equ_interfaces(s->fmu, ifaces), done = 0;
     char why[512];
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
     for (size_t i = 0; i < ni; i++) {
         const fmuc_md_interface *itf =
-            ifaces[i] == fmi2ModelExchange ? &s->fmu->md.me : &s->fmu->md.cs;
+            ifaces[i] == FMUC_IFACE_ME ? &s->fmu->md.me : &s->fmu->md.cs;
         if (!itf->present || (itf->caps & caps) != caps)
             continue;
         fn(s, res, ifaces[i], level);
@@ -217,7 +217,7 @@ static int plan_alloc_inputs(equ_plan *p)
     return 0;
 }
 
-static void plan_common(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface)
+static void plan_common(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface)
 {
     memset(p, 0, sizeof *p);
     p->fmu = fmu;
@@ -230,7 +230,7 @@ static void plan_common(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface)
     }
 }
 
-int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_steps)
+int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, size_t max_steps)
 {
     plan_common(p, fmu, iface);
     const fmuc_md_experiment *e = &fmu->md.experiment;
@@ -260,22 +260,22 @@ int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_s
     return plan_alloc_inputs(p);
 }
 
-static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                           size_t nt, int require);
 
-int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                        size_t nt)
 {
     return plan_init_grid(p, fmu, iface, t, nt, 1);
 }
 
-int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                            size_t nt)
 {
     return plan_init_grid(p, fmu, iface, t, nt, 0);
 }
 
-static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                           size_t nt, int require)
 {
     plan_common(p, fmu, iface);
@@ -372,7 +372,7 @@ int equ_plan_horizon(equ_plan *p, const fmuc_subject *s, fmuc_result *res)
 
 void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
 {
-    if (p->iface != fmi2ModelExchange || p->nsteps == 0)
+    if (p->iface != FMUC_IFACE_ME || p->nsteps == 0)
         return;
     if (level) {
         char why[256];
@@ -527,7 +527,7 @@ static int initialize(equ_inst *in)
     ds.exp = (fmuc_inst_experiment){p->tol_defined, p->tol, p->t[0], !p->stop_undefined, p->stop};
     ds.in_init = init_inputs;
     ds.user = in;
-    if (fmuc_drive_reach(in->c, p->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC, &ds,
+    if (fmuc_drive_reach(in->c, p->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC, &ds,
                          &dr) != 0) {
         if (dr.failed_op < 0)
             return -1; /* the inputs: failf said why */
@@ -535,7 +535,7 @@ static int initialize(equ_inst *in)
                      dr.status);
     }
     in->k = 0;
-    if (p->iface == fmi2ModelExchange)
+    if (p->iface == FMUC_IFACE_ME)
         return me_enter_ctm(in);
     return 0;
 }
@@ -550,16 +550,16 @@ int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
     if (!in->c) {
         if (fmuc_inst_version(ctx) == 1)
             snprintf(in->err, sizeof in->err, "%s returned NULL",
-                     p->iface == fmi2CoSimulation ? "fmiInstantiateSlave" : "fmiInstantiateModel");
+                     p->iface == FMUC_IFACE_CS ? "fmiInstantiateSlave" : "fmiInstantiateModel");
         else
             snprintf(in->err, sizeof in->err, "fmi2Instantiate(%s) returned NULL",
                      equ_iface_name(p->iface));
         return -1;
     }
     /* the step-wise driver (fmuc_step.h): ME with the plan's RK4 substeps */
-    if (fmuc_stepper_init(&in->st, in->c, p->iface == fmi2ModelExchange,
-                          p->iface == fmi2ModelExchange ? p->nx : 0,
-                          p->iface == fmi2ModelExchange ? p->nz : 0) < 0) {
+    if (fmuc_stepper_init(&in->st, in->c, p->iface == FMUC_IFACE_ME,
+                          p->iface == FMUC_IFACE_ME ? p->nx : 0,
+                          p->iface == FMUC_IFACE_ME ? p->nz : 0) < 0) {
         snprintf(in->err, sizeof in->err, "out of memory");
         return -1;
     }
@@ -596,7 +596,7 @@ int equ_inst_reset(equ_inst *in)
 
 int equ_inst_resync(equ_inst *in)
 {
-    if (in->p->iface != fmi2ModelExchange)
+    if (in->p->iface != FMUC_IFACE_ME)
         return 0;
     return step_fail(in, fmuc_step_me_resync(&in->st));
 }
@@ -1051,7 +1051,7 @@ void equ_restart_evidence(cJSON *evi, const char *key, const equ_restart *r)
 const equ_plan *equ_worker_plan(equ_plan *copy, const equ_plan *p)
 {
     *copy = *p;
-    if (p->iface == fmi2ModelExchange && p->vdsim_substeps && p->nsteps) {
+    if (p->iface == FMUC_IFACE_ME && p->vdsim_substeps && p->nsteps) {
         char why[256];
         int n = fmuc_eq__vdsim_nsub(p->fmu, p->vdsim_substeps, p->t[1] - p->t[0], why,
                                     sizeof why);

@@ -53,7 +53,7 @@ typedef enum {
  *  forked worker). Free with equ_plan_free. */
 typedef struct equ_plan {
     const fmuc_fmu *fmu;
-    fmi2Type iface;
+    fmuc_iface iface;
     size_t nsteps;          /* communication steps; nsteps + 1 rows are recorded */
     double *t;              /* nsteps + 1 communication points, t[0] = start time */
     double stop;            /* stopTime passed to fmi2SetupExperiment (defined) */
@@ -81,13 +81,13 @@ void equ_v3_names(const fmuc_subject *s, fmuc_result *res, size_t from);
  *  absent), at most max_steps steps; outputs = every output variable of a base type (all
  *  Real locals when there are none; at most EQU_MAX_VARS); inputs = continuous Real inputs (not yet valued).
  *  Returns 0, or -1 with plan->why set (nothing to record, bad experiment). */
-int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, size_t max_steps);
+int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, size_t max_steps);
 /** Same with an explicit grid (times copied; strictly increasing after the caller removed
  *  duplicates). */
-int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                        size_t nt);
 /** Same, also when the model has nothing to record (the caller sets the outputs). */
-int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmi2Type iface, const double *t,
+int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                            size_t nt);
 /** Fill in_values with the deterministic excitation: start (clamped) + A sin(2 pi (t-t0)/T + i),
  *  A = 5 % of [min,max] (else 10 % of max(|start|, nominal, 1)), T = half the run, clamped to
@@ -113,13 +113,13 @@ void equ_plan_free(equ_plan *p);
 const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name);
 /** The interfaces to run: ME and/or CS that are declared and whose library was extracted.
  *  Returns the count (0..2), fills ifaces. */
-size_t equ_interfaces(const fmuc_fmu *fmu, fmi2Type ifaces[2]);
-int equ_cap(const fmuc_fmu *fmu, fmi2Type iface, fmuc_cap cap);
-const char *equ_iface_name(fmi2Type t);
+size_t equ_interfaces(const fmuc_fmu *fmu, fmuc_iface ifaces[2]);
+int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap);
+const char *equ_iface_name(fmuc_iface t);
 /** The FMU-state checks: fn(s, res, iface, vdsim level) for every interface with a binary whose
  *  capability flags include every bit of caps (1u << fmuc_cap); not applicable naming need when
  *  there is none. */
-typedef void (*equ_iface_fn)(const fmuc_subject *s, fmuc_result *res, fmi2Type iface, int level);
+typedef void (*equ_iface_fn)(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level);
 void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
                      equ_iface_fn fn);
 /** A status into a worker reply, as a number. */

@@ -49,7 +49,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         const cJSON *reply = loadu_run(s, &libs[i], LOADU_LOAD_ONLY, "load-dlopen", &o, res);
         const char *error;
         const char *what = libs[i].shared                         ? "ModelExchange and CoSimulation"
-                           : libs[i].iface == fmi2CoSimulation ? "CoSimulation"
+                           : libs[i].iface == FMUC_IFACE_CS ? "CoSimulation"
                                                                : "ModelExchange";
         char dep[256];
         if (reply && !loadu_loaded(reply, &error)) {

@@ -68,7 +68,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     const exports_request *rq = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
     cJSON *missing = cJSON_AddArrayToObject(reply, "missing");
-    const fmi2Type ifaces[2] = {fmi2ModelExchange, fmi2CoSimulation};
+    const fmuc_iface ifaces[2] = {FMUC_IFACE_ME, FMUC_IFACE_CS};
     const int want[2] = {rq->me, rq->cs};
     if (fmuc_inst_version(ctx) == 1)
         return worker_fmi1(ctx, rq, reply, missing);
@@ -222,7 +222,7 @@ static void run_fmi1(const fmuc_subject *s, const loadu_lib *libs, size_t n, fmu
     const fmuc_md *md = &s->fmu->md;
     cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "missing");
     for (size_t i = 0; i < n; i++) {
-        int cs = libs[i].iface == fmi2CoSimulation;
+        int cs = libs[i].iface == FMUC_IFACE_CS;
         const char *id = cs ? md->cs.model_identifier : md->me.model_identifier;
         exports_request rq = {.me = !cs, .cs = cs};
         fmuc_worker_spec spec;
@@ -267,8 +267,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "missing");
     for (size_t i = 0; i < n; i++) {
-        exports_request rq = {.me = libs[i].iface == fmi2ModelExchange,
-                              .cs = libs[i].iface == fmi2CoSimulation || libs[i].shared};
+        exports_request rq = {.me = libs[i].iface == FMUC_IFACE_ME,
+                              .cs = libs[i].iface == FMUC_IFACE_CS || libs[i].shared};
         fmuc_worker_spec spec;
         fmuc_worker_outcome o;
         fmuc_diag diag = {0};

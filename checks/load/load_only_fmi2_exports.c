@@ -36,7 +36,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         char prefix[300] = "fmi2";
         if (v1) {
             const fmuc_md *md = &s->fmu->md;
-            const char *id = libs[i].iface == fmi2CoSimulation ? md->cs.model_identifier
+            const char *id = libs[i].iface == FMUC_IFACE_CS ? md->cs.model_identifier
                                                                : md->me.model_identifier;
             if (!id)
                 id = md->fmi1_model_identifier ? md->fmi1_model_identifier : "";

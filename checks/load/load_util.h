@@ -15,7 +15,7 @@
 typedef struct loadu_lib {
     const char *path;   /* extracted file */
     char entry[512];    /* archive name, for messages: binaries/<platform>/<file> */
-    fmi2Type iface;     /* the interface to load it as (ME first when shared) */
+    fmuc_iface iface;     /* the interface to load it as (ME first when shared) */
     int shared;         /* ME and CS use this same library */
 } loadu_lib;
 
@@ -36,7 +36,7 @@ static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[2])
         const char *base = strrchr(paths[k], '/');
         out[n].path = paths[k];
         snprintf(out[n].entry, sizeof out[n].entry, "binaries/%s/%s", plat, base ? base + 1 : paths[k]);
-        out[n].iface = k ? fmi2CoSimulation : fmi2ModelExchange;
+        out[n].iface = k ? FMUC_IFACE_CS : FMUC_IFACE_ME;
         out[n].shared = 0;
         n++;
     }
@@ -46,7 +46,7 @@ static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[2])
 enum { LOADU_LOAD_ONLY = 0, LOADU_GET_VERSION, LOADU_GET_TYPES_PLATFORM };
 
 typedef struct loadu_request {
-    fmi2Type iface;
+    fmuc_iface iface;
     int what;
 } loadu_request;
 
@@ -130,7 +130,7 @@ static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib
                               lib->entry, why);
         fmuc_shared_mark_unusable(s, lib->iface, FMUC_UNUSABLE_INSTANCE, res->id, why);
         if (lib->shared)
-            fmuc_shared_mark_unusable(s, fmi2CoSimulation, FMUC_UNUSABLE_INSTANCE, res->id, why);
+            fmuc_shared_mark_unusable(s, FMUC_IFACE_CS, FMUC_UNUSABLE_INSTANCE, res->id, why);
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res))
@@ -189,7 +189,7 @@ static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res
         const char *error;
         fnl = fn ? fn
                  : loadu_string_fn_name(fmuc_fmu_fmi_version(s->fmu),
-                                        libs[i].iface == fmi2CoSimulation ? FMUC_IFACE_CS
+                                        libs[i].iface == FMUC_IFACE_CS ? FMUC_IFACE_CS
                                                                           : FMUC_IFACE_ME,
                                         what);
         if (!reply) {

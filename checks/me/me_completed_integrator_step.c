@@ -129,7 +129,7 @@ static void host_run(const fmuc_subject *s, int needed, fmuc_result *res)
 {
     fmuc_sim_result own;
     const fmuc_sim_result *rp =
-        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-completed-integrator-step", res, &own);
+        fmuc_shared_nominal_run(s, FMUC_IFACE_ME, "me-completed-integrator-step", res, &own);
     if (!rp) {
         fmuc_sim_result_free(&own);
         return;

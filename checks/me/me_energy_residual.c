@@ -146,7 +146,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     fmuc_sim_config cfg;
     fmuc_sim_result r;
     fmuc_worker_outcome o;
-    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_ME);
     const fmuc_md_experiment *ex = &md->experiment;
     cfg.start = sp.has_t0 ? sp.t0 : (ex->present && ex->has_start ? ex->start_time : 0.0);
     cfg.stop = sp.has_t1 ? sp.t1 : (ex->present && ex->has_stop ? ex->stop_time : cfg.start + 1.0);
@@ -161,7 +161,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cfg.record_all_reals = !(ve->causality == FMUC_CAUS_OUTPUT && vv->causality == FMUC_CAUS_OUTPUT);
     cfg.max_event_iterations = MEU_MAX_EVENT_ITERATIONS;
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-energy-residual", &r, &o, res);
-    apiu_note_death(s, res, fmi2ModelExchange, &o);
+    apiu_note_death(s, res, FMUC_IFACE_ME, &o);
     fmuc_worker_outcome_free(&o);
     if (rc != 0) {
         fmuc_sim_result_free(&r);

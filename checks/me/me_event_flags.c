@@ -67,9 +67,9 @@ typedef struct ef_names {
 static ef_names names_of(int ver)
 {
     ef_names n;
-    n.update = apiu_fn(ver, fmi2ModelExchange, FMUC_INST_OP_UPDATE_DISCRETE_STATES);
-    n.get_x = apiu_fn(ver, fmi2ModelExchange, FMUC_INST_OP_GET_STATES);
-    n.get_nom = apiu_fn(ver, fmi2ModelExchange, FMUC_INST_OP_GET_NOMINALS);
+    n.update = apiu_fn(ver, FMUC_IFACE_ME, FMUC_INST_OP_UPDATE_DISCRETE_STATES);
+    n.get_x = apiu_fn(ver, FMUC_IFACE_ME, FMUC_INST_OP_GET_STATES);
+    n.get_nom = apiu_fn(ver, FMUC_IFACE_ME, FMUC_INST_OP_GET_NOMINALS);
     n.values = ver == 1 ? "stateValuesChanged" : "valuesOfContinuousStatesChanged";
     n.nominals = ver == 1 ? "stateValueReferencesChanged" : "nominalsOfContinuousStatesChanged";
     n.ned = ver == 1 ? "upcomingTimeEvent" : "nextEventTimeDefined";
@@ -311,7 +311,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (rc < 0)
         meu_fatal(ctx, "the Model Exchange run could not be set up: %s", d.msg);
     else if (r.instantiate_failed)
-        meu_na(ctx, "%s returned NULL", apiu_fn(j->ver, fmi2ModelExchange,
+        meu_na(ctx, "%s returned NULL", apiu_fn(j->ver, FMUC_IFACE_ME,
                                                 FMUC_INST_OP_INSTANTIATE));
     cJSON_AddNumberToObject(reply, "event_instants", j->instants);
     cJSON_AddNumberToObject(reply, "instants_compared", j->compared);
@@ -337,7 +337,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (meu_applies(s, res, &m) < 0)
         return;
     fmuc_sim_config cfg;
-    fmuc_shared_nominal_config(s, fmi2ModelExchange, &cfg);
+    fmuc_shared_nominal_config(s, FMUC_IFACE_ME, &cfg);
     cfg.record_inputs = 0;
     cfg.instance_name = "fmucheck-event-flags";
     char why[400];

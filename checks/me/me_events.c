@@ -220,7 +220,7 @@ static int sim_once(const fmuc_subject *s, double tol, fmuc_sim_result *r, fmuc_
 {
     fmuc_sim_config cfg;
     fmuc_worker_outcome o;
-    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_ME);
     cfg.tolerance = tol;
     /* the inputs of the nominal run (start values unless --input), a bounded horizon */
     cfg.input_csv = s->opts->input_csv;
@@ -233,7 +233,7 @@ static int sim_once(const fmuc_subject *s, double tol, fmuc_sim_result *r, fmuc_
         return -1;
     }
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "me-events", r, &o, res);
-    apiu_note_death(s, res, fmi2ModelExchange, &o);
+    apiu_note_death(s, res, FMUC_IFACE_ME, &o);
     fmuc_worker_outcome_free(&o);
     if (rc != 0)
         return -1;
@@ -364,7 +364,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
      * later in the experiment is judged from it */
     fmuc_sim_result own;
     const fmuc_sim_result *nom =
-        fmuc_shared_nominal_run(s, fmi2ModelExchange, "me-events", res, &own);
+        fmuc_shared_nominal_run(s, FMUC_IFACE_ME, "me-events", res, &own);
     int done = 0;
     if (nom && nom->event_iteration_overflow) {
         fmuc_result_violation(res, "in the nominal run: %s",

@@ -9,7 +9,7 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    apiu_nominal_check(s, fmi2ModelExchange, "me-nominal-run", res);
+    apiu_nominal_check(s, FMUC_IFACE_ME, "me-nominal-run", res);
 }
 
 const fmuc_check fmuc_check_me_nominal_run = {

@@ -182,7 +182,7 @@ static inline const char *meu_dxname(const meu_model *m, size_t i, char *buf, si
  *  "fmi3GetContinuousStates", "fmiGetContinuousStates" ("?" when the version has none). */
 static inline const char *meu_fn(int ver, fmuc_inst_op op)
 {
-    return apiu_fn(ver, fmi2ModelExchange, op);
+    return apiu_fn(ver, FMUC_IFACE_ME, op);
 }
 
 /** Where the number of continuous states comes from, per version. */
@@ -454,7 +454,7 @@ static inline const cJSON *meu_run(const fmuc_subject *s, fmuc_result *res, cons
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res)) {
-        apiu_note_death(s, res, fmi2ModelExchange, o); /* in instantiate/initialize: unusable */
+        apiu_note_death(s, res, FMUC_IFACE_ME, o); /* in instantiate/initialize: unusable */
         return NULL;
     }
     const cJSON *item;

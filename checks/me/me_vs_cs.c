@@ -33,7 +33,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for both interfaces on this platform");
         return;
     }
-    const char *u = fmuc_shared_unusable(s, fmi2CoSimulation, FMUC_UNUSABLE_RUN);
+    const char *u = fmuc_shared_unusable(s, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN);
     if (u) { /* the runner only looks at the interface the check applies to (ME) */
         fmuc_result_na(res, "%s", u);
         return;
@@ -45,8 +45,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     fmuc_worker_outcome o;
     memset(&rme, 0, sizeof rme);
     memset(&rcs, 0, sizeof rcs);
-    fmuc_sim_config_init(&cme, fmi2ModelExchange);
-    fmuc_sim_config_init(&ccs, fmi2CoSimulation);
+    fmuc_sim_config_init(&cme, FMUC_IFACE_ME);
+    fmuc_sim_config_init(&ccs, FMUC_IFACE_CS);
     cme.tolerance = ME_TOL;
     /* inputs held at their start values: a CS master holds inputs over a communication step
      * while the ME host sees them continuously, which would differ for reasons of the drivers */
@@ -65,11 +65,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                         : cme.max_steps < ccs.max_steps ? cme.max_steps
                                                                         : ccs.max_steps;
     int rc = fmuc_sim_run_isolated(s->fmu, s->opts, &cme, "me-vs-cs (ME)", &rme, &o, res);
-    apiu_note_death(s, res, fmi2ModelExchange, &o);
+    apiu_note_death(s, res, FMUC_IFACE_ME, &o);
     fmuc_worker_outcome_free(&o);
     if (rc == 0) {
         rc = fmuc_sim_run_isolated(s->fmu, s->opts, &ccs, "me-vs-cs (CS)", &rcs, &o, res);
-        apiu_note_death(s, res, fmi2CoSimulation, &o);
+        apiu_note_death(s, res, FMUC_IFACE_CS, &o);
         fmuc_worker_outcome_free(&o);
     }
     if (rc != 0)

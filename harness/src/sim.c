@@ -64,7 +64,7 @@ static const char *const fn_names3[FMUC_SIM_NFN] = {
 
 static const char *fn_name3(int iface, int fn)
 {
-    if (fn == FMUC_SIM_FN_Instantiate && iface == fmi2ModelExchange)
+    if (fn == FMUC_SIM_FN_Instantiate && iface == FMUC_IFACE_ME)
         return "fmi3InstantiateModelExchange";
     return fn >= 0 && fn < FMUC_SIM_NFN && fn_names3[fn] ? fn_names3[fn] : "?";
 }
@@ -105,7 +105,7 @@ size_t fmuc_sim_var_elements(const fmuc_md *md, size_t i, size_t *dims, size_t m
     return n;
 }
 
-void fmuc_sim_config_init(fmuc_sim_config *cfg, fmi2Type iface)
+void fmuc_sim_config_init(fmuc_sim_config *cfg, fmuc_iface iface)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->iface = iface;
@@ -254,14 +254,14 @@ static const char *fmi1_fn_name(int fn, int cs)
     }
 }
 
-const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, size_t n)
+const char *fmuc_sim_fn_name_v(int version, fmuc_iface iface, int fn, char *buf, size_t n)
 {
     if (version == 3)
         return fn_name3((int)iface, fn);
     const char *name = fmuc_sim_fn_name(fn);
     if (version != 1 || strncmp(name, "fmi2", 4) != 0)
         return name;
-    const char *one = fmi1_fn_name(fn, iface == fmi2CoSimulation);
+    const char *one = fmi1_fn_name(fn, iface == FMUC_IFACE_CS);
     if (one)
         return one;
     snprintf(buf, n, "fmi%s", name + 4);
@@ -786,7 +786,7 @@ static fmuc_err resolve_times(sim *s, fmuc_diag *diag)
         r->tolerance_defined = 1;
     } else {
         r->tolerance = 1e-6;
-        r->tolerance_defined = cfg->iface == fmi2ModelExchange;
+        r->tolerance_defined = cfg->iface == FMUC_IFACE_ME;
     }
     return FMUC_OK;
 }
@@ -880,7 +880,7 @@ static int initialize(sim *s)
             stop(s, "%s returned NULL", fnname(s, FMUC_SIM_FN_Instantiate));
         else
             stop(s, "fmi2Instantiate(%s) returned NULL",
-                 s->cfg->iface == fmi2ModelExchange ? "fmi2ModelExchange" : "fmi2CoSimulation");
+                 s->cfg->iface == FMUC_IFACE_ME ? "fmi2ModelExchange" : "fmi2CoSimulation");
         return -1;
     }
     fmuc_drive_start ds;
@@ -891,7 +891,7 @@ static int initialize(sim *s)
     ds.on_call = init_on_call;
     ds.in_init = init_inputs;
     ds.user = s;
-    if (fmuc_drive_reach(s->in_, s->cfg->iface == fmi2ModelExchange ? FMUC_ST_EM : FMUC_ST_SC, &ds,
+    if (fmuc_drive_reach(s->in_, s->cfg->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC, &ds,
                          &dr) == 0)
         return 0;
     if (dr.failed_op >= 0)
@@ -1315,7 +1315,7 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_resu
     if (out->ncols && s.max_points > MAX_VALUES / out->ncols)
         s.max_points = MAX_VALUES / out->ncols > 2 ? MAX_VALUES / out->ncols : 2;
     out->end_time = out->start;
-    rc = cfg->iface == fmi2ModelExchange ? run_me(&s, diag) : run_cs(&s, diag);
+    rc = cfg->iface == FMUC_IFACE_ME ? run_me(&s, diag) : run_cs(&s, diag);
 done:
     for (int b = 0; b < FMUC_INST_NBASE; b++) {
         free(s.grp[b].vr);

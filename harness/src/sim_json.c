@@ -73,7 +73,7 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
     if (!j)
         return NULL;
     cJSON_AddStringToObject(j, "interface",
-                            r->iface == fmi2ModelExchange ? "ModelExchange" : "CoSimulation");
+                            r->iface == FMUC_IFACE_ME ? "ModelExchange" : "CoSimulation");
     add_num(j, "fmi_version", r->fmi_version ? r->fmi_version : 2);
     add_num(j, "start", r->start);
     add_num(j, "stop", r->stop);
@@ -189,7 +189,7 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
     if (!cJSON_IsObject(j))
         return FMUC_ERROR;
     const char *iface = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "interface"));
-    r->iface = iface && strcmp(iface, "ModelExchange") == 0 ? fmi2ModelExchange : fmi2CoSimulation;
+    r->iface = iface && strcmp(iface, "ModelExchange") == 0 ? FMUC_IFACE_ME : FMUC_IFACE_CS;
     r->fmi_version = jnum(j, "fmi_version") == 3.0 ? 3 : jnum(j, "fmi_version") == 1.0 ? 1 : 2;
     r->start = jnum(j, "start");
     r->stop = jnum(j, "stop");
@@ -400,7 +400,7 @@ void fmuc_sim_add_summary(const fmuc_sim_result *r, cJSON *evidence)
     cJSON *run = cJSON_AddObjectToObject(evidence, "simulation");
     if (run) {
         cJSON_AddStringToObject(run, "interface",
-                                r->iface == fmi2ModelExchange ? "ModelExchange" : "CoSimulation");
+                                r->iface == FMUC_IFACE_ME ? "ModelExchange" : "CoSimulation");
         add_num(run, "start", r->start);
         add_num(run, "stop", r->stop);
         add_num(run, "step", r->step);
@@ -408,7 +408,7 @@ void fmuc_sim_add_summary(const fmuc_sim_result *r, cJSON *evidence)
             add_num(run, "tolerance", r->tolerance);
         add_num(run, "end_time", r->end_time);
         add_num(run, "steps", (double)r->steps);
-        if (r->iface == fmi2ModelExchange) {
+        if (r->iface == FMUC_IFACE_ME) {
             add_num(run, "rhs_evaluations", (double)r->rhs_evals);
             add_num(run, "indicator_evaluations", (double)r->root_evals);
             cJSON_AddStringToObject(run, "integrator", "CVODE BDF, dense Newton, rtol=tolerance, atol=rtol*nominal");
@@ -543,7 +543,7 @@ int fmuc_sim_run_isolated(const fmuc_fmu *fmu, const fmuc_options *opts,
     const char *he = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->reply, "harness_error"));
     if (le) {
         fmuc_result_na(res, "the %s library does not load (see load-dlopen): %s",
-                       cfg->iface == fmi2ModelExchange ? "ModelExchange" : "CoSimulation", le);
+                       cfg->iface == FMUC_IFACE_ME ? "ModelExchange" : "CoSimulation", le);
         rc = 1;
         goto done;
     }

@@ -27,13 +27,13 @@ static const state_row rows[] = {
 };
 #undef FMUC_FMI2_FN
 
-int fmuc_fmi2_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional)
+int fmuc_fmi2_states(const char *fn, fmuc_iface iface, unsigned *allowed, unsigned *conditional)
 {
     for (size_t i = 0; fn && i < sizeof rows / sizeof rows[0]; i++) {
         if (strcmp(rows[i].name, fn) != 0)
             continue;
-        unsigned a = iface == fmi2ModelExchange ? rows[i].me : rows[i].cs;
-        unsigned c = iface == fmi2ModelExchange ? rows[i].me_cond : rows[i].cs_cond;
+        unsigned a = iface == FMUC_IFACE_ME ? rows[i].me : rows[i].cs;
+        unsigned c = iface == FMUC_IFACE_ME ? rows[i].me_cond : rows[i].cs_cond;
         if (!a && !c)
             return -1;
         if (allowed)
@@ -81,17 +81,17 @@ static const state_row3 rows3[] = {
 };
 #undef FMUC_FMI3_FN
 
-int fmuc_fmi3_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional)
+int fmuc_fmi3_states(const char *fn, fmuc_iface iface, unsigned *allowed, unsigned *conditional)
 {
     for (size_t i = 0; fn && i < sizeof rows3 / sizeof rows3[0]; i++) {
         if (strcmp(rows3[i].name, fn) != 0)
             continue;
-        if (!(rows3[i].ifaces & (iface == fmi2ModelExchange ? ME : CS)))
+        if (!(rows3[i].ifaces & (iface == FMUC_IFACE_ME ? ME : CS)))
             return -1;
         if (allowed)
-            *allowed = iface == fmi2ModelExchange ? rows3[i].me : rows3[i].cs;
+            *allowed = iface == FMUC_IFACE_ME ? rows3[i].me : rows3[i].cs;
         if (conditional)
-            *conditional = iface == fmi2ModelExchange ? rows3[i].me_cond : rows3[i].cs_cond;
+            *conditional = iface == FMUC_IFACE_ME ? rows3[i].me_cond : rows3[i].cs_cond;
         return 0;
     }
     return -1;

@@ -315,7 +315,7 @@ static int ver_of(const fmuc_stepper *sp) { return fmuc_inst_fmi_version(sp->in)
 
 static const char *fnname(const fmuc_stepper *sp, int fn, char *buf, size_t n)
 {
-    return fmuc_sim_fn_name_v(ver_of(sp), fmi2ModelExchange, fn, buf, n);
+    return fmuc_sim_fn_name_v(ver_of(sp), FMUC_IFACE_ME, fn, buf, n);
 }
 
 /* A call failed hard (Error/Fatal/invalid): the stop reason names it. */

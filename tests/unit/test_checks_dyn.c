@@ -396,9 +396,9 @@ static void shared_error(const char *path, double timeout, const char *a, const 
     cr_assert_eq(shared_check(&e, &fmuc_check_cs_nominal_run, &cs), FMUC_VERDICT_NA);
     cr_assert(any_message(&cs, "api-status-codes", NULL), "names the check that saw it");
     cr_expect_eq(worker_count(&cs), 0, "the broken run is not made again");
-    const char *u = fmuc_shared_unusable(&e.s, fmi2CoSimulation, FMUC_UNUSABLE_RUN);
+    const char *u = fmuc_shared_unusable(&e.s, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN);
     cr_assert(u && strstr(u, "api-status-codes") && strstr(u, "fmi2DoStep"), "%s", u ? u : "-");
-    cr_expect_null(fmuc_shared_unusable(&e.s, fmi2CoSimulation, FMUC_UNUSABLE_INSTANCE),
+    cr_expect_null(fmuc_shared_unusable(&e.s, FMUC_IFACE_CS, FMUC_UNUSABLE_INSTANCE),
                    "instantiation and initialization still work");
     fmuc_result_clear(&st);
     fmuc_result_clear(&cs);

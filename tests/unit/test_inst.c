@@ -173,8 +173,8 @@ Test(inst, operation_names_are_rows_of_the_state_table)
         const char *n = fmuc_inst_op_name(2, (fmuc_inst_op)op);
         cr_assert_not_null(n, "op %d has no FMI 2.0 name", op);
         unsigned a, c;
-        int me = fmuc_fmi2_states(n, fmi2ModelExchange, &a, &c);
-        int cs = fmuc_fmi2_states(n, fmi2CoSimulation, &a, &c);
+        int me = fmuc_fmi2_states(n, FMUC_IFACE_ME, &a, &c);
+        int cs = fmuc_fmi2_states(n, FMUC_IFACE_CS, &a, &c);
         cr_assert(me == 0 || cs == 0, "%s is in no state table", n);
     }
     cr_assert_null(fmuc_inst_op_name(4, FMUC_INST_OP_DO_STEP));
@@ -230,7 +230,7 @@ static int hooked_run(fmuc_worker_ctx *ctx, void *payload)
     fmuc_sim_config cfg;
     fmuc_sim_result r;
     fmuc_diag d = {{0}, FMUC_OK};
-    fmuc_sim_config_init(&cfg, *mode == 2 ? fmi2ModelExchange : fmi2CoSimulation);
+    fmuc_sim_config_init(&cfg, *mode == 2 ? FMUC_IFACE_ME : FMUC_IFACE_CS);
     cfg.no_excitation = 1;
     cfg.hooks = (fmuc_sim_hooks){.user = &c, .before_step = h_before, .after_step = h_after,
                                  .at_event = h_event};

@@ -276,7 +276,7 @@ static int sim_session(fmuc_worker_ctx *ctx, void *payload)
     return 0;
 }
 
-static void sim(const char *path, fmi2Type iface, fmuc_sim_result *r, fmuc_fmu *fmu)
+static void sim(const char *path, fmuc_iface iface, fmuc_sim_result *r, fmuc_fmu *fmu)
 {
     fmuc_worker_outcome o;
     fmuc_sim_config cfg;
@@ -293,7 +293,7 @@ Test(inst_fmi1, me_run_bounces_with_state_events, .timeout = 120)
 {
     fmuc_fmu fmu;
     fmuc_sim_result r;
-    sim(BB_ME, fmi2ModelExchange, &r, &fmu);
+    sim(BB_ME, FMUC_IFACE_ME, &r, &fmu);
     cr_assert(r.completed);
     cr_assert_gt(r.nevents, 1, "the ball bounces (state events through fmiEventUpdate)");
     long h = fmuc_sim_column_find(&r, "h");
@@ -308,7 +308,7 @@ Test(inst_fmi1, me_run_time_events, .timeout = 120)
 {
     fmuc_fmu fmu;
     fmuc_sim_result r;
-    sim(STAIR_ME, fmi2ModelExchange, &r, &fmu);
+    sim(STAIR_ME, FMUC_IFACE_ME, &r, &fmu);
     cr_assert(r.completed);
     size_t time_events = 0;
     for (size_t i = 0; i < r.nevents && i < 1000; i++)
@@ -322,7 +322,7 @@ Test(inst_fmi1, cs_run_negated_alias_reads_as_negation, .timeout = 120)
 {
     fmuc_fmu fmu;
     fmuc_sim_result r;
-    sim(BB_CS, fmi2CoSimulation, &r, &fmu);
+    sim(BB_CS, FMUC_IFACE_CS, &r, &fmu);
     cr_assert(r.completed);
     long v = fmuc_sim_column_find(&r, "v"), vd = fmuc_sim_column_find(&r, "v_down");
     cr_assert(v >= 0 && vd >= 0);
@@ -352,7 +352,7 @@ Test(inst_fmi1, reference_fmus_run, .timeout = 300)
             fmuc_fmu fmu;
             fmuc_sim_result r;
             snprintf(path, sizeof path, "%s/%s/%s.fmu", REF1, k ? "cs" : "me", names[i]);
-            sim(path, k ? fmi2CoSimulation : fmi2ModelExchange, &r, &fmu);
+            sim(path, k ? FMUC_IFACE_CS : FMUC_IFACE_ME, &r, &fmu);
             cr_assert(r.completed, "%s: %s", path, r.stop_reason ? r.stop_reason : "?");
             fmuc_sim_result_free(&r);
             fmuc_fmu_close(&fmu);

@@ -36,7 +36,7 @@ static double analytic_x(double t)
     return exp(-z * w0 * t) * (x0 * cos(wd * t) + (z * w0 * x0 / wd) * sin(wd * t));
 }
 
-static void run_sim(fmi2Type iface, fmuc_sim_config *cfg, fmuc_sim_result *r)
+static void run_sim(fmuc_iface iface, fmuc_sim_config *cfg, fmuc_sim_result *r)
 {
     fmuc_worker_outcome o;
     fmuc_result res;
@@ -65,9 +65,9 @@ Test(sim, cs_run_matches_analytic_oscillation, .init = open_smd, .fini = close_s
 {
     fmuc_sim_config cfg;
     fmuc_sim_result r;
-    fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_CS);
     cfg.no_excitation = 1;
-    run_sim(fmi2CoSimulation, &cfg, &r);
+    run_sim(FMUC_IFACE_CS, &cfg, &r);
     cr_assert(r.completed);
     cr_assert_null(r.stop_reason, "%s", r.stop_reason);
     cr_assert_eq(r.npoints, 201); /* DefaultExperiment 0..2 s, stepSize 0.01 */
@@ -84,7 +84,7 @@ Test(sim, cs_run_matches_analytic_oscillation, .init = open_smd, .fini = close_s
  * a limit beyond the experiment changes nothing. */
 Test(sim, max_steps_ends_the_run_early, .init = open_smd, .fini = close_smd, .timeout = 30)
 {
-    fmi2Type ifs[2] = {fmi2CoSimulation, fmi2ModelExchange};
+    fmuc_iface ifs[2] = {FMUC_IFACE_CS, FMUC_IFACE_ME};
     for (int i = 0; i < 2; i++) {
         fmuc_sim_config cfg;
         fmuc_sim_result r;
@@ -108,9 +108,9 @@ Test(sim, me_run_with_cvode_matches_analytic, .init = open_smd, .fini = close_sm
 {
     fmuc_sim_config cfg;
     fmuc_sim_result r;
-    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_ME);
     cfg.no_excitation = 1;
-    run_sim(fmi2ModelExchange, &cfg, &r);
+    run_sim(FMUC_IFACE_ME, &cfg, &r);
     cr_assert(r.completed);
     cr_assert_null(r.stop_reason, "%s", r.stop_reason);
     cr_assert_eq(r.npoints, 201);
@@ -184,11 +184,11 @@ Test(sim, csv_inputs_interpolate_continuous_reals, .init = open_smd, .fini = clo
     char *p2 = write_tmp(dir, "f.csv", "time,F\n0,6\n2,6\n");
     fmuc_sim_config cfg;
     fmuc_sim_result r;
-    fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_CS);
     cfg.input_csv = p2;
     cfg.stop = 20.0;
     cfg.step = 0.05;
-    run_sim(fmi2CoSimulation, &cfg, &r);
+    run_sim(FMUC_IFACE_CS, &cfg, &r);
     long cx = fmuc_sim_column_find(&r, "x"), cf = fmuc_sim_column_find(&r, "F");
     cr_assert_geq(cf, 0, "inputs are recorded");
     cr_assert_float_eq(fmuc_sim_value(&r, r.npoints - 1, (size_t)cf), 6.0, 1e-12);
@@ -220,10 +220,10 @@ Test(sim, excitation_is_deterministic_and_documented, .init = open_smd, .fini = 
 
     fmuc_sim_config cfg;
     fmuc_sim_result a, b;
-    fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_CS);
     cfg.no_excitation = 0; /* the default: the excitation */
-    run_sim(fmi2CoSimulation, &cfg, &a);
-    run_sim(fmi2CoSimulation, &cfg, &b);
+    run_sim(FMUC_IFACE_CS, &cfg, &a);
+    run_sim(FMUC_IFACE_CS, &cfg, &b);
     cr_assert_eq(a.npoints, b.npoints);
     cr_assert_eq(a.ncols, b.ncols);
     cr_assert_eq(memcmp(a.values, b.values, a.npoints * a.ncols * sizeof(double)), 0);
@@ -309,9 +309,9 @@ Test(sim, result_json_round_trip_and_evidence, .init = open_smd, .fini = close_s
 {
     fmuc_sim_config cfg;
     fmuc_sim_result r, back;
-    fmuc_sim_config_init(&cfg, fmi2ModelExchange);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_ME);
     cfg.record_all_reals = 1;
-    run_sim(fmi2ModelExchange, &cfg, &r);
+    run_sim(FMUC_IFACE_ME, &cfg, &r);
     cr_assert_geq(fmuc_sim_column_find(&r, "der(v)"), 0);
     cJSON *j = fmuc_sim_result_to_json(&r);
     cr_assert_eq(fmuc_sim_result_from_json(&back, j), FMUC_OK);
@@ -348,18 +348,18 @@ Test(sim, result_json_round_trip_and_evidence, .init = open_smd, .fini = close_s
 Test(sim, state_tables_are_data)
 {
     unsigned a, c;
-    cr_assert_eq(fmuc_fmi2_states("fmi2DoStep", fmi2CoSimulation, &a, &c), 0);
+    cr_assert_eq(fmuc_fmi2_states("fmi2DoStep", FMUC_IFACE_CS, &a, &c), 0);
     cr_assert_eq(a, FMUC_ST_SC);
     cr_assert_eq(c, 0);
-    cr_assert_eq(fmuc_fmi2_states("fmi2DoStep", fmi2ModelExchange, &a, &c), -1);
-    cr_assert_eq(fmuc_fmi2_states("fmi2SetTime", fmi2ModelExchange, &a, &c), 0);
+    cr_assert_eq(fmuc_fmi2_states("fmi2DoStep", FMUC_IFACE_ME, &a, &c), -1);
+    cr_assert_eq(fmuc_fmi2_states("fmi2SetTime", FMUC_IFACE_ME, &a, &c), 0);
     cr_assert_eq(a, FMUC_ST_CTM);
     cr_assert_eq(c, FMUC_ST_EM);
-    cr_assert_eq(fmuc_fmi2_states("fmi2GetReal", fmi2ModelExchange, &a, &c), 0);
+    cr_assert_eq(fmuc_fmi2_states("fmi2GetReal", FMUC_IFACE_ME, &a, &c), 0);
     cr_assert(!(a & FMUC_ST_INST) && !(c & FMUC_ST_INST));
     cr_assert(c & FMUC_ST_INIT);
-    cr_assert_eq(fmuc_fmi2_states("fmi2GetNominalsOfContinuousStates", fmi2ModelExchange, &a, &c), 0);
+    cr_assert_eq(fmuc_fmi2_states("fmi2GetNominalsOfContinuousStates", FMUC_IFACE_ME, &a, &c), 0);
     cr_assert(a & FMUC_ST_INST);
-    cr_assert_eq(fmuc_fmi2_states("fmi2Nope", fmi2CoSimulation, &a, &c), -1);
+    cr_assert_eq(fmuc_fmi2_states("fmi2Nope", FMUC_IFACE_CS, &a, &c), -1);
     cr_assert_str_eq(fmuc_fmi2_state_name(FMUC_ST_EM), "eventMode");
 }

@@ -58,47 +58,47 @@ Test(time_bounds, a_hang_bounds_later_runs_or_makes_them_not_applicable)
     fmuc_result_init(&res, "x", NULL, NULL, FMUC_LEVEL_MUST);
     char why[400];
     double t_end;
-    cr_assert_eq(fmuc_shared_horizon(&s, fmi2CoSimulation, 0.0, 0.1, &t_end, &res, why,
+    cr_assert_eq(fmuc_shared_horizon(&s, FMUC_IFACE_CS, 0.0, 0.1, &t_end, &res, why,
                                      sizeof why), 0);
     cr_expect(isinf(t_end), "nothing known: unbounded");
 
     /* a timeout without a call in progress is no hang of a call */
     fmuc_worker_outcome o = hung_outcome("fmi2DoStep(t=0.2, h=0.1, noSet=0)", "step 3");
     o.call_in_progress = 0;
-    fmuc_shared_note_outcome(&s, fmi2CoSimulation, "check-a", &o);
-    cr_expect_null(fmuc_shared_hang_find(&s, fmi2CoSimulation));
+    fmuc_shared_note_outcome(&s, FMUC_IFACE_CS, "check-a", &o);
+    cr_expect_null(fmuc_shared_hang_find(&s, FMUC_IFACE_CS));
 
     o = hung_outcome("fmi2DoStep(t=0.5, h=0.1, noSet=0)", "step 6 (t=0.5)");
-    fmuc_shared_note_outcome(&s, fmi2CoSimulation, "check-a", &o);
-    const fmuc_shared_hang *h = fmuc_shared_hang_find(&s, fmi2CoSimulation);
+    fmuc_shared_note_outcome(&s, FMUC_IFACE_CS, "check-a", &o);
+    const fmuc_shared_hang *h = fmuc_shared_hang_find(&s, FMUC_IFACE_CS);
     cr_assert(h);
     cr_expect_str_eq(h->fn, "fmi2DoStep");
     cr_expect_float_eq(h->t, 0.5, 1e-12);
     cr_expect_str_eq(h->check, "check-a");
-    cr_expect_null(fmuc_shared_hang_find(&s, fmi2ModelExchange), "per interface");
+    cr_expect_null(fmuc_shared_hang_find(&s, FMUC_IFACE_ME), "per interface");
     /* a later hang does not replace an earlier one; an earlier one does */
     o = hung_outcome("fmi2DoStep(t=0.7, h=0.1, noSet=0)", "");
-    fmuc_shared_note_outcome(&s, fmi2CoSimulation, "check-b", &o);
-    cr_expect_str_eq(fmuc_shared_hang_find(&s, fmi2CoSimulation)->check, "check-a");
+    fmuc_shared_note_outcome(&s, FMUC_IFACE_CS, "check-b", &o);
+    cr_expect_str_eq(fmuc_shared_hang_find(&s, FMUC_IFACE_CS)->check, "check-a");
 
     /* runs end before the call that hung */
-    cr_assert_eq(fmuc_shared_horizon(&s, fmi2CoSimulation, 0.0, 0.1, &t_end, &res, why,
+    cr_assert_eq(fmuc_shared_horizon(&s, FMUC_IFACE_CS, 0.0, 0.1, &t_end, &res, why,
                                      sizeof why), 0);
     cr_expect_float_eq(t_end, 0.5, 1e-12);
     cr_expect(cJSON_GetObjectItem(cJSON_GetObjectItem(res.evidence, "horizon"), "CoSimulation"),
               "the bound is in the evidence");
     fmuc_sim_config cfg;
-    fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+    fmuc_sim_config_init(&cfg, FMUC_IFACE_CS);
     cr_assert_eq(fmuc_shared_run_config(&s, &cfg, &res, why, sizeof why), 0);
     cr_expect_eq(cfg.max_steps, 250, "0.5 s of 1/500 s steps");
     /* not one step fits before it: not applicable, naming the call and the check */
-    cr_expect_eq(fmuc_shared_horizon(&s, fmi2CoSimulation, 0.45, 0.1, &t_end, &res, why,
+    cr_expect_eq(fmuc_shared_horizon(&s, FMUC_IFACE_CS, 0.45, 0.1, &t_end, &res, why,
                                      sizeof why), 1);
     cr_expect(strstr(why, "fmi2DoStep") && strstr(why, "check-a"), "%s", why);
     /* a hang at an unknown time: every later run of that interface */
     o = hung_outcome("fmi2GetDerivatives(nx=2)", "integrate");
-    fmuc_shared_note_outcome(&s, fmi2ModelExchange, "check-c", &o);
-    cr_expect_eq(fmuc_shared_horizon(&s, fmi2ModelExchange, 0.0, 0.1, &t_end, &res, why,
+    fmuc_shared_note_outcome(&s, FMUC_IFACE_ME, "check-c", &o);
+    cr_expect_eq(fmuc_shared_horizon(&s, FMUC_IFACE_ME, 0.0, 0.1, &t_end, &res, why,
                                      sizeof why), 1);
     fmuc_result_clear(&res);
     fmuc_shared_runs_free(s.shared);
@@ -133,7 +133,7 @@ Test(time_bounds, calibration_scales_the_timeout_of_later_workers, .timeout = 12
     fmuc_result res;
     fmuc_sim_result own;
     fmuc_result_init(&res, "cs-nominal-run", NULL, NULL, FMUC_LEVEL_MUST);
-    const fmuc_sim_result *r = fmuc_shared_nominal_run(&s, fmi2CoSimulation, "cs-nominal-run",
+    const fmuc_sim_result *r = fmuc_shared_nominal_run(&s, FMUC_IFACE_CS, "cs-nominal-run",
                                                        &res, &own);
     cr_assert(r);
     cr_expect_eq(res.verdict, FMUC_VERDICT_PASS);

@@ -7,7 +7,7 @@
  * Typical use in a check (parent side):
  *
  *   fmuc_sim_config cfg; fmuc_sim_result r; fmuc_worker_outcome o;
- *   fmuc_sim_config_init(&cfg, fmi2CoSimulation);
+ *   fmuc_sim_config_init(&cfg, FMUC_IFACE_CS);
  *   cfg.input_csv = s->opts->input_csv;
  *   if (fmuc_sim_run_isolated(s->fmu, s->opts, &cfg, "cs-nominal-run", &r, &o, res) == 0) {
  *       ... judge r.calls, r.series ...; fmuc_sim_add_plots(&r, fmuc_result_evidence(res), "outputs");
@@ -54,13 +54,13 @@ enum {
  *  call is allowed unconditionally ("x"), *conditional = states where a numbered condition
  *  decides (1..8). Returns 0 when found, -1 for an unknown name or a function that does not
  *  belong to that interface (ME functions for CS and vice versa). */
-int fmuc_fmi2_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional);
+int fmuc_fmi2_states(const char *fn, fmuc_iface iface, unsigned *allowed, unsigned *conditional);
 /** Short name of one FMUC_ST_* bit ("instantiated", "eventMode", ...). */
 const char *fmuc_fmi2_state_name(unsigned st);
 /** FMI 3.0's table (harness/src/fmi3_states.def, fmi3-rules §D.1/§D.2) for "fmi3DoStep" etc., as
  *  fmuc_fmi2_states; FMUC_ST_SC is Co-Simulation Step Mode. -1 for a function the table does not
  *  list or one the interface type does not have. */
-int fmuc_fmi3_states(const char *fn, fmi2Type iface, unsigned *allowed, unsigned *conditional);
+int fmuc_fmi3_states(const char *fn, fmuc_iface iface, unsigned *allowed, unsigned *conditional);
 /** FMI 3.0's name of a state ("Step Mode", "Event Mode", ...). */
 const char *fmuc_fmi3_state_name(unsigned st);
 
@@ -153,7 +153,7 @@ typedef struct fmuc_sim_hooks {
 } fmuc_sim_hooks;
 
 struct fmuc_sim_config {
-    fmi2Type iface;               /* fmi2ModelExchange or fmi2CoSimulation */
+    fmuc_iface iface;               /* FMUC_IFACE_ME or FMUC_IFACE_CS */
     /* NaN = from DefaultExperiment (else start 0, stop 1, tolerance 1e-6 for ME / not defined
      * for CS, step DefaultExperiment stepSize else (stop-start)/500) */
     double start, stop, step, tolerance;
@@ -172,7 +172,7 @@ struct fmuc_sim_config {
 };
 
 /** Defaults (NaN times, record_inputs 1, bounds as documented above). */
-void fmuc_sim_config_init(fmuc_sim_config *cfg, fmi2Type iface);
+void fmuc_sim_config_init(fmuc_sim_config *cfg, fmuc_iface iface);
 
 /* Event kinds */
 typedef enum {
@@ -209,9 +209,9 @@ const char *fmuc_sim_fn_name(int fn);
 /** The same call in the FMI version of the FMU: 1, the FMI 1.0 function of the interface iface
  *  ("fmiDoStep", "fmiInstantiateModel", "fmiEventUpdate"); 3, FMI 3.0's ("fmi3UpdateDiscreteStates"
  *  for NewDiscreteStates, "fmi3InstantiateModelExchange" for Instantiate with iface
- *  fmi2ModelExchange; reads of every integer type count as "fmi3GetInt32", the status queries as
+ *  FMUC_IFACE_ME; reads of every integer type count as "fmi3GetInt32", the status queries as
  *  "fmi3DoStep"); 2: fmuc_sim_fn_name. buf holds a name built on the fly. */
-const char *fmuc_sim_fn_name_v(int version, fmi2Type iface, int fn, char *buf, size_t n);
+const char *fmuc_sim_fn_name_v(int version, fmuc_iface iface, int fn, char *buf, size_t n);
 /** FMI 3.0 arrays: the number of elements of variable i (0-based) of md, the product of its
  *  <Dimension> sizes (fixed start, or the start value of the structural parameter); 1 for a
  *  scalar, 0 when a size is unknown or too large. The sizes go to dims[0..maxdims) and their
@@ -254,7 +254,7 @@ typedef struct fmuc_sim_column {
 } fmuc_sim_column;
 
 typedef struct fmuc_sim_result {
-    int iface;                /* fmi2Type */
+    int iface;                /* fmuc_iface */
     int fmi_version;          /* 2 or 3 (0 read as 2): names in the evidence */
     double start, stop, step, tolerance;
     int tolerance_defined;
