@@ -12,6 +12,7 @@
 #include <inttypes.h>
 
 #include "api_util.h"
+#include "fmuc/fmuc_step.h"
 
 #define NSTEPS 5
 
@@ -36,15 +37,23 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
                        fmu->md.experiment.step_size > 0
                    ? fmu->md.experiment.step_size
                    : 1e-2;
+    /* CS: the step-wise driver (fmuc_step.h), DoStep(t0 + k*h, h) with
+     * noSetFMUStatePriorToCurrentPoint; ME only advances the time (no integration: the life
+     * cycle, not the solution, is observed) */
+    fmuc_stepper sp;
+    fmuc_stepper_init(&sp, in, 0, 0, 0); /* Co-Simulation: allocates nothing */
+    sp.cs_no_set_prior = 1;
+    sp.cs_h = h;
     for (int k = 0; k < NSTEPS; k++) {
         fmuc_worker_phase(ctx, "step %d", k + 1);
         if (t == FMUC_IFACE_CS) {
-            if (!apiu_ok(fmuc_drive_do_step(in, t0 + k * h, h, 1, NULL, NULL)))
+            if (fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL) != FMUC_STEP_OK)
                 break;
         } else if (!apiu_ok(fmuc_inst_set_time(in, t0 + (k + 1) * h))) {
             break;
         }
     }
+    fmuc_stepper_free(&sp);
     fmuc_worker_phase(ctx, "terminate");
     fmuc_inst_terminate(in);
     fmuc_inst_free(in);

@@ -32,6 +32,43 @@ typedef struct id_job {
     int mode;
 } id_job;
 
+/* The step-wise driver's inputs hook (fmuc_step.h): before the step from p->t[k], the phase,
+ * the inputs of row k with fmi2SetReal and, in RUN_DERIV, their order-1 derivatives. */
+typedef struct id_step {
+    fmuc_worker_ctx *ctx;
+    const id_job *job;
+    const fmuc_vr *vr;
+    const int32_t *ord;
+    size_t k; /* the row the step starts from */
+} id_step;
+
+static int id_inputs(void *user, fmuc_inst *c, double tk)
+{
+    id_step *sx = user;
+    const equ_plan *p = sx->job->plan;
+    size_t nin = p->nin;
+    cJSON *reply = fmuc_worker_reply(sx->ctx);
+    char b[32];
+    fmuc_worker_phase_at(sx->ctx, "step", (long long)sx->k, tk);
+    int st = fmuc_inst_set_float64(c, sx->vr, nin, p->in_values + sx->k * nin);
+    if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
+        char e[160];
+        snprintf(e, sizeof e, "fmi2SetReal of the inputs at t=%.17g returned %s", tk,
+                 fmuc_status_name(2, (int)st, b, sizeof b));
+        cJSON_AddStringToObject(reply, "error", e);
+        return 1;
+    }
+    if (sx->job->mode == RUN_DERIV) {
+        st = fmuc_inst_set_input_derivatives(c, sx->vr, nin, sx->ord, sx->job->slope, nin);
+        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
+            cJSON_AddNumberToObject(reply, "bad_status", (double)st);
+            cJSON_AddNumberToObject(reply, "bad_at", tk);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int id_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const id_job *job = payload;
@@ -41,10 +78,13 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
     double *y = calloc(rows * p->nout, sizeof *y);
     fmuc_vr *vr = calloc(nin ? nin : 1, sizeof *vr);
     int32_t *ord = calloc(nin ? nin : 1, sizeof *ord);
-    int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(FMUC_IFACE_CS)) == 0;
+    int f_loaded = fmuc_inst_load(ctx, FMUC_IFACE_CS) == 0;
     equ_inst in;
+    fmuc_stepper sp;
+    id_step sx = {ctx, job, vr, ord, 0};
     char b[32];
     memset(&in, 0, sizeof in);
+    fmuc_stepper_init(&sp, NULL, 0, 0, 0); /* Co-Simulation: allocates nothing */
     if (!f_loaded || !y || !vr || !ord) {
         cJSON_AddStringToObject(reply, "load_error", f_loaded ? "out of memory" : fmuc_worker_load_error(ctx));
         goto out;
@@ -58,30 +98,19 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "error", in.err);
         goto out;
     }
+    /* the step-wise driver: the hook sets the inputs (and derivatives), then one DoStep */
+    sp.in = in.c;
+    sp.inputs = id_inputs;
+    sp.user = &sx;
     for (size_t k = 0; k < p->nsteps; k++) {
-        double tk = p->t[k], h = p->t[k + 1] - tk;
-        fmuc_worker_phase_at(ctx, "step", (long long)k, tk);
-        int st = fmuc_inst_set_float64(in.c, vr, nin, p->in_values + k * nin);
-        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
-            char e[160];
-            snprintf(e, sizeof e, "fmi2SetReal of the inputs at t=%.17g returned %s", tk,
-                     fmuc_status_name(2, (int)st, b, sizeof b));
-            cJSON_AddStringToObject(reply, "error", e);
-            goto out;
-        }
-        if (job->mode == RUN_DERIV) {
-            st = fmuc_inst_set_input_derivatives(in.c, vr, nin, ord, job->slope, nin);
-            if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
-                cJSON_AddNumberToObject(reply, "bad_status", (double)st);
-                cJSON_AddNumberToObject(reply, "bad_at", tk);
-                goto out;
-            }
-        }
-        st = fmuc_drive_do_step(in.c, tk, h, 0, NULL, NULL);
-        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
-            char e[160];
-            snprintf(e, sizeof e, "fmi2DoStep(t=%.17g, h=%.17g) returned %s", tk, h,
-                     fmuc_status_name(2, (int)st, b, sizeof b));
+        sx.k = k;
+        fmuc_step_rc rc = fmuc_step_interval(&sp, p->t[k], p->t[k + 1], NULL);
+        if (rc == FMUC_STEP_INPUTS)
+            goto out; /* the hook put the failure in the reply */
+        if (rc != FMUC_STEP_OK) {
+            char e[200];
+            snprintf(e, sizeof e, "%s returned %s", sp.call,
+                     fmuc_status_name(2, sp.status, b, sizeof b));
             cJSON_AddStringToObject(reply, "step_error", e);
             goto out;
         }
@@ -92,6 +121,7 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
     }
     cJSON_AddItemToObject(reply, "y", fmuc_worker_f64_to_json(y, rows * p->nout));
 out:
+    fmuc_stepper_free(&sp);
     equ_inst_free(&in);
     free(y);
     free(vr);

@@ -106,7 +106,7 @@ static fmuc_step_rc cs_step(fmuc_stepper *sp, double ta, double h, fmuc_step_cs_
 {
     if (sp->cs_phase)
         fmuc_worker_phase_at(fmuc_inst_ctx(sp->in), sp->cs_phase, sp->step_no, ta);
-    o->status = fmuc_drive_do_step(sp->in, ta, h, 0, &o->info, &o->pending);
+    o->status = fmuc_drive_do_step(sp->in, ta, h, sp->cs_no_set_prior, &o->info, &o->pending);
     o->st_terminated = o->st_last = FMUC_STATUS_OK;
     o->terminated = 0;
     o->last_successful_time = NAN;
@@ -808,12 +808,13 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
 static fmuc_step_rc fixed_interval(fmuc_stepper *sp, double ta, double tb, fmuc_step_cs_out *cs)
 {
     fmuc_step_cs_out local;
+    double h = !sp->me && sp->cs_h > 0 ? sp->cs_h : tb - ta;
     if (sp->inputs && sp->inputs(sp->user, sp->in, ta))
         return FMUC_STEP_INPUTS;
-    if (sp->before_step && sp->before_step(sp->user, sp->in, ta, tb - ta))
+    if (sp->before_step && sp->before_step(sp->user, sp->in, ta, h))
         return FMUC_STEP_HOOK;
     if (!sp->me)
-        return cs_step(sp, ta, tb - ta, cs ? cs : &local);
+        return cs_step(sp, ta, h, cs ? cs : &local);
     return me_rk4(sp, ta, tb);
 }
 

@@ -128,6 +128,9 @@ typedef struct fmuc_stepper {
     const char *cs_phase;
     long long step_no;
     int query_discard;        /* CS: after Discard ask terminated / last successful time */
+    int cs_no_set_prior;      /* CS: noSetFMUStatePriorToCurrentPoint of each step (0: false) */
+    double cs_h;              /* CS: when > 0, the communicationStepSize of each step (a master
+                               * stepping t0 + k*h by a fixed h) instead of tb - ta */
     /* ME with CVODE: the run's side, its state and counters */
     const fmuc_step_host *host;
     double t;                 /* time reached */
@@ -162,15 +165,15 @@ typedef struct fmuc_step_cs_out {
     double last_successful_time;
 } fmuc_step_cs_out;
 
-/** Advance from ta to tb: inputs(ta), before_step(ta, tb - ta), then CS: one step (cs: its
- *  outcome, may be NULL; a step that is not OK/Warning is FMUC_STEP_FAILED); ME with RK4: nsub
- *  substeps, each followed by CompletedIntegratorStep and, when an indicator changed sign, a
- *  time event is due or the FMU asked for it, Event Mode, the event iteration and
- *  Continuous-Time Mode with the states re-read. ME with CVODE (ta is sp->t): integrator steps
- *  (host hooks before and after each) up to tb, stopping at time events, with
- *  CompletedIntegratorStep, state, time, step and (at tb) input events handled; FMUC_STEP_OK
- *  at tb, FMUC_STEP_TERMINATE when the FMU asked to end (the run is complete), else
- *  FMUC_STEP_STOPPED (host->stop said why; term_after). */
+/** Advance from ta to tb: inputs(ta), before_step(ta, h) (h = tb - ta, CS: cs_h when set),
+ *  then CS: one step (cs: its outcome, may be NULL; a step that is not OK/Warning is
+ *  FMUC_STEP_FAILED); ME with RK4: nsub substeps, each followed by CompletedIntegratorStep
+ *  and, when an indicator changed sign, a time event is due or the FMU asked for it, Event
+ *  Mode, the event iteration and Continuous-Time Mode with the states re-read. ME with CVODE
+ *  (ta is sp->t): integrator steps (host hooks before and after each) up to tb, stopping at
+ *  time events, with CompletedIntegratorStep, state, time, step and (at tb) input events
+ *  handled; FMUC_STEP_OK at tb, FMUC_STEP_TERMINATE when the FMU asked to end (the run is
+ *  complete), else FMUC_STEP_STOPPED (host->stop said why; term_after). */
 fmuc_step_rc fmuc_step_interval(fmuc_stepper *sp, double ta, double tb, fmuc_step_cs_out *cs);
 
 /** ME (RK4), in Event Mode: the event iteration (max_event_iterations), Continuous-Time Mode,
