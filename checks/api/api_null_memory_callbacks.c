@@ -14,6 +14,7 @@
  * ME 1.0 has no such flag: its three callbacks are always required (not applicable).
  * FMI 3.0 has no memory callbacks at all: the check does not apply there. */
 #include "cs/cs_util.h"
+#include "fmuc/fmuc_step.h"
 
 enum { CSMEM_STEPS = 10 };
 
@@ -53,27 +54,34 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_drive_start_init(&ds, NULL);
     ds.exp.start = job->t0;
     ds.phase_init = "initialize";
-    /* to the end of Initialization Mode; the event iteration below is this check's own (it goes
-     * on to Continuous-Time Mode also when the iteration does not settle) */
+    /* to the end of Initialization Mode; then the step driver's CS steps or ME event iteration
+     * (Continuous-Time Mode also when the iteration does not settle) */
     if (fmuc_drive_reach(c, job->iface == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_EM, &ds, &dr) != 0) {
         call = apiu_fn(ver, job->iface, (fmuc_inst_op)dr.failed_op);
         st = dr.status;
     }
     if (!call && job->iface == FMUC_IFACE_CS) {
+        /* the step-wise driver: DoStep(t0 + k*h, h) */
+        fmuc_stepper sp;
+        fmuc_stepper_init(&sp, c, 0, 0, 0); /* Co-Simulation: allocates nothing */
+        sp.cs_h = job->h;
         for (int k = 0; k < CSMEM_STEPS && !call; k++) {
             double t = job->t0 + (double)k * job->h;
+            fmuc_step_cs_out o;
             fmuc_worker_phase_at(ctx, "step", k, t);
-            if (!apiu_ok(st = fmuc_drive_do_step(c, t, job->h, 0, NULL, NULL)))
+            if (fmuc_step_interval(&sp, t, t + job->h, &o) != FMUC_STEP_OK) {
+                st = o.status;
                 call = apiu_fn(ver, job->iface, FMUC_INST_OP_DO_STEP);
+            }
         }
+        fmuc_stepper_free(&sp);
     } else if (!call) {
+        /* the driver's event iteration; Continuous-Time Mode also when it did not settle */
+        fmuc_step_event ev;
         fmuc_worker_phase(ctx, "event iteration");
-        for (int i = 0; i < 100 && !call; i++) {
-            fmuc_inst_event_info info;
-            if (!apiu_ok(st = fmuc_inst_update_discrete_states(c, &info)))
-                call = apiu_fn(ver, job->iface, FMUC_INST_OP_UPDATE_DISCRETE_STATES);
-            else if (!info.new_discrete_states_needed || info.terminate_simulation)
-                break;
+        if (fmuc_step_event_iteration(c, 100, NULL, NULL, NULL, &ev) < 0 && ev.failed) {
+            st = ev.status;
+            call = apiu_fn(ver, job->iface, FMUC_INST_OP_UPDATE_DISCRETE_STATES);
         }
         if (!call && !apiu_ok(st = fmuc_inst_enter_continuous_time_mode(c)))
             call = apiu_fn(ver, job->iface, FMUC_INST_OP_ENTER_CT_MODE);
