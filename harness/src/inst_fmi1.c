@@ -589,6 +589,8 @@ static fmuc_status cs_status(fmuc_inst *in, fmuc_inst_query q, void *value)
         }
         return st;
     }
+    if (q == FMUC_INST_Q_TERMINATED)
+        return FMUC_STATUS_NOT_PROVIDED; /* no such kind in 1.0; value is an int, not guarded */
     size_t es = q == FMUC_INST_Q_PENDING_STATUS ? sizeof(fmiString) : sizeof(fmiReal);
     st = status_query(in, q, fmuc_inst__gout_begin(&g, value, 1, es));
     fmuc_inst__gout_end(in, &g, "value");
