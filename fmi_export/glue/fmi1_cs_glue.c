@@ -188,6 +188,9 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiTerminateSlave)(fmiComponent comp)
 {
     BEGIN(TerminateSlave);
     c->state = G1_TERM;
+#ifdef FMUC_DEFECT_TERMINATE_DISCARD
+    return fmiDiscard; /* Defect (api-status-codes): CS 1.0 gives fmiDiscard to fmiDoStep only */
+#endif
     return fmiOK;
 }
 

@@ -293,6 +293,13 @@ fmuc_m_ctx *fmuc_g1__new(fmuc_g1_kind kind, const char *fn, fmiString instanceNa
 #else
     (void)guid;
 #endif
+#ifdef FMUC_DEFECT_INSTANTIATE_NEEDS_LOGGING
+    /* Defect (api-instantiate): refuses loggingOn = fmiFalse, a legal argument */
+    if (loggingOn == fmiFalse) {
+        early_log(logger, instanceName, "%s: loggingOn=fmiFalse is not supported", fn);
+        return NULL;
+    }
+#endif
     fmuc_m_ctx *c = allocate(1, sizeof *c);
     if (!c) {
         early_log(logger, instanceName, "%s: out of memory", fn);
@@ -421,6 +428,11 @@ fmiStatus fmuc_g1__get(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
             break;
         }
     }
+#ifdef FMUC_DEFECT_GET_REAL_OVERRUN
+    /* Defect (api-buffer-bounds): fmiGetReal writes one element past nvr (a loop to <= nvr) */
+    if (t == FMUC_M_REAL)
+        ((fmiReal *)value)[nvr] = ((fmiReal *)value)[nvr - 1];
+#endif
     return st;
 }
 
