@@ -115,6 +115,65 @@ Test(registry, every_check_has_a_broken_fmu)
     cr_assert(missing == 0, "%zu checks without a broken reference FMU", missing);
 }
 
+/* Issue 20: every check that judges FMI 1.0 proves it on a 1.0 FMU: a folder
+ * reference_fmus/broken/<id>--fmi1*<variant>/ (a check of FMI 1.0 only: <id>/) marked as FMI 1.0
+ * by a file FMI1_BASE or FMI1. A check
+ * whose rule cannot fail for a 1.0 FMU by the text would be listed here with the reason; there
+ * is none (such a rule is better left out of the check's .versions). */
+static const struct {
+    const char *id, *why;
+} fmi1_without_broken[] = {
+    {NULL, NULL},
+};
+
+static int fmi1_fixture(const char *dir, const char *name)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s/FMI1_BASE", dir, name);
+    if (access(path, R_OK) == 0)
+        return 1;
+    snprintf(path, sizeof path, "%s/%s/FMI1", dir, name);
+    return access(path, R_OK) == 0;
+}
+
+Test(registry, every_fmi1_check_has_a_broken_fmi1_fmu)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/reference_fmus/broken", FMUC_SOURCE_DIR);
+    size_t missing = 0, judged = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        if (!(c->versions & FMUC_V1))
+            continue;
+        judged++;
+        int excepted = 0;
+        for (size_t k = 0; fmi1_without_broken[k].id; k++)
+            excepted |= strcmp(fmi1_without_broken[k].id, c->id) == 0;
+        if (excepted)
+            continue;
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%s--fmi1", c->id);
+        size_t len = strlen(prefix);
+        int only1 = c->versions == FMUC_V1;
+        int found = 0;
+        DIR *d = opendir(dir);
+        cr_assert(d, "cannot open %s", dir);
+        struct dirent *e;
+        while ((e = readdir(d)) && !found)
+            found = (strncmp(e->d_name, prefix, len) == 0 ||
+                     (only1 && strcmp(e->d_name, c->id) == 0)) &&
+                    fmi1_fixture(dir, e->d_name);
+        closedir(d);
+        if (!found) {
+            cr_log_error("check %s judges FMI 1.0 but has no reference_fmus/broken/%s*/ with a "
+                         "file FMI1_BASE or FMI1", c->id, prefix);
+            missing++;
+        }
+    }
+    cr_assert(judged > 0, "no check judges FMI 1.0");
+    cr_assert(missing == 0, "%zu FMI 1.0 checks without a broken FMI 1.0 FMU", missing);
+}
+
 Test(registry, find_and_patterns)
 {
     cr_assert(fmuc_check_find("md-guid-present"));
