@@ -516,7 +516,14 @@ static const fmuc_gc_state_kind fs_kind = {
 #define FS_(c) (&(fmuc_gc_states){&fs_kind, (c), (c)->desc, (c)->data, (c)->token, &(c)->states})
 
 /* --- version, logging ---------------------------------------------------------------------- */
-const char *fmi3GetVersion(void) { return fmi3Version; }
+const char *fmi3GetVersion(void)
+{
+#ifdef FMUC_DEFECT_WRONG_VERSION
+    return "2.0"; /* not the fmi3Version of the header it was compiled with */
+#else
+    return fmi3Version;
+#endif
+}
 
 fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, size_t nCategories,
                                const fmi3String categories[])
