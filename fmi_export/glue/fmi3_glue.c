@@ -631,12 +631,23 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
         return NULL;
     }
     fmuc_m_guid(d, token);
+#ifndef FMUC_DEFECT_ACCEPT_ANY_GUID
     if (!instantiationToken || strcmp(instantiationToken, token) != 0) {
         snprintf(msg, sizeof msg, "%s: instantiationToken '%s' does not match the model's '%s'",
                  fn, instantiationToken ? instantiationToken : "(null)", token);
         early_log(logMessage, env, loggingOn, msg);
         return NULL;
     }
+#else
+    (void)instantiationToken;
+#endif
+#ifdef FMUC_DEFECT_INSTANTIATE_NEEDS_LOGGING
+    if (!loggingOn) {
+        snprintf(msg, sizeof msg, "%s: loggingOn=false is not supported", fn);
+        early_log(logMessage, env, 1, msg);
+        return NULL;
+    }
+#endif
     fmuc_m_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(msg, sizeof msg, "%s: out of memory", fn);
@@ -775,6 +786,10 @@ fmi3Instance fmi3InstantiateScheduledExecution(
 
 void fmi3FreeInstance(fmi3Instance instance)
 {
+#ifdef FMUC_DEFECT_FREE_NULL_CRASH
+    volatile uint32_t m = ((fmuc_m_ctx *)instance)->magic; /* NULL is not ignored (§2.3.1) */
+    (void)m;
+#endif
     fmuc_m_ctx *c = ctx_of(instance);
     if (!c)
         return;
@@ -839,6 +854,10 @@ fmi3Status fmi3Terminate(fmi3Instance instance)
 {
     BEGIN(Terminate);
     c->state = ST_TERM;
+#ifdef FMUC_DEFECT_TERMINATE_BAD_STATUS
+    if (c->iface == FMUC_FMI3_IFACE_CS)
+        return (fmi3Status)5; /* fmi2Pending's value: no fmi3Status has it (§2.2.4) */
+#endif
     return fmi3OK;
 }
 
@@ -969,6 +988,11 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
             }
         }
     }
+#ifdef FMUC_DEFECT_GET_REAL_OVERRUN
+    /* one element past nValues: the last value once more (a loop to <= nValues) */
+    if (t == FMUC_M_REAL && nValues > 0)
+        ((fmi3Float64 *)values)[nValues] = ((fmi3Float64 *)values)[nValues - 1];
+#endif
     return st;
 }
 
