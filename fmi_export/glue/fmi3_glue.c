@@ -866,6 +866,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     BEGIN(Reset);
     const fmuc_m_desc *d = c->desc;
     fmi3Status st = fmi3OK;
+#ifndef FMUC_DEFECT_RESET_KEEPS_STATE
     if (d->release)
         d->release(c, c->data);
     memset(c->data, 0, d->data_size);
@@ -874,10 +875,15 @@ fmi3Status fmi3Reset(fmi3Instance instance)
         st = st3(d->start(c, c->data));
     c->time = 0.0;
     c->start_time = 0.0;
+    c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
+#else
+    /* values and time are kept (§2.3.1: fmi3Reset goes back to the state after instantiation) */
+    (void)d;
+    c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
+#endif
     c->stop_defined = 0;
     c->tol_defined = 0;
     c->terminated = 0;
-    c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
     c->dirty = 1;
     if (st > fmi3Warning)
         return done(c, st);
@@ -1730,6 +1736,14 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
              c->stop_time);
         return done(c, fmi3Error);
     }
+#ifdef FMUC_DEFECT_FIXED_COMM_STEP
+    /* canHandleVariableCommunicationStepSize is declared, yet only the default step is taken */
+    if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
+        glog(c, fmi2Error, "fmi3DoStep: communicationStepSize %.17g is not %.17g", h,
+             c->desc->experiment.step);
+        return done(c, fmi3Error);
+    }
+#endif
     fmi3Status st;
     if (c->desc->do_step)
         st = st3(c->desc->do_step(c, c->data, tc, h));
