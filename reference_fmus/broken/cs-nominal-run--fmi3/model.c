@@ -1,6 +1,6 @@
 /* cs-nominal-run fixture (FMI 3.0): BouncingBall whose fmi3DoStep returns fmi3Error from t = 1 s,
- * for no cause a master could remove (Model Exchange stays good). FMI 3.0.2 §4.2.1: fmi3Error
- * from fmi3DoStep ends the simulation; the nominal run must get through with fmi3OK. */
+ * for no cause a master could remove (Model Exchange stays good). FMI 3.0.2 §2.2.4: after
+ * fmi3Error "the simulation cannot be continued", so the nominal run ends there. */
 #define fmuc_model fmuc_model_base
 #include "../../good/BouncingBall/model.c"
 #undef fmuc_model
