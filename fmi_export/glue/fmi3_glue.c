@@ -516,7 +516,14 @@ static const fmuc_gc_state_kind fs_kind = {
 #define FS_(c) (&(fmuc_gc_states){&fs_kind, (c), (c)->desc, (c)->data, (c)->token, &(c)->states})
 
 /* --- version, logging ---------------------------------------------------------------------- */
-const char *fmi3GetVersion(void) { return fmi3Version; }
+const char *fmi3GetVersion(void)
+{
+#ifdef FMUC_DEFECT_WRONG_VERSION
+    return "2.0"; /* not the fmi3Version of the header it was compiled with */
+#else
+    return fmi3Version;
+#endif
+}
 
 fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, size_t nCategories,
                                const fmi3String categories[])
@@ -624,12 +631,23 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
         return NULL;
     }
     fmuc_m_guid(d, token);
+#ifndef FMUC_DEFECT_ACCEPT_ANY_GUID
     if (!instantiationToken || strcmp(instantiationToken, token) != 0) {
         snprintf(msg, sizeof msg, "%s: instantiationToken '%s' does not match the model's '%s'",
                  fn, instantiationToken ? instantiationToken : "(null)", token);
         early_log(logMessage, env, loggingOn, msg);
         return NULL;
     }
+#else
+    (void)instantiationToken;
+#endif
+#ifdef FMUC_DEFECT_INSTANTIATE_NEEDS_LOGGING
+    if (!loggingOn) {
+        snprintf(msg, sizeof msg, "%s: loggingOn=false is not supported", fn);
+        early_log(logMessage, env, 1, msg);
+        return NULL;
+    }
+#endif
     fmuc_m_ctx *c = calloc(1, sizeof *c);
     if (!c) {
         snprintf(msg, sizeof msg, "%s: out of memory", fn);
@@ -768,6 +786,10 @@ fmi3Instance fmi3InstantiateScheduledExecution(
 
 void fmi3FreeInstance(fmi3Instance instance)
 {
+#ifdef FMUC_DEFECT_FREE_NULL_CRASH
+    volatile uint32_t m = ((fmuc_m_ctx *)instance)->magic; /* NULL is not ignored (§2.3.1) */
+    (void)m;
+#endif
     fmuc_m_ctx *c = ctx_of(instance);
     if (!c)
         return;
@@ -832,6 +854,10 @@ fmi3Status fmi3Terminate(fmi3Instance instance)
 {
     BEGIN(Terminate);
     c->state = ST_TERM;
+#ifdef FMUC_DEFECT_TERMINATE_BAD_STATUS
+    if (c->iface == FMUC_FMI3_IFACE_CS)
+        return (fmi3Status)5; /* fmi2Pending's value: no fmi3Status has it (§2.2.4) */
+#endif
     return fmi3OK;
 }
 
@@ -840,6 +866,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     BEGIN(Reset);
     const fmuc_m_desc *d = c->desc;
     fmi3Status st = fmi3OK;
+#ifndef FMUC_DEFECT_RESET_KEEPS_STATE
     if (d->release)
         d->release(c, c->data);
     memset(c->data, 0, d->data_size);
@@ -848,10 +875,15 @@ fmi3Status fmi3Reset(fmi3Instance instance)
         st = st3(d->start(c, c->data));
     c->time = 0.0;
     c->start_time = 0.0;
+    c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
+#else
+    /* values and time are kept (§2.3.1: fmi3Reset goes back to the state after instantiation) */
+    (void)d;
+    c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
+#endif
     c->stop_defined = 0;
     c->tol_defined = 0;
     c->terminated = 0;
-    c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
     c->dirty = 1;
     if (st > fmi3Warning)
         return done(c, st);
@@ -962,6 +994,11 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
             }
         }
     }
+#ifdef FMUC_DEFECT_GET_REAL_OVERRUN
+    /* one element past nValues: the last value once more (a loop to <= nValues) */
+    if (t == FMUC_M_REAL && nValues > 0)
+        ((fmi3Float64 *)values)[nValues] = ((fmi3Float64 *)values)[nValues - 1];
+#endif
     return st;
 }
 
@@ -1699,6 +1736,14 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
              c->stop_time);
         return done(c, fmi3Error);
     }
+#ifdef FMUC_DEFECT_FIXED_COMM_STEP
+    /* canHandleVariableCommunicationStepSize is declared, yet only the default step is taken */
+    if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
+        glog(c, fmi2Error, "fmi3DoStep: communicationStepSize %.17g is not %.17g", h,
+             c->desc->experiment.step);
+        return done(c, fmi3Error);
+    }
+#endif
     fmi3Status st;
     if (c->desc->do_step)
         st = st3(c->desc->do_step(c, c->data, tc, h));

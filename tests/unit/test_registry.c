@@ -364,3 +364,94 @@ Test(registry, every_check_has_why_and_fix)
         }
     }
 }
+
+/* Issue 19 (item 5): a check that judges FMI 3.0 FMUs proves it on one, as for 2.0: a broken FMU
+ * folder <id>--fmi3[-variant] (a check of FMI 3.0 alone: also its own folder <id>) whose
+ * FMI_VERSION file says 3 and whose EXPECT gives the check a verdict. */
+static const struct {
+    const char *id, *why;
+} fmi3_fixture_exceptions[] = {
+    /* none: every check that lists FMUC_V3 has one (add {id, reason} here only when the FMI 3.0.2
+     * text leaves an FMI 3.0 FMU no way to fail the check) */
+    {NULL, NULL},
+};
+
+/* The first meaningful line of <dir>/<name> is `want` (FMI_VERSION) or, for EXPECT, some line
+ * starts with "<want> " (the check's verdict). */
+static int fixture_file_has(const char *dir, const char *name, const char *want, int expect)
+{
+    char path[4400], line[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int found = 0;
+    size_t wl = strlen(want);
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        if (expect) {
+            found = strncmp(p, want, wl) == 0 && (p[wl] == ' ' || p[wl] == '\t');
+        } else {
+            found = strcmp(p, want) == 0;
+            break; /* FMI_VERSION: only its first line counts */
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+Test(registry, every_fmi3_check_has_a_broken_fmi3_fmu)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/reference_fmus/broken", FMUC_SOURCE_DIR);
+    size_t missing = 0, judged = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        if (!(c->versions & FMUC_V3))
+            continue;
+        judged++;
+        const char *excused = NULL;
+        for (size_t k = 0; fmi3_fixture_exceptions[k].id; k++)
+            if (strcmp(fmi3_fixture_exceptions[k].id, c->id) == 0)
+                excused = fmi3_fixture_exceptions[k].why;
+        size_t len = strlen(c->id);
+        int only3 = c->versions == FMUC_V3, found = 0;
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d)) && !found) {
+            const char *n = e->d_name;
+            if (strncmp(n, c->id, len) != 0 ||
+                !(strncmp(n + len, "--fmi3", 6) == 0 || (only3 && n[len] == '\0')))
+                continue;
+            char sub[4400];
+            snprintf(sub, sizeof sub, "%s/%s", dir, n);
+            found = fixture_file_has(sub, "FMI_VERSION", "3", 0) &&
+                    fixture_file_has(sub, "EXPECT", c->id, 1);
+        }
+        if (d)
+            closedir(d);
+        if (found)
+            cr_expect(!excused, "%s has an FMI 3.0 fixture: drop its exception ('%s')", c->id,
+                      excused ? excused : "");
+        else if (!excused) {
+            cr_log_error("check %s judges FMI 3.0 but has no reference_fmus/broken/%s--fmi3*/ "
+                         "with FMI_VERSION 3 and an EXPECT line for it",
+                         c->id, c->id);
+            missing++;
+        }
+    }
+    for (size_t k = 0; fmi3_fixture_exceptions[k].id; k++) {
+        const fmuc_check *c = fmuc_check_find(fmi3_fixture_exceptions[k].id);
+        cr_expect(c && (c->versions & FMUC_V3), "exception %s: no such FMI 3.0 check",
+                  fmi3_fixture_exceptions[k].id);
+        cr_expect(strlen(fmi3_fixture_exceptions[k].why) >= 20, "exception %s: give the reason",
+                  fmi3_fixture_exceptions[k].id);
+    }
+    cr_assert(judged > 0);
+    cr_assert(missing == 0, "%zu FMI 3.0 checks without a broken FMI 3.0 FMU", missing);
+}
