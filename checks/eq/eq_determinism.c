@@ -296,6 +296,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     char msg[1024], what[96];
     /* the version's reset: FMI 1.0 CS fmiResetSlave; ME 1.0 has none (re-instantiate) */
     const int v1 = fmuc_fmu_fmi_version(s->fmu) == 1;
+    /* the clause of the reset rule in the FMU's version */
+    const char *reset_clause = v1                                   ? "FMI 1.0 CS: fmiResetSlave"
+                               : fmuc_fmu_fmi_version(s->fmu) == 3 ? "FMI 3.0.2 §2.3.1"
+                                                                   : "§2.1.6";
     const char *rst = v1 ? "fmiResetSlave" : "fmi2Reset";
     /* a crash or hang in what (1) to (3) probe is the check's result: a failure of the 2.0 rules;
      * FMI 1.0 leaves the state after fmiResetSlave open (fmi1-rules gaps 4): a warning there */
@@ -441,7 +445,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                     fmuc_result_violation(res, "%s — %s must put the FMU into the state "
                                                "after %s (%s); %s",
                                           msg, rst, v1 ? "fmiInstantiateSlave" : "fmi2Instantiate",
-                                          v1 ? "FMI 1.0 CS: fmiResetSlave" : "§2.1.6", rt);
+                                          reset_clause, rt);
             }
         }
     } else if (v1 && iface == FMUC_IFACE_ME) {
@@ -452,7 +456,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
          * that the same run before it passed, breaks the reset rule itself */
         const char *e = get_err(r2, RUN_RESET);
         const char *inst_fn = v1 ? "fmiInstantiateSlave" : "fmi2Instantiate";
-        const char *clause = v1 ? "FMI 1.0 CS: fmiResetSlave" : "§2.1.6";
+        const char *clause = reset_clause;
         if (strncmp(e, rst, strlen(rst)) == 0 && e[strlen(rst)] == ' ')
             fmuc_result_violation(res, "%s, (2) %s after a run that succeeded — %s must "
                                        "put the FMU into the state after %s (%s)",

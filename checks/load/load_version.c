@@ -1,6 +1,6 @@
 /* load-version: fmi2GetVersion() returns "2.0" (fmi2Version of fmi2Functions.h), called in a
  * worker (FMI 2.0.4 §2.1.4). FMI 3.0: fmi3GetVersion() returns the version of the fmi3Functions.h
- * the FMU was compiled with, "3.0" for the standard's header (FMI 3.0.2 §2.3.1, fmi3-rules C-02);
+ * the FMU was compiled with, "3.0" for the standard's header (FMI 3.0.2 §2.2.5, fmi3-rules C-02);
  * any "3.x" is accepted, the major version is what an importer relies on. */
 #include "load_util.h"
 
@@ -17,7 +17,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_load_version = {
     .id = "load-version",
     .title = "fmi2GetVersion returns \"2.0\" (FMI 1.0: fmiGetVersion \"1.0\"; fmi3GetVersion \"3.x\")",
-    .spec = "FMI 2.0.4 §2.1.4; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiGetVersion, fmiModelFunctions.h: "
+    .spec = "FMI 2.0.4 §2.1.4; FMI 3.0.2 §2.2.5; FMI 1.0 ME (fmiGetVersion, fmiModelFunctions.h: "
             "fmiVersion); FMI 1.0 CS (fmiFunctions.h)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers call fmi2GetVersion to confirm the binary speaks FMI 2.0; any other string "
