@@ -1,9 +1,14 @@
 /* cs-input-derivatives: with canInterpolateInputs="true", "calling of
  * fmi2SetRealInputDerivatives(..) has an effect for the slave" (FMI 2.0.4 §4.3.1); the inputs and
  * their derivatives are set "with respect to the beginning of a communication time step"
- * (§4.2.1). Every continuous Real input follows a slow ramp over a bounded horizon (a tenth of
- * the default experiment's grid, 10 to 50 steps, cs_util.h): from its start value (clamped to
- * [min, max]) by 5 % of its [min, max] span towards the farther bound (10 % of max(|start|, nominal) without
+ * (§4.2.1). FMI 1.0 CS has the same capability (<Implementation><CoSimulation_StandAlone|Tool>
+ * <Capabilities canInterpolateInputs>) and fmiSetRealInputDerivatives: the order-th derivative
+ * of Real inputs at the step start, used when the flag is true (fmi1-rules B.8, E-01). FMI 3.0
+ * has neither the flag nor a function of this kind (fmi2SetRealInputDerivatives has no
+ * successor; intermediate update takes its place, fmi3-rules E-14): 3.0 is not judged.
+ * Every continuous Real input follows a slow ramp over a bounded horizon (a tenth of the default
+ * experiment's grid, 10 to 50 steps, cs_util.h): from its start value (clamped to [min, max]) by
+ * 5 % of its [min, max] span towards the farther bound (10 % of max(|start|, nominal) without
  * both bounds), never leaving [min, max]. Three runs, each a fresh instance in its own worker:
  * (0) the inputs held at their start values, (1) the ramp set with fmi2SetReal at every
  * communication point (held over the step), (2) the same with fmi2SetRealInputDerivatives
@@ -23,13 +28,21 @@
 
 enum { RUN_HOLD = 0, RUN_RAMP, RUN_DERIV, NRUNS };
 static const char *const run_label[NRUNS] = {"cs-input-derivatives (inputs held)",
-                                             "cs-input-derivatives (ramp, fmi2SetReal)",
+                                             "cs-input-derivatives (ramp, values only)",
                                              "cs-input-derivatives (ramp, with derivatives)"};
+
+/* The version's functions, for messages. */
+static const char *id_fn(int ver)
+{
+    return ver == 1 ? "fmiSetRealInputDerivatives" : "fmi2SetRealInputDerivatives";
+}
+
+static const char *id_set_fn(int ver) { return ver == 1 ? "fmiSetReal" : "fmi2SetReal"; }
 
 typedef struct id_job {
     const equ_plan *plan;
     const double *slope; /* nin: the order-1 derivatives (RUN_DERIV) */
-    int mode;
+    int mode, ver;
 } id_job;
 
 /* The step-wise driver's inputs hook (fmuc_step.h): before the step from p->t[k], the phase,
@@ -53,8 +66,8 @@ static int id_inputs(void *user, fmuc_inst *c, double tk)
     int st = fmuc_inst_set_float64(c, sx->vr, nin, p->in_values + sx->k * nin);
     if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING) {
         char e[160];
-        snprintf(e, sizeof e, "fmi2SetReal of the inputs at t=%.17g returned %s", tk,
-                 fmuc_status_name(2, (int)st, b, sizeof b));
+        snprintf(e, sizeof e, "%s of the inputs at t=%.17g returned %s", id_set_fn(sx->job->ver),
+                 tk, fmuc_status_name(sx->job->ver, (int)st, b, sizeof b));
         cJSON_AddStringToObject(reply, "error", e);
         return 1;
     }
@@ -108,9 +121,11 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
         if (rc == FMUC_STEP_INPUTS)
             goto out; /* the hook put the failure in the reply */
         if (rc != FMUC_STEP_OK) {
-            char e[200];
-            snprintf(e, sizeof e, "%s returned %s", sp.call,
-                     fmuc_status_name(2, sp.status, b, sizeof b));
+            char e[400];
+            /* the step driver names the call the 2.0 way: "fmi2DoStep(...)" is 1.0's fmiDoStep */
+            int v1 = job->ver == 1 && strncmp(sp.call, "fmi2", 4) == 0;
+            snprintf(e, sizeof e, "%s%s returned %s", v1 ? "fmi" : "", v1 ? sp.call + 4 : sp.call,
+                     fmuc_status_name(job->ver, sp.status, b, sizeof b));
             cJSON_AddStringToObject(reply, "step_error", e);
             goto out;
         }
@@ -153,9 +168,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     equ_plan p[NRUNS];
     double *rows[NRUNS] = {NULL, NULL, NULL}, *slope = NULL;
     char b[32];
+    const int ver = fmuc_fmu_fmi_version(fmu);
+    const char *fn = id_fn(ver);
     memset(p, 0, sizeof p);
     if (!equ_cap(fmu, FMUC_IFACE_CS, FMUC_CAP_CAN_INTERPOLATE_INPUTS)) {
-        fmuc_result_na(res, "canInterpolateInputs is not \"true\" for CoSimulation");
+        fmuc_result_na(res, ver == 1 ? "canInterpolateInputs is not \"true\" in the "
+                                       "Co-Simulation Capabilities (Implementation)"
+                                     : "canInterpolateInputs is not \"true\" for CoSimulation");
         return;
     }
     if (!fmu->lib_path_cs) {
@@ -202,15 +221,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (int r = RUN_RAMP; r < NRUNS; r++)
         csu_clamp_inputs(&p[r]); /* rounding at the bound */
     for (int r = 0; r < NRUNS; r++) {
-        id_job job = {&p[r], slope, r};
+        id_job job = {&p[r], slope, r, ver};
         fmuc_worker_outcome o;
         fmuc_result scratch;
         fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
         if (equ_worker(s, fmu, run_label[r], id_worker, &job, &o, &scratch) < 0) {
-            if (r == RUN_DERIV && scratch.verdict == FMUC_VERDICT_ERROR)
-                csu_probe_died(res, &scratch, 1, "with fmi2SetRealInputDerivatives (the same run "
-                                                 "without them succeeds)", run_label[r]);
-            else
+            if (r == RUN_DERIV && scratch.verdict == FMUC_VERDICT_ERROR) {
+                char what[120];
+                snprintf(what, sizeof what, "with %s (the same run without them succeeds)", fn);
+                csu_probe_died(res, &scratch, 1, what, run_label[r]);
+            } else
                 csu_merge(res, &scratch, run_label[r]);
             goto out;
         }
@@ -226,16 +246,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         else if (err)
             fmuc_result_na(res, "%s: the run failed (%s; see cs-nominal-run)", run_label[r], err);
         else if (bs)
-            fmuc_result_violation(res, "fmi2SetRealInputDerivatives (order 1 of %zu continuous "
-                                       "Real inputs, first '%s' vr %u) returned %s at t=%.9g "
-                                       "although canInterpolateInputs=\"true\" (§4.3.1)",
-                                  nin, p[r].in[0].name, p[r].in[0].vr,
-                                  fmuc_status_name(2, (int)cJSON_GetNumberValue(bs), b, sizeof b),
-                                  cJSON_GetNumberValue(cJSON_GetObjectItem(rep, "bad_at")));
+            fmuc_result_violation(res, "%s (order 1 of %zu continuous Real inputs, first '%s' "
+                                       "vr %u) returned %s at t=%.9g although "
+                                       "canInterpolateInputs=\"true\" (%s)",
+                                  fn, nin, p[r].in[0].name, p[r].in[0].vr,
+                                  fmuc_status_name(ver, (int)cJSON_GetNumberValue(bs), b, sizeof b),
+                                  cJSON_GetNumberValue(cJSON_GetObjectItem(rep, "bad_at")),
+                                  ver == 1 ? "FMI 1.0 CS Capabilities" : "§4.3.1");
         else if (se && r == RUN_DERIV && rows[RUN_RAMP])
-            fmuc_result_violation(res, "after fmi2SetRealInputDerivatives %s, while the same "
-                                       "run without the derivatives succeeds",
-                                  se);
+            fmuc_result_violation(res, "after %s %s, while the same run without the "
+                                       "derivatives succeeds",
+                                  fn, se);
         else if (se)
             fmuc_result_na(res, "%s: %s (see cs-nominal-run)", run_label[r], se);
         else if (!(rows[r] = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rep, "y"),
@@ -267,11 +288,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                               "at t=%.9g)",
                          p[0].out[at % nv].name, effect, p[0].t[at / nv]);
     else if (moved > 0.0)
-        fmuc_result_warn(res, "canInterpolateInputs=\"true\", but fmi2SetRealInputDerivatives has "
-                              "no effect: with the input ramp the outputs change (by up to %.3g) "
-                              "and are bit for bit the same with and without the order-1 "
-                              "derivatives (§4.3.1: the call \"has an effect for the slave\")",
-                         moved);
+        fmuc_result_warn(res, "canInterpolateInputs=\"true\", but %s has no effect: with the "
+                              "input ramp the outputs change (by up to %.3g) and are bit for bit "
+                              "the same with and without the order-1 derivatives (%s)",
+                         fn, moved,
+                         ver == 1 ? "FMI 1.0 CS Capabilities: with the flag the input derivatives "
+                                    "are used"
+                                  : "§4.3.1: the call \"has an effect for the slave\"");
     else
         fmuc_result_note(res, "the outputs do not depend on the inputs over %zu steps: the effect "
                               "of the input derivatives is not observable",
@@ -286,18 +309,18 @@ out:
 
 const fmuc_check fmuc_check_cs_input_derivatives = {
     .id = "cs-input-derivatives",
-    .title = "With canInterpolateInputs, fmi2SetRealInputDerivatives is accepted and has an "
-             "effect",
-    .spec = "FMI 2.0.4 §4.3.1, §4.2.1",
+    .title = "With canInterpolateInputs, the input derivatives are accepted and have an effect",
+    .spec = "FMI 2.0.4 §4.3.1, §4.2.1; FMI 1.0 CS (Capabilities canInterpolateInputs; "
+            "fmiSetRealInputDerivatives)",
     .level = FMUC_LEVEL_MUST,
     .why = "With canInterpolateInputs declared, a master sends input slopes instead of smaller "
-           "steps; if fmi2SetRealInputDerivatives is ignored, the slave sees staircase inputs and "
+           "steps; if the FMU ignores the input derivatives, the slave sees staircase inputs and "
            "loses accuracy.",
-    .fix = "Store the derivatives from fmi2SetRealInputDerivatives and extrapolate each input "
-           "over the step from its value at the step start, or declare "
-           "canInterpolateInputs=\"false\".",
+    .fix = "Store the derivatives from fmi2SetRealInputDerivatives (1.0: "
+           "fmiSetRealInputDerivatives) and extrapolate each input over the step from its value "
+           "at the step start, or declare canInterpolateInputs=\"false\".",
     .applies = FMUC_APPLIES_CS,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -34,9 +34,10 @@ static inline void csu_clamp_inputs(equ_plan *p)
  *  the nominal run's communication grid (the DefaultExperiment's start and stepSize; without a
  *  stepSize a 500th of the experiment, as the simulation driver does), over a tenth of its steps,
  *  at least min_steps and at most max_steps (never more than the experiment has). Returns
- *  equ_plan_init_grid's result (p->why on failure). */
-static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
-                                size_t max_steps)
+ *  equ_plan_init_grid's result (p->why on failure); with any, equ_plan_init_grid_any's (the
+ *  caller sets the outputs, also when the model has nothing the runs record). */
+static inline int csu_plan_init_ex(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
+                                   size_t max_steps, int any)
 {
     const fmuc_md_experiment *e = &fmu->md.experiment;
     double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
@@ -66,9 +67,16 @@ static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_ste
     }
     for (size_t k = 0; k <= n; k++)
         t[k] = t0 + (double)k * dt; /* never accumulated */
-    int rc = equ_plan_init_grid(p, fmu, FMUC_IFACE_CS, t, n + 1);
+    int rc = any ? equ_plan_init_grid_any(p, fmu, FMUC_IFACE_CS, t, n + 1)
+                 : equ_plan_init_grid(p, fmu, FMUC_IFACE_CS, t, n + 1);
     free(t);
     return rc;
+}
+
+static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
+                                size_t max_steps)
+{
+    return csu_plan_init_ex(p, fmu, min_steps, max_steps, 0);
 }
 
 /** The nominal Co-Simulation run shared between checks (when the runner keeps one) ended

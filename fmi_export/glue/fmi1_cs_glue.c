@@ -252,6 +252,10 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiSetRealInputDerivatives)(fmiComponent comp,
             return fmuc_g1__done(c, fmiError);
         }
     }
+#ifdef FMUC_DEFECT_INPUT_DERIVATIVES_REFUSED
+    fmuc_g1__log(c, fmiError, "fmiSetRealInputDerivatives: not supported");
+    return fmuc_g1__done(c, fmiError);
+#endif
     return fmiOK;
 }
 

@@ -730,3 +730,68 @@ Test(fmi1_api, null_memory_callbacks_with_the_cs_capability, .timeout = 120)
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+/* ---- cs-output-derivatives and cs-input-derivatives on FMI 1.0 CS (issue 20) ---- */
+
+/* The good 1.0 Co-Simulation FMUs (the project's and the Reference-FMUs v0.0.39) declare
+ * neither maxOutputDerivativeOrder nor canInterpolateInputs: both checks are not applicable. */
+Test(fmi1_cs, derivative_checks_not_applicable_on_good_fmus, .timeout = 300)
+{
+    static const char *const ref[] = {"BouncingBall", "Dahlquist", "Feedthrough", "Resource",
+                                      "Stair",        "VanDerPol"};
+    static const char *const ids[] = {"cs-output-derivatives", "cs-input-derivatives"};
+    char paths[8][4096];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
+        snprintf(paths[n], sizeof paths[n], "%s/reference-fmus/fmi1/cs/%s.fmu", FMUC_SHARED_DIR,
+                 ref[i]);
+        if (access(paths[n], R_OK) == 0)
+            n++;
+    }
+    snprintf(paths[n++], sizeof paths[0], "%s/fmi1/good/cs/BouncingBall.fmu", FMUC_FMU_DIR);
+    snprintf(paths[n++], sizeof paths[0], "%s/fmi1/good/cs/SpringMassDamper.fmu", FMUC_FMU_DIR);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+            fmuc_verdict v = mev_run(ids[k], paths[i]);
+            cr_expect_eq(v, FMUC_VERDICT_NA, "%s on %s: %s", ids[k], paths[i],
+                         fmuc_verdict_name(v));
+        }
+}
+
+/* Fixture: SpringMassDamper CS declares maxOutputDerivativeOrder="1" and fmiGetRealOutputDerivatives
+ * refuses. Variant: another model and order (BouncingBall CS, order 2). */
+Test(fmi1_cs, output_derivatives_fixture_and_order_variant_fail, .timeout = 300)
+{
+    cr_expect_eq(mev_run("cs-output-derivatives",
+                         FMUC_FMU_DIR "/broken/cs-output-derivatives--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = fmuc_test_mkdtemp("fmi1od");
+    cr_assert(dir);
+    char *fmu = xml_replaced(dir, "BouncingBall.fmu", FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu",
+                             "maxOutputDerivativeOrder=\"0\"", "maxOutputDerivativeOrder=\"2\"");
+    cr_assert(fmu, "could not derive the FMU");
+    cr_expect_eq(mev_run("cs-output-derivatives", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* Fixture: canInterpolateInputs="true" and fmiSetRealInputDerivatives refuses (fail). Variant,
+ * the other direction: the good SpringMassDamper CS with the flag accepts the derivatives and
+ * ignores them while its input F moves the outputs (warn). */
+Test(fmi1_cs, input_derivatives_refused_fails_and_ignored_warns, .timeout = 300)
+{
+    cr_expect_eq(mev_run("cs-input-derivatives",
+                         FMUC_FMU_DIR "/broken/cs-input-derivatives--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = fmuc_test_mkdtemp("fmi1id");
+    cr_assert(dir);
+    char *fmu = xml_replaced(dir, "SpringMassDamper.fmu",
+                             FMUC_FMU_DIR "/fmi1/good/cs/SpringMassDamper.fmu",
+                             "canInterpolateInputs=\"false\"", "canInterpolateInputs=\"true\"");
+    cr_assert(fmu, "could not derive the FMU");
+    cr_expect_eq(mev_run("cs-input-derivatives", fmu), FMUC_VERDICT_WARN);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}

@@ -655,3 +655,52 @@ Test(fmi3_api, resources_released_counts_the_threads_left, .timeout = 120)
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+/* ----------------------------------------------------- cs-output-derivatives (issue 19) */
+
+/* The Reference-FMUs 3.0 and the project's FMI 3.0 BouncingBall declare no
+ * maxOutputDerivativeOrder: not applicable. cs-input-derivatives does not judge FMI 3.0 (3.0
+ * has neither canInterpolateInputs nor an fmi3SetInputDerivatives). */
+Test(fmi3_cs, output_derivatives_not_applicable_on_good_fmus, .timeout = 300)
+{
+    static char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 31);
+    snprintf(paths[n++], 1024, "%s", FMI3_GOOD_BB);
+    for (size_t i = 0; i < n; i++) {
+        fmuc_verdict v = mev_run("cs-output-derivatives", paths[i]);
+        cr_expect_eq(v, FMUC_VERDICT_NA, "cs-output-derivatives on %s: %s", paths[i],
+                     fmuc_verdict_name(v));
+    }
+    cr_expect(!(fmuc_check_cs_input_derivatives.versions & FMUC_V3));
+    cr_expect(fmuc_check_cs_output_derivatives.versions & FMUC_V3);
+}
+
+/* Fixture: the FMI 3.0 BouncingBall declares maxOutputDerivativeOrder="1" and
+ * fmi3GetOutputDerivatives refuses. Variants: another order (3) on the good BouncingBall, and
+ * another variable: the Reference-FMUs StateSpace with order 2, whose output y is an array of
+ * 3 (6 values a call) and whose fmi3GetOutputDerivatives is not implemented. */
+Test(fmi3_cs, output_derivatives_fixture_and_variants_fail, .timeout = 300)
+{
+    cr_expect_eq(mev_run("cs-output-derivatives",
+                         FMUC_FMU_DIR "/broken/cs-output-derivatives--fmi3.fmu"),
+                 FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(FMI3_GOOD_BB, "od3-order",
+                                "<CoSimulation modelIdentifier=\"BouncingBall\"",
+                                "<CoSimulation modelIdentifier=\"BouncingBall\" "
+                                "maxOutputDerivativeOrder=\"3\"",
+                                &dir);
+    cr_expect_eq(mev_run("cs-output-derivatives", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+    const char *ss = FMUC_SHARED_DIR "/reference-fmus/fmi3/StateSpace.fmu";
+    if (access(ss, R_OK) != 0)
+        return;
+    fmu = mev_xml_variant(ss, "od3-array", "<CoSimulation",
+                          "<CoSimulation maxOutputDerivativeOrder=\"2\"", &dir);
+    cr_expect_eq(mev_run("cs-output-derivatives", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}

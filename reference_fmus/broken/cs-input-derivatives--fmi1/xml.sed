@@ -1,0 +1,2 @@
+# FMI 1.0 CS: the Capabilities declare canInterpolateInputs="true"
+s|canInterpolateInputs="false"|canInterpolateInputs="true"|
