@@ -103,8 +103,21 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
     }
     if (!(c->versions & (1u << (v - 1)))) {
         /* another version's rule: never judge an FMU by the text of a version it is not */
-        snprintf(buf, len, "a rule of FMI %s; this FMU is FMI %s (fmiVersion \"%s\")",
-                 (c->versions & FMUC_V2) ? "2.0" : (c->versions & FMUC_V3) ? "3.0" : "1.0",
+        /* the versions it judges, oldest first ("1.0 and 2.0", "2.0 and 3.0", "2.0") */
+        static const char *const names[] = {"1.0", "2.0", "3.0"};
+        char vs[32] = "";
+        size_t n = 0, k = 0;
+        for (int i = 0; i < 3; i++)
+            n += (c->versions & (1u << i)) != 0;
+        for (int i = 0; i < 3; i++) {
+            if (!(c->versions & (1u << i)))
+                continue;
+            size_t used = strlen(vs);
+            snprintf(vs + used, sizeof vs - used, "%s%s", k == 0 ? "" : k + 1 == n ? " and " : ", ",
+                     names[i]);
+            k++;
+        }
+        snprintf(buf, len, "a rule of FMI %s; this FMU is FMI %s (fmiVersion \"%s\")", vs,
                  v == 1 ? "1.0" : v == 3 ? "3.0" : "2.0",
                  fmu->fmi_version_seen ? fmu->fmi_version_seen : "?");
         return buf;

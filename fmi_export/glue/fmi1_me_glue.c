@@ -361,8 +361,17 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiGetStateValueReferences)(fmiComponent comp,
         return fmuc_g1__done(c, fmiError);
     if (nx)
         REQUIRE_PTR(vrx, GetStateValueReferences);
-    for (size_t i = 0; i < nx; i++)
+    for (size_t i = 0; i < nx; i++) {
+#if defined(FMUC_DEFECT_STATE_VRS_DERIVATIVES)
+        /* names the derivative's variable instead of the state's */
+        vrx[i] = c->desc->vars[c->dxi[i]].vr;
+#elif defined(FMUC_DEFECT_STATE_VRS_UNKNOWN)
+        /* a valueReference no variable has (neither fmiUndefinedValueReference) */
+        vrx[i] = 900000u + (fmiValueReference)i;
+#else
         vrx[i] = c->desc->vars[c->xi[i]].vr;
+#endif
+    }
     return fmiOK;
 }
 

@@ -574,6 +574,17 @@ fmuc_status fmuc_inst_get_nominals(fmuc_inst *in, double *nominal, size_t nx)
     return st;
 }
 
+fmuc_status fmuc_inst_get_state_value_references(fmuc_inst *in, fmuc_vr *vr, size_t nx)
+{
+    if (!in->ops->get_state_value_references)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out g;
+    fmuc_vr *b = fmuc_inst__gout_begin(&g, vr, nx, sizeof *vr);
+    fmuc_status st = in->ops->get_state_value_references(in, b, nx);
+    fmuc_inst__gout_end(in, &g, "vrx");
+    return st;
+}
+
 fmuc_status fmuc_inst_get_state(fmuc_inst *in, fmuc_fmu_state *state) { DISPATCH_(get_state, state); }
 fmuc_status fmuc_inst_set_state(fmuc_inst *in, fmuc_fmu_state state) { DISPATCH_(set_state, state); }
 fmuc_status fmuc_inst_free_state(fmuc_inst *in, fmuc_fmu_state *state) { DISPATCH_(free_state, state); }

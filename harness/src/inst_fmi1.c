@@ -721,6 +721,12 @@ ARRAY_OUT_(get_derivatives, fmiGetDerivatives)
 ARRAY_OUT_(get_event_indicators, fmiGetEventIndicators)
 ARRAY_OUT_(get_nominals, fmiGetNominalContinuousStates)
 
+static fmuc_status get_state_value_references(fmuc_inst *in, fmuc_vr *vr, size_t nx)
+{
+    const fmi1_lib *l = L_(in);
+    CALL_(l, fmiGetStateValueReferences, e->n[0] = nx, C_(in), (fmiValueReference *)vr, nx);
+}
+
 const fmuc_inst_ops fmuc_inst__fmi1_ops = {
     .version = 1,
     .op_names = op_names,
@@ -755,4 +761,5 @@ const fmuc_inst_ops fmuc_inst__fmi1_ops = {
     .get_derivatives = get_derivatives,
     .get_event_indicators = get_event_indicators,
     .get_nominals = get_nominals,
+    .get_state_value_references = get_state_value_references,
 };

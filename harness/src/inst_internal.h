@@ -80,6 +80,7 @@ typedef struct fmuc_inst_ops {
     fmuc_status (*get_derivatives)(fmuc_inst *in, double *dx, size_t nx);
     fmuc_status (*get_event_indicators)(fmuc_inst *in, double *z, size_t nz);
     fmuc_status (*get_nominals)(fmuc_inst *in, double *x, size_t nx);
+    fmuc_status (*get_state_value_references)(fmuc_inst *in, fmuc_vr *vr, size_t nx);
     fmuc_status (*get_state)(fmuc_inst *in, fmuc_fmu_state *s);
     fmuc_status (*set_state)(fmuc_inst *in, fmuc_fmu_state s);
     fmuc_status (*free_state)(fmuc_inst *in, fmuc_fmu_state *s);

@@ -795,3 +795,32 @@ Test(fmi1_cs, input_derivatives_refused_fails_and_ignored_warns, .timeout = 300)
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+/* ---- me-state-value-references (FMI 1.0 ME only) ---- */
+
+/* Fixture: the references of the derivatives instead of the states (Real variables whose values
+ * are not the states). Variant: references no variable has. The project's good ME FMUs and the
+ * PyFMI 1.0 bouncing ball name their states; the Reference-FMUs 0.0.39 refuse the call with
+ * fmiError, which 1.0 allows for an unsupported function: not applicable, never a failure. */
+Test(fmi1_me, state_value_references_fixtures_fail_good_fmus_pass, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-state-value-references",
+                         FMUC_FMU_DIR "/broken/me-state-value-references.fmu"),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(mev_run("me-state-value-references",
+                         FMUC_FMU_DIR "/broken/me-state-value-references--unknown.fmu"),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(mev_run("me-state-value-references",
+                         FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(mev_run("me-state-value-references", FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu"),
+                 FMUC_VERDICT_PASS);
+    const char *ref = FMUC_SHARED_DIR "/reference-fmus/fmi1/me/VanDerPol.fmu";
+    if (access(ref, R_OK) == 0)
+        cr_expect_eq(mev_run("me-state-value-references", ref), FMUC_VERDICT_NA);
+    const char *pyfmi = FMUC_SHARED_DIR
+        "/thirdparty/fmus/modelon-community+PyFMI/src/pyfmi/examples/files/FMUs/ME1.0/"
+        "bouncingBall.fmu";
+    if (access(pyfmi, R_OK) == 0)
+        cr_expect_eq(mev_run("me-state-value-references", pyfmi), FMUC_VERDICT_PASS);
+}

@@ -321,6 +321,11 @@ fmuc_status fmuc_inst_get_continuous_states(fmuc_inst *in, double *x, size_t nx)
 fmuc_status fmuc_inst_get_derivatives(fmuc_inst *in, double *dx, size_t nx);
 fmuc_status fmuc_inst_get_event_indicators(fmuc_inst *in, double *z, size_t nz);
 fmuc_status fmuc_inst_get_nominals(fmuc_inst *in, double *nominal, size_t nx);
+/** FMI 1.0 ME fmiGetStateValueReferences: the valueReference of each continuous state, or
+ *  fmiUndefinedValueReference (FMUC_VR_UNDEFINED_FMI1); not provided in FMI 2.0 and 3.0, which
+ *  declare the states in the model description. */
+fmuc_status fmuc_inst_get_state_value_references(fmuc_inst *in, fmuc_vr *vr, size_t nx);
+#define FMUC_VR_UNDEFINED_FMI1 ((fmuc_vr)0xFFFFFFFFu)
 
 /* ---------------------------------------------------------------------------------------------
  * FMU state and directional derivatives
