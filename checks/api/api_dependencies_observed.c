@@ -576,24 +576,31 @@ static int read_unknowns(dep_run *r, dval *y)
     return fmuc_status_ok(st) ? 0 : st;
 }
 
+/* One value of any base type, aligned for each */
+typedef union raw1 {
+    double d;
+    int64_t i;
+    unsigned char b[16];
+} raw1;
+
 static int set_value(dep_run *r, const dep_in *k, const dval *u)
 {
     fmuc_vr vr = k->var->value_reference;
-    unsigned char raw[16];
-    memset(raw, 0, sizeof raw);
-    to_raw(k->ib, u, raw);
-    int st = st_of(r, fmuc_inst_set(r->c, k->ib, &vr, 1, raw, 1));
+    raw1 raw;
+    memset(&raw, 0, sizeof raw);
+    to_raw(k->ib, u, &raw);
+    int st = st_of(r, fmuc_inst_set(r->c, k->ib, &vr, 1, &raw, 1));
     return fmuc_status_ok(st) ? 0 : st;
 }
 
 static int get_input(dep_run *r, const dep_in *k, dval *u)
 {
     fmuc_vr vr = k->var->value_reference;
-    unsigned char raw[16];
-    memset(raw, 0, sizeof raw);
-    int st = st_of(r, fmuc_inst_get(r->c, k->ib, &vr, 1, raw, 1));
+    raw1 raw;
+    memset(&raw, 0, sizeof raw);
+    int st = st_of(r, fmuc_inst_get(r->c, k->ib, &vr, 1, &raw, 1));
     if (fmuc_status_ok(st))
-        from_raw(k->ib, raw, 0, u);
+        from_raw(k->ib, &raw, 0, u);
     return st;
 }
 
