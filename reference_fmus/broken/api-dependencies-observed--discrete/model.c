@@ -89,7 +89,12 @@ static fmi2Status dir_deriv_gear(fmuc_m_ctx *ctx, void *data, const fmi2ValueRef
                      dv_unknown);
 }
 
-const fmuc_m_desc fmuc_model = {
+/* The FMI 1.0 fixture names this descriptor otherwise and gives its own */
+#ifndef DD_DESC_NAME
+#define DD_DESC_NAME fmuc_model
+#endif
+
+const fmuc_m_desc DD_DESC_NAME = {
     .model_name = "SpringMassDamper", .model_identifier = "SpringMassDamper", .version = "1.0",
     .author = "fmucheck", .vars = gear_vars, .nvars = sizeof gear_vars / sizeof gear_vars[0],
     .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP, .start = 0.0,
