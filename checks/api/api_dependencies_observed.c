@@ -14,7 +14,8 @@
  *     inputs; empty, on none. 1.0 declares nothing of state derivatives: outputs only.
  * Each scalar input of a float, integer, Boolean or enumeration type (FMI 2.0/1.0 Real,
  * Integer, Boolean, Enumeration; FMI 3.0 Float32/64, Int8..UInt64, Boolean, Enumeration) is
- * perturbed and restored while time and continuous states stay where they are: a float one to
+ * perturbed and restored while time stays where it is (and the continuous states, unless an
+ * event iteration changes them): a float one to
  * two values within [min, max] (1 % of |value|, else of |nominal|, else 1 away), an integer one
  * to two neighbours within [min, max] and the type's range, an enumeration to up to two other
  * declared items within [min, max], a Boolean flipped (one value). Where the state machine lets
@@ -22,7 +23,8 @@
  *   ModelExchange  a continuous input (variability="continuous", none declared
  *                  canHandleMultipleSetPerTimeInstant="false", F-12) in Continuous-Time Mode
  *                  after initialization (2.0 §3.2.3 rule 5; FMI 1.0: after fmiInitialize and
- *                  the event iteration); a discrete one (every non-float input) only in Event
+ *                  the event iteration); a discrete one (variability="discrete": every
+ *                  integer, Boolean and enumeration input, and discrete floats) only in Event
  *                  Mode (2.0 §3.2.3 rule 4, 3.0.2 §3.2 state table): fmi2EnterEventMode /
  *                  fmi3EnterEventMode, the set, the event iteration of the step driver
  *                  (fmi2NewDiscreteStates / fmi3UpdateDiscreteStates until no new one is
