@@ -12,24 +12,43 @@
  *     description is the ME one plus <Implementation>): the <DirectDependency> element of an
  *     output lists by <Name> the inputs it depends on directly; absent, it depends on all
  *     inputs; empty, on none. 1.0 declares nothing of state derivatives: outputs only.
- * Each float input (FMI 2.0/1.0 Real, FMI 3.0 Float64 or Float32 scalar) is perturbed (two
- * values within [min, max], 1 % of |value| or else of |nominal| or 1 away) while time and
- * continuous states stay where they are:
- *   ModelExchange  in Continuous-Time Mode after initialization (FMI 1.0: after fmiInitialize
- *                  and the event iteration; continuous inputs only, and none declared
- *                  canHandleMultipleSetPerTimeInstant="false", F-12); outputs and (2.0, 3.0)
- *                  state derivatives are read;
- *   CoSimulation   at the communication point after initialization, before any doStep;
+ * Each scalar input of a float, integer, Boolean or enumeration type (FMI 2.0/1.0 Real,
+ * Integer, Boolean, Enumeration; FMI 3.0 Float32/64, Int8..UInt64, Boolean, Enumeration) is
+ * perturbed and restored while time stays where it is (and the continuous states, unless an
+ * event iteration changes them): a float one to
+ * two values within [min, max] (1 % of |value|, else of |nominal|, else 1 away), an integer one
+ * to two neighbours within [min, max] and the type's range, an enumeration to up to two other
+ * declared items within [min, max], a Boolean flipped (one value). Where the state machine lets
+ * it be set:
+ *   ModelExchange  a continuous input (variability="continuous", none declared
+ *                  canHandleMultipleSetPerTimeInstant="false", F-12) in Continuous-Time Mode
+ *                  after initialization (2.0 §3.2.3 rule 5; FMI 1.0: after fmiInitialize and
+ *                  the event iteration); a discrete one (variability="discrete": every
+ *                  integer, Boolean and enumeration input, and discrete floats) only in Event
+ *                  Mode (2.0 §3.2.3 rule 4, 3.0.2 §3.2 state table): fmi2EnterEventMode /
+ *                  fmi3EnterEventMode, the set, the event iteration of the step driver
+ *                  (fmi2NewDiscreteStates / fmi3UpdateDiscreteStates until no new one is
+ *                  needed; FMI 1.0: the set, then fmiEventUpdate, fmi1-rules F-05), back to
+ *                  Continuous-Time Mode; outputs and (2.0, 3.0) state derivatives are read
+ *                  there;
+ *   CoSimulation   every input at the communication point after initialization, before any
+ *                  doStep (2.0 §4.2.4; 3.0.2 Step Mode: non-clocked discrete inputs too);
  *                  outputs are read (the direct feedthrough an importer's algebraic loop
  *                  handling relies on).
- * An unknown whose declaration leaves out that input (or an alias of it) and that moves clearly
- * beyond noise for both values and returns to its value when the input is restored fails: an
+ * Watched unknowns: scalar outputs of the same types and (ME 2.0/3.0) the state derivatives; a
+ * float one "moves" when it leaves the noise band, a discrete one when its value differs, for
+ * both perturbation values (the one flip of a Boolean).
+ * An unknown whose declaration leaves out that input (or an alias of it) and that moves for
+ * every perturbation value and returns to its value when the input is restored fails: an
  * importer that orders its calls by the declared structure (§3.2.2: "output variables can be
  * retrieved ... according to the model structure") reads it before setting the input and gets
- * a stale value, and a master that breaks algebraic loops by it misses one. Declared
+ * a stale value, and a master that breaks algebraic loops by it misses one. An unknown that does
+ * not return (a discrete state latched the input at the event) is not judged. Declared
  * dependencies that do not move are only counted (declaring more than is used is allowed).
- * FMI 3.0 arrays (inputs or unknowns with <Dimension>), clocked inputs and other base types are
- * counted and left out. At most MAX_INPUTS inputs per interface (the count is noted). */
+ * FMI 3.0 arrays (inputs or unknowns with <Dimension>), clocked inputs, String/Binary/Clock
+ * inputs and outputs are counted and left out. At most MAX_INPUTS inputs per interface (the
+ * count is noted). */
+#include "fmuc/fmuc_step.h"
 #include "me/me_util.h"
 
 #define MAX_INPUTS 100
@@ -38,13 +57,25 @@
 #define REL_MOVE 1e-6  /* moved: |y - y0| > REL_MOVE * max|y| + ABS_MOVE * nominal */
 #define ABS_MOVE 1e-10
 #define MAX_REPORTED 30
+#define MAX_EVENT_ITERATIONS 1000
+#define MAX_EVENT_TEXT "1000" /* the same, for messages */
+
+/* What a value is: float (f), or integer, Boolean and enumeration (i: the value; FMI 3.0 UInt64
+ * as its bit pattern) */
+typedef struct dval {
+    double f;
+    int64_t i;
+} dval;
 
 typedef struct dep_in {
     const fmuc_md_var *var;
     uint32_t index; /* 1-based ModelVariables index */
-    int f32;        /* FMI 3.0 Float32 */
+    fmuc_inst_base ib;
+    int flt;        /* a float type (Float64/Real, Float32) */
+    int at_event;   /* ME: set in Event Mode (a discrete input) */
     int hmin, hmax;
     double mn, mx, nom; /* nom: |nominal| when declared, else 0 */
+    const fmuc_md_type *et; /* enumeration: its declared type (items), or NULL */
 } dep_in;
 
 typedef struct dep_unk {
@@ -54,20 +85,24 @@ typedef struct dep_unk {
     const fmuc_md_var_ext *x; /* FMI 1.0: the DirectDependency record (NULL: none given) */
     const char *list;         /* "Outputs" / "Derivatives" (2.0), "Output" / ... (3.0) */
     double nom;               /* |nominal| when declared, else 1 */
+    fmuc_inst_base ib;        /* derivatives: FLOAT64 */
 } dep_unk;
 
+/* The unknowns are read in groups of one base type: outputs in the order of fmuc_inst_base,
+ * then the state derivatives. */
 typedef struct dep_plan {
     fmuc_iface iface;
     const char *iname;
     int ver;
-    size_t nin, nin_eligible;
+    size_t nin, nin_eligible, nin_event;
     dep_in *in;
-    size_t ny, ny64, nx; /* float outputs (the first ny64 Float64/Real), state derivatives (ME) */
-    dep_unk *unk;        /* ny outputs, then nx derivatives in state order */
+    size_t ny, nx; /* outputs, state derivatives (ME) */
+    size_t gstart[FMUC_INST_NBASE], gn[FMUC_INST_NBASE]; /* output groups by base type */
+    dep_unk *unk;  /* ny outputs, then nx derivatives in state order */
     fmuc_vr *yvr;
     size_t npairs; /* (input, unknown) pairs the declarations exclude */
-    size_t skipped_type, skipped_discrete, skipped_multiset, skipped_bounds, skipped_array,
-        skipped_clocked, unk_array;
+    size_t skipped_type, skipped_multiset, skipped_bounds, skipped_array, skipped_clocked,
+        unk_array;
     int dx_arrays; /* FMI 3.0: a state derivative is an array (derivatives not watched) */
 } dep_plan;
 
@@ -89,12 +124,21 @@ static double nominal_of(const fmuc_md *md, const fmuc_md_var *v)
     return 0.0;
 }
 
-/* A float variable with a valueReference: Real (1.0, 2.0), Float64 or Float32 (3.0). */
-static int is_float(const fmuc_md_var *v)
+/* The instance base type a variable is perturbed or watched as: float, integer, Boolean or
+ * enumeration with a valueReference; FMUC_INST_NBASE otherwise (String, Binary, Clock). */
+static fmuc_inst_base watch_base(const fmuc_md_var *v)
 {
-    return v && v->type == FMUC_TYPE_REAL &&
-           (v->base == FMUC_BT_FLOAT64 || v->base == FMUC_BT_FLOAT32) &&
-           (v->has & FMUC_HAS_VALUE_REFERENCE);
+    if (!v || !(v->has & FMUC_HAS_VALUE_REFERENCE))
+        return FMUC_INST_NBASE;
+    fmuc_inst_base b = apiu_inst_base(v->base);
+    return b == FMUC_INST_STRING || b == FMUC_INST_BINARY || b == FMUC_INST_CLOCK
+               ? FMUC_INST_NBASE
+               : b;
+}
+
+static int is_float_base(fmuc_inst_base b)
+{
+    return b == FMUC_INST_FLOAT64 || b == FMUC_INST_FLOAT32;
 }
 
 /* The extension record of the variable at 1-based index, or NULL. */
@@ -111,8 +155,8 @@ static int is_array(const fmuc_md *md, uint32_t index)
     return x && x->ndims > 0;
 }
 
-/* Does unknown q declare a dependency on input k (itself or a float variable with its
- * valueReference, i.e. an alias)? No declaration: on every known (every input in 1.0). */
+/* Does unknown q declare a dependency on input k (itself or a variable of its base type with
+ * its valueReference, i.e. an alias)? No declaration: on every known (every input in 1.0). */
 static int declares(const fmuc_md *md, const dep_unk *q, const dep_in *k)
 {
     if (md->fmi == FMUC_FMI1) {
@@ -126,7 +170,7 @@ static int declares(const fmuc_md *md, const dep_unk *q, const dep_in *k)
                 return 1;
             for (size_t j = 0; j < md->nvars; j++) /* an alias of k named instead */
                 if (md->vars[j].name && strcmp(md->vars[j].name, n) == 0 &&
-                    is_float(&md->vars[j]) &&
+                    watch_base(&md->vars[j]) == k->ib &&
                     md->vars[j].value_reference == k->var->value_reference)
                     return 1;
         }
@@ -139,7 +183,7 @@ static int declares(const fmuc_md *md, const dep_unk *q, const dep_in *k)
         if (u->deps[i] == k->index)
             return 1;
         const fmuc_md_var *d = fmuc_md_var_at(md, u->deps[i]);
-        if (is_float(d) && d->value_reference == k->var->value_reference)
+        if (d && watch_base(d) == k->ib && d->value_reference == k->var->value_reference)
             return 1;
     }
     return 0;
@@ -151,35 +195,44 @@ static int explicit_list(const fmuc_md *md, const dep_unk *q)
     return md->fmi == FMUC_FMI1 ? q->x && q->x->has_direct_dependency : q->u->has_deps;
 }
 
-/* Add the float outputs of base bt (Float64/Real or Float32) to the plan. */
-static void plan_outputs(const fmuc_md *md, dep_plan *p, unsigned bt)
+/* Add the scalar outputs of instance base type b to the plan (one group). */
+static void plan_outputs(const fmuc_md *md, dep_plan *p, fmuc_inst_base b)
 {
     int v3 = md->fmi == FMUC_FMI3;
+    p->gstart[b] = p->ny;
     if (md->fmi == FMUC_FMI1) {
         for (size_t i = 0; i < md->nvars; i++) {
             const fmuc_md_var *v = &md->vars[i];
-            if (v->causality != FMUC_CAUS_OUTPUT || !is_float(v) || v->base != bt)
+            if (v->causality != FMUC_CAUS_OUTPUT || watch_base(v) != b)
                 continue;
             double n = nominal_of(md, v);
             p->unk[p->ny] = (dep_unk){v, (uint32_t)(i + 1), NULL, ext_at(md, (uint32_t)(i + 1)),
-                                      "DirectDependency", n > 0 ? n : 1.0};
+                                      "DirectDependency", n > 0 ? n : 1.0, b};
             p->yvr[p->ny++] = v->value_reference;
         }
-        return;
-    }
-    for (size_t i = 0; i < md->noutputs; i++) {
-        const fmuc_md_var *v = fmuc_md_var_at(md, md->outputs[i].index);
-        if (!is_float(v) || v->base != bt)
-            continue;
-        if (v3 && is_array(md, md->outputs[i].index)) {
-            p->unk_array++;
-            continue;
+    } else {
+        for (size_t i = 0; i < md->noutputs; i++) {
+            const fmuc_md_var *v = fmuc_md_var_at(md, md->outputs[i].index);
+            if (watch_base(v) != b)
+                continue;
+            if (v3 && is_array(md, md->outputs[i].index)) {
+                p->unk_array++;
+                continue;
+            }
+            double n = nominal_of(md, v);
+            p->unk[p->ny] = (dep_unk){v, md->outputs[i].index, &md->outputs[i], NULL,
+                                      v3 ? "Output" : "Outputs", n > 0 ? n : 1.0, b};
+            p->yvr[p->ny++] = v->value_reference;
         }
-        double n = nominal_of(md, v);
-        p->unk[p->ny] = (dep_unk){v, md->outputs[i].index, &md->outputs[i], NULL,
-                                  v3 ? "Output" : "Outputs", n > 0 ? n : 1.0};
-        p->yvr[p->ny++] = v->value_reference;
     }
+    p->gn[b] = p->ny - p->gstart[b];
+}
+
+/* The enumeration type of v (its declared type when that has items), or NULL. */
+static const fmuc_md_type *enum_type(const fmuc_md *md, const fmuc_md_var *v)
+{
+    const fmuc_md_type *t = apiu_decl_type(md, v);
+    return t && t->nitems ? t : NULL;
 }
 
 /* The plan of one interface; 0, or -1 with why (not applicable there). */
@@ -219,7 +272,8 @@ static int plan_build(const fmuc_md *md, fmuc_iface iface, dep_plan *p, char *wh
         const fmuc_md_var *v = &md->vars[i];
         if (v->causality != FMUC_CAUS_INPUT)
             continue;
-        if (!is_float(v)) {
+        fmuc_inst_base b = watch_base(v);
+        if (b == FMUC_INST_NBASE) {
             p->skipped_type++;
             continue;
         }
@@ -232,34 +286,36 @@ static int plan_build(const fmuc_md *md, fmuc_iface iface, dep_plan *p, char *wh
             p->skipped_clocked++; /* FMI 3.0: set only in Event Mode of its clock */
             continue;
         }
-        if (me && v->variability != FMUC_VAR_CONTINUOUS) {
-            p->skipped_discrete++; /* set only in Event Mode (1.0: at an event) */
-            continue;
-        }
         if (me && (v->has & FMUC_HAS_MULTISET) && !(v->flags & FMUC_FLAG_MULTISET)) {
             p->skipped_multiset++;
             continue;
         }
-        dep_in k = {.var = v, .index = (uint32_t)(i + 1), .f32 = v->base == FMUC_BT_FLOAT32};
+        dep_in k = {.var = v, .index = (uint32_t)(i + 1), .ib = b, .flt = is_float_base(b)};
+        /* ME: only a continuous float input may be set in Continuous-Time Mode */
+        k.at_event = me && (!k.flt || v->variability != FMUC_VAR_CONTINUOUS);
         k.hmin = apiu_min(md, v, &k.mn);
         k.hmax = apiu_max(md, v, &k.mx);
         k.nom = nominal_of(md, v);
+        if (b == FMUC_INST_ENUMERATION)
+            k.et = enum_type(md, v);
         if (k.hmin && k.hmax && !(k.mn < k.mx)) {
             p->skipped_bounds++;
             continue;
         }
         p->nin_eligible++;
-        if (p->nin < MAX_INPUTS)
+        if (p->nin < MAX_INPUTS) {
+            p->nin_event += k.at_event;
             p->in[p->nin++] = k;
+        }
     }
-    plan_outputs(md, p, FMUC_BT_FLOAT64);
-    p->ny64 = p->ny;
-    plan_outputs(md, p, FMUC_BT_FLOAT32);
+    for (int b = 0; b < FMUC_INST_NBASE; b++)
+        if (b != FMUC_INST_STRING && b != FMUC_INST_BINARY && b != FMUC_INST_CLOCK)
+            plan_outputs(md, p, (fmuc_inst_base)b);
     for (size_t i = 0; watch_dx && i < m.nx; i++) {
         double n = nominal_of(md, m.dxvar[i]);
         p->unk[p->ny + i] = (dep_unk){m.dxvar[i], m.dx_index[i], m.dx_unknown[i], NULL,
                                       v3 ? "ContinuousStateDerivative" : "Derivatives",
-                                      n > 0 ? n : 1.0};
+                                      n > 0 ? n : 1.0, FMUC_INST_FLOAT64};
     }
     p->nx = watch_dx ? m.nx : 0;
     meu_model_free(&m);
@@ -271,32 +327,34 @@ static int plan_build(const fmuc_md *md, fmuc_iface iface, dep_plan *p, char *wh
         if (v3)
             snprintf(more, sizeof more, ", arrays: %zu, clocked: %zu", p->skipped_array,
                      p->skipped_clocked);
-        snprintf(why, wl, "no %s input that can be set %s (other types: %zu, discrete: %zu, "
+        snprintf(why, wl, "no %s input that can be set (other types: %zu, "
                           "canHandleMultipleSetPerTimeInstant=\"false\": %zu, empty [min, max]: "
                           "%zu%s)",
-                 v3 ? "scalar Float64/Float32" : "Real",
-                 me ? "in Continuous-Time Mode" : "at a communication point", p->skipped_type,
-                 p->skipped_discrete, p->skipped_multiset, p->skipped_bounds, more);
+                 v3 ? "scalar float, integer, Boolean or enumeration"
+                    : "Real, Integer, Boolean or Enumeration",
+                 p->skipped_type, p->skipped_multiset, p->skipped_bounds, more);
         return -1;
     }
     if (!p->npairs) {
         if (p->ver == 1)
-            snprintf(why, wl, "every Real output lists every input it could move with in its "
-                              "<DirectDependency>, or has none (then it depends on all inputs): "
-                              "nothing an experiment could contradict");
+            snprintf(why, wl, "every Real, Integer, Boolean or Enumeration output lists every "
+                              "input it could move with in its <DirectDependency>, or has none "
+                              "(then it depends on all inputs): nothing an experiment could "
+                              "contradict");
         else
             snprintf(why, wl, "every %soutput and state derivative lists every input it could "
                               "move with, or has no dependencies attribute (then it depends on "
                               "all knowns): nothing an experiment could contradict%s",
-                     v3 ? "scalar float " : "Real ",
-                     p->unk_array || p->dx_arrays ? " (array unknowns not watched)" : "");
+                     v3 ? "scalar " : "", p->unk_array || p->dx_arrays
+                                              ? " (array unknowns not watched)"
+                                              : "");
         return -1;
     }
     return 0;
 }
 
-/* Two values for input k near u0, within [min, max], different from u0 and each other. */
-static int choose(const dep_in *k, double u0, double *p1, double *p2)
+/* Two values for float input k near u0, within [min, max], different from u0 and each other. */
+static int choose_float(const dep_in *k, double u0, double *p1, double *p2)
 {
     double lo = k->hmin ? k->mn : -HUGE_VAL, hi = k->hmax ? k->mx : HUGE_VAL;
     if (!isfinite(u0) || u0 < lo || u0 > hi)
@@ -317,7 +375,7 @@ static int choose(const dep_in *k, double u0, double *p1, double *p2)
         *p1 = u0 + r / 3.0;
         *p2 = u0 + 2.0 * r / 3.0;
     }
-    if (k->f32) { /* the values the FMU will hold */
+    if (k->ib == FMUC_INST_FLOAT32) { /* the values the FMU will hold */
         *p1 = (float)*p1;
         *p2 = (float)*p2;
     }
@@ -327,6 +385,86 @@ static int choose(const dep_in *k, double u0, double *p1, double *p2)
                : -1;
 }
 
+/* The range of an integer base type (UInt64 capped at INT64_MAX: larger values are left). */
+static void int_range(fmuc_inst_base b, int64_t *lo, int64_t *hi)
+{
+    switch (b) {
+    case FMUC_INST_INT8: *lo = INT8_MIN, *hi = INT8_MAX; break;
+    case FMUC_INST_UINT8: *lo = 0, *hi = UINT8_MAX; break;
+    case FMUC_INST_INT16: *lo = INT16_MIN, *hi = INT16_MAX; break;
+    case FMUC_INST_UINT16: *lo = 0, *hi = UINT16_MAX; break;
+    case FMUC_INST_INT32: *lo = INT32_MIN, *hi = INT32_MAX; break;
+    case FMUC_INST_UINT32: *lo = 0, *hi = UINT32_MAX; break;
+    case FMUC_INST_UINT64: *lo = 0, *hi = INT64_MAX; break;
+    default: *lo = INT64_MIN, *hi = INT64_MAX; break;
+    }
+}
+
+/* Narrow [lo, hi] to the declared [min, max] (doubles, rounded inward). */
+static void clamp_declared(const dep_in *k, int64_t *lo, int64_t *hi)
+{
+    if (k->hmin && ceil(k->mn) > (double)*lo)
+        *lo = ceil(k->mn) >= 9.2233720368547758e18 ? INT64_MAX : (int64_t)ceil(k->mn);
+    if (k->hmax && floor(k->mx) < (double)*hi)
+        *hi = floor(k->mx) <= -9.2233720368547758e18 ? INT64_MIN : (int64_t)floor(k->mx);
+}
+
+/* Up to two perturbation values of input k at u0 (another legal value each); the count (0: no
+ * room). */
+static int choose(const dep_in *k, const dval *u0, dval *p)
+{
+    memset(p, 0, 2 * sizeof *p);
+    if (k->flt)
+        return choose_float(k, u0->f, &p[0].f, &p[1].f) == 0 ? 2 : 0;
+    if (k->ib == FMUC_INST_BOOLEAN) {
+        p[0].i = !u0->i;
+        return 1;
+    }
+    int64_t lo, hi, u = u0->i;
+    int_range(k->ib == FMUC_INST_ENUMERATION ? FMUC_INST_INT64 : k->ib, &lo, &hi);
+    clamp_declared(k, &lo, &hi);
+    if (k->ib == FMUC_INST_UINT64 && u < 0)
+        return 0; /* beyond INT64_MAX */
+    if (k->ib == FMUC_INST_ENUMERATION) {
+        /* other declared items within [min, max], from the one after u0's on, cyclically */
+        if (!k->et)
+            return 0;
+        size_t n = k->et->nitems, at = 0, got = 0;
+        for (size_t j = 0; j < n; j++) {
+            const fmuc_md_item *it = &k->et->items[j];
+            if ((it->has_value ? it->value : (int64_t)j + 1) == u)
+                at = j + 1;
+        }
+        for (size_t s = 0; s < n && got < 2; s++) {
+            size_t j = (at + s) % n;
+            const fmuc_md_item *it = &k->et->items[j];
+            int64_t v = it->has_value ? it->value : (int64_t)j + 1;
+            if (v != u && v >= lo && v <= hi && (!got || v != p[0].i))
+                p[got++].i = v;
+        }
+        return (int)got;
+    }
+    if (u < lo || u > hi)
+        return 0;
+    int up1 = u < hi, up2 = up1 && u + 1 < hi, dn1 = u > lo, dn2 = dn1 && u - 1 > lo;
+    if (up1 && dn1) {
+        p[0].i = u + 1;
+        p[1].i = u - 1;
+    } else if (up2) {
+        p[0].i = u + 1;
+        p[1].i = u + 2;
+    } else if (dn2) {
+        p[0].i = u - 1;
+        p[1].i = u - 2;
+    } else if (up1 || dn1) {
+        p[0].i = up1 ? u + 1 : u - 1;
+        return 1;
+    } else {
+        return 0;
+    }
+    return 2;
+}
+
 /* --- worker ------------------------------------------------------------------------------- */
 
 typedef struct dep_run {
@@ -334,9 +472,13 @@ typedef struct dep_run {
     fmuc_worker_ctx *ctx;
     fmuc_inst *c;
     int worst;
+    int ended; /* the FMU asked to terminate, or an event iteration did not settle */
     double t;
-    float *f32; /* scratch for Float32 values (ny - ny64, at least 1) */
-    size_t reported, undeclared, confirmed, unused, unsteady, inputs_done;
+    void *scratch; /* values of one group of unknowns (ny elements of 8 bytes, at least 1) */
+    const dep_in *setting; /* the input the event iteration's hook sets */
+    const dval *setval;
+    int setst;
+    size_t reported, undeclared, confirmed, unused, unsteady, inputs_done, inputs_event;
 } dep_run;
 
 static int st_of(dep_run *r, int st)
@@ -346,15 +488,16 @@ static int st_of(dep_run *r, int st)
     return st;
 }
 
-/* The version's get/set function of a float base type, for messages. */
-static const char *fn_name(int ver, int set, int f32)
+/* The version's get/set function of base type b, for messages. */
+static const char *fn_name(int ver, int set, fmuc_inst_base b, char *buf, size_t n)
 {
-    if (ver == 3)
-        return set ? (f32 ? "fmi3SetFloat32" : "fmi3SetFloat64")
-                   : (f32 ? "fmi3GetFloat32" : "fmi3GetFloat64");
-    if (ver == 1)
-        return set ? "fmiSetReal" : "fmiGetReal";
-    return set ? "fmi2SetReal" : "fmi2GetReal";
+    if (ver == 3) {
+        snprintf(buf, n, "fmi3%s%s", set ? "Set" : "Get", apiu_base3_name(b));
+        return buf;
+    }
+    const char *t = is_float_base(b) ? "Real" : b == FMUC_INST_BOOLEAN ? "Boolean" : "Integer";
+    snprintf(buf, n, "fmi%s%s%s", ver == 2 ? "2" : "", set ? "Set" : "Get", t);
+    return buf;
 }
 
 static const char *do_step_name(int ver)
@@ -362,42 +505,167 @@ static const char *do_step_name(int ver)
     return ver == 1 ? "fmiDoStep" : ver == 3 ? "fmi3DoStep" : "fmi2DoStep";
 }
 
-/* Read the outputs into y and the derivatives into y + ny. 0, or the failing status. */
-static int read_unknowns(dep_run *r, double *y)
+/* Element i of a value array of base type b into v. */
+static void from_raw(fmuc_inst_base b, const void *raw, size_t i, dval *v)
+{
+    memset(v, 0, sizeof *v);
+    switch (b) {
+    case FMUC_INST_FLOAT32: v->f = ((const float *)raw)[i]; break;
+    case FMUC_INST_FLOAT64: v->f = ((const double *)raw)[i]; break;
+    case FMUC_INST_INT8: v->i = ((const int8_t *)raw)[i]; break;
+    case FMUC_INST_UINT8: v->i = ((const uint8_t *)raw)[i]; break;
+    case FMUC_INST_INT16: v->i = ((const int16_t *)raw)[i]; break;
+    case FMUC_INST_UINT16: v->i = ((const uint16_t *)raw)[i]; break;
+    case FMUC_INST_INT32: v->i = ((const int32_t *)raw)[i]; break;
+    case FMUC_INST_UINT32: v->i = ((const uint32_t *)raw)[i]; break;
+    case FMUC_INST_UINT64: v->i = (int64_t)((const uint64_t *)raw)[i]; break;
+    case FMUC_INST_BOOLEAN: v->i = ((const int *)raw)[i] != 0; break;
+    default: v->i = ((const int64_t *)raw)[i]; break; /* INT64, ENUMERATION */
+    }
+}
+
+/* One value of base type b into raw (8 bytes or more). */
+static void to_raw(fmuc_inst_base b, const dval *v, void *raw)
+{
+    switch (b) {
+    case FMUC_INST_FLOAT32: *(float *)raw = (float)v->f; break;
+    case FMUC_INST_FLOAT64: *(double *)raw = v->f; break;
+    case FMUC_INST_INT8: *(int8_t *)raw = (int8_t)v->i; break;
+    case FMUC_INST_UINT8: *(uint8_t *)raw = (uint8_t)v->i; break;
+    case FMUC_INST_INT16: *(int16_t *)raw = (int16_t)v->i; break;
+    case FMUC_INST_UINT16: *(uint16_t *)raw = (uint16_t)v->i; break;
+    case FMUC_INST_INT32: *(int32_t *)raw = (int32_t)v->i; break;
+    case FMUC_INST_UINT32: *(uint32_t *)raw = (uint32_t)v->i; break;
+    case FMUC_INST_UINT64: *(uint64_t *)raw = (uint64_t)v->i; break;
+    case FMUC_INST_BOOLEAN: *(int *)raw = v->i != 0; break;
+    default: *(int64_t *)raw = v->i; break;
+    }
+}
+
+/* A value of base type b as text. */
+static const char *val_text(fmuc_inst_base b, const dval *v, char *buf, size_t n)
+{
+    if (is_float_base(b))
+        snprintf(buf, n, "%.17g", v->f);
+    else if (b == FMUC_INST_BOOLEAN)
+        snprintf(buf, n, "%s", v->i ? "true" : "false");
+    else if (b == FMUC_INST_UINT64)
+        snprintf(buf, n, "%llu", (unsigned long long)(uint64_t)v->i);
+    else
+        snprintf(buf, n, "%lld", (long long)v->i);
+    return buf;
+}
+
+/* Read the outputs (group by group) and the derivatives into y. 0, or the failing status. */
+static int read_unknowns(dep_run *r, dval *y)
 {
     const dep_plan *p = r->p;
     int st = FMUC_STATUS_OK;
-    size_t n32 = p->ny - p->ny64;
-    if (p->ny64)
-        st = st_of(r, fmuc_inst_get_float64(r->c, p->yvr, p->ny64, y));
-    if (fmuc_status_ok(st) && n32) {
-        st = st_of(r, fmuc_inst_get(r->c, FMUC_INST_FLOAT32, p->yvr + p->ny64, n32, r->f32, n32));
-        for (size_t i = 0; fmuc_status_ok(st) && i < n32; i++)
-            y[p->ny64 + i] = r->f32[i];
+    for (int b = 0; b < FMUC_INST_NBASE && fmuc_status_ok(st); b++) {
+        size_t n = p->gn[b], s = p->gstart[b];
+        if (!n)
+            continue;
+        st = st_of(r, fmuc_inst_get(r->c, (fmuc_inst_base)b, p->yvr + s, n, r->scratch, n));
+        for (size_t i = 0; fmuc_status_ok(st) && i < n; i++)
+            from_raw((fmuc_inst_base)b, r->scratch, i, &y[s + i]);
     }
-    if (fmuc_status_ok(st) && p->nx)
-        st = st_of(r, fmuc_inst_get_derivatives(r->c, y + p->ny, p->nx));
+    if (fmuc_status_ok(st) && p->nx) {
+        double *dx = r->scratch;
+        st = st_of(r, fmuc_inst_get_derivatives(r->c, dx, p->nx));
+        for (size_t i = 0; fmuc_status_ok(st) && i < p->nx; i++)
+            y[p->ny + i] = (dval){.f = dx[i]};
+    }
     return fmuc_status_ok(st) ? 0 : st;
 }
 
-static int set_input(dep_run *r, const dep_in *k, double u)
+/* One value of any base type, aligned for each */
+typedef union raw1 {
+    double d;
+    int64_t i;
+    unsigned char b[16];
+} raw1;
+
+static int set_value(dep_run *r, const dep_in *k, const dval *u)
 {
     fmuc_vr vr = k->var->value_reference;
-    float f = (float)u;
-    int st = st_of(r, k->f32 ? fmuc_inst_set(r->c, FMUC_INST_FLOAT32, &vr, 1, &f, 1)
-                             : fmuc_inst_set_float64(r->c, &vr, 1, &u));
+    raw1 raw;
+    memset(&raw, 0, sizeof raw);
+    to_raw(k->ib, u, &raw);
+    int st = st_of(r, fmuc_inst_set(r->c, k->ib, &vr, 1, &raw, 1));
     return fmuc_status_ok(st) ? 0 : st;
 }
 
-static int get_input(dep_run *r, const dep_in *k, double *u)
+static int get_input(dep_run *r, const dep_in *k, dval *u)
 {
     fmuc_vr vr = k->var->value_reference;
-    float f = 0.0f;
-    int st = st_of(r, k->f32 ? fmuc_inst_get(r->c, FMUC_INST_FLOAT32, &vr, 1, &f, 1)
-                             : fmuc_inst_get_float64(r->c, &vr, 1, u));
-    if (k->f32 && fmuc_status_ok(st))
-        *u = f;
+    raw1 raw;
+    memset(&raw, 0, sizeof raw);
+    int st = st_of(r, fmuc_inst_get(r->c, k->ib, &vr, 1, &raw, 1));
+    if (fmuc_status_ok(st))
+        from_raw(k->ib, &raw, 0, u);
     return st;
+}
+
+/* The event iteration's hook: the input is set before its first call. */
+static int set_in_event(void *user, fmuc_inst *in, unsigned iteration,
+                        const fmuc_inst_event_info *info)
+{
+    (void)in;
+    (void)info;
+    dep_run *r = user;
+    if (iteration > 0)
+        return 0;
+    r->setst = set_value(r, r->setting, r->setval);
+    return r->setst != 0;
+}
+
+/* Set input k to u: a continuous one as it is; a discrete one in Model Exchange at an event
+ * (Event Mode, the set, the step driver's event iteration, Continuous-Time Mode; FMI 1.0: the
+ * set and fmiEventUpdate). 0, or the failing status (-1: the FMU asked to terminate or the
+ * iteration did not settle); after any failure at an event r->ended is set (the instance may
+ * still be in Event Mode); why names the call. */
+static int set_input(dep_run *r, const dep_in *k, const dval *u, char *why, size_t wl)
+{
+    if (!k->at_event)
+        return set_value(r, k, u);
+    /* a failure anywhere below may leave the instance in Event Mode: nothing more is probed */
+    r->ended = 1;
+    const dep_plan *p = r->p;
+    char nb[64];
+    int st = st_of(r, fmuc_inst_enter_event_mode(r->c));
+    if (!fmuc_status_ok(st)) {
+        snprintf(why, wl, "%s", apiu_fn(p->ver, p->iface, FMUC_INST_OP_ENTER_EVENT_MODE));
+        return st;
+    }
+    fmuc_step_event ev;
+    r->setting = k;
+    r->setval = u;
+    r->setst = 0;
+    int rc = fmuc_step_event_iteration(r->c, MAX_EVENT_ITERATIONS, set_in_event, NULL, r, &ev);
+    if (r->setst) {
+        snprintf(why, wl, "%s", fn_name(p->ver, 1, k->ib, nb, sizeof nb));
+        return r->setst;
+    }
+    if (rc != 0 && ev.failed) {
+        st_of(r, ev.status);
+        snprintf(why, wl, "%s",
+                 apiu_fn(p->ver, p->iface, FMUC_INST_OP_UPDATE_DISCRETE_STATES));
+        return ev.status;
+    }
+    if (rc != 0) {
+        snprintf(why, wl, "%s %s",
+                 apiu_fn(p->ver, p->iface, FMUC_INST_OP_UPDATE_DISCRETE_STATES),
+                 rc == 1 ? "asked to terminate the simulation"
+                         : "still asked for another iteration after " MAX_EVENT_TEXT " calls");
+        return -1;
+    }
+    st = st_of(r, fmuc_inst_enter_continuous_time_mode(r->c));
+    if (!fmuc_status_ok(st)) {
+        snprintf(why, wl, "%s", apiu_fn(p->ver, p->iface, FMUC_INST_OP_ENTER_CT_MODE));
+        return st;
+    }
+    r->ended = 0; /* back in Continuous-Time Mode */
+    return 0;
 }
 
 /* The declaration of q as written, for the message: "dependencies=\"...\"" (2.0: indices and
@@ -432,24 +700,42 @@ static void decl_text(const fmuc_md *md, const dep_unk *q, char *buf, size_t n)
         snprintf(buf + k, n - k, "\" without it");
 }
 
-static void judge(dep_run *r, const fmuc_md *md, const dep_in *k, double u0, double p1,
-                  double p2, const double *y0, const double *y1, const double *y2,
-                  const double *yr)
+/* Does unknown i of values a and b differ beyond noise (floats) or at all (discrete)? */
+static int differs(const dep_plan *p, size_t i, const dval *a, const dval *b, double thr)
+{
+    if (!is_float_base(p->unk[i].ib))
+        return a->i != b->i;
+    return fabs(a->f - b->f) > thr;
+}
+
+static void judge(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *u0,
+                  const dval *pv, int np, dval *const *y, const dval *y0, const dval *yr)
 {
     const dep_plan *p = r->p;
     for (size_t i = 0; i < p->ny + p->nx; i++) {
         const dep_unk *q = &p->unk[i];
-        if (!isfinite(y0[i]) || !isfinite(y1[i]) || !isfinite(y2[i]) || !isfinite(yr[i]))
-            continue;
-        double sc = fmax(fabs(y0[i]), fmax(fabs(y1[i]), fabs(y2[i])));
-        /* Float32 unknowns carry about 7 digits */
-        double rel = i >= p->ny64 && i < p->ny ? 1e-5 : REL_MOVE;
-        double thr = rel * sc + ABS_MOVE * q->nom;
-        if (fabs(yr[i] - y0[i]) > thr) {
+        int flt = is_float_base(q->ib);
+        double thr = 0.0;
+        if (flt) {
+            int fin = isfinite(y0[i].f) && isfinite(yr[i].f);
+            double sc = fmax(fabs(y0[i].f), fabs(yr[i].f));
+            for (int j = 0; j < np; j++) {
+                fin = fin && isfinite(y[j][i].f);
+                sc = fmax(sc, fabs(y[j][i].f));
+            }
+            if (!fin)
+                continue;
+            /* Float32 unknowns carry about 7 digits */
+            double rel = q->ib == FMUC_INST_FLOAT32 ? 1e-5 : REL_MOVE;
+            thr = rel * sc + ABS_MOVE * q->nom;
+        }
+        if (differs(p, i, &yr[i], &y0[i], thr)) {
             r->unsteady++; /* does not come back: not judged */
             continue;
         }
-        int moved = fabs(y1[i] - y0[i]) > thr && fabs(y2[i] - y0[i]) > thr;
+        int moved = 1;
+        for (int j = 0; j < np; j++)
+            moved = moved && differs(p, i, &y[j][i], &y0[i], thr);
         int decl = declares(md, q, k);
         if (moved && decl) {
             r->confirmed++;
@@ -459,21 +745,36 @@ static void judge(dep_run *r, const fmuc_md *md, const dep_in *k, double u0, dou
             r->undeclared++;
             if (r->reported++ >= MAX_REPORTED)
                 continue;
-            char decl_buf[600], where[160];
+            char decl_buf[600], where[200], ys[3][40], us[3][40];
             decl_text(md, q, decl_buf, sizeof decl_buf);
-            if (p->iface == FMUC_IFACE_ME)
+            if (p->iface == FMUC_IFACE_ME && k->at_event)
+                snprintf(where, sizeof where, "%s, time unchanged",
+                         p->ver == 1 ? "set, then fmiEventUpdate iterated"
+                         : p->ver == 3
+                             ? "set in Event Mode, fmi3UpdateDiscreteStates iterated, read in "
+                               "Continuous-Time Mode"
+                             : "set in Event Mode, fmi2NewDiscreteStates iterated, read in "
+                               "Continuous-Time Mode");
+            else if (p->iface == FMUC_IFACE_ME)
                 snprintf(where, sizeof where, "%s, time and states unchanged",
                          p->ver == 1 ? "after fmiInitialize" : "Continuous-Time Mode");
             else
                 snprintf(where, sizeof where, "communication point, no %s in between",
                          do_step_name(p->ver));
+            val_text(q->ib, &y0[i], ys[0], sizeof ys[0]);
+            val_text(q->ib, &y[0][i], ys[1], sizeof ys[1]);
+            val_text(q->ib, &y[np - 1][i], ys[2], sizeof ys[2]);
+            val_text(k->ib, u0, us[0], sizeof us[0]);
+            val_text(k->ib, &pv[0], us[1], sizeof us[1]);
+            val_text(k->ib, &pv[np - 1], us[2], sizeof us[2]);
             meu_violation(r->ctx,
-                          "%s: %s '%s' (vr %u) moved from %.17g to %.17g and %.17g when input "
-                          "'%s' (vr %u, index %u) was set from %.17g to %.17g and %.17g at t = "
-                          "%.17g (%s), but %s",
+                          "%s: %s '%s' (vr %u) moved from %s to %s%s%s when input '%s' (vr %u, "
+                          "index %u) was set from %s to %s%s%s at t = %.17g (%s), but %s",
                           p->iname, i < p->ny ? "output" : "state derivative", meu_name(q->var),
-                          q->var->value_reference, y0[i], y1[i], y2[i], meu_name(k->var),
-                          k->var->value_reference, k->index, u0, p1, p2, r->t, where, decl_buf);
+                          q->var->value_reference, ys[0], ys[1], np > 1 ? " and " : "",
+                          np > 1 ? ys[2] : "", meu_name(k->var), k->var->value_reference,
+                          k->index, us[0], us[1], np > 1 ? " and " : "", np > 1 ? us[2] : "",
+                          r->t, where, decl_buf);
         }
     }
 }
@@ -482,7 +783,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const dep_plan *p = payload;
     const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
-    char why[256], sb[32];
+    char why[256], sb[32], nb[64];
     if (apiu_load(ctx, p->iface) < 0)
         return 0;
     dep_run r;
@@ -499,22 +800,26 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     }
     r.t = md->experiment.present && md->experiment.has_start ? md->experiment.start_time : 0.0;
     size_t nu = p->ny + p->nx ? p->ny + p->nx : 1;
-    double *blk = calloc(4 * nu + p->nin + 1, sizeof *blk);
-    r.f32 = calloc(p->ny - p->ny64 + 1, sizeof *r.f32);
-    if (!blk || !r.f32) {
+    dval *blk = calloc(4 * nu + p->nin + 1, sizeof *blk);
+    r.scratch = calloc(nu, 8);
+    if (!blk || !r.scratch) {
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    double *y0 = blk, *y1 = blk + nu, *y2 = blk + 2 * nu, *yr = blk + 3 * nu;
-    double *u0 = blk + 4 * nu;
+    dval *y0 = blk, *yr = blk + 3 * nu, *u0 = blk + 4 * nu;
+    dval *const yp[2] = {blk + nu, blk + 2 * nu};
     fmuc_worker_phase(ctx, "base point");
     for (size_t k = 0; k < p->nin && !r.worst; k++) {
         int st = get_input(&r, &p->in[k], &u0[k]);
         if (!fmuc_status_ok(st)) {
             meu_note(ctx, "%s: %s of input '%s' (vr %u) returned %s; its start value is used",
-                     p->iname, fn_name(p->ver, 0, p->in[k].f32), meu_name(p->in[k].var),
-                     p->in[k].var->value_reference, fmuc_status_name(p->ver, st, sb, sizeof sb));
-            u0[k] = p->in[k].var->start; /* a float input has a start (NaN: not perturbed) */
+                     p->iname, fn_name(p->ver, 0, p->in[k].ib, nb, sizeof nb),
+                     meu_name(p->in[k].var), p->in[k].var->value_reference,
+                     fmuc_status_name(p->ver, st, sb, sizeof sb));
+            /* NaN (no start): a float input is not perturbed; a discrete one starts at 0 */
+            u0[k] = (dval){.f = p->in[k].var->start,
+                           .i = isfinite(p->in[k].var->start) ? (int64_t)p->in[k].var->start
+                                                              : 0};
         }
     }
     if (r.worst)
@@ -525,36 +830,55 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                p->nx ? " and derivatives" : "", fmuc_status_name(p->ver, st0, sb, sizeof sb));
         goto out;
     }
-    for (size_t k = 0; k < p->nin && !r.worst; k++) {
+    for (size_t k = 0; k < p->nin && !r.worst && !r.ended; k++) {
         const dep_in *in = &p->in[k];
-        double p1, p2;
-        if (choose(in, u0[k], &p1, &p2) < 0) {
-            meu_note(ctx, "%s: input '%s' (vr %u) = %.17g leaves no room within [min, max]: not "
+        dval pv[2];
+        int np = choose(in, &u0[k], pv);
+        if (!np) {
+            meu_note(ctx, "%s: input '%s' (vr %u) = %s leaves no other legal value%s: not "
                           "perturbed",
-                     p->iname, meu_name(in->var), in->var->value_reference, u0[k]);
+                     p->iname, meu_name(in->var), in->var->value_reference,
+                     val_text(in->ib, &u0[k], nb, sizeof nb),
+                     in->ib == FMUC_INST_ENUMERATION ? " among its items within [min, max]"
+                                                     : " within [min, max]");
             continue;
         }
         fmuc_worker_phase(ctx, "perturb input '%s'", meu_name(in->var));
-        int s1 = set_input(&r, in, p1);
-        int g1 = s1 ? 0 : read_unknowns(&r, y1);
-        int s2 = s1 || g1 ? 0 : set_input(&r, in, p2);
-        int g2 = s1 || g1 || s2 ? 0 : read_unknowns(&r, y2);
-        int s3 = r.worst ? 0 : set_input(&r, in, u0[k]); /* restore whatever happened */
-        int g3 = s3 || r.worst ? 0 : read_unknowns(&r, yr);
-        int bad = s1 ? s1 : g1 ? g1 : s2 ? s2 : g2 ? g2 : s3 ? s3 : g3;
+        char w[160] = "";
+        int bad = 0;
+        for (int j = 0; j < np && !bad; j++) {
+            bad = set_input(&r, in, &pv[j], w, sizeof w);
+            if (!bad && (bad = read_unknowns(&r, yp[j])) != 0)
+                snprintf(w, sizeof w, "reading the unknowns");
+        }
+        /* restore whatever happened (not after an Error or a requested end) */
+        if (!r.worst && !r.ended) {
+            char w2[160] = "";
+            int b2 = set_input(&r, in, &u0[k], w2, sizeof w2);
+            if (!b2 && (b2 = read_unknowns(&r, yr)) != 0)
+                snprintf(w2, sizeof w2, "reading the unknowns");
+            if (!bad && b2) {
+                bad = b2;
+                snprintf(w, sizeof w, "%s", w2);
+            }
+        } else if (!bad) {
+            bad = r.worst ? r.worst : -1;
+        }
         if (bad) {
-            meu_note(ctx, "%s: input '%s' (vr %u) not judged: setting it or reading the unknowns "
-                          "returned %s",
-                     p->iname, meu_name(in->var), in->var->value_reference,
-                     fmuc_status_name(p->ver, bad, sb, sizeof sb));
+            meu_note(ctx, "%s: input '%s' (vr %u) not judged: %s%s%s", p->iname,
+                     meu_name(in->var), in->var->value_reference, w[0] ? w : "the instance",
+                     bad > 0 || bad < -1 ? " returned " : "",
+                     bad > 0 || bad < -1 ? fmuc_status_name(p->ver, bad, sb, sizeof sb) : "");
             continue;
         }
         r.inputs_done++;
-        judge(&r, md, in, u0[k], p1, p2, y0, y1, y2, yr);
+        r.inputs_event += in->at_event;
+        judge(&r, md, in, &u0[k], pv, np, yp, y0, yr);
     }
 out:;
     cJSON *o = fmuc_worker_reply(ctx);
     cJSON_AddNumberToObject(o, "inputs_perturbed", (double)r.inputs_done);
+    cJSON_AddNumberToObject(o, "inputs_at_event", (double)r.inputs_event);
     cJSON_AddNumberToObject(o, "undeclared", (double)r.undeclared);
     cJSON_AddNumberToObject(o, "confirmed", (double)r.confirmed);
     cJSON_AddNumberToObject(o, "declared_unobserved", (double)r.unused);
@@ -563,7 +887,7 @@ out:;
         meu_note(ctx, "%s: %zu undeclared dependencies, the first %d reported", p->iname,
                  r.reported, MAX_REPORTED);
     free(blk);
-    free(r.f32);
+    free(r.scratch);
     if (r.worst != FMUC_STATUS_FATAL) {
         if (r.worst != FMUC_STATUS_ERROR)
             fmuc_inst_terminate(r.c);
@@ -646,7 +970,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 cJSON_AddNumberToObject(e, "outputs", (double)p.ny);
                 cJSON_AddNumberToObject(e, "derivatives", (double)p.nx);
                 cJSON_AddNumberToObject(e, "pairs_not_declared", (double)p.npairs);
-                static const char *const keys[] = {"inputs_perturbed", "undeclared", "confirmed",
+                static const char *const keys[] = {"inputs_perturbed", "inputs_at_event",
+                                                   "undeclared", "confirmed",
                                                    "declared_unobserved", "not_restored"};
                 for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
                     const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
@@ -655,14 +980,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 }
                 const cJSON *dn = cJSON_GetObjectItemCaseSensitive(reply, "inputs_perturbed");
                 const cJSON *un = cJSON_GetObjectItemCaseSensitive(reply, "declared_unobserved");
-                fmuc_result_note(res, "%s: %d of %zu %s input%s perturbed%s; watched: %zu "
-                                      "(input, unknown) pair%s outside the declared "
-                                      "dependencies",
+                fmuc_result_note(res, "%s: %d of %zu input%s perturbed%s (%zu of them set at "
+                                      "an event); watched: %zu (input, unknown) pair%s outside "
+                                      "the declared dependencies",
                                  ifs[i].name, cJSON_IsNumber(dn) ? dn->valueint : 0,
-                                 p.nin_eligible, p.ver == 3 ? "scalar float" : "Real",
-                                 p.nin_eligible == 1 ? "" : "s",
+                                 p.nin_eligible, p.nin_eligible == 1 ? "" : "s",
                                  p.nin_eligible > p.nin ? " (the first " MAX_INPUTS_TEXT ")" : "",
-                                 p.npairs, p.npairs == 1 ? "" : "s");
+                                 p.nin_event, p.npairs, p.npairs == 1 ? "" : "s");
                 if (p.skipped_array || p.skipped_clocked || p.unk_array || p.dx_arrays)
                     fmuc_result_note(res, "%s: not judged here: %zu array input%s, %zu clocked "
                                           "input%s, %zu array output%s%s (array dependencies "
@@ -700,8 +1024,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_dependencies_observed = {
     .id = "api-dependencies-observed",
     .title = "Outputs and derivatives move only with the inputs their dependencies declare",
-    .spec = "FMI 2.0.4 §2.2.8, §3.2.2; FMI 3.0.2 §2.4.8; FMI 1.0 ME (fmiScalarVariable.xsd "
-            "DirectDependency); FMI 1.0 CS (its model description is ME 1.0's)",
+    .spec = "FMI 2.0.4 §2.2.8, §3.2.2, §3.2.3, §4.2.4; FMI 3.0.2 §2.4.8, §3.2; FMI 1.0 ME "
+            "(fmiScalarVariable.xsd DirectDependency, fmiEventUpdate); FMI 1.0 CS (its model "
+            "description is ME 1.0's)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers order their set and get calls and break algebraic loops by the declared "
            "dependencies; an undeclared feedthrough gives stale outputs or an unresolved loop.",

@@ -488,6 +488,31 @@ Test(fmi1_dependencies_observed, an_output_moving_with_an_input_its_empty_list_r
     cr_expect_eq(deps1_run(f, dd_names_f, &n), FMUC_VERDICT_NA);
 }
 
+static void dd_names_gear(fmuc_md *md)
+{
+    fmuc_md_var_ext *x = dd_of_e(md);
+    const char **g = malloc(sizeof *g); /* fmuc_md_free frees the list, not its names */
+    cr_assert_not_null(g);
+    g[0] = "gear";
+    free((void *)x->direct);
+    x->direct = g;
+    x->ndirect = 1;
+}
+
+/* Model Exchange 1.0: a discrete (Integer) input is set, then fmiEventUpdate until it converges;
+ * E moves with it against its empty DirectDependency. Named there, the same FMU passes (the
+ * declared gearShown and E both move with gear as declared). */
+Test(fmi1_dependencies_observed, a_discrete_input_set_before_fmiEventUpdate_is_judged,
+     .timeout = 120)
+{
+    double n = 0;
+    const char *f = FMUC_FMU_DIR "/broken/api-dependencies-observed--discrete-fmi1.fmu";
+    cr_expect_eq(deps1_run_iface(f, NULL, "ModelExchange", &n), FMUC_VERDICT_FAIL);
+    cr_expect_eq(n, 1.0, "E moves with gear after fmiEventUpdate");
+    cr_expect_eq(deps1_run_iface(f, dd_names_gear, "ModelExchange", &n), FMUC_VERDICT_PASS);
+    cr_expect_eq(n, 0.0);
+}
+
 Test(fmi1_dependencies_observed, the_good_co_simulation_fmu_passes, .timeout = 120)
 {
     /* E's empty DirectDependency holds: E does not move with F */

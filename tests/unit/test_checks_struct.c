@@ -1,7 +1,9 @@
 /* Declared structure verified by experiment (issue 18 item 2): api-dependencies-observed and
  * me-event-flags on the good reference FMUs and on their broken fixtures (the defect in an
- * output and, in the variant, in a state derivative; silent state changes and, in the variant,
- * silent nominal changes), run directly (check.run on an opened FMU, workers as in fmucheck).
+ * output and, in the variants, in a state derivative or from a discrete input; silent state
+ * changes and, in the variant, silent nominal changes), run directly (check.run on an opened
+ * FMU, workers as in fmucheck); the Reference-FMUs' Feedthrough (../shared) for discrete inputs
+ * declared right.
  * Asserts on verdicts and evidence counts, not on message text. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -12,17 +14,19 @@
 #include "check.h"
 #include "fmuc_test_util.h"
 
+/* ../shared (the Reference-FMUs); the tests that need it skip without it */
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
+
 typedef struct st_run {
     fmuc_fmu fmu;
     fmuc_options opts;
     fmuc_result res;
 } st_run;
 
-static void run_check(st_run *r, const char *kind, const char *name, const fmuc_check *c)
+static void run_path(st_run *r, const char *path, const char *name, const fmuc_check *c)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s/%s.fmu", FMUC_FMU_DIR, kind, name);
-    cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
     fmuc_diag d = {0};
     cr_assert_eq(fmuc_fmu_open(&r->fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
     fmuc_options_init(&r->opts);
@@ -33,6 +37,14 @@ static void run_check(st_run *r, const char *kind, const char *name, const fmuc_
     c->run(&s, &r->res);
     for (size_t i = 0; i < r->res.nmessages; i++)
         cr_log_info("%s on %s: %s", c->id, name, r->res.messages[i]);
+}
+
+static void run_check(st_run *r, const char *kind, const char *name, const fmuc_check *c)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/%s.fmu", FMUC_FMU_DIR, kind, name);
+    cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
+    run_path(r, path, name, c);
 }
 
 static void done(st_run *r)
@@ -101,6 +113,67 @@ Test(dependencies_observed, undeclared_derivative_dependency_fails_in_model_exch
     /* CS reads outputs only; none of them depends on F at a communication point */
     cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 0.0);
     done(&r);
+}
+
+/* A discrete (Integer) input feeding a Real output undeclared: Model Exchange sees it after the
+ * set in Event Mode and the event iteration, Co-Simulation at the communication point; the
+ * declared Integer output that copies the input is confirmed, not reported. */
+Test(dependencies_observed, undeclared_integer_input_feedthrough_fails_in_both_interfaces,
+     .timeout = 120)
+{
+    st_run r;
+    run_check(&r, "broken", "api-dependencies-observed--discrete",
+              &fmuc_check_api_dependencies_observed);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+    cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "ModelExchange", "inputs_at_event"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "inputs_at_event"), 0.0);
+    /* gearShown on gear (both), der(v) on F (ME) */
+    cr_expect_eq(ev_num(&r.res, "ModelExchange", "confirmed"), 2.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "confirmed"), 1.0);
+    done(&r);
+}
+
+/* The same rule on another base type and version: a Boolean input of an FMI 3.0 FMU, flipped
+ * once (fmi3UpdateDiscreteStates in Model Exchange). */
+Test(dependencies_observed, undeclared_boolean_input_feedthrough_fails_in_fmi3, .timeout = 120)
+{
+    st_run r;
+    run_check(&r, "broken", "api-dependencies-observed--discrete-fmi3",
+              &fmuc_check_api_dependencies_observed);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+    cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "ModelExchange", "inputs_at_event"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 1.0);
+    done(&r);
+}
+
+/* The Reference-FMUs' Feedthrough: Integer, Boolean, Enumeration and discrete float inputs,
+ * each output declaring the input it copies; every discrete input is set at an event in Model
+ * Exchange and every declared dependency is confirmed, none reported. */
+Test(dependencies_observed, declared_discrete_dependencies_pass, .timeout = 120)
+{
+    static const struct {
+        const char *rel;
+        double at_event; /* ME inputs set in Event Mode */
+    } fmus[] = {{"fmi2/Feedthrough.fmu", 4}, {"fmi3/Feedthrough.fmu", 12}};
+    for (size_t i = 0; i < sizeof fmus / sizeof fmus[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/reference-fmus/%s", FMUC_SHARED_DIR, fmus[i].rel);
+        if (access(path, R_OK) != 0)
+            cr_skip("no %s", path);
+        st_run r;
+        run_path(&r, path, fmus[i].rel, &fmuc_check_api_dependencies_observed);
+        cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS, "%s", fmus[i].rel);
+        cr_expect_eq(ev_num(&r.res, "ModelExchange", "inputs_at_event"), fmus[i].at_event, "%s",
+                     fmus[i].rel);
+        cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 0.0, "%s", fmus[i].rel);
+        cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 0.0, "%s", fmus[i].rel);
+        cr_expect_geq(ev_num(&r.res, "ModelExchange", "confirmed"), fmus[i].at_event, "%s",
+                      fmus[i].rel);
+        done(&r);
+    }
 }
 
 Test(dependencies_observed, the_other_fixtures_are_not_caught, .timeout = 120)
