@@ -122,9 +122,8 @@ static int id_worker(fmuc_worker_ctx *ctx, void *payload)
             goto out; /* the hook put the failure in the reply */
         if (rc != FMUC_STEP_OK) {
             char e[400];
-            /* the step driver names the call the 2.0 way: "fmi2DoStep(...)" is 1.0's fmiDoStep */
-            int v1 = job->ver == 1 && strncmp(sp.call, "fmi2", 4) == 0;
-            snprintf(e, sizeof e, "%s%s returned %s", v1 ? "fmi" : "", v1 ? sp.call + 4 : sp.call,
+            /* the step driver names the call in the FMU's version ("fmiDoStep(...)" in 1.0) */
+            snprintf(e, sizeof e, "%s returned %s", sp.call,
                      fmuc_status_name(job->ver, sp.status, b, sizeof b));
             cJSON_AddStringToObject(reply, "step_error", e);
             goto out;

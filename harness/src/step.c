@@ -100,6 +100,15 @@ static fmuc_step_rc failed(fmuc_stepper *sp, const char *call, int st)
     return FMUC_STEP_FAILED;
 }
 
+/* The same for the FMI function fn of the instance's version and interface ("fmiDoStep",
+ * "fmi3GetContinuousStates"). */
+static fmuc_step_rc failed_fn(fmuc_stepper *sp, fmuc_iface iface, int fn, int st)
+{
+    char nb[64];
+    return failed(sp, fmuc_sim_fn_name_v(fmuc_inst_fmi_version(sp->in), iface, fn, nb, sizeof nb),
+                  st);
+}
+
 /* ---- Co-Simulation ------------------------------------------------------------------------ */
 
 static fmuc_step_rc cs_step(fmuc_stepper *sp, double ta, double h, fmuc_step_cs_out *o)
@@ -116,8 +125,11 @@ static fmuc_step_rc cs_step(fmuc_stepper *sp, double ta, double h, fmuc_step_cs_
                                          &o->last_successful_time);
     }
     if (bad(o->status)) {
-        char cb[128];
-        snprintf(cb, sizeof cb, "fmi2DoStep(t=%.17g, h=%.17g)", ta, h);
+        char cb[128], nb[64];
+        snprintf(cb, sizeof cb, "%s(t=%.17g, h=%.17g)",
+                 fmuc_sim_fn_name_v(fmuc_inst_fmi_version(sp->in), FMUC_IFACE_CS,
+                                    FMUC_SIM_FN_DoStep, nb, sizeof nb),
+                 ta, h);
         return failed(sp, cb, o->status);
     }
     return FMUC_STEP_OK;
@@ -131,12 +143,12 @@ fmuc_step_rc fmuc_step_me_resync(fmuc_stepper *sp)
     if (sp->nx) {
         st = fmuc_inst_get_continuous_states(sp->in, sp->x, sp->nx);
         if (bad(st))
-            return failed(sp, "fmi2GetContinuousStates", st);
+            return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_GetContinuousStates, st);
     }
     if (sp->nz) {
         st = fmuc_inst_get_event_indicators(sp->in, sp->zprev, sp->nz);
         if (bad(st))
-            return failed(sp, "fmi2GetEventIndicators", st);
+            return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_GetEventIndicators, st);
     }
     return FMUC_STEP_OK;
 }
@@ -151,7 +163,7 @@ fmuc_step_rc fmuc_step_me_enter_ctm(fmuc_stepper *sp)
         return FMUC_STEP_TERMINATE;
     }
     if (k < 0 && ev.failed)
-        return failed(sp, "fmi2NewDiscreteStates", ev.status);
+        return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_NewDiscreteStates, ev.status);
     if (k < 0) {
         snprintf(sp->why, sizeof sp->why, "event iteration did not converge in %u rounds", max);
         return FMUC_STEP_NO_SETTLE;
@@ -160,7 +172,7 @@ fmuc_step_rc fmuc_step_me_enter_ctm(fmuc_stepper *sp)
     sp->next_event = ev.info.next_event_time;
     int st = fmuc_inst_enter_continuous_time_mode(sp->in);
     if (bad(st))
-        return failed(sp, "fmi2EnterContinuousTimeMode", st);
+        return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_EnterContinuousTimeMode, st);
     return fmuc_step_me_resync(sp);
 }
 
@@ -178,11 +190,11 @@ static fmuc_step_rc me_deriv(fmuc_stepper *sp, const double *x, double *k, int s
     if (set) {
         st = fmuc_inst_set_continuous_states(sp->in, x, sp->nx);
         if (bad(st))
-            return failed(sp, "fmi2SetContinuousStates", st);
+            return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_SetContinuousStates, st);
     }
     st = fmuc_inst_get_derivatives(sp->in, k, sp->nx);
     if (bad(st))
-        return failed(sp, "fmi2GetDerivatives", st);
+        return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_GetDerivatives, st);
     return FMUC_STEP_OK;
 }
 
@@ -190,8 +202,11 @@ static fmuc_step_rc me_settime(fmuc_stepper *sp, double t)
 {
     int st = fmuc_inst_set_time(sp->in, t);
     if (bad(st)) {
-        char cb[96];
-        snprintf(cb, sizeof cb, "fmi2SetTime(%.17g)", t);
+        char cb[96], nb[64];
+        snprintf(cb, sizeof cb, "%s(%.17g)",
+                 fmuc_sim_fn_name_v(fmuc_inst_fmi_version(sp->in), FMUC_IFACE_ME,
+                                    FMUC_SIM_FN_SetTime, nb, sizeof nb),
+                 t);
         return failed(sp, cb, st);
     }
     return FMUC_STEP_OK;
@@ -230,24 +245,27 @@ static fmuc_step_rc me_rk4(fmuc_stepper *sp, double ta, double tb)
                                                  sp->k3[i]);
             st = fmuc_inst_set_continuous_states(sp->in, sp->x, nx);
             if (bad(st))
-                return failed(sp, "fmi2SetContinuousStates", st);
+                return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_SetContinuousStates, st);
         } else if ((rc = me_settime(sp, te)) != FMUC_STEP_OK) {
             return rc;
         }
         int enter = 0, term = 0;
         st = fmuc_inst_completed_integrator_step(sp->in, 0, &enter, &term);
         if (bad(st))
-            return failed(sp, "fmi2CompletedIntegratorStep", st);
+            return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_CompletedIntegratorStep, st);
         if (term) {
-            snprintf(sp->why, sizeof sp->why,
-                     "fmi2CompletedIntegratorStep at t=%.17g requested terminateSimulation", te);
+            char nb[64];
+            snprintf(sp->why, sizeof sp->why, "%s at t=%.17g requested terminateSimulation",
+                     fmuc_sim_fn_name_v(fmuc_inst_fmi_version(sp->in), FMUC_IFACE_ME,
+                                        FMUC_SIM_FN_CompletedIntegratorStep, nb, sizeof nb),
+                     te);
             return FMUC_STEP_TERMINATE;
         }
         int ev = enter != 0;
         if (sp->nz) {
             st = fmuc_inst_get_event_indicators(sp->in, sp->z, sp->nz);
             if (bad(st))
-                return failed(sp, "fmi2GetEventIndicators", st);
+                return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_GetEventIndicators, st);
             for (size_t j = 0; j < sp->nz; j++)
                 if ((sp->z[j] > 0) != (sp->zprev[j] > 0))
                     ev = 1;
@@ -258,7 +276,7 @@ static fmuc_step_rc me_rk4(fmuc_stepper *sp, double ta, double tb)
         if (ev) {
             st = fmuc_inst_enter_event_mode(sp->in);
             if (bad(st))
-                return failed(sp, "fmi2EnterEventMode", st);
+                return failed_fn(sp, FMUC_IFACE_ME, FMUC_SIM_FN_EnterEventMode, st);
             if ((rc = fmuc_step_me_enter_ctm(sp)) != FMUC_STEP_OK)
                 return rc;
         }
@@ -698,7 +716,7 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
     const fmuc_sim_hooks *hk = h->hooks;
     double *yv = N_VGetArrayPointer(c->y);
     double eps = sp->eps;
-    char nb[64];
+    char nb[64], db[32];
     for (;;) {
         double t = sp->t;
         double tstop = sp->tnext < tout ? sp->tnext : tout;
@@ -731,9 +749,9 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
             int ks = sync_fmu(sp, t, yv);
             if (ks) {
                 if (ks > 0)
-                    hstop(sp, "%s returned %sDiscard at an accepted step (t=%.17g)",
+                    hstop(sp, "%s returned %s at an accepted step (t=%.17g)",
                           fnname(sp, FMUC_SIM_FN_SetContinuousStates, nb, sizeof nb),
-                          ver_of(sp) == 3 ? "fmi3" : "fmi2", t);
+                          fmuc_status_name(ver_of(sp), FMUC_STATUS_DISCARD, db, sizeof db), t);
                 sp->term_after = FMUC_STEP_TERM_UNLESS_ERROR;
                 return FMUC_STEP_STOPPED;
             }
