@@ -6,12 +6,14 @@
  * sequence, none) or in reverse domain notation; TerminalMemberVariable and
  * TerminalStreamMemberVariable naming variables (or Alias names) of the model description, the
  * predefined variable kinds and the stream members only on inputs, outputs, parameters and
- * calculated parameters; memberName given and unique per terminal for plug and bus; one inflow or
- * outflow member at most beside stream members; TerminalGraphicalRepresentation with its
- * coordinates and iconBaseName whose <name>.png is in the archive. Warnings (derived or tool
- * heuristics, B-503/B-507): an Icon of zero area, an iconBaseName importers need not resolve
- * (absolute, or climbing above terminalsAndIcons/ with ".."), defaultConnectionColor not three
- * values 0..255, defaultConnectionStrokeSize not > 0. */
+ * calculated parameters (stream arrays of equal size when their dimensions are fixed); memberName
+ * given and unique per terminal for plug and bus; one inflow or outflow member at most beside
+ * stream members; TerminalGraphicalRepresentation with its coordinates and iconBaseName whose
+ * <name>.png is in the archive. Warnings (derived or tool heuristics, B-503/B-507): an Icon of
+ * zero area, an iconBaseName importers need not resolve (absolute, or climbing above
+ * terminalsAndIcons/ with ".."), defaultConnectionColor not three values 0..255,
+ * defaultConnectionStrokeSize not > 0. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +254,38 @@ static void member_var(ctx *c, xmlNode *m, const char *el, const char *attr, con
     }
 }
 
+/* The element count of array variable i when every Dimension has a fixed start: 1 and *n; 0
+ * for a scalar or a size given by a structural parameter. */
+static int array_size(const fmuc_md *md, size_t i, uint64_t *n)
+{
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+    if (!x || !x->ndims)
+        return 0;
+    uint64_t k = 1;
+    for (uint32_t d = 0; d < x->ndims; d++) {
+        if (!x->dims[d].has_start || (x->dims[d].start && k > UINT64_MAX / x->dims[d].start))
+            return 0;
+        k *= x->dims[d].start;
+    }
+    *n = k;
+    return 1;
+}
+
+static void stream_sizes(ctx *c, xmlNode *m, const char *tname)
+{
+    size_t a, b;
+    uint64_t na, nb;
+    const char *in = fmuc_mdx__attr(m, "inStreamVariableName");
+    const char *out = fmuc_mdx__attr(m, "outStreamVariableName");
+    if (find_var(c, in, &a) && find_var(c, out, &b) && array_size(c->md, a, &na) &&
+        array_size(c->md, b, &nb) && na != nb)
+        fmuc_result_violation(c->res, TI " line %u: <TerminalStreamMemberVariable> of terminal "
+                              "\"%.80s\": the arrays \"%.150s\" (%llu elements) and \"%.150s\" "
+                              "(%llu elements) differ in size (they must be equal)",
+                              fmuc_mdx__line(m), tname, in, (unsigned long long)na, out,
+                              (unsigned long long)nb);
+}
+
 static int reverse_domain(const char *s)
 {
     /* "<domain>.<more>": at least one '.' between non-empty parts */
@@ -338,6 +372,7 @@ static void terminal(ctx *c, xmlNode *t, fmuc_mdu_map *siblings)
                        "a stream member");
             member_var(c, e, "TerminalStreamMemberVariable", "outStreamVariableName", tname, 1,
                        "a stream member");
+            stream_sizes(c, e, tname);
         } else if (fmuc_mdx__is(e, "Terminal")) {
             if (!nested.cap && fmuc_mdu__map_init(&nested, 8) < 0) {
                 c->oom = 1;

@@ -845,6 +845,40 @@ Test(fmi3_xmlfiles, terminals_and_icons_by_the_text)
     cr_expect_eq(bb_file(id, TI_FILE, NULL), FMUC_VERDICT_ERROR, "over the size cap");
 }
 
+/* B-506: the in- and outStream arrays of a stream member have one size */
+Test(fmi3_xmlfiles, stream_member_arrays_have_equal_sizes)
+{
+    const char *md = doc3("<Float64 name=\"q_in\" valueReference=\"1\" causality=\"input\" "
+                          "start=\"0\"><Dimension start=\"3\"/></Float64>\n"
+                          "<Float64 name=\"q_out\" valueReference=\"2\" causality=\"output\">"
+                          "<Dimension start=\"2\"/></Float64>\n"
+                          "<Float64 name=\"q_out3\" valueReference=\"3\" causality=\"output\">"
+                          "<Dimension start=\"3\"/></Float64>",
+                          "<Output valueReference=\"2\"/><Output valueReference=\"3\"/>");
+    char *md_copy = strdup(md);
+    cr_assert(md_copy);
+    const char *ti[2] = {
+        TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                    "outStreamMemberName=\"o\" inStreamVariableName=\"q_in\" "
+                    "outStreamVariableName=\"q_out\"/>"),
+        TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                    "outStreamMemberName=\"o\" inStreamVariableName=\"q_in\" "
+                    "outStreamVariableName=\"q_out3\"/>")};
+    const fmuc_verdict want[2] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_PASS};
+    for (int k = 0; k < 2; k++) {
+        char *dir = fmuc_test_mkdtemp("f3s");
+        cr_assert(dir);
+        const char *e[] = {"modelDescription.xml", md_copy, TI_FILE, ti[k], NULL};
+        char *fmu = bb_with(dir, e);
+        cr_assert(fmu, "could not derive the FMU");
+        cr_expect_eq(run_static3(fmu, "md-terminals-and-icons"), want[k], "case %d", k);
+        free(fmu);
+        fmuc_test_rm_rf(dir);
+        free(dir);
+    }
+    free(md_copy);
+}
+
 #define BD_FILE "sources/buildDescription.xml"
 #define BD_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiBuildDescription fmiVersion=\"3.0\">\n"
 #define BD_TAIL "</fmiBuildDescription>\n"
