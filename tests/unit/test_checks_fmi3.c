@@ -678,16 +678,16 @@ static char *bb_with(const char *dir, const char *const *entries)
     for (size_t i = 0; ok && entries[i]; i += 2) {
         const char *text = entries[i + 1];
         size_t n = text ? strlen(text) : (size_t)17 << 20;
-        char *copy = malloc(n ? n : 1);
-        if (!copy) {
+        char *copy = n ? malloc(n) : NULL; /* an empty entry: no buffer for libzip to own */
+        if (n && !copy) {
             ok = 0;
             break;
         }
-        if (text)
-            memcpy(copy, text, n);
-        else
+        if (!text)
             memset(copy, ' ', n);
-        zip_source_t *src = zip_source_buffer(z, copy, n, 1);
+        else if (n)
+            memcpy(copy, text, n);
+        zip_source_t *src = zip_source_buffer(z, copy, n, n > 0);
         zip_int64_t idx = src ? zip_file_add(z, entries[i], src, ZIP_FL_OVERWRITE) : -1;
         if (idx < 0) {
             if (src)
