@@ -943,4 +943,11 @@ Test(fmi3_xmlfiles, build_description_by_the_text)
                  FMUC_VERDICT_FAIL, "fmiVersion not 3.x");
     cr_expect_eq(bb_file(id, BD_FILE, "<fmiBuildDescription"), FMUC_VERDICT_FAIL,
                  "not well-formed");
+    /* values are compared as the parser resolved their character and predefined references */
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                                              "<SourceFileSet><SourceFile name=\"model.c\"/>"
+                                              "<PreprocessorDefinition name=\"V\" value=\"a&lt;&#51;\">"
+                                              "<Option value=\"a&#60;3\"/></PreprocessorDefinition>"
+                                              "</SourceFileSet></BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_PASS, "a<3 written two ways");
 }
