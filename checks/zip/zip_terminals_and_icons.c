@@ -1,7 +1,7 @@
 /* zip-terminals-and-icons: FMI 3.0: terminalsAndIcons/icon.svg is given only together with
  * terminalsAndIcons/icon.png (FMI 3.0.2 §2.5.1, §2.4.9.1.3; fmi3-rules A-23); terminalsAndIcons.xml
  * and icon.png themselves are optional. The contents of terminalsAndIcons.xml (B-501..B-507) are
- * not checked yet. */
+ * md-terminals-and-icons. */
 #include "check.h"
 #include "zip_util.h"
 

@@ -491,6 +491,110 @@ out:
     return err;
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* one entry into memory, after the open (terminalsAndIcons.xml, buildDescription.xml ...) */
+
+typedef struct mem_sink {
+    char *p;
+    size_t n, room; /* room excludes the terminating NUL */
+} mem_sink;
+
+static int to_mem(void *payload, const void *data, size_t n)
+{
+    mem_sink *m = payload;
+    if (n > m->room - m->n)
+        return FMUC_EZIP; /* never: the stream stops at the declared size, which fits */
+    memcpy(m->p + m->n, data, n);
+    m->n += n;
+    return 0;
+}
+
+fmuc_err fmuc_fmu_read_entry(const fmuc_fmu *fmu, const char *name, size_t cap, char **buf,
+                             size_t *len, fmuc_diag *diag)
+{
+    fmuc_err err = FMUC_OK;
+    int fd = -1;
+    zip_t *za = NULL;
+    fmuc_zip_listing l;
+    mem_sink m = {0};
+    memset(&l, 0, sizeof l);
+    if (buf)
+        *buf = NULL;
+    if (len)
+        *len = 0;
+    if (!fmu || !fmu->path || !name || !buf)
+        return fmuc_diag_set(diag, FMUC_EINPUT, "no FMU or no entry name");
+    size_t idx = SIZE_MAX, copies = 0;
+    for (size_t i = 0; i < fmu->listing.nentries; i++)
+        if (fmu->listing.entries[i].name && strcmp(fmu->listing.entries[i].name, name) == 0) {
+            idx = i;
+            copies++;
+        }
+    if (!copies)
+        return fmuc_diag_set(diag, FMUC_EINPUT, "the archive has no entry \"%s\"", name);
+    if (copies > 1)
+        return fmuc_diag_set(diag, FMUC_EZIP, "\"%s\" is stored %zu times in the archive; which "
+                             "copy counts is undefined", name, copies);
+    const fmuc_zip_entry *e = &fmu->listing.entries[idx];
+    if (e->is_dir)
+        return fmuc_diag_set(diag, FMUC_EINPUT, "\"%s\" is a folder entry", name);
+    if (e->problems & FMUC_ZIP_UNSAFE) {
+        uint32_t bad = e->problems & FMUC_ZIP_UNSAFE;
+        return fmuc_diag_set(diag, FMUC_EZIP, "entry \"%s\" is unsafe to read (%s)", name,
+                             fmuc_zip_problem_name(bad & (~bad + 1)));
+    }
+    if (e->size > cap)
+        return fmuc_diag_set(diag, FMUC_EZIP, "\"%s\" is %llu bytes, over the limit of %zu "
+                             "bytes for reading it", name, (unsigned long long)e->size, cap);
+
+    fd = open(fmu->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_size != fmu->file_size) {
+        err = fmuc_diag_set(diag, FMUC_EINPUT, "%s: cannot be read again, or changed since it was "
+                            "opened", fmu->path);
+        goto out;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    fmuc_fmu_limits lim;
+    fmuc_zip__limits(&lim, NULL);
+    err = fmuc_zip__list(&l, &za, fd, fmu->file_size, &lim, diag);
+    if (err < 0)
+        goto out;
+    /* the same archive: the entry at the same index with the same header facts */
+    const fmuc_zip_entry *e2 = idx < l.nentries ? &l.entries[idx] : NULL;
+    if (l.nentries != fmu->listing.nentries || !e2 || strcmp(e2->name, name) != 0 ||
+        e2->size != e->size || e2->crc != e->crc || e2->local_offset != e->local_offset) {
+        err = fmuc_diag_set(diag, FMUC_EINPUT, "%s: changed since it was opened", fmu->path);
+        goto out;
+    }
+    m.room = (size_t)e->size;
+    m.p = malloc(m.room + 1);
+    if (!m.p) {
+        err = fmuc_diag_set(diag, FMUC_ENOMEM, "out of memory reading \"%s\"", name);
+        goto out;
+    }
+    uint64_t total = 0;
+    err = fmuc_zip__stream(za, &l, idx, &lim, &total, to_mem, &m, diag);
+    if (err < 0)
+        goto out;
+    m.p[m.n] = '\0';
+    *buf = m.p;
+    if (len)
+        *len = m.n;
+    m.p = NULL;
+out:
+    free(m.p);
+    fmuc_zip__listing_free(&l);
+    if (za)
+        zip_discard(za);
+    if (fd >= 0)
+        close(fd);
+    return err;
+}
+
 void fmuc_fmu_close(fmuc_fmu *fmu)
 {
     if (!fmu)

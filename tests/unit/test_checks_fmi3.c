@@ -706,3 +706,299 @@ Test(fmi3_cs, output_derivatives_fixture_and_variants_fail, .timeout = 300)
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+/* ------------------------ md-terminals-and-icons, md-build-description (issue 19, B-501..B-556) */
+
+/* A copy of the FMI 3.0 BouncingBall of the build in dir with entries added: pairs of archive
+ * name and text, NULL-terminated; a text of NULL adds 17 MiB (stored, over the checks' cap). */
+static char *bb_with(const char *dir, const char *const *entries)
+{
+    char *path = NULL;
+    size_t len = 0;
+    char *bytes = fmuc_test_read_file(FMI3_GOOD_BB, &len);
+    if (!bytes || asprintf(&path, "%s/bb.fmu", dir) < 0 ||
+        fmuc_test_write_file(path, bytes, len) < 0) {
+        free(bytes);
+        free(path);
+        return NULL;
+    }
+    free(bytes);
+    int zerr = 0, ok = 1;
+    zip_t *z = zip_open(path, 0, &zerr);
+    ok = z != NULL;
+    for (size_t i = 0; ok && entries[i]; i += 2) {
+        const char *text = entries[i + 1];
+        size_t n = text ? strlen(text) : (size_t)17 << 20;
+        char *copy = n ? malloc(n) : NULL; /* an empty entry: no buffer for libzip to own */
+        if (n && !copy) {
+            ok = 0;
+            break;
+        }
+        if (!text)
+            memset(copy, ' ', n);
+        else if (n)
+            memcpy(copy, text, n);
+        zip_source_t *src = zip_source_buffer(z, copy, n, n > 0);
+        zip_int64_t idx = src ? zip_file_add(z, entries[i], src, ZIP_FL_OVERWRITE) : -1;
+        if (idx < 0) {
+            if (src)
+                zip_source_free(src);
+            else
+                free(copy);
+            ok = 0;
+        } else if (!text) {
+            ok = zip_set_file_compression(z, (zip_uint64_t)idx, ZIP_CM_STORE, 0) == 0;
+        }
+    }
+    if (z && zip_close(z) != 0) {
+        zip_discard(z);
+        ok = 0;
+    }
+    if (!ok) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* Check id on the FMU at path, in-process (both checks are static). */
+static fmuc_verdict run_static3(const char *path, const char *id)
+{
+    fmuc_fmu fmu;
+    fmuc_diag d = {0};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert_not_null(c, "no check %s", id);
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts};
+    fmuc_result r;
+    fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
+    r.verdict = FMUC_VERDICT_PASS;
+    c->run(&s, &r);
+    for (size_t i = 0; i < r.nmessages; i++)
+        cr_log_info("%s: %s", id, r.messages[i]);
+    fmuc_verdict v = r.verdict;
+    fmuc_result_clear(&r);
+    fmuc_fmu_close(&fmu);
+    return v;
+}
+
+/* The verdict of id on BouncingBall with one added file (name, text). */
+static fmuc_verdict bb_file(const char *id, const char *name, const char *text)
+{
+    char *dir = fmuc_test_mkdtemp("f3x");
+    cr_assert(dir);
+    const char *e[] = {name, text, "terminalsAndIcons/ball.png", "png", "sources/model.c", "",
+                       NULL};
+    char *fmu = bb_with(dir, e);
+    cr_assert(fmu, "could not derive the FMU");
+    fmuc_verdict v = run_static3(fmu, id);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+    return v;
+}
+
+#define TI_FILE "terminalsAndIcons/terminalsAndIcons.xml"
+#define TI_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiTerminalsAndIcons fmiVersion=\"3.0\">\n"
+#define TI_TAIL "</fmiTerminalsAndIcons>\n"
+#define TI_T(rule, members)                                                                   \
+    TI_HEAD "<Terminals><Terminal name=\"ball\" matchingRule=\"" rule "\">" members            \
+            "</Terminal></Terminals>" TI_TAIL
+
+Test(fmi3_xmlfiles, terminals_and_icons_by_the_text)
+{
+    const char *id = "md-terminals-and-icons";
+    const char *good =
+        TI_HEAD "<GraphicalRepresentation><CoordinateSystem x1=\"-100\" y1=\"-100\" x2=\"100\" "
+                "y2=\"100\" suggestedScalingFactorTo_mm=\"0.1\"/><Icon x1=\"100\" y1=\"-100\" "
+                "x2=\"-100\" y2=\"100\"/></GraphicalRepresentation>\n<Terminals>\n"
+                "<Terminal name=\"ball\" matchingRule=\"bus\" terminalKind=\"x\">\n"
+                "<TerminalMemberVariable variableName=\"h\" memberName=\"h\" variableKind=\"signal\"/>\n"
+                "<TerminalMemberVariable variableName=\"v\" memberName=\"v\" variableKind=\"inflow\"/>\n"
+                "<TerminalMemberVariable variableName=\"der(h)\" memberName=\"dh\" "
+                "variableKind=\"org.example.kind\"/>\n"
+                "<Terminal name=\"ball\" matchingRule=\"sequence\"><TerminalMemberVariable "
+                "variableName=\"g\" variableKind=\"signal\"/></Terminal>\n"
+                "<TerminalGraphicalRepresentation x1=\"0\" y1=\"0\" x2=\"10\" y2=\"10\" "
+                "iconBaseName=\"./ball\" defaultConnectionColor=\"255 0 12\" "
+                "defaultConnectionStrokeSize=\"0.5\"/>\n"
+                "</Terminal>\n<Terminal name=\"params\" matchingRule=\"org.example.rule\"/>\n"
+                "</Terminals>\n" TI_TAIL;
+    cr_expect_eq(bb_file(id, TI_FILE, good), FMUC_VERDICT_PASS, "a correct file passes");
+    cr_expect_eq(run_static3(FMI3_GOOD_BB, id), FMUC_VERDICT_NA, "no terminalsAndIcons.xml");
+    /* the fixture and its variant */
+    cr_expect_eq(run_static3(FMUC_FMU_DIR "/broken/md-terminals-and-icons.fmu", id),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(run_static3(FMUC_FMU_DIR "/broken/md-terminals-and-icons--member-name.fmu", id),
+                 FMUC_VERDICT_FAIL);
+    /* B-505: members name variables; memberName for plug/bus only; predefined kinds on
+     * inputs, outputs and parameters */
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("plug", "<TerminalMemberVariable variableName=\"x\" "
+                                                   "memberName=\"x\" variableKind=\"signal\"/>")),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("plug", "<TerminalMemberVariable variableName=\"h\" "
+                                                   "variableKind=\"signal\"/>")),
+                 FMUC_VERDICT_FAIL, "plug needs memberName");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("sequence", "<TerminalMemberVariable "
+                                                       "variableName=\"h\" variableKind=\"signal\"/>"
+                                                       "<TerminalMemberVariable variableName=\"v\" "
+                                                       "variableKind=\"signal\"/>")),
+                 FMUC_VERDICT_PASS, "sequence needs no memberName");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("bus", "<TerminalMemberVariable variableName=\"der(h)\" "
+                                                  "memberName=\"d\" variableKind=\"signal\"/>")),
+                 FMUC_VERDICT_FAIL, "signal on a local variable");
+    /* B-504: names unique on a level, matching rules */
+    cr_expect_eq(bb_file(id, TI_FILE, TI_HEAD "<Terminals><Terminal name=\"a\" matchingRule=\"bus\"/>"
+                                              "<Terminal name=\"a\" matchingRule=\"bus\"/>"
+                                              "</Terminals>" TI_TAIL),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("NOTBUS", "")), FMUC_VERDICT_FAIL);
+    /* B-506: one flow member beside stream members */
+    cr_expect_eq(bb_file(id, TI_FILE,
+                         TI_T("bus", "<TerminalMemberVariable variableName=\"h\" memberName=\"a\" "
+                                     "variableKind=\"inflow\"/><TerminalMemberVariable "
+                                     "variableName=\"v\" memberName=\"b\" variableKind=\"outflow\"/>"
+                                     "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                                     "outStreamMemberName=\"o\" inStreamVariableName=\"g\" "
+                                     "outStreamVariableName=\"h\"/>")),
+                 FMUC_VERDICT_FAIL);
+    /* B-501..B-503, B-507 */
+    cr_expect_eq(bb_file(id, TI_FILE, "<?xml version=\"1.0\"?><fmiTerminalsAndIcons "
+                                      "fmiVersion=\"3.1\"/>"),
+                 FMUC_VERDICT_FAIL, "fmiVersion differs from the model description's");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_HEAD "<GraphicalRepresentation><CoordinateSystem x1=\"100\" "
+                                              "y1=\"-100\" x2=\"-100\" y2=\"100\" "
+                                              "suggestedScalingFactorTo_mm=\"0.1\"/>"
+                                              "</GraphicalRepresentation>" TI_TAIL),
+                 FMUC_VERDICT_FAIL, "x1 > x2 in the coordinate system");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_HEAD "<GraphicalRepresentation><Icon x1=\"0\" y1=\"0\" "
+                                              "x2=\"0\" y2=\"10\"/></GraphicalRepresentation>"
+                                              TI_TAIL),
+                 FMUC_VERDICT_WARN, "an icon without area (T)");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("bus", "<TerminalGraphicalRepresentation x1=\"0\" "
+                                                  "y1=\"0\" x2=\"1\" y2=\"1\" "
+                                                  "iconBaseName=\"plug\"/>")),
+                 FMUC_VERDICT_FAIL, "no plug.png");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_T("bus", "<TerminalGraphicalRepresentation x1=\"0\" "
+                                                  "y1=\"0\" x2=\"1\" y2=\"1\" "
+                                                  "iconBaseName=\"../ball\"/>")),
+                 FMUC_VERDICT_WARN, "'..' above terminalsAndIcons/ (D)");
+    /* bad input: a finding naming the file, never a crash */
+    cr_expect_eq(bb_file(id, TI_FILE, ""), FMUC_VERDICT_FAIL, "empty");
+    cr_expect_eq(bb_file(id, TI_FILE, TI_HEAD "<Terminals>"), FMUC_VERDICT_FAIL, "not well-formed");
+    cr_expect_eq(bb_file(id, TI_FILE, "<fmiModelDescription fmiVersion=\"3.0\"/>"),
+                 FMUC_VERDICT_FAIL, "wrong root");
+    cr_expect_eq(bb_file(id, TI_FILE, "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY a \"b\">]>\n"
+                                      "<fmiTerminalsAndIcons fmiVersion=\"3.0\"/>"),
+                 FMUC_VERDICT_FAIL, "DOCTYPE");
+    cr_expect_eq(bb_file(id, TI_FILE, NULL), FMUC_VERDICT_ERROR, "over the size cap");
+}
+
+/* B-506: the in- and outStream arrays of a stream member have one size */
+Test(fmi3_xmlfiles, stream_member_arrays_have_equal_sizes)
+{
+    const char *md = doc3("<Float64 name=\"q_in\" valueReference=\"1\" causality=\"input\" "
+                          "start=\"0\"><Dimension start=\"3\"/></Float64>\n"
+                          "<Float64 name=\"q_out\" valueReference=\"2\" causality=\"output\">"
+                          "<Dimension start=\"2\"/></Float64>\n"
+                          "<Float64 name=\"q_out3\" valueReference=\"3\" causality=\"output\">"
+                          "<Dimension start=\"3\"/></Float64>",
+                          "<Output valueReference=\"2\"/><Output valueReference=\"3\"/>");
+    char *md_copy = strdup(md);
+    cr_assert(md_copy);
+    const char *ti[2] = {
+        TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                    "outStreamMemberName=\"o\" inStreamVariableName=\"q_in\" "
+                    "outStreamVariableName=\"q_out\"/>"),
+        TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                    "outStreamMemberName=\"o\" inStreamVariableName=\"q_in\" "
+                    "outStreamVariableName=\"q_out3\"/>")};
+    const fmuc_verdict want[2] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_PASS};
+    for (int k = 0; k < 2; k++) {
+        char *dir = fmuc_test_mkdtemp("f3s");
+        cr_assert(dir);
+        const char *e[] = {"modelDescription.xml", md_copy, TI_FILE, ti[k], NULL};
+        char *fmu = bb_with(dir, e);
+        cr_assert(fmu, "could not derive the FMU");
+        cr_expect_eq(run_static3(fmu, "md-terminals-and-icons"), want[k], "case %d", k);
+        free(fmu);
+        fmuc_test_rm_rf(dir);
+        free(dir);
+    }
+    free(md_copy);
+}
+
+#define BD_FILE "sources/buildDescription.xml"
+#define BD_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<fmiBuildDescription fmiVersion=\"3.0\">\n"
+#define BD_TAIL "</fmiBuildDescription>\n"
+#define BD_SET "<SourceFileSet><SourceFile name=\"model.c\"/></SourceFileSet>"
+
+Test(fmi3_xmlfiles, build_description_by_the_text)
+{
+    const char *id = "md-build-description";
+    const char *good =
+        BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">\n"
+                "<SourceFileSet name=\"a\" language=\"C99\" compiler=\"gcc\" compilerOptions=\"-O2\">"
+                "<SourceFile name=\"model.c\"/><PreprocessorDefinition name=\"FMI_VERSION\" "
+                "value=\"3\" optional=\"true\"><Option value=\"2\"/><Option value=\"3\"/>"
+                "</PreprocessorDefinition><IncludeDirectory name=\".\"/></SourceFileSet>\n"
+                "<SourceFileSet name=\"b\"><SourceFile name=\"./model.c\"/></SourceFileSet>\n"
+                "<Library name=\"m\" external=\"true\" version=\"&gt;=2.0\"/>\n"
+                "</BuildConfiguration>\n"
+                "<BuildConfiguration modelIdentifier=\"BouncingBall\" platform=\"x86_64-linux\">"
+                BD_SET "</BuildConfiguration>\n"
+                "<BuildConfiguration modelIdentifier=\"BouncingBall\" platform=\"x86_64-windows\">"
+                BD_SET "</BuildConfiguration>\n" BD_TAIL;
+    cr_expect_eq(bb_file(id, BD_FILE, good), FMUC_VERDICT_PASS, "a correct file passes");
+    cr_expect_eq(run_static3(FMI3_GOOD_BB, id), FMUC_VERDICT_NA, "no buildDescription.xml");
+    cr_expect_eq(run_static3(FMUC_FMU_DIR "/broken/md-build-description.fmu", id),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(run_static3(FMUC_FMU_DIR "/broken/md-build-description--fallbacks.fmu", id),
+                 FMUC_VERDICT_FAIL);
+    /* B-552 */
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\" "
+                                              "platform=\"x86_64-linux\">" BD_SET
+                                              "</BuildConfiguration><BuildConfiguration "
+                                              "modelIdentifier=\"BouncingBall\" "
+                                              "platform=\"x86_64-linux\">" BD_SET
+                                              "</BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_FAIL, "one platform twice");
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"Other\">" BD_SET
+                                              "</BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_WARN, "a modelIdentifier of no interface (D)");
+    /* B-551, B-553, B-554 */
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD BD_TAIL), FMUC_VERDICT_FAIL, "no configuration");
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\"/>"
+                                              BD_TAIL),
+                 FMUC_VERDICT_FAIL, "no SourceFileSet");
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                                              "<SourceFileSet/></BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_FAIL, "a set without SourceFile");
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                                              "<SourceFileSet><SourceFile name=\"../model.c\"/>"
+                                              "</SourceFileSet></BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_FAIL, "a path leaving sources/");
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                                              "<SourceFileSet><SourceFile name=\"other.c\"/>"
+                                              "</SourceFileSet></BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_WARN, "a listed file not shipped (D)");
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                                              BD_SET "<Library name=\"hdf5\"/>"
+                                              "</BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_WARN, "a non-external library not in binaries/ (D)");
+    cr_expect_eq(bb_file(id, BD_FILE, "<fmiBuildDescription fmiVersion=\"2.0\">"
+                                      "<BuildConfiguration modelIdentifier=\"BouncingBall\">" BD_SET
+                                      "</BuildConfiguration></fmiBuildDescription>"),
+                 FMUC_VERDICT_FAIL, "fmiVersion not 3.x");
+    cr_expect_eq(bb_file(id, BD_FILE, "<fmiBuildDescription"), FMUC_VERDICT_FAIL,
+                 "not well-formed");
+    /* values are compared as the parser resolved their character and predefined references */
+    cr_expect_eq(bb_file(id, BD_FILE, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                                              "<SourceFileSet><SourceFile name=\"model.c\"/>"
+                                              "<PreprocessorDefinition name=\"V\" value=\"a&lt;&#51;\">"
+                                              "<Option value=\"a&#60;3\"/></PreprocessorDefinition>"
+                                              "</SourceFileSet></BuildConfiguration>" BD_TAIL),
+                 FMUC_VERDICT_PASS, "a<3 written two ways");
+}

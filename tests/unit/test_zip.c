@@ -505,6 +505,44 @@ Test(zip, duplicate_names_outside_what_is_read_are_not_unsafe)
     fmuc_fmu_close(&f);
 }
 
+/* fmuc_fmu_read_entry: one listed entry into memory after the open, with its cap; names not
+ * listed, folders, copies stored twice and a file changed since the open are refused */
+Test(zip, read_entry_inflates_one_listed_entry_with_a_cap)
+{
+    const char *md = md_text("2.0", "m");
+    spec sp[] = {{"modelDescription.xml", md, 0, 0, 0, 0, 0},
+                 {"sources/", NULL, 0, 0, 0, 0, 0},
+                 {"sources/buildDescription.xml", "<fmiBuildDescription/>", 0, 0, 0, 0, 0},
+                 {"extra/org.x/a.txt", "one", 0, 0, 0, 0, 0},
+                 {"extra/org.x/b.txt", "two", 0, 0, 0, 0, 0}};
+    char *p = build("entry.fmu", sp, 5);
+    cr_assert_eq(patch(p, "extra/org.x/b.txt", "extra/org.x/a.txt", 17), 2);
+    fmuc_fmu f;
+    open_expect(&f, p, NULL, FMUC_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    fmuc_diag d = {{0}, 0};
+    cr_assert_eq(fmuc_fmu_read_entry(&f, "sources/buildDescription.xml", 1024, &buf, &len, &d),
+                 FMUC_OK, "%s", d.msg);
+    cr_assert_eq(len, 22);
+    cr_assert_str_eq(buf, "<fmiBuildDescription/>");
+    free(buf);
+    cr_assert_eq(fmuc_fmu_read_entry(&f, "sources/buildDescription.xml", 10, &buf, &len, &d),
+                 FMUC_EZIP, "over the cap");
+    cr_assert_null(buf);
+    cr_assert_eq(fmuc_fmu_read_entry(&f, "sources/none.xml", 1024, &buf, &len, &d), FMUC_EINPUT);
+    cr_assert_eq(fmuc_fmu_read_entry(&f, "sources/", 1024, &buf, &len, &d), FMUC_EINPUT);
+    cr_assert_eq(fmuc_fmu_read_entry(&f, "extra/org.x/a.txt", 1024, &buf, &len, &d), FMUC_EZIP,
+                 "stored twice");
+    cr_assert_null(buf);
+    /* the file replaced by another archive of the same size: refused, nothing read */
+    cr_assert_eq(patch(p, "<fmiBuildDescription/>", "<fmiBuildDescriptioX/>", 22), 1);
+    cr_assert_neq(fmuc_fmu_read_entry(&f, "sources/buildDescription.xml", 1024, &buf, &len, &d),
+                  FMUC_OK);
+    cr_assert_null(buf);
+    fmuc_fmu_close(&f);
+}
+
 Test(zip, rejects_nul_in_name)
 {
     const char *md = md_text("2.0", "m");

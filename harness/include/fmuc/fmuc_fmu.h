@@ -106,6 +106,15 @@ typedef struct fmuc_fmu {
 fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *limits,
                        const char *tmp_parent, fmuc_diag *diag);
 
+/** Inflate the archive entry `name` (an exact name from fmu->listing) of an opened FMU into
+ *  memory: *buf (NUL-terminated, free() it) and *len. The archive is opened again from fmu->path
+ *  and must still list the entry with the same size, CRC and offset (else FMUC_EINPUT: the file
+ *  changed). Refused: a name not listed or listed twice, a directory, an unsafe entry
+ *  (FMUC_ZIP_UNSAFE bits), a declared or inflated size over cap bytes (FMUC_EZIP, diag says
+ *  which); the stream has the caps and CRC check of fmuc_fmu_open. *buf is NULL on error. */
+fmuc_err fmuc_fmu_read_entry(const fmuc_fmu *fmu, const char *name, size_t cap, char **buf,
+                             size_t *len, fmuc_diag *diag);
+
 /** Short name of one FMUC_ZIP_* bit ("dotdot", "symlink" ...), "unknown" otherwise. */
 const char *fmuc_zip_problem_name(uint32_t bit);
 
