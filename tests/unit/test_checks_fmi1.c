@@ -618,6 +618,29 @@ Test(fmi1_me, me_no_hidden_state_fixture_fails, .timeout = 300)
                  FMUC_VERDICT_FAIL);
 }
 
+/* me-completed-integrator-step on FMI 1.0 ME: fmiCompletedIntegratorStep after every completed
+ * step, its callEventUpdate written. Fixture: the call returns fmiOK and leaves callEventUpdate
+ * unwritten. The project's good 1.0 ME FMUs pass. The Reference-FMUs v0.0.39 ME have the same
+ * defect as the fixture (their fmiCompletedIntegratorStep only checks the pointer): they fail
+ * too (tests/thirdparty/TRIAGE.md). */
+Test(fmi1_me, me_completed_integrator_step_fixture_and_reference_fmus, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-completed-integrator-step",
+                         FMUC_FMU_DIR "/broken/me-completed-integrator-step--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(mev_run("me-completed-integrator-step",
+                         FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(mev_run("me-completed-integrator-step", FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu"),
+                 FMUC_VERDICT_PASS);
+    const char *ref = FMUC_SHARED_DIR "/reference-fmus/fmi1/me/Dahlquist.fmu";
+    if (access(ref, R_OK) == 0)
+        cr_expect_eq(mev_run("me-completed-integrator-step", ref), FMUC_VERDICT_FAIL);
+    /* a Co-Simulation 1.0 FMU has no Model Exchange interface */
+    cr_expect_eq(mev_run("me-completed-integrator-step", FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu"),
+                 FMUC_VERDICT_NA);
+}
+
 /* ---- api-instantiate-refuses on FMI 1.0 (the empty instanceName; no interface-type probe) ---- */
 
 /* The verdict of check id under --profile standard from `fmucheck --only id` on fmu. */

@@ -477,7 +477,8 @@ Test(fmi3_dependencies_observed, reference_feedthrough_passes_float32_and_float6
 
 #include "me_version_util.h"
 
-static const char *const me3_checks[] = {"me-events", "me-state-roundtrip", "me-no-hidden-state"};
+static const char *const me3_checks[] = {"me-events", "me-state-roundtrip", "me-no-hidden-state",
+                                         "me-completed-integrator-step"};
 
 /* The Reference-FMUs 3.0 and the project's FMI 3.0 BouncingBall: nothing worse than pass. */
 Test(fmi3_me, widened_me_checks_pass_on_good_fmus, .timeout = 600)
@@ -532,6 +533,30 @@ Test(fmi3_me, me_no_hidden_state_fixture_fails, .timeout = 300)
 {
     cr_expect_eq(mev_run("me-no-hidden-state", FMUC_FMU_DIR "/broken/me-no-hidden-state--fmi3.fmu"),
                  FMUC_VERDICT_FAIL);
+}
+
+/* Fixture: needsCompletedIntegratorStep="true", fmi3CompletedIntegratorStep returns fmi3OK and
+ * leaves both outputs unwritten. Variant: the same binary declaring the call unneeded (the
+ * default): the call then has no effect, but an importer that makes it still reads the outputs,
+ * so they must be written. The good BouncingBall declaring the call needed passes. */
+Test(fmi3_me, me_completed_integrator_step_fixture_and_flag_variants, .timeout = 300)
+{
+    const char *broken = FMUC_FMU_DIR "/broken/me-completed-integrator-step--fmi3.fmu";
+    cr_expect_eq(mev_run("me-completed-integrator-step", broken), FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(broken, "me3-cis", "needsCompletedIntegratorStep=\"true\"",
+                                "needsCompletedIntegratorStep=\"false\"", &dir);
+    cr_expect_eq(mev_run("me-completed-integrator-step", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+    fmu = mev_xml_variant(FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu", "me3-cis-good",
+                          "needsCompletedIntegratorStep=\"false\"",
+                          "needsCompletedIntegratorStep=\"true\"", &dir);
+    cr_expect_eq(mev_run("me-completed-integrator-step", fmu), FMUC_VERDICT_PASS);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
 }
 
 /* ------------------------------------------- api-instantiate-refuses, api-resources-released */
