@@ -671,6 +671,14 @@ static void expect_only(const char *fmu, const char *id, const char *want)
     free(out);
 }
 
+/* me-vs-cs: a 1.0 FMU is either Model Exchange or Co-Simulation, never both: not applicable,
+ * with that reason, for both kinds. */
+Test(fmi1_me, me_vs_cs_is_not_applicable, .timeout = 120)
+{
+    expect_only(FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu", "me-vs-cs", "not-applicable");
+    expect_only(FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu", "me-vs-cs", "not-applicable");
+}
+
 Test(fmi1_api, instantiate_refuses_an_empty_instance_name, .timeout = 120)
 {
     expect_only(FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu", "api-instantiate-refuses", "pass");

@@ -559,6 +559,17 @@ Test(fmi3_me, me_completed_integrator_step_fixture_and_flag_variants, .timeout =
     free(dir);
 }
 
+/* me-vs-cs on FMI 3.0. Fixture: BouncingBall whose CS step is a plain RK4 without impacts (the
+ * CS ball falls through the floor): a warning. The good BouncingBall, whose CS step handles the
+ * impacts, passes. */
+Test(fmi3_me, me_vs_cs_fixture_warns_and_the_good_model_passes, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-vs-cs", FMUC_FMU_DIR "/broken/me-vs-cs--fmi3.fmu"),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("me-vs-cs", FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+}
+
 /* ------------------------------------------- api-instantiate-refuses, api-resources-released */
 
 /* The verdict of check id under --profile standard from `fmucheck --only id` on fmu ("?" when
