@@ -8,7 +8,12 @@
  * is reported at SHOULD level (a warning, as the catalogue has tool heuristics reported); a gating
  * config with "levels": {"api-sandbox": "must"} makes it fail a run.
  * Evidence comes from the worker sandbox's recording (harness/include/fmuc/fmuc_sandbox.h);
- * not applicable when this system gives no recording (basic isolation). */
+ * not applicable when this system gives no recording (basic isolation).
+ * FMI 3.0 hands the FMU resourcePath (§2.3.1) and asks for external dependencies in
+ * documentation/externalDependencies (§2.5.1.1); FMI 1.0 CS hands fmuLocation, the unpacked
+ * FMU whose resources/ the slave reads (fmi1-rules A-07, C-14), 1.0 ME no location at all: the
+ * same policy applies to every version, through the version's own life cycle (apiu_reach, the
+ * step-wise driver for CS; ME only advances the time). */
 #include <inttypes.h>
 
 #include "api_util.h"
@@ -171,7 +176,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_sandbox = {
     .id = "api-sandbox",
     .title = "The FMU writes only to its working directory and uses no network (tool policy)",
-    .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); tool policy T",
+    .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); FMI 3.0.2 "
+            "§2.3.1, §2.5.1.1 (resourcePath, resources/, documentation/externalDependencies); FMI 1.0 "
+            "CS (fmiInstantiateSlave fmuLocation: resources/ below the FMU root; 1.0 ME has no "
+            "location); tool policy T",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU that writes outside its working directory or opens network connections can "
            "fail on read-only installations or locked-down clusters and may leak or alter data on "
@@ -179,7 +187,7 @@ const fmuc_check fmuc_check_api_sandbox = {
     .fix = "Write scratch files only below the current or temporary directory, read data from the "
            "resources/ location, and document any network need in documentation/.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

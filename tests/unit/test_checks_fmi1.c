@@ -679,6 +679,23 @@ Test(fmi1_me, me_vs_cs_is_not_applicable, .timeout = 120)
     expect_only(FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu", "me-vs-cs", "not-applicable");
 }
 
+/* api-sandbox on FMI 1.0 Co-Simulation (not applicable where this system records no sandbox
+ * events). Fixture: fmiInitializeSlave creates files in $HOME, /tmp and its resources/. Variant:
+ * the same model opening a TCP connection instead. The good SpringMassDamper passes. */
+Test(fmi1_api, sandbox_fixture_and_network_variant_warn, .timeout = 300)
+{
+    fmuc_verdict v = mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi1.fmu");
+    if (v == FMUC_VERDICT_NA)
+        cr_skip("this system records no sandbox events");
+    cr_expect_eq(v, FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi1-tcp.fmu"),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/fmi1/good/cs/SpringMassDamper.fmu"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+}
+
 Test(fmi1_api, instantiate_refuses_an_empty_instance_name, .timeout = 120)
 {
     expect_only(FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu", "api-instantiate-refuses", "pass");

@@ -570,6 +570,20 @@ Test(fmi3_me, me_vs_cs_fixture_warns_and_the_good_model_passes, .timeout = 300)
                  FMUC_VERDICT_PASS);
 }
 
+/* api-sandbox on FMI 3.0 (not applicable where this system records no sandbox events).
+ * Fixture: SpringMassDamper on the 3.0 glue whose fmi3ExitInitializationMode creates files in
+ * $HOME, /tmp and its resources/, in both interfaces. The project's good 3.0 BouncingBall
+ * passes. */
+Test(fmi3_api, sandbox_fixture_warns_and_the_good_fmu_passes, .timeout = 300)
+{
+    fmuc_verdict v = mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi3.fmu");
+    if (v == FMUC_VERDICT_NA)
+        cr_skip("this system records no sandbox events");
+    cr_expect_eq(v, FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+}
+
 /* ------------------------------------------- api-instantiate-refuses, api-resources-released */
 
 /* The verdict of check id under --profile standard from `fmucheck --only id` on fmu ("?" when
