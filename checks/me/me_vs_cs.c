@@ -215,7 +215,7 @@ const fmuc_check fmuc_check_me_vs_cs = {
     .id = "me-vs-cs",
     .title = "Model Exchange and Co-Simulation give the same outputs",
     .spec = "FMI 2.0.4 §3.1, §4.1; FMI 3.0.2 §3.1, §4.1, §2.4.2 (one model behind the "
-            "<ModelExchange> and <CoSimulation> elements)",
+            "ModelExchange and CoSimulation elements)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU with both interfaces promises one model; if Model Exchange and Co-Simulation "
            "disagree, the results depend on which interface an importer chose.",
