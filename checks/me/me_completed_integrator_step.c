@@ -103,6 +103,20 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         }
         if (v == 1)
             term = 0; /* FMI 1.0 has no terminateSimulation output here */
+        if ((!written(em) && em != FILL) || (!written(term) && term != FILL)) {
+            /* written, but neither true (1) nor false (0) */
+            if (!unwritten && v == 1)
+                meu_violation(ctx, "%s at t = %.17g returned %s with callEventUpdate = %d: "
+                                   "neither fmiTrue nor fmiFalse",
+                              cis, t, meu_stname(v, st, sb, sizeof sb), em);
+            else if (!unwritten)
+                meu_violation(ctx, "%s at t = %.17g returned %s with enterEventMode = %d, "
+                                   "terminateSimulation = %d: an output is neither %s nor %s",
+                              cis, t, meu_stname(v, st, sb, sizeof sb), em, term, tru,
+                              v == 3 ? "false" : "fmi2False");
+            unwritten++;
+            continue;
+        }
         if (!written(em) || !written(term)) {
             if (!unwritten) {
                 if (v == 1)
