@@ -12,12 +12,13 @@
  * FMI 3.0 hands the FMU resourcePath (§2.3.1) and asks for external dependencies in
  * documentation/externalDependencies (§2.5.1.1); FMI 1.0 CS hands fmuLocation, the unpacked
  * FMU whose resources/ the slave reads (fmi1-rules A-07, C-14), 1.0 ME no location at all: the
- * same policy applies to every version, through the version's own life cycle (apiu_reach, the
- * step-wise driver for CS; ME only advances the time). */
+ * same policy applies to every version, through the version's own life cycle (apiu_reach and
+ * the step-wise driver, fmuc_step.h, in both interfaces). */
 #include <inttypes.h>
 
 #include "api_util.h"
 #include "fmuc/fmuc_step.h"
+#include "me/me_util.h"
 
 #define NSTEPS 5
 
@@ -29,7 +30,19 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, "life cycle");
-    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_CTM,
+    /* ME: the number of states and event indicators in the version's terms (me_util.h) */
+    meu_model m;
+    size_t nx = 0, nz = 0;
+    char nosize[sizeof m.why] = "";
+    if (t == FMUC_IFACE_ME) {
+        if (meu_model_build(&fmu->md, &m) < 0)
+            /* the life cycle still runs, without steps */
+            snprintf(nosize, sizeof nosize, "%s", m.why[0] ? m.why : "out of memory");
+        nx = m.nx;
+        nz = m.ni;
+        meu_model_free(&m);
+    }
+    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_EM,
                                "fmucheck-sandbox", why, sizeof why);
     if (!in) {
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", why);
@@ -42,22 +55,36 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
                        fmu->md.experiment.step_size > 0
                    ? fmu->md.experiment.step_size
                    : 1e-2;
-    /* CS: the step-wise driver (fmuc_step.h), DoStep(t0 + k*h, h) with
-     * noSetFMUStatePriorToCurrentPoint; ME only advances the time (no integration: the life
-     * cycle, not the solution, is observed) */
+    /* the step-wise driver (fmuc_step.h) over NSTEPS intervals t0 + k*h: CS DoStep(t0 + k*h, h)
+     * with noSetFMUStatePriorToCurrentPoint; ME from Event Mode (the initial event iteration,
+     * Continuous-Time Mode) with one RK4 substep per interval and its events */
     fmuc_stepper sp;
-    fmuc_stepper_init(&sp, in, 0, 0, 0); /* Co-Simulation: allocates nothing */
+    fmuc_step_rc rc = FMUC_STEP_OK;
+    if (nosize[0])
+        nx = nz = 0;
+    if (fmuc_stepper_init(&sp, in, t == FMUC_IFACE_ME, nx, nz) < 0) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", "out of memory");
+        fmuc_inst_terminate(in);
+        fmuc_inst_free(in);
+        return 0;
+    }
     sp.cs_no_set_prior = 1;
     sp.cs_h = h;
-    for (int k = 0; k < NSTEPS; k++) {
-        fmuc_worker_phase(ctx, "step %d", k + 1);
-        if (t == FMUC_IFACE_CS) {
-            if (fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL) != FMUC_STEP_OK)
-                break;
-        } else if (!apiu_ok(fmuc_inst_set_time(in, t0 + (k + 1) * h))) {
-            break;
-        }
+    if (nosize[0]) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", nosize);
+        rc = FMUC_STEP_TERMINATE; /* said why; no steps */
+    } else if (t == FMUC_IFACE_ME) {
+        rc = fmuc_step_me_enter_ctm(&sp);
     }
+    for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++) {
+        fmuc_worker_phase(ctx, "step %d", k + 1);
+        rc = fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL);
+    }
+    if (rc != FMUC_STEP_OK && rc != FMUC_STEP_TERMINATE)
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped",
+                                rc == FMUC_STEP_FAILED ? sp.call
+                                : sp.why[0]            ? sp.why
+                                                       : "the step-wise driver stopped");
     fmuc_stepper_free(&sp);
     fmuc_worker_phase(ctx, "terminate");
     fmuc_inst_terminate(in);
