@@ -1,6 +1,6 @@
-/* api-sandbox: during a normal life cycle (instantiate, set up, initialise, a few steps or
- * time advances, terminate, free) the FMU writes only beneath its working directory / $TMPDIR
- * (the worker's scratch folder) and does not use the network. FMI 2.0 hands the FMU its
+/* api-sandbox: during a normal life cycle (instantiate, set up, initialise, a few intervals of
+ * the step-wise driver, terminate, free) the FMU writes only beneath its working directory /
+ * $TMPDIR (the worker's scratch folder) and does not use the network. FMI 2.0 hands the FMU its
  * resources/ location to read from (§2.1.5 fmuResourceLocation, §2.3) and asks for external
  * dependencies to be documented in documentation/externalDependencies (§2.3, fmi2-rules A-22);
  * writing elsewhere (its own resources/, $HOME, /tmp, the report folder) or opening network
