@@ -4,8 +4,8 @@
  *   |y_ME − y_CS| ≤ max(a, r·|y_CS|), r = max(1e-3, --rtol), a = max(1e-3, --atol)
  * (i.e. 1e-3·max(1, |y|) by default). Grid points within 1e-6·max(1, t_end) of an event of the
  * ME run are not compared (left/right limits at a jump are both right). Derived from the FMI
- * 2.0.4 §3.1 / §4.1 and FMI 3.0.2 §3.1 / §4.1 model definitions (one model, several interface
- * elements, 3.0.2 §2.4.2); reported as a warning. FMI 1.0 has no such FMU: Model Exchange and
+ * 2.0.4 §3.1 / §4.1 and FMI 3.0.2 §3.1 / §4.1 model definitions (one model; 3.0.2 §2.5.2:
+ * several interface types in one FMU share the interface variables); reported as a warning. FMI 1.0 has no such FMU: Model Exchange and
  * Co-Simulation are two standards, and a 1.0 modelDescription.xml describes one of them (with
  * <Implementation> Co-Simulation, without it Model Exchange), so the check does not apply. The
  * runs go through fmuc_sim_run in the FMU's own version (3.0: fmi3 functions, the same grid).
@@ -214,8 +214,8 @@ out:
 const fmuc_check fmuc_check_me_vs_cs = {
     .id = "me-vs-cs",
     .title = "Model Exchange and Co-Simulation give the same outputs",
-    .spec = "FMI 2.0.4 §3.1, §4.1; FMI 3.0.2 §3.1, §4.1, §2.4.2 (one model behind the "
-            "ModelExchange and CoSimulation elements)",
+    .spec = "FMI 2.0.4 §3.1, §4.1; FMI 3.0.2 §3.1, §4.1, §2.5.2 (several interface types in one "
+            "FMU: one model, the same interface variables)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU with both interfaces promises one model; if Model Exchange and Co-Simulation "
            "disagree, the results depend on which interface an importer chose.",
