@@ -9,8 +9,9 @@
  * config with "levels": {"api-sandbox": "must"} makes it fail a run.
  * Evidence comes from the worker sandbox's recording (harness/include/fmuc/fmuc_sandbox.h);
  * not applicable when this system gives no recording (basic isolation).
- * FMI 3.0 hands the FMU resourcePath (§2.3.1) and asks for external dependencies in
- * documentation/externalDependencies (§2.5.1.1); FMI 1.0 CS hands fmuLocation, the unpacked
+ * FMI 3.0 hands the FMU resourcePath (§2.3.1), asks for external dependencies in
+ * documentation/externalDependencies (§2.5.1.1) and forbids writing or deleting in the
+ * extracted resources/ (§2.5.1.5, M: such an attempt fails the check for a 3.0 FMU); FMI 1.0 CS hands fmuLocation, the unpacked
  * FMU whose resources/ the slave reads (fmi1-rules A-07, C-14), 1.0 ME no location at all: the
  * same policy applies to every version, through the version's own life cycle (apiu_reach and
  * the step-wise driver, fmuc_step.h, in both interfaces). */
@@ -92,10 +93,25 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     return 0;
 }
 
-static void report_events(const fmuc_worker_outcome *o, const char *iface, fmuc_result *res)
+/* Whether path lies in the FMU's extracted resources/ folder (unpack_dir/resources). */
+static int in_resources(const fmuc_fmu *fmu, const char *path)
+{
+    if (!path || !fmu->unpack_dir)
+        return 0;
+    size_t n = strlen(fmu->unpack_dir);
+    return strncmp(path, fmu->unpack_dir, n) == 0 && strncmp(path + n, "/resources", 10) == 0 &&
+           (path[n + 10] == '/' || path[n + 10] == '\0');
+}
+
+/* Every recorded attempt: a warning (tool policy), except that FMI 3.0.2 §2.5.1.5 makes a write
+ * or delete in the extracted resources/ folder a must (it fails). */
+static void report_events(const fmuc_worker_outcome *o, const fmuc_fmu *fmu, const char *iface,
+                          fmuc_result *res)
 {
     int n = cJSON_GetArraySize(o->sandbox_events);
-    for (int i = 0; i < n; i++) {
+    /* pass 0 the failures (named first), pass 1 the warnings */
+    for (int k = 0; k < 2 * n; k++) {
+        int pass = k / n, i = k % n;
         const cJSON *e = cJSON_GetArrayItem(o->sandbox_events, i);
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "violation")))
             continue;
@@ -106,6 +122,16 @@ static void report_events(const fmuc_worker_outcome *o, const char *iface, fmuc_
         const char *er = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "errno"));
         const char *by = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "deniedBy"));
         int net = kind && !strcmp(kind, "network");
+        int must = !net && fmu->md.fmi == FMUC_FMI3 && in_resources(fmu, path);
+        if (must != (pass == 0))
+            continue;
+        if (must) {
+            fmuc_result_fail(res, "%s: write %s(%s) in the FMU's resources/ folder%s%s%s%s (FMI "
+                                  "3.0.2 §2.5.1.5: the FMU must not write or delete there)",
+                             iface, sc ? sc : "?", path, er ? ", got " : "", er ? er : "",
+                             by ? " from " : "", by ? by : "");
+            continue;
+        }
         fmuc_result_violation(res, "%s: %s %s(%s) outside the sandbox%s%s%s%s", iface,
                               net ? "network access" : "write", sc ? sc : "?",
                               path ? path : addr ? addr : "?", er ? ", got " : "", er ? er : "",
@@ -153,7 +179,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_sim_add_log(&o, fmuc_result_evidence(res));
         /* the attempts first (also when the FMU then crashed), then the worker's own verdict */
         if (o.isolation.known && o.isolation.seccomp)
-            report_events(&o, ifs[i].name, res);
+            report_events(&o, s->fmu, ifs[i].name, res);
         const cJSON *r = NULL;
         {
             fmuc_worker_outcome quiet = o;
@@ -204,7 +230,8 @@ const fmuc_check fmuc_check_api_sandbox = {
     .id = "api-sandbox",
     .title = "The FMU writes only to its working directory and uses no network (tool policy)",
     .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); FMI 3.0.2 "
-            "§2.3.1, §2.5.1.1 (resourcePath, resources/, documentation/externalDependencies); FMI 1.0 "
+            "§2.3.1, §2.5.1.1, §2.5.1.5 (resourcePath, documentation/externalDependencies; no writes in "
+            "resources/: must); FMI 1.0 "
             "CS (fmiInstantiateSlave fmuLocation: resources/ below the FMU root; 1.0 ME has no "
             "location); tool policy T",
     .level = FMUC_LEVEL_SHOULD,
