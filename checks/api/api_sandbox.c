@@ -1,6 +1,6 @@
-/* api-sandbox: during a normal life cycle (instantiate, set up, initialise, a few steps or
- * time advances, terminate, free) the FMU writes only beneath its working directory / $TMPDIR
- * (the worker's scratch folder) and does not use the network. FMI 2.0 hands the FMU its
+/* api-sandbox: during a normal life cycle (instantiate, set up, initialise, a few intervals of
+ * the step-wise driver, terminate, free) the FMU writes only beneath its working directory /
+ * $TMPDIR (the worker's scratch folder) and does not use the network. FMI 2.0 hands the FMU its
  * resources/ location to read from (§2.1.5 fmuResourceLocation, §2.3) and asks for external
  * dependencies to be documented in documentation/externalDependencies (§2.3, fmi2-rules A-22);
  * writing elsewhere (its own resources/, $HOME, /tmp, the report folder) or opening network
@@ -8,11 +8,18 @@
  * is reported at SHOULD level (a warning, as the catalogue has tool heuristics reported); a gating
  * config with "levels": {"api-sandbox": "must"} makes it fail a run.
  * Evidence comes from the worker sandbox's recording (harness/include/fmuc/fmuc_sandbox.h);
- * not applicable when this system gives no recording (basic isolation). */
+ * not applicable when this system gives no recording (basic isolation).
+ * FMI 3.0 hands the FMU resourcePath (§2.3.1), asks for external dependencies in
+ * documentation/externalDependencies (§2.5.1.1) and forbids writing or deleting in the
+ * extracted resources/ (§2.5.1.5, M: such an attempt fails the check for a 3.0 FMU); FMI 1.0 CS hands fmuLocation, the unpacked
+ * FMU whose resources/ the slave reads (fmi1-rules A-07, C-14), 1.0 ME no location at all: the
+ * same policy applies to every version, through the version's own life cycle (apiu_reach and
+ * the step-wise driver, fmuc_step.h, in both interfaces). */
 #include <inttypes.h>
 
 #include "api_util.h"
 #include "fmuc/fmuc_step.h"
+#include "me/me_util.h"
 
 #define NSTEPS 5
 
@@ -24,7 +31,19 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, "life cycle");
-    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_CTM,
+    /* ME: the number of states and event indicators in the version's terms (me_util.h) */
+    meu_model m;
+    size_t nx = 0, nz = 0;
+    char nosize[sizeof m.why] = "";
+    if (t == FMUC_IFACE_ME) {
+        if (meu_model_build(&fmu->md, &m) < 0)
+            /* the life cycle still runs, without steps */
+            snprintf(nosize, sizeof nosize, "%s", m.why[0] ? m.why : "out of memory");
+        nx = m.nx;
+        nz = m.ni;
+        meu_model_free(&m);
+    }
+    fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_EM,
                                "fmucheck-sandbox", why, sizeof why);
     if (!in) {
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", why);
@@ -37,22 +56,36 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
                        fmu->md.experiment.step_size > 0
                    ? fmu->md.experiment.step_size
                    : 1e-2;
-    /* CS: the step-wise driver (fmuc_step.h), DoStep(t0 + k*h, h) with
-     * noSetFMUStatePriorToCurrentPoint; ME only advances the time (no integration: the life
-     * cycle, not the solution, is observed) */
+    /* the step-wise driver (fmuc_step.h) over NSTEPS intervals t0 + k*h: CS DoStep(t0 + k*h, h)
+     * with noSetFMUStatePriorToCurrentPoint; ME from Event Mode (the initial event iteration,
+     * Continuous-Time Mode) with one RK4 substep per interval and its events */
     fmuc_stepper sp;
-    fmuc_stepper_init(&sp, in, 0, 0, 0); /* Co-Simulation: allocates nothing */
+    fmuc_step_rc rc = FMUC_STEP_OK;
+    if (nosize[0])
+        nx = nz = 0;
+    if (fmuc_stepper_init(&sp, in, t == FMUC_IFACE_ME, nx, nz) < 0) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", "out of memory");
+        fmuc_inst_terminate(in);
+        fmuc_inst_free(in);
+        return 0;
+    }
     sp.cs_no_set_prior = 1;
     sp.cs_h = h;
-    for (int k = 0; k < NSTEPS; k++) {
-        fmuc_worker_phase(ctx, "step %d", k + 1);
-        if (t == FMUC_IFACE_CS) {
-            if (fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL) != FMUC_STEP_OK)
-                break;
-        } else if (!apiu_ok(fmuc_inst_set_time(in, t0 + (k + 1) * h))) {
-            break;
-        }
+    if (nosize[0]) {
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", nosize);
+        rc = FMUC_STEP_TERMINATE; /* said why; no steps */
+    } else if (t == FMUC_IFACE_ME) {
+        rc = fmuc_step_me_enter_ctm(&sp);
     }
+    for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++) {
+        fmuc_worker_phase(ctx, "step %d", k + 1);
+        rc = fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL);
+    }
+    if (rc != FMUC_STEP_OK && rc != FMUC_STEP_TERMINATE)
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped",
+                                rc == FMUC_STEP_FAILED ? sp.call
+                                : sp.why[0]            ? sp.why
+                                                       : "the step-wise driver stopped");
     fmuc_stepper_free(&sp);
     fmuc_worker_phase(ctx, "terminate");
     fmuc_inst_terminate(in);
@@ -60,10 +93,25 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     return 0;
 }
 
-static void report_events(const fmuc_worker_outcome *o, const char *iface, fmuc_result *res)
+/* Whether path lies in the FMU's extracted resources/ folder (unpack_dir/resources). */
+static int in_resources(const fmuc_fmu *fmu, const char *path)
+{
+    if (!path || !fmu->unpack_dir)
+        return 0;
+    size_t n = strlen(fmu->unpack_dir);
+    return strncmp(path, fmu->unpack_dir, n) == 0 && strncmp(path + n, "/resources", 10) == 0 &&
+           (path[n + 10] == '/' || path[n + 10] == '\0');
+}
+
+/* Every recorded attempt: a warning (tool policy), except that FMI 3.0.2 §2.5.1.5 makes a write
+ * or delete in the extracted resources/ folder a must (it fails). */
+static void report_events(const fmuc_worker_outcome *o, const fmuc_fmu *fmu, const char *iface,
+                          fmuc_result *res)
 {
     int n = cJSON_GetArraySize(o->sandbox_events);
-    for (int i = 0; i < n; i++) {
+    /* pass 0 the failures (named first), pass 1 the warnings */
+    for (int k = 0; k < 2 * n; k++) {
+        int pass = k / n, i = k % n;
         const cJSON *e = cJSON_GetArrayItem(o->sandbox_events, i);
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "violation")))
             continue;
@@ -74,6 +122,16 @@ static void report_events(const fmuc_worker_outcome *o, const char *iface, fmuc_
         const char *er = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "errno"));
         const char *by = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "deniedBy"));
         int net = kind && !strcmp(kind, "network");
+        int must = !net && fmu->md.fmi == FMUC_FMI3 && in_resources(fmu, path);
+        if (must != (pass == 0))
+            continue;
+        if (must) {
+            fmuc_result_fail(res, "%s: write %s(%s) in the FMU's resources/ folder%s%s%s%s (FMI "
+                                  "3.0.2 §2.5.1.5: the FMU must not write or delete there)",
+                             iface, sc ? sc : "?", path, er ? ", got " : "", er ? er : "",
+                             by ? " from " : "", by ? by : "");
+            continue;
+        }
         fmuc_result_violation(res, "%s: %s %s(%s) outside the sandbox%s%s%s%s", iface,
                               net ? "network access" : "write", sc ? sc : "?",
                               path ? path : addr ? addr : "?", er ? ", got " : "", er ? er : "",
@@ -121,7 +179,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_sim_add_log(&o, fmuc_result_evidence(res));
         /* the attempts first (also when the FMU then crashed), then the worker's own verdict */
         if (o.isolation.known && o.isolation.seccomp)
-            report_events(&o, ifs[i].name, res);
+            report_events(&o, s->fmu, ifs[i].name, res);
         const cJSON *r = NULL;
         {
             fmuc_worker_outcome quiet = o;
@@ -171,7 +229,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_sandbox = {
     .id = "api-sandbox",
     .title = "The FMU writes only to its working directory and uses no network (tool policy)",
-    .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); tool policy T",
+    .spec = "FMI 2.0.4 §2.1.5, §2.3 (resources/, documentation/externalDependencies); FMI 3.0.2 "
+            "§2.3.1, §2.5.1.1, §2.5.1.5 (resourcePath, documentation/externalDependencies; no writes in "
+            "resources/: must); FMI 1.0 "
+            "CS (fmiInstantiateSlave fmuLocation: resources/ below the FMU root; 1.0 ME has no "
+            "location); tool policy T",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU that writes outside its working directory or opens network connections can "
            "fail on read-only installations or locked-down clusters and may leak or alter data on "
@@ -179,7 +241,7 @@ const fmuc_check fmuc_check_api_sandbox = {
     .fix = "Write scratch files only below the current or temporary directory, read data from the "
            "resources/ location, and document any network need in documentation/.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

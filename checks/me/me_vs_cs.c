@@ -4,7 +4,11 @@
  *   |y_ME − y_CS| ≤ max(a, r·|y_CS|), r = max(1e-3, --rtol), a = max(1e-3, --atol)
  * (i.e. 1e-3·max(1, |y|) by default). Grid points within 1e-6·max(1, t_end) of an event of the
  * ME run are not compared (left/right limits at a jump are both right). Derived from the FMI
- * 2.0.4 §3.1 / §4.1 model definitions (one model, two interfaces); reported as a warning.
+ * 2.0.4 §3.1 / §4.1 and FMI 3.0.2 §3.1 / §4.1 model definitions (one model; 3.0.2 §2.5.2:
+ * several interface types in one FMU share the interface variables); reported as a warning. FMI 1.0 has no such FMU: Model Exchange and
+ * Co-Simulation are two standards, and a 1.0 modelDescription.xml describes one of them (with
+ * <Implementation> Co-Simulation, without it Model Exchange), so the check does not apply. The
+ * runs go through fmuc_sim_run in the FMU's own version (3.0: fmi3 functions, the same grid).
  * Inputs keep their start values in both runs (an input trajectory would be sampled differently
  * by a CS master and an ME host). */
 #include <stdlib.h>
@@ -59,6 +63,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "%s", why);
         return;
     }
+    /* the same horizon for both (FMI 3.0: fixedInternalStepSize bounds the CS run only) */
+    if (!isnan(cme.stop) || !isnan(ccs.stop))
+        cme.stop = ccs.stop = isnan(cme.stop)   ? ccs.stop
+                              : isnan(ccs.stop) ? cme.stop
+                                                : fmin(cme.stop, ccs.stop);
     if (cme.max_steps != ccs.max_steps)
         cme.max_steps = ccs.max_steps = !cme.max_steps                 ? ccs.max_steps
                                         : !ccs.max_steps               ? cme.max_steps
@@ -205,7 +214,8 @@ out:
 const fmuc_check fmuc_check_me_vs_cs = {
     .id = "me-vs-cs",
     .title = "Model Exchange and Co-Simulation give the same outputs",
-    .spec = "FMI 2.0.4 §3.1, §4.1",
+    .spec = "FMI 2.0.4 §3.1, §4.1; FMI 3.0.2 §3.1, §4.1, §2.5.2 (several interface types in one "
+            "FMU: one model, the same interface variables)",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An FMU with both interfaces promises one model; if Model Exchange and Co-Simulation "
            "disagree, the results depend on which interface an importer chose.",
@@ -213,7 +223,9 @@ const fmuc_check fmuc_check_me_vs_cs = {
            "Co-Simulation solver's tolerance or step until its outputs agree with an accurate ME "
            "run.",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
+    .absent_in_v1 = "FMI 1.0 has no FMU with both interfaces: Model Exchange and Co-Simulation are "
+                    "separate standards and a 1.0 FMU implements one of them",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -685,7 +685,9 @@ static fmuc_status update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *i
 static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, int *enter, int *term)
 {
     const fmi1_lib *l = L_(in);
-    fmiBoolean call_event_update = fmiFalse;
+    /* a fill byte that is neither fmiTrue nor fmiFalse: left there, the FMU did not write
+     * callEventUpdate, and the caller's *enter stays as it was (fmuc_inst.h) */
+    fmiBoolean call_event_update = (fmiBoolean)FMUC_INST__BOOL_FILL;
     fmuc_w_call *e;
     fmiStatus st;
     (void)no_set_prior;
@@ -698,8 +700,8 @@ static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, in
     e = begin(l, FMUC_W_FN1_fmiCompletedIntegratorStep);
     fmuc_trace__go(l->ctx, e);
     st = l->fmiCompletedIntegratorStep(C_(in), enter ? &call_event_update : NULL);
-    if (enter)
-        *enter = call_event_update != fmiFalse;
+    if (enter && (unsigned char)call_event_update != FMUC_INST__BOOL_FILL)
+        *enter = (unsigned char)call_event_update;
     return end(e, st);
 }
 

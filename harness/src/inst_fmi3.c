@@ -516,12 +516,19 @@ static fmuc_status update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *i
     return (fmuc_status)st;
 }
 
+_Static_assert(sizeof(bool) == 1, "fmi3Boolean outputs are inspected as one byte");
+
 static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, int *enter, int *term)
 {
-    bool b_enter = false, b_term = false;
+    /* both outputs start as a fill byte that is neither false nor true (never read as bool):
+     * an output the FMU left so keeps the caller's value (fmuc_inst.h) */
+    bool b_enter, b_term;
+    unsigned char u;
     const fmi3_lib *L = L_(in);
     fmuc_w_call *e;
     fmi3Status st;
+    memset(&b_enter, FMUC_INST__BOOL_FILL, sizeof b_enter);
+    memset(&b_term, FMUC_INST__BOOL_FILL, sizeof b_term);
     if (!L->fmi3CompletedIntegratorStep)
         return not_provided(L->ctx, FMUC_W_FN_fmi3CompletedIntegratorStep);
     e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3CompletedIntegratorStep);
@@ -529,10 +536,12 @@ static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, in
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3CompletedIntegratorStep(I_(in), no_set_prior != 0, &b_enter, &b_term);
     fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
-    if (enter)
-        *enter = b_enter;
-    if (term)
-        *term = b_term;
+    memcpy(&u, &b_enter, 1);
+    if (enter && u != FMUC_INST__BOOL_FILL)
+        *enter = u;
+    memcpy(&u, &b_term, 1);
+    if (term && u != FMUC_INST__BOOL_FILL)
+        *term = u;
     return (fmuc_status)st;
 }
 

@@ -10,6 +10,11 @@
 
 #include "fmuc/fmuc_inst.h"
 
+/* The byte a version whose Boolean is narrower than int (fmiBoolean char, fmi3Boolean bool)
+ * fills an output Boolean with before the call: neither false nor true, so an output the FMU
+ * leaves unwritten is told apart and the caller's value kept (fmuc_inst_completed_integrator_step). */
+#define FMUC_INST__BOOL_FILL 0xA5u
+
 /* A version's functions in the record of one library's resolved functions (the "lib" of the
  * table below): each function's name, where its pointer lives in the record, and the interfaces
  * whose library must export it. One resolver, lookup and missing list serve every version. */

@@ -643,6 +643,29 @@ Test(fmi1_me, me_no_hidden_state_fixture_fails, .timeout = 300)
                  FMUC_VERDICT_FAIL);
 }
 
+/* me-completed-integrator-step on FMI 1.0 ME: fmiCompletedIntegratorStep after every completed
+ * step, its callEventUpdate written. Fixture: the call returns fmiOK and leaves callEventUpdate
+ * unwritten. The project's good 1.0 ME FMUs pass. The Reference-FMUs v0.0.39 ME have the same
+ * defect as the fixture (their fmiCompletedIntegratorStep only checks the pointer): they fail
+ * too (tests/thirdparty/TRIAGE.md). */
+Test(fmi1_me, me_completed_integrator_step_fixture_and_reference_fmus, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-completed-integrator-step",
+                         FMUC_FMU_DIR "/broken/me-completed-integrator-step--fmi1.fmu"),
+                 FMUC_VERDICT_FAIL);
+    cr_expect_eq(mev_run("me-completed-integrator-step",
+                         FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(mev_run("me-completed-integrator-step", FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu"),
+                 FMUC_VERDICT_PASS);
+    const char *ref = FMUC_SHARED_DIR "/reference-fmus/fmi1/me/Dahlquist.fmu";
+    if (access(ref, R_OK) == 0)
+        cr_expect_eq(mev_run("me-completed-integrator-step", ref), FMUC_VERDICT_FAIL);
+    /* a Co-Simulation 1.0 FMU has no Model Exchange interface */
+    cr_expect_eq(mev_run("me-completed-integrator-step", FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu"),
+                 FMUC_VERDICT_NA);
+}
+
 /* ---- api-instantiate-refuses on FMI 1.0 (the empty instanceName; no interface-type probe) ---- */
 
 /* The verdict of check id under --profile standard from `fmucheck --only id` on fmu. */
@@ -671,6 +694,31 @@ static void expect_only(const char *fmu, const char *id, const char *want)
     fmuc_test_run_free(&run);
     fmuc_test_rm_rf(out);
     free(out);
+}
+
+/* me-vs-cs: a 1.0 FMU is either Model Exchange or Co-Simulation, never both: not applicable,
+ * with that reason, for both kinds. */
+Test(fmi1_me, me_vs_cs_is_not_applicable, .timeout = 120)
+{
+    expect_only(FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu", "me-vs-cs", "not-applicable");
+    expect_only(FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu", "me-vs-cs", "not-applicable");
+}
+
+/* api-sandbox on FMI 1.0 Co-Simulation (not applicable where this system records no sandbox
+ * events). Fixture: fmiInitializeSlave creates files in $HOME, /tmp and its resources/. Variant:
+ * the same model opening a TCP connection instead. The good SpringMassDamper passes. */
+Test(fmi1_api, sandbox_fixture_and_network_variant_warn, .timeout = 300)
+{
+    fmuc_verdict v = mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi1.fmu");
+    if (v == FMUC_VERDICT_NA)
+        cr_skip("this system records no sandbox events");
+    cr_expect_eq(v, FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi1-tcp.fmu"),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/fmi1/good/cs/SpringMassDamper.fmu"),
+                 FMUC_VERDICT_PASS);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/fmi1/good/me/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
 }
 
 Test(fmi1_api, instantiate_refuses_an_empty_instance_name, .timeout = 120)

@@ -479,7 +479,8 @@ Test(fmi3_dependencies_observed, reference_feedthrough_passes_float32_and_float6
 
 #include "me_version_util.h"
 
-static const char *const me3_checks[] = {"me-events", "me-state-roundtrip", "me-no-hidden-state"};
+static const char *const me3_checks[] = {"me-events", "me-state-roundtrip", "me-no-hidden-state",
+                                         "me-completed-integrator-step"};
 
 /* The Reference-FMUs 3.0 and the project's FMI 3.0 BouncingBall: nothing worse than pass. */
 Test(fmi3_me, widened_me_checks_pass_on_good_fmus, .timeout = 600)
@@ -534,6 +535,58 @@ Test(fmi3_me, me_no_hidden_state_fixture_fails, .timeout = 300)
 {
     cr_expect_eq(mev_run("me-no-hidden-state", FMUC_FMU_DIR "/broken/me-no-hidden-state--fmi3.fmu"),
                  FMUC_VERDICT_FAIL);
+}
+
+/* Fixture: needsCompletedIntegratorStep="true", fmi3CompletedIntegratorStep returns fmi3OK and
+ * leaves both outputs unwritten. Variant: the same binary declaring the call unneeded (the
+ * default): the call then has no effect, but an importer that makes it still reads the outputs,
+ * so they must be written. The good BouncingBall declaring the call needed passes. */
+Test(fmi3_me, me_completed_integrator_step_fixture_and_flag_variants, .timeout = 300)
+{
+    const char *broken = FMUC_FMU_DIR "/broken/me-completed-integrator-step--fmi3.fmu";
+    cr_expect_eq(mev_run("me-completed-integrator-step", broken), FMUC_VERDICT_FAIL);
+    char *dir = NULL;
+    char *fmu = mev_xml_variant(broken, "me3-cis", "needsCompletedIntegratorStep=\"true\"",
+                                "needsCompletedIntegratorStep=\"false\"", &dir);
+    cr_expect_eq(mev_run("me-completed-integrator-step", fmu), FMUC_VERDICT_FAIL);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+    fmu = mev_xml_variant(FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu", "me3-cis-good",
+                          "needsCompletedIntegratorStep=\"false\"",
+                          "needsCompletedIntegratorStep=\"true\"", &dir);
+    cr_expect_eq(mev_run("me-completed-integrator-step", fmu), FMUC_VERDICT_PASS);
+    free(fmu);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* me-vs-cs on FMI 3.0. Fixture: BouncingBall whose CS step is a plain RK4 without impacts (the
+ * CS ball falls through the floor): a warning. The good BouncingBall, whose CS step handles the
+ * impacts, passes. */
+Test(fmi3_me, me_vs_cs_fixture_warns_and_the_good_model_passes, .timeout = 300)
+{
+    cr_expect_eq(mev_run("me-vs-cs", FMUC_FMU_DIR "/broken/me-vs-cs--fmi3.fmu"),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("me-vs-cs", FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
+}
+
+/* api-sandbox on FMI 3.0 (not applicable where this system records no sandbox events).
+ * Fixture: SpringMassDamper on the 3.0 glue whose fmi3ExitInitializationMode creates files in
+ * $HOME, /tmp and its resources/, in both interfaces: the write in resources/ breaks a must of
+ * 3.0.2 §2.5.1.5 and fails. Variant: a TCP connection instead, tool policy only: a warning. The
+ * project's good 3.0 BouncingBall passes. */
+Test(fmi3_api, sandbox_resources_write_fails_network_warns_good_passes, .timeout = 300)
+{
+    fmuc_verdict v = mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi3.fmu");
+    if (v == FMUC_VERDICT_NA)
+        cr_skip("this system records no sandbox events");
+    cr_expect_eq(v, FMUC_VERDICT_FAIL);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/broken/api-sandbox--fmi3-tcp.fmu"),
+                 FMUC_VERDICT_WARN);
+    cr_expect_eq(mev_run("api-sandbox", FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"),
+                 FMUC_VERDICT_PASS);
 }
 
 /* ------------------------------------------- api-instantiate-refuses, api-resources-released */

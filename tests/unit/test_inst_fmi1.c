@@ -180,6 +180,7 @@ static int me_session(fmuc_worker_ctx *ctx, void *payload)
     cJSON_AddNumberToObject(reply, "dx1", dx[1]);
     cJSON_AddNumberToObject(reply, "nom0", nom[0]);
     cJSON_AddNumberToObject(reply, "enter", enter);
+    cJSON_AddNumberToObject(reply, "term", term);
     /* an event iteration through fmiEventUpdate */
     fmuc_inst_event_info info;
     cJSON_AddNumberToObject(reply, "em", fmuc_inst_enter_event_mode(in));
@@ -203,7 +204,10 @@ Test(inst_fmi1, me_life_cycle_and_event_update, .timeout = 60)
     cr_assert_eq(cJSON_GetObjectItem(r, "x0")->valuedouble, 1.0);
     cr_assert_lt(cJSON_GetObjectItem(r, "dx1")->valuedouble, -9.0);
     cr_assert_gt(cJSON_GetObjectItem(r, "nom0")->valuedouble, 0.0);
+    /* callEventUpdate written by the FMU (the caller's -1 replaced); 1.0 has no terminate
+     * output: 0 */
     cr_assert_eq(cJSON_GetObjectItem(r, "enter")->valueint, 0);
+    cr_assert_eq(cJSON_GetObjectItem(r, "term")->valueint, 0);
     cr_assert_eq(cJSON_GetObjectItem(r, "em")->valueint, FMUC_STATUS_OK);
     cr_assert_eq(cJSON_GetObjectItem(r, "upd")->valueint, FMUC_STATUS_OK);
     cr_assert_eq(cJSON_GetObjectItem(r, "need")->valueint, 0);

@@ -173,6 +173,7 @@ static int session_me(fmuc_worker_ctx *ctx, void *payload)
     cJSON_AddNumberToObject(reply, "dx1", dx[1]);
     cJSON_AddNumberToObject(reply, "z0", z[0]);
     cJSON_AddNumberToObject(reply, "enter", enter);
+    cJSON_AddNumberToObject(reply, "term", term);
     /* FMU state: get, move on, set back, serialize and deserialize */
     fmuc_fmu_state s = NULL, s2 = NULL;
     size_t size = 0;
@@ -213,7 +214,9 @@ Test(inst_fmi3, me_runs_event_mode_update_discrete_states_and_fmu_state, .init =
     cr_assert_float_eq(num(&o, "x0"), 1.0, 1e-12); /* h starts at 1 */
     cr_assert_float_eq(num(&o, "dx1"), -9.81, 1e-12);
     cr_assert_float_eq(num(&o, "z0"), 1.0, 1e-12);
+    /* both outputs written by the FMU: the caller's -1 replaced (fmuc_inst.h) */
     cr_assert_eq(num(&o, "enter"), 0);
+    cr_assert_eq(num(&o, "term"), 0);
     cr_assert_eq(num(&o, "st_state"), 0);
     cr_assert_float_eq(num(&o, "back0"), 1.0, 1e-12);
     cr_assert_gt(num(&o, "size"), 0);

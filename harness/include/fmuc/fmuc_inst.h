@@ -313,6 +313,12 @@ fmuc_status fmuc_inst_enter_event_mode(fmuc_inst *in);
 /** One step of the event iteration (*info zeroed first). */
 fmuc_status fmuc_inst_update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *info);
 fmuc_status fmuc_inst_enter_continuous_time_mode(fmuc_inst *in);
+/** The integrator step is complete (fmi2/fmi3CompletedIntegratorStep, fmiCompletedIntegratorStep).
+ *  *enter_event_mode gets enterEventMode (FMI 1.0: callEventUpdate), *terminate
+ *  terminateSimulation (FMI 1.0 has none: set to 0). In every version an output the FMU does not
+ *  write keeps the caller's value (2.0 hands the FMU the caller's int; 1.0 and 3.0 a Boolean of
+ *  their own pre-set to a fill byte, copied back only when the FMU changed it), so a caller that
+ *  pre-sets a value other than 0 and 1 sees whether the FMU wrote the output. */
 fmuc_status fmuc_inst_completed_integrator_step(fmuc_inst *in, int no_set_prior,
                                                 int *enter_event_mode, int *terminate);
 fmuc_status fmuc_inst_set_time(fmuc_inst *in, double t);
