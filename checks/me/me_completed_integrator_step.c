@@ -120,11 +120,14 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         if (!written(em) || !written(term)) {
             if (!unwritten) {
                 if (v == 1)
-                    meu_violation(ctx, "%s at t = %.17g returned %s but did not set "
-                                       "*callEventUpdate (%d: the caller's value 0x%X was left); "
-                                       "%s, so step events would be lost",
-                                  cis, t, meu_stname(v, st, sb, sizeof sb), em, FILL,
-                                  needed_decl(v, needed));
+                    /* a letter violation: an FMU that never writes the flag signals no step
+                     * event by it, and a host that reads an unset flag as fmiTrue at most calls
+                     * fmiEventUpdate once too often (the Reference-FMUs 0.0.39 leave it) */
+                    meu_violation_letter(ctx, "%s at t = %.17g returned %s but did not set "
+                                              "*callEventUpdate (%d: the caller's value 0x%X was "
+                                              "left); %s",
+                                         cis, t, meu_stname(v, st, sb, sizeof sb), em, FILL,
+                                         needed_decl(v, needed));
                 else
                     meu_violation(ctx, "%s at t = %.17g returned %s but did not set its outputs "
                                        "(enterEventMode = %d, terminateSimulation = %d: the "
@@ -246,7 +249,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
     }
     fmuc_worker_outcome_free(&o);
-    if (res->verdict == FMUC_VERDICT_PASS)
+    /* the host run also after a violation of the letter only (1.0 callEventUpdate unset) */
+    if (res->verdict == FMUC_VERDICT_PASS ||
+        (res->verdict == FMUC_VERDICT_FAIL && res->letter_fail && !res->other_fail))
         host_run(s, ver, needed, res);
     meu_model_free(&m);
 }
@@ -258,6 +263,9 @@ const fmuc_check fmuc_check_me_completed_integrator_step = {
             "(fmiCompletedIntegratorStep: called after every completed integrator step; "
             "callEventUpdate = fmiTrue requires fmiEventUpdate)",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "FMI 1.0 callEventUpdate left unset: such an FMU signals no step event by it, "
+                   "and a host reading the unset flag as true only calls fmiEventUpdate once more",
     .why = "A Model Exchange importer learns of step events and requested termination from "
            "fmi2/fmi3CompletedIntegratorStep (FMI 1.0: callEventUpdate); if it fails or leaves its "
            "outputs unset, events are missed.",

@@ -239,6 +239,19 @@ static inline void meu_violation(fmuc_worker_ctx *ctx, const char *fmt, ...)
     va_end(ap);
 }
 
+/** A violation of the letter that cannot break a conforming importer (forwarded as
+ *  fmuc_result_violation_letter: fails under standard, warns under interop in a check with
+ *  .interop = FMUC_INTEROP_SOME). */
+static inline void meu_violation_letter(fmuc_worker_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline void meu_violation_letter(fmuc_worker_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    meu_vmsg(ctx, "letters", fmt, ap);
+    va_end(ap);
+}
+
 /** Information (forwarded as fmuc_result_note). */
 static inline void meu_note(fmuc_worker_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -470,6 +483,11 @@ static inline const cJSON *meu_run(const fmuc_subject *s, fmuc_result *res, cons
     {
         if (cJSON_IsString(item))
             fmuc_result_violation(res, "%s", item->valuestring);
+    }
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o->reply, "letters"))
+    {
+        if (cJSON_IsString(item))
+            fmuc_result_violation_letter(res, "%s", item->valuestring);
     }
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o->reply, "notes"))
     {
