@@ -40,7 +40,12 @@ static void vlog(const fmuc_m_ctx *c, fmiStatus st, const char *category, const 
         return;
     char text[1024];
     vsnprintf(text, sizeof text, fmt, ap);
-    emit(c->logger, (fmiComponent)c, c->name, st, category ? category : fmuc_gc_status_category(st),
+#ifdef FMUC_DEFECT_LOGGER_WRONG_NAME
+    const char *name = "model"; /* not the instanceName the importer gave */
+#else
+    const char *name = c->name;
+#endif
+    emit(c->logger, (fmiComponent)c, name, st, category ? category : fmuc_gc_status_category(st),
          text);
 }
 

@@ -219,10 +219,14 @@ static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const
 #ifdef FMUC_DEFECT_LOGGER_ENV_NULL
     env = NULL;
 #endif
+    const char *name = c->name;
+#ifdef FMUC_DEFECT_LOGGER_WRONG_NAME
+    name = "model"; /* not the instanceName the importer gave */
+#endif
 #ifdef FMUC_HOSTILE_LOGGER_FORMAT
-    cb->logger(env, c->name, st, cat, "%s%s%n"); /* directives without arguments (B15) */
+    cb->logger(env, name, st, cat, "%s%s%n"); /* directives without arguments (B15) */
 #else
-    cb->logger(env, c->name, st, cat, "%s", buf);
+    cb->logger(env, name, st, cat, "%s", buf);
 #endif
 }
 

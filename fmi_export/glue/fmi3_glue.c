@@ -206,7 +206,11 @@ static void vlog(const fmuc_m_ctx *c, fmi2Status st, const char *category, const
         return;
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    c->log(c->env, (fmi3Status)st, idx >= 0 ? c->cats[idx] : NULL, buf);
+    fmi3InstanceEnvironment env = c->env;
+#ifdef FMUC_DEFECT_LOGGER_ENV_NULL
+    env = NULL; /* not the instanceEnvironment the importer gave */
+#endif
+    c->log(env, (fmi3Status)st, idx >= 0 ? c->cats[idx] : NULL, buf);
 }
 
 static void glog(const fmuc_m_ctx *c, fmi2Status st, const char *fmt, ...)

@@ -18,6 +18,9 @@
 #define GOOD FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
 #define BROKEN(x) FMUC_FMU_DIR "/broken/" x ".fmu"
 #define HOSTILE(x) FMUC_FMU_DIR "/hostile/" x ".fmu"
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
 
 static fmuc_verdict run_check(const char *path, const fmuc_check *chk, fmuc_result *res,
                               double timeout)
@@ -589,4 +592,42 @@ Test(checks_dyn, mandatory_functions_fmi3_fmi1_and_terminated_status, .timeout =
         fmuc_result_clear(&res);
     }
     no_children_left();
+}
+
+/* api-logging (FMI 1.0, 2.0, 3.0): the fixtures (2.0 a NULL componentEnvironment, 3.0 a NULL
+ * instanceEnvironment, 1.0 another instance name) and a variant that differs from the 2.0
+ * fixture (another instance name instead of the environment) fail; the good FMUs of each version,
+ * the vdsim FMU and the Reference-FMUs pass: they log the refused unknown valueReference with the
+ * importer's environment and instance name. */
+Test(checks_dyn, api_logging_fixtures_fail_good_fmus_pass, .timeout = 120)
+{
+    extern const fmuc_check fmuc_check_api_logging;
+    const fmuc_check *c = &fmuc_check_api_logging;
+    fmuc_result res;
+    static const char *const broken[] = {"api-logging", "api-logging--name", "api-logging--fmi3",
+                                          "api-logging--fmi1"};
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/broken/%s.fmu", FMUC_FMU_DIR, broken[i]);
+        expect(p, c, FMUC_VERDICT_FAIL);
+    }
+    cr_expect_eq(run_check(BROKEN("api-logging"), c, &res, 0), FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "componentEnvironment", "logger call"));
+    fmuc_result_clear(&res);
+    cr_expect_eq(run_check(BROKEN("api-logging--name"), c, &res, 0), FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "\"model\"", "fmucheck-logging"));
+    fmuc_result_clear(&res);
+    static const char *const good[] = {
+        GOOD, FMUC_FMU_DIR "/vdsim_l2.fmu", FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu",
+        FMUC_FMU_DIR "/fmi1/good/cs/BouncingBall.fmu", FMUC_FMU_DIR "/fmi1/good/me/Stair.fmu"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        expect(good[i], c, FMUC_VERDICT_PASS);
+    static const char *const ref[] = {"fmi2/BouncingBall.fmu", "fmi3/BouncingBall.fmu",
+                                      "fmi1/me/VanDerPol.fmu", "fmi1/cs/Feedthrough.fmu"};
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/reference-fmus/%s", FMUC_SHARED_DIR, ref[i]);
+        if (access(p, R_OK) == 0)
+            expect(p, c, FMUC_VERDICT_PASS);
+    }
 }
