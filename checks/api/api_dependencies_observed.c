@@ -1233,16 +1233,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     apiu_iface ifs[2];
     size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     /* CS steps: not where the nominal run crashed or hung */
+    size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         const char *u = ifs[i].type == FMUC_IFACE_CS
                             ? fmuc_shared_unusable(s, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN)
                             : NULL;
-        if (u) {
+        if (u)
             fmuc_result_note(res, "%s not probed: %s", ifs[i].name, u);
-            ifs[i] = ifs[--n];
-            i--;
-        }
+        else
+            ifs[kept++] = ifs[i];
     }
+    n = kept;
     char why[2][512], wname[2][16];
     size_t nwhy = 0;
     cJSON *ev = fmuc_result_evidence(res);
