@@ -8,10 +8,10 @@
  *     <ContinuousStateDerivative> give dependencies as valueReferences with the same meaning
  *     (absent: all knowns; empty: none); the knowns of both in Continuous-Time and Event Mode
  *     (ME) and at communication points (CS) include the inputs.
- *   FMI 1.0 ME and CS (fmiScalarVariable.xsd, fmi1-rules B-208, B-209; the CS 1.0 model
- *     description is the ME one plus <Implementation>): the <DirectDependency> element of an
- *     output lists by <Name> the inputs it depends on directly; absent, it depends on all
- *     inputs; empty, on none. 1.0 declares nothing of state derivatives: outputs only.
+ *   FMI 1.0 ME (fmiScalarVariable.xsd, fmi1-rules B-208, B-209): the <DirectDependency>
+ *     element of an output lists by <Name> the inputs it depends on directly; absent, it
+ *     depends on all inputs; empty, on none. 1.0 declares nothing of state derivatives: outputs
+ *     only. (FMI 1.0 CS shares the declaration but is not judged, see below.)
  * Each scalar input of a float, integer, Boolean or enumeration type (FMI 2.0/1.0 Real,
  * Integer, Boolean, Enumeration; FMI 3.0 Float32/64, Int8..UInt64, Boolean, Enumeration) is
  * perturbed and restored while time stays where it is (and the continuous states, unless an
@@ -31,20 +31,41 @@
  *                  needed; FMI 1.0: the set, then fmiEventUpdate, fmi1-rules F-05), back to
  *                  Continuous-Time Mode; outputs and (2.0, 3.0) state derivatives are read
  *                  there;
- *   CoSimulation   every input at the communication point after initialization, before any
- *                  doStep (2.0 §4.2.4; 3.0.2 Step Mode: non-clocked discrete inputs too);
- *                  outputs are read (the direct feedthrough an importer's algebraic loop
- *                  handling relies on).
+ *   CoSimulation   only through steps, as a master calls: an output may not be read after an
+ *                  input is set before the next doStep (FMI 2.0.4 §4.2.4, fmi2-rules D-01:
+ *                  "no feed-through evaluation at a communication point"; FMI 3.0.2 Step
+ *                  Mode, fmi3-rules condition 18). From the FMU state taken at the
+ *                  communication point after initialization (fmi2GetFMUstate /
+ *                  fmi3GetFMUState), each input (non-clocked discrete ones too) is set to
+ *                  each perturbation value and then to its own value before one step of h1 =
+ *                  1e-3 of the nominal communication step (the DefaultExperiment's stepSize,
+ *                  else a 500th of the experiment) and one of h2 = h1 / 10, the state set back
+ *                  before each step (the step driver, fmuc_step.h), the outputs read after it.
+ *                  A direct feedthrough changes the output by about as much after either step
+ *                  (a float one keeps more than half of its change at h2); a dependency
+ *                  through the dynamics shrinks with h (about h2/h1 = 1/10) and is counted,
+ *                  not judged. Not applicable without canGetAndSetFMUstate /
+ *                  canGetAndSetFMUState (no step repeated from one state), without
+ *                  canHandleVariableCommunicationStepSize (no small steps), when the FMU
+ *                  refuses a probe step (Discard, Error, an early return) or the state, and in
+ *                  FMI 1.0 CS (no FMU state; inputs set after fmiInitializeSlave are
+ *                  "effective for the next step", fmi1-rules D.2 condition 2); also when
+ *                  the nominal CS run crashed or hung, when a probe step ends the worker (the
+ *                  step is cs-nominal-run's and cs-variable-step's to judge), and when the
+ *                  base steps look like an FMU that ignores the step size (outputs that move
+ *                  from the communication point move alike after h1 and h2, none shrinking:
+ *                  it would pass the dynamics off as a direct feedthrough).
  * Watched unknowns: scalar outputs of the same types and (ME 2.0/3.0) the state derivatives; a
  * float one "moves" when it leaves the noise band, a discrete one when its value differs, for
  * both perturbation values (the one flip of a Boolean).
  * An unknown whose declaration leaves out that input (or an alias of it) and that moves for
- * every perturbation value and returns to its value when the input is restored fails: an
- * importer that orders its calls by the declared structure (§3.2.2: "output variables can be
- * retrieved ... according to the model structure") reads it before setting the input and gets
- * a stale value, and a master that breaks algebraic loops by it misses one. An unknown that does
- * not return (a discrete state latched the input at the event) is not judged. Declared
- * dependencies that do not move are only counted (declaring more than is used is allowed).
+ * every perturbation value (ME: and returns to its value when the input is restored; CS: after
+ * both step sizes, not shrinking) fails: an importer that orders its calls by the declared
+ * structure (§3.2.2: "output variables can be retrieved ... according to the model structure")
+ * reads it before setting the input and gets a stale value, and a master that breaks algebraic
+ * loops by it misses one. An ME unknown that does not return (a discrete state latched the
+ * input at the event) is not judged. Declared dependencies that do not move are only counted
+ * (declaring more than is used is allowed).
  * FMI 3.0 arrays (inputs or unknowns with <Dimension>), clocked inputs, String/Binary/Clock
  * inputs and outputs are counted and left out. At most MAX_INPUTS inputs per interface (the
  * count is noted). */
@@ -59,6 +80,10 @@
 #define MAX_REPORTED 30
 #define MAX_EVENT_ITERATIONS 1000
 #define MAX_EVENT_TEXT "1000" /* the same, for messages */
+#define CS_H1_REL 1e-3 /* CS: the first probe step, of the nominal communication step */
+#define CS_H_RATIO 10.0 /* CS: the second probe step is the first divided by this */
+#define CS_KEEP 0.5    /* CS: a change kept above this share at the smaller step is direct */
+#define CS_PHASE "probe steps" /* CS: the worker phase of the probe steps (a death there) */
 
 /* What a value is: float (f), or integer, Boolean and enumeration (i: the value; FMI 3.0 UInt64
  * as its bit pattern) */
@@ -104,6 +129,7 @@ typedef struct dep_plan {
     size_t skipped_type, skipped_multiset, skipped_bounds, skipped_array, skipped_clocked,
         unk_array;
     int dx_arrays; /* FMI 3.0: a state derivative is an array (derivatives not watched) */
+    double h[2];   /* CS: the two probe step sizes (h[1] = h[0] / CS_H_RATIO) */
 } dep_plan;
 
 static void plan_free(dep_plan *p)
@@ -350,6 +376,43 @@ static int plan_build(const fmuc_md *md, fmuc_iface iface, dep_plan *p, char *wh
                                               : "");
         return -1;
     }
+    if (!me && p->ver == 1) {
+        snprintf(why, wl, "FMI 1.0 Co-Simulation: inputs set after fmiInitializeSlave are "
+                          "effective for the next fmiDoStep only and 1.0 has no FMU state to "
+                          "repeat a step from the same state, so a direct feedthrough cannot be "
+                          "told from the dynamics by legal calls");
+        return -1;
+    }
+    if (!me) {
+        const char *ds = v3 ? "fmi3DoStep" : "fmi2DoStep";
+        if (!(md->cs.caps & (1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE))) {
+            snprintf(why, wl, "needs %s to repeat a step from the same state: outputs may not "
+                              "be read after inputs are set before the next %s (%s), so a "
+                              "direct feedthrough is observed only through steps",
+                     v3 ? "canGetAndSetFMUState" : "canGetAndSetFMUstate", ds,
+                     v3 ? "FMI 3.0.2 Step Mode" : "FMI 2.0.4 §4.2.4");
+            return -1;
+        }
+        if (!(md->cs.caps & (1u << FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE))) {
+            snprintf(why, wl, "needs canHandleVariableCommunicationStepSize: a direct "
+                              "feedthrough is told from the dynamics by two small %s step "
+                              "sizes from the same FMU state",
+                     ds);
+            return -1;
+        }
+        /* the nominal communication step: the DefaultExperiment's stepSize, else a 500th of
+         * the experiment (of 1 s without a stopTime), as the simulation driver takes it */
+        const fmuc_md_experiment *e = &md->experiment;
+        double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+        double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
+                        ? e->stop_time
+                        : t0 + 1.0;
+        double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0
+                        ? e->step_size
+                        : (t1 - t0) / 500.0;
+        p->h[0] = CS_H1_REL * dt;
+        p->h[1] = p->h[0] / CS_H_RATIO;
+    }
     return 0;
 }
 
@@ -478,7 +541,9 @@ typedef struct dep_run {
     const dep_in *setting; /* the input the event iteration's hook sets */
     const dval *setval;
     int setst;
-    size_t reported, undeclared, confirmed, unused, unsteady, inputs_done, inputs_event;
+    size_t reported, undeclared, confirmed, unused, unsteady, dynamic, inputs_done,
+        inputs_event;
+    int h_checked; /* CS: the base steps were checked for an ignored step size */
 } dep_run;
 
 static int st_of(dep_run *r, int st)
@@ -779,6 +844,238 @@ static void judge(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *u0
     }
 }
 
+/* --- Co-Simulation: through steps from one FMU state ------------------------------------- */
+
+static const char *state_fn(int ver, int set)
+{
+    if (ver == 3)
+        return set ? "fmi3SetFMUState" : "fmi3GetFMUState";
+    return set ? "fmi2SetFMUstate" : "fmi2GetFMUstate";
+}
+
+/* The step driver's inputs hook: the probed input takes its value before the step. */
+static int cs_set_hook(void *user, fmuc_inst *in, double t)
+{
+    (void)in;
+    (void)t;
+    dep_run *r = user;
+    r->setst = set_value(r, r->setting, r->setval);
+    return r->setst != 0;
+}
+
+/* One probe: the FMU state s0 set, input k set to u, one step of h from the communication point
+ * (the step driver), the outputs read into y. 0; 1 the set of the input failed (r->setst);
+ * -1 the interface cannot be probed (why). */
+static int cs_run(dep_run *r, fmuc_stepper *sp, fmuc_fmu_state s0, const dep_in *k,
+                  const dval *u, double h, dval *y, char *why, size_t wl)
+{
+    const dep_plan *p = r->p;
+    char sb[32];
+    int st = st_of(r, fmuc_inst_set_state(r->c, s0));
+    if (!fmuc_status_ok(st)) {
+        snprintf(why, wl, "%s (back to the communication point t = %.17g) returned %s",
+                 state_fn(p->ver, 1), r->t, fmuc_status_name(p->ver, st, sb, sizeof sb));
+        return -1;
+    }
+    r->setting = k;
+    r->setval = u;
+    r->setst = 0;
+    sp->cs_h = h;
+    fmuc_step_cs_out o;
+    memset(&o, 0, sizeof o);
+    fmuc_step_rc rc = fmuc_step_interval(sp, r->t, r->t + h, &o);
+    if (rc == FMUC_STEP_INPUTS)
+        return 1;
+    if (rc != FMUC_STEP_OK) {
+        if (rc == FMUC_STEP_FAILED)
+            st_of(r, sp->status);
+        snprintf(why, wl, "the probe step %s(%.17g, %.17g) returned %s%s%s", do_step_name(p->ver),
+                 r->t, h,
+                 rc == FMUC_STEP_FAILED ? fmuc_status_name(p->ver, sp->status, sb, sizeof sb)
+                                        : "early",
+                 sp->why[0] ? ": " : "", sp->why);
+        return -1;
+    }
+    if ((st = read_unknowns(r, y)) != 0) {
+        snprintf(why, wl, "reading the outputs after %s(%.17g, %.17g) returned %s",
+                 do_step_name(p->ver), r->t, h, fmuc_status_name(p->ver, st, sb, sizeof sb));
+        return -1;
+    }
+    return 0;
+}
+
+/* Judge input k from the steps of both sizes: yb[s] with the input at u0, yp[j][s] with it at
+ * pv[j] (s: step size index). A float output whose change keeps more than CS_KEEP of itself
+ * when the step shrinks by CS_H_RATIO, beyond noise at both sizes, for every perturbation
+ * value, follows the input directly (a discrete one: differs at both sizes). */
+static void judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *u0,
+                     const dval *pv, int np, dval *const *yb, dval *const (*yp)[2])
+{
+    const dep_plan *p = r->p;
+    for (size_t i = 0; i < p->ny; i++) {
+        const dep_unk *q = &p->unk[i];
+        int flt = is_float_base(q->ib), fin = 1;
+        double thr[2] = {0.0, 0.0};
+        for (int s = 0; flt && s < 2; s++) {
+            double sc = fabs(yb[s][i].f);
+            fin = fin && isfinite(yb[s][i].f);
+            for (int j = 0; j < np; j++) {
+                fin = fin && isfinite(yp[j][s][i].f);
+                sc = fmax(sc, fabs(yp[j][s][i].f));
+            }
+            thr[s] = (q->ib == FMUC_INST_FLOAT32 ? 1e-5 : REL_MOVE) * sc + ABS_MOVE * q->nom;
+        }
+        if (!fin)
+            continue;
+        int direct = 1, any = 0;
+        for (int j = 0; j < np; j++) {
+            int m0 = differs(p, i, &yp[j][0][i], &yb[0][i], thr[0]);
+            int m1 = differs(p, i, &yp[j][1][i], &yb[1][i], thr[1]);
+            any = any || m0 || m1;
+            double d0 = flt ? fabs(yp[j][0][i].f - yb[0][i].f) : 0.0;
+            double d1 = flt ? fabs(yp[j][1][i].f - yb[1][i].f) : 0.0;
+            direct = direct && m0 && m1 && (!flt || d1 > CS_KEEP * d0);
+        }
+        int decl = declares(md, q, k);
+        if (direct && decl) {
+            r->confirmed++;
+        } else if (!direct && decl && explicit_list(md, q)) {
+            r->unused++;
+        } else if (!direct && any && !decl) {
+            r->dynamic++; /* moved through the dynamics: the change shrank with the step */
+        } else if (direct && !decl) {
+            r->undeclared++;
+            if (r->reported++ >= MAX_REPORTED)
+                continue;
+            char decl_buf[600], v[6][40];
+            decl_text(md, q, decl_buf, sizeof decl_buf);
+            val_text(q->ib, &yp[0][0][i], v[0], sizeof v[0]);
+            val_text(q->ib, &yb[0][i], v[1], sizeof v[1]);
+            val_text(q->ib, &yp[0][1][i], v[2], sizeof v[2]);
+            val_text(q->ib, &yb[1][i], v[3], sizeof v[3]);
+            val_text(k->ib, u0, v[4], sizeof v[4]);
+            val_text(k->ib, &pv[0], v[5], sizeof v[5]);
+            meu_violation(r->ctx,
+                          "%s: output '%s' (vr %u) was %s instead of %s after %s(%.17g, %.17g) "
+                          "and %s instead of %s after a step of %.17g, both from the same FMU "
+                          "state, with input '%s' (vr %u, index %u) set to %s instead of %s "
+                          "before the step%s: a change that does not shrink with the step "
+                          "follows the input directly, but %s",
+                          p->iname, meu_name(q->var), q->var->value_reference, v[0], v[1],
+                          do_step_name(p->ver), r->t, p->h[0], v[2], v[3], p->h[1],
+                          meu_name(k->var), k->var->value_reference, k->index, v[5], v[4],
+                          np > 1 ? " (the other perturbation value too)" : "", decl_buf);
+        }
+    }
+}
+
+/* Do the base steps show an FMU that ignores the step size? Among the float outputs that moved
+ * from the communication point y0 after the larger step, none moved less than CS_KEEP as much
+ * after the smaller one (with none moving, nothing tells: the outputs follow no dynamics). */
+static int ignores_step(const dep_plan *p, const dval *y0, dval *const *yb)
+{
+    int moving = 0;
+    for (size_t i = 0; i < p->ny; i++) {
+        const dep_unk *q = &p->unk[i];
+        if (!is_float_base(q->ib) || !isfinite(y0[i].f) || !isfinite(yb[0][i].f) ||
+            !isfinite(yb[1][i].f))
+            continue;
+        double sc = fmax(fabs(y0[i].f), fmax(fabs(yb[0][i].f), fabs(yb[1][i].f)));
+        double thr = (q->ib == FMUC_INST_FLOAT32 ? 1e-5 : REL_MOVE) * sc + ABS_MOVE * q->nom;
+        double d0 = fabs(yb[0][i].f - y0[i].f), d1 = fabs(yb[1][i].f - y0[i].f);
+        if (d0 <= thr)
+            continue;
+        moving = 1;
+        if (d1 <= CS_KEEP * d0)
+            return 0; /* this one shrank with the step */
+    }
+    return moving;
+}
+
+/* Co-Simulation: each input perturbed in steps of both sizes from the FMU state at the
+ * communication point after initialization, each step followed by reading the outputs (the
+ * calls a master makes); the base steps last, so each input is left at its value. */
+static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, size_t nu)
+{
+    const dep_plan *p = r->p;
+    fmuc_worker_ctx *ctx = r->ctx;
+    char why[320] = "", sb[32], nb[64];
+    fmuc_fmu_state s0 = NULL;
+    /* the outputs at the communication point (read before any input is set) */
+    int st = read_unknowns(r, blk + 6 * nu);
+    if (st) {
+        meu_na(ctx, "%s: reading the outputs at the communication point returned %s", p->iname,
+               fmuc_status_name(p->ver, st, sb, sizeof sb));
+        return;
+    }
+    fmuc_worker_phase(ctx, "%s at the communication point", state_fn(p->ver, 0));
+    st = st_of(r, fmuc_inst_get_state(r->c, &s0));
+    if (!fmuc_status_ok(st) || !s0) {
+        meu_na(ctx, "%s: %s at the communication point t = %.17g after initialization returned "
+                    "%s%s: no state to repeat the probe steps from",
+               p->iname, state_fn(p->ver, 0), r->t, fmuc_status_name(p->ver, st, sb, sizeof sb),
+               fmuc_status_ok(st) ? " and no state" : "");
+        return;
+    }
+    dval *const yb[2] = {blk, blk + nu};
+    dval *const yp[2][2] = {{blk + 2 * nu, blk + 3 * nu}, {blk + 4 * nu, blk + 5 * nu}};
+    dval *y0 = blk + 6 * nu;
+    fmuc_stepper sp;
+    fmuc_stepper_init(&sp, r->c, 0, 0, 0); /* Co-Simulation: allocates nothing */
+    sp.inputs = cs_set_hook;
+    sp.user = r;
+    int stop = 0;
+    for (size_t k = 0; k < p->nin && !r->worst && !stop; k++) {
+        const dep_in *in = &p->in[k];
+        dval pv[2];
+        int np = choose(in, &u0[k], pv);
+        if (!np) {
+            meu_note(ctx, "%s: input '%s' (vr %u) = %s leaves no other legal value%s: not "
+                          "perturbed",
+                     p->iname, meu_name(in->var), in->var->value_reference,
+                     val_text(in->ib, &u0[k], nb, sizeof nb),
+                     in->ib == FMUC_INST_ENUMERATION ? " among its items within [min, max]"
+                                                     : " within [min, max]");
+            continue;
+        }
+        fmuc_worker_phase(ctx, CS_PHASE " of input '%s'", meu_name(in->var));
+        int rc = 0;
+        for (int j = 0; j <= np && !rc; j++) /* j == np: the base steps */
+            for (int s = 0; s < 2 && !rc; s++)
+                rc = cs_run(r, &sp, s0, in, j < np ? &pv[j] : &u0[k], p->h[s],
+                            j < np ? yp[j][s] : yb[s], why, sizeof why);
+        if (rc > 0) {
+            meu_note(ctx, "%s: input '%s' (vr %u) not judged: %s returned %s", p->iname,
+                     meu_name(in->var), in->var->value_reference,
+                     fn_name(p->ver, 1, in->ib, nb, sizeof nb),
+                     fmuc_status_name(p->ver, r->setst, sb, sizeof sb));
+            continue;
+        }
+        if (rc < 0) {
+            meu_na(ctx, "%s: %s", p->iname, why);
+            stop = 1;
+            break;
+        }
+        if (!r->h_checked) {
+            r->h_checked = 1;
+            if (ignores_step(p, y0, yb)) {
+                meu_na(ctx, "%s: the outputs changed alike from the communication point after "
+                            "%s steps of %.17g and %.17g (none shrank with the step): the FMU "
+                            "does not seem to honour communicationStepSize (see "
+                            "cs-variable-step), so a direct feedthrough cannot be told from "
+                            "the dynamics",
+                       p->iname, do_step_name(p->ver), p->h[0], p->h[1]);
+                break;
+            }
+        }
+        r->inputs_done++;
+        judge_cs(r, md, in, &u0[k], pv, np, yb, yp);
+    }
+    fmuc_stepper_free(&sp);
+    if (r->worst != FMUC_STATUS_FATAL && r->worst != FMUC_STATUS_ERROR)
+        fmuc_inst_free_state(r->c, &s0);
+}
+
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const dep_plan *p = payload;
@@ -800,13 +1097,13 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     }
     r.t = md->experiment.present && md->experiment.has_start ? md->experiment.start_time : 0.0;
     size_t nu = p->ny + p->nx ? p->ny + p->nx : 1;
-    dval *blk = calloc(4 * nu + p->nin + 1, sizeof *blk);
+    dval *blk = calloc(7 * nu + p->nin + 1, sizeof *blk);
     r.scratch = calloc(nu, 8);
     if (!blk || !r.scratch) {
         meu_fatal(ctx, "out of memory");
         goto out;
     }
-    dval *y0 = blk, *yr = blk + 3 * nu, *u0 = blk + 4 * nu;
+    dval *y0 = blk, *yr = blk + 3 * nu, *u0 = blk + 7 * nu;
     dval *const yp[2] = {blk + nu, blk + 2 * nu};
     fmuc_worker_phase(ctx, "base point");
     for (size_t k = 0; k < p->nin && !r.worst; k++) {
@@ -824,6 +1121,10 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     }
     if (r.worst)
         goto out;
+    if (p->iface == FMUC_IFACE_CS) {
+        cs_probe(&r, md, u0, blk, nu);
+        goto out;
+    }
     int st0;
     if ((st0 = read_unknowns(&r, y0)) != 0) {
         meu_na(ctx, "%s: reading the outputs%s at the base point returned %s", p->iname,
@@ -883,6 +1184,7 @@ out:;
     cJSON_AddNumberToObject(o, "confirmed", (double)r.confirmed);
     cJSON_AddNumberToObject(o, "declared_unobserved", (double)r.unused);
     cJSON_AddNumberToObject(o, "not_restored", (double)r.unsteady);
+    cJSON_AddNumberToObject(o, "through_dynamics", (double)r.dynamic);
     if (r.reported > MAX_REPORTED)
         meu_note(ctx, "%s: %zu undeclared dependencies, the first %d reported", p->iname,
                  r.reported, MAX_REPORTED);
@@ -930,6 +1232,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     apiu_iface ifs[2];
     size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    /* CS steps: not where the nominal run crashed or hung */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *u = ifs[i].type == FMUC_IFACE_CS
+                            ? fmuc_shared_unusable(s, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN)
+                            : NULL;
+        if (u)
+            fmuc_result_note(res, "%s not probed: %s", ifs[i].name, u);
+        else
+            ifs[kept++] = ifs[i];
+    }
+    n = kept;
     char why[2][512], wname[2][16];
     size_t nwhy = 0;
     cJSON *ev = fmuc_result_evidence(res);
@@ -945,8 +1259,20 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         }
         fmuc_worker_outcome o;
+        int died = 0;
         const cJSON *reply =
-            apiu_run(s, res, "api-dependencies-observed", ifs[i].type, worker, &p, &o);
+            apiu_run_probed(s, res, "api-dependencies-observed", ifs[i].type, worker, &p, &o,
+                            ifs[i].type == FMUC_IFACE_CS ? CS_PHASE : NULL, &died);
+        if (died && nwhy < 2) {
+            /* a probe step of a size the FMU declares it handles: cs-variable-step's finding */
+            char dt[400];
+            apiu_death_text(&o, dt, sizeof dt);
+            snprintf(wname[nwhy], sizeof wname[0], "%s", ifs[i].name);
+            snprintf(why[nwhy++], sizeof why[0], "a probe step (%s of %.17g) ended the worker "
+                                                 "with %.300s (cs-nominal-run and cs-variable-step judge "
+                                                 "the step)",
+                     p.ver == 3 ? "fmi3DoStep" : "fmi2DoStep", p.h[0], dt);
+        }
         if (reply && !apiu_load_failed(reply, res, ifs[i].type)) {
             int na = 0;
             forward(reply, "errors", res, NULL);
@@ -972,7 +1298,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 cJSON_AddNumberToObject(e, "pairs_not_declared", (double)p.npairs);
                 static const char *const keys[] = {"inputs_perturbed", "inputs_at_event",
                                                    "undeclared", "confirmed",
-                                                   "declared_unobserved", "not_restored"};
+                                                   "declared_unobserved", "not_restored",
+                                                   "through_dynamics"};
                 for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
                     const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
                     if (v)
@@ -997,6 +1324,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                      p.unk_array == 1 ? "" : "s",
                                      p.dx_arrays ? ", the state derivatives (arrays among them)"
                                                  : "");
+                const cJSON *dy = cJSON_GetObjectItemCaseSensitive(reply, "through_dynamics");
+                if (ifs[i].type == FMUC_IFACE_CS)
+                    fmuc_result_note(res, "%s: each input set before steps of %.17g and "
+                                          "%.17g from one FMU state at the communication "
+                                          "point; %d undeclared (input, output) pair%s moved "
+                                          "only through the dynamics (the change shrank with "
+                                          "the step)",
+                                     ifs[i].name, p.h[0], p.h[1],
+                                     cJSON_IsNumber(dy) ? dy->valueint : 0,
+                                     cJSON_IsNumber(dy) && dy->valueint == 1 ? "" : "s");
                 if (cJSON_IsNumber(un) && un->valueint > 0)
                     fmuc_result_note(res, "%s: %d declared dependenc%s did not move in the "
                                           "experiment (declaring more than is used is allowed)",
@@ -1024,9 +1361,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_api_dependencies_observed = {
     .id = "api-dependencies-observed",
     .title = "Outputs and derivatives move only with the inputs their dependencies declare",
-    .spec = "FMI 2.0.4 §2.2.8, §3.2.2, §3.2.3, §4.2.4; FMI 3.0.2 §2.4.8, §3.2; FMI 1.0 ME "
-            "(fmiScalarVariable.xsd DirectDependency, fmiEventUpdate); FMI 1.0 CS (its model "
-            "description is ME 1.0's)",
+    .spec = "FMI 2.0.4 §2.2.8, §3.2.2, §3.2.3, §4.2.4 (CS: outputs read after a step); FMI "
+            "3.0.2 §2.4.8, §3.2, §4.2 Step Mode; FMI 1.0 ME (fmiScalarVariable.xsd "
+            "DirectDependency, fmiEventUpdate)",
     .level = FMUC_LEVEL_MUST,
     .why = "Importers order their set and get calls and break algebraic loops by the declared "
            "dependencies; an undeclared feedthrough gives stale outputs or an unresolved loop.",
@@ -1034,6 +1371,6 @@ const fmuc_check fmuc_check_api_dependencies_observed = {
            "dependencies (FMI 1.0: the output's DirectDependency), or omit the declaration.",
     .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

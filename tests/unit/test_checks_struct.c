@@ -25,10 +25,15 @@ typedef struct st_run {
     fmuc_result res;
 } st_run;
 
-static void run_path(st_run *r, const char *path, const char *name, const fmuc_check *c)
+/* run check c on the FMU at path, its parsed model description first changed by edit (NULL:
+ * none) */
+static void run_path_edit(st_run *r, const char *path, const char *name, const fmuc_check *c,
+                          void (*edit)(fmuc_md *))
 {
     fmuc_diag d = {0};
     cr_assert_eq(fmuc_fmu_open(&r->fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    if (edit)
+        edit(&r->fmu.md);
     fmuc_options_init(&r->opts);
     r->opts.timeout_multiplier = strtod(fmuc_test_timeout_multiplier(), NULL);
     fmuc_subject s = {.fmu = &r->fmu, .opts = &r->opts};
@@ -39,12 +44,23 @@ static void run_path(st_run *r, const char *path, const char *name, const fmuc_c
         cr_log_info("%s on %s: %s", c->id, name, r->res.messages[i]);
 }
 
-static void run_check(st_run *r, const char *kind, const char *name, const fmuc_check *c)
+static void run_path(st_run *r, const char *path, const char *name, const fmuc_check *c)
+{
+    run_path_edit(r, path, name, c, NULL);
+}
+
+static void run_check_edit(st_run *r, const char *kind, const char *name, const fmuc_check *c,
+                           void (*edit)(fmuc_md *))
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/%s.fmu", FMUC_FMU_DIR, kind, name);
     cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
-    run_path(r, path, name, c);
+    run_path_edit(r, path, name, c, edit);
+}
+
+static void run_check(st_run *r, const char *kind, const char *name, const fmuc_check *c)
+{
+    run_check_edit(r, kind, name, c, NULL);
 }
 
 static void done(st_run *r)
@@ -110,13 +126,13 @@ Test(dependencies_observed, undeclared_derivative_dependency_fails_in_model_exch
               &fmuc_check_api_dependencies_observed);
     cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
     cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 1.0);
-    /* CS reads outputs only; none of them depends on F at a communication point */
+    /* CS reads outputs only; none of them follows F directly after a step */
     cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 0.0);
     done(&r);
 }
 
 /* A discrete (Integer) input feeding a Real output undeclared: Model Exchange sees it after the
- * set in Event Mode and the event iteration, Co-Simulation at the communication point; the
+ * set in Event Mode and the event iteration, Co-Simulation after steps of both probe sizes; the
  * declared Integer output that copies the input is confirmed, not reported. */
 Test(dependencies_observed, undeclared_integer_input_feedthrough_fails_in_both_interfaces,
      .timeout = 120)
@@ -172,6 +188,81 @@ Test(dependencies_observed, declared_discrete_dependencies_pass, .timeout = 120)
         cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 0.0, "%s", fmus[i].rel);
         cr_expect_geq(ev_num(&r.res, "ModelExchange", "confirmed"), fmus[i].at_event, "%s",
                       fmus[i].rel);
+        /* Co-Simulation sees every declared feedthrough through the probe steps */
+        cr_expect_geq(ev_num(&r.res, "CoSimulation", "confirmed"), fmus[i].at_event, "%s",
+                      fmus[i].rel);
+        done(&r);
+    }
+}
+
+/* The good SpringMassDamper's output v declared to depend on itself only (dependencies="3",
+ * leaving out the input F): v moves with F only through the dynamics (dv = h F / m), so in
+ * Co-Simulation its change shrinks with the probe step and is counted, not failed. */
+static void v_on_itself(fmuc_md *md)
+{
+    static const uint32_t self[] = {3};
+    for (size_t i = 0; i < md->noutputs; i++)
+        if (md->outputs[i].index == 3) {
+            md->outputs[i].has_deps = 1;
+            md->outputs[i].deps = self;
+            md->outputs[i].ndeps = 1;
+            return;
+        }
+    cr_assert_fail("no output of index 3");
+}
+
+Test(dependencies_observed, co_simulation_tells_feedthrough_from_the_dynamics, .timeout = 120)
+{
+    st_run r;
+    run_check_edit(&r, "good", "SpringMassDamper", &fmuc_check_api_dependencies_observed,
+                   v_on_itself);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 0.0);
+    cr_expect_geq(ev_num(&r.res, "CoSimulation", "through_dynamics"), 1.0);
+    done(&r);
+}
+
+static void no_cs_fmu_state(fmuc_md *md)
+{
+    md->cs.caps &= ~(1u << FMUC_CAP_CAN_GET_AND_SET_FMU_STATE);
+}
+
+static void no_cs_variable_step(fmuc_md *md)
+{
+    md->cs.caps &= ~(1u << FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE);
+}
+
+/* Without canGetAndSetFMUstate (no step repeated from one state) or
+ * canHandleVariableCommunicationStepSize (no small probe steps) Co-Simulation is not judged
+ * (reading outputs after a set before the next fmi2DoStep is not allowed, §4.2.4); Model
+ * Exchange still fails the fixture. */
+Test(dependencies_observed, co_simulation_needs_fmu_state_and_variable_steps, .timeout = 120)
+{
+    void (*edits[])(fmuc_md *) = {no_cs_fmu_state, no_cs_variable_step};
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        st_run r;
+        run_check_edit(&r, "broken", "api-dependencies-observed",
+                       &fmuc_check_api_dependencies_observed, edits[i]);
+        cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL);
+        cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 1.0);
+        cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), -1.0);
+        done(&r);
+    }
+}
+
+/* An FMU whose fmi2DoStep ignores communicationStepSize (broken/cs-variable-step) would pass
+ * the dynamics off as a direct feedthrough: its base outputs change alike after both probe
+ * steps, so Co-Simulation is not judged; one whose fmi2DoStep crashes on another step size is
+ * not judged there either (cs-variable-step's finding, not an ERROR here). */
+Test(dependencies_observed, co_simulation_skips_an_fmu_ignoring_the_step_size, .timeout = 120)
+{
+    static const char *const names[] = {"cs-variable-step", "cs-variable-step--crash"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        st_run r;
+        run_check(&r, "broken", names[i], &fmuc_check_api_dependencies_observed);
+        cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS, "%s", names[i]);
+        cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 0.0, "%s", names[i]);
+        cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), -1.0, "%s", names[i]);
         done(&r);
     }
 }
