@@ -108,9 +108,12 @@ static void judge(const fmuc_worker_outcome *o, int v, const char *iname, fmuc_r
         if (v != 3 && inst) {
             const char *in = cJSON_GetStringValue(inst);
             if ((!in || strcmp(in, LOG_NAME) != 0) && name++ == 0)
-                fmuc_result_violation(res, "%s: logger call %zu names the instance %s%s%s, not "
-                                           "\"" LOG_NAME "\" given at instantiation",
-                                      iname, k, in ? "\"" : "", in ? in : "NULL", in ? "\"" : "");
+                /* a letter violation: the message is labelled with another name; nothing an
+                 * importer reads through the call breaks */
+                fmuc_result_violation_letter(res, "%s: logger call %zu names the instance %s%s%s, "
+                                                  "not \"" LOG_NAME "\" given at instantiation",
+                                             iname, k, in ? "\"" : "", in ? in : "NULL",
+                                             in ? "\"" : "");
         }
         if (!valid_status(v, stx) && status++ == 0)
             fmuc_result_violation(res, "%s: logger call %zu has the status %s, which is no %s "
@@ -180,6 +183,9 @@ const fmuc_check fmuc_check_api_logging = {
     .spec = "FMI 2.0.4 §2.1.5; FMI 3.0.2 §2.3.1; FMI 1.0 ME (fmiCallbackLogger: instanceName, "
             "status); FMI 1.0 CS (the same callback functions)",
     .level = FMUC_LEVEL_MUST,
+    .interop = FMUC_INTEROP_SOME,
+    .interop_why = "another instance name in logger calls (1.0, 2.0): the messages are labelled "
+                   "wrongly, nothing the importer reads through the call breaks",
     .why = "Importers route and label FMU messages by the environment pointer and instance name "
            "they gave; a foreign pointer makes them read unrelated memory, a wrong name blames "
            "another instance.",
