@@ -704,12 +704,45 @@ static int set_inputs(sim *s, double t, int which, int changed_only)
             if (changed_only && !cont && x == s->last_in[k])
                 continue;
             s->last_in[k] = x;
-            if (v->type == FMUC_TYPE_REAL) {
+            fmuc_inst_base ib = s->ver == 3 ? inst_base_of(v->base) : FMUC_INST_NBASE;
+            if (v->type == FMUC_TYPE_REAL && (s->ver != 3 || ib == FMUC_INST_FLOAT64)) {
                 s->in_vr[m] = vr;
                 s->in_val[m] = x;
                 s->in_col[m++] = k;
                 n++;
                 continue;
+            } else if (s->ver == 3 && ib != FMUC_INST_NBASE) {
+                /* FMI 3.0: the variable's own type (Float32, Int8..UInt64, Boolean,
+                 * Enumeration); the table holds the value as a double */
+                union {
+                    float f;
+                    int8_t i8;
+                    uint8_t u8;
+                    int16_t i16;
+                    uint16_t u16;
+                    int32_t i32;
+                    uint32_t u32;
+                    int64_t i64;
+                    uint64_t u64;
+                    int b;
+                } u;
+                memset(&u, 0, sizeof u);
+                switch (ib) {
+                case FMUC_INST_FLOAT32: u.f = (float)x; break;
+                case FMUC_INST_INT8: u.i8 = (int8_t)x; break;
+                case FMUC_INST_UINT8: u.u8 = (uint8_t)x; break;
+                case FMUC_INST_INT16: u.i16 = (int16_t)x; break;
+                case FMUC_INST_UINT16: u.u16 = (uint16_t)x; break;
+                case FMUC_INST_INT32: u.i32 = (int32_t)x; break;
+                case FMUC_INST_UINT32: u.u32 = (uint32_t)x; break;
+                case FMUC_INST_UINT64: u.u64 = (uint64_t)x; break;
+                case FMUC_INST_BOOLEAN: u.b = x != 0.0; break;
+                default: u.i64 = (int64_t)x; break; /* Int64, Enumeration */
+                }
+                fn = v->type == FMUC_TYPE_REAL      ? FMUC_SIM_FN_SetReal
+                     : v->type == FMUC_TYPE_BOOLEAN ? FMUC_SIM_FN_SetBoolean
+                                                    : FMUC_SIM_FN_SetInteger;
+                st = fmuc_inst_set(s->in_, ib, &vr, 1, &u, 1);
             } else if (v->type == FMUC_TYPE_BOOLEAN) {
                 int b = x != 0.0;
                 fn = FMUC_SIM_FN_SetBoolean;
@@ -795,8 +828,7 @@ static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
 {
     const fmuc_sim_config *cfg = s->cfg;
     fmuc_err err = FMUC_OK;
-    if (cfg->no_excitation || s->ver == 3) {
-        /* FMI 3.0: inputs keep their start values (driving 3.0 inputs is not implemented) */
+    if (cfg->no_excitation) {
         s->in = NULL;
     } else if (cfg->input) {
         s->in = cfg->input;
@@ -825,9 +857,7 @@ static fmuc_err setup_inputs(sim *s, fmuc_diag *diag)
         s->r->inputs = cJSON_CreateObject();
         if (s->r->inputs)
             cJSON_AddStringToObject(s->r->inputs, "source",
-                                    s->ver == 3 && !cfg->no_excitation
-                                        ? "start values (FMI 3.0 inputs are not driven yet)"
-                                        : "start values (no excitation)");
+                                    "start values (no excitation)");
     }
     return FMUC_OK;
 }

@@ -101,6 +101,40 @@ static const fmuc_md_var *find_input(const fmuc_md *md, const char *name, uint32
     return NULL;
 }
 
+/* Why the input v (index1: 1-based) cannot be driven by a table, or NULL: FMI 3.0 arrays,
+ * clocked inputs, Binary and Clock inputs (a scalar value per column is all a table holds). */
+static const char *not_drivable(const fmuc_md *md, const fmuc_md_var *v, uint32_t index1)
+{
+    if (v->type == FMUC_TYPE_BINARY)
+        return "a Binary input";
+    if (v->type == FMUC_TYPE_CLOCK)
+        return "a Clock";
+    if (v->type == FMUC_TYPE_NONE)
+        return "an input without a type";
+    const fmuc_md_var_ext *x = v->ext && index1 ? fmuc_md_var_ext_of(md, index1 - 1) : NULL;
+    if (x && x->ndims)
+        return "an array input (FMI 3.0 Dimension)";
+    if (x && x->nclocks)
+        return "a clocked input";
+    return NULL;
+}
+
+/* The value range of an FMI 3.0 integer base type; 0 for other types. */
+static int base_range(unsigned bt, double *lo, double *hi)
+{
+    switch (bt) {
+    case FMUC_BT_INT8: *lo = -128.0; *hi = 127.0; return 1;
+    case FMUC_BT_UINT8: *lo = 0.0; *hi = 255.0; return 1;
+    case FMUC_BT_INT16: *lo = -32768.0; *hi = 32767.0; return 1;
+    case FMUC_BT_UINT16: *lo = 0.0; *hi = 65535.0; return 1;
+    case FMUC_BT_INT32: *lo = -2147483648.0; *hi = 2147483647.0; return 1;
+    case FMUC_BT_UINT32: *lo = 0.0; *hi = 4294967295.0; return 1;
+    case FMUC_BT_INT64: *lo = -9223372036854775808.0; *hi = 9223372036854774784.0; return 1;
+    case FMUC_BT_UINT64: *lo = 0.0; *hi = 18446744073709549568.0; return 1;
+    default: return 0;
+    }
+}
+
 static int is_continuous_real(const fmuc_md_var *v)
 {
     return v->type == FMUC_TYPE_REAL && v->variability == FMUC_VAR_CONTINUOUS;
@@ -213,6 +247,13 @@ fmuc_err fmuc_sim_input_load_csv(fmuc_sim_input *in, const char *path, const fmu
                                 "%s:%zu:%d: column '%s' (vr %u) is not an input (causality=\"%s\")",
                                 path, lineno, k + 1, fields[k], v->value_reference,
                                 fmuc_md_causality_name((fmuc_causality)v->causality));
+            goto out;
+        }
+        const char *nd = not_drivable(md, v, idx);
+        if (nd) {
+            err = fmuc_diag_set(diag, FMUC_EINPUT,
+                                "%s:%zu:%d: column '%s' (vr %u) is %s, which --input cannot drive",
+                                path, lineno, k + 1, fields[k], v->value_reference, nd);
             goto out;
         }
         for (int j = 1; j < k; j++)
@@ -408,8 +449,8 @@ fmuc_err fmuc_sim_input_excitation(fmuc_sim_input *in, const fmuc_md *md, double
     size_t k = 0;
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
-        if (v->causality != FMUC_CAUS_INPUT)
-            continue;
+        if (v->causality != FMUC_CAUS_INPUT || not_drivable(md, v, (uint32_t)(i + 1)))
+            continue; /* FMI 3.0 arrays, clocked, Binary and Clock inputs keep their start */
         fmuc_sim_input_col *col = &in->cols[k];
         col->var = v;
         col->var_index = (uint32_t)(i + 1);
@@ -424,6 +465,13 @@ fmuc_err fmuc_sim_input_excitation(fmuc_sim_input *in, const fmuc_md *md, double
                                                                       : 0.0;
         col->lo = hmin ? mn : -HUGE_VAL;
         col->hi = hmax ? mx : HUGE_VAL;
+        double tlo, thi; /* FMI 3.0 Int8..UInt64: never past the type's range */
+        if (base_range(v->base, &tlo, &thi)) {
+            if (col->lo < tlo)
+                col->lo = tlo;
+            if (col->hi > thi)
+                col->hi = thi;
+        }
         if (start < col->lo)
             start = col->lo;
         if (start > col->hi)

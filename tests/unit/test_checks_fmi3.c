@@ -1058,3 +1058,72 @@ Test(fmi3_xmlfiles, build_description_by_the_text)
                                               "</SourceFileSet></BuildConfiguration>" BD_TAIL),
                  FMUC_VERDICT_PASS, "a<3 written two ways");
 }
+
+/* ------------------------------------------------- FMI 3.0 inputs driven by --input (issue 19) */
+
+/* The Reference-FMU Feedthrough 3.0 driven through a table in both interfaces: Float64, Float32,
+ * Int8, UInt64, Boolean and Enumeration inputs each get their own type's set call and the
+ * outputs that feed them through end at the table's last row; a Binary column is refused naming
+ * the file, the column and why. */
+Test(fmi3_inputs, feedthrough_follows_a_table_of_every_scalar_type, .timeout = 120)
+{
+    const char *fmu = FMUC_SHARED_DIR "/reference-fmus/fmi3/Feedthrough.fmu";
+    if (access(fmu, R_OK) != 0)
+        cr_skip("no Reference-FMU Feedthrough 3.0 in %s", FMUC_SHARED_DIR);
+    char *dir = fmuc_test_mkdtemp("f3in"), csv[4200], bad[4200], rpath[4200];
+    cr_assert(dir);
+    snprintf(csv, sizeof csv, "%s/in.csv", dir);
+    snprintf(bad, sizeof bad, "%s/bad.csv", dir);
+    FILE *f = fopen(csv, "w");
+    cr_assert(f);
+    fputs("time,Float64_continuous_input,Float32_continuous_input,Int8_input,UInt64_input,"
+          "Boolean_input,Enumeration_input\n0,1.5,2.5,-3,7,1,2\n1,2.5,3.5,4,9,0,1\n",
+          f);
+    fclose(f);
+    static const char *const ids[] = {"cs-nominal-run", "me-nominal-run"};
+    for (size_t k = 0; k < 2; k++) {
+        char *argv[] = {FMUC_EXE, "-q", "--no-html", "--input", csv, "--only", (char *)ids[k],
+                        "-o", dir, (char *)fmu, NULL};
+        fmuc_test_run run;
+        cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+        snprintf(rpath, sizeof rpath, "%s/report.json", dir);
+        cJSON *rep = fmuc_test_read_json(rpath), *it;
+        cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+        int seen = 0;
+        cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+        {
+            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "id")), ids[k]) != 0)
+                continue;
+            seen = 1;
+            cJSON *fv = cJSON_GetObjectItem(cJSON_GetObjectItem(it, "evidence"), "final_values");
+            cr_assert(fv, "%s: no final values", ids[k]);
+            static const struct {
+                const char *name;
+                double want;
+            } w[] = {{"Float64_continuous_output", 2.5}, {"Float32_continuous_output", 3.5},
+                     {"Int8_output", 4}, {"UInt64_output", 9}, {"Boolean_output", 0},
+                     {"Enumeration_output", 1}};
+            for (size_t j = 0; j < sizeof w / sizeof w[0]; j++) {
+                cJSON *x = cJSON_GetObjectItem(fv, w[j].name);
+                cr_expect(cJSON_IsNumber(x) && x->valuedouble == w[j].want, "%s: %s = %g, want %g",
+                          ids[k], w[j].name, cJSON_IsNumber(x) ? x->valuedouble : -1e300, w[j].want);
+            }
+        }
+        cr_expect(seen, "%s missing", ids[k]);
+        cJSON_Delete(rep);
+        fmuc_test_run_free(&run);
+    }
+    f = fopen(bad, "w");
+    cr_assert(f);
+    fputs("time,Binary_input\n0,1\n", f);
+    fclose(f);
+    char *argv[] = {FMUC_EXE, "--no-html", "--input", bad, "--only", "cs-nominal-run", "-o", dir,
+                    (char *)fmu, NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    cr_expect(strstr(run.out, "column 'Binary_input'") && strstr(run.out, "is a Binary input"),
+              "%s", run.out);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
