@@ -400,13 +400,6 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     const fmuc_fmu *fmu = s->fmu;
     const fmuc_md *md = &fmu->md;
     const fmuc_zip_listing *zl = &fmu->listing;
-    int listed = 0;
-    for (size_t i = 0; i < zl->nentries && !listed; i++)
-        listed = zl->entries[i].name && strcmp(zl->entries[i].name, TI_FILE) == 0;
-    if (!listed) {
-        fmuc_result_na(res, "no " TI_FILE);
-        return;
-    }
     ctx c = {.md = md, .res = res};
     xmlDoc *doc = fmuc_mdx__load(s, TI_FILE, "fmiTerminalsAndIcons", res);
     if (!doc)

@@ -58,6 +58,14 @@ xmlDoc *fmuc_mdx__load(const fmuc_subject *s, const char *name, const char *root
     fmuc_diag d = {0};
     xmlDoc *doc = NULL;
     xmlParserCtxtPtr ctxt = NULL;
+    const fmuc_zip_listing *zl = &s->fmu->listing;
+    int listed = 0;
+    for (size_t i = 0; i < zl->nentries && !listed; i++)
+        listed = zl->entries[i].name && strcmp(zl->entries[i].name, name) == 0;
+    if (!listed) {
+        fmuc_result_na(res, "no %s", name);
+        return NULL;
+    }
     fmuc_err err = fmuc_fmu_read_entry(s->fmu, name, FMUC_MDX_MAX_BYTES, &buf, &len, &d);
     if (err < 0) {
         fmuc_result_error(res, "%s cannot be read: %s", name, d.msg);

@@ -14,7 +14,8 @@
 #define FMUC_MDX_MAX_BYTES ((size_t)16 << 20)
 
 /** Read archive entry `name` and parse it. Returns the document whose root element is named
- *  `root`, or NULL after reporting in res: a violation naming the file when its bytes are no
+ *  `root`, or NULL after reporting in res: not applicable ("no <name>") when the archive does
+ *  not list the file; a violation naming the file when its bytes are no
  *  such document (empty, not well-formed with the parser's line and message, a DOCTYPE, another
  *  root); an error when fmucheck cannot read it (over FMUC_MDX_MAX_BYTES, an unsafe entry or one
  *  stored twice, the archive changed, out of memory). Free the document with xmlFreeDoc. */
