@@ -995,6 +995,22 @@ static int ignores_step(const dep_plan *p, const dval *y0, dval *const *yb)
 /* Co-Simulation: each input perturbed in steps of both sizes from the FMU state at the
  * communication point after initialization, each step followed by reading the outputs (the
  * calls a master makes); the base steps last, so each input is left at its value. */
+
+/* The perturbation values of input in from its base value u (choose); none: a note naming the
+ * input and why, 0. */
+static int perturbations(fmuc_worker_ctx *ctx, const dep_plan *p, const dep_in *in,
+                         const dval *u, dval pv[2])
+{
+    char nb[64];
+    int np = choose(in, u, pv);
+    if (!np)
+        meu_note(ctx, "%s: input '%s' (vr %u) = %s leaves no other legal value%s: not perturbed",
+                 p->iname, meu_name(in->var), in->var->value_reference,
+                 val_text(in->ib, u, nb, sizeof nb),
+                 in->ib == FMUC_INST_ENUMERATION ? " among its items within [min, max]"
+                                                 : " within [min, max]");
+    return np;
+}
 static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, size_t nu)
 {
     const dep_plan *p = r->p;
@@ -1028,16 +1044,9 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
     for (size_t k = 0; k < p->nin && !r->worst && !stop; k++) {
         const dep_in *in = &p->in[k];
         dval pv[2];
-        int np = choose(in, &u0[k], pv);
-        if (!np) {
-            meu_note(ctx, "%s: input '%s' (vr %u) = %s leaves no other legal value%s: not "
-                          "perturbed",
-                     p->iname, meu_name(in->var), in->var->value_reference,
-                     val_text(in->ib, &u0[k], nb, sizeof nb),
-                     in->ib == FMUC_INST_ENUMERATION ? " among its items within [min, max]"
-                                                     : " within [min, max]");
+        int np = perturbations(ctx, p, in, &u0[k], pv);
+        if (!np)
             continue;
-        }
         fmuc_worker_phase(ctx, CS_PHASE " of input '%s'", meu_name(in->var));
         int rc = 0;
         for (int j = 0; j <= np && !rc; j++) /* j == np: the base steps */
@@ -1134,16 +1143,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     for (size_t k = 0; k < p->nin && !r.worst && !r.ended; k++) {
         const dep_in *in = &p->in[k];
         dval pv[2];
-        int np = choose(in, &u0[k], pv);
-        if (!np) {
-            meu_note(ctx, "%s: input '%s' (vr %u) = %s leaves no other legal value%s: not "
-                          "perturbed",
-                     p->iname, meu_name(in->var), in->var->value_reference,
-                     val_text(in->ib, &u0[k], nb, sizeof nb),
-                     in->ib == FMUC_INST_ENUMERATION ? " among its items within [min, max]"
-                                                     : " within [min, max]");
+        int np = perturbations(ctx, p, in, &u0[k], pv);
+        if (!np)
             continue;
-        }
         fmuc_worker_phase(ctx, "perturb input '%s'", meu_name(in->var));
         char w[160] = "";
         int bad = 0;
