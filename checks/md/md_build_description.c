@@ -203,11 +203,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     /* "<modelIdentifier>\n<platform>" (no platform: "<modelIdentifier>\n") -> line */
     char **keys = NULL;
     size_t nkeys = 0, ncfg = 0;
-    if (fmuc_mdu__map_init(&c.entries, zl->nentries + 1) < 0 || fmuc_mdu__map_init(&per_id, 8) < 0)
+    if (fmuc_mdu__map_entries(&c.entries, zl) < 0 || fmuc_mdu__map_init(&per_id, 8) < 0)
         goto oom;
-    for (size_t i = 0; i < zl->nentries; i++)
-        if (zl->entries[i].name && fmuc_mdu__map_put(&c.entries, zl->entries[i].name, i, NULL) < 0)
-            goto oom;
 
     xmlNode *root = xmlDocGetRootElement(doc);
     const char *ver = fmuc_mdx__attr(root, "fmiVersion");

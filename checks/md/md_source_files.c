@@ -27,11 +27,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no SourceFiles listed");
         return;
     }
-    if (fmuc_mdu__map_init(&entries, zl->nentries) < 0)
+    if (fmuc_mdu__map_entries(&entries, zl) < 0)
         goto oom;
-    for (size_t i = 0; i < zl->nentries; i++)
-        if (zl->entries[i].name && fmuc_mdu__map_put(&entries, zl->entries[i].name, i, NULL) < 0)
-            goto oom;
     const fmuc_md_interface *ifs[2] = {&md->me, &md->cs};
     for (int k = 0; k < 2; k++) {
         const fmuc_md_interface *f = ifs[k];

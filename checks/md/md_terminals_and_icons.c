@@ -405,7 +405,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     if (!doc)
         return;
     if (fmuc_mdu__map_init(&c.names, md->nvars + 8) < 0 ||
-        fmuc_mdu__map_init(&c.entries, zl->nentries + 1) < 0)
+        fmuc_mdu__map_entries(&c.entries, zl) < 0)
         goto oom;
     for (size_t i = 0; i < md->nvars; i++)
         if (md->vars[i].name && fmuc_mdu__map_put(&c.names, md->vars[i].name, i, NULL) < 0)
@@ -415,9 +415,6 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (md->exts[k].aliases[a].name &&
                 fmuc_mdu__map_put(&c.names, md->exts[k].aliases[a].name, md->exts[k].var, NULL) < 0)
                 goto oom;
-    for (size_t i = 0; i < zl->nentries; i++)
-        if (zl->entries[i].name && fmuc_mdu__map_put(&c.entries, zl->entries[i].name, i, NULL) < 0)
-            goto oom;
 
     xmlNode *root = xmlDocGetRootElement(doc);
     const char *ver = fmuc_mdx__attr(root, "fmiVersion");

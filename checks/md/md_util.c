@@ -119,6 +119,16 @@ void fmuc_mdu__map_free(fmuc_mdu_map *m)
     memset(m, 0, sizeof *m);
 }
 
+int fmuc_mdu__map_entries(fmuc_mdu_map *m, const fmuc_zip_listing *zl)
+{
+    if (fmuc_mdu__map_init(m, zl->nentries + 1) < 0)
+        return -1;
+    for (size_t i = 0; i < zl->nentries; i++)
+        if (zl->entries[i].name && fmuc_mdu__map_put(m, zl->entries[i].name, i, NULL) < 0)
+            return -1;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- variable-name set */
 
 int fmuc_mdu__nameset_init(fmuc_mdu_nameset *m, const fmuc_md *md)

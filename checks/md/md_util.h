@@ -35,6 +35,8 @@ int fmuc_mdu__map_put(fmuc_mdu_map *m, const char *key, size_t val, size_t *exis
 /** 1 and *val when found, else 0. */
 int fmuc_mdu__map_get(const fmuc_mdu_map *m, const char *key, size_t *val);
 void fmuc_mdu__map_free(fmuc_mdu_map *m);
+/** Init m and map the name of every archive entry of zl to its index. 0 or -1 (out of memory). */
+int fmuc_mdu__map_entries(fmuc_mdu_map *m, const fmuc_zip_listing *zl);
 
 /* ---- the set of variable names, 8 bytes a slot (a million names: 12 MiB) ---- */
 /* A slot holds 32 bits of the name's hash and the variable's index + 1; the name itself is read

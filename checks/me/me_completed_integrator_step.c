@@ -240,13 +240,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     fmuc_worker_outcome o;
     const cJSON *reply = meu_run(s, res, "me-completed-integrator-step", worker, &m, &o);
     if (reply) {
-        cJSON *ev = fmuc_result_evidence(res);
         static const char *const keys[] = {"calls_without_outputs", "step_events"};
-        for (size_t k = 0; k < 2; k++) {
-            const cJSON *it = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
-            if (it)
-                cJSON_AddItemToObject(ev, keys[k], cJSON_Duplicate(it, 1));
-        }
+        meu_evidence_from_reply(res, reply, keys, sizeof keys / sizeof keys[0]);
     }
     fmuc_worker_outcome_free(&o);
     /* the host run also after a violation of the letter only (1.0 callEventUpdate unset) */

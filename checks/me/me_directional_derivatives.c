@@ -340,11 +340,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                 "- f(x-dv)) / 2d, d = 1e-6 max(1, |x|_inf)");
         const cJSON *pts = cJSON_GetObjectItemCaseSensitive(reply, "points");
         static const char *const keys[] = {"points", "evaluated", "worst_eps_dd", "undeclared"};
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            const cJSON *it = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
-            if (it)
-                cJSON_AddItemToObject(ev, keys[k], cJSON_Duplicate(it, 1));
-        }
+        meu_evidence_from_reply(res, reply, keys, sizeof keys / sizeof keys[0]);
         add_plot(ev, pts);
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(reply, "worst_eps_dd");
         if (cJSON_IsNumber(w))

@@ -169,11 +169,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         cJSON *ev = fmuc_result_evidence(res);
         cJSON_AddNumberToObject(ev, "nx", (double)m.nx);
         static const char *const keys[] = {"states", "named", "undefined"};
-        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-            const cJSON *it = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
-            if (it)
-                cJSON_AddItemToObject(ev, keys[k], cJSON_Duplicate(it, 1));
-        }
+        meu_evidence_from_reply(res, reply, keys, sizeof keys / sizeof keys[0]);
     }
     fmuc_worker_outcome_free(&o);
     meu_model_free(&m);

@@ -505,6 +505,19 @@ static inline const cJSON *meu_run(const fmuc_subject *s, fmuc_result *res, cons
     return errors || na ? NULL : o->reply;
 }
 
+/** Copy the items keys[0..n) of the worker's reply that are present into the result's
+ *  evidence (parent side). */
+static inline void meu_evidence_from_reply(fmuc_result *res, const cJSON *reply,
+                                           const char *const *keys, size_t n)
+{
+    cJSON *ev = fmuc_result_evidence(res);
+    for (size_t k = 0; k < n; k++) {
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
+        if (it && ev)
+            cJSON_AddItemToObject(ev, keys[k], cJSON_Duplicate(it, 1));
+    }
+}
+
 /** Common applicability: an ME binary and a usable state vector. Returns 0 to go on. */
 static inline int meu_applies(const fmuc_subject *s, fmuc_result *res, meu_model *m)
 {
