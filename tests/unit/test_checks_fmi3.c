@@ -447,14 +447,15 @@ Test(fmi3_dynamic, wrong_directional_or_adjoint_derivatives_fail, .timeout = 300
                             &fmuc_check_me_directional_derivatives, &r),
                  FMUC_VERDICT_FAIL);
     cr_expect(message_has(&r, "fmi3GetDirectionalDerivative: ε_dd", "'der(v)' (vr 4)"));
-    cr_expect_not(message_has(&r, "fmi3GetAdjointDerivative", NULL),
+    cr_expect_not(message_has(&r, "fmi3GetAdjointDerivative: ε_adj", NULL),
                   "the adjoint agrees with the (wrong) directional derivatives");
     fmuc_result_clear(&r);
     cr_expect_eq(run_built3("broken/me-directional-derivatives--fmi3-adjoint",
                             &fmuc_check_me_directional_derivatives, &r),
                  FMUC_VERDICT_FAIL);
     cr_expect(message_has(&r, "fmi3GetAdjointDerivative: ε_adj", "state 'v' (vr 2"));
-    cr_expect_not(message_has(&r, "ε_dd", NULL), "the directional derivatives are right");
+    cr_expect_not(message_has(&r, "fmi3GetDirectionalDerivative: ε_dd", NULL),
+                  "the directional derivatives are right");
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(r.evidence, "adjoint_evaluated");
     cr_expect(cJSON_IsNumber(n) && n->valueint == 4);
     fmuc_result_clear(&r);
