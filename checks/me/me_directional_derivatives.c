@@ -306,8 +306,10 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                               fd[imax]);
             }
         }
-        if (job->adjoint && adjoint_at(ctx, &s, m, p, t, x, f, uvr, nu, kvr, nk, &rng, jdd, e, w,
-                                       adj, wj, adjoints, &adj_evaluated, &worst_adj) < 0)
+        /* the adjoint at x itself (the directions may have left the instance at x ± δv) */
+        if (job->adjoint && meu_ok(meu_eval(&s, nx, ni, t, x, f, z)) &&
+            adjoint_at(ctx, &s, m, p, t, x, f, uvr, nu, kvr, nk, &rng, jdd, e, w, adj, wj,
+                       adjoints, &adj_evaluated, &worst_adj) < 0)
             goto out; /* the instance may be in the error state now */
         /* column-wise central differences for the dependency structure */
         for (size_t j = 0; j < nx; j++) {
