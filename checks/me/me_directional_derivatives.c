@@ -1,12 +1,18 @@
-/* me-directional-derivatives: when providesDirectionalDerivative="true", J·v from
- * fmi2GetDirectionalDerivative (knowns = the state VRs, unknowns = the derivative VRs) agrees
+/* me-directional-derivatives: when providesDirectionalDerivative(s)="true", J·v from
+ * fmi2/fmi3GetDirectionalDerivative (knowns = the state VRs, unknowns = the derivative VRs) agrees
  * with the central difference (f(x+δv) − f(x−δv)) / 2δ, δ = 1e-6·max(1, ‖x‖∞), at several
  * points of the continuous region and seeded random unit directions:
  *   ε_dd = ‖Jv − fd‖₂ / max(‖fd‖₂, 1e-4·‖f(x)‖₂) ≤ 1e-6.
+ * FMI 3.0 with providesAdjointDerivatives="true": at each point wᵀJ from fmi3GetAdjointDerivative
+ * (seeded random unit w) agrees with wᵀ times the Jacobian assembled column by column from
+ * directional derivatives with unit seeds: ε_adj = ‖wᵀJ_adj − wᵀJ_dd‖₂ / max(‖wᵀJ_dd‖₂,
+ * 1e-4·‖f(x)‖₂) ≤ 1e-6.
  * Also the Jacobian (column-wise central differences along unit directions) against the
- * state-to-derivative dependencies of <ModelStructure><Derivatives>: a non-zero entry the XML
- * does not declare is a violation (a declared dependency that is zero is fine).
- * FMI 2.0.4 §2.1.9 (E-09, E-11), §2.2.8 (B-406). */
+ * state-to-derivative dependencies of <ModelStructure><Derivatives> (3.0
+ * <ContinuousStateDerivative>): a non-zero entry the XML does not declare is a violation (a
+ * declared dependency that is zero is fine).
+ * FMI 2.0.4 §2.1.9 (E-09, E-11), §2.2.8 (B-406); FMI 3.0.2 §2.2.11 (partial derivatives,
+ * directional and adjoint), §2.4.8 (ModelStructure dependencies). */
 #include <float.h>
 
 #include "me_util.h"
@@ -19,7 +25,25 @@
 typedef struct dd_job {
     const meu_model *m;
     uint8_t *declared; /* nx*nx: declared[i*nx+j] = der i may depend on state j */
+    int adjoint;       /* 3.0 providesAdjointDerivatives="true": judge fmi3GetAdjointDerivative */
 } dd_job;
+
+static const char *dd_fn(int ver)
+{
+    return ver == 3 ? "fmi3GetDirectionalDerivative" : "fmi2GetDirectionalDerivative";
+}
+
+/* The value references of the distinct variables of vr[0..nx) (3.0 array elements repeat their
+ * variable's reference consecutively; the partial-derivative calls take each variable once). */
+static size_t distinct_vrs(const fmuc_md_var *const *var, const fmuc_vr *vr, size_t nx,
+                           fmuc_vr *out)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < nx; k++)
+        if (k == 0 || var[k] != var[k - 1])
+            out[n++] = vr[k];
+    return n;
+}
 
 static double norm2(const double *a, size_t n)
 {
@@ -36,6 +60,93 @@ static int same_region(const double *z0, const double *z, size_t ni)
         if ((z0[j] > 0.0) != (z[j] > 0.0))
             return 0;
     return 1;
+}
+
+/* At point p (the instance at t, x; f = f(x)): J column by column from directional derivatives
+ * with unit seeds e_j, then wᵀJ from fmi3GetAdjointDerivative for a random unit w, compared.
+ * Adds the point's record to adjoints. -1 when a call failed (reported; the run ends). */
+static int adjoint_at(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m, int p, double t,
+                      const double *x, const double *f, const fmuc_vr *uvr, size_t nu,
+                      const fmuc_vr *kvr, size_t nk, uint64_t *rng, double *jdd, double *e,
+                      double *w, double *adj, double *wj, cJSON *adjoints, size_t *evaluated,
+                      double *worst)
+{
+    size_t nx = m->nx;
+    char sb[32], vb[512], xb[160];
+    int st = FMUC_STATUS_OK;
+    for (size_t j = 0; j < nx && meu_ok(st); j++) {
+        for (size_t k = 0; k < nx; k++)
+            e[k] = k == j ? 1.0 : 0.0;
+        st = meu_st(s, fmuc_inst_get_directional_derivative(s->c, uvr, nu, kvr, nk, e, nx,
+                                                            jdd + j * nx, nx));
+    }
+    if (!meu_ok(st)) {
+        meu_violation(ctx, "point %d: %s with a unit seed returned %s (the Jacobian for the "
+                           "adjoint comparison)",
+                      p, dd_fn(m->ver), meu_status(st, sb, sizeof sb));
+        return -1;
+    }
+    double wn = 0.0;
+    while (!(wn > 1e-3)) {
+        for (size_t i = 0; i < nx; i++)
+            w[i] = 2.0 * meu_rand(rng) - 1.0;
+        wn = norm2(w, nx);
+    }
+    for (size_t i = 0; i < nx; i++)
+        w[i] /= wn;
+    for (size_t j = 0; j < nx; j++) {
+        wj[j] = 0.0;
+        for (size_t i = 0; i < nx; i++)
+            wj[j] += w[i] * jdd[j * nx + i];
+        adj[j] = NAN;
+    }
+    st = meu_st(s, fmuc_inst_get_adjoint_derivative(s->c, uvr, nu, kvr, nk, w, nx, adj, nx));
+    cJSON *pt = cJSON_CreateObject();
+    cJSON_AddNumberToObject(pt, "point", p);
+    cJSON_AddNumberToObject(pt, "t", t);
+    cJSON_AddItemToArray(adjoints, pt);
+    if (!meu_ok(st)) {
+        meu_violation(ctx, "providesAdjointDerivatives=\"true\" but fmi3GetAdjointDerivative("
+                           "unknowns = %zu derivatives, knowns = %zu states) returned %s at "
+                           "point %d",
+                      nx, nx, st == FMUC_STATUS_NOT_PROVIDED ? "not provided"
+                                                             : meu_status(st, sb, sizeof sb),
+                      p);
+        cJSON_AddNullToObject(pt, "eps_adj");
+        return -1;
+    }
+    double dn = 0.0;
+    size_t jmax = 0;
+    for (size_t j = 0; j < nx; j++) {
+        dn += (adj[j] - wj[j]) * (adj[j] - wj[j]);
+        if (!(fabs(adj[j] - wj[j]) <= fabs(adj[jmax] - wj[jmax])))
+            jmax = j;
+    }
+    dn = sqrt(dn);
+    double wjn = norm2(wj, nx), tiny = 1e-4 * norm2(f, nx);
+    tiny = tiny > DBL_MIN ? tiny : DBL_MIN;
+    double eps = dn / (wjn > tiny ? wjn : tiny);
+    if (!isfinite(eps))
+        eps = INFINITY;
+    (*evaluated)++;
+    *worst = eps > *worst ? eps : *worst;
+    cJSON_AddNumberToObject(pt, "eps_adj", isfinite(eps) ? eps : 1e300);
+    cJSON *a = cJSON_AddArrayToObject(pt, "w");
+    for (size_t i = 0; i < nx; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(w[i]));
+    a = cJSON_AddArrayToObject(pt, "adjoint");
+    for (size_t j = 0; j < nx; j++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(isfinite(adj[j]) ? adj[j] : 0.0));
+    a = cJSON_AddArrayToObject(pt, "from_directional");
+    for (size_t j = 0; j < nx; j++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(wj[j]));
+    if (!(eps <= EPS_DD_MAX))
+        meu_violation(ctx, "point %d (t = %.17g, x = %s): fmi3GetAdjointDerivative: ε_adj = %.3g "
+                           "> %.0e; largest difference at state %s: wᵀJ = %.17g, wᵀ times the "
+                           "Jacobian from %s %.17g",
+                      p, t, meu_vec(vb, sizeof vb, x, nx), eps, EPS_DD_MAX,
+                      meu_xname(m, jmax, xb, sizeof xb), adj[jmax], dd_fn(m->ver), wj[jmax]);
+    return 0;
 }
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
@@ -61,8 +172,12 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     double *z0 = calloc(zb, sizeof(double)), *z = calloc(zb, sizeof(double));
     double *colmax = calloc(nb * nb, sizeof(double)); /* max |∂f_i/∂x_j| over the points */
     double *rowscale = calloc(nb, sizeof(double));
+    double *jdd = calloc(nb * nb, sizeof(double)); /* J from unit-seed directional derivatives */
+    double *w = calloc(nb, sizeof(double)), *adj = calloc(nb, sizeof(double));
+    double *wj = calloc(nb, sizeof(double)), *e = calloc(nb, sizeof(double));
+    fmuc_vr *uvr = calloc(nb, sizeof(fmuc_vr)), *kvr = calloc(nb, sizeof(fmuc_vr));
     if (!x0 || !nom || !x || !xp || !f || !fp || !fm || !fd || !jv || !v || !z0 || !z ||
-        !colmax || !rowscale) {
+        !colmax || !rowscale || !jdd || !w || !adj || !wj || !e || !uvr || !kvr) {
         meu_fatal(ctx, "out of memory");
         goto out;
     }
@@ -74,9 +189,12 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                   meu_status(st, sb, sizeof sb));
         goto out;
     }
+    size_t nu = distinct_vrs(m->dxvar, m->dxvr, nx, uvr);
+    size_t nk = distinct_vrs(m->xvar, m->xvr, nx, kvr);
     uint64_t rng = SEED;
-    size_t evaluated = 0, failed = 0;
-    double worst = 0.0;
+    size_t evaluated = 0, failed = 0, adj_evaluated = 0;
+    double worst = 0.0, worst_adj = 0.0;
+    cJSON *adjoints = job->adjoint ? cJSON_AddArrayToObject(reply, "adjoint") : NULL;
     for (int p = 0; p < NPOINTS; p++) {
         double t = s.t0;
         for (size_t i = 0; i < nx; i++) {
@@ -130,7 +248,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             for (size_t i = 0; i < nx; i++)
                 jv[i] = NAN;
             if (meu_ok(st))
-                st = meu_st(&s, fmuc_inst_get_directional_derivative(s.c, m->dxvr, nx, m->xvr, nx, v, nx, jv, nx));
+                st = meu_st(&s, fmuc_inst_get_directional_derivative(s.c, uvr, nu, kvr, nk, v, nx,
+                                                                     jv, nx));
             cJSON *pt = cJSON_CreateObject();
             cJSON_AddNumberToObject(pt, "point", p);
             cJSON_AddNumberToObject(pt, "direction", d);
@@ -146,11 +265,12 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             cJSON_AddItemToArray(points, pt);
             if (st == FMUC_STATUS_NOT_PROVIDED || !meu_ok(st)) {
                 failed++;
-                meu_violation(ctx, "providesDirectionalDerivative=\"true\" but "
-                                   "fmi2GetDirectionalDerivative(unknowns = %zu derivatives, "
-                                   "knowns = %zu states) returned %s at point %d",
-                              nx, nx, st == FMUC_STATUS_NOT_PROVIDED ? "not provided"
-                                                                  : meu_status(st, sb, sizeof sb),
+                meu_violation(ctx, "providesDirectionalDerivative%s=\"true\" but "
+                                   "%s(unknowns = %zu derivatives, knowns = %zu states) "
+                                   "returned %s at point %d",
+                              m->ver == 3 ? "s" : "", dd_fn(m->ver), nx, nx,
+                              st == FMUC_STATUS_NOT_PROVIDED ? "not provided"
+                                                             : meu_status(st, sb, sizeof sb),
                               p);
                 cJSON_AddNullToObject(pt, "eps_dd");
                 goto out; /* the instance may be in the error state now */
@@ -178,13 +298,19 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 for (size_t i = 1; i < nx; i++)
                     if (fabs(jv[i] - fd[i]) > fabs(jv[imax] - fd[imax]))
                         imax = i;
-                meu_violation(ctx, "point %d direction %d (t = %.17g, x = %s): ε_dd = %.3g > "
+                meu_violation(ctx, "point %d direction %d (t = %.17g, x = %s): %s: ε_dd = %.3g > "
                                    "%.0e; largest difference at '%s' (vr %u): J·v = %.17g, "
                                    "central difference %.17g",
-                              p, d, t, meu_vec(vb, sizeof vb, x, nx), eps, EPS_DD_MAX,
-                              meu_name(m->dxvar[imax]), m->dxvr[imax], jv[imax], fd[imax]);
+                              p, d, t, meu_vec(vb, sizeof vb, x, nx), dd_fn(m->ver), eps,
+                              EPS_DD_MAX, meu_name(m->dxvar[imax]), m->dxvr[imax], jv[imax],
+                              fd[imax]);
             }
         }
+        /* the adjoint at x itself (the directions may have left the instance at x ± δv) */
+        if (job->adjoint && meu_ok(meu_eval(&s, nx, ni, t, x, f, z)) &&
+            adjoint_at(ctx, &s, m, p, t, x, f, uvr, nu, kvr, nk, &rng, jdd, e, w, adj, wj,
+                       adjoints, &adj_evaluated, &worst_adj) < 0)
+            goto out; /* the instance may be in the error state now */
         /* column-wise central differences for the dependency structure */
         for (size_t j = 0; j < nx; j++) {
             double dj = 1e-6 * (fabs(x[j]) > 1.0 ? fabs(x[j]) : 1.0);
@@ -219,11 +345,18 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             if (!(val > 1e-6 * rowscale[i] + 1e-14))
                 continue;
             const fmuc_md_unknown *u = m->dx_unknown[i];
-            meu_violation(ctx, "derivative '%s' (vr %u, <Derivatives> line %u) depends on state "
-                               "'%s' (vr %u, index %u): |∂f/∂x|·max(1,|x|) = %.3g, but "
-                               "dependencies=\"...\" does not list index %u",
-                          meu_name(m->dxvar[i]), m->dxvr[i], u->line, meu_name(m->xvar[j]),
-                          m->xvr[j], m->x_index[j], val, m->x_index[j]);
+            if (m->ver == 3)
+                meu_violation(ctx, "derivative '%s' (vr %u, <ContinuousStateDerivative> line %u) "
+                                   "depends on state '%s' (vr %u): |∂f/∂x|·max(1,|x|) = %.3g, "
+                                   "but dependencies=\"...\" does not list valueReference %u",
+                              meu_name(m->dxvar[i]), m->dxvr[i], u->line, meu_name(m->xvar[j]),
+                              m->xvr[j], val, m->xvr[j]);
+            else
+                meu_violation(ctx, "derivative '%s' (vr %u, <Derivatives> line %u) depends on "
+                                   "state '%s' (vr %u, index %u): |∂f/∂x|·max(1,|x|) = %.3g, but "
+                                   "dependencies=\"...\" does not list index %u",
+                              meu_name(m->dxvar[i]), m->dxvr[i], u->line, meu_name(m->xvar[j]),
+                              m->xvr[j], m->x_index[j], val, m->x_index[j]);
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "derivative", meu_name(m->dxvar[i]));
             cJSON_AddStringToObject(o, "state", meu_name(m->xvar[j]));
@@ -233,6 +366,10 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     }
     cJSON_AddNumberToObject(reply, "evaluated", (double)evaluated);
     cJSON_AddNumberToObject(reply, "worst_eps_dd", isfinite(worst) ? worst : 1e300);
+    if (job->adjoint) {
+        cJSON_AddNumberToObject(reply, "adjoint_evaluated", (double)adj_evaluated);
+        cJSON_AddNumberToObject(reply, "worst_eps_adj", isfinite(worst_adj) ? worst_adj : 1e300);
+    }
     (void)failed;
 out:
     free(x0);
@@ -249,6 +386,13 @@ out:
     free(z);
     free(colmax);
     free(rowscale);
+    free(jdd);
+    free(w);
+    free(adj);
+    free(wj);
+    free(e);
+    free(uvr);
+    free(kvr);
     meu_end(&s);
     return 0;
 }
@@ -313,7 +457,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     if (md->me.present && !(md->me.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE))) {
-        fmuc_result_na(res, "providesDirectionalDerivative is not \"true\" for ModelExchange");
+        fmuc_result_na(res, md->fmi == 3 ? "providesDirectionalDerivatives is not \"true\" for "
+                                           "ModelExchange"
+                                         : "providesDirectionalDerivative is not \"true\" for "
+                                           "ModelExchange");
         return;
     }
     meu_model m;
@@ -324,7 +471,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         meu_model_free(&m);
         return;
     }
-    dd_job job = {.m = &m};
+    dd_job job = {.m = &m,
+                  .adjoint = m.ver == 3 && md->me.present &&
+                             (md->me.caps & (1u << FMUC_CAP_PROVIDES_ADJOINT_DERIVATIVES))};
     if (build_declared(&m, &job.declared) < 0) {
         fmuc_result_error(res, "out of memory");
         meu_model_free(&m);
@@ -339,7 +488,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                 "eps_dd = |Jv - fd|_2 / max(|fd|_2, 1e-4 |f(x)|_2), fd = (f(x+dv) "
                                 "- f(x-dv)) / 2d, d = 1e-6 max(1, |x|_inf)");
         const cJSON *pts = cJSON_GetObjectItemCaseSensitive(reply, "points");
-        static const char *const keys[] = {"points", "evaluated", "worst_eps_dd", "undeclared"};
+        if (job.adjoint)
+            cJSON_AddStringToObject(ev, "formula_adjoint",
+                                    "eps_adj = |w^T J_adj - w^T J_dd|_2 / max(|w^T J_dd|_2, 1e-4 "
+                                    "|f(x)|_2), J_dd columns = directional derivatives along e_j");
+        static const char *const keys[] = {"points",        "evaluated",         "worst_eps_dd",
+                                           "undeclared",    "adjoint",           "adjoint_evaluated",
+                                           "worst_eps_adj"};
         meu_evidence_from_reply(res, reply, keys, sizeof keys / sizeof keys[0]);
         add_plot(ev, pts);
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(reply, "worst_eps_dd");
@@ -347,6 +502,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             fmuc_result_note(res, "worst ε_dd = %.3g over %d evaluations (limit %.0e)",
                              w->valuedouble,
                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reply, "points")),
+                             EPS_DD_MAX);
+        const cJSON *wa = cJSON_GetObjectItemCaseSensitive(reply, "worst_eps_adj");
+        if (cJSON_IsNumber(wa))
+            fmuc_result_note(res, "worst ε_adj (fmi3GetAdjointDerivative) = %.3g over %d points "
+                                  "(limit %.0e)",
+                             wa->valuedouble,
+                             cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reply, "adjoint")),
                              EPS_DD_MAX);
     }
     fmuc_worker_outcome_free(&o);
@@ -357,15 +519,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 const fmuc_check fmuc_check_me_directional_derivatives = {
     .id = "me-directional-derivatives",
     .title = "Directional derivatives match finite differences and the declared dependencies",
-    .spec = "FMI 2.0.4 §2.1.9, §2.2.8",
+    .spec = "FMI 2.0.4 §2.1.9, §2.2.8; FMI 3.0.2 §2.2.11, §2.4.8",
     .level = FMUC_LEVEL_MUST,
-    .why = "Implicit solvers and masters use fmi2GetDirectionalDerivative for Jacobians; wrong "
-           "values slow or break Newton iterations and wrong sparsity misleads linearisation.",
+    .why = "Implicit solvers and masters use fmi2/fmi3GetDirectionalDerivative (and adjoints) for "
+           "Jacobians; wrong values slow or break Newton iterations and wrong sparsity misleads "
+           "linearisation.",
     .fix = "Compute directional derivatives from the same equations as the derivatives (e.g. "
            "generated code, AD) and check them against finite differences, or drop "
-           "providesDirectionalDerivative.",
+           "providesDirectionalDerivative(s) / providesAdjointDerivatives.",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no directional derivatives (fmi2GetDirectionalDerivative came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -1,8 +1,8 @@
 /* Model-agnostic FMI 3.0 glue: all 75 fmi3* functions on the same model API (fmuc_model.h) as the
  * FMI 2.0 glue, so one model.c serves both versions. Model Exchange and Co-Simulation (without
  * Event Mode: hasEventMode="false", eventModeUsed=true is refused at instantiation; DoStep never
- * returns early); Scheduled Execution, clocks, structural parameters, per-element dependencies,
- * adjoint derivatives and output derivatives are not provided (the functions exist, A-17, and
+ * returns early); Scheduled Execution, clocks, structural parameters, per-element dependencies
+ * and output derivatives are not provided (the functions exist, A-17, and
  * return fmi3Error after logging). The state machine is one mask of allowed states per function
  * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
  * with nValues = the sum of the element counts (arrays: fmuc_m_var.dim, §2.2.7.1); FMU state and
@@ -1305,22 +1305,6 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
                        "providesPerElementDependencies=\"false\"");
 }
 
-fmi3Status fmi3GetAdjointDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
-                                    size_t nUnknowns, const fmi3ValueReference knowns[],
-                                    size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
-                                    fmi3Float64 sensitivity[], size_t nSensitivity)
-{
-    (void)unknowns;
-    (void)nUnknowns;
-    (void)knowns;
-    (void)nKnowns;
-    (void)seed;
-    (void)nSeed;
-    (void)sensitivity;
-    (void)nSensitivity;
-    return unsupported(instance, FN_GetAdjointDerivative, "providesAdjointDerivatives=\"false\"");
-}
-
 fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
 {
     return unsupported(instance, FN_EnterConfigurationMode, "the model has no structural parameters");
@@ -1384,48 +1368,95 @@ fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte seriali
                                                          FMUState));
 }
 
-/* --- directional derivatives (scalar Float64 variables; sizes = element counts) ------------ */
+/* --- directional and adjoint derivatives (scalar Float64 variables; sizes = element counts) -- */
+/* The arguments of fmi3GetDirectionalDerivative / fmi3GetAdjointDerivative (fn): every
+ * reference a scalar Float64, the seed as long as the knowns (adjoint: the unknowns) and the
+ * sensitivity as long as the unknowns (adjoint: the knowns); then the values calculated. */
+static fmi3Status partial_args(fmuc_m_ctx *c, int fn, int adjoint,
+                               const fmi3ValueReference unknowns[], size_t nUnknowns,
+                               const fmi3ValueReference knowns[], size_t nKnowns,
+                               const fmi3Float64 seed[], size_t nSeed,
+                               const fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    const char *name = fn_rules[fn].name;
+    if (!(c->desc->caps & FMUC_M_CAP_DIR_DERIV) || !c->desc->dir_deriv) {
+        glog(c, fmi2Error, "%s: not supported (%s=false)", name,
+             adjoint ? "providesAdjointDerivatives" : "providesDirectionalDerivatives");
+        return fmi3Error;
+    }
+    if ((nUnknowns && !unknowns) || (nSensitivity && !sensitivity) || (nKnowns && !knowns) ||
+        (nSeed && !seed)) {
+        glog(c, fmi2Error, "%s: NULL array", name);
+        return fmi3Error;
+    }
+    const fmi3ValueReference *lists[2] = {unknowns, knowns};
+    size_t counts[2] = {nUnknowns, nKnowns};
+    size_t sizes[2] = {adjoint ? nSeed : nSensitivity, adjoint ? nSensitivity : nSeed};
+    const char *size_names[2] = {adjoint ? "nSeed" : "nSensitivity",
+                                 adjoint ? "nSensitivity" : "nSeed"};
+    for (int l = 0; l < 2; l++) {
+        size_t total = 0;
+        for (size_t i = 0; i < counts[l]; i++) {
+            const fmuc_m_var *v = find_vr(c, lists[l][i]);
+            if (!v || v->type != FMUC_M_REAL || nel(v) != 1) {
+                glog(c, fmi2Error, "%s: valueReference %u is not a scalar Float64", name,
+                     lists[l][i]);
+                return fmi3Error;
+            }
+            total++;
+        }
+        if (total != sizes[l]) {
+            glog(c, fmi2Error, "%s: %s = %zu, expected %zu", name, size_names[l], sizes[l], total);
+            return fmi3Error;
+        }
+    }
+    return calc_for_read(c);
+}
+
 fmi3Status fmi3GetDirectionalDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
                                         size_t nUnknowns, const fmi3ValueReference knowns[],
                                         size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
                                         fmi3Float64 sensitivity[], size_t nSensitivity)
 {
     BEGIN(GetDirectionalDerivative);
-    if (!(c->desc->caps & FMUC_M_CAP_DIR_DERIV) || !c->desc->dir_deriv) {
-        glog(c, fmi2Error,
-             "fmi3GetDirectionalDerivative: not supported (providesDirectionalDerivatives=false)");
-        return done(c, fmi3Error);
-    }
-    if ((nUnknowns && !unknowns) || (nSensitivity && !sensitivity) || (nKnowns && !knowns) ||
-        (nSeed && !seed)) {
-        glog(c, fmi2Error, "fmi3GetDirectionalDerivative: NULL array");
-        return done(c, fmi3Error);
-    }
-    const fmi3ValueReference *lists[2] = {unknowns, knowns};
-    size_t counts[2] = {nUnknowns, nKnowns}, sizes[2] = {nSensitivity, nSeed};
-    for (int l = 0; l < 2; l++) {
-        size_t total = 0;
-        for (size_t i = 0; i < counts[l]; i++) {
-            const fmuc_m_var *v = find_vr(c, lists[l][i]);
-            if (!v || v->type != FMUC_M_REAL || nel(v) != 1) {
-                glog(c, fmi2Error,
-                     "fmi3GetDirectionalDerivative: valueReference %u is not a scalar Float64",
-                     lists[l][i]);
-                return done(c, fmi3Error);
-            }
-            total++;
-        }
-        if (total != sizes[l]) {
-            glog(c, fmi2Error, "fmi3GetDirectionalDerivative: %s = %zu, expected %zu",
-                 l ? "nSeed" : "nSensitivity", sizes[l], total);
-            return done(c, fmi3Error);
-        }
-    }
-    fmi3Status st = calc_for_read(c);
+    fmi3Status st = partial_args(c, FN_GetDirectionalDerivative, 0, unknowns, nUnknowns, knowns,
+                                 nKnowns, seed, nSeed, sensitivity, nSensitivity);
     if (st > fmi3Warning)
         return done(c, st);
     st = worst(st, st3(c->desc->dir_deriv(c, c->data, unknowns, nUnknowns, knowns, nKnowns, seed,
                                           sensitivity)));
+    return st > fmi3Discard ? done(c, st) : st;
+}
+
+/* seedᵀ·J from the model's directional derivatives: sensitivity[j] = Σᵢ seed[i]·∂unknownᵢ/∂knownⱼ,
+ * each partial one directional derivative with a unit seed (§2.2.11, providesAdjointDerivatives
+ * follows providesDirectionalDerivatives in the generated XML). */
+fmi3Status fmi3GetAdjointDerivative(fmi3Instance instance, const fmi3ValueReference unknowns[],
+                                    size_t nUnknowns, const fmi3ValueReference knowns[],
+                                    size_t nKnowns, const fmi3Float64 seed[], size_t nSeed,
+                                    fmi3Float64 sensitivity[], size_t nSensitivity)
+{
+    BEGIN(GetAdjointDerivative);
+    fmi3Status st = partial_args(c, FN_GetAdjointDerivative, 1, unknowns, nUnknowns, knowns,
+                                 nKnowns, seed, nSeed, sensitivity, nSensitivity);
+    if (st > fmi3Warning)
+        return done(c, st);
+    const double one = 1.0;
+    for (size_t j = 0; j < nKnowns && st <= fmi3Discard; j++) {
+        double acc = 0.0;
+        for (size_t i = 0; i < nUnknowns && st <= fmi3Discard; i++) {
+            double d = 0.0;
+            st = worst(st, st3(c->desc->dir_deriv(c, c->data, &unknowns[i], 1, &knowns[j], 1, &one,
+                                                  &d)));
+            acc += seed[i] * d;
+        }
+#ifdef FMUC_DEFECT_ADJOINT_DROPS_LAST_KNOWN
+        /* defect: the adjoint of the last known is left out (a zero column of seedᵀ·J) */
+        if (j + 1 == nKnowns)
+            acc = 0.0;
+#endif
+        sensitivity[j] = acc;
+    }
     return st > fmi3Discard ? done(c, st) : st;
 }
 

@@ -535,7 +535,8 @@ static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
     fmuc_mdx_attr(f, "canGetAndSetFMUState", (d->caps & FMUC_M_CAP_GET_SET_STATE) ? "true" : "false");
     fmuc_mdx_attr(f, "canSerializeFMUState", (d->caps & FMUC_M_CAP_SERIALIZE) ? "true" : "false");
     fmuc_mdx_attr(f, "providesDirectionalDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
-    fmuc_mdx_attr(f, "providesAdjointDerivatives", "false");
+    /* the FMI 3.0 glue computes adjoints from the model's directional derivatives */
+    fmuc_mdx_attr(f, "providesAdjointDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
     fmuc_mdx_attr(f, "providesPerElementDependencies", "false");
     if (!cs)
         fmuc_mdx_attr(f, "needsCompletedIntegratorStep",

@@ -640,3 +640,25 @@ fmuc_status fmuc_inst_get_directional_derivative(fmuc_inst *in, const fmuc_vr *u
     gin_end(in, &gs, "dvKnown");
     return st;
 }
+
+fmuc_status fmuc_inst_get_adjoint_derivative(fmuc_inst *in, const fmuc_vr *unknown, size_t nunknown,
+                                             const fmuc_vr *known, size_t nknown,
+                                             const double *seed, size_t nseed,
+                                             double *sensitivity, size_t nsensitivity)
+{
+    if (!in->ops->get_adjoint_derivative)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gu, gk, gs;
+    guard_out gd;
+    const fmuc_vr *u = gin_begin(&gu, unknown, nunknown, sizeof *unknown);
+    const fmuc_vr *k = gin_begin(&gk, known, nknown, sizeof *known);
+    const double *sv = gin_begin(&gs, seed, nseed, sizeof *seed);
+    double *d = fmuc_inst__gout_begin(&gd, sensitivity, nsensitivity, sizeof *sensitivity);
+    fmuc_status st =
+        in->ops->get_adjoint_derivative(in, u, nunknown, k, nknown, sv, nseed, d, nsensitivity);
+    fmuc_inst__gout_end(in, &gd, "sensitivity");
+    gin_end(in, &gu, "unknowns");
+    gin_end(in, &gk, "knowns");
+    gin_end(in, &gs, "seed");
+    return st;
+}

@@ -615,6 +615,17 @@ static fmuc_status get_directional_derivative(fmuc_inst *in, const fmuc_vr *unkn
                                            nkv, dv_unknown, nuv));
 }
 
+static fmuc_status get_adjoint_derivative(fmuc_inst *in, const fmuc_vr *unknown, size_t nu,
+                                          const fmuc_vr *known, size_t nk, const double *seed,
+                                          size_t nseed, double *sensitivity, size_t nsens)
+{
+    CALL_(in, fmi3GetAdjointDerivative,
+          (fmuc_trace__vrs(e_, 0, TVR_(unknown), nu), fmuc_trace__vrs(e_, 1, TVR_(known), nk),
+           e_->i[0] = (int32_t)nseed, e_->i[1] = (int32_t)nsens),
+          L_->fmi3GetAdjointDerivative(I_(in), VR_(unknown), nu, VR_(known), nk, seed, nseed,
+                                       sensitivity, nsens));
+}
+
 const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
     .op_names = op_names,
@@ -657,4 +668,5 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .serialize_state = serialize_state,
     .deserialize_state = deserialize_state,
     .get_directional_derivative = get_directional_derivative,
+    .get_adjoint_derivative = get_adjoint_derivative,
 };

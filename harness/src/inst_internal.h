@@ -97,6 +97,10 @@ typedef struct fmuc_inst_ops {
                                               const fmuc_vr *known, size_t nk,
                                               const double *dv_known, size_t nkv,
                                               double *dv_unknown, size_t nuv);
+    /* vᵀ·∂unknown/∂known (3.0 fmi3GetAdjointDerivative; NULL: not in the version) */
+    fmuc_status (*get_adjoint_derivative)(fmuc_inst *in, const fmuc_vr *unknown, size_t nu,
+                                          const fmuc_vr *known, size_t nk, const double *seed,
+                                          size_t nseed, double *sensitivity, size_t nsens);
     fmuc_status (*cs_integer_status)(fmuc_inst *in, fmuc_inst_query q, int *value);
 } fmuc_inst_ops;
 

@@ -405,6 +405,62 @@ Test(fmi3_dynamic, event_flags_follow_fmi3UpdateDiscreteStates, .timeout = 300)
     fmuc_result_clear(&r);
 }
 
+/* ------------------------------------------- me-directional-derivatives on FMI 3.0 (issue 19) */
+
+/* 1 when some message of r contains all of the given texts */
+static int message_has(const fmuc_result *r, const char *a, const char *b)
+{
+    for (size_t i = 0; i < r->nmessages; i++)
+        if (strstr(r->messages[i], a) && (!b || strstr(r->messages[i], b)))
+            return 1;
+    return 0;
+}
+
+/* SpringMassDamper 3.0 declares providesDirectionalDerivatives and providesAdjointDerivatives:
+ * J·v agrees with the central differences and wᵀJ from fmi3GetAdjointDerivative with the
+ * Jacobian from unit-seed directional derivatives; BouncingBall 3.0 declares neither (n/a). */
+Test(fmi3_dynamic, directional_and_adjoint_derivatives_pass_on_the_good_fmu, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/SpringMassDamper", &fmuc_check_me_directional_derivatives,
+                            &r),
+                 FMUC_VERDICT_PASS);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(r.evidence, "evaluated");
+    cr_expect(cJSON_IsNumber(n) && n->valueint == 8, "4 points x 2 directions evaluated");
+    n = cJSON_GetObjectItemCaseSensitive(r.evidence, "adjoint_evaluated");
+    cr_expect(cJSON_IsNumber(n) && n->valueint == 4, "the adjoint compared at 4 points");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(r.evidence, "worst_eps_adj");
+    cr_expect(cJSON_IsNumber(w) && w->valuedouble <= 1e-12, "adjoint = transposed directional");
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_me_directional_derivatives, &r),
+                 FMUC_VERDICT_NA);
+    fmuc_result_clear(&r);
+}
+
+/* --fmi3: doubled directional derivatives (J·v against the central differences, the message
+ * names fmi3GetDirectionalDerivative and the derivative); --fmi3-adjoint: right directional
+ * derivatives, an adjoint without its last known v (the message names the state 'v'). */
+Test(fmi3_dynamic, wrong_directional_or_adjoint_derivatives_fail, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/me-directional-derivatives--fmi3",
+                            &fmuc_check_me_directional_derivatives, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "fmi3GetDirectionalDerivative: ε_dd", "'der(v)' (vr 4)"));
+    cr_expect_not(message_has(&r, "fmi3GetAdjointDerivative: ε_adj", NULL),
+                  "the adjoint agrees with the (wrong) directional derivatives");
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/me-directional-derivatives--fmi3-adjoint",
+                            &fmuc_check_me_directional_derivatives, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "fmi3GetAdjointDerivative: ε_adj", "state 'v' (vr 2"));
+    cr_expect_not(message_has(&r, "fmi3GetDirectionalDerivative: ε_dd", NULL),
+                  "the directional derivatives are right");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(r.evidence, "adjoint_evaluated");
+    cr_expect(cJSON_IsNumber(n) && n->valueint == 4);
+    fmuc_result_clear(&r);
+}
+
 /* ------------------------------------------- api-dependencies-observed on FMI 3.0 (issue 18) */
 
 /* Run api-dependencies-observed (workers as in fmucheck) on an FMU; its verdict, and the

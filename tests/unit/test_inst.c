@@ -54,6 +54,10 @@ static int session_inst(fmuc_worker_ctx *ctx, void *payload)
     /* a base type FMI 2.0 does not have: not provided, and no trace entry */
     float f32 = 0.0f;
     cJSON_AddNumberToObject(reply, "f32", fmuc_inst_get(in, FMUC_INST_FLOAT32, &vr, 1, &f32, 1));
+    /* nor adjoint derivatives (fmi3GetAdjointDerivative came with FMI 3.0) */
+    double seed = 1.0, sens = 0.0;
+    cJSON_AddNumberToObject(reply, "adj", fmuc_inst_get_adjoint_derivative(in, &vr, 1, &vr, 1,
+                                                                           &seed, 1, &sens, 1));
     fmuc_inst_terminate(in);
     fmuc_inst_free(in);
     return 0;
@@ -122,6 +126,7 @@ Test(inst, fmi2_calls_are_traced_as_the_wrappers_trace_them, .init = open_smd, .
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "x")->valuedouble,
                  cJSON_GetObjectItem(b.reply, "x")->valuedouble);
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "f32")->valueint, FMUC_STATUS_NOT_PROVIDED);
+    cr_assert_eq(cJSON_GetObjectItem(a.reply, "adj")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert(strstr(ta, "fmi2DoStep") != NULL, "%s", ta);
     free(ta);
     free(tb);

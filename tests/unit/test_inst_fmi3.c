@@ -2,7 +2,8 @@
  * BouncingBall (ME+CS, FMU state) and vdsim_l3_fmi3 (arrays of 4): every call traced with the
  * 3.0 function's own name, the experiment passed to fmi3EnterInitializationMode, Model Exchange
  * through event mode, fmi3UpdateDiscreteStates and continuous-time mode, Co-Simulation steps,
- * FMU state and serialization, array values with nValues, and what 3.0 does not have. */
+ * FMU state and serialization, array values with nValues, directional and adjoint derivatives
+ * (SpringMassDamper 3.0), and what 3.0 does not have. */
 #include <criterion/criterion.h>
 
 #include <math.h>
@@ -16,6 +17,7 @@
 
 #define BB FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
 #define VD3 FMUC_FMU_DIR "/fmi3/vdsim_l3_fmi3.fmu"
+#define SMD3 FMUC_FMU_DIR "/fmi3/good/SpringMassDamper.fmu"
 
 static fmuc_fmu fmu;
 
@@ -34,6 +36,11 @@ static void open_bb(void)
 static void open_vd3(void)
 {
     open_path(VD3);
+}
+
+static void open_smd3(void)
+{
+    open_path(SMD3);
 }
 
 static void close_fmu(void)
@@ -274,6 +281,58 @@ Test(inst_fmi3, array_values_take_n_values, .init = open_vd3, .fini = close_fmu,
     cr_assert_eq(num(&o, "finite"), 1);
     cr_assert(traced(&o, "fmi3GetFloat64(vr=[", "fmi3OK"));
     cr_assert(traced(&o, "fmi3InstantiateCoSimulation", "non-NULL"));
+    fmuc_worker_outcome_free(&o);
+}
+
+/* J = ∂(der(x), der(v))/∂(x, v) = [[0, 1], [-k/m, -c/m]] = [[0, 1], [-48, -1.2]] at the start
+ * values: J·(1, 0) from fmi3GetDirectionalDerivative, (1, 2)ᵀJ from fmi3GetAdjointDerivative. */
+static int session_partials(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_ME, NULL, "p3");
+    if (!in)
+        return 1;
+    fmuc_vr unk[2] = {var("der(x)")->value_reference, var("der(v)")->value_reference};
+    fmuc_vr kn[2] = {var("x")->value_reference, var("v")->value_reference};
+    double seed[2] = {1.0, 0.0}, w[2] = {1.0, 2.0}, jv[2] = {NAN, NAN}, wj[2] = {NAN, NAN};
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, &fmu.md);
+    int st = fmuc_drive_reach(in, FMUC_ST_CTM, &ds, &dr);
+    cJSON_AddNumberToObject(reply, "st", st);
+    cJSON_AddNumberToObject(reply, "dd", fmuc_inst_get_directional_derivative(in, unk, 2, kn, 2,
+                                                                            seed, 2, jv, 2));
+    cJSON_AddNumberToObject(reply, "adj",
+                            fmuc_inst_get_adjoint_derivative(in, unk, 2, kn, 2, w, 2, wj, 2));
+    cJSON_AddNumberToObject(reply, "jv0", jv[0]);
+    cJSON_AddNumberToObject(reply, "jv1", jv[1]);
+    cJSON_AddNumberToObject(reply, "wj0", wj[0]);
+    cJSON_AddNumberToObject(reply, "wj1", wj[1]);
+    /* nSensitivity must be the knowns' element count: 1 is refused */
+    cJSON_AddNumberToObject(reply, "adj_short",
+                            fmuc_inst_get_adjoint_derivative(in, unk, 2, kn, 2, w, 2, wj, 1));
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(inst_fmi3, directional_and_adjoint_derivatives, .init = open_smd3, .fini = close_fmu,
+     .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(session_partials, &o);
+    cr_assert_eq(num(&o, "st"), 0);
+    cr_assert_eq(num(&o, "dd"), 0);
+    cr_assert_eq(num(&o, "adj"), 0);
+    cr_expect_float_eq(num(&o, "jv0"), 0.0, 1e-12);
+    cr_expect_float_eq(num(&o, "jv1"), -48.0, 1e-12);
+    cr_expect_float_eq(num(&o, "wj0"), -96.0, 1e-12);
+    cr_expect_float_eq(num(&o, "wj1"), 1.0 - 2.4, 1e-12);
+    cr_expect_eq(num(&o, "adj_short"), 3); /* fmi3Error */
+    cr_assert(traced(&o, "fmi3GetDirectionalDerivative(", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3GetAdjointDerivative(", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3GetAdjointDerivative(", "fmi3Error"));
     fmuc_worker_outcome_free(&o);
 }
 

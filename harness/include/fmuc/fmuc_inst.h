@@ -357,6 +357,15 @@ fmuc_status fmuc_inst_get_directional_derivative(fmuc_inst *in, const fmuc_vr *u
                                                  size_t nknown_values, double *dv_unknown,
                                                  size_t nunknown_values);
 
+/** seedᵀ·d(unknown)/d(known), the adjoint (vector-Jacobian) product (3.0
+ *  fmi3GetAdjointDerivative: seed has one value per element of the unknowns, nseed of them,
+ *  sensitivity one per element of the knowns, nsensitivity of them). FMUC_STATUS_NOT_PROVIDED
+ *  in FMI 1.0 and 2.0 (no adjoint derivatives there) and when the library lacks the function. */
+fmuc_status fmuc_inst_get_adjoint_derivative(fmuc_inst *in, const fmuc_vr *unknown, size_t nunknown,
+                                             const fmuc_vr *known, size_t nknown,
+                                             const double *seed, size_t nseed,
+                                             double *sensitivity, size_t nsensitivity);
+
 /* ---------------------------------------------------------------------------------------------
  * Operations by name: the illegal-call probes and the state tables speak of operations
  * ------------------------------------------------------------------------------------------- */
