@@ -3,28 +3,8 @@
  * of their values (FMI 2.0.4 §2.2, B-005). Reports the parser's ATTR_SYNTAX issues (NaN/INF go to
  * md-special-values, root attributes with own checks to those). FMI 3.0: also Binary <Start>
  * values are xs:hexBinary (§2.4.7.5); min/max beyond Int8..UInt64: md-var-min-max. */
-#include <ctype.h>
-
 #include "check.h"
 #include "md_util.h"
-
-/* xs:hexBinary: an even number of hexadecimal digits (blanks around allowed by collapse) */
-static int hex_binary(const char *v, size_t *where)
-{
-    size_t n = 0, i = 0;
-    while (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r')
-        i++;
-    for (; v[i] && !(v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r'); i++, n++)
-        if (!isxdigit((unsigned char)v[i])) {
-            *where = i;
-            return 0;
-        }
-    size_t end = i;
-    while (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r')
-        i++;
-    *where = v[i] ? i : end;
-    return !v[i] && n % 2 == 0;
-}
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
@@ -36,8 +16,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         const fmuc_md_var_ext *x = &md->exts[i];
         const fmuc_md_var *v = &md->vars[x->var];
         for (uint32_t k = 0; v->base == FMUC_BT_BINARY && k < x->nstarts; k++) {
-            size_t at;
-            if (x->starts[k] && !hex_binary(x->starts[k], &at))
+            size_t at, nbytes;
+            if (x->starts[k] && !fmuc_mdu__hex_binary(x->starts[k], &at, &nbytes))
                 fmuc_result_violation(res, "%s: <Start value=\"%.60s\"> %u is no xs:hexBinary "
                                       "(an even number of hexadecimal digits; offset %zu)",
                                       fmuc_mdu__var_desc(d, sizeof d, v), x->starts[k], k + 1,

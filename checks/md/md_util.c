@@ -1,6 +1,7 @@
 /* Shared helpers of the static modelDescription checks (see md_util.h). */
 #include "md_util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,6 +297,29 @@ const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v)
 const char *fmuc_mdu__str(const char *s)
 {
     return s ? s : "(absent)";
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int fmuc_mdu__hex_binary(const char *v, size_t *where, size_t *nbytes)
+{
+    size_t n = 0, i = 0;
+    while (is_blank(v[i]))
+        i++;
+    for (; v[i] && !is_blank(v[i]); i++, n++)
+        if (!isxdigit((unsigned char)v[i])) {
+            *where = i;
+            return 0;
+        }
+    size_t end = i;
+    while (is_blank(v[i]))
+        i++;
+    *where = v[i] ? i : end;
+    *nbytes = n / 2;
+    return !v[i] && n % 2 == 0;
 }
 
 const char *fmuc_mdu__type_name(unsigned t)

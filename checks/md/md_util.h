@@ -77,6 +77,10 @@ const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v);
 #define FMUC_MDU_DESC_LEN 288
 /** Printable string: NULL -> "(absent)". */
 const char *fmuc_mdu__str(const char *s);
+/** xs:hexBinary (FMI 3.0 Binary <Start value>): an even number of hexadecimal digits, blanks
+ * around allowed (whiteSpace collapse). 1 if valid, with *nbytes the decoded length; 0 if not,
+ * with *where the offset of the first offending character. */
+int fmuc_mdu__hex_binary(const char *v, size_t *where, size_t *nbytes);
 
 /** Names as written in the XML ("Real", "parameter", "continuous", "exact"); "?" if invalid. */
 const char *fmuc_mdu__type_name(unsigned t);

@@ -1,11 +1,43 @@
 /* md-var-start-range: a numeric start (Real, Integer, Enumeration) lies within [min, max], the
  * bounds taken from the variable or else from its declaredType (FMI 2.0.4 §2.2.7, XSD doc; B-210;
- * VDM validStart). Inconsistent bounds (min > max) are md-var-min-max's. */
+ * VDM validStart). Inconsistent bounds (min > max) are md-var-min-max's. FMI 3.0: a Binary's
+ * <Start> values decode to at most maxSize bytes, maxSize from the variable or else from its
+ * BinaryType (FMI 3.0.2 §2.4.4 maxSize, derived: warn; B-226). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "md_util.h"
+
+/* FMI 3.0 §2.4.4: maxSize is the largest value of the Binary in bytes; a start value longer
+ * than that cannot be a value of the variable (the text states no rule for start: derived). */
+static void binary_starts(const fmuc_md *md, size_t i, const fmuc_md_type *t, fmuc_result *res)
+{
+    const fmuc_md_var *v = &md->vars[i];
+    const fmuc_md_var_ext *x = v->ext ? fmuc_md_var_ext_of(md, i) : NULL;
+    uint32_t max;
+    const char *from;
+    if (x && x->has_max_size) {
+        max = x->max_size;
+        from = "";
+    } else if (t && t->has_max_size) {
+        max = t->max_size;
+        from = " (from its declaredType)";
+    } else {
+        return;
+    }
+    char d[FMUC_MDU_DESC_LEN];
+    for (uint32_t k = 0; x && k < x->nstarts; k++) {
+        size_t at, nbytes;
+        if (!x->starts[k] || !fmuc_mdu__hex_binary(x->starts[k], &at, &nbytes))
+            continue; /* not xs:hexBinary: md-attribute-syntax */
+        if (nbytes > max)
+            fmuc_result_warn(res,
+                             "%s: <Start> value %u decodes to %zu bytes, more than "
+                             "maxSize=\"%u\"%s",
+                             fmuc_mdu__var_desc(d, sizeof d, v), k + 1, nbytes, max, from);
+    }
+}
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
@@ -19,6 +51,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
+        if (md->fmi == FMUC_FMI3 && v->base == FMUC_BT_BINARY)
+            binary_starts(md, i, fmuc_mdu__var_type(md, &types, v), res);
         if (!(v->has & FMUC_HAS_START) || !isfinite(v->start) ||
             (v->type != FMUC_TYPE_REAL && v->type != FMUC_TYPE_INTEGER &&
              v->type != FMUC_TYPE_ENUMERATION))

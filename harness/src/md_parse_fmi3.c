@@ -107,13 +107,16 @@ static int a_typedef(parser *p, const char *n, const char *v, void *obj)
         t->description = dup(p, v);
     else if (a_type_real(p, n, v, t))
         ;
-    else if (strcmp(n, "mimeType") == 0 || strcmp(n, "maxSize") == 0 ||
+    else if (strcmp(n, "maxSize") == 0) {
+        if (attr_uint(p, n, v, &t->max_size) == 0)
+            t->has_max_size = 1;
+    } else if (strcmp(n, "mimeType") == 0 ||
                strcmp(n, "canBeDeactivated") == 0 || strcmp(n, "priority") == 0 ||
                strcmp(n, "intervalVariability") == 0 || strcmp(n, "intervalDecimal") == 0 ||
                strcmp(n, "shiftDecimal") == 0 || strcmp(n, "supportsFraction") == 0 ||
                strcmp(n, "resolution") == 0 || strcmp(n, "intervalCounter") == 0 ||
                strcmp(n, "shiftCounter") == 0)
-        ; /* Binary and Clock type attributes: not kept on types */
+        ; /* the other Binary and Clock type attributes: not kept on types */
     else
         return 0;
     return 1;

@@ -267,6 +267,26 @@ Test(fmi3_md, integer_ranges_binary_starts_and_inverse_display_units)
                                        "causality=\"parameter\" variability=\"fixed\"><Start "
                                        "value=\"0a1B\"/></Binary>",
                                        ""));
+    /* Binary <Start> longer than maxSize (derived rule: warn), from the variable or its type */
+    cr_expect_eq(run_xml("md-var-start-range",
+                         doc3("<Binary name=\"b\" valueReference=\"1\" causality=\"parameter\" "
+                              "variability=\"fixed\" maxSize=\"2\"><Start value=\"0a1b2c\"/>"
+                              "</Binary>",
+                              "")),
+                 FMUC_VERDICT_WARN);
+    PASSES("md-var-start-range", doc3("<Binary name=\"b\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\" "
+                                      "maxSize=\"3\"><Start value=\" 0a1b2c \"/></Binary>",
+                                      ""));
+    const char *typed = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
+                        "modelName=\"M\" instantiationToken=\"t\"><CoSimulation "
+                        "modelIdentifier=\"M\"/><TypeDefinitions><BinaryType name=\"B4\" "
+                        "maxSize=\"1\"/></TypeDefinitions><ModelVariables><Float64 name=\"t\" "
+                        "valueReference=\"0\" causality=\"independent\"/><Binary name=\"b\" "
+                        "valueReference=\"1\" declaredType=\"B4\" causality=\"parameter\" "
+                        "variability=\"fixed\"><Start value=\"ff\"/><Start value=\"ffee\"/>"
+                        "</Binary></ModelVariables><ModelStructure/></fmiModelDescription>";
+    cr_expect_eq(run_xml("md-var-start-range", typed), FMUC_VERDICT_WARN);
     const char *inv = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
                       "modelName=\"M\" instantiationToken=\"t\"><CoSimulation "
                       "modelIdentifier=\"M\"/><UnitDefinitions><Unit name=\"s\"><DisplayUnit "

@@ -294,6 +294,8 @@ typedef struct fmuc_md_type {
     uint8_t type;     /* fmuc_type; NONE when the SimpleType has no (or several) type element */
     uint8_t ntypes;   /* number of type elements seen (1 is valid) */
     uint8_t base;     /* fmuc_base_type (FMI 3.0 Float32Type ...; FMI 2.0/1.0 as for variables) */
+    uint8_t has_max_size; /* FMI 3.0 BinaryType maxSize given */
+    uint32_t max_size;
     uint32_t line;
     size_t nitems;
     fmuc_md_item *items;
