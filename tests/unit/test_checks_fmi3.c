@@ -297,6 +297,30 @@ Test(fmi3_md, integer_ranges_binary_starts_and_inverse_display_units)
     FAILS("md-display-units", inv);
 }
 
+/* A derivative and its variable have the same dimensions (derived rule: warn) */
+Test(fmi3_md, derivatives_have_the_dimensions_of_their_variable)
+{
+    const char *x = "<Float64 name=\"x\" valueReference=\"1\"><Dimension start=\"3\"/>"
+                    "</Float64>";
+    char vars[1024];
+    snprintf(vars, sizeof vars, "%s<Float64 name=\"der(x)\" valueReference=\"2\" "
+             "derivative=\"1\"><Dimension start=\"%s\"/></Float64>", x, "2");
+    cr_expect_eq(run_xml("md-var-derivative", doc3(vars, "")), FMUC_VERDICT_WARN);
+    snprintf(vars, sizeof vars, "%s<Float64 name=\"der(x)\" valueReference=\"2\" "
+             "derivative=\"1\"><Dimension start=\"%s\"/></Float64>", x, "3");
+    PASSES("md-var-derivative", doc3(vars, ""));
+    /* a size from a structural parameter counts by its start value */
+    snprintf(vars, sizeof vars, "%s<UInt64 name=\"n\" valueReference=\"3\" "
+             "causality=\"structuralParameter\" variability=\"fixed\" start=\"3\"/>"
+             "<Float64 name=\"der(x)\" valueReference=\"2\" derivative=\"1\">"
+             "<Dimension valueReference=\"3\"/></Float64>", x);
+    PASSES("md-var-derivative", doc3(vars, ""));
+    /* a scalar derivative of an array */
+    snprintf(vars, sizeof vars, "%s<Float64 name=\"der(x)\" valueReference=\"2\" "
+             "derivative=\"1\"/>", x);
+    cr_expect_eq(run_xml("md-var-derivative", doc3(vars, "")), FMUC_VERDICT_WARN);
+}
+
 Test(fmi3_md, structured_names_of_aliases)
 {
     const char *x = "<?xml version=\"1.0\"?><fmiModelDescription fmiVersion=\"3.0\" "
