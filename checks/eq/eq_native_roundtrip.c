@@ -1,7 +1,10 @@
 /* eq-native-roundtrip: the vdsim FMUs reproduce the linked native core bit for bit (max |Δ| = 0
  * on every output), in CS (fmi2DoStep = vd_step per communication step) and ME (an external RK4
  * that mirrors vd_step's substeps through fmi2SetTime/SetContinuousStates/GetDerivatives).
- * Parameters: the native side loads the FMU's own extracted resources (same bytes). */
+ * Parameters: the native side loads the FMU's own extracted resources (same bytes).
+ * FMI 3.0 (vdsim_l2_fmi3, vdsim_l3_fmi3, recognised by their instantiationToken): the same runs
+ * through fmi3DoStep / fmi3GetContinuousStateDerivatives; L3's per-wheel outputs are arrays of 4
+ * (susp_comp vr 30, Fz vr 40, FL FR RL RR), compared element by element ("Fz[3]"). */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -17,6 +20,11 @@
 const char *fmuc_eq__vdsim_guid(int level)
 {
     return level == 2 ? FMUC_EQ_VDSIM_L2_GUID : level == 3 ? FMUC_EQ_VDSIM_L3_GUID : NULL;
+}
+
+const char *fmuc_eq__vdsim_token(int level)
+{
+    return level == 2 ? FMUC_EQ_VDSIM_L2_TOKEN : level == 3 ? FMUC_EQ_VDSIM_L3_TOKEN : NULL;
 }
 
 int fmuc_eq__vdsim_level(const fmuc_fmu *fmu, const fmuc_options *opts, char *why, size_t n)
@@ -41,11 +49,15 @@ int fmuc_eq__vdsim_level(const fmuc_fmu *fmu, const fmuc_options *opts, char *wh
                      mi ? mi : "(none)");
             return 0;
         }
-        if (!md->guid || strcmp(md->guid, fmuc_eq__vdsim_guid(level)) != 0) {
+        /* FMI 3.0: the instantiationToken (also in md->guid) of vdsim_lN_fmi3 */
+        int v3 = md->fmi == FMUC_FMI3;
+        const char *want = v3 ? fmuc_eq__vdsim_token(level) : fmuc_eq__vdsim_guid(level);
+        if (!md->guid || strcmp(md->guid, want) != 0) {
             snprintf(why, n,
-                     "modelName is '%s' but the GUID %s is not the one generated for it in this "
+                     "modelName is '%s' but the %s %s is not the one generated for it in this "
                      "build (%s); use --native l%d to force the comparison",
-                     id, md->guid ? md->guid : "(none)", fmuc_eq__vdsim_guid(level), level);
+                     id, v3 ? "instantiationToken" : "GUID", md->guid ? md->guid : "(none)",
+                     want, level);
             return 0;
         }
         return level;
@@ -110,10 +122,16 @@ int fmuc_eq__vdsim_nsub(const fmuc_fmu *fmu, int level, double dt, char *why, si
     return k;
 }
 
-/* Output value references of the vdsim FMUs and the matching native output. */
-static int native_value(const vd_out *o, fmuc_vr vr, double *v)
+/* Output value references of the vdsim FMUs and the matching native output; FMI 3.0's per-wheel
+ * arrays of 4 (vr 30 susp_comp, vr 40 Fz) element by element. */
+static int native_value(const vd_out *o, const equ_var *e, double *v)
 {
-    if (vr >= 10 && vr <= 17) {
+    fmuc_vr vr = e->vr;
+    if (e->nelem) {
+        if (e->nelem != 4 || e->elem >= 4 || (vr != 30 && vr != 40))
+            return -1;
+        *v = vr == 30 ? o->susp_comp[e->elem] : o->fz[e->elem];
+    } else if (vr >= 10 && vr <= 17) {
         const double a[8] = {o->x, o->y, o->yaw, o->vx, o->vy, o->yaw_rate, o->ax, o->ay};
         *v = a[vr - 10];
     } else if (vr == 20) {
@@ -176,7 +194,7 @@ static void *native_loop(void *arg)
         }
         vd_outputs(nr->m, &o);
         for (size_t j = 0; j < p->nout; j++)
-            native_value(&o, p->out[j].vr, &nr->rows[k * p->nout + j]);
+            native_value(&o, &p->out[j], &nr->rows[k * p->nout + j]);
     }
     return NULL;
 }
@@ -261,8 +279,11 @@ out:
     return 0;
 }
 
+/* The names of the compared outputs (array elements "Fz[3]"): at most 64. */
+typedef char rt_label[96];
+
 static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, const double *nr,
-                        const double *maxd, const size_t *at)
+                        const double *maxd, const size_t *at, const rt_label *lab)
 {
     size_t rows = p->nsteps + 1;
     cJSON *ev = fmuc_result_evidence(res);
@@ -271,7 +292,7 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
         tab = cJSON_AddObjectToObject(ev, "max_abs_diff");
     cJSON *it = cJSON_AddObjectToObject(tab, equ_iface_name(p->iface));
     for (size_t j = 0; j < p->nout; j++) {
-        cJSON *o = cJSON_AddObjectToObject(it, p->out[j].name);
+        cJSON *o = cJSON_AddObjectToObject(it, lab[j]);
         cJSON_AddNumberToObject(o, "vr", p->out[j].vr);
         if (isnan(maxd[j]))
             cJSON_AddStringToObject(o, "max_abs_diff", "NaN on one side");
@@ -290,7 +311,7 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
     for (size_t j0 = 0; j0 < p->nout; j0 += 16) {
         size_t ns = 0;
         for (size_t j = j0; j < p->nout && ns < 16; j++, ns++)
-            sr[ns] = (equ_series_ref){p->out[j].name, diff + j, p->nout};
+            sr[ns] = (equ_series_ref){lab[j], diff + j, p->nout};
         char title[128];
         snprintf(title, sizeof title, "%s: FMU minus native", equ_iface_name(p->iface));
         cJSON *pl = equ_plot_add(res, title, "difference", p->t, rows, sr, ns, NULL, NULL, 0, 0);
@@ -298,11 +319,11 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
         int same = 1;
         fmuc_sim_column u0, uj;
         memset(&u0, 0, sizeof u0);
-        const fmuc_md_var *v0 = equ_md_find(&p->fmu->md, sr[0].name);
+        const fmuc_md_var *v0 = equ_md_find(&p->fmu->md, p->out[j0].name);
         if (v0)
             fmuc_sim_column_units(&p->fmu->md, v0, &u0);
         for (size_t k = 1; k < ns && same && v0; k++) {
-            const fmuc_md_var *vk = equ_md_find(&p->fmu->md, sr[k].name);
+            const fmuc_md_var *vk = equ_md_find(&p->fmu->md, p->out[j0 + k].name);
             memset(&uj, 0, sizeof uj);
             if (vk)
                 fmuc_sim_column_units(&p->fmu->md, vk, &uj);
@@ -313,7 +334,7 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
             free(uj.display_unit);
         }
         if (v0 && same)
-            equ_plot_units(pl, &p->fmu->md, sr[0].name, 1);
+            equ_plot_units(pl, &p->fmu->md, p->out[j0].name, 1);
         free(u0.unit);
         free(u0.display_unit);
     }
@@ -321,10 +342,8 @@ static void rt_evidence(fmuc_result *res, const equ_plan *p, const double *fr, c
     for (size_t j = 0; j < p->nout && j < nover; j++) {
         equ_series_ref two[2] = {{"native", nr + j, p->nout}, {"FMU", fr + j, p->nout}};
         char title[160];
-        snprintf(title, sizeof title, "%s: %s, native vs FMU", equ_iface_name(p->iface),
-                 p->out[j].name);
-        equ_plot_units(equ_plot_add(res, title, p->out[j].name, p->t, rows, two, 2, NULL, NULL, 0,
-                                    500),
+        snprintf(title, sizeof title, "%s: %s, native vs FMU", equ_iface_name(p->iface), lab[j]);
+        equ_plot_units(equ_plot_add(res, title, lab[j], p->t, rows, two, 2, NULL, NULL, 0, 500),
                        &p->fmu->md, p->out[j].name, 0);
     }
     free(diff);
@@ -335,6 +354,7 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
 {
     char why[512];
     const fmuc_fmu *fmu = s->fmu;
+    size_t from = res->nmessages;
     int level = fmuc_eq__vdsim_level(fmu, s->opts, why, sizeof why);
     if (!level) {
         fmuc_result_na(res, "%s", why);
@@ -350,28 +370,36 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
     for (size_t i = 0; i < ni; i++) {
         equ_plan p;
         fmuc_worker_outcome o;
-        if (equ_plan_init(&p, fmu, ifaces[i], EQU_STEPS_LONG) < 0) {
+        /* FMI 3.0: the arrays of Float64 outputs element by element */
+        if (equ_plan_init(&p, fmu, ifaces[i], EQU_STEPS_LONG) < 0 ||
+            equ_plan_array_outputs(&p) < 0) {
             fmuc_result_na(res, "%s: %s", equ_iface_name(ifaces[i]), p.why);
             equ_plan_free(&p);
             continue;
         }
         /* only the outputs the native core has */
         equ_var keep[64];
+        rt_label lab[64];
         size_t nk = 0;
         double dummy;
         vd_out zero;
         memset(&zero, 0, sizeof zero);
-        for (size_t j = 0; j < p.nout && nk < 64; j++) {
-            if (p.out[j].type == FMUC_TYPE_REAL && native_value(&zero, p.out[j].vr, &dummy) == 0)
+        for (size_t j = 0; j < p.nout; j++) {
+            char l[96];
+            equ_var_label(&fmu->md, &p.out[j], l, sizeof l);
+            if (nk < 64 && p.out[j].type == FMUC_TYPE_REAL &&
+                native_value(&zero, &p.out[j], &dummy) == 0) {
+                snprintf(lab[nk], sizeof lab[nk], "%s", l);
                 keep[nk++] = p.out[j];
-            else
+            } else {
                 fmuc_result_note(res, "output '%s' (vr %u) has no native counterpart; not "
                                       "compared",
-                                 p.out[j].name, p.out[j].vr);
+                                 l, p.out[j].vr);
+            }
         }
         if (!nk || equ_plan_set_outputs(&p, keep, nk) < 0) {
             fmuc_result_na(res, "%s: no output of the native core (vr 10-17, 20, 21, 30-33, "
-                                "40-43)",
+                                "40-43; FMI 3.0 arrays of 4 at vr 30 and 40)",
                            equ_iface_name(ifaces[i]));
             equ_plan_free(&p);
             continue;
@@ -413,27 +441,28 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
                 fmuc_result_violation(
                     res, "%s: output '%s' (vr %u) first differs at t=%.17g (step %zu): FMU %s, "
                          "native %s",
-                    equ_iface_name(p.iface), p.out[c].name, p.out[c].vr, p.t[r], r,
+                    equ_iface_name(p.iface), lab[c], p.out[c].vr, p.t[r], r,
                     equ_fmt_bits(fr[r * p.nout + c], b1, sizeof b1),
                     equ_fmt_bits(nr[r * p.nout + c], b2, sizeof b2));
                 for (size_t j = 0; j < p.nout; j++)
                     if (maxd[j] != 0.0)
                         fmuc_result_violation(res, "%s: output '%s' (vr %u): max |FMU - native| "
                                                    "= %.3g at t=%.17g (must be 0)",
-                                              equ_iface_name(p.iface), p.out[j].name,
-                                              p.out[j].vr, maxd[j], p.t[at[j]]);
+                                              equ_iface_name(p.iface), lab[j], p.out[j].vr,
+                                              maxd[j], p.t[at[j]]);
             } else {
                 fmuc_result_note(res, "%s: %zu outputs over %zu steps (dt=%g%s): max |Δ| = 0",
                                  equ_iface_name(p.iface), p.nout, p.nsteps, p.t[1] - p.t[0],
                                  p.iface == FMUC_IFACE_ME ? ", RK4 mirrored" : "");
             }
-            rt_evidence(res, &p, fr, nr, maxd, at);
+            rt_evidence(res, &p, fr, nr, maxd, at, lab);
         }
         free(fr);
         free(nr);
         fmuc_worker_outcome_free(&o);
         equ_plan_free(&p);
     }
+    equ_v3_names(s, res, from); /* fmi2DoStep -> fmi3DoStep ... in the FMU's messages */
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res) { fmuc_eq__native_roundtrip(s, res, NULL); }
@@ -441,7 +470,8 @@ static void run(const fmuc_subject *s, fmuc_result *res) { fmuc_eq__native_round
 const fmuc_check fmuc_check_eq_native_roundtrip = {
     .id = "eq-native-roundtrip",
     .title = "vdsim FMU results equal the native core bit for bit",
-    .spec = "FMI 2.0.4 §3.2, §4.2; vehicle-brief §5",
+    .spec = "FMI 2.0.4 §3.2, §4.2; FMI 3.0.2 §3.2, §4.2, §2.2.7.1 and §2.4.7.2 (arrays); "
+            "vehicle-brief §5",
     .level = FMUC_LEVEL_MUST,
     .why = "The vdsim FMUs are the harness's own exports; if they do not reproduce the native "
            "core bit for bit, the export layer changes the model and equivalence results built on "
@@ -449,7 +479,7 @@ const fmuc_check fmuc_check_eq_native_roundtrip = {
     .fix = "Make the FMU wrapper call the native core's step functions with the same arguments "
            "and parameter file, and compare the first diverging output against vd_step.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

@@ -135,7 +135,7 @@ void equ_v3_names(const fmuc_subject *s, fmuc_result *res, size_t from)
 static equ_var mkvar(const fmuc_md *md, size_t i)
 {
     const fmuc_md_var *v = &md->vars[i];
-    equ_var e = {v->name, v->value_reference, v->type, v->line, 0};
+    equ_var e = {.name = v->name, .vr = v->value_reference, .type = v->type, .line = v->line};
     if (v->ext && v->type != FMUC_TYPE_BOOLEAN) {
         /* FMI 1.0 ME §2.9 alias="negatedAlias": the importer negates the base's value */
         const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
@@ -147,6 +147,41 @@ static equ_var mkvar(const fmuc_md *md, size_t i)
 equ_var equ_var_of(const fmuc_md *md, const fmuc_md_var *v)
 {
     return mkvar(md, (size_t)(v - md->vars));
+}
+
+const char *equ_var_label(const fmuc_md *md, const equ_var *v, char *buf, size_t n)
+{
+    size_t dims[8], nd = 0;
+    const fmuc_md_var *mv = v->nelem ? equ_md_find(md, v->name) : NULL;
+    if (!v->nelem) {
+        snprintf(buf, n, "%s", v->name);
+        return buf;
+    }
+    if (!mv || fmuc_sim_var_elements(md, (size_t)(mv - md->vars), dims, 8, &nd) != v->nelem ||
+        nd == 0 || nd > 8)
+        nd = 0;
+    /* row-major (§2.4.7.2): the last index runs fastest */
+    size_t o = (size_t)snprintf(buf, n, "%s[", v->name), rem = v->elem, stride = v->nelem;
+    for (size_t k = 0; k < (nd ? nd : 1) && o < n; k++) {
+        stride /= nd ? dims[k] : v->nelem;
+        o += (size_t)snprintf(buf + o, n - o, "%s%zu", k ? "," : "", rem / stride + 1);
+        rem %= stride;
+    }
+    if (o < n)
+        snprintf(buf + o, n - o, "]");
+    return buf;
+}
+
+/* FMI 3.0: an output array of Float64 with a known element count (*n) */
+static int float64_array_output(const fmuc_md *md, size_t i, size_t *n)
+{
+    const fmuc_md_var *v = &md->vars[i];
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+    if (md->fmi != FMUC_FMI3 || !v->name || v->causality != FMUC_CAUS_OUTPUT ||
+        !(v->has & FMUC_HAS_VALUE_REFERENCE) || v->base != FMUC_BT_FLOAT64 || !x || !x->ndims)
+        return 0;
+    *n = fmuc_sim_var_elements(md, i, NULL, 0, NULL);
+    return *n > 0 && *n <= EQU_MAX_VARS;
 }
 
 static int plan_vars(equ_plan *p, int require)
@@ -388,6 +423,38 @@ void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
         p->nsteps = max_steps;
         p->stop = p->t[max_steps];
     }
+}
+
+int equ_plan_array_outputs(equ_plan *p)
+{
+    const fmuc_md *md = &p->fmu->md;
+    size_t n, nel = 0, k = 0, added = 0;
+    for (size_t i = 0; i < md->nvars; i++)
+        if (float64_array_output(md, i, &n))
+            nel += n;
+    if (!nel)
+        return 0;
+    equ_var *nv = calloc(p->nout + nel, sizeof *nv);
+    if (!nv) {
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < md->nvars && k < EQU_MAX_VARS; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        if (float64_array_output(md, i, &n)) {
+            for (size_t e = 0; e < n && k < EQU_MAX_VARS; e++, added++) {
+                nv[k] = mkvar(md, i);
+                nv[k].elem = (uint32_t)e;
+                nv[k++].nelem = (uint32_t)n;
+            }
+        } else if (v->causality == FMUC_CAUS_OUTPUT && recordable(v)) {
+            nv[k++] = mkvar(md, i);
+        }
+    }
+    free(p->out);
+    p->out = nv;
+    p->nout = k;
+    return (int)added;
 }
 
 int equ_plan_set_outputs(equ_plan *p, const equ_var *vars, size_t n)
@@ -662,11 +729,35 @@ int equ_inst_record(equ_inst *in, double *row)
             int vt = p->out[j].type;
             if (vt == FMUC_TYPE_ENUMERATION)
                 vt = FMUC_TYPE_INTEGER;
-            if (vt != type)
+            if (vt != type || p->out[j].nelem)
                 continue;
             vr[m] = p->out[j].vr;
             idx[m++] = j;
         }
+    }
+    /* FMI 3.0 array elements: one fmi3GetFloat64 of the whole array per run of its elements */
+    for (size_t j = 0; j < p->nout; j++) {
+        const equ_var *a = &p->out[j];
+        if (!a->nelem || (j > 0 && p->out[j - 1].nelem && p->out[j - 1].vr == a->vr))
+            continue;
+        double *buf = a->nelem <= 64 ? rv : malloc(a->nelem * sizeof *buf);
+        if (!buf) {
+            snprintf(in->err, sizeof in->err, "out of memory");
+            return -1;
+        }
+        int st = fmuc_inst_get(in->c, FMUC_INST_FLOAT64, &a->vr, 1, buf, a->nelem);
+        if (bad(st)) {
+            char cb[320];
+            snprintf(cb, sizeof cb, "fmi2GetReal(array '%s', %u values, at t=%.17g)", a->name,
+                     a->nelem, p->t[in->k]);
+            if (buf != rv)
+                free(buf);
+            return failf(in, cb, st);
+        }
+        for (size_t q = j; q < p->nout && p->out[q].nelem && p->out[q].vr == a->vr; q++)
+            row[q] = p->out[q].elem < a->nelem ? buf[p->out[q].elem] : NAN;
+        if (buf != rv)
+            free(buf);
     }
     return 0;
 }

@@ -37,10 +37,16 @@ typedef struct equ_var {
     uint8_t type;       /* fmuc_type */
     uint32_t line;
     uint8_t negated;    /* FMI 1.0 negatedAlias (Real/Integer): the value is -value(vr) */
+    uint32_t elem;      /* FMI 3.0 array element (equ_plan_array_outputs): its 0-based index in
+                           the serialized (row-major, §2.4.7.2) order of the array's values */
+    uint32_t nelem;     /* the array's element count; 0 for a scalar */
 } equ_var;
 
 /** The record of variable v (an element of md->vars), negatedAlias included. */
 equ_var equ_var_of(const fmuc_md *md, const fmuc_md_var *v);
+/** The name of a recorded variable in messages, plots and evidence: its name, an array element
+ *  with 1-based indices as fmucheck's result columns ("Fz[3]", "A[1,2]"). */
+const char *equ_var_label(const fmuc_md *md, const equ_var *v, char *buf, size_t n);
 
 /* How the inputs are driven. */
 typedef enum {
@@ -105,6 +111,11 @@ int equ_plan_horizon(equ_plan *p, const fmuc_subject *s, fmuc_result *res);
  *  nsub) and shorten the run so that nsteps * nsub <= budget (at least 10 steps). Call before
  *  filling the inputs. No effect for CS. */
 void equ_plan_me_budget(equ_plan *p, int level, size_t budget);
+/** FMI 3.0: record the outputs again, in document order, with every Float64 output array of a
+ *  known size element by element (read with one fmi3GetFloat64 of the whole array per row);
+ *  nothing for other versions or when the model has no such array. Returns the number of
+ *  elements added (0), or -1 (out of memory, why set). */
+int equ_plan_array_outputs(equ_plan *p);
 /** Replace the recorded variables by the given list (copied). */
 int equ_plan_set_outputs(equ_plan *p, const equ_var *vars, size_t n);
 void equ_plan_free(equ_plan *p);
@@ -310,8 +321,12 @@ double *equ_run_plan(const fmuc_subject *s, const equ_plan *p, const char *label
 
 /** The GUID generated for vdsim_l2 / vdsim_l3 in this build (level 2 or 3), NULL otherwise. */
 const char *fmuc_eq__vdsim_guid(int level);
+/** The instantiationToken of the FMI 3.0 vdsim_l2_fmi3 / vdsim_l3_fmi3 of this build (level 2
+ *  or 3), NULL otherwise. */
+const char *fmuc_eq__vdsim_token(int level);
 /** Which native model applies: 2 or 3, 0 when none (reason in why). opts->native "l2"/"l3"
- *  forces, "none" disables; otherwise modelName and modelIdentifier vdsim_lN and the GUID. */
+ *  forces, "none" disables; otherwise modelName and modelIdentifier vdsim_lN and the GUID
+ *  (FMI 3.0: the instantiationToken). */
 int fmuc_eq__vdsim_level(const fmuc_fmu *fmu, const fmuc_options *opts, char *why, size_t n);
 /** Worker side: RK4 substeps per step of dt from the native core's rule (vd_substeps) for
  *  the FMU's parameter files; -1 when the native parameters cannot be loaded (why). */

@@ -7,7 +7,8 @@
  *   ε_E = |E(t1) − E(t0) + ∫ c·v² dt| / |E(t0)|      (composite Simpson on the grid)
  * must stay ≤ 1e-4: the energy an FMU reports has to match the power its damping dissipates.
  * Not an FMI rule but a plausibility test of the results (FMI 2.0.4 §3.1); reported as a warning.
- * Not applicable without a spec. */
+ * Not applicable without a spec. FMI 3.0 ME (§3.1) alike: the spec names scalar Float64 or
+ * Float32 variables (an array names no single value: error). */
 #include <errno.h>
 
 #include "fmuc/fmuc_sim.h"
@@ -128,14 +129,27 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     const fmuc_md_var *ve = find_var(md, sp.energy), *vv = find_var(md, sp.velocity);
     if (!ve || !vv || ve->type != FMUC_TYPE_REAL || vv->type != FMUC_TYPE_REAL) {
-        fmuc_result_error(res, "energy spec: '%s' is not a Real variable of the model",
-                          !ve || ve->type != FMUC_TYPE_REAL ? sp.energy : sp.velocity);
+        fmuc_result_error(res, "energy spec: '%s' is not a %s variable of the model",
+                          !ve || ve->type != FMUC_TYPE_REAL ? sp.energy : sp.velocity,
+                          md->fmi == FMUC_FMI3 ? "Float64 or Float32" : "Real");
+        return;
+    }
+    const fmuc_md_var *arr = NULL;
+    if (fmuc_sim_var_elements(md, (size_t)(ve - md->vars), NULL, 0, NULL) != 1)
+        arr = ve;
+    else if (fmuc_sim_var_elements(md, (size_t)(vv - md->vars), NULL, 0, NULL) != 1)
+        arr = vv;
+    if (arr) { /* FMI 3.0 §2.4.7.2: an array variable has one value per element */
+        fmuc_result_error(res, "energy spec: '%s' (vr %u, line %u) is an array variable; the "
+                               "energy balance needs scalar variables",
+                          arr->name, arr->value_reference, arr->line);
         return;
     }
     double cdamp = sp.damping;
     if (sp.damping_name[0]) {
         const fmuc_md_var *vc = find_var(md, sp.damping_name);
         if (!vc || vc->type != FMUC_TYPE_REAL || !(vc->has & FMUC_HAS_START) ||
+            fmuc_sim_var_elements(md, (size_t)(vc - md->vars), NULL, 0, NULL) != 1 ||
             (vc->causality != FMUC_CAUS_PARAMETER && vc->variability != FMUC_VAR_CONSTANT)) {
             fmuc_result_error(res, "energy spec: damping '%s' is not a Real parameter or constant "
                                    "with a start value", sp.damping_name);
@@ -261,7 +275,7 @@ out:
 const fmuc_check fmuc_check_me_energy_residual = {
     .id = "me-energy-residual",
     .title = "Energy balance of a damped mechanical model (opt-in spec)",
-    .spec = "FMI 2.0.4 §3.1",
+    .spec = "FMI 2.0.4 §3.1; FMI 3.0.2 §3.1",
     .level = FMUC_LEVEL_SHOULD,
     .why = "An energy balance that does not close means the model or its export creates or loses "
            "energy; long simulations drift and results on dissipation or efficiency are wrong.",
@@ -269,7 +283,7 @@ const fmuc_check fmuc_check_me_energy_residual = {
            "tolerance of the export, and recompute the energy variable named in the spec "
            "consistently.",
     .applies = FMUC_APPLIES_ME,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,
 };

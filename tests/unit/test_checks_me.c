@@ -269,6 +269,39 @@ Test(me_energy_residual, bad_spec_is_error)
     done(&r);
 }
 
+/* FMI 3.0 ME: the good SpringMassDamper 3.0 closes the balance as in 2.0 (E0 = 0.15 J); the
+ * --fmi3 fixture (damping force 1.02 c) warns naming E; an array variable in the spec (Fz of
+ * vdsim_l3_fmi3) is an error of the spec, judged before any run. */
+Test(me_energy_residual, fmi3_balance_closes_and_the_fixture_warns, .timeout = 300)
+{
+    const char *spec = write_spec("me-energy3", "{\"energy\": \"E\", \"velocity\": \"v\", "
+                                                "\"damping\": \"c\"}");
+    me_run r;
+    run_check(&r, "fmi3/good", "SpringMassDamper", &fmuc_check_me_energy_residual, spec);
+    cr_assert_eq(fmuc_fmu_fmi_version(&r.fmu), 3);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS, "%s", msgs(&r.res));
+    const cJSON *e0 = cJSON_GetObjectItemCaseSensitive(r.res.evidence, "E0");
+    const cJSON *eps = cJSON_GetObjectItemCaseSensitive(r.res.evidence, "eps_E");
+    cr_expect(cJSON_IsNumber(e0) && fabs(e0->valuedouble - 0.15) < 1e-12);
+    cr_expect(cJSON_IsNumber(eps) && eps->valuedouble <= 1e-4);
+    done(&r);
+    run_check(&r, "broken", "me-energy-residual--fmi3", &fmuc_check_me_energy_residual, spec);
+    cr_assert_eq(fmuc_fmu_fmi_version(&r.fmu), 3);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_WARN, "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "'E' does not match the power dissipated"), "%s",
+              msgs(&r.res));
+    eps = cJSON_GetObjectItemCaseSensitive(r.res.evidence, "eps_E");
+    cr_expect(cJSON_IsNumber(eps) && eps->valuedouble > 1e-3);
+    done(&r);
+    spec = write_spec("me-energy3", "{\"energy\": \"Fz\", \"velocity\": \"vx\", "
+                                    "\"damping\": 1.0}");
+    run_check(&r, "fmi3", "vdsim_l3_fmi3", &fmuc_check_me_energy_residual, spec);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_ERROR, "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "'Fz' (vr 40"), "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "is an array variable"), "%s", msgs(&r.res));
+    done(&r);
+}
+
 /* XML-only subjects: without ModelExchange every me check is not applicable. */
 Test(me_checks, na_without_model_exchange)
 {
