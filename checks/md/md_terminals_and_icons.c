@@ -1,29 +1,47 @@
 /* md-terminals-and-icons: FMI 3.0: the contents of terminalsAndIcons/terminalsAndIcons.xml
- * (FMI 3.0.2 §2.4.9; fmi3-rules B-501..B-507). Musts: an XML document with root
- * <fmiTerminalsAndIcons> whose fmiVersion is the modelDescription's; CoordinateSystem and Icon with
- * their four coordinates (and the scaling factor), x1 < x2 and y1 < y2 for the coordinate system;
- * every Terminal with a name unique on its level and a matchingRule that is predefined (plug, bus,
+ * (FMI 3.0.2 §2.4.9, fmi3TerminalsAndIcons.xsd, fmi3Terminal.xsd; fmi3-rules B-501..B-507).
+ * Musts: an XML document with root <fmiTerminalsAndIcons> whose fmiVersion is the
+ * modelDescription's; the elements of the schema only, in its order and number
+ * (GraphicalRepresentation?, Terminals?, Annotations?; CoordinateSystem?, Icon?, Annotations?;
+ * Terminal+; TerminalMemberVariable*, TerminalStreamMemberVariable*, Terminal*,
+ * TerminalGraphicalRepresentation?, Annotations?); CoordinateSystem and Icon with their four
+ * coordinates (and the scaling factor), x1 < x2 and y1 < y2 for the coordinate system; every
+ * Terminal with a name unique on its level and a matchingRule that is predefined (plug, bus,
  * sequence, none) or in reverse domain notation; TerminalMemberVariable and
  * TerminalStreamMemberVariable naming variables (or Alias names) of the model description, the
  * predefined variable kinds and the stream members only on inputs, outputs, parameters and
- * calculated parameters (stream arrays of equal size when their dimensions are fixed); memberName
- * given and unique per terminal for plug and bus; one inflow or outflow member at most beside
- * stream members; TerminalGraphicalRepresentation with its coordinates and iconBaseName whose
- * <name>.png is in the archive. Warnings (derived or tool heuristics, B-503/B-507): an Icon of
- * zero area, an iconBaseName importers need not resolve (absolute, or climbing above
- * terminalsAndIcons/ with ".."), defaultConnectionColor not three values 0..255,
- * defaultConnectionStrokeSize not > 0. */
+ * calculated parameters (stream arrays of equal size, a size given by a structural parameter
+ * counted with its start value); memberName given and unique per terminal for plug and bus; one
+ * inflow or outflow member at most beside stream members; TerminalGraphicalRepresentation with
+ * its coordinates and iconBaseName whose <name>.png is in the archive, defaultConnectionColor a
+ * list of xs:unsignedByte. Warnings (derived or tool heuristics, B-503/B-507): an Icon of zero
+ * area, an iconBaseName importers need not resolve (absolute, or climbing above
+ * terminalsAndIcons/ with ".."), a defaultConnectionColor of other than three values (the text's
+ * "RGB values"), defaultConnectionStrokeSize not > 0. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "fmuc/fmuc_sim.h"
 #include "md_util.h"
 #include "md_xmlfile.h"
 
 #define TI_FILE "terminalsAndIcons/terminalsAndIcons.xml"
 #define TI "terminalsAndIcons.xml"
+
+/* The XSD sequences of fmi3TerminalsAndIcons.xsd and fmi3Terminal.xsd (FMI 3.0.2) */
+static const fmuc_mdx_child root_seq[] = {
+    {"GraphicalRepresentation", 1}, {"Terminals", 1}, {"Annotations", 1}};
+static const fmuc_mdx_child graphics_seq[] = {
+    {"CoordinateSystem", 1}, {"Icon", 1}, {"Annotations", 1}};
+static const fmuc_mdx_child terminals_seq[] = {{"Terminal", 0}};
+static const fmuc_mdx_child terminal_seq[] = {
+    {"TerminalMemberVariable", 0}, {"TerminalStreamMemberVariable", 0}, {"Terminal", 0},
+    {"TerminalGraphicalRepresentation", 1}, {"Annotations", 1}};
+static const fmuc_mdx_child annotations_seq[] = {{"Annotations", 1}};
+#define SEQ(res, n, seq) fmuc_mdx__sequence(res, TI, n, seq, sizeof seq / sizeof seq[0])
 
 typedef struct ctx {
     const fmuc_md *md;
@@ -56,8 +74,11 @@ static int coords(ctx *c, xmlNode *n, const char *what, double v[4])
 
 static void graphical_representation(ctx *c, xmlNode *g)
 {
+    SEQ(c->res, g, graphics_seq);
     for (xmlNode *e = fmuc_mdx__elem(g->children); e; e = fmuc_mdx__elem(e->next)) {
         double v[4];
+        if (fmuc_mdx__is(e, "CoordinateSystem") || fmuc_mdx__is(e, "Icon"))
+            fmuc_mdx__sequence(c->res, TI, e, NULL, 0);
         if (fmuc_mdx__is(e, "CoordinateSystem")) {
             const char *sf = fmuc_mdx__attr(e, "suggestedScalingFactorTo_mm");
             double f;
@@ -78,10 +99,6 @@ static void graphical_representation(ctx *c, xmlNode *g)
                 fmuc_result_warn(c->res, TI " line %u: <Icon> x1=%g y1=%g x2=%g y2=%g has no area: "
                                  "the icon image cannot be drawn (corners may be reversed to flip "
                                  "it, not equal)", fmuc_mdx__line(e), v[0], v[1], v[2], v[3]);
-        } else if (!fmuc_mdx__is(e, "Annotations")) {
-            fmuc_result_violation(c->res, TI " line %u: <%.80s> is no element of "
-                                  "<GraphicalRepresentation>", fmuc_mdx__line(e),
-                                  (const char *)e->name);
         }
     }
 }
@@ -156,12 +173,51 @@ static int resolve_icon(const char *ref, char *out, size_t outlen)
     return w < 0 || (size_t)w >= outlen ? -1 : 0;
 }
 
+static int is_xml_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* defaultConnectionColor, an xs:list of xs:unsignedByte: the number of items, or -1 with the
+ * first item that is no unsignedByte (an optional '+', or '-' before zero, then digits, at most
+ * 255) copied into bad. */
+static int color_items(const char *s, char *bad, size_t badlen)
+{
+    int k = 0;
+    for (const char *p = s;;) {
+        while (is_xml_space(*p))
+            p++;
+        if (!*p)
+            return k;
+        const char *q = p;
+        while (*q && !is_xml_space(*q))
+            q++;
+        const char *d = p + (*p == '+' || *p == '-');
+        unsigned long x = 0;
+        int ok = d < q;
+        for (const char *t = d; t < q && ok; t++) {
+            ok = *t >= '0' && *t <= '9';
+            if (ok && (x = x * 10 + (unsigned long)(*t - '0')) > 255)
+                ok = 0;
+        }
+        if (ok && *p == '-' && x != 0)
+            ok = 0;
+        if (!ok) {
+            snprintf(bad, badlen, "%.*s", (int)(q - p > 30 ? 30 : q - p), p);
+            return -1;
+        }
+        k++;
+        p = q;
+    }
+}
+
 static void terminal_graphics(ctx *c, xmlNode *g, const char *tname)
 {
     double v[4];
     unsigned line = fmuc_mdx__line(g);
     char what[160];
     snprintf(what, sizeof what, "<TerminalGraphicalRepresentation> of terminal \"%.80s\"", tname);
+    SEQ(c->res, g, annotations_seq);
     coords(c, g, what, v);
     const char *base = fmuc_mdx__attr(g, "iconBaseName");
     if (!base || !*base) {
@@ -189,24 +245,16 @@ static void terminal_graphics(ctx *c, xmlNode *g, const char *tname)
     }
     const char *col = fmuc_mdx__attr(g, "defaultConnectionColor");
     if (col) {
-        int k = 0, ok = 1;
-        const char *p = col;
-        while (ok) {
-            while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-                p++;
-            if (!*p)
-                break;
-            long x = 0;
-            int digits = 0;
-            while (*p >= '0' && *p <= '9' && digits < 4)
-                x = x * 10 + (*p++ - '0'), digits++;
-            if (!digits || x > 255 || (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'))
-                ok = 0;
-            k++;
-        }
-        if (!ok || k != 3)
-            fmuc_result_warn(c->res, TI " line %u: %s defaultConnectionColor=\"%.60s\" is not "
-                             "three RGB values from 0 to 255", line, what, col);
+        char bad[40];
+        int k = color_items(col, bad, sizeof bad);
+        if (k < 0)
+            fmuc_result_violation(c->res, TI " line %u: %s defaultConnectionColor=\"%.60s\": the "
+                                  "item \"%s\" is no xs:unsignedByte (the attribute is a list of "
+                                  "integers from 0 to 255)", line, what, col, bad);
+        else if (k != 3)
+            fmuc_result_warn(c->res, TI " line %u: %s defaultConnectionColor=\"%.60s\" has %d "
+                             "value%s; an RGB color is three (red green blue, e.g. \"255 255 0\")",
+                             line, what, col, k, k == 1 ? "" : "s");
     }
     const char *sz = fmuc_mdx__attr(g, "defaultConnectionStrokeSize");
     double ssz;
@@ -254,36 +302,39 @@ static void member_var(ctx *c, xmlNode *m, const char *el, const char *attr, con
     }
 }
 
-/* The element count of array variable i when every Dimension has a fixed start: 1 and *n; 0
- * for a scalar or a size given by a structural parameter. */
-static int array_size(const fmuc_md *md, size_t i, uint64_t *n)
+/* 1 when variable i is an array that takes a size from a structural parameter or constant */
+static int sized_by_variable(const fmuc_md *md, size_t i)
 {
     const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
-    if (!x || !x->ndims)
-        return 0;
-    uint64_t k = 1;
-    for (uint32_t d = 0; d < x->ndims; d++) {
-        if (!x->dims[d].has_start || (x->dims[d].start && k > UINT64_MAX / x->dims[d].start))
-            return 0;
-        k *= x->dims[d].start;
-    }
-    *n = k;
-    return 1;
+    for (uint32_t d = 0; x && d < x->ndims; d++)
+        if (!x->dims[d].has_start)
+            return 1;
+    return 0;
 }
 
+/* B-506: when both stream variables are arrays, their element counts (a size given by a
+ * structural parameter counts with its start value) are equal */
 static void stream_sizes(ctx *c, xmlNode *m, const char *tname)
 {
     size_t a, b;
-    uint64_t na, nb;
     const char *in = fmuc_mdx__attr(m, "inStreamVariableName");
     const char *out = fmuc_mdx__attr(m, "outStreamVariableName");
-    if (find_var(c, in, &a) && find_var(c, out, &b) && array_size(c->md, a, &na) &&
-        array_size(c->md, b, &nb) && na != nb)
+    if (!find_var(c, in, &a) || !find_var(c, out, &b))
+        return;
+    const fmuc_md_var_ext *xa = fmuc_md_var_ext_of(c->md, a), *xb = fmuc_md_var_ext_of(c->md, b);
+    if (!xa || !xa->ndims || !xb || !xb->ndims)
+        return;
+    size_t na = fmuc_sim_var_elements(c->md, a, NULL, 0, NULL);
+    size_t nb = fmuc_sim_var_elements(c->md, b, NULL, 0, NULL);
+    if (na && nb && na != nb)
         fmuc_result_violation(c->res, TI " line %u: <TerminalStreamMemberVariable> of terminal "
-                              "\"%.80s\": the arrays \"%.150s\" (%llu elements) and \"%.150s\" "
-                              "(%llu elements) differ in size (they must be equal)",
-                              fmuc_mdx__line(m), tname, in, (unsigned long long)na, out,
-                              (unsigned long long)nb);
+                              "\"%.80s\": the arrays \"%.150s\" (%zu elements) and \"%.150s\" "
+                              "(%zu elements) differ in size (they must be equal)%s",
+                              fmuc_mdx__line(m), tname, in, na, out, nb,
+                              sized_by_variable(c->md, a) || sized_by_variable(c->md, b)
+                                  ? "; a size given by a structural parameter or constant counts "
+                                    "with its start value"
+                                  : "");
 }
 
 static int reverse_domain(const char *s)
@@ -324,11 +375,15 @@ static void terminal(ctx *c, xmlNode *t, fmuc_mdu_map *siblings)
                               "is neither predefined (plug, bus, sequence, none) nor in reverse "
                               "domain notation", line, tname, rule);
     }
+    SEQ(c->res, t, terminal_seq);
     fmuc_mdu_map members = {0}, nested = {0};
     size_t flows = 0, streams = 0;
     unsigned first_flow = 0;
     for (xmlNode *e = fmuc_mdx__elem(t->children); e && !c->oom; e = fmuc_mdx__elem(e->next)) {
         unsigned el = fmuc_mdx__line(e);
+        if (fmuc_mdx__is(e, "TerminalMemberVariable") ||
+            fmuc_mdx__is(e, "TerminalStreamMemberVariable"))
+            SEQ(c->res, e, annotations_seq);
         if (fmuc_mdx__is(e, "TerminalMemberVariable")) {
             const char *kind = fmuc_mdx__attr(e, "variableKind");
             int predefined = kind && (strcmp(kind, "signal") == 0 || strcmp(kind, "inflow") == 0 ||
@@ -381,9 +436,6 @@ static void terminal(ctx *c, xmlNode *t, fmuc_mdu_map *siblings)
             terminal(c, e, &nested);
         } else if (fmuc_mdx__is(e, "TerminalGraphicalRepresentation")) {
             terminal_graphics(c, e, tname);
-        } else if (!fmuc_mdx__is(e, "Annotations")) {
-            fmuc_result_violation(c->res, TI " line %u: <%.80s> is no element of <Terminal>", el,
-                                  (const char *)e->name);
         }
     }
     if (streams && flows > 1)
@@ -425,6 +477,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_violation(res, TI " line %u: fmiVersion=\"%.60s\" differs from "
                               "modelDescription.xml's fmiVersion=\"%.60s\" (they must match)",
                               fmuc_mdx__line(root), ver, md->fmi_version);
+    SEQ(res, root, root_seq);
     for (xmlNode *e = fmuc_mdx__elem(root->children); e && !c.oom; e = fmuc_mdx__elem(e->next)) {
         if (fmuc_mdx__is(e, "GraphicalRepresentation")) {
             graphical_representation(&c, e);
@@ -433,24 +486,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (fmuc_mdu__map_init(&top, 8) < 0)
                 goto oom;
             size_t nt = 0;
+            SEQ(res, e, terminals_seq);
             for (xmlNode *t = fmuc_mdx__elem(e->children); t && !c.oom;
                  t = fmuc_mdx__elem(t->next)) {
                 if (fmuc_mdx__is(t, "Terminal")) {
                     nt++;
                     terminal(&c, t, &top);
-                } else {
-                    fmuc_result_violation(res, TI " line %u: <%.80s> is no element of "
-                                          "<Terminals>", fmuc_mdx__line(t), (const char *)t->name);
                 }
             }
             fmuc_mdu__map_free(&top);
             if (!nt)
                 fmuc_result_violation(res, TI " line %u: <Terminals> lists no <Terminal> (at least "
                                       "one when the element is given)", fmuc_mdx__line(e));
-        } else if (!fmuc_mdx__is(e, "Annotations")) {
-            fmuc_result_violation(res, TI " line %u: <%.80s> is no element of "
-                                  "<fmiTerminalsAndIcons>", fmuc_mdx__line(e),
-                                  (const char *)e->name);
         }
     }
     if (!c.oom)

@@ -243,3 +243,62 @@ int fmuc_mdx__bool(const char *s, int dflt)
         return 0;
     return -1;
 }
+
+/* "A, B, C": the names of the sequence, for messages */
+static const char *seq_names(char *buf, size_t len, const fmuc_mdx_child *seq, size_t n)
+{
+    size_t w = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < n && w < len; k++) {
+        int r = snprintf(buf + w, len - w, "%s%s", k ? ", " : "", seq[k].name);
+        if (r < 0)
+            break;
+        w += (size_t)r;
+    }
+    return buf;
+}
+
+size_t fmuc_mdx__sequence(fmuc_result *res, const char *file, xmlNode *parent,
+                          const fmuc_mdx_child *seq, size_t n)
+{
+    enum { MAXSEQ = 16 };
+    size_t findings = 0, pos = 0;
+    const xmlNode *first[MAXSEQ] = {0}; /* each sequence element's first occurrence */
+    const xmlNode *last = NULL;         /* the child that set pos */
+    const char *pname = (const char *)parent->name;
+    char names[400];
+    if (n > MAXSEQ)
+        n = MAXSEQ;
+    for (xmlNode *e = fmuc_mdx__elem(parent->children); e; e = fmuc_mdx__elem(e->next)) {
+        unsigned line = fmuc_mdx__line(e);
+        size_t k = 0;
+        while (k < n && !fmuc_mdx__is(e, seq[k].name))
+            k++;
+        if (k == n && n) {
+            fmuc_result_violation(res, "%s line %u: <%.80s> is no element of <%s> (the schema "
+                                  "allows %s)", file, line, (const char *)e->name, pname,
+                                  seq_names(names, sizeof names, seq, n));
+        } else if (k == n) {
+            fmuc_result_violation(res, "%s line %u: <%.80s> inside <%s>, which has no child "
+                                  "elements in the schema", file, line, (const char *)e->name,
+                                  pname);
+        } else if (last && k < pos) {
+            fmuc_result_violation(res, "%s line %u: <%s> comes after <%s> (line %u); the schema "
+                                  "orders the children of <%s> as %s", file, line, seq[k].name,
+                                  seq[pos].name, fmuc_mdx__line(last), pname,
+                                  seq_names(names, sizeof names, seq, n));
+        } else if (seq[k].once && first[k]) {
+            fmuc_result_violation(res, "%s line %u: a second <%s> in <%s> (the first at line %u); "
+                                  "the schema allows one at most", file, line, seq[k].name, pname,
+                                  fmuc_mdx__line(first[k]));
+        } else {
+            if (!first[k])
+                first[k] = e;
+            pos = k;
+            last = e;
+            continue;
+        }
+        findings++;
+    }
+    return findings;
+}

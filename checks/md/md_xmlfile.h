@@ -37,4 +37,17 @@ int fmuc_mdx__double(const char *s, double *v);
 /** xs:boolean: 1 true/1, 0 false/0, dflt when s is NULL, -1 when s is another text. */
 int fmuc_mdx__bool(const char *s, int dflt);
 
+/* One element of an XSD sequence: its name, and 1 when maxOccurs is 1 (0: unbounded). */
+typedef struct fmuc_mdx_child {
+    const char *name;
+    int once;
+} fmuc_mdx_child;
+
+/** Judge the element children of parent against the XSD sequence seq[0..n) (n = 0: an empty
+ *  element): every child one of the sequence's names, in the sequence's order, a `once` one at
+ *  most once. Each finding is a violation "<file> line <l>: ..." naming the element, its line and
+ *  the element it follows; minOccurs is the caller's. Returns the number of findings. */
+size_t fmuc_mdx__sequence(fmuc_result *res, const char *file, xmlNode *parent,
+                          const fmuc_mdx_child *seq, size_t n);
+
 #endif

@@ -6,43 +6,11 @@
 #include <strings.h>
 
 #include "check.h"
+#include "fmuc/fmuc_elf.h"
 #include "zip_util.h"
 
 static const char *const fmi2_names[] = {"win32", "win64", "linux32", "linux64", "darwin32",
                                          "darwin64"};
-static const char *const archs[] = {"aarch32", "aarch64", "x86", "x86_64"};
-static const char *const systems[] = {"darwin", "linux", "windows"};
-
-/* <arch>-<sys>, or (FMI 3.0 §2.5.1.4.1, static libraries) <arch>-<sys>-<abi> with <abi> of
- * [a-z][a-z0-9_]* */
-static int is_tuple(const char *p)
-{
-    const char *first = strchr(p, '-');
-    const char *abi = first ? strchr(first + 1, '-') : NULL;
-    char buf[256];
-    if (abi) {
-        if (!(abi[1] >= 'a' && abi[1] <= 'z') || (size_t)(abi - p) >= sizeof buf)
-            return 0;
-        for (const char *c = abi + 1; *c; c++)
-            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
-                return 0;
-        memcpy(buf, p, (size_t)(abi - p));
-        buf[abi - p] = '\0';
-        p = buf;
-    }
-    const char *dash = strrchr(p, '-');
-    if (!dash)
-        return 0;
-    size_t alen = (size_t)(dash - p);
-    int arch_ok = 0, sys_ok = 0;
-    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-        if (strlen(archs[i]) == alen && strncmp(archs[i], p, alen) == 0)
-            arch_ok = 1;
-    for (size_t i = 0; i < sizeof systems / sizeof systems[0]; i++)
-        if (strcmp(systems[i], dash + 1) == 0)
-            sys_ok = 1;
-    return arch_ok && sys_ok;
-}
 
 /* FMI 3.0 FMUs: the tuples; an FMI 2 name is reported by the caller (fmi2_name) */
 static int is_standard(const char *p, int *case_only, int fmi3, int *fmi2_name)
@@ -57,7 +25,7 @@ static int is_standard(const char *p, int *case_only, int fmi3, int *fmi2_name)
         if (strcasecmp(fmi2_names[i], p) == 0)
             *case_only = 1;
     }
-    return is_tuple(p);
+    return fmuc_platform_is_tuple(p);
 }
 
 /* FMI 1.0 (fmi1-rules A-03): the platform folders are win32, win64, linux32 and linux64;
@@ -73,7 +41,7 @@ static int fmi1_folder(const char *plat, fmuc_result *res)
                          "FMPy), a standard name only from FMI 2.0 on", shown);
         return 1;
     }
-    if (is_tuple(plat)) {
+    if (fmuc_platform_is_tuple(plat)) {
         fmuc_result_violation(res, "platform folder 'binaries/%s/' is an FMI 3.0 platform tuple; "
                               "FMI 1.0 importers look for win32, win64, linux32 or linux64",
                               shown);

@@ -616,3 +616,37 @@ int fmuc_platform_arch(const char *platform, fmuc_bin_format *format, int *bits,
     }
     return 0;
 }
+
+static const char *const tuple_archs[] = {"aarch32", "aarch64", "x86", "x86_64"};
+static const char *const tuple_systems[] = {"darwin", "linux", "windows"};
+
+int fmuc_platform_is_tuple(const char *p)
+{
+    if (!p)
+        return 0;
+    const char *first = strchr(p, '-');
+    const char *abi = first ? strchr(first + 1, '-') : NULL;
+    char buf[256];
+    if (abi) {
+        if (!(abi[1] >= 'a' && abi[1] <= 'z') || (size_t)(abi - p) >= sizeof buf)
+            return 0;
+        for (const char *c = abi + 1; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+                return 0;
+        memcpy(buf, p, (size_t)(abi - p));
+        buf[abi - p] = '\0';
+        p = buf;
+    }
+    const char *dash = strrchr(p, '-');
+    if (!dash)
+        return 0;
+    size_t alen = (size_t)(dash - p);
+    int arch_ok = 0, sys_ok = 0;
+    for (size_t i = 0; i < sizeof tuple_archs / sizeof tuple_archs[0]; i++)
+        if (strlen(tuple_archs[i]) == alen && strncmp(tuple_archs[i], p, alen) == 0)
+            arch_ok = 1;
+    for (size_t i = 0; i < sizeof tuple_systems / sizeof tuple_systems[0]; i++)
+        if (strcmp(tuple_systems[i], dash + 1) == 0)
+            sys_ok = 1;
+    return arch_ok && sys_ok;
+}

@@ -917,8 +917,9 @@ static char *bb_with(const char *dir, const char *const *entries)
     return path;
 }
 
-/* Check id on the FMU at path, in-process (both checks are static). */
-static fmuc_verdict run_static3(const char *path, const char *id)
+/* Check id on the FMU at path, in-process (both checks are static); with a needle, one of the
+ * result's messages contains it. */
+static fmuc_verdict run_static3_msg(const char *path, const char *id, const char *needle)
 {
     fmuc_fmu fmu;
     fmuc_diag d = {0};
@@ -932,16 +933,28 @@ static fmuc_verdict run_static3(const char *path, const char *id)
     fmuc_result_init(&r, c->id, c->title, c->spec, c->level);
     r.verdict = FMUC_VERDICT_PASS;
     c->run(&s, &r);
-    for (size_t i = 0; i < r.nmessages; i++)
+    int found = 0;
+    for (size_t i = 0; i < r.nmessages; i++) {
         cr_log_info("%s: %s", id, r.messages[i]);
+        found |= needle && strstr(r.messages[i], needle) != NULL;
+    }
+    if (needle)
+        cr_expect(found, "%s on %s: no message contains \"%s\"", id, path, needle);
     fmuc_verdict v = r.verdict;
     fmuc_result_clear(&r);
     fmuc_fmu_close(&fmu);
     return v;
 }
 
-/* The verdict of id on BouncingBall with one added file (name, text). */
-static fmuc_verdict bb_file(const char *id, const char *name, const char *text)
+static fmuc_verdict run_static3(const char *path, const char *id)
+{
+    return run_static3_msg(path, id, NULL);
+}
+
+/* The verdict of id on BouncingBall with one added file (name, text); with a needle, one of the
+ * messages contains it. */
+static fmuc_verdict bb_file_msg(const char *id, const char *name, const char *text,
+                                const char *needle)
 {
     char *dir = fmuc_test_mkdtemp("f3x");
     cr_assert(dir);
@@ -949,11 +962,16 @@ static fmuc_verdict bb_file(const char *id, const char *name, const char *text)
                        NULL};
     char *fmu = bb_with(dir, e);
     cr_assert(fmu, "could not derive the FMU");
-    fmuc_verdict v = run_static3(fmu, id);
+    fmuc_verdict v = run_static3_msg(fmu, id, needle);
     free(fmu);
     fmuc_test_rm_rf(dir);
     free(dir);
     return v;
+}
+
+static fmuc_verdict bb_file(const char *id, const char *name, const char *text)
+{
+    return bb_file_msg(id, name, text, NULL);
 }
 
 #define TI_FILE "terminalsAndIcons/terminalsAndIcons.xml"
@@ -1060,30 +1078,161 @@ Test(fmi3_xmlfiles, stream_member_arrays_have_equal_sizes)
                           "<Float64 name=\"q_out\" valueReference=\"2\" causality=\"output\">"
                           "<Dimension start=\"2\"/></Float64>\n"
                           "<Float64 name=\"q_out3\" valueReference=\"3\" causality=\"output\">"
-                          "<Dimension start=\"3\"/></Float64>",
+                          "<Dimension start=\"3\"/></Float64>\n"
+                          "<UInt64 name=\"n\" valueReference=\"4\" causality=\"structuralParameter\" "
+                          "variability=\"fixed\" start=\"3\"/>\n"
+                          "<Float64 name=\"q_n\" valueReference=\"5\" causality=\"input\" "
+                          "start=\"0\"><Dimension valueReference=\"4\"/></Float64>",
                           "<Output valueReference=\"2\"/><Output valueReference=\"3\"/>");
     char *md_copy = strdup(md);
     cr_assert(md_copy);
-    const char *ti[2] = {
+    /* a size given by the structural parameter n counts with its start value 3 */
+    const char *ti[4] = {
         TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
                     "outStreamMemberName=\"o\" inStreamVariableName=\"q_in\" "
                     "outStreamVariableName=\"q_out\"/>"),
         TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
                     "outStreamMemberName=\"o\" inStreamVariableName=\"q_in\" "
+                    "outStreamVariableName=\"q_out3\"/>"),
+        TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                    "outStreamMemberName=\"o\" inStreamVariableName=\"q_n\" "
+                    "outStreamVariableName=\"q_out\"/>"),
+        TI_T("bus", "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                    "outStreamMemberName=\"o\" inStreamVariableName=\"q_n\" "
                     "outStreamVariableName=\"q_out3\"/>")};
-    const fmuc_verdict want[2] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_PASS};
-    for (int k = 0; k < 2; k++) {
+    const fmuc_verdict want[4] = {FMUC_VERDICT_FAIL, FMUC_VERDICT_PASS, FMUC_VERDICT_FAIL,
+                                  FMUC_VERDICT_PASS};
+    const char *needle[4] = {"\"q_in\" (3 elements) and \"q_out\" (2 elements) differ", NULL,
+                             "\"q_n\" (3 elements) and \"q_out\" (2 elements) differ in size "
+                             "(they must be equal); a size given by a structural parameter",
+                             NULL};
+    for (int k = 0; k < 4; k++) {
         char *dir = fmuc_test_mkdtemp("f3s");
         cr_assert(dir);
         const char *e[] = {"modelDescription.xml", md_copy, TI_FILE, ti[k], NULL};
         char *fmu = bb_with(dir, e);
         cr_assert(fmu, "could not derive the FMU");
-        cr_expect_eq(run_static3(fmu, "md-terminals-and-icons"), want[k], "case %d", k);
+        cr_expect_eq(run_static3_msg(fmu, "md-terminals-and-icons", needle[k]), want[k], "case %d",
+                     k);
         free(fmu);
         fmuc_test_rm_rf(dir);
         free(dir);
     }
     free(md_copy);
+    cr_expect_eq(run_static3_msg(FMUC_FMU_DIR "/broken/md-terminals-and-icons--fmi3-stream-sizes.fmu",
+                                 "md-terminals-and-icons",
+                                 "\"q_in\" (3 elements) and \"q_out\" (2 elements) differ"),
+                 FMUC_VERDICT_FAIL);
+}
+
+/* fmi3TerminalsAndIcons.xsd and fmi3Terminal.xsd: the schema's elements in its order and
+ * number, with the line of the element out of place */
+Test(fmi3_xmlfiles, terminals_and_icons_follow_the_schema_order)
+{
+    const char *id = "md-terminals-and-icons";
+    const char *gr = "<GraphicalRepresentation><CoordinateSystem x1=\"-100\" y1=\"-100\" "
+                     "x2=\"100\" y2=\"100\" suggestedScalingFactorTo_mm=\"0.1\"/>"
+                     "</GraphicalRepresentation>\n";
+    const char *terms = "<Terminals><Terminal name=\"t\" matchingRule=\"sequence\"/></Terminals>\n";
+    char buf[2048];
+    snprintf(buf, sizeof buf, TI_HEAD "%s%s<Annotations><Annotation type=\"org.example\"/>"
+             "</Annotations>\n" TI_TAIL, gr, terms);
+    cr_expect_eq(bb_file(id, TI_FILE, buf), FMUC_VERDICT_PASS, "the schema's order");
+    snprintf(buf, sizeof buf, TI_HEAD "%s%s" TI_TAIL, terms, gr);
+    cr_expect_eq(bb_file_msg(id, TI_FILE, buf, "terminalsAndIcons.xml line 4: <GraphicalRepresentation> comes after "
+                             "<Terminals> (line 3)"),
+                 FMUC_VERDICT_FAIL, "Terminals before GraphicalRepresentation");
+    snprintf(buf, sizeof buf, TI_HEAD "%s%s" TI_TAIL, gr, gr);
+    cr_expect_eq(bb_file_msg(id, TI_FILE, buf, "a second <GraphicalRepresentation> in "
+                             "<fmiTerminalsAndIcons> (the first at line 3)"),
+                 FMUC_VERDICT_FAIL, "two GraphicalRepresentation");
+    cr_expect_eq(bb_file_msg(id, TI_FILE, TI_HEAD "<Icons/>" TI_TAIL,
+                             "<Icons> is no element of <fmiTerminalsAndIcons>"),
+                 FMUC_VERDICT_FAIL, "an unknown element");
+    cr_expect_eq(bb_file_msg(id, TI_FILE, TI_HEAD "<GraphicalRepresentation><Icon x1=\"0\" "
+                             "y1=\"0\" x2=\"1\" y2=\"1\"/><CoordinateSystem x1=\"0\" y1=\"0\" "
+                             "x2=\"1\" y2=\"1\" suggestedScalingFactorTo_mm=\"1\"/>"
+                             "</GraphicalRepresentation>" TI_TAIL,
+                             "<CoordinateSystem> comes after <Icon>"),
+                 FMUC_VERDICT_FAIL, "Icon before CoordinateSystem");
+    cr_expect_eq(bb_file_msg(id, TI_FILE, TI_HEAD "<GraphicalRepresentation><Icon x1=\"0\" "
+                             "y1=\"0\" x2=\"1\" y2=\"1\"><Image/></Icon>"
+                             "</GraphicalRepresentation>" TI_TAIL,
+                             "<Image> inside <Icon>, which has no child elements"),
+                 FMUC_VERDICT_FAIL, "a child of the empty Icon");
+    /* Terminal: TerminalMemberVariable*, TerminalStreamMemberVariable*, Terminal*,
+     * TerminalGraphicalRepresentation?, Annotations? */
+    const char *member = "<TerminalMemberVariable variableName=\"h\" variableKind=\"signal\">"
+                         "<Annotations><Annotation type=\"org.example\"/></Annotations>"
+                         "</TerminalMemberVariable>";
+    const char *stream = "<TerminalStreamMemberVariable inStreamMemberName=\"i\" "
+                         "outStreamMemberName=\"o\" inStreamVariableName=\"g\" "
+                         "outStreamVariableName=\"h\"/>";
+    const char *nested = "<Terminal name=\"n\" matchingRule=\"sequence\"/>";
+    const char *graphics = "<TerminalGraphicalRepresentation x1=\"0\" y1=\"0\" x2=\"1\" "
+                           "y2=\"1\" iconBaseName=\"ball\"/>";
+    const char *ann = "<Annotations><Annotation type=\"org.example\"/></Annotations>";
+    snprintf(buf, sizeof buf, TI_T("sequence", "%s%s%s%s%s"), member, stream, nested, graphics,
+             ann);
+    cr_expect_eq(bb_file(id, TI_FILE, buf), FMUC_VERDICT_PASS, "a terminal in the schema's order");
+    snprintf(buf, sizeof buf, TI_T("sequence", "%s%s"), nested, member);
+    cr_expect_eq(bb_file_msg(id, TI_FILE, buf, "<TerminalMemberVariable> comes after <Terminal>"),
+                 FMUC_VERDICT_FAIL, "a member after a nested terminal");
+    snprintf(buf, sizeof buf, TI_T("sequence", "%s%s"), stream, member);
+    cr_expect_eq(bb_file_msg(id, TI_FILE, buf, "<TerminalMemberVariable> comes after "
+                             "<TerminalStreamMemberVariable>"),
+                 FMUC_VERDICT_FAIL, "a member after a stream member");
+    snprintf(buf, sizeof buf, TI_T("sequence", "%s%s"), ann, graphics);
+    cr_expect_eq(bb_file_msg(id, TI_FILE, buf, "<TerminalGraphicalRepresentation> comes after "
+                             "<Annotations>"),
+                 FMUC_VERDICT_FAIL, "graphics after the annotations");
+    snprintf(buf, sizeof buf, TI_T("sequence", "%s%s"), graphics, graphics);
+    cr_expect_eq(bb_file_msg(id, TI_FILE, buf, "a second <TerminalGraphicalRepresentation> in "
+                             "<Terminal>"),
+                 FMUC_VERDICT_FAIL, "two graphical representations of one terminal");
+    cr_expect_eq(bb_file_msg(id, TI_FILE, TI_T("sequence", "<TerminalMemberVariable "
+                                               "variableName=\"h\" variableKind=\"signal\">"
+                                               "<Member/></TerminalMemberVariable>"),
+                             "<Member> is no element of <TerminalMemberVariable> (the schema "
+                             "allows Annotations)"),
+                 FMUC_VERDICT_FAIL, "a child of a member other than Annotations");
+    cr_expect_eq(run_static3_msg(FMUC_FMU_DIR "/broken/md-terminals-and-icons--fmi3-order.fmu", id,
+                                 "<GraphicalRepresentation> comes after <Terminals>"),
+                 FMUC_VERDICT_FAIL);
+}
+
+/* defaultConnectionColor: an xs:list of xs:unsignedByte (a fail otherwise); three of them is
+ * the text's "RGB values" (derived: a warning) */
+Test(fmi3_xmlfiles, terminal_connection_color_is_a_list_of_bytes)
+{
+    const char *id = "md-terminals-and-icons";
+    static const struct {
+        const char *color;
+        fmuc_verdict want;
+        const char *needle;
+    } cases[] = {
+        {"255 255 0", FMUC_VERDICT_PASS, NULL},
+        {" +1\t-0  007 ", FMUC_VERDICT_PASS, NULL},
+        {"0 128 300", FMUC_VERDICT_FAIL, "the item \"300\" is no xs:unsignedByte"},
+        {"-1 0 0", FMUC_VERDICT_FAIL, "the item \"-1\" is no xs:unsignedByte"},
+        {"red", FMUC_VERDICT_FAIL, "the item \"red\" is no xs:unsignedByte"},
+        {"255,0,0", FMUC_VERDICT_FAIL, "the item \"255,0,0\" is no xs:unsignedByte"},
+        {"255 255", FMUC_VERDICT_WARN, "has 2 values; an RGB color is three"},
+        {"1 2 3 4", FMUC_VERDICT_WARN, "has 4 values"},
+        {"", FMUC_VERDICT_WARN, "has 0 values"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, TI_T("bus", "<TerminalGraphicalRepresentation x1=\"0\" y1=\"0\" "
+                                              "x2=\"1\" y2=\"1\" iconBaseName=\"ball\" "
+                                              "defaultConnectionColor=\"%s\"/>"),
+                 cases[k].color);
+        cr_expect_eq(bb_file_msg(id, TI_FILE, buf, cases[k].needle), cases[k].want,
+                     "defaultConnectionColor=\"%s\"", cases[k].color);
+    }
+    cr_expect_eq(run_static3_msg(FMUC_FMU_DIR "/broken/md-terminals-and-icons--fmi3-color.fmu", id,
+                                 "the item \"300\" is no xs:unsignedByte"),
+                 FMUC_VERDICT_FAIL);
 }
 
 #define BD_FILE "sources/buildDescription.xml"
@@ -1157,6 +1306,136 @@ Test(fmi3_xmlfiles, build_description_by_the_text)
                                               "<Option value=\"a&#60;3\"/></PreprocessorDefinition>"
                                               "</SourceFileSet></BuildConfiguration>" BD_TAIL),
                  FMUC_VERDICT_PASS, "a<3 written two ways");
+}
+
+/* fmi3BuildDescription.xsd: the schema's elements in its order, with the line of the element
+ * out of place */
+Test(fmi3_xmlfiles, build_description_follows_the_schema_order)
+{
+    const char *id = "md-build-description";
+    const char *ann = "<Annotations><Annotation type=\"org.example\"/></Annotations>";
+    char buf[2048];
+    snprintf(buf, sizeof buf, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+             "<SourceFileSet><SourceFile name=\"model.c\">%s</SourceFile>"
+             "<PreprocessorDefinition name=\"A\" value=\"1\"><Option value=\"1\"/>%s"
+             "</PreprocessorDefinition><IncludeDirectory name=\".\">%s</IncludeDirectory>%s"
+             "</SourceFileSet><Library name=\"m\" external=\"true\">%s</Library>%s"
+             "</BuildConfiguration>%s" BD_TAIL, ann, ann, ann, ann, ann, ann, ann);
+    cr_expect_eq(bb_file(id, BD_FILE, buf), FMUC_VERDICT_PASS, "the schema's order");
+    static const struct {
+        const char *body, *needle, *what;
+    } cases[] = {
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\"><Library name=\"m\" "
+         "external=\"true\"/>" BD_SET "</BuildConfiguration>",
+         "buildDescription.xml line 3: <SourceFileSet> comes after <Library> (line 3); the schema "
+         "orders the children of <BuildConfiguration> as SourceFileSet, Library, Annotations",
+         "a Library before a SourceFileSet"},
+        {"<Annotations><Annotation type=\"org.example\"/></Annotations>"
+         "<BuildConfiguration modelIdentifier=\"BouncingBall\">" BD_SET "</BuildConfiguration>",
+         "<BuildConfiguration> comes after <Annotations>", "Annotations first"},
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\"><SourceFileSet>"
+         "<PreprocessorDefinition name=\"A\"/><SourceFile name=\"model.c\"/></SourceFileSet>"
+         "</BuildConfiguration>",
+         "<SourceFile> comes after <PreprocessorDefinition>", "a define before the files"},
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\"><SourceFileSet>"
+         "<SourceFile name=\"model.c\"/><IncludeDirectory name=\".\"/>"
+         "<PreprocessorDefinition name=\"A\"/></SourceFileSet></BuildConfiguration>",
+         "<PreprocessorDefinition> comes after <IncludeDirectory>",
+         "an include directory before a define"},
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\"><SourceFileSet>"
+         "<SourceFile name=\"model.c\"/><PreprocessorDefinition name=\"A\" value=\"1\">"
+         "<Annotations><Annotation type=\"org.example\"/></Annotations><Option value=\"1\"/>"
+         "</PreprocessorDefinition></SourceFileSet></BuildConfiguration>",
+         "<Option> comes after <Annotations>", "an Option after the annotations"},
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\">" BD_SET
+         "<Compiler name=\"gcc\"/></BuildConfiguration>",
+         "<Compiler> is no element of <BuildConfiguration> (the schema allows SourceFileSet, "
+         "Library, Annotations)",
+         "an unknown element"},
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\">" BD_SET
+         "<Annotations/><Annotations/></BuildConfiguration>",
+         "a second <Annotations> in <BuildConfiguration>", "two Annotations"},
+        {"<BuildConfiguration modelIdentifier=\"BouncingBall\"><SourceFileSet>"
+         "<SourceFile name=\"model.c\"/><PreprocessorDefinition name=\"A\" value=\"1\">"
+         "<Option value=\"1\"><Text/></Option></PreprocessorDefinition></SourceFileSet>"
+         "</BuildConfiguration>",
+         "<Text> inside <Option>, which has no child elements", "a child of an Option"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(buf, sizeof buf, BD_HEAD "%s" BD_TAIL, cases[k].body);
+        cr_expect_eq(bb_file_msg(id, BD_FILE, buf, cases[k].needle), FMUC_VERDICT_FAIL, "%s",
+                     cases[k].what);
+    }
+    cr_expect_eq(run_static3_msg(FMUC_FMU_DIR "/broken/md-build-description--fmi3-order.fmu", id,
+                                 "<SourceFileSet> comes after <Library>"),
+                 FMUC_VERDICT_FAIL);
+}
+
+/* Library@version is a PEP 440 version specifier (FMI 3.0.2 §2.5.1.3; the text's examples
+ * include the bare version 2.5); BuildConfiguration@platform a platform tuple (vendors may add
+ * names: a warning) */
+Test(fmi3_xmlfiles, build_description_library_version_and_platform)
+{
+    const char *id = "md-build-description";
+    static const struct {
+        const char *version;
+        fmuc_verdict want;
+        const char *needle;
+    } cases[] = {
+        {"2.5", FMUC_VERDICT_PASS, NULL},
+        {"&gt;=2.0,&lt;3.0", FMUC_VERDICT_PASS, NULL},
+        {"&gt;=1.0, !=1.2", FMUC_VERDICT_PASS, NULL},
+        {"~=1.4.5", FMUC_VERDICT_PASS, NULL},
+        {"==1.2.*", FMUC_VERDICT_PASS, NULL},
+        {"==1.0+ubuntu.1", FMUC_VERDICT_PASS, NULL},
+        {"1.0rc1", FMUC_VERDICT_PASS, NULL},
+        {"v1.0.post2.dev3", FMUC_VERDICT_PASS, NULL},
+        {"1!2.0-alpha_1", FMUC_VERDICT_PASS, NULL},
+        {"1.0-1", FMUC_VERDICT_PASS, NULL},
+        {"===foobar", FMUC_VERDICT_PASS, NULL},
+        {"latest", FMUC_VERDICT_FAIL,
+         "version=\"latest\" is no PEP 440 version specifier (such as 2.5, >=2.0,<3.0 or "
+         ">=1.0,!=1.2): clause 1 \"latest\": no comparison operator"},
+        {"~=1", FMUC_VERDICT_FAIL, "\"~=\" needs a release of at least two numbers"},
+        {"&gt;=", FMUC_VERDICT_FAIL, "clause 1 \">=\": no version after the operator"},
+        {"&gt;=1.0 &lt;2", FMUC_VERDICT_FAIL, "unexpected text after the version"},
+        {"&gt;=1.0,", FMUC_VERDICT_FAIL, "clause 2"},
+        {"2.5.*", FMUC_VERDICT_FAIL, "no comparison operator"},
+        {"&gt;=1.0+local", FMUC_VERDICT_FAIL, "unexpected text after the version"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                 BD_SET "<Library name=\"m\" external=\"true\" version=\"%s\"/>"
+                 "</BuildConfiguration>" BD_TAIL, cases[k].version);
+        cr_expect_eq(bb_file_msg(id, BD_FILE, buf, cases[k].needle), cases[k].want,
+                     "version=\"%s\"", cases[k].version);
+    }
+    cr_expect_eq(run_static3_msg(FMUC_FMU_DIR "/broken/md-build-description--fmi3-library-"
+                                 "version.fmu", id, "version=\"latest\" is no PEP 440"),
+                 FMUC_VERDICT_FAIL);
+    static const struct {
+        const char *platform;
+        fmuc_verdict want;
+        const char *needle;
+    } plats[] = {
+        {"x86_64-linux", FMUC_VERDICT_PASS, NULL},
+        {"aarch64-darwin", FMUC_VERDICT_PASS, NULL},
+        {"x86_64-windows-msvc140mt", FMUC_VERDICT_PASS, NULL},
+        {"win64", FMUC_VERDICT_WARN,
+         "platform=\"win64\"> is no FMI 3.0 platform tuple <arch>-<sys> (such as x86_64-linux, "
+         "x86_64-windows, aarch64-darwin) but an FMI 2.0 platform name"},
+        {"linux-x86_64", FMUC_VERDICT_WARN, "platform=\"linux-x86_64\"> is no FMI 3.0 platform "
+                                            "tuple"},
+        {"myboard", FMUC_VERDICT_WARN, "importers pick the configuration whose platform matches"},
+    };
+    for (size_t k = 0; k < sizeof plats / sizeof plats[0]; k++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\" "
+                 "platform=\"%s\">" BD_SET "</BuildConfiguration>" BD_TAIL, plats[k].platform);
+        cr_expect_eq(bb_file_msg(id, BD_FILE, buf, plats[k].needle), plats[k].want,
+                     "platform=\"%s\"", plats[k].platform);
+    }
 }
 
 /* ------------------------------------------------- FMI 3.0 inputs driven by --input (issue 19) */

@@ -87,4 +87,9 @@ const char *fmuc_elf_machine_name(uint32_t machine);
  *  expected file format; machine the ELF e_machine, PE Machine or Mach-O cputype. */
 int fmuc_platform_arch(const char *platform, fmuc_bin_format *format, int *bits, uint32_t *machine);
 
+/** 1 when platform is an FMI 3.0 platform tuple (FMI 3.0.2 §2.5.1.4.1): <arch>-<sys> with <arch>
+ *  aarch32, aarch64, x86 or x86_64 and <sys> darwin, linux or windows, or (static libraries)
+ *  <arch>-<sys>-<abi> with <abi> of [a-z][a-z0-9_]*; 0 otherwise (a vendor's name). */
+int fmuc_platform_is_tuple(const char *platform);
+
 #endif

@@ -1,0 +1,2 @@
+# two parameter arrays: q_in sized by the constant nq (3 elements), q_out of 2 elements
+s|</ModelVariables>|    <UInt64 name="nq" valueReference="20" variability="constant" start="3"/>\n    <Float64 name="q_in" valueReference="21" causality="parameter" variability="fixed" start="0"><Dimension valueReference="20"/></Float64>\n    <Float64 name="q_out" valueReference="22" causality="parameter" variability="fixed" start="0"><Dimension start="2"/></Float64>\n&|
