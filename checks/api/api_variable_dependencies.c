@@ -446,20 +446,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     const unsigned flag = 1u << FMUC_CAP_PROVIDES_PER_ELEMENT_DEPENDENCIES;
     apiu_iface all[2], ifs[2];
     size_t na = apiu_ifaces(s->fmu, all), n = 0;
-    for (size_t i = 0; i < na; i++) {
-        const fmuc_md_interface *d = all[i].type == FMUC_IFACE_ME ? &md->me : &md->cs;
-        if (d->caps & flag)
+    for (size_t i = 0; i < na; i++)
+        if (((all[i].type == FMUC_IFACE_ME ? &md->me : &md->cs)->caps & flag))
             ifs[n++] = all[i];
-        else
-            fmuc_result_note(res, "%s: providesPerElementDependencies is not \"true\"",
-                             all[i].name);
-    }
     if (n == 0) {
         fmuc_result_na(res, "no interface with a library for this platform declares "
                             "providesPerElementDependencies=\"true\" (without it the functions "
                             "are not defined, §2.2.9)");
         return;
     }
+    for (size_t i = 0; i < na; i++)
+        if (!((all[i].type == FMUC_IFACE_ME ? &md->me : &md->cs)->caps & flag))
+            fmuc_result_note(res, "%s: providesPerElementDependencies is not \"true\": not asked",
+                             all[i].name);
     if (md->ninitial_unknowns + md->noutputs + md->nderivatives == 0) {
         fmuc_result_na(res, "no <InitialUnknown>, <Output> or <ContinuousStateDerivative> to ask "
                             "for its dependencies");
