@@ -1,9 +1,9 @@
 /* Model-agnostic FMI 3.0 glue: all 75 fmi3* functions on the same model API (fmuc_model.h) as the
  * FMI 2.0 glue, so one model.c serves both versions. Model Exchange and Co-Simulation (without
  * Event Mode: hasEventMode="false", eventModeUsed=true is refused at instantiation; DoStep never
- * returns early); Scheduled Execution, clocks, structural parameters, per-element dependencies
- * and output derivatives are not provided (the functions exist, A-17, and
- * return fmi3Error after logging). The state machine is one mask of allowed states per function
+ * returns early); Scheduled Execution, clocks, structural parameters and output derivatives
+ * are not provided (the functions exist, A-17, and return fmi3Error after logging); the
+ * per-element dependencies are the model's declared ones, whole variables (§2.2.9). The state machine is one mask of allowed states per function
  * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
  * with nValues = the sum of the element counts (arrays: fmuc_m_var.dim, §2.2.7.1); FMU state and
  * serialization use a checked blob (§2.2.7.4). Memory: the FMU allocates itself (FMI 3.0 has no
@@ -1279,14 +1279,94 @@ static fmi3Status unsupported(fmi3Instance instance, int fn, const char *why)
     return done(c, fmi3Error);
 }
 
+/* --- per-element dependencies (§2.2.9) ----------------------------------------------------- */
+/* name is one of the space-separated names of list. */
+static int names_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        p += strspn(p, " ");
+        size_t k = strcspn(p, " ");
+        if (k && k == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += k;
+    }
+    return 0;
+}
+
+/* The dependencies list (names; NULL: every known) the model declares for variable vi in this
+ * phase, as the generated <ModelStructure> lists it: before fmi3ExitInitializationMode (init) an
+ * InitialUnknown's init_deps, afterwards an Output's or state derivative's deps. *unknown = 0
+ * for any other variable: a known (input, independent, initial="exact" in init, state after)
+ * or a parameter depends on nothing, the rest (locals) on every known. */
+static const char *declared_deps(const fmuc_m_desc *d, size_t vi, int init, int *unknown)
+{
+    const fmuc_m_var *v = &d->vars[vi];
+    *unknown = init ? fmuc_m_is_initial_unknown(d, vi)
+                    : v->causality == FMUC_M_OUTPUT ||
+                          (v->derivative_of && fmuc_m_find(d, v->derivative_of) >= 0);
+    if (*unknown)
+        return init ? v->init_deps : v->deps;
+    if (fmuc_m_is_known(d, vi, init) || v->causality == FMUC_M_PARAMETER ||
+        v->variability == FMUC_M_CONSTANT)
+        return "";
+    return NULL;
+}
+
+/* The per-element dependencies of variable vi in this phase: one entry per known it depends on,
+ * in variable order, element 1 of a scalar or 0 (all elements) of an array on either side (the
+ * model declares whole variables), kind fmi3Dependent (the XML has no dependenciesKind). The
+ * first max entries go to the arrays (when non-NULL); returns the count. */
+static size_t dep_entries(const fmuc_m_ctx *c, size_t vi, size_t edep[],
+                          fmi3ValueReference indep[], size_t eindep[], fmi3DependencyKind kinds[],
+                          size_t max)
+{
+    const fmuc_m_desc *d = c->desc;
+    int init = c->state == ST_INST || c->state == ST_INIT, unknown;
+    const char *deps = declared_deps(d, vi, init, &unknown);
+    size_t n = 0;
+#ifdef FMUC_DEFECT_UNDECLARED_DEPENDENCY
+    /* defect: after initialization an unknown with a dependencies list also reports the first
+     * known the list leaves out */
+    int extra = !init && unknown && deps;
+#endif
+    for (size_t k = 0; k < d->nvars; k++) {
+        if (!fmuc_m_is_known(d, k, init))
+            continue;
+        if (deps && !names_list(deps, d->vars[k].name)) {
+#ifdef FMUC_DEFECT_UNDECLARED_DEPENDENCY
+            if (!extra)
+                continue;
+            extra = 0;
+#else
+            continue;
+#endif
+        }
+        if (edep && n < max) {
+            edep[n] = nel(&d->vars[vi]) > 1 ? 0 : 1;
+            indep[n] = d->vars[k].vr;
+            eindep[n] = nel(&d->vars[k]) > 1 ? 0 : 1;
+            kinds[n] = fmi3Dependent;
+        }
+        n++;
+    }
+    return n;
+}
+
 fmi3Status fmi3GetNumberOfVariableDependencies(fmi3Instance instance,
                                                fmi3ValueReference valueReference,
                                                size_t *nDependencies)
 {
-    (void)valueReference;
-    (void)nDependencies;
-    return unsupported(instance, FN_GetNumberOfVariableDependencies,
-                       "providesPerElementDependencies=\"false\"");
+    BEGIN(GetNumberOfVariableDependencies);
+    REQUIRE_PTR(nDependencies, GetNumberOfVariableDependencies);
+    const fmuc_m_var *v = find_vr(c, valueReference);
+    if (!v) {
+        glog(c, fmi2Error, "fmi3GetNumberOfVariableDependencies: unknown valueReference %u",
+             valueReference);
+        return done(c, fmi3Error);
+    }
+    *nDependencies = dep_entries(c, (size_t)(v - c->desc->vars), NULL, NULL, NULL, NULL, 0);
+    return fmi3OK;
 }
 
 fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference dependent,
@@ -1295,14 +1375,28 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
                                        size_t elementIndicesOfIndependents[],
                                        fmi3DependencyKind dependencyKinds[], size_t nDependencies)
 {
-    (void)dependent;
-    (void)elementIndicesOfDependent;
-    (void)independents;
-    (void)elementIndicesOfIndependents;
-    (void)dependencyKinds;
-    (void)nDependencies;
-    return unsupported(instance, FN_GetVariableDependencies,
-                       "providesPerElementDependencies=\"false\"");
+    BEGIN(GetVariableDependencies);
+    const fmuc_m_var *v = find_vr(c, dependent);
+    if (!v) {
+        glog(c, fmi2Error, "fmi3GetVariableDependencies: unknown valueReference %u", dependent);
+        return done(c, fmi3Error);
+    }
+    size_t vi = (size_t)(v - c->desc->vars);
+    size_t n = dep_entries(c, vi, NULL, NULL, NULL, NULL, 0);
+    if (n != nDependencies) {
+        glog(c, fmi2Error,
+             "fmi3GetVariableDependencies: nDependencies = %zu, '%s' has %zu dependencies",
+             nDependencies, v->name, n);
+        return done(c, fmi3Error);
+    }
+    if (n && (!elementIndicesOfDependent || !independents || !elementIndicesOfIndependents ||
+              !dependencyKinds)) {
+        glog(c, fmi2Error, "fmi3GetVariableDependencies: NULL array");
+        return done(c, fmi3Error);
+    }
+    dep_entries(c, vi, elementIndicesOfDependent, independents, elementIndicesOfIndependents,
+                dependencyKinds, n);
+    return fmi3OK;
 }
 
 fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)

@@ -209,6 +209,15 @@ void fmuc_m_guid(const fmuc_m_desc *d, char out[39]);
 void fmuc_m_guid_salted(const fmuc_m_desc *d, const char *salt, char out[39]);
 /** Index of the variable named name, or -1. */
 long fmuc_m_find(const fmuc_m_desc *d, const char *name);
+/** Variable i is a continuous state (another variable's derivative_of names it). */
+int fmuc_m_is_state(const fmuc_m_desc *d, size_t i);
+/** Variable i is an InitialUnknown (FMI 2.0 §2.2.8, FMI 3.0 §2.4.8): an output or state or state
+ *  derivative with initial approx/calculated, or a calculated parameter. */
+int fmuc_m_is_initial_unknown(const fmuc_m_desc *d, size_t i);
+/** Variable i may be a known in a dependency list: an input or the independent variable, and
+ *  init = 0 (Outputs, Derivatives) a state, init = 1 (InitialUnknowns) an initial="exact"
+ *  variable. */
+int fmuc_m_is_known(const fmuc_m_desc *d, size_t i, int init);
 
 #ifdef __cplusplus
 }

@@ -125,14 +125,6 @@ static int initial_allowed(const fmuc_m_var *v)
     return i == FMUC_M_EXACT || i == FMUC_M_APPROX || i == FMUC_M_CALCULATED;
 }
 
-static int is_state_idx(const fmuc_m_desc *d, long idx)
-{
-    for (size_t i = 0; i < d->nvars; i++)
-        if (d->vars[i].derivative_of && fmuc_m_find(d, d->vars[i].derivative_of) == idx)
-            return 1;
-    return 0;
-}
-
 static void validate(gen *g)
 {
     const fmuc_m_desc *d = g->d;
@@ -252,10 +244,7 @@ static void write_deps(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, i
             problem(g, "'%s': dependency '%s' is not a variable", u->name, tok);
             continue;
         }
-        const fmuc_m_var *kv = &d->vars[k];
-        int ok = kv->causality == FMUC_M_INPUT || kv->causality == FMUC_M_INDEPENDENT ||
-                 (init ? fmuc_m_effective_initial(kv) == FMUC_M_EXACT : is_state_idx(d, k));
-        if (!ok)
+        if (!fmuc_m_is_known(d, (size_t)k, init))
             problem(g, "'%s': dependency '%s' is not an allowed known", u->name, tok);
         if (n < sizeof idx / sizeof idx[0])
             idx[n++] = k + 1;
@@ -266,21 +255,6 @@ static void write_deps(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, i
         if (i == 0 || idx[i] != idx[i - 1])
             fprintf(f, "%s%ld", i ? " " : "", idx[i]);
     fputc('"', f);
-}
-
-static int in_initial_unknowns(const fmuc_m_desc *d, size_t i)
-{
-    const fmuc_m_var *v = &d->vars[i];
-    fmuc_m_initial ini = fmuc_m_effective_initial(v);
-    int calc = ini == FMUC_M_APPROX || ini == FMUC_M_CALCULATED;
-    if (v->causality == FMUC_M_OUTPUT && calc)
-        return 1;
-    if (v->causality == FMUC_M_CALCULATED_PARAMETER)
-        return 1;
-    if (calc && (is_state_idx(d, (long)i) ||
-                 (v->derivative_of && fmuc_m_find(d, v->derivative_of) >= 0)))
-        return 1;
-    return 0;
 }
 
 static void write_iface(FILE *f, const fmuc_m_desc *d, int cs)
@@ -475,7 +449,7 @@ static int write_xml(gen *g, FILE *f)
         fputs("    </Derivatives>\n", f);
     any = 0;
     for (size_t i = 0; i < d->nvars; i++) {
-        if (!in_initial_unknowns(d, i))
+        if (!fmuc_m_is_initial_unknown(d, i))
             continue;
         if (!any)
             fputs("    <InitialUnknowns>\n", f);
@@ -510,9 +484,7 @@ static void write_deps3(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, 
             continue;
         }
         const fmuc_m_var *kv = &d->vars[k];
-        int ok = kv->causality == FMUC_M_INPUT || kv->causality == FMUC_M_INDEPENDENT ||
-                 (init ? fmuc_m_effective_initial(kv) == FMUC_M_EXACT : is_state_idx(d, k));
-        if (!ok)
+        if (!fmuc_m_is_known(d, (size_t)k, init))
             problem(g, "'%s': dependency '%s' is not an allowed known", u->name, tok);
         int dup = 0;
         for (size_t i = 0; i < n; i++)
@@ -537,7 +509,8 @@ static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
     fmuc_mdx_attr(f, "providesDirectionalDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
     /* the FMI 3.0 glue computes adjoints from the model's directional derivatives */
     fmuc_mdx_attr(f, "providesAdjointDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
-    fmuc_mdx_attr(f, "providesPerElementDependencies", "false");
+    /* the FMI 3.0 glue serves the declared dependencies per element (whole variables) */
+    fmuc_mdx_attr(f, "providesPerElementDependencies", "true");
     if (!cs)
         fmuc_mdx_attr(f, "needsCompletedIntegratorStep",
              d->step_completed && !(d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED) ? "true"
@@ -723,7 +696,7 @@ static int write_xml3(gen *g, FILE *f)
         if (d->vars[i].derivative_of && fmuc_m_find(d, d->vars[i].derivative_of) >= 0)
             write_unknowns3(g, f, "ContinuousStateDerivative", i, d->vars[i].deps, 0);
     for (size_t i = 0; i < d->nvars; i++)
-        if (in_initial_unknowns(d, i))
+        if (fmuc_m_is_initial_unknown(d, i))
             write_unknowns3(g, f, "InitialUnknown", i, d->vars[i].init_deps, 1);
     if (d->caps & FMUC_M_CAP_ME)
         for (size_t i = 0; i < d->nvars; i++)

@@ -33,6 +33,35 @@ long fmuc_m_find(const fmuc_m_desc *d, const char *name)
     return -1;
 }
 
+int fmuc_m_is_state(const fmuc_m_desc *d, size_t i)
+{
+    for (size_t k = 0; k < d->nvars; k++)
+        if (d->vars[k].derivative_of && fmuc_m_find(d, d->vars[k].derivative_of) == (long)i)
+            return 1;
+    return 0;
+}
+
+int fmuc_m_is_initial_unknown(const fmuc_m_desc *d, size_t i)
+{
+    const fmuc_m_var *v = &d->vars[i];
+    fmuc_m_initial ini = fmuc_m_effective_initial(v);
+    int calc = ini == FMUC_M_APPROX || ini == FMUC_M_CALCULATED;
+    if (v->causality == FMUC_M_OUTPUT && calc)
+        return 1;
+    if (v->causality == FMUC_M_CALCULATED_PARAMETER)
+        return 1;
+    return calc && (fmuc_m_is_state(d, i) ||
+                    (v->derivative_of && fmuc_m_find(d, v->derivative_of) >= 0));
+}
+
+int fmuc_m_is_known(const fmuc_m_desc *d, size_t i, int init)
+{
+    const fmuc_m_var *v = &d->vars[i];
+    if (v->causality == FMUC_M_INPUT || v->causality == FMUC_M_INDEPENDENT)
+        return 1;
+    return init ? fmuc_m_effective_initial(v) == FMUC_M_EXACT : fmuc_m_is_state(d, i);
+}
+
 /* FNV-1a 64 over a canonical byte stream; two streams with different offsets give 128 bits. */
 typedef struct {
     uint64_t h[2];

@@ -662,3 +662,33 @@ fmuc_status fmuc_inst_get_adjoint_derivative(fmuc_inst *in, const fmuc_vr *unkno
     gin_end(in, &gs, "seed");
     return st;
 }
+
+fmuc_status fmuc_inst_get_number_of_variable_dependencies(fmuc_inst *in, fmuc_vr vr, size_t *n)
+{
+    if (!in->ops->get_number_of_variable_dependencies)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out gn;
+    size_t *np = fmuc_inst__gout_begin(&gn, n, 1, sizeof *n);
+    fmuc_status st = in->ops->get_number_of_variable_dependencies(in, vr, np);
+    fmuc_inst__gout_end(in, &gn, "nDependencies");
+    return st;
+}
+
+fmuc_status fmuc_inst_get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent,
+                                                size_t *element_dep, fmuc_vr *independent,
+                                                size_t *element_indep, int *kind, size_t n)
+{
+    if (!in->ops->get_variable_dependencies)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out ge, gi, gx, gk;
+    size_t *e = fmuc_inst__gout_begin(&ge, element_dep, n, sizeof *element_dep);
+    fmuc_vr *i = fmuc_inst__gout_begin(&gi, independent, n, sizeof *independent);
+    size_t *x = fmuc_inst__gout_begin(&gx, element_indep, n, sizeof *element_indep);
+    int *k = fmuc_inst__gout_begin(&gk, kind, n, sizeof *kind);
+    fmuc_status st = in->ops->get_variable_dependencies(in, dependent, e, i, x, k, n);
+    fmuc_inst__gout_end(in, &ge, "elementIndicesOfDependent");
+    fmuc_inst__gout_end(in, &gi, "independents");
+    fmuc_inst__gout_end(in, &gx, "elementIndicesOfIndependents");
+    fmuc_inst__gout_end(in, &gk, "dependencyKinds");
+    return st;
+}

@@ -626,6 +626,24 @@ static fmuc_status get_adjoint_derivative(fmuc_inst *in, const fmuc_vr *unknown,
                                        sensitivity, nsens));
 }
 
+static fmuc_status get_number_of_variable_dependencies(fmuc_inst *in, fmuc_vr vr, size_t *n)
+{
+    CALL_(in, fmi3GetNumberOfVariableDependencies, (e_->vr[0][0] = vr, e_->n[0] = 1),
+          L_->fmi3GetNumberOfVariableDependencies(I_(in), vr, n));
+}
+
+/* fmi3DependencyKind is an enum of int size (fmi3FunctionTypes.h): the int array is passed as is */
+static fmuc_status get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent, size_t *element_dep,
+                                             fmuc_vr *independent, size_t *element_indep,
+                                             int *kind, size_t n)
+{
+    _Static_assert(sizeof(fmi3DependencyKind) == sizeof(int), "fmi3DependencyKind is an int");
+    CALL_(in, fmi3GetVariableDependencies, (e_->vr[0][0] = dependent, e_->n[0] = 1, e_->n[1] = n),
+          L_->fmi3GetVariableDependencies(I_(in), dependent, element_dep,
+                                          (fmi3ValueReference *)independent, element_indep,
+                                          (fmi3DependencyKind *)kind, n));
+}
+
 const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
     .op_names = op_names,
@@ -669,4 +687,6 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .deserialize_state = deserialize_state,
     .get_directional_derivative = get_directional_derivative,
     .get_adjoint_derivative = get_adjoint_derivative,
+    .get_number_of_variable_dependencies = get_number_of_variable_dependencies,
+    .get_variable_dependencies = get_variable_dependencies,
 };

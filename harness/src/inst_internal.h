@@ -101,6 +101,12 @@ typedef struct fmuc_inst_ops {
     fmuc_status (*get_adjoint_derivative)(fmuc_inst *in, const fmuc_vr *unknown, size_t nu,
                                           const fmuc_vr *known, size_t nk, const double *seed,
                                           size_t nseed, double *sensitivity, size_t nsens);
+    /* per-element dependencies (3.0 fmi3GetNumberOfVariableDependencies /
+     * fmi3GetVariableDependencies; NULL: not in the version) */
+    fmuc_status (*get_number_of_variable_dependencies)(fmuc_inst *in, fmuc_vr vr, size_t *n);
+    fmuc_status (*get_variable_dependencies)(fmuc_inst *in, fmuc_vr dependent, size_t *element_dep,
+                                             fmuc_vr *independent, size_t *element_indep,
+                                             int *kind, size_t n);
     fmuc_status (*cs_integer_status)(fmuc_inst *in, fmuc_inst_query q, int *value);
 } fmuc_inst_ops;
 

@@ -473,8 +473,10 @@ static void format_own(tbuf *b, const fmuc_w_call *e)
         put(b, "clockReference=%u, activationTime=%.10g", e->vr[0][0], e->d[0]);
         return;
     case FMUC_W_FN_fmi3GetNumberOfVariableDependencies:
+        put(b, "valueReference=%u", e->vr[0][0]);
+        return;
     case FMUC_W_FN_fmi3GetVariableDependencies:
-        put(b, "vr=%u", e->vr[0][0]);
+        put(b, "dependent=%u, nDependencies=%llu", e->vr[0][0], (unsigned long long)e->n[1]);
         return;
     case FMUC_W_FN1_fmiInstantiateModel:
         put(b, "instanceName=\"");

@@ -405,11 +405,10 @@ Test(fmi3_fmus, own_fmi3_fmus_pass_every_static_check, .timeout = 600)
 /* ---------------------------------------------------------------- me-event-flags (issue 18) */
 
 /* check.run of c on an opened FMU of the build (fmus/<rel>.fmu), workers as in fmucheck. */
-static fmuc_verdict run_built3(const char *rel, const fmuc_check *c, fmuc_result *out)
+/* Run check c (workers as in fmucheck) on the FMI 3.0 FMU at path; its verdict, *out filled. */
+static fmuc_verdict run_file3(const char *path, const fmuc_check *c, fmuc_result *out)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.fmu", FMUC_FMU_DIR, rel);
-    cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
+    cr_assert(access(path, R_OK) == 0, "FMU %s not built or not there", path);
     fmuc_fmu fmu;
     fmuc_diag d = {0};
     cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
@@ -422,9 +421,17 @@ static fmuc_verdict run_built3(const char *rel, const fmuc_check *c, fmuc_result
     out->verdict = FMUC_VERDICT_PASS;
     c->run(&s, out);
     for (size_t i = 0; i < out->nmessages; i++)
-        cr_log_info("%s on %s: %s", c->id, rel, out->messages[i]);
+        cr_log_info("%s on %s: %s", c->id, path, out->messages[i]);
     fmuc_fmu_close(&fmu);
     return out->verdict;
+}
+
+static fmuc_verdict run_built3(const char *rel, const fmuc_check *c, fmuc_result *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.fmu", FMUC_FMU_DIR, rel);
+    cr_assert(access(path, R_OK) == 0, "fixture %s not built", path);
+    return run_file3(path, c, out);
 }
 
 /* The good FMI 3.0 BouncingBall passes with its impacts compared; the variant of the fixture's
@@ -503,6 +510,71 @@ Test(fmi3_dynamic, wrong_directional_or_adjoint_derivatives_fail, .timeout = 300
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(r.evidence, "adjoint_evaluated");
     cr_expect(cJSON_IsNumber(n) && n->valueint == 4);
     fmuc_result_clear(&r);
+}
+
+/* ------------------------------------------- api-variable-dependencies (FMI 3.0 only, E-13) */
+
+/* The number key of evidence[iface][phase], -1 when absent. */
+static double vd_count(const fmuc_result *r, const char *iface, const char *phase, const char *key)
+{
+    const cJSON *o = r->evidence ? cJSON_GetObjectItemCaseSensitive(r->evidence, iface) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, phase),
+                                                      key);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+}
+
+/* The FMI 3.0 glue declares providesPerElementDependencies and serves the declared dependencies
+ * per element: BouncingBall and SpringMassDamper pass in both interfaces, with their
+ * InitialUnknowns asked in Initialization Mode and the Outputs and state derivatives after. */
+Test(fmi3_dynamic, per_element_dependencies_pass_on_the_good_fmus, .timeout = 300)
+{
+    static const char *const good[] = {"fmi3/good/BouncingBall", "fmi3/good/SpringMassDamper"};
+    for (size_t i = 0; i < 2; i++) {
+        fmuc_result r;
+        cr_expect_eq(run_built3(good[i], &fmuc_check_api_variable_dependencies, &r),
+                     FMUC_VERDICT_PASS, "%s", good[i]);
+        cr_expect_gt(vd_count(&r, "ModelExchange", "initialization", "variables"), 0, "%s",
+                     good[i]);
+        cr_expect_gt(vd_count(&r, "ModelExchange", "run", "entries"), 0, "%s", good[i]);
+        cr_expect_gt(vd_count(&r, "CoSimulation", "run", "entries"), 0, "%s", good[i]);
+        fmuc_result_clear(&r);
+    }
+}
+
+/* api-variable-dependencies--fmi3: after initialization 'h' (vr 1, dependencies="1") also
+ * reports a dependency on 'time' (vr 0): a failure naming the variable, its element and the
+ * dependency, in both interfaces; the initial dependencies are right. */
+Test(fmi3_dynamic, undeclared_per_element_dependency_fails, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/api-variable-dependencies--fmi3",
+                            &fmuc_check_api_variable_dependencies, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange after fmi3ExitInitializationMode: element 1 of "
+                              "'h' (vr 1) depends on element 1 of 'time' (vr 0",
+                          "does not list valueReference 0"));
+    cr_expect(message_has(&r, "CoSimulation after fmi3ExitInitializationMode: element 1 of 'h'",
+                          "'time' (vr 0"));
+    cr_expect_not(message_has(&r, "ModelExchange in Initialization Mode", NULL));
+    cr_expect_not(message_has(&r, "CoSimulation in Initialization Mode", NULL));
+    fmuc_result_clear(&r);
+}
+
+/* None of the Reference-FMUs 3.0 declares providesPerElementDependencies="true": not applicable,
+ * with the reason. */
+Test(fmi3_dynamic, per_element_dependencies_not_applicable_without_the_flag, .timeout = 300)
+{
+    char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 32);
+    if (n == 0)
+        cr_skip("no FMI 3.0 Reference-FMUs in %s/reference-fmus/fmi3", FMUC_SHARED_DIR);
+    for (size_t i = 0; i < n; i++) {
+        fmuc_result r;
+        cr_expect_eq(run_file3(paths[i], &fmuc_check_api_variable_dependencies, &r),
+                     FMUC_VERDICT_NA, "%s", paths[i]);
+        cr_expect(message_has(&r, "providesPerElementDependencies", NULL), "%s", paths[i]);
+        fmuc_result_clear(&r);
+    }
 }
 
 /* ------------------------------------------- api-dependencies-observed on FMI 3.0 (issue 18) */

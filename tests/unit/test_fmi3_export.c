@@ -643,10 +643,47 @@ Test(fmi3_export, illegal_calls_and_arguments_are_refused)
     cr_expect_eq(A->fmi3DoStep(c, 0.0, 0.01, false, &ev, &term, &early, &last), fmi3Error);
     A->fmi3FreeInstance(c);
 
-    /* unsupported capabilities exist and refuse */
+    /* per-element dependencies (providesPerElementDependencies="true"): the declared ones, whole
+     * variables, kind dependent; after initialization 'vx' (no dependencies attribute) depends on
+     * every known in variable order: time, the three inputs, the states */
     c = cs3(&F);
-    size_t nd = 0;
-    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 13, &nd), fmi3Error);
+    size_t nd = 0, ed[64], ei[64];
+    fmi3ValueReference dv[64];
+    fmi3DependencyKind dk[64];
+    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 13, &nd), fmi3OK);
+    cr_assert_gt(nd, 4);
+    cr_assert_lt(nd, 64);
+    cr_expect_eq(A->fmi3GetVariableDependencies(c, 13, ed, dv, ei, dk, nd), fmi3OK);
+    cr_expect_eq(ed[0], 1); /* a scalar: element 1 */
+    cr_expect_eq(dv[0], 0);
+    cr_expect_eq(ei[0], 1);
+    cr_expect_eq(dk[0], fmi3Dependent);
+    cr_expect_eq(dv[1], 1);
+    cr_expect_eq(dv[3], 3);
+    /* an array dependent: element index 0, all elements */
+    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 30, &nd), fmi3OK);
+    cr_assert_lt(nd, 64);
+    cr_expect_eq(A->fmi3GetVariableDependencies(c, 30, ed, dv, ei, dk, nd), fmi3OK);
+    cr_expect_eq(ed[0], 0);
+    /* a parameter depends on nothing */
+    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 100, &nd), fmi3OK);
+    cr_expect_eq(nd, 0);
+    /* nDependencies must be the count */
+    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 13, &nd), fmi3OK);
+    cr_expect_eq(A->fmi3GetVariableDependencies(c, 13, ed, dv, ei, dk, nd - 1), fmi3Error);
+    A->fmi3FreeInstance(c);
+    /* before fmi3ExitInitializationMode the initial dependencies: a parameter (initial="exact")
+     * is a known there, and an unknown valueReference is refused */
+    c = A->fmi3InstantiateModelExchange("vd3", F.token, F.res, false, false, NULL, logger3);
+    cr_assert(c);
+    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 13, &nd), fmi3OK);
+    cr_assert_lt(nd, 64);
+    cr_expect_eq(A->fmi3GetVariableDependencies(c, 13, ed, dv, ei, dk, nd), fmi3OK);
+    int has_param = 0;
+    for (size_t k = 0; k < nd; k++)
+        has_param |= dv[k] == 100;
+    cr_expect(has_param);
+    cr_expect_eq(A->fmi3GetNumberOfVariableDependencies(c, 9999, &nd), fmi3Error);
     A->fmi3FreeInstance(c);
 
     A->fmi3FreeInstance(NULL); /* a no-op */

@@ -58,6 +58,10 @@ static int session_inst(fmuc_worker_ctx *ctx, void *payload)
     double seed = 1.0, sens = 0.0;
     cJSON_AddNumberToObject(reply, "adj", fmuc_inst_get_adjoint_derivative(in, &vr, 1, &vr, 1,
                                                                            &seed, 1, &sens, 1));
+    /* nor per-element dependencies (fmi3GetNumberOfVariableDependencies came with FMI 3.0) */
+    size_t nd = 0;
+    cJSON_AddNumberToObject(reply, "deps", fmuc_inst_get_number_of_variable_dependencies(in, vr,
+                                                                                         &nd));
     fmuc_inst_terminate(in);
     fmuc_inst_free(in);
     return 0;
@@ -127,6 +131,7 @@ Test(inst, fmi2_calls_are_traced_as_the_wrappers_trace_them, .init = open_smd, .
                  cJSON_GetObjectItem(b.reply, "x")->valuedouble);
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "f32")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "adj")->valueint, FMUC_STATUS_NOT_PROVIDED);
+    cr_assert_eq(cJSON_GetObjectItem(a.reply, "deps")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert(strstr(ta, "fmi2DoStep") != NULL, "%s", ta);
     free(ta);
     free(tb);

@@ -336,6 +336,84 @@ Test(inst_fmi3, directional_and_adjoint_derivatives, .init = open_smd3, .fini = 
     fmuc_worker_outcome_free(&o);
 }
 
+/* Per-element dependencies of der(v) (vr 4): before fmi3ExitInitializationMode the initial ones
+ * (v F m k c x0 = vr 2 6 7 8 9 10), in Continuous-Time Mode the run-time ones (x v F = 1 2 6),
+ * each on element 1 of a scalar, kind fmi3Dependent; a wrong nDependencies is refused. */
+static int session_dependencies(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_ME, NULL, "d3");
+    if (!in)
+        return 1;
+    fmuc_vr dv = var("der(v)")->value_reference, iv[8];
+    size_t n = 0, ed[8], ei[8];
+    int kd[8];
+    for (int phase = 0; phase < 2; phase++) {
+        const char *key = phase ? "run" : "init";
+        if (phase) {
+            fmuc_drive_start ds;
+            fmuc_drive_reached dr;
+            fmuc_drive_start_init(&ds, &fmu.md);
+            cJSON_AddNumberToObject(reply, "st", fmuc_drive_reach(in, FMUC_ST_CTM, &ds, &dr));
+        }
+        cJSON *o = cJSON_AddObjectToObject(reply, key);
+        cJSON_AddNumberToObject(o, "count_st",
+                                fmuc_inst_get_number_of_variable_dependencies(in, dv, &n));
+        cJSON_AddNumberToObject(o, "n", (double)n);
+        if (n > 8)
+            continue;
+        cJSON_AddNumberToObject(o, "st", fmuc_inst_get_variable_dependencies(in, dv, ed, iv, ei,
+                                                                             kd, n));
+        cJSON *a = cJSON_AddArrayToObject(o, "independents");
+        int bad = 0;
+        for (size_t k = 0; k < n; k++) {
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(iv[k]));
+            bad += (ed[k] != 1) + (ei[k] != 1) + (kd[k] != FMUC_INST_DEP_DEPENDENT);
+        }
+        cJSON_AddNumberToObject(o, "bad", bad);
+    }
+    cJSON_AddNumberToObject(reply, "short",
+                            fmuc_inst_get_variable_dependencies(in, dv, ed, iv, ei, kd, n - 1));
+    fmuc_inst_free(in);
+    return 0;
+}
+
+static int has_vrs(const fmuc_worker_outcome *o, const char *key, const int *want, int n)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(o->reply, key), "independents");
+    if (cJSON_GetArraySize(a) != n)
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (cJSON_GetArrayItem(a, k)->valueint != want[k])
+            return 0;
+    return 1;
+}
+
+Test(inst_fmi3, per_element_dependencies_before_and_after_initialization, .init = open_smd3,
+     .fini = close_fmu, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(session_dependencies, &o);
+    static const int init[] = {2, 6, 7, 8, 9, 10}, rt[] = {1, 2, 6};
+    const cJSON *oi = cJSON_GetObjectItemCaseSensitive(o.reply, "init");
+    const cJSON *orun = cJSON_GetObjectItemCaseSensitive(o.reply, "run");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(oi, "count_st")->valueint, 0);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(oi, "st")->valueint, 0);
+    cr_expect(has_vrs(&o, "init", init, 6), "initial dependencies of der(v)");
+    cr_expect_eq(num(&o, "st"), 0);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(orun, "st")->valueint, 0);
+    cr_expect(has_vrs(&o, "run", rt, 3), "run-time dependencies of der(v)");
+    cr_expect_eq(cJSON_GetObjectItemCaseSensitive(orun, "bad")->valueint, 0);
+    cr_expect_eq(num(&o, "short"), 3); /* fmi3Error */
+    cr_assert(traced(&o, "fmi3GetNumberOfVariableDependencies(valueReference=4", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3GetVariableDependencies(dependent=4, nDependencies=3", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3GetVariableDependencies(dependent=4, nDependencies=2",
+                     "fmi3Error"));
+    fmuc_worker_outcome_free(&o);
+}
+
 Test(inst_fmi3, operation_names_are_the_fmi3_functions)
 {
     cr_assert_str_eq(fmuc_inst_op_name(3, FMUC_INST_OP_UPDATE_DISCRETE_STATES),

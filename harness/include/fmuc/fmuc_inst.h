@@ -366,6 +366,35 @@ fmuc_status fmuc_inst_get_adjoint_derivative(fmuc_inst *in, const fmuc_vr *unkno
                                              const double *seed, size_t nseed,
                                              double *sensitivity, size_t nsensitivity);
 
+/** The number of per-element dependencies of variable vr (3.0
+ *  fmi3GetNumberOfVariableDependencies, with providesPerElementDependencies="true"): before
+ *  fmi3ExitInitializationMode the initial dependencies, afterwards the run-time ones.
+ *  FMUC_STATUS_NOT_PROVIDED in FMI 1.0 and 2.0 (no such function there) and when the library
+ *  lacks the function. *n is the FMU's answer, unchecked. */
+fmuc_status fmuc_inst_get_number_of_variable_dependencies(fmuc_inst *in, fmuc_vr vr, size_t *n);
+
+/** Kinds of a per-element dependency as fmi3DependencyKind numbers them (fmi3FunctionTypes.h);
+ *  the XML's dependenciesKind has no "independent" and another order (fmuc_dep_kind). */
+typedef enum {
+    FMUC_INST_DEP_INDEPENDENT = 0,
+    FMUC_INST_DEP_CONSTANT,
+    FMUC_INST_DEP_FIXED,
+    FMUC_INST_DEP_TUNABLE,
+    FMUC_INST_DEP_DISCRETE,
+    FMUC_INST_DEP_DEPENDENT,
+    FMUC_INST_NDEP
+} fmuc_inst_dep_kind;
+
+/** The per-element dependencies of variable dependent (3.0 fmi3GetVariableDependencies): the
+ *  caller allocates n entries in each array (n from
+ *  fmuc_inst_get_number_of_variable_dependencies); entry k says element element_dep[k] of
+ *  dependent (1-based, 0 = all elements) depends on element element_indep[k] of the variable
+ *  independent[k] by kind[k] (fmi3DependencyKind numbers, fmuc_inst_dep_kind). What the FMU
+ *  writes is unchecked. FMUC_STATUS_NOT_PROVIDED as above. */
+fmuc_status fmuc_inst_get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent,
+                                                size_t *element_dep, fmuc_vr *independent,
+                                                size_t *element_indep, int *kind, size_t n);
+
 /* ---------------------------------------------------------------------------------------------
  * Operations by name: the illegal-call probes and the state tables speak of operations
  * ------------------------------------------------------------------------------------------- */

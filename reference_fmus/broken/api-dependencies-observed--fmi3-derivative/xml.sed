@@ -3,3 +3,6 @@
 # an input the ModelStructure does not declare (FMI 3.0.2 §2.4.8; the model is the good
 # SpringMassDamper, only its description lies; CS reads outputs only and passes).
 s|<ContinuousStateDerivative valueReference="4" dependencies="1 2 6"/>|<ContinuousStateDerivative valueReference="4" dependencies="1 2"/>|
+# the glue serves the model's own dependencies per element, which no longer match the edited
+# ModelStructure: without the flag api-variable-dependencies does not apply
+s|providesPerElementDependencies="true"|providesPerElementDependencies="false"|g
