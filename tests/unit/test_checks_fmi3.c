@@ -541,13 +541,13 @@ Test(fmi3_dynamic, per_element_dependencies_pass_on_the_good_fmus, .timeout = 30
     }
 }
 
-/* api-variable-dependencies--fmi3: after initialization 'h' (vr 1, dependencies="1") also
+/* api-variable-dependencies: after initialization 'h' (vr 1, dependencies="1") also
  * reports a dependency on 'time' (vr 0): a failure naming the variable, its element and the
  * dependency, in both interfaces; the initial dependencies are right. */
 Test(fmi3_dynamic, undeclared_per_element_dependency_fails, .timeout = 300)
 {
     fmuc_result r;
-    cr_expect_eq(run_built3("broken/api-variable-dependencies--fmi3",
+    cr_expect_eq(run_built3("broken/api-variable-dependencies",
                             &fmuc_check_api_variable_dependencies, &r),
                  FMUC_VERDICT_FAIL);
     cr_expect(message_has(&r, "ModelExchange after fmi3ExitInitializationMode: element 1 of "
