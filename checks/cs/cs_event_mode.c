@@ -10,8 +10,9 @@
  * declares that the FMU may do so: an undeclared early return is a should). The
  * intermediateUpdate callback is called within fmi3DoStep with tc <= intermediateUpdateTime <=
  * tc+h (§4.2.2, fmi3-rules D-07).
- * Runs (bounded horizon: a tenth of the default experiment's grid, 10 to 100 steps, cs_util.h;
- * inputs at their start values clamped to [min, max]; each a fresh instance in its own worker):
+ * Runs (bounded horizon: a tenth of the default experiment's grid, 10 to 100 steps, cs_util.h,
+ * the step rounded to a multiple of fixedInternalStepSize when declared; inputs at their start
+ * values clamped to [min, max]; each a fresh instance in its own worker):
  *   (A) eventModeUsed = hasEventMode, earlyReturnAllowed=false, the harness's logging
  *       intermediateUpdate when providesIntermediateUpdate="true";
  *   (B) the same with earlyReturnAllowed=true, when mightReturnEarlyFromDoStep="true" (the run
@@ -212,6 +213,50 @@ out:
     equ_inst_free(&in);
     free(y);
     return 0;
+}
+
+/* The bounded grid of cs_util.h (a tenth of the default experiment's grid, min..max steps),
+ * with a step that is an integer multiple of fixedInternalStepSize when the FMU declares one
+ * (fmi3-rules: the master should use multiples of it; an FMU that integrates in fixed internal
+ * steps cannot reach a communication point between them). */
+static int em_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps, size_t max_steps)
+{
+    const fmuc_md *md = &fmu->md;
+    const fmuc_md_experiment *e = &md->experiment;
+    double hi = md->cs.has_fixed_internal_step_size ? md->cs.fixed_internal_step_size : 0.0;
+    if (!(hi > 0.0) || !isfinite(hi))
+        return csu_plan_init_ex(p, fmu, min_steps, max_steps, 1);
+    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
+    double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
+                    ? e->stop_time
+                    : t0 + 1.0;
+    t1 = fmuc_shared_fixed_step_stop(md, FMUC_IFACE_CS, t0, t1);
+    double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0 &&
+                        e->step_size <= t1 - t0
+                    ? e->step_size
+                    : (t1 - t0) / 500.0;
+    double m = round(dt / hi);
+    dt = (m < 1.0 ? 1.0 : m) * hi;
+    double all = floor((t1 - t0) / dt + 1e-9);
+    size_t n_all = all < 1.0 ? 1 : all > 1e9 ? (size_t)1e9 : (size_t)all;
+    size_t n = (n_all + 9) / 10;
+    if (n < min_steps)
+        n = min_steps;
+    if (n > max_steps)
+        n = max_steps;
+    if (n > n_all)
+        n = n_all;
+    double *t = malloc((n + 1) * sizeof *t);
+    if (!t) {
+        memset(p, 0, sizeof *p);
+        snprintf(p->why, sizeof p->why, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k <= n; k++)
+        t[k] = t0 + (double)k * dt; /* never accumulated */
+    int rc = equ_plan_init_grid_any(p, fmu, FMUC_IFACE_CS, t, n + 1);
+    free(t);
+    return rc;
 }
 
 static double num(const cJSON *a, int i)
@@ -450,18 +495,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     if (!csu_nominal_usable(s, "cs-event-mode", res))
         return;
-    if (csu_plan_init_ex(&p, fmu, CSEM_MIN_STEPS, CSEM_MAX_STEPS, 1) < 0) {
+    if (em_plan_init(&p, fmu, CSEM_MIN_STEPS, CSEM_MAX_STEPS) < 0) {
         fmuc_result_na(res, "%s", p.why[0] ? p.why : "out of memory");
         goto out;
     }
     if (equ_plan_horizon(&p, s, res))
         goto out;
     csu_clamp_inputs(&p);
-    fmuc_result_note(res, "hasEventMode=%s, mightReturnEarlyFromDoStep=%s, "
-                          "providesIntermediateUpdate=%s (<CoSimulation>, line %u); %zu steps "
-                          "from t=%.17g",
-                     has_em ? "true" : "false", might ? "true" : "false", piu ? "true" : "false",
-                     md->cs.line, p.nsteps, p.t[0]);
+    cJSON *evd = fmuc_result_evidence(res);
+    cJSON_AddBoolToObject(evd, "hasEventMode", has_em);
+    cJSON_AddBoolToObject(evd, "mightReturnEarlyFromDoStep", might);
+    cJSON_AddBoolToObject(evd, "providesIntermediateUpdate", piu);
+    cJSON_AddNumberToObject(evd, "steps", (double)p.nsteps);
+    cJSON_AddNumberToObject(evd, "start", p.t[0]);
     for (int r = 0; r < NRUNS; r++) {
         if (r == RUN_B && !might)
             break;
