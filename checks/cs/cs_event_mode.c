@@ -1,15 +1,16 @@
 /* cs-event-mode (FMI 3.0 Co-Simulation only): the instances a master makes when the FMU offers
- * more than plain steps. hasEventMode="true" on <CoSimulation> (FMI 3.0.2 §4.3) says the FMU
+ * more than plain steps. hasEventMode="true" on <CoSimulation> (FMI 3.0.2 §4.4) says the FMU
  * supports Event Mode, so a master may instantiate with eventModeUsed=true (§2.3.1); then
  * fmi3ExitInitializationMode leads to Event Mode (§2.3.3), and after an fmi3DoStep that returns
  * eventHandlingNeeded=true the master calls fmi3EnterEventMode, fmi3UpdateDiscreteStates until
- * discreteStatesNeedUpdate=false and fmi3EnterStepMode (§4.2.1, §4.2.3). With
- * earlyReturnAllowed=false "the FMU must not return early" (§2.3.1: earlyReturn stays false, and
- * the step integrates to tc+h, lastSuccessfulTime reporting the time reached, §4.2.1); with it
+ * discreteStatesNeedUpdate=false and fmi3EnterStepMode (§4.2.1). With
+ * earlyReturnAllowed=false the FMU must not return early (§2.3.1, fmi3-rules C-09: earlyReturn
+ * stays false, and the step integrates to tc+h, lastSuccessfulTime reporting the time reached,
+ * §4.2.1, D-02); with it
  * true an early return stops at lastSuccessfulTime in [tc, tc+h] (mightReturnEarlyFromDoStep
  * declares that the FMU may do so: an undeclared early return is a should). The
  * intermediateUpdate callback is called within fmi3DoStep with tc <= intermediateUpdateTime <=
- * tc+h (§4.2.2, fmi3-rules D-07).
+ * tc+h (§4.2.2, §4.1.1, fmi3-rules D-07).
  * Runs (bounded horizon: a tenth of the default experiment's grid, 10 to 100 steps, cs_util.h,
  * the step rounded to a multiple of fixedInternalStepSize when declared; inputs at their start
  * values clamped to [min, max]; each a fresh instance in its own worker):
@@ -283,7 +284,7 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         if (job->event_mode_used)
             fmuc_result_violation(res, "%s: fmi3InstantiateCoSimulation(eventModeUsed=true, "
                                        "earlyReturnAllowed=%s) returned NULL although <CoSimulation> "
-                                       "(line %u) declares hasEventMode=\"true\" (FMI 3.0.2 §4.3, "
+                                       "(line %u) declares hasEventMode=\"true\" (FMI 3.0.2 §4.4, "
                                        "§2.3.1: a master may then use Event Mode)",
                                   rn, job->early_return_allowed ? "true" : "false", md->cs.line);
         else
@@ -312,7 +313,7 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         iters += (size_t)num(e, E_IT);
         if (failed >= 1 && failed <= 3)
             fmuc_result_violation(res, "%s: %s at t=%.17g (Event Mode %s) returned %s (FMI 3.0.2 "
-                                       "§4.2.1, §4.2.3)",
+                                       "§2.3.3, §4.2.1)",
                                   rn, ev_fn[failed], num(e, E_T),
                                   i == 0 && job->event_mode_used && num(e, E_T) == p->t[0]
                                       ? "after fmi3ExitInitializationMode"
@@ -322,7 +323,7 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
             fmuc_result_violation(res, "%s: the event iteration at t=%.17g did not settle: "
                                        "fmi3UpdateDiscreteStates still returned "
                                        "discreteStatesNeedUpdate=true after %d calls (FMI 3.0.2 "
-                                       "§3.2.3, §4.2.3)",
+                                       "§4.2.1)",
                                   rn, num(e, E_T), (int)num(e, E_IT));
     }
     cJSON_AddNumberToObject(ev, "event_instants", (double)nev);
@@ -366,7 +367,7 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
             if (!might && n_undeclared++ < 1)
                 fmuc_result_warn(res, "%s: fmi3DoStep(t=%.17g, h=%.17g) returned earlyReturn=true "
                                       "although <CoSimulation> (line %u) does not declare "
-                                      "mightReturnEarlyFromDoStep=\"true\" (FMI 3.0.2 §4.3)",
+                                      "mightReturnEarlyFromDoStep=\"true\" (FMI 3.0.2 §4.4)",
                                  rn, tc, h, md->cs.line);
             if (nan_last || !(last >= tc - tol && last <= end + tol)) {
                 if (n_bad_last++ < CSEM_MAX_REPORTED)
@@ -540,7 +541,7 @@ const fmuc_check fmuc_check_cs_event_mode = {
     .id = "cs-event-mode",
     .title = "FMI 3.0 Co-Simulation with Event Mode, early return and the intermediate update "
              "behaves as declared",
-    .spec = "FMI 3.0.2 §2.3.1, §2.3.3, §4.2.1, §4.2.2, §4.2.3, §4.3",
+    .spec = "FMI 3.0.2 §2.3.1, §2.3.3, §4.2.1, §4.2.2, §4.1.1, §4.4",
     .level = FMUC_LEVEL_MUST,
     .why = "A master that uses the Event Mode or early return the FMU declares gets no instance, "
            "misplaced communication points or intermediate updates at impossible times, and "
