@@ -610,10 +610,16 @@ static int initialize(equ_inst *in)
 int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
                          const char *instance_name)
 {
+    return equ_inst_adopt(in, ctx, p, fmuc_inst_instantiate(ctx, (fmuc_iface)p->iface, NULL,
+                                                            instance_name));
+}
+
+int equ_inst_adopt(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p, fmuc_inst *c)
+{
     memset(in, 0, sizeof *in);
     in->ctx = ctx;
     in->p = p;
-    in->c = fmuc_inst_instantiate(ctx, (fmuc_iface)p->iface, NULL, instance_name);
+    in->c = c;
     if (!in->c) {
         if (fmuc_inst_version(ctx) == 1)
             snprintf(in->err, sizeof in->err, "%s returned NULL",

@@ -165,6 +165,9 @@ int equ_inst_start(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
 int equ_inst_instantiate(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p,
                          const char *instance_name);
 int equ_inst_initialize(equ_inst *in);
+/** The first half of equ_inst_start for an instance the caller made itself (FMI 3.0 CS with
+ *  fmuc_inst_instantiate_cs3): c NULL is a failed instantiation (err). 0 or -1 (err). */
+int equ_inst_adopt(equ_inst *in, fmuc_worker_ctx *ctx, const equ_plan *p, fmuc_inst *c);
 /** fmi2Reset, then set up and initialize again as in equ_inst_start. */
 int equ_inst_reset(equ_inst *in);
 /** Record the current values of the plan's variables into row (nout doubles). */

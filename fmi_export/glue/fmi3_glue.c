@@ -1,7 +1,7 @@
 /* Model-agnostic FMI 3.0 glue: all 75 fmi3* functions on the same model API (fmuc_model.h) as the
  * FMI 2.0 glue, so one model.c serves both versions. Model Exchange and Co-Simulation (without
  * Event Mode: hasEventMode="false", eventModeUsed=true is refused at instantiation; DoStep never
- * returns early); Scheduled Execution, clocks, structural parameters and output derivatives
+ * returns early; a model with FMUC_M_CAP_CS_EVENT_MODE has them: see cs_event_step); Scheduled Execution, clocks, structural parameters and output derivatives
  * are not provided (the functions exist, A-17, and return fmi3Error after logging); the
  * per-element dependencies are the model's declared ones, whole variables (§2.2.9). The state machine is one mask of allowed states per function
  * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
@@ -173,6 +173,13 @@ struct fmuc_m_ctx {
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
     unsigned nominal_epoch; /* state-changing event iterations so far */
 #endif
+    /* Co-Simulation with FMUC_M_CAP_CS_EVENT_MODE: the instantiation's eventModeUsed,
+     * earlyReturnAllowed and intermediateUpdate, and the next event time the model announced in
+     * the last fmi3UpdateDiscreteStates (Event Mode) */
+    int cs_event_mode_used, cs_early_return_allowed, cs_next_event_defined;
+    double cs_next_event;
+    fmi3IntermediateUpdateCallback cs_intermediate_update;
+    double cs_defect_tev; /* FMUC_DEFECT_CS_EARLY_RETURN: the event it returned early before */
 };
 
 static const char *const default_categories[] = {"logEvents",      "logStatusWarning",
@@ -752,10 +759,9 @@ fmi3Instance fmi3InstantiateCoSimulation(
     fmi3LogMessageCallback logMessage, fmi3IntermediateUpdateCallback intermediateUpdate)
 {
     (void)visible;
-    (void)earlyReturnAllowed; /* mightReturnEarlyFromDoStep="false": never returns early */
     (void)requiredIntermediateVariables;
-    (void)intermediateUpdate; /* providesIntermediateUpdate="false" */
-    if (eventModeUsed) {
+    int event_mode = (fmuc_model.caps & FMUC_M_CAP_CS_EVENT_MODE) != 0;
+    if (eventModeUsed && !event_mode) {
         /* hasEventMode="false": eventModeUsed=true must be refused (§2.3.1) */
         early_log(logMessage, instanceEnvironment, loggingOn,
                   "fmi3InstantiateCoSimulation: eventModeUsed=true but the FMU declares "
@@ -768,9 +774,17 @@ fmi3Instance fmi3InstantiateCoSimulation(
                   "variable has intermediateUpdate=\"true\"");
         return NULL;
     }
-    return instantiate("fmi3InstantiateCoSimulation", FMUC_FMI3_IFACE_CS, instanceName,
-                       instantiationToken, resourcePath, loggingOn, instanceEnvironment,
-                       logMessage);
+    fmuc_m_ctx *c = instantiate("fmi3InstantiateCoSimulation", FMUC_FMI3_IFACE_CS, instanceName,
+                                instantiationToken, resourcePath, loggingOn, instanceEnvironment,
+                                logMessage);
+    /* without FMUC_M_CAP_CS_EVENT_MODE (mightReturnEarlyFromDoStep and providesIntermediateUpdate
+     * "false") earlyReturnAllowed and intermediateUpdate are not used */
+    if (c && event_mode) {
+        c->cs_event_mode_used = eventModeUsed ? 1 : 0;
+        c->cs_early_return_allowed = earlyReturnAllowed ? 1 : 0;
+        c->cs_intermediate_update = intermediateUpdate;
+    }
+    return c;
 }
 
 fmi3Instance fmi3InstantiateScheduledExecution(
@@ -839,13 +853,15 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance)
     c->dirty = 1;
     c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
     c->state = c->iface == FMUC_FMI3_IFACE_ME ? ST_EM : ST_SM; /* CS: eventModeUsed is false */
+    if (c->iface == FMUC_FMI3_IFACE_CS && c->cs_event_mode_used)
+        c->state = ST_EM; /* §2.3.3: CS with eventModeUsed goes to Event Mode */
     return st;
 }
 
 fmi3Status fmi3EnterEventMode(fmi3Instance instance)
 {
     BEGIN(EnterEventMode);
-    if (c->iface == FMUC_FMI3_IFACE_CS) {
+    if (c->iface == FMUC_FMI3_IFACE_CS && !c->cs_event_mode_used) {
         glog(c, fmi2Error, "fmi3EnterEventMode: the instance was created with eventModeUsed=false");
         return done(c, fmi3Error);
     }
@@ -888,6 +904,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     c->stop_defined = 0;
     c->tol_defined = 0;
     c->terminated = 0;
+    c->cs_next_event_defined = 0; /* Event Mode announces it again */
     c->dirty = 1;
     if (st > fmi3Warning)
         return done(c, st);
@@ -1599,6 +1616,10 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
 #endif
     if (info.terminateSimulation)
         c->terminated = 1;
+    if (c->iface == FMUC_FMI3_IFACE_CS) { /* Event Mode of CS: where DoStep stops for it */
+        c->cs_next_event_defined = info.nextEventTimeDefined != 0;
+        c->cs_next_event = info.nextEventTime;
+    }
     return st;
 }
 
@@ -1842,6 +1863,36 @@ static fmi3Status rk4_step(fmuc_m_ctx *c, double tc, double h)
     return st;
 }
 
+/* Where a Co-Simulation step ends (FMUC_M_CAP_CS_EVENT_MODE): at tc+h, or at the announced
+ * event inside it when earlyReturnAllowed (*early); *at_event when it ends at that event. */
+static void cs_event_step(fmuc_m_ctx *c, double tc, double h, double *h_eff, int *early,
+                          int *at_event)
+{
+    *h_eff = h;
+    *early = *at_event = 0;
+    if (!c->cs_next_event_defined || !(c->desc->caps & FMUC_M_CAP_CS_EVENT_MODE))
+        return;
+    double tev = c->cs_next_event, end = tc + h;
+#ifdef FMUC_DEFECT_CS_EARLY_RETURN
+    /* broken FMU (cs-event-mode): the step that reaches an announced event returns early half
+     * way, also when earlyReturnAllowed=false (§2.3.1 forbids it); the step after it goes on */
+    if (tev <= end + time_tol(tev, end) && c->cs_defect_tev != tev) {
+        c->cs_defect_tev = tev;
+        *h_eff = 0.5 * h;
+        *early = 1;
+        return;
+    }
+#endif
+    if (fabs(tev - end) <= time_tol(tev, end)) {
+        *at_event = 1;
+        return;
+    }
+    if (c->cs_early_return_allowed && tev > tc + time_tol(tev, tc) && tev < end) {
+        *h_eff = tev - tc;
+        *early = *at_event = 1;
+    }
+}
+
 fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoint,
                       fmi3Float64 communicationStepSize,
                       fmi3Boolean noSetFMUStatePriorToCurrentPoint,
@@ -1879,16 +1930,31 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
     }
 #endif
     fmi3Status st;
+    /* FMUC_M_CAP_CS_EVENT_MODE: an announced event inside the step ends it there when early
+     * return is allowed (§4.2.1); reaching it raises eventHandlingNeeded with eventModeUsed */
+    double h_eff = h;
+    int early = 0, at_event = 0;
+    cs_event_step(c, tc, h, &h_eff, &early, &at_event);
     if (c->desc->do_step)
-        st = st3(c->desc->do_step(c, c->data, tc, h));
+        st = st3(c->desc->do_step(c, c->data, tc, h_eff));
     else
-        st = rk4_step(c, tc, h);
+        st = rk4_step(c, tc, h_eff);
     c->dirty = 1;
     *eventHandlingNeeded = false;
     *terminateSimulation = false;
-    *earlyReturn = false; /* mightReturnEarlyFromDoStep="false" */
+    *earlyReturn = false; /* without FMUC_M_CAP_CS_EVENT_MODE: mightReturnEarlyFromDoStep="false" */
     if (st <= fmi3Warning) {
-        c->time = tc + h;
+        c->time = tc + h_eff;
+        *earlyReturn = early != 0;
+        *eventHandlingNeeded = at_event && c->cs_event_mode_used;
+        if (at_event)
+            c->cs_next_event_defined = 0; /* Event Mode announces the next one */
+        if (c->cs_intermediate_update) {
+            /* the step is finished: no variable access, no early return (§4.2.2) */
+            fmi3Boolean req = false;
+            fmi3Float64 req_t = 0.0;
+            c->cs_intermediate_update(c->env, c->time, false, false, true, false, &req, &req_t);
+        }
     } else if (st == fmi3Discard) {
         c->time = tc;
     } else {

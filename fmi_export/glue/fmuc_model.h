@@ -102,6 +102,11 @@ typedef struct fmuc_m_alias {
 #define FMUC_M_CAP_VAR_STEP 0x020u               /* canHandleVariableCommunicationStepSize */
 #define FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED 0x040u
 #define FMUC_M_CAP_ONCE_PER_PROCESS 0x080u       /* canBeInstantiatedOnlyOncePerProcess (XML only) */
+/* FMI 3.0 Co-Simulation: hasEventMode, mightReturnEarlyFromDoStep, providesIntermediateUpdate
+ * (fmi3_glue.c: Event Mode after a step that reaches the event time announced by the model's
+ * event_update, an early return at an announced event inside a step when earlyReturnAllowed, the
+ * intermediateUpdate callback at the end of every step); other versions ignore it */
+#define FMUC_M_CAP_CS_EVENT_MODE 0x100u
 
 /* fmuc_m_desc.experiment.flags */
 #define FMUC_M_EXP_START 0x1u

@@ -518,9 +518,10 @@ static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
     if (cs) {
         fmuc_mdx_attr(f, "canHandleVariableCommunicationStepSize",
              (d->caps & FMUC_M_CAP_VAR_STEP) ? "true" : "false");
-        fmuc_mdx_attr(f, "hasEventMode", "false");
-        fmuc_mdx_attr(f, "providesIntermediateUpdate", "false");
-        fmuc_mdx_attr(f, "mightReturnEarlyFromDoStep", "false");
+        const char *ev = (d->caps & FMUC_M_CAP_CS_EVENT_MODE) ? "true" : "false";
+        fmuc_mdx_attr(f, "hasEventMode", ev);
+        fmuc_mdx_attr(f, "providesIntermediateUpdate", ev);
+        fmuc_mdx_attr(f, "mightReturnEarlyFromDoStep", ev);
     }
     fputs("/>\n", f);
 }

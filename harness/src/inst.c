@@ -692,3 +692,34 @@ fmuc_status fmuc_inst_get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent
     fmuc_inst__gout_end(in, &gk, "dependencyKinds");
     return st;
 }
+
+fmuc_inst *fmuc_inst_instantiate_cs3(fmuc_worker_ctx *ctx, const fmuc_inst_cs3_options *o)
+{
+    fmuc_inst_args a;
+    if (fmuc_inst_version(ctx) != 3)
+        return NULL;
+    fmuc_inst_args_init(&a);
+    if (o->name)
+        a.name = o->name;
+    a.cs_event_mode_used = o->event_mode_used != 0;
+    a.cs_early_return_allowed = o->early_return_allowed != 0;
+    a.cs_intermediate_update = o->intermediate_update != 0;
+    return fmuc_inst_instantiate_ex(ctx, FMUC_IFACE_CS, &a);
+}
+
+fmuc_status fmuc_inst_enter_step_mode(fmuc_inst *in)
+{
+    if (!in->ops->enter_step_mode)
+        return FMUC_STATUS_NOT_PROVIDED;
+    return in->ops->enter_step_mode(in);
+}
+
+size_t fmuc_inst_intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **calls,
+                                  size_t *nkept)
+{
+    *calls = NULL;
+    *nkept = 0;
+    if (!in->ops->intermediate_log)
+        return 0;
+    return in->ops->intermediate_log(in, calls, nkept);
+}

@@ -1,8 +1,8 @@
 /* FMI 3.0 behind the instance API (FMI 3.0.2 §2.3, §3.2, §4.2): the 75 functions of
  * FMUC_FMI3_FUNCTIONS resolved in the library opened by fmuc_loader__open, each call traced with
  * the version's own text ("fmi3DoStep(t=0, h=0.1, noSet=0)"), the FMI 3.0 callbacks (logMessage
- * with the worker as instanceEnvironment; no intermediate update callback: eventModeUsed and
- * earlyReturnAllowed are false), and what differs from the neutral API: no fmi3SetupExperiment
+ * with the worker as instanceEnvironment; Co-Simulation with eventModeUsed = earlyReturnAllowed =
+ * false and no intermediate update callback unless fmuc_inst_instantiate_cs3 asks for them), and what differs from the neutral API: no fmi3SetupExperiment
  * (the experiment goes to fmi3EnterInitializationMode), fmi3Boolean and fmi3Clock are bool
  * (converted from and to the API's int arrays), Enumerations are Int64 calls, fmi3DoStep returns
  * its flags (kept for fmuc_inst_cs_status). This file is the only place that calls FMI 3.0
@@ -180,7 +180,53 @@ static void lib_free_null(const void *lib)
 /* What an instance keeps: the resource path it was given (the FMU may hold on to it). */
 typedef struct fmi3_priv {
     char resource_path[4096];
+    /* cs-event-mode: the intermediateUpdate calls (fmuc_inst_intermediate_log) and the step in
+     * progress */
+    fmuc_worker_ctx *ctx;
+    int iu_on;
+    double step_tc, step_h;
+    size_t iu_total;
+    fmuc_inst_iu_call iu[FMUC_INST_IU_KEPT];
 } fmi3_priv;
+
+/* The harness's intermediateUpdate (FMI 3.0.2 §4.2.2): logs the call against the instance whose
+ * fmi3DoStep is running (else the last one made with the callback, flagged as outside a step);
+ * never asks for an early return and accesses no variable. */
+static void intermediate_update(fmi3InstanceEnvironment env, fmi3Float64 time,
+                                fmi3Boolean setRequested,
+                                fmi3Boolean getAllowed, fmi3Boolean stepFinished,
+                                fmi3Boolean canReturnEarly, fmi3Boolean *earlyReturnRequested,
+                                fmi3Float64 *earlyReturnTime)
+{
+    fmuc_worker_ctx *ctx = (fmuc_worker_ctx *)env;
+    fmi3_priv *p;
+    unsigned flags = 0;
+    if (earlyReturnRequested)
+        *earlyReturnRequested = false;
+    if (earlyReturnTime)
+        *earlyReturnTime = 0.0;
+    if (!ctx)
+        return;
+    p = ctx->iu_active;
+    if (!p) {
+        p = ctx->iu_last;
+        flags |= FMUC_INST_IU_OUTSIDE_DO_STEP;
+    }
+    if (!p || p->ctx != ctx)
+        return;
+    flags |= (setRequested ? FMUC_INST_IU_SET_REQUESTED : 0) |
+             (getAllowed ? FMUC_INST_IU_GET_ALLOWED : 0) |
+             (stepFinished ? FMUC_INST_IU_STEP_FINISHED : 0) |
+             (canReturnEarly ? FMUC_INST_IU_CAN_RETURN_EARLY : 0);
+    if (p->iu_total < FMUC_INST_IU_KEPT)
+        p->iu[p->iu_total] = (fmuc_inst_iu_call){time,
+                                                 flags & FMUC_INST_IU_OUTSIDE_DO_STEP ? NAN
+                                                                                      : p->step_tc,
+                                                 flags & FMUC_INST_IU_OUTSIDE_DO_STEP ? NAN
+                                                                                      : p->step_h,
+                                                 flags};
+    p->iu_total++;
+}
 
 static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
 {
@@ -220,25 +266,39 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     fmuc_trace__str(e, 1, token);
     e->i[1] = a->visible;
     e->i[2] = a->logging_on;
-    e->i[3] = 0; /* eventModeUsed */
-    e->i[0] = 0; /* earlyReturnAllowed */
+    e->i[3] = a->cs_event_mode_used != 0;      /* eventModeUsed */
+    e->i[0] = a->cs_early_return_allowed != 0; /* earlyReturnAllowed */
+    p->ctx = ctx;
+    p->iu_on = in->iface == FMUC_IFACE_CS && a->cs_intermediate_update;
+    p->step_tc = p->step_h = NAN;
+    if (p->iu_on)
+        ctx->iu_last = p;
     fmuc_trace__go(ctx, e);
     if (in->iface == FMUC_IFACE_CS)
         c = L->fmi3InstantiateCoSimulation(a->name, token, res, a->visible != 0,
-                                           a->logging_on != 0, false, false, NULL, 0,
+                                           a->logging_on != 0, a->cs_event_mode_used != 0,
+                                           a->cs_early_return_allowed != 0, NULL, 0,
                                            (fmi3InstanceEnvironment)ctx,
-                                           fmuc_callbacks__fmi3_log, NULL);
+                                           fmuc_callbacks__fmi3_log,
+                                           p->iu_on ? intermediate_update : NULL);
     else
         c = L->fmi3InstantiateModelExchange(a->name, token, res, a->visible != 0,
                                             a->logging_on != 0, (fmi3InstanceEnvironment)ctx,
                                             fmuc_callbacks__fmi3_log);
     fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
+    if (!c && ctx->iu_last == p)
+        ctx->iu_last = NULL; /* the handle and its log go */
     return c;
 }
 
 static void free_instance(fmuc_inst *in)
 {
+    fmi3_priv *p = in->priv;
     free_call(L_(in), I_(in));
+    if (p && in->ctx->iu_last == p)
+        in->ctx->iu_last = NULL; /* the log goes with the handle */
+    if (p && in->ctx->iu_active == p)
+        in->ctx->iu_active = NULL;
 }
 
 static fmuc_status set_debug_logging(fmuc_inst *in, int on, size_t ncat, const char *const cats[])
@@ -457,9 +517,17 @@ static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
     e->d[0] = t;
     e->d[1] = h;
     e->i[0] = no_set_prior;
+    fmi3_priv *p = in->priv;
+    void *active = L->ctx->iu_active;
+    if (p) {
+        p->step_tc = t;
+        p->step_h = h;
+        L->ctx->iu_active = p;
+    }
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3DoStep(I_(in), t, h, no_set_prior != 0, &ehn, &term, &early, &last);
     fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    L->ctx->iu_active = active;
     in->last_step.event_handling_needed = ehn;
     in->last_step.terminate_simulation = term;
     in->last_step.early_return = early;
@@ -644,6 +712,20 @@ static fmuc_status get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent, s
                                           (fmi3DependencyKind *)kind, n));
 }
 
+/* ---- Co-Simulation Event Mode and intermediate update (cs-event-mode) ---------------------- */
+
+SIMPLE_(enter_step_mode, fmi3EnterStepMode)
+
+static size_t intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **calls, size_t *nkept)
+{
+    const fmi3_priv *p = in->priv;
+    if (!p || !p->iu_on)
+        return 0;
+    *calls = p->iu;
+    *nkept = p->iu_total < FMUC_INST_IU_KEPT ? p->iu_total : FMUC_INST_IU_KEPT;
+    return p->iu_total;
+}
+
 const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
     .op_names = op_names,
@@ -689,4 +771,6 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .get_adjoint_derivative = get_adjoint_derivative,
     .get_number_of_variable_dependencies = get_number_of_variable_dependencies,
     .get_variable_dependencies = get_variable_dependencies,
+    .enter_step_mode = enter_step_mode,
+    .intermediate_log = intermediate_log,
 };

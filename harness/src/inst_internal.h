@@ -108,6 +108,11 @@ typedef struct fmuc_inst_ops {
                                              fmuc_vr *independent, size_t *element_indep,
                                              int *kind, size_t n);
     fmuc_status (*cs_integer_status)(fmuc_inst *in, fmuc_inst_query q, int *value);
+    /* FMI 3.0 Co-Simulation (NULL: not in the version): fmi3EnterStepMode, and the log of the
+     * intermediateUpdate callback */
+    fmuc_status (*enter_step_mode)(fmuc_inst *in);
+    size_t (*intermediate_log)(const fmuc_inst *in, const fmuc_inst_iu_call **calls,
+                               size_t *nkept);
 } fmuc_inst_ops;
 
 struct fmuc_inst {

@@ -169,6 +169,10 @@ struct fmuc_worker_ctx {
     void *libm;               /* loader.c: libm opened first in the FMU's own link-map */
     long lmid;                /* namespace (its global scope), and that namespace's id */
     const char *phase_label;  /* label last copied into sh->phase by fmuc_worker_phase_at */
+    /* inst_fmi3.c: the intermediateUpdate log (fmi3_priv) of the instance whose fmi3DoStep is
+     * running (iu_active), and of the last instance made with the callback (iu_last: a call
+     * outside any step is logged there) */
+    void *iu_active, *iu_last;
 };
 
 /* trace.c */

@@ -1578,3 +1578,78 @@ Test(fmi3_inputs, feedthrough_follows_a_table_of_every_scalar_type, .timeout = 1
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+/* ------------------------------------------------------------ cs-event-mode (FMI 3.0 CS) */
+
+static double em_count(const fmuc_result *r, const char *run, const char *key)
+{
+    const cJSON *o = r->evidence ? cJSON_GetObjectItemCaseSensitive(r->evidence, run) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+}
+
+/* Stair 3.0 declares hasEventMode, mightReturnEarlyFromDoStep and providesIntermediateUpdate
+ * (FMUC_M_CAP_CS_EVENT_MODE): both runs pass, with Event Mode after initialization and after
+ * the step that reaches t=1, and the intermediate update at every step. */
+Test(fmi3_cs_event_mode, stair_passes_with_event_mode_and_intermediate_update, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/Stair", &fmuc_check_cs_event_mode, &r), FMUC_VERDICT_PASS);
+    static const char *const runs[] = {"run A (earlyReturnAllowed=false)",
+                                       "run B (earlyReturnAllowed=true)"};
+    for (size_t i = 0; i < 2; i++) {
+        cr_expect_eq(em_count(&r, runs[i], "event_instants"), 2, "%s", runs[i]);
+        cr_expect_eq(em_count(&r, runs[i], "event_handling_needed"), 1, "%s", runs[i]);
+        cr_expect_eq(em_count(&r, runs[i], "early_returns"), 0, "%s", runs[i]);
+        cr_expect_eq(em_count(&r, runs[i], "intermediate_update_calls"),
+                     em_count(&r, runs[i], "do_steps"), "%s", runs[i]);
+    }
+    fmuc_result_clear(&r);
+}
+
+/* BouncingBall 3.0 of the project declares none of the flags: not applicable, saying so. */
+Test(fmi3_cs_event_mode, not_applicable_without_the_flags, .timeout = 120)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_cs_event_mode, &r),
+                 FMUC_VERDICT_NA);
+    cr_expect(message_has(&r, "hasEventMode", "mightReturnEarlyFromDoStep"));
+    fmuc_result_clear(&r);
+}
+
+/* The broken fixture returns early although earlyReturnAllowed=false: run A fails naming the
+ * step and the argument; run B (early return allowed) is not faulted for it. */
+Test(fmi3_cs_event_mode, early_return_without_permission_fails, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/cs-event-mode", &fmuc_check_cs_event_mode, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "run A (earlyReturnAllowed=false): fmi3DoStep(t=0.9",
+                          "earlyReturnAllowed=false (FMI 3.0.2 §2.3.1"));
+    cr_expect_not(message_has(&r, "run B", NULL));
+    fmuc_result_clear(&r);
+}
+
+/* Reference-FMUs 3.0: Roberts declares hasEventMode="true" and refuses eventModeUsed=true
+ * ("Event Mode is not supported."): a failure naming the instantiation; the others pass or are
+ * not applicable (Clocks has no binary for this platform). */
+Test(fmi3_cs_event_mode, reference_fmus, .timeout = 600)
+{
+    char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 32);
+    if (n == 0)
+        cr_skip("no FMI 3.0 Reference-FMUs in %s/reference-fmus/fmi3", FMUC_SHARED_DIR);
+    for (size_t i = 0; i < n; i++) {
+        fmuc_result r;
+        fmuc_verdict v = run_file3(paths[i], &fmuc_check_cs_event_mode, &r);
+        if (strstr(paths[i], "/Roberts.fmu")) {
+            cr_expect_eq(v, FMUC_VERDICT_FAIL, "%s", paths[i]);
+            cr_expect(message_has(&r, "fmi3InstantiateCoSimulation(eventModeUsed=true",
+                                  "hasEventMode=\"true\""));
+        } else {
+            cr_expect(v == FMUC_VERDICT_PASS || v == FMUC_VERDICT_NA, "%s: %s", paths[i],
+                      r.nmessages ? r.messages[0] : "");
+        }
+        fmuc_result_clear(&r);
+    }
+}

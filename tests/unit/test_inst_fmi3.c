@@ -425,3 +425,111 @@ Test(inst_fmi3, operation_names_are_the_fmi3_functions)
     char b[32];
     cr_assert_str_eq(fmuc_status_name(3, 2, b, sizeof b), "fmi3Discard");
 }
+
+/* ------------------------------------------ Co-Simulation with Event Mode (cs-event-mode) */
+
+#define STAIR3 FMUC_FMU_DIR "/fmi3/good/Stair.fmu"
+
+static void open_stair3(void)
+{
+    open_path(STAIR3);
+}
+
+/* Stair 3.0 (FMUC_M_CAP_CS_EVENT_MODE) made with eventModeUsed=true, earlyReturnAllowed as the
+ * payload says and the logging intermediateUpdate: Event Mode after initialization, steps of
+ * 0.3 s to 2.1 s (events at 1 s and 2 s inside steps), the event iteration after each
+ * eventHandlingNeeded, the intermediateUpdate log. */
+static int session_cs_event_mode(fmuc_worker_ctx *ctx, void *payload)
+{
+    int early_allowed = payload != NULL;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst_cs3_options opt = {"t3ev", 1, early_allowed, 1};
+    fmuc_inst *in = fmuc_inst_instantiate_cs3(ctx, &opt);
+    if (!in)
+        return 1;
+    fmuc_inst_experiment e = {0, 0.0, 0.0, 1, 10.0};
+    fmuc_inst_event_info ev;
+    fmuc_inst_step_info info;
+    int st = fmuc_inst_setup_experiment(in, &e);
+    st |= fmuc_inst_enter_initialization_mode(in);
+    st |= fmuc_inst_exit_initialization_mode(in);
+    st |= fmuc_inst_update_discrete_states(in, &ev); /* Event Mode after initialization */
+    cJSON_AddNumberToObject(reply, "next_event", ev.next_event_time);
+    st |= fmuc_inst_enter_step_mode(in);
+    int early = 0, ehn = 0;
+    double t = 0.0, last_early = NAN;
+    for (int k = 0; k < 20 && st == 0 && t < 2.1 - 1e-9; k++) {
+        double h = fmin(0.3, 2.1 - t);
+        st |= fmuc_inst_do_step(in, t, h, 0, &info);
+        early += info.early_return;
+        if (info.early_return)
+            last_early = info.last_successful_time;
+        t = info.last_successful_time;
+        if (info.event_handling_needed) {
+            ehn++;
+            st |= fmuc_inst_enter_event_mode(in);
+            st |= fmuc_inst_update_discrete_states(in, &ev);
+            st |= fmuc_inst_enter_step_mode(in);
+        }
+    }
+    const fmuc_inst_iu_call *calls;
+    size_t nkept, total = fmuc_inst_intermediate_log(in, &calls, &nkept);
+    int inside = 1;
+    for (size_t i = 0; i < nkept; i++)
+        inside &= calls[i].time >= calls[i].tc && calls[i].time <= calls[i].tc + calls[i].h + 1e-9 &&
+                  (calls[i].flags & FMUC_INST_IU_STEP_FINISHED) &&
+                  !(calls[i].flags & FMUC_INST_IU_OUTSIDE_DO_STEP);
+    cJSON_AddNumberToObject(reply, "st", st);
+    cJSON_AddNumberToObject(reply, "t", t);
+    cJSON_AddNumberToObject(reply, "early", early);
+    cJSON_AddNumberToObject(reply, "last_early", isfinite(last_early) ? last_early : -1.0);
+    cJSON_AddNumberToObject(reply, "ehn", ehn);
+    cJSON_AddNumberToObject(reply, "iu_total", (double)total);
+    cJSON_AddNumberToObject(reply, "iu_kept", (double)nkept);
+    cJSON_AddNumberToObject(reply, "iu_inside", inside);
+    fmuc_inst_terminate(in);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+static void run_payload(fmuc_worker_fn fn, void *payload, fmuc_worker_outcome *o)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, &fmu, NULL);
+    cr_assert_eq(fmuc_worker_run(&spec, fn, payload, o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o->end, FMUC_WORKER_OK, "worker ended %s (%s)", fmuc_worker_end_name(o->end),
+                 o->detail);
+}
+
+Test(inst_fmi3, cs_event_mode_early_return_and_intermediate_update, .init = open_stair3,
+     .fini = close_fmu, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    /* earlyReturnAllowed=false: steps end at tc+h, the events are taken inside the steps */
+    run_payload(session_cs_event_mode, NULL, &o);
+    cr_assert_eq(o.fn_status, 0);
+    cr_assert_eq(num(&o, "st"), 0);
+    cr_assert_eq(num(&o, "next_event"), 1.0);
+    cr_assert_eq(num(&o, "early"), 0);
+    cr_assert_eq(num(&o, "ehn"), 0);
+    cr_assert_float_eq(num(&o, "t"), 2.1, 1e-9);
+    cr_assert_eq(num(&o, "iu_total"), num(&o, "iu_kept"));
+    cr_assert_geq(num(&o, "iu_total"), 7);
+    cr_assert_eq(num(&o, "iu_inside"), 1);
+    cr_assert(traced(&o, "fmi3InstantiateCoSimulation(instanceName=\"t3ev\"", "non-NULL"));
+    cr_assert(traced(&o, "fmi3EnterStepMode", "fmi3OK"));
+    fmuc_worker_outcome_free(&o);
+    /* earlyReturnAllowed=true: the step over t=1 returns early there, Event Mode follows */
+    static int yes = 1;
+    run_payload(session_cs_event_mode, &yes, &o);
+    cr_assert_eq(o.fn_status, 0);
+    cr_assert_eq(num(&o, "st"), 0);
+    cr_assert_eq(num(&o, "early"), 2);
+    cr_assert_float_eq(num(&o, "last_early"), 2.0, 1e-9);
+    cr_assert_eq(num(&o, "ehn"), 2);
+    cr_assert_float_eq(num(&o, "t"), 2.1, 1e-9);
+    cr_assert_eq(num(&o, "iu_inside"), 1);
+    cr_assert(traced(&o, "fmi3EnterEventMode", "fmi3OK"));
+    fmuc_worker_outcome_free(&o);
+}

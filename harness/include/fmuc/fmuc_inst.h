@@ -6,7 +6,8 @@
  * t=0, h=0.1, noSet=0)"). FMI 2.0 (harness/src/inst_fmi2.c), FMI 1.0 (inst_fmi1.c: the
  * <modelIdentifier>_fmiXxx functions, traced unprefixed) and FMI 3.0 Model Exchange and
  * Co-Simulation (harness/src/inst_fmi3.c) are implemented. FMI 3.0 instances are created with
- * eventModeUsed = earlyReturnAllowed = false and no intermediate update callback.
+ * eventModeUsed = earlyReturnAllowed = false and no intermediate update callback, unless made by
+ * fmuc_inst_instantiate_cs3 (end of this file).
  *
  * Typical use inside a worker function (fmuc_worker.h):
  *
@@ -159,6 +160,13 @@ typedef struct fmuc_inst_args {
     int as_iface;              /* -1 (args_init): the interface of the library; else instantiate
                                   this fmuc_iface from the library loaded for the other one (the
                                   probe of an undeclared interface type) */
+    /* FMI 3.0 Co-Simulation only (0 after args_init; ignored elsewhere): the arguments
+     * eventModeUsed and earlyReturnAllowed of fmi3InstantiateCoSimulation, and whether the
+     * harness's intermediateUpdate callback is passed (it logs every call, see
+     * fmuc_inst_intermediate_log; it never requests an early return) */
+    int cs_event_mode_used;
+    int cs_early_return_allowed;
+    int cs_intermediate_update;
 } fmuc_inst_args;
 void fmuc_inst_args_init(fmuc_inst_args *a);
 
@@ -412,5 +420,46 @@ typedef enum { FMUC_INST_OPS(FMUC_INST_OP_ENUM_) FMUC_INST_NOPS } fmuc_inst_op;
 /** The version's function for an operation ("fmi2NewDiscreteStates" for
  *  FMUC_INST_OP_UPDATE_DISCRETE_STATES in version 2), NULL when the version has none. */
 const char *fmuc_inst_op_name(int version, fmuc_inst_op op);
+
+/* ---------------------------------------------------------------------------------------------
+ * FMI 3.0 Co-Simulation: Event Mode, early return, intermediate update (cs-event-mode)
+ * ------------------------------------------------------------------------------------------- */
+
+/** How an FMI 3.0 Co-Simulation instance is made (FMI 3.0.2 §2.3.1, §4.2): eventModeUsed,
+ *  earlyReturnAllowed, and the harness's intermediateUpdate callback (requiredIntermediate-
+ *  Variables stay empty). name NULL: "fmucheck". */
+typedef struct fmuc_inst_cs3_options {
+    const char *name;
+    int event_mode_used;
+    int early_return_allowed;
+    int intermediate_update;
+} fmuc_inst_cs3_options;
+/** Load (when not yet loaded) and instantiate FMI 3.0 Co-Simulation with the options; NULL when
+ *  the library does not load, the FMU is not FMI 3.0 or fmi3InstantiateCoSimulation returned
+ *  NULL. */
+fmuc_inst *fmuc_inst_instantiate_cs3(fmuc_worker_ctx *ctx, const fmuc_inst_cs3_options *o);
+
+/** FMI 3.0 Co-Simulation Event Mode -> Step Mode (fmi3EnterStepMode); NOT_PROVIDED elsewhere.
+ *  (Step Mode -> Event Mode is fmuc_inst_enter_event_mode.) */
+fmuc_status fmuc_inst_enter_step_mode(fmuc_inst *in);
+
+/** One call of the intermediateUpdate callback, as the harness logged it: the arguments, the
+ *  communication step in progress (tc, h of the fmi3DoStep the call came from; NaN outside a
+ *  step) and the flags below. */
+typedef struct fmuc_inst_iu_call {
+    double time;   /* intermediateUpdateTime */
+    double tc, h;  /* the fmi3DoStep in progress */
+    unsigned flags;
+} fmuc_inst_iu_call;
+#define FMUC_INST_IU_SET_REQUESTED 0x02u
+#define FMUC_INST_IU_GET_ALLOWED 0x04u
+#define FMUC_INST_IU_STEP_FINISHED 0x08u
+#define FMUC_INST_IU_CAN_RETURN_EARLY 0x10u
+#define FMUC_INST_IU_OUTSIDE_DO_STEP 0x20u /* called while no fmi3DoStep of it was running */
+#define FMUC_INST_IU_KEPT 1024             /* calls kept per instance (the count goes on) */
+/** The intermediateUpdate calls logged for in (at most FMUC_INST_IU_KEPT, the first ones) in
+ *  *calls; returns how many were made in all. 0 for an instance without the callback. */
+size_t fmuc_inst_intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **calls,
+                                  size_t *nkept);
 
 #endif

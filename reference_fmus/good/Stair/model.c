@@ -2,7 +2,9 @@
  * counter (Integer output) starts at 1 and goes up by one at t = 1, 2, ... s (announced as
  * nextEventTime) until it reaches 10; x = integral of counter over time is a continuous state
  * (der(x) = counter), so a host that misses or shifts a time event gets a visibly wrong x.
- * CS: own exact do_step (piecewise-linear x, events at the whole seconds). */
+ * CS: own exact do_step (piecewise-linear x, events at the whole seconds); FMI 3.0 CS also with
+ * Event Mode, early return and the intermediate update (FMUC_M_CAP_CS_EVENT_MODE: the glue stops
+ * at the nextEventTime of Event Mode). */
 #include <math.h>
 #include <stddef.h>
 
@@ -93,7 +95,7 @@ const fmuc_m_desc fmuc_model = {
     .description = "Integer stair with time events every second and its integral",
     .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
-            FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED,
+            FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED | FMUC_M_CAP_CS_EVENT_MODE,
     .vars = vars,
     .nvars = sizeof vars / sizeof vars[0],
     .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
