@@ -692,3 +692,6 @@ fmuc_status fmuc_inst_get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent
     fmuc_inst__gout_end(in, &gk, "dependencyKinds");
     return st;
 }
+
+fmuc_status fmuc_inst_enter_configuration_mode(fmuc_inst *in) { DISPATCH0_(enter_configuration_mode); }
+fmuc_status fmuc_inst_exit_configuration_mode(fmuc_inst *in) { DISPATCH0_(exit_configuration_mode); }

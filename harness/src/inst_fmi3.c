@@ -644,6 +644,11 @@ static fmuc_status get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent, s
                                           (fmi3DependencyKind *)kind, n));
 }
 
+/* ---- Configuration / Reconfiguration Mode (§3.2, §4.2) ------------------------------------ */
+
+SIMPLE_(enter_configuration_mode, fmi3EnterConfigurationMode)
+SIMPLE_(exit_configuration_mode, fmi3ExitConfigurationMode)
+
 const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
     .op_names = op_names,
@@ -689,4 +694,6 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .get_adjoint_derivative = get_adjoint_derivative,
     .get_number_of_variable_dependencies = get_number_of_variable_dependencies,
     .get_variable_dependencies = get_variable_dependencies,
+    .enter_configuration_mode = enter_configuration_mode,
+    .exit_configuration_mode = exit_configuration_mode,
 };

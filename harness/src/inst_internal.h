@@ -108,6 +108,10 @@ typedef struct fmuc_inst_ops {
                                              fmuc_vr *independent, size_t *element_indep,
                                              int *kind, size_t n);
     fmuc_status (*cs_integer_status)(fmuc_inst *in, fmuc_inst_query q, int *value);
+    /* Configuration / Reconfiguration Mode (3.0 fmi3EnterConfigurationMode /
+     * fmi3ExitConfigurationMode; NULL: not in the version) */
+    fmuc_status (*enter_configuration_mode)(fmuc_inst *in);
+    fmuc_status (*exit_configuration_mode)(fmuc_inst *in);
 } fmuc_inst_ops;
 
 struct fmuc_inst {
