@@ -15,7 +15,8 @@
  *   FMI 3.0.2 §2.3.2, §3.2.1 (C-27, C-28): ME vector arguments use the current sizes.
  * Probe (one instance per interface): instantiate; fmi3EnterConfigurationMode; each integer
  * structural parameter set to another valid value (start+1 within max, else start-1 within min,
- * at least 1 when it dimensions an array); fmi3ExitConfigurationMode; the parameter and input
+ * at least 1 when it dimensions an array), each Boolean one to its start value (another value
+ * may change the equations, not only sizes); fmi3ExitConfigurationMode; the parameter and input
  * arrays they dimension set with their new element counts (the start values cycled);
  * initialization; every array they dimension read with its new count (OK and finite); five
  * intervals (CS fmi3DoStep, ME RK4 with the new number of states); then, with tunable
@@ -133,6 +134,7 @@ static void put_int(fmuc_inst_base b, void *buf, double v)
     case FMUC_INST_INT32: *(int32_t *)buf = (int32_t)v; break;
     case FMUC_INST_UINT32: *(uint32_t *)buf = (uint32_t)v; break;
     case FMUC_INST_INT64: *(int64_t *)buf = (int64_t)v; break;
+    case FMUC_INST_BOOLEAN: *(int *)buf = v != 0.0; break;
     default: *(uint64_t *)buf = (uint64_t)v; break;
     }
 }
@@ -198,10 +200,10 @@ static int configure(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp
     fmuc_status st = fmuc_inst_enter_configuration_mode(in);
     if (!apiu_ok(st)) {
         finding(reply, "fail",
-                "%s: fmi3EnterConfigurationMode from %s returned %s; the FMU declares %s "
+                "%s: fmi3EnterConfigurationMode from %s returned %s; the FMU declares %s"
                 "structural parameters, so it enters %s (§3.2/§4.2, transitions to %s)",
                 iname, from, stname(st, sb, sizeof sb),
-                strcmp(mode, "Configuration Mode") == 0 ? "" : "tunable", mode, mode);
+                strcmp(mode, "Configuration Mode") == 0 ? "" : "tunable ", mode, mode);
         return -1;
     }
     if (set_sps(reply, in, md, sp, mode, iname) < 0)
@@ -365,9 +367,20 @@ static void choose(cJSON *reply, const fmuc_md *md, cm_sp *sp)
 {
     for (size_t i = 0; i < md->nvars && sp->n < MAX_SP; i++) {
         const fmuc_md_var *v = &md->vars[i];
-        if (v->causality != FMUC_CAUS_STRUCTURAL_PARAMETER || !is_int_base(v->base) ||
+        if (v->causality != FMUC_CAUS_STRUCTURAL_PARAMETER ||
             !(v->has & FMUC_HAS_VALUE_REFERENCE) || !(v->has & FMUC_HAS_START) ||
             !isfinite(v->start))
+            continue;
+        if (v->base == FMUC_BT_BOOLEAN) {
+            /* what another value does to the model is unknown (it may change the equations,
+             * not only sizes): set to its start value, the transitions and the set judged */
+            sp->var[sp->n] = i;
+            sp->vr[sp->n] = v->value_reference;
+            sp->start[sp->n] = sp->cur[sp->n] = v->start != 0.0;
+            sp->n++;
+            continue;
+        }
+        if (!is_int_base(v->base))
             continue;
         double lo = -HUGE_VAL, hi = HUGE_VAL, s = v->start, nv = NAN;
         apiu_min(md, v, &lo);
@@ -403,8 +416,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     cm_sp sp = {0};
     choose(reply, md, &sp);
     if (sp.n == 0) {
-        cJSON_AddStringToObject(reply, "stopped", "no integer structural parameter with another "
-                                                  "valid value to set");
+        cJSON_AddStringToObject(reply, "stopped", "no integer or Boolean structural parameter "
+                                                  "with a valid value to set");
         return 0;
     }
     if (apiu_load(ctx, job->type) < 0)
@@ -500,8 +513,9 @@ probe:
         fmuc_inst_base b = apiu_inst_base(v->base);
         uint64_t buf = 0;
         char sb[32];
-        put_int(b, &buf, sp.cur[0] == sp.start[0] ? sp.cur[0] + (sp.cur[0] < 1 ? 1 : -1)
-                                                   : sp.start[0]);
+        put_int(b, &buf, b == FMUC_INST_BOOLEAN      ? sp.start[0]
+                         : sp.cur[0] == sp.start[0] ? sp.cur[0] + (sp.cur[0] < 1 ? 1 : -1)
+                                                    : sp.start[0]);
         fmuc_status st = fmuc_inst_set(in, b, &sp.vr[0], 1, &buf, 1);
         cJSON_AddNumberToObject(reply, "outside_status", st);
         if (apiu_ok(st))
@@ -579,7 +593,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             const cJSON *rc = cJSON_GetObjectItemCaseSensitive(reply, "reconfigured");
             if (c)
                 fmuc_result_note(
-                    res, "%s: %.0f structural parameter(s) changed in Configuration Mode, %.0f "
+                    res, "%s: %.0f structural parameter(s) set in Configuration Mode, %.0f "
                          "in Reconfiguration Mode; %.0f array(s) set and %.0f read with their new "
                          "sizes; %s%s",
                     ifs[i].name, c->valuedouble, rc ? rc->valuedouble : 0.0,
