@@ -19,7 +19,7 @@
  * may change the equations, not only sizes); fmi3ExitConfigurationMode; the parameter and input
  * arrays they dimension set with their new element counts (the start values cycled);
  * initialization; every array they dimension read with its new count (OK and finite); five
- * intervals (CS fmi3DoStep, ME RK4 with the new number of states); then, with tunable
+ * intervals of at most 1e-3 s (CS fmi3DoStep, ME RK4, 10 substeps, with the new number of states); then, with tunable
  * structural parameters, Reconfiguration Mode from Event Mode / Step Mode, the tunable ones back
  * to their start values, five more intervals. A refused transition or set, a refused get with
  * the new counts or a failed step fails (must). Derived, warn: a structural parameter set in
@@ -344,6 +344,7 @@ static int run_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const c
         return -1;
     st.cs_no_set_prior = 1;
     st.cs_h = h;
+    st.nsub = 10; /* ME: RK4 substeps of at most 1e-4 (h <= 1e-3): stiff models stay stable */
     fmuc_step_rc rc = me ? fmuc_step_me_enter_ctm(&st) : FMUC_STEP_OK;
     for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++)
         rc = fmuc_step_interval(&st, t0 + k * h, t0 + (k + 1) * h, NULL);
@@ -458,6 +459,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     double h = md->experiment.present && md->experiment.has_step && md->experiment.step_size > 0
                    ? md->experiment.step_size
                    : 1e-2;
+    if (h > 1e-3)
+        h = 1e-3; /* a short run: the probe judges the new sizes, not the dynamics */
     fmuc_worker_phase(ctx, "run");
     int rr = run_intervals(reply, in, md, &sp, me, t0, h, iname, "after Configuration Mode");
     if (rr != 0) {

@@ -15,6 +15,10 @@
 #include "fmuc/fmuc_sim.h"
 #include "fmuc_test_util.h"
 
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
+
 #define BB FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
 #define VD3 FMUC_FMU_DIR "/fmi3/vdsim_l3_fmi3.fmu"
 #define SMD3 FMUC_FMU_DIR "/fmi3/good/SpringMassDamper.fmu"
