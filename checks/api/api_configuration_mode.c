@@ -223,11 +223,12 @@ static int configure(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp
 static int set_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp *sp,
                       const char *iname, size_t *nset)
 {
-    static double sv[MAX_ELEMS];
+    double *sv = malloc(MAX_ELEMS * sizeof *sv);
     double *vals = malloc(MAX_ELEMS * sizeof *vals);
     float *fv = malloc(MAX_ELEMS * sizeof *fv);
     int rc = 0;
-    if (!vals || !fv) {
+    if (!sv || !vals || !fv) {
+        free(sv);
         free(vals);
         free(fv);
         return 0;
@@ -263,6 +264,7 @@ static int set_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
         }
         (*nset)++;
     }
+    free(sv);
     free(vals);
     free(fv);
     return rc;
@@ -430,7 +432,6 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     }
     size_t nset = 0, nget = 0;
-    int failed = 0;
     fmuc_worker_phase(ctx, "Configuration Mode");
     if (configure(reply, in, md, &sp, "Configuration Mode", "Instantiated", iname) < 0)
         goto out;
@@ -463,10 +464,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         h = 1e-3; /* a short run: the probe judges the new sizes, not the dynamics */
     fmuc_worker_phase(ctx, "run");
     int rr = run_intervals(reply, in, md, &sp, me, t0, h, iname, "after Configuration Mode");
-    if (rr != 0) {
-        failed = rr < 0;
+    if (rr != 0)
         goto out;
-    }
     cJSON_AddNumberToObject(reply, "run1", NSTEPS);
     /* Reconfiguration Mode: the tunable ones back to their start values */
     cm_sp tun = {0};
@@ -502,10 +501,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     rr = run_intervals(reply, in, md, &sp, me, t0 + NSTEPS * h, h, iname,
                        "after Reconfiguration Mode");
-    if (rr != 0) {
-        failed = rr < 0;
+    if (rr != 0)
         goto out;
-    }
     cJSON_AddNumberToObject(reply, "run2", NSTEPS);
 probe:
     /* a structural parameter set outside (Re)Configuration Mode (ME: back in Event Mode) */
@@ -532,7 +529,6 @@ probe:
                     v->variability == FMUC_VAR_TUNABLE ? " and Reconfiguration Mode" : "");
     }
 out:
-    (void)failed;
     cJSON_AddNumberToObject(reply, "arrays_set", (double)nset);
     cJSON_AddNumberToObject(reply, "arrays_read", (double)nget);
     fmuc_worker_phase(ctx, "free");
