@@ -723,3 +723,5 @@ size_t fmuc_inst_intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call *
         return 0;
     return in->ops->intermediate_log(in, calls, nkept);
 }
+fmuc_status fmuc_inst_enter_configuration_mode(fmuc_inst *in) { DISPATCH0_(enter_configuration_mode); }
+fmuc_status fmuc_inst_exit_configuration_mode(fmuc_inst *in) { DISPATCH0_(exit_configuration_mode); }

@@ -725,6 +725,10 @@ static size_t intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **ca
     *nkept = p->iu_total < FMUC_INST_IU_KEPT ? p->iu_total : FMUC_INST_IU_KEPT;
     return p->iu_total;
 }
+/* ---- Configuration / Reconfiguration Mode (§3.2, §4.2) ------------------------------------ */
+
+SIMPLE_(enter_configuration_mode, fmi3EnterConfigurationMode)
+SIMPLE_(exit_configuration_mode, fmi3ExitConfigurationMode)
 
 const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
@@ -773,4 +777,6 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .get_variable_dependencies = get_variable_dependencies,
     .enter_step_mode = enter_step_mode,
     .intermediate_log = intermediate_log,
+    .enter_configuration_mode = enter_configuration_mode,
+    .exit_configuration_mode = exit_configuration_mode,
 };

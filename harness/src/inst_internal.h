@@ -113,6 +113,10 @@ typedef struct fmuc_inst_ops {
     fmuc_status (*enter_step_mode)(fmuc_inst *in);
     size_t (*intermediate_log)(const fmuc_inst *in, const fmuc_inst_iu_call **calls,
                                size_t *nkept);
+    /* Configuration / Reconfiguration Mode (3.0 fmi3EnterConfigurationMode /
+     * fmi3ExitConfigurationMode; NULL: not in the version) */
+    fmuc_status (*enter_configuration_mode)(fmuc_inst *in);
+    fmuc_status (*exit_configuration_mode)(fmuc_inst *in);
 } fmuc_inst_ops;
 
 struct fmuc_inst {

@@ -1653,3 +1653,60 @@ Test(fmi3_cs_event_mode, reference_fmus, .timeout = 600)
         fmuc_result_clear(&r);
     }
 }
+
+/* ------------------------------------------- api-configuration-mode (FMI 3.0 only, §3.2/§4.2) */
+
+/* The fixture declares a structural parameter on the glue that refuses Configuration Mode: a
+ * failure naming the call, in both interfaces. */
+Test(fmi3_dynamic, configuration_mode_refused_fails, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/api-configuration-mode", &fmuc_check_api_configuration_mode,
+                            &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: fmi3EnterConfigurationMode from Instantiated "
+                              "returned fmi3Error",
+                          NULL));
+    cr_expect(message_has(&r, "CoSimulation: fmi3EnterConfigurationMode", NULL));
+    fmuc_result_clear(&r);
+}
+
+/* The good FMUs of the project without structural parameters: not applicable. */
+Test(fmi3_dynamic, configuration_mode_not_applicable_without_structural_parameters,
+     .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_api_configuration_mode, &r),
+                 FMUC_VERDICT_NA);
+    cr_expect(message_has(&r, "structuralParameter", NULL));
+    fmuc_result_clear(&r);
+}
+
+/* The Reference-FMU StateSpace (3.0) refuses every fmi3SetUInt64 of its structural parameters:
+ * its setUInt64 advances the value index before checking nValues (an upstream defect, §2.2.6.2):
+ * a failure naming 'm'. Roberts warns (below); the others have no structural parameters. */
+Test(fmi3_dynamic, configuration_mode_on_the_reference_fmus, .timeout = 600)
+{
+    char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 32);
+    if (n == 0)
+        cr_skip("no FMI 3.0 Reference-FMUs in %s/reference-fmus/fmi3", FMUC_SHARED_DIR);
+    for (size_t i = 0; i < n; i++) {
+        fmuc_result r;
+        fmuc_verdict v = run_file3(paths[i], &fmuc_check_api_configuration_mode, &r);
+        if (strstr(paths[i], "/StateSpace.fmu")) {
+            cr_expect_eq(v, FMUC_VERDICT_FAIL);
+            cr_expect(message_has(&r, "fmi3SetUInt64 of structural parameter 'm' (vr 1)",
+                                  "in Configuration Mode returned fmi3Error"));
+        } else if (strstr(paths[i], "/Roberts.fmu")) {
+            /* its Boolean structural parameter 'dae' is accepted in Event/Step Mode too:
+             * derived, warn; Configuration and Reconfiguration Mode work */
+            cr_expect_eq(v, FMUC_VERDICT_WARN);
+            cr_expect(message_has(&r, "fmi3SetBoolean of structural parameter 'dae'",
+                                  "outside Configuration Mode"));
+        } else {
+            cr_expect_eq(v, FMUC_VERDICT_NA, "%s", paths[i]);
+        }
+        fmuc_result_clear(&r);
+    }
+}

@@ -15,6 +15,10 @@
 #include "fmuc/fmuc_sim.h"
 #include "fmuc_test_util.h"
 
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
+
 #define BB FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
 #define VD3 FMUC_FMU_DIR "/fmi3/vdsim_l3_fmi3.fmu"
 #define SMD3 FMUC_FMU_DIR "/fmi3/good/SpringMassDamper.fmu"
@@ -531,5 +535,48 @@ Test(inst_fmi3, cs_event_mode_early_return_and_intermediate_update, .init = open
     cr_assert_float_eq(num(&o, "t"), 2.1, 1e-9);
     cr_assert_eq(num(&o, "iu_inside"), 1);
     cr_assert(traced(&o, "fmi3EnterEventMode", "fmi3OK"));
+    fmuc_worker_outcome_free(&o);
+}
+
+/* Configuration Mode (FMI 3.0.2 §3.2/§4.2): enter and exit go to fmi3EnterConfigurationMode and
+ * fmi3ExitConfigurationMode, traced with 3.0's names. The Reference-FMU StateSpace (structural
+ * parameters m, n, r) enters and leaves it; the glue's BouncingBall, without structural
+ * parameters, refuses it. */
+static int session_configuration(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "cfg");
+    if (!in)
+        return 1;
+    cJSON_AddNumberToObject(reply, "enter", fmuc_inst_enter_configuration_mode(in));
+    cJSON_AddNumberToObject(reply, "exit", fmuc_inst_exit_configuration_mode(in));
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(inst_fmi3, configuration_mode_is_refused_without_structural_parameters, .init = open_bb,
+     .fini = close_fmu, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(session_configuration, &o);
+    cr_assert_eq(num(&o, "enter"), FMUC_STATUS_ERROR);
+    cr_assert(traced(&o, "fmi3EnterConfigurationMode(", "fmi3Error"));
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(inst_fmi3, configuration_mode_enters_and_exits_with_structural_parameters,
+     .fini = close_fmu, .timeout = 60)
+{
+    const char *ss = FMUC_SHARED_DIR "/reference-fmus/fmi3/StateSpace.fmu";
+    if (access(ss, R_OK) != 0)
+        cr_skip("no %s", ss);
+    open_path(ss);
+    fmuc_worker_outcome o;
+    run(session_configuration, &o);
+    cr_assert_eq(num(&o, "enter"), FMUC_STATUS_OK);
+    cr_assert_eq(num(&o, "exit"), FMUC_STATUS_OK);
+    cr_assert(traced(&o, "fmi3EnterConfigurationMode(", "fmi3OK"));
+    cr_assert(traced(&o, "fmi3ExitConfigurationMode(", "fmi3OK"));
     fmuc_worker_outcome_free(&o);
 }

@@ -403,6 +403,15 @@ fmuc_status fmuc_inst_get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent
                                                 size_t *element_dep, fmuc_vr *independent,
                                                 size_t *element_indep, int *kind, size_t n);
 
+/** Configuration Mode (3.0 fmi3EnterConfigurationMode / fmi3ExitConfigurationMode, §3.2 / §4.2
+ *  state machines): from Instantiated the Configuration Mode, from Event Mode (ME) or Step Mode
+ *  (CS) the Reconfiguration Mode, where structural parameters (tunable ones only in
+ *  Reconfiguration Mode) may be set; exiting applies them (array sizes may change).
+ *  FMUC_STATUS_NOT_PROVIDED in FMI 1.0 and 2.0 (no such functions there) and when the library
+ *  lacks the function. */
+fmuc_status fmuc_inst_enter_configuration_mode(fmuc_inst *in);
+fmuc_status fmuc_inst_exit_configuration_mode(fmuc_inst *in);
+
 /* ---------------------------------------------------------------------------------------------
  * Operations by name: the illegal-call probes and the state tables speak of operations
  * ------------------------------------------------------------------------------------------- */
