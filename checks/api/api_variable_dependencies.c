@@ -510,17 +510,18 @@ static void judge_phase(vd_ctx *c, const cJSON *items, const cJSON *first, cJSON
             if (changed++ < MAX_DETAILED) {
                 size_t di = 0;
                 char b1[48], b2[48];
+                const char *t1 = f ? answer_text(f, b1, sizeof b1) : "not asked";
+                const char *t2 = answer_text(it, b2, sizeof b2);
                 const fmuc_md_var *dv = vr >= 0 && vr <= 4294967295.0
                                             ? var_by_vr(c->md, (uint32_t)vr, &di)
                                             : NULL;
                 fmuc_result_note(c->res, "%s %s: the run-time dependencies of '%s' (vr %.0f) "
                                          "changed: %s right after fmi3ExitInitializationMode, "
-                                         "%s now, with no structural parameter set (FMI 3.0.2 "
+                                         "%s now%s, with no structural parameter set (FMI 3.0.2 "
                                          "§2.2.9 does not restrict changes to structural "
                                          "parameter changes: noted, judged again)",
-                                 c->iname, phase_text(c), vname(dv), vr,
-                                 f ? answer_text(f, b1, sizeof b1) : "not asked",
-                                 answer_text(it, b2, sizeof b2));
+                                 c->iname, phase_text(c), vname(dv), vr, t1, t2,
+                                 strcmp(t1, t2) == 0 ? " (other entries)" : "");
             }
         }
         judge_item(c, it);
