@@ -14,9 +14,16 @@
  *     kinds only for Float unknowns, an InitialUnknown only dependent or constant.
  * In a fresh instance of each interface whose element declares the flag: in Initialization Mode
  * every <InitialUnknown>, then after fmi3ExitInitializationMode (ME in Continuous-Time Mode after
- * the initial event iteration, CS in Step Mode) every <Output> and, for ME and for CS with
- * providesDirectionalDerivatives, every <ContinuousStateDerivative> is asked for its count and
- * its entries. What the FMU writes is checked before it is used: the count (at most MAX_ENTRIES
+ * the initial event iteration, CS in Step Mode) every <Output>, every <ClockedState> (§2.2.9
+ * asks for the dependencies of any variable; §2.4.8 lists ClockedStates with dependencies) and,
+ * for ME and for CS with providesDirectionalDerivatives, every <ContinuousStateDerivative> is
+ * asked for its count and its entries; then again after 3 communication intervals of the
+ * step-wise driver (CS: fmi3DoStep; ME: RK4 integrator steps with event handling; the interval:
+ * the default experiment's stepSize, else a hundredth of its span, else 0.01 s). An answer that
+ * changed is a note and is judged again: §2.2.9 says the number of dependencies "may change if
+ * structural parameters are changed" and that the answer "becomes invalid" when a linked
+ * structural parameter is set, but nowhere that it may change only then (the later text of the
+ * standard says the answer depends on the operating point), and fmucheck sets none. What the FMU writes is checked before it is used: the count (at most MAX_ENTRIES
  * are fetched), element indices within the variable's element count (fmuc_sim_var_elements: the
  * Dimension sizes, structural parameters at their start values), value references that name a
  * variable, kinds within the enumeration; writing past the nDependencies entries of an array is
@@ -31,13 +38,19 @@
  * can be retrieved); in Initialization Mode it warns: the state tables do not list the functions
  * (E-13: allowed states not stated, U). */
 #include "api_util.h"
+#include "fmuc/fmuc_step.h"
 
 #define MAX_ENTRIES 100000u /* entries fetched per variable (the count comes from the FMU) */
 #define MAX_DETAILED 8      /* findings of one kind per interface and phase in full */
 
+#define NINTERVALS 3        /* communication intervals between the two run-time askings */
+#define ME_SUBSTEPS 4       /* ME: RK4 integrator steps per interval */
+
 typedef struct vd_job {
     fmuc_iface type;
     int derivatives; /* ask the ContinuousStateDerivatives after initialization */
+    double h;        /* the communication interval of the NINTERVALS steps */
+    size_t nx, nz;   /* ME: continuous states, event indicators (elements) */
 } vd_job;
 
 typedef struct vd_init {
@@ -116,6 +129,60 @@ static int ask(fmuc_worker_ctx *ctx, fmuc_inst *in, const char *phase, const fmu
     return 0;
 }
 
+/* After initialization: every Output, ContinuousStateDerivative (job->derivatives) and
+ * ClockedState; -1 after an Error or Fatal. */
+static int ask_run(fmuc_worker_ctx *ctx, fmuc_inst *in, const char *phase, const vd_job *job,
+                   cJSON *out, int *fatal)
+{
+    const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
+    if (ask(ctx, in, phase, md->outputs, md->noutputs, out, fatal) < 0)
+        return -1;
+    if (job->derivatives && ask(ctx, in, phase, md->derivatives, md->nderivatives, out, fatal) < 0)
+        return -1;
+    return ask(ctx, in, phase, md->clocked_states, md->nclocked_states, out, fatal);
+}
+
+/* NINTERVALS communication intervals from t0 with the step-wise driver (CS: fmi3DoStep; ME:
+ * RK4 integrator steps with CompletedIntegratorStep and event handling), then the run-time
+ * dependencies asked again (reply "run2"); "steps" says how many intervals were made and
+ * "steps_stopped" why fewer. */
+static void step_and_ask(fmuc_worker_ctx *ctx, fmuc_inst *in, const vd_job *job, double t0,
+                         cJSON *reply, int *fatal)
+{
+    int me = job->type == FMUC_IFACE_ME;
+    fmuc_stepper sp;
+    if (fmuc_stepper_init(&sp, in, me, me ? job->nx : 0, me ? job->nz : 0) < 0) {
+        cJSON_AddStringToObject(reply, "steps_stopped", "out of memory");
+        return;
+    }
+    sp.nsub = ME_SUBSTEPS;
+    fmuc_step_rc rc = me ? fmuc_step_me_resync(&sp) : FMUC_STEP_OK;
+    int k = 0;
+    for (; rc == FMUC_STEP_OK && k < NINTERVALS; k++) {
+        double ta = t0 + (double)k * job->h, tb = t0 + (double)(k + 1) * job->h;
+        fmuc_step_cs_out o;
+        fmuc_worker_phase_at(ctx, "communication interval", k, ta);
+        rc = fmuc_step_interval(&sp, ta, tb, &o);
+    }
+    cJSON_AddNumberToObject(reply, "steps", rc == FMUC_STEP_OK ? k : k - 1);
+    cJSON_AddNumberToObject(reply, "t", rc == FMUC_STEP_OK ? t0 + (double)k * job->h : t0);
+    if (rc != FMUC_STEP_OK) {
+        char b[32], why[256];
+        if (rc == FMUC_STEP_FAILED)
+            snprintf(why, sizeof why, "%s returned %s", sp.call,
+                     fmuc_status_name(3, sp.status, b, sizeof b));
+        else
+            snprintf(why, sizeof why, "%s", sp.why[0] ? sp.why : "the step driver stopped");
+        cJSON_AddStringToObject(reply, "steps_stopped", why);
+        *fatal |= rc == FMUC_STEP_FAILED && sp.status == FMUC_STATUS_FATAL;
+    } else {
+        const char *phase = me ? "Continuous-Time Mode after the intervals"
+                               : "Step Mode after the intervals";
+        ask_run(ctx, in, phase, job, cJSON_AddArrayToObject(reply, "run2"), fatal);
+    }
+    fmuc_stepper_free(&sp);
+}
+
 static int in_init(void *user, fmuc_inst *in)
 {
     vd_init *vi = user;
@@ -150,9 +217,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (reached == 0) {
         cJSON *run = cJSON_AddArrayToObject(reply, "run");
         const char *phase = job->type == FMUC_IFACE_ME ? "Continuous-Time Mode" : "Step Mode";
-        if (ask(ctx, in, phase, md->outputs, md->noutputs, run, &vi.fatal) == 0 &&
-            job->derivatives)
-            ask(ctx, in, phase, md->derivatives, md->nderivatives, run, &vi.fatal);
+        if (ask_run(ctx, in, phase, job, run, &vi.fatal) == 0)
+            step_and_ask(ctx, in, job, ds.exp.start, reply, &vi.fatal);
     } else if (!vi.stop) {
         char b[32];
         cJSON_AddStringToObject(reply, "stopped",
@@ -178,6 +244,7 @@ typedef struct vd_ctx {
     const char *iname; /* "ModelExchange" */
     int init;          /* the initial dependencies (Initialization Mode) */
     size_t entries, independent, shown[6];
+    const char *phase; /* when set, names the phase instead of init */
 } vd_ctx;
 
 enum { F_FORM, F_UNDECLARED, F_KIND, F_INIT_KIND, F_TYPE_KIND, F_CALL };
@@ -200,6 +267,8 @@ static const char *vname(const fmuc_md_var *v)
 
 static const char *phase_text(const vd_ctx *c)
 {
+    if (c->phase)
+        return c->phase;
     return c->init ? "in Initialization Mode" : "after fmi3ExitInitializationMode";
 }
 
@@ -349,6 +418,8 @@ static void judge_item(vd_ctx *c, const cJSON *it)
                 : unknown_of(md->outputs, md->noutputs, vr);
     if (!u && !c->init)
         u = unknown_of(md->derivatives, md->nderivatives, vr);
+    if (!u && !c->init)
+        u = unknown_of(md->clocked_states, md->nclocked_states, vr);
     size_t di = 0;
     const fmuc_md_var *dv = var_by_vr(md, vr, &di);
     if (!u || !dv)
@@ -394,17 +465,71 @@ static void judge_item(vd_ctx *c, const cJSON *it)
         judge_entry(c, u, dv, ndv, e);
 }
 
-static void judge_phase(vd_ctx *c, const cJSON *items, cJSON *ev)
+/* The first reply item of list about value reference vr, or NULL. */
+static const cJSON *item_of(const cJSON *list, double vr)
 {
-    size_t asked = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, list)
+    {
+        if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "vr")) == vr)
+            return it;
+    }
+    return NULL;
+}
+
+/* The entries of a reply item as text: "n entries" or the call's status. */
+static const char *answer_text(const cJSON *it, char *b, size_t n)
+{
+    const cJSON *es = cJSON_GetObjectItemCaseSensitive(it, "entries");
+    if (es)
+        snprintf(b, n, "%d entr%s", cJSON_GetArraySize(es), cJSON_GetArraySize(es) == 1 ? "y" : "ies");
+    else
+        snprintf(b, n, "no entries (the call was refused)");
+    return b;
+}
+
+/* Judges the reply items of one phase. With first (the run-time answers right after
+ * initialization), items are the answers after the intervals: an unchanged answer was judged
+ * already; a changed one is noted (§2.2.9 names a change of a linked structural parameter as
+ * what invalidates the answer, it does not say the answer may change only then; fmucheck sets
+ * no structural parameter) and judged again. */
+static void judge_phase(vd_ctx *c, const cJSON *items, const cJSON *first, cJSON *ev)
+{
+    size_t asked = 0, changed = 0;
     memset(c->shown, 0, sizeof c->shown);
     c->entries = c->independent = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, items)
     {
         asked++;
+        if (first) {
+            double vr = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "vr"));
+            const cJSON *f = item_of(first, vr);
+            if (f && cJSON_Compare(f, it, 1))
+                continue;
+            if (changed++ < MAX_DETAILED) {
+                size_t di = 0;
+                char b1[48], b2[48];
+                const char *t1 = f ? answer_text(f, b1, sizeof b1) : "not asked";
+                const char *t2 = answer_text(it, b2, sizeof b2);
+                const fmuc_md_var *dv = vr >= 0 && vr <= 4294967295.0
+                                            ? var_by_vr(c->md, (uint32_t)vr, &di)
+                                            : NULL;
+                fmuc_result_note(c->res, "%s %s: the run-time dependencies of '%s' (vr %.0f) "
+                                         "changed: %s right after fmi3ExitInitializationMode, "
+                                         "%s now%s, with no structural parameter set (FMI 3.0.2 "
+                                         "§2.2.9 does not restrict changes to structural "
+                                         "parameter changes: noted, judged again)",
+                                 c->iname, phase_text(c), vname(dv), vr, t1, t2,
+                                 strcmp(t1, t2) == 0 ? " (other entries)" : "");
+            }
+        }
         judge_item(c, it);
     }
+    if (changed > MAX_DETAILED)
+        fmuc_result_note(c->res, "%s %s: %zu variables' run-time dependencies changed in all (the "
+                                 "first %d shown)",
+                         c->iname, phase_text(c), changed, MAX_DETAILED);
     static const char *const what[] = {"malformed entries", "undeclared dependencies",
                                        "kinds more general than declared",
                                        "initial dependencies of kind fixed/tunable/discrete",
@@ -414,7 +539,11 @@ static void judge_phase(vd_ctx *c, const cJSON *items, cJSON *ev)
         if (c->shown[f] > MAX_DETAILED)
             fmuc_result_note(c->res, "%s %s: %zu %s in all (the first %d shown)", c->iname,
                              phase_text(c), c->shown[f], what[f], MAX_DETAILED);
-    cJSON *o = cJSON_AddObjectToObject(ev, c->init ? "initialization" : "run");
+    cJSON *o = cJSON_AddObjectToObject(ev, first ? "after_intervals"
+                                           : c->init ? "initialization"
+                                                     : "run");
+    if (first)
+        cJSON_AddNumberToObject(o, "changed", (double)changed);
     cJSON_AddNumberToObject(o, "variables", (double)asked);
     cJSON_AddNumberToObject(o, "entries", (double)c->entries);
     cJSON_AddNumberToObject(o, "independent_entries", (double)c->independent);
@@ -440,6 +569,19 @@ static void judge_overruns(fmuc_result *res, const char *iname, const cJSON *lis
     }
 }
 
+/* The communication interval of the steps between the run-time askings: the default
+ * experiment's stepSize, else a hundredth of its span, else 0.01 s. */
+static double interval(const fmuc_md *md)
+{
+    const fmuc_md_experiment *x = &md->experiment;
+    double t0 = x->present && x->has_start ? x->start_time : 0.0;
+    if (x->present && x->has_step && x->step_size > 0.0 && isfinite(x->step_size))
+        return x->step_size;
+    if (x->present && x->has_stop && x->stop_time > t0 && isfinite(x->stop_time - t0))
+        return (x->stop_time - t0) / 100.0;
+    return 0.01;
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
@@ -459,9 +601,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (!((all[i].type == FMUC_IFACE_ME ? &md->me : &md->cs)->caps & flag))
             fmuc_result_note(res, "%s: providesPerElementDependencies is not \"true\": not asked",
                              all[i].name);
-    if (md->ninitial_unknowns + md->noutputs + md->nderivatives == 0) {
-        fmuc_result_na(res, "no <InitialUnknown>, <Output> or <ContinuousStateDerivative> to ask "
-                            "for its dependencies");
+    if (md->ninitial_unknowns + md->noutputs + md->nderivatives + md->nclocked_states == 0) {
+        fmuc_result_na(res, "no <InitialUnknown>, <Output>, <ContinuousStateDerivative> or "
+                            "<ClockedState> to ask for its dependencies");
         return;
     }
     cJSON *ev = fmuc_result_evidence(res);
@@ -474,7 +616,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         vd_job job = {ifs[i].type,
                       ifs[i].type == FMUC_IFACE_ME ||
-                          (md->cs.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE))};
+                          (md->cs.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE)),
+                      interval(md), 0, 0};
+        if (ifs[i].type == FMUC_IFACE_ME) /* §2.4.8: the elements of the variables */
+            for (size_t k = 0; k < md->nderivatives + md->nevent_indicators; k++) {
+                const fmuc_md_unknown *u = k < md->nderivatives
+                                               ? &md->derivatives[k]
+                                               : &md->event_indicators[k - md->nderivatives];
+                size_t ne = u->index ? fmuc_sim_var_elements(md, u->index - 1, NULL, 0, NULL) : 1;
+                *(k < md->nderivatives ? &job.nx : &job.nz) += ne;
+            }
         fmuc_worker_outcome o;
         const cJSON *reply =
             apiu_run(s, res, "api-variable-dependencies", ifs[i].type, worker, &job, &o);
@@ -482,12 +633,36 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (reply && !apiu_load_failed(reply, res, ifs[i].type)) {
             cJSON *iev = cJSON_AddObjectToObject(ev, ifs[i].name);
             vd_ctx c = {.md = md, .res = res, .iname = ifs[i].name, .init = 1};
-            judge_phase(&c, cJSON_GetObjectItemCaseSensitive(reply, "init"), iev);
+            judge_phase(&c, cJSON_GetObjectItemCaseSensitive(reply, "init"), NULL, iev);
             const cJSON *runs = cJSON_GetObjectItemCaseSensitive(reply, "run");
             if (runs) {
                 c.init = 0;
-                judge_phase(&c, runs, iev);
+                judge_phase(&c, runs, NULL, iev);
             }
+            const cJSON *runs2 = cJSON_GetObjectItemCaseSensitive(reply, "run2");
+            char p2[96];
+            snprintf(p2, sizeof p2, "after %.0f communication interval%s (t = %g)",
+                     cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(reply, "steps")),
+                     NINTERVALS == 1 ? "" : "s",
+                     cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(reply, "t")));
+            if (runs && runs2) {
+                c.phase = p2;
+                judge_phase(&c, runs2, runs, iev);
+                c.phase = NULL;
+                cJSON *ai = cJSON_GetObjectItemCaseSensitive(iev, "after_intervals");
+                cJSON_AddNumberToObject(
+                    ai, "intervals",
+                    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(reply, "steps")));
+                cJSON_AddNumberToObject(
+                    ai, "t", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(reply, "t")));
+            }
+            const char *sstop =
+                cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "steps_stopped"));
+            if (runs && sstop)
+                fmuc_result_note(res, "%s: the %d communication intervals stopped (%s); the "
+                                      "run-time dependencies were not asked again (the nominal "
+                                      "runs judge the run)",
+                                 ifs[i].name, NINTERVALS, sstop);
             const char *stop =
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "stopped"));
             if (stop)
@@ -506,8 +681,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     if (judged)
         fmuc_result_note(res, "asked %zu InitialUnknowns in Initialization Mode and %zu Outputs "
-                              "(and ContinuousStateDerivatives: %zu) afterwards, per interface",
-                         md->ninitial_unknowns, md->noutputs, md->nderivatives);
+                              "(and ContinuousStateDerivatives: %zu, ClockedStates: %zu) after "
+                              "fmi3ExitInitializationMode and again after %d communication "
+                              "intervals, per interface",
+                         md->ninitial_unknowns, md->noutputs, md->nderivatives,
+                         md->nclocked_states, NINTERVALS);
 }
 
 const fmuc_check fmuc_check_api_variable_dependencies = {

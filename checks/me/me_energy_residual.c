@@ -8,11 +8,14 @@
  * must stay ≤ 1e-4: the energy an FMU reports has to match the power its damping dissipates.
  * Not an FMI rule but a plausibility test of the results (FMI 2.0.4 §3.1); reported as a warning.
  * Not applicable without a spec. FMI 3.0 ME (§3.1) alike: the spec names scalar Float64 or
- * Float32 variables (an array names no single value: error). */
+ * Float32 variables or single elements of array variables, "Fz[2]", "A[1,2]" (1-based indices,
+ * one per <Dimension>, row-major: me_varref.h); an array named without an index, an index on a
+ * scalar, the wrong number of indices or one out of range is an error naming the spec text. */
 #include <errno.h>
 
 #include "fmuc/fmuc_sim.h"
 #include "me_util.h"
+#include "me_varref.h"
 
 #define DEFAULT_LIMIT 1e-4
 #define DEFAULT_TOL 1e-8
@@ -79,14 +82,6 @@ out:
     return rc;
 }
 
-static const fmuc_md_var *find_var(const fmuc_md *md, const char *name)
-{
-    for (size_t i = 0; i < md->nvars; i++)
-        if (md->vars[i].name && strcmp(md->vars[i].name, name) == 0)
-            return &md->vars[i];
-    return NULL;
-}
-
 /* ∫ y dt over the grid: composite Simpson when uniform with an even number of intervals. */
 static double integrate(const double *t, const double *y, size_t n, const char **method)
 {
@@ -127,29 +122,37 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     energy_spec sp;
     if (read_spec(s->opts->energy_spec, &sp, res) < 0)
         return;
-    const fmuc_md_var *ve = find_var(md, sp.energy), *vv = find_var(md, sp.velocity);
-    if (!ve || !vv || ve->type != FMUC_TYPE_REAL || vv->type != FMUC_TYPE_REAL) {
-        fmuc_result_error(res, "energy spec: '%s' is not a %s variable of the model",
-                          !ve || ve->type != FMUC_TYPE_REAL ? sp.energy : sp.velocity,
-                          md->fmi == FMUC_FMI3 ? "Float64 or Float32" : "Real");
+    /* the variables, or elements of FMI 3.0 array variables, the spec names */
+    fmuc_me_varref re, rv;
+    char why[768];
+    if (fmuc_me__varref_parse(md, "energy", sp.energy, 1, &re, why, sizeof why) < 0 ||
+        fmuc_me__varref_parse(md, "velocity", sp.velocity, 1, &rv, why, sizeof why) < 0) {
+        fmuc_result_error(res, "energy spec: %s", why);
         return;
     }
-    const fmuc_md_var *arr = NULL;
-    if (fmuc_sim_var_elements(md, (size_t)(ve - md->vars), NULL, 0, NULL) != 1)
-        arr = ve;
-    else if (fmuc_sim_var_elements(md, (size_t)(vv - md->vars), NULL, 0, NULL) != 1)
-        arr = vv;
-    if (arr) { /* FMI 3.0 §2.4.7.2: an array variable has one value per element */
-        fmuc_result_error(res, "energy spec: '%s' (vr %u, line %u) is an array variable; the "
-                               "energy balance needs scalar variables",
-                          arr->name, arr->value_reference, arr->line);
+    const fmuc_md_var *ve = &md->vars[re.var], *vv = &md->vars[rv.var];
+    if (ve->type != FMUC_TYPE_REAL || vv->type != FMUC_TYPE_REAL) {
+        fmuc_result_error(res, "energy spec: %s '%s' is not a %s variable of the model",
+                          ve->type != FMUC_TYPE_REAL ? "energy" : "velocity",
+                          ve->type != FMUC_TYPE_REAL ? sp.energy : sp.velocity,
+                          md->fmi == FMUC_FMI3 ? "Float64 or Float32" : "Real");
         return;
     }
     double cdamp = sp.damping;
     if (sp.damping_name[0]) {
-        const fmuc_md_var *vc = find_var(md, sp.damping_name);
-        if (!vc || vc->type != FMUC_TYPE_REAL || !(vc->has & FMUC_HAS_START) ||
-            fmuc_sim_var_elements(md, (size_t)(vc - md->vars), NULL, 0, NULL) != 1 ||
+        fmuc_me_varref rc;
+        if (fmuc_me__varref_parse(md, "damping", sp.damping_name, 1, &rc, why, sizeof why) < 0) {
+            fmuc_result_error(res, "energy spec: %s", why);
+            return;
+        }
+        const fmuc_md_var *vc = &md->vars[rc.var];
+        if (rc.element) {
+            fmuc_result_error(res, "energy spec: damping '%s' is an element of the array "
+                                   "parameter '%s'; give its value as a number",
+                              sp.damping_name, vc->name);
+            return;
+        }
+        if (vc->type != FMUC_TYPE_REAL || !(vc->has & FMUC_HAS_START) ||
             (vc->causality != FMUC_CAUS_PARAMETER && vc->variability != FMUC_VAR_CONSTANT)) {
             fmuc_result_error(res, "energy spec: damping '%s' is not a Real parameter or constant "
                                    "with a start value", sp.damping_name);
@@ -181,7 +184,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_sim_result_free(&r);
         return;
     }
-    long ce = fmuc_sim_column_find(&r, sp.energy), cv = fmuc_sim_column_find(&r, sp.velocity);
+    long ce = fmuc_sim_column_find(&r, re.column), cv = fmuc_sim_column_find(&r, rv.column);
     double *pw = calloc(r.npoints ? r.npoints : 1, sizeof *pw);
     double *ee = calloc(r.npoints ? r.npoints : 1, sizeof *ee);
     if (!pw || !ee) {

@@ -1364,6 +1364,34 @@ static size_t dep_entries(const fmuc_m_ctx *c, size_t vi, size_t edep[],
             indep[n] = d->vars[k].vr;
             eindep[n] = nel(&d->vars[k]) > 1 ? 0 : 1;
             kinds[n] = fmi3Dependent;
+#ifdef FMUC_DEFECT_DEPENDENCY_ELEMENT_LATE
+            /* defect: once time has advanced past the start time, the first entry of an
+             * unknown names the element after the dependent's last one */
+            if (!init && unknown && n == 0 && c->time > c->start_time)
+                edep[n] = nel(&d->vars[vi]) + 1;
+#endif
+#ifdef FMUC_DEFECT_DEPENDENCY_UNKNOWN_VR
+            /* defect: after initialization the first entry of an unknown names a value
+             * reference one past the largest of the model's */
+            if (!init && unknown && n == 0) {
+                fmi3ValueReference top = 0;
+                for (size_t j = 0; j < d->nvars; j++)
+                    top = d->vars[j].vr > top ? d->vars[j].vr : top;
+                indep[n] = top + 1;
+            }
+#endif
+#ifdef FMUC_DEFECT_DEPENDENCY_KIND_RANGE
+            /* defect: after initialization the first entry of an unknown has a kind past
+             * fmi3Dependent, the last fmi3DependencyKind */
+            if (!init && unknown && n == 0)
+                kinds[n] = (fmi3DependencyKind)((int)fmi3Dependent + 1);
+#endif
+#ifdef FMUC_DEFECT_DEPENDENCY_KIND_GENERAL
+            /* defect: in Initialization Mode every entry of an InitialUnknown has the kind
+             * fmi3Fixed, a kind §2.4.8 does not define for InitialUnknowns */
+            if (init && unknown)
+                kinds[n] = fmi3Fixed;
+#endif
         }
         n++;
     }

@@ -560,6 +560,62 @@ Test(fmi3_dynamic, undeclared_per_element_dependency_fails, .timeout = 300)
     fmuc_result_clear(&r);
 }
 
+/* The run-time dependencies are asked again after 3 communication intervals: on the good FMUs
+ * nothing changed (t = 3 intervals in both interfaces). */
+Test(fmi3_dynamic, per_element_dependencies_asked_again_after_the_intervals, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_api_variable_dependencies, &r),
+                 FMUC_VERDICT_PASS);
+    for (int k = 0; k < 2; k++) {
+        const char *ifn = k ? "CoSimulation" : "ModelExchange";
+        cr_expect_eq(vd_count(&r, ifn, "after_intervals", "intervals"), 3, "%s", ifn);
+        cr_expect_gt(vd_count(&r, ifn, "after_intervals", "t"), 0, "%s", ifn);
+        cr_expect_eq(vd_count(&r, ifn, "after_intervals", "changed"), 0, "%s", ifn);
+        cr_expect_eq(vd_count(&r, ifn, "after_intervals", "variables"),
+                     vd_count(&r, ifn, "run", "variables"), "%s", ifn);
+    }
+    cr_expect_not(message_has(&r, "changed:", NULL));
+    fmuc_result_clear(&r);
+}
+
+/* The four fixtures of FMUC_DEFECT_DEPENDENCY_*: an element index past the end that only the
+ * second asking sees (a changed answer noted, the entry failed), a valueReference no variable
+ * has, a kind past fmi3Dependent (fail), fmi3Fixed for InitialUnknowns (derived: warn). */
+Test(fmi3_dynamic, per_element_dependency_fixtures, .timeout = 300)
+{
+    static const struct {
+        const char *fmu;
+        fmuc_verdict v;
+        const char *has, *and_has;
+    } cases[] = {
+        {"broken/api-variable-dependencies--element-late", FMUC_VERDICT_FAIL,
+         "ModelExchange after 3 communication intervals", "has the element index 2 of the "
+                                                         "dependent (1 .. 1"},
+        {"broken/api-variable-dependencies--unknown-vr", FMUC_VERDICT_FAIL,
+         "CoSimulation after fmi3ExitInitializationMode: element 1 of 'h' (vr 1)",
+         "depends on valueReference 9, which no variable has"},
+        {"broken/api-variable-dependencies--kind-range", FMUC_VERDICT_FAIL,
+         "ModelExchange after fmi3ExitInitializationMode", "has the kind 6, which is no "
+                                                           "fmi3DependencyKind"},
+        {"broken/api-variable-dependencies--kind-general", FMUC_VERDICT_WARN,
+         "ModelExchange in Initialization Mode: element 1 of 'der(v)' (vr 4) depends on 'g'",
+         "as fmi3Fixed"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fmuc_result r;
+        cr_expect_eq(run_built3(cases[i].fmu, &fmuc_check_api_variable_dependencies, &r),
+                     cases[i].v, "%s", cases[i].fmu);
+        cr_expect(message_has(&r, cases[i].has, cases[i].and_has), "%s", cases[i].fmu);
+        if (i == 0) {
+            cr_expect(message_has(&r, "the run-time dependencies of 'h' (vr 1) changed", NULL));
+            cr_expect_not(message_has(&r, "after fmi3ExitInitializationMode: an entry", NULL));
+            cr_expect_gt(vd_count(&r, "CoSimulation", "after_intervals", "changed"), 0);
+        }
+        fmuc_result_clear(&r);
+    }
+}
+
 /* None of the Reference-FMUs 3.0 declares providesPerElementDependencies="true": not applicable,
  * with the reason. */
 Test(fmi3_dynamic, per_element_dependencies_not_applicable_without_the_flag, .timeout = 300)

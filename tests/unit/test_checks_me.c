@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "fmuc_test_util.h"
+#include "me/me_varref.h"
 
 typedef struct me_run {
     fmuc_fmu fmu;
@@ -300,6 +301,24 @@ Test(me_energy_residual, fmi3_balance_closes_and_the_fixture_warns, .timeout = 3
     cr_expect(strstr(msgs(&r.res), "'Fz' (vr 40"), "%s", msgs(&r.res));
     cr_expect(strstr(msgs(&r.res), "is an array variable"), "%s", msgs(&r.res));
     done(&r);
+    /* an element past the end of Fz (4 wheels): an error naming the spec text, before any run */
+    spec = write_spec("me-energy3", "{\"energy\": \"Fz[5]\", \"velocity\": \"vx\", "
+                                    "\"damping\": 1.0}");
+    run_check(&r, "fmi3", "vdsim_l3_fmi3", &fmuc_check_me_energy_residual, spec);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_ERROR, "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "energy 'Fz[5]'"), "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "outside 1 .. 4"), "%s", msgs(&r.res));
+    done(&r);
+    /* one element of it is a value the balance can use: the run records the column Fz[2] */
+    spec = write_spec("me-energy3", "{\"energy\": \"Fz[2]\", \"velocity\": \"vx\", "
+                                    "\"damping\": 1.0, \"t1\": 0.2}");
+    run_check(&r, "fmi3", "vdsim_l3_fmi3", &fmuc_check_me_energy_residual, spec);
+    cr_expect(r.res.verdict == FMUC_VERDICT_PASS || r.res.verdict == FMUC_VERDICT_WARN, "%s: %s",
+              fmuc_verdict_name(r.res.verdict), msgs(&r.res));
+    const cJSON *fe0 = cJSON_GetObjectItemCaseSensitive(r.res.evidence, "E0");
+    cr_expect(cJSON_IsNumber(fe0) && isfinite(fe0->valuedouble) && fe0->valuedouble != 0.0,
+              "Fz[2] at t0 carries load");
+    done(&r);
 }
 
 /* XML-only subjects: without ModelExchange every me check is not applicable. */
@@ -346,4 +365,127 @@ Test(me_events, no_indicators_and_no_time_events_is_a_note)
               "%s", msgs(&r.res));
     cr_expect_null(cJSON_GetObjectItemCaseSensitive(r.res.evidence, "events"));
     done(&r);
+}
+
+/* The spec's variable references (me_varref.h): names, elements of FMI 3.0 arrays with 1-based
+ * indices (row-major), and the errors that name the spec text. */
+static const char varref_xml3[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"m\" instantiationToken=\"{x}\">\n"
+    "  <ModelExchange modelIdentifier=\"m\"/>\n"
+    "  <ModelVariables>\n"
+    "    <Float64 name=\"x\" valueReference=\"1\" causality=\"output\"/>\n"
+    "    <Float64 name=\"Fz\" valueReference=\"2\" causality=\"output\">"
+    "<Dimension start=\"3\"/></Float64>\n"
+    "    <Float64 name=\"A\" valueReference=\"3\" causality=\"output\">"
+    "<Dimension start=\"2\"/><Dimension start=\"3\"/></Float64>\n"
+    "    <UInt64 name=\"n\" valueReference=\"4\" causality=\"structuralParameter\" "
+    "variability=\"fixed\" start=\"4\"/>\n"
+    "    <Float64 name=\"w\" valueReference=\"5\" causality=\"output\">"
+    "<Dimension valueReference=\"4\"/></Float64>\n"
+    "    <Float64 name=\"y[2]\" valueReference=\"6\" causality=\"output\"/>\n"
+    "  </ModelVariables>\n"
+    "  <ModelStructure><Output valueReference=\"1\"/></ModelStructure>\n"
+    "</fmiModelDescription>\n";
+
+static int varref(const fmuc_md *md, const char *text, int need_scalar, fmuc_me_varref *r,
+                  char *err, size_t n)
+{
+    err[0] = '\0';
+    return fmuc_me__varref_parse(md, "energy", text, need_scalar, r, err, n);
+}
+
+Test(me_varref, names_and_elements)
+{
+    fmuc_md md;
+    cr_assert_eq(fmuc_md_parse(&md, varref_xml3, sizeof varref_xml3 - 1, NULL), FMUC_OK);
+    fmuc_me_varref r;
+    char err[768];
+    cr_assert_eq(varref(&md, "x", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(r.element, 0);
+    cr_expect_eq(r.nelements, 1);
+    cr_expect_str_eq(r.column, "x");
+    cr_assert_eq(varref(&md, "Fz[2]", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(md.vars[r.var].name, "Fz");
+    cr_expect_eq(r.element, 2);
+    cr_expect_eq(r.nelements, 3);
+    cr_expect_str_eq(r.column, "Fz[2]");
+    /* row-major (§2.2.6.1): A[2,1] is the 4th of 2 x 3 elements; spaces are allowed */
+    cr_assert_eq(varref(&md, "A[ 2 , 1 ]", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(r.element, 4);
+    cr_expect_str_eq(r.column, "A[2,1]");
+    cr_assert_eq(varref(&md, "A[1,3]", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(r.element, 3);
+    /* the size from the structural parameter's start value */
+    cr_assert_eq(varref(&md, "w[4]", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(r.element, 4);
+    /* a name some variable has is taken as it is */
+    cr_assert_eq(varref(&md, "y[2]", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(md.vars[r.var].name, "y[2]");
+    cr_expect_eq(r.element, 0);
+    /* an array named whole: accepted only when a scalar is not needed */
+    cr_assert_eq(varref(&md, "Fz", 0, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(r.nelements, 3);
+    fmuc_md_free(&md);
+}
+
+Test(me_varref, errors_name_the_spec_text)
+{
+    fmuc_md md;
+    cr_assert_eq(fmuc_md_parse(&md, varref_xml3, sizeof varref_xml3 - 1, NULL), FMUC_OK);
+    fmuc_me_varref r;
+    char err[768];
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"Fz", "is an array variable"},                 /* an array named whole */
+        {"Fz[0]", "outside 1 .. 3"},                    /* indices start with 1 */
+        {"Fz[4]", "outside 1 .. 3"},                    /* past the end */
+        {"A[3,1]", "index 3 of dimension 1"},           /* the first dimension has 2 */
+        {"A[1]", "has 2 dimensions, the reference gives 1 index"},
+        {"Fz[1,1]", "has 1 dimension, the reference gives 2 indices"},
+        {"x[1]", "is a scalar variable"},               /* an index on a scalar */
+        {"q[1]", "no variable of the model is named 'q'"},
+        {"q", "no variable of the model has this name"},
+        {"Fz[]", "malformed index"},
+        {"Fz[-1]", "malformed index"},
+        {"Fz[1x]", "malformed index"},
+        {"Fz[1,,2]", "malformed index"},
+        {"w[5]", "outside 1 .. 4"},                     /* the structural parameter's size */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_eq(varref(&md, bad[i].text, 1, &r, err, sizeof err), -1, "%s accepted",
+                     bad[i].text);
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "energy '%s'", bad[i].text);
+        cr_expect(strstr(err, quoted), "%s: %s", bad[i].text, err);
+        cr_expect(strstr(err, bad[i].says), "%s: %s (expected '%s')", bad[i].text, err,
+                  bad[i].says);
+    }
+    fmuc_md_free(&md);
+}
+
+/* FMI 2.0 has no array variables: a bracketed name is a name (structured naming) or nothing. */
+Test(me_varref, fmi2_names_only)
+{
+    static const char xml[] =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<fmiModelDescription fmiVersion=\"2.0\" modelName=\"m\" guid=\"{x}\" "
+        "variableNamingConvention=\"structured\">\n"
+        "  <ModelExchange modelIdentifier=\"m\"/>\n"
+        "  <ModelVariables>\n"
+        "    <ScalarVariable name=\"x[2]\" valueReference=\"0\" causality=\"output\"><Real/>"
+        "</ScalarVariable>\n"
+        "  </ModelVariables>\n"
+        "  <ModelStructure><Outputs><Unknown index=\"1\"/></Outputs></ModelStructure>\n"
+        "</fmiModelDescription>\n";
+    fmuc_md md;
+    cr_assert_eq(fmuc_md_parse(&md, xml, sizeof xml - 1, NULL), FMUC_OK);
+    fmuc_me_varref r;
+    char err[768];
+    cr_expect_eq(varref(&md, "x[2]", 1, &r, err, sizeof err), 0, "%s", err);
+    cr_expect_str_eq(r.column, "x[2]");
+    cr_expect_eq(varref(&md, "x[1]", 1, &r, err, sizeof err), -1);
+    cr_expect(strstr(err, "no variable of the model has this name"), "%s", err);
+    fmuc_md_free(&md);
 }
