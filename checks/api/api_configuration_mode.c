@@ -551,7 +551,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), judged = 0;
+    size_t n = apiu_ifaces(s->fmu, ifs);
     if (n == 0) {
         fmuc_result_na(res, "no ModelExchange or CoSimulation interface with a library for this "
                             "platform");
@@ -602,11 +602,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     : cJSON_GetObjectItemCaseSensitive(reply, "run1") ? "one run of 5 intervals"
                                                                       : "no run",
                     "");
-            judged++;
         }
         fmuc_worker_outcome_free(&o);
     }
-    (void)judged;
 }
 
 const fmuc_check fmuc_check_api_configuration_mode = {

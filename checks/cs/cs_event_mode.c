@@ -223,41 +223,8 @@ out:
 static int em_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps, size_t max_steps)
 {
     const fmuc_md *md = &fmu->md;
-    const fmuc_md_experiment *e = &md->experiment;
     double hi = md->cs.has_fixed_internal_step_size ? md->cs.fixed_internal_step_size : 0.0;
-    if (!(hi > 0.0) || !isfinite(hi))
-        return csu_plan_init_ex(p, fmu, min_steps, max_steps, 1);
-    double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
-    double t1 = e->present && e->has_stop && isfinite(e->stop_time) && e->stop_time > t0
-                    ? e->stop_time
-                    : t0 + 1.0;
-    t1 = fmuc_shared_fixed_step_stop(md, FMUC_IFACE_CS, t0, t1);
-    double dt = e->present && e->has_step && isfinite(e->step_size) && e->step_size > 0 &&
-                        e->step_size <= t1 - t0
-                    ? e->step_size
-                    : (t1 - t0) / 500.0;
-    double m = round(dt / hi);
-    dt = (m < 1.0 ? 1.0 : m) * hi;
-    double all = floor((t1 - t0) / dt + 1e-9);
-    size_t n_all = all < 1.0 ? 1 : all > 1e9 ? (size_t)1e9 : (size_t)all;
-    size_t n = (n_all + 9) / 10;
-    if (n < min_steps)
-        n = min_steps;
-    if (n > max_steps)
-        n = max_steps;
-    if (n > n_all)
-        n = n_all;
-    double *t = malloc((n + 1) * sizeof *t);
-    if (!t) {
-        memset(p, 0, sizeof *p);
-        snprintf(p->why, sizeof p->why, "out of memory");
-        return -1;
-    }
-    for (size_t k = 0; k <= n; k++)
-        t[k] = t0 + (double)k * dt; /* never accumulated */
-    int rc = equ_plan_init_grid_any(p, fmu, FMUC_IFACE_CS, t, n + 1);
-    free(t);
-    return rc;
+    return csu_plan_init_multiple(p, fmu, min_steps, max_steps, 1, hi);
 }
 
 static double num(const cJSON *a, int i)

@@ -36,8 +36,12 @@ static inline void csu_clamp_inputs(equ_plan *p)
  *  at least min_steps and at most max_steps (never more than the experiment has). Returns
  *  equ_plan_init_grid's result (p->why on failure); with any, equ_plan_init_grid_any's (the
  *  caller sets the outputs, also when the model has nothing the runs record). */
-static inline int csu_plan_init_ex(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
-                                   size_t max_steps, int any)
+/** The same grid with, when step_multiple > 0 (FMI 3.0 fixedInternalStepSize), a step that is
+ *  the nearest integer multiple (at least 1) of step_multiple and only the whole steps that fit
+ *  in the experiment (an FMU that integrates in fixed internal steps cannot reach a
+ *  communication point between them, nor go past the stop time). */
+static inline int csu_plan_init_multiple(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
+                                         size_t max_steps, int any, double step_multiple)
 {
     const fmuc_md_experiment *e = &fmu->md.experiment;
     double t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
@@ -50,7 +54,14 @@ static inline int csu_plan_init_ex(equ_plan *p, const fmuc_fmu *fmu, size_t min_
                         e->step_size <= t1 - t0
                     ? e->step_size
                     : (t1 - t0) / 500.0;
-    double all = ceil((t1 - t0) / dt - 1e-9);
+    double all;
+    if (step_multiple > 0.0 && isfinite(step_multiple)) {
+        double m = round(dt / step_multiple);
+        dt = (m < 1.0 ? 1.0 : m) * step_multiple;
+        all = floor((t1 - t0) / dt + 1e-9);
+    } else {
+        all = ceil((t1 - t0) / dt - 1e-9);
+    }
     size_t n_all = all < 1.0 ? 1 : all > 1e9 ? (size_t)1e9 : (size_t)all;
     size_t n = (n_all + 9) / 10;
     if (n < min_steps)
@@ -71,6 +82,12 @@ static inline int csu_plan_init_ex(equ_plan *p, const fmuc_fmu *fmu, size_t min_
                  : equ_plan_init_grid(p, fmu, FMUC_IFACE_CS, t, n + 1);
     free(t);
     return rc;
+}
+
+static inline int csu_plan_init_ex(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
+                                   size_t max_steps, int any)
+{
+    return csu_plan_init_multiple(p, fmu, min_steps, max_steps, any, 0.0);
 }
 
 static inline int csu_plan_init(equ_plan *p, const fmuc_fmu *fmu, size_t min_steps,
