@@ -9,8 +9,32 @@
 #include "fmuc/fmuc_result.h"
 #include "fmuc/fmuc_sim.h"
 
-/* Applicability: which interface the check is about */
-enum { FMUC_APPLIES_ME = 1u << 0, FMUC_APPLIES_CS = 1u << 1, FMUC_APPLIES_ANY = 3u };
+/* Applicability: which interface the check is about. ANY: every interface (static checks, and
+ * the load-* checks, which load the library of each); a check that calls the FMU names the
+ * interfaces it drives (MECS: Model Exchange and Co-Simulation). */
+enum {
+    FMUC_APPLIES_ME = 1u << 0,
+    FMUC_APPLIES_CS = 1u << 1,
+    FMUC_APPLIES_SE = 1u << 2, /* FMI 3.0 Scheduled Execution */
+    FMUC_APPLIES_MECS = 3u,
+    FMUC_APPLIES_ANY = 7u
+};
+/** "ME", "CS", "SE", "ME,CS", ... (short) or "Model Exchange and Co-Simulation" (long) for a set
+ *  of FMUC_APPLIES_* bits. */
+static inline const char *fmuc_applies_name(unsigned a, int long_form)
+{
+    static const char *const s[8] = {"-",     "ME",    "CS",    "ME,CS",
+                                     "SE",    "ME,SE", "CS,SE", "ME,CS,SE"};
+    static const char *const l[8] = {"no interface",
+                                     "Model Exchange",
+                                     "Co-Simulation",
+                                     "Model Exchange and Co-Simulation",
+                                     "Scheduled Execution",
+                                     "Model Exchange and Scheduled Execution",
+                                     "Co-Simulation and Scheduled Execution",
+                                     "Model Exchange, Co-Simulation and Scheduled Execution"};
+    return (long_form ? l : s)[a & 7u];
+}
 /* Versions: which FMI versions the check's rule exists in (the runner makes the check
  * not-applicable, with that reason, for an FMU of another version). A check lists a version only
  * when it judges that version's rule by that version's text (its spec names the sections). */

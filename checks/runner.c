@@ -136,19 +136,19 @@ static const char *unmet(const fmuc_check *c, const fmuc_fmu *fmu, fmuc_err open
         return "modelDescription.xml is not well-formed (see md-well-formed); the model is "
                "incomplete";
     unsigned declared = (md->me.present ? FMUC_APPLIES_ME : 0u) |
-                        (md->cs.present ? FMUC_APPLIES_CS : 0u);
-    if (!declared) /* neither interface declared: md-interfaces reports it; XML checks still run */
+                        (md->cs.present ? FMUC_APPLIES_CS : 0u) |
+                        (md->se.present ? FMUC_APPLIES_SE : 0u);
+    if (!declared) /* no interface declared: md-interfaces reports it; XML checks still run */
         declared = FMUC_APPLIES_ANY;
     if (!(c->applies & declared)) {
-        snprintf(buf, len, "applies to %s, which the FMU does not declare",
-                 c->applies == FMUC_APPLIES_ME   ? "Model Exchange"
-                 : c->applies == FMUC_APPLIES_CS ? "Co-Simulation"
-                                                 : "an interface");
+        snprintf(buf, len, "applies to %s, which the FMU does not declare (it declares %s)",
+                 fmuc_applies_name(c->applies, 1), fmuc_applies_name(declared, 1));
         return buf;
     }
     if (c->needs & (FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX)) {
         int have = ((c->applies & FMUC_APPLIES_ME) && md->me.present && fmu->lib_path_me) ||
-                   ((c->applies & FMUC_APPLIES_CS) && md->cs.present && fmu->lib_path_cs);
+                   ((c->applies & FMUC_APPLIES_CS) && md->cs.present && fmu->lib_path_cs) ||
+                   ((c->applies & FMUC_APPLIES_SE) && md->se.present && fmu->lib_path_se);
         if (!have) {
             snprintf(buf, len, "no %s binary for the declared interface(s)",
                      fmu->platform ? fmu->platform : fmuc_host_platform());
@@ -165,7 +165,7 @@ static const char *unusable(const fmuc_subject *subj, const fmuc_check *c, char 
 {
     const fmuc_fmu *fmu = subj->fmu;
     const int level = (c->needs & FMUC_NEEDS_RUN) ? FMUC_UNUSABLE_RUN : FMUC_UNUSABLE_INSTANCE;
-    const char *u[2] = {NULL, NULL};
+    const char *u[3] = {NULL, NULL, NULL};
     size_t need = 0, gone = 0;
     if (!(c->needs & FMUC_NEEDS_SANDBOX) || !fmu->md_parsed)
         return NULL;
@@ -179,11 +179,16 @@ static const char *unusable(const fmuc_subject *subj, const fmuc_check *c, char 
         if ((u[gone] = fmuc_shared_unusable(subj, FMUC_IFACE_CS, level)) != NULL)
             gone++;
     }
+    if ((c->applies & FMUC_APPLIES_SE) && fmu->md.se.present && fmu->lib_path_se) {
+        need++;
+        if ((u[gone] = fmuc_shared_unusable(subj, FMUC_IFACE_SE, level)) != NULL)
+            gone++;
+    }
     if (!need || gone < need)
         return NULL;
     if (gone == 1)
         return u[0];
-    snprintf(buf, len, "%s; %s", u[0], u[1]);
+    snprintf(buf, len, "%s; %s%s%s", u[0], u[1], gone > 2 ? "; " : "", gone > 2 ? u[2] : "");
     return buf;
 }
 

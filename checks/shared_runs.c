@@ -40,7 +40,7 @@ typedef struct shared_entry {
 
 struct fmuc_shared_runs {
     shared_entry e[2]; /* [FMUC_IFACE_ME], [FMUC_IFACE_CS] */
-    char *unusable[2][2]; /* [interface][FMUC_UNUSABLE_INSTANCE - 1, FMUC_UNUSABLE_RUN - 1] */
+    char *unusable[3][2]; /* [interface ME, CS, SE][FMUC_UNUSABLE_INSTANCE - 1, FMUC_UNUSABLE_RUN - 1] */
     int alias_done;
     uint64_t *alias;   /* fmuc_ms__alias_sort's, NULL when it ran out of memory */
     size_t nalias;
@@ -92,7 +92,7 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
             if (sr->e[i].pending)
                 fmuc_result_clear(&sr->e[i].full);
         }
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < 3; i++)
         for (size_t k = 0; k < 2; k++)
             free(sr->unusable[i][k]);
     free(sr->alias);
@@ -354,7 +354,8 @@ void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int leve
 {
     if (!s->shared || (level != FMUC_UNUSABLE_INSTANCE && level != FMUC_UNUSABLE_RUN))
         return;
-    char **slot = &s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : 1][level - 1];
+    char **slot =
+        &s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : iface == FMUC_IFACE_SE ? 2 : 1][level - 1];
     if (*slot)
         return;
     if (asprintf(slot, "the %s interface is unusable: %s (seen by check %s)",
@@ -366,7 +367,7 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int le
 {
     if (!s->shared)
         return NULL;
-    char *const *u = s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : 1];
+    char *const *u = s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : iface == FMUC_IFACE_SE ? 2 : 1];
     if (u[FMUC_UNUSABLE_INSTANCE - 1])
         return u[FMUC_UNUSABLE_INSTANCE - 1];
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;

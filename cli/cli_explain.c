@@ -106,9 +106,9 @@ int fmuc_cli_explain(int argc, char **argv)
         printf("interop:     %s%s\n",
                c->interop == FMUC_INTEROP_SOME ? "some findings only warn: " : "",
                c->interop_why);
-    printf("applies to:  %s\n", c->applies == FMUC_APPLIES_ME   ? "Model Exchange"
-                                : c->applies == FMUC_APPLIES_CS ? "Co-Simulation"
-                                                                : "Model Exchange, Co-Simulation");
+    printf("applies to:  %s\n", fmuc_applies_name((c->versions & FMUC_V3) ? c->applies
+                                                              : c->applies & ~(unsigned)FMUC_APPLIES_SE,
+                                            1));
     printf("needs:       ");
     print_needs(c->needs);
     printf("why:         %s\n", c->why ? c->why : "(not written yet)");

@@ -6,7 +6,13 @@
 
 static const char *applies_name(unsigned a)
 {
-    return a == FMUC_APPLIES_ME ? "ME" : a == FMUC_APPLIES_CS ? "CS" : "ME,CS";
+    return fmuc_applies_name(a, 0);
+}
+
+/* Scheduled Execution exists only in FMI 3.0: not listed for a check of older versions only */
+static unsigned applies_of(const fmuc_check *c)
+{
+    return (c->versions & FMUC_V3) ? c->applies : c->applies & ~(unsigned)FMUC_APPLIES_SE;
 }
 
 /* "1.0,2.0,3.0" */
@@ -60,6 +66,8 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
                 cJSON_AddItemToArray(ap, cJSON_CreateString("ME"));
             if (c->applies & FMUC_APPLIES_CS)
                 cJSON_AddItemToArray(ap, cJSON_CreateString("CS"));
+            if ((c->applies & FMUC_APPLIES_SE) && (c->versions & FMUC_V3))
+                cJSON_AddItemToArray(ap, cJSON_CreateString("SE"));
             cJSON *vs = cJSON_AddArrayToObject(o, "fmiVersions");
             for (int k = 0; k < 3; k++)
                 if (c->versions & (1u << k))
@@ -85,7 +93,7 @@ int fmuc_cli_list_checks(const fmuc_cli *cli)
         const fmuc_check *c = fmuc_checks[i];
         char vb[16];
         printf("%-40s %-6s %-11s %-6s %-12s %-26s %s\n", c->id, fmuc_level_name(c->level),
-               fmuc_check_profile_level(c, FMUC_PROFILE_INTEROP), applies_name(c->applies),
+               fmuc_check_profile_level(c, FMUC_PROFILE_INTEROP), applies_name(applies_of(c)),
                versions_name(c->versions, vb, sizeof vb), c->spec, c->title);
         if (c->interop != FMUC_INTEROP_SAME && c->interop_why)
             printf("%-40s %-6s %-11s %s\n", "", "", "", c->interop_why);

@@ -342,7 +342,7 @@ const fmuc_check fmuc_check_api_bad_vr = {
            "own.",
     .fix = "Look each valueReference up per base type in fmi2Get*/fmi2Set* and return fmi2Error "
            "(with a log message) for one that is unknown or not settable in the current state.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

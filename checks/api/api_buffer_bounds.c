@@ -351,7 +351,7 @@ const fmuc_check fmuc_check_api_buffer_bounds = {
     .fix = "Loop to the count argument of the call (nvr, nx, ni, size, nUnknown), not to the "
            "model's own number of variables or states; never write through the const "
            "arguments.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

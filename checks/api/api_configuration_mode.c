@@ -25,7 +25,6 @@
  * the new counts or a failed step fails (must). Derived, warn: a structural parameter set in
  * Event Mode / Step Mode outside (Re)Configuration Mode is accepted (notes 4/5: not settable
  * there; the rules catalogue notes the text's wording on structural parameters as unclear). */
-#include <stdarg.h>
 
 #include "api_util.h"
 #include "fmuc/fmuc_step.h"
@@ -45,24 +44,6 @@ typedef struct cm_sp {
     fmuc_vr vr[MAX_SP];
     double cur[MAX_SP], start[MAX_SP];
 } cm_sp;
-
-static void finding(cJSON *reply, const char *kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void finding(cJSON *reply, const char *kind, const char *fmt, ...)
-{
-    char m[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(m, sizeof m, fmt, ap);
-    va_end(ap);
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(reply, "findings");
-    if (!list)
-        list = cJSON_AddArrayToObject(reply, "findings");
-    cJSON *it = cJSON_CreateObject();
-    cJSON_AddStringToObject(it, "k", kind);
-    cJSON_AddStringToObject(it, "m", m);
-    cJSON_AddItemToArray(list, it);
-}
 
 static const char *vname(const fmuc_md_var *v) { return v->name ? v->name : "?"; }
 
@@ -181,7 +162,7 @@ static int set_sps(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp *
         put_int(b, &buf, sp->cur[k]);
         fmuc_status st = fmuc_inst_set(in, b, &sp->vr[k], 1, &buf, 1);
         if (!apiu_ok(st)) {
-            finding(reply, "fail",
+            apiu_finding(reply, "fail",
                     "%s: fmi3Set%s of structural parameter '%s' (vr %u) to %.0f in %s returned %s "
                     "(§3.2/§4.2: structural parameters are set in %s)",
                     iname, apiu_base3_name(b), vname(v), sp->vr[k], sp->cur[k], mode,
@@ -199,7 +180,7 @@ static int configure(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp
     char sb[32];
     fmuc_status st = fmuc_inst_enter_configuration_mode(in);
     if (!apiu_ok(st)) {
-        finding(reply, "fail",
+        apiu_finding(reply, "fail",
                 "%s: fmi3EnterConfigurationMode from %s returned %s; the FMU declares %s"
                 "structural parameters, so it enters %s (§3.2/§4.2, transitions to %s)",
                 iname, from, stname(st, sb, sizeof sb),
@@ -210,7 +191,7 @@ static int configure(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp
         return -1;
     st = fmuc_inst_exit_configuration_mode(in);
     if (!apiu_ok(st)) {
-        finding(reply, "fail", "%s: fmi3ExitConfigurationMode in %s returned %s (§3.2/§4.2)",
+        apiu_finding(reply, "fail", "%s: fmi3ExitConfigurationMode in %s returned %s (§3.2/§4.2)",
                 iname, mode, stname(st, sb, sizeof sb));
         return -1;
     }
@@ -255,7 +236,7 @@ static int set_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
                                        b == FMUC_INST_FLOAT64 ? (void *)vals : (void *)fv, ne);
         char sb[32];
         if (!apiu_ok(st)) {
-            finding(reply, "fail",
+            apiu_finding(reply, "fail",
                     "%s: fmi3Set%s of '%s' (vr %u) with its new size, nValues=%zu, after "
                     "fmi3ExitConfigurationMode returned %s (§2.4.7.2: the size is the structural "
                     "parameter's current value; §3.2 set rule 1 in Instantiated)",
@@ -293,7 +274,7 @@ static int get_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
         fmuc_status st = fmuc_inst_get(in, b, &vr, 1, vals, ne);
         (*nget)++;
         if (!apiu_ok(st)) {
-            finding(reply, "fail",
+            apiu_finding(reply, "fail",
                     "%s: fmi3Get%s of '%s' (vr %u) with its new size, nValues=%zu, %s returned %s "
                     "(§2.4.7.2: the size is the structural parameter's current value)",
                     iname, apiu_base3_name(b), vname(v), vr, ne, when, stname(st, sb, sizeof sb));
@@ -305,7 +286,7 @@ static int get_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
                        : b == FMUC_INST_FLOAT32 ? (double)((float *)vals)[k]
                                                 : 0.0;
             if (!isfinite(x)) {
-                finding(reply, "fail", "%s: '%s' (vr %u) element %zu of %zu is %g %s", iname,
+                apiu_finding(reply, "fail", "%s: '%s' (vr %u) element %zu of %zu is %g %s", iname,
                         vname(v), vr, k + 1, ne, x, when);
                 rc = -1;
                 break;
@@ -351,12 +332,12 @@ static int run_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const c
     for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++)
         rc = fmuc_step_interval(&st, t0 + k * h, t0 + (k + 1) * h, NULL);
     if (rc != FMUC_STEP_OK && rc != FMUC_STEP_TERMINATE)
-        finding(reply, "fail", "%s: the run %s (%s%zu states) stopped: %s", iname, when,
+        apiu_finding(reply, "fail", "%s: the run %s (%s%zu states) stopped: %s", iname, when,
                 me ? "" : "CS, ", nx,
                 rc == FMUC_STEP_FAILED ? st.call : st.why[0] ? st.why : "the step-wise driver");
     for (size_t k = 0; me && k < nx && rc == FMUC_STEP_OK; k++)
         if (!isfinite(st.x[k])) {
-            finding(reply, "fail", "%s: state %zu of %zu is %g %s", iname, k + 1, nx, st.x[k],
+            apiu_finding(reply, "fail", "%s: state %zu of %zu is %g %s", iname, k + 1, nx, st.x[k],
                     when);
             rc = FMUC_STEP_FAILED;
         }
@@ -396,7 +377,7 @@ static void choose(cJSON *reply, const fmuc_md *md, cm_sp *sp)
         else if (s - 1 >= lo && s - 1 <= hi && (!size || s - 1 >= 1))
             nv = s - 1;
         if (!isfinite(nv)) {
-            finding(reply, "note", "structural parameter '%s' (vr %u): no other valid value next "
+            apiu_finding(reply, "note", "structural parameter '%s' (vr %u): no other valid value next "
                                    "to start %.0f within min/max: left alone",
                     vname(v), v->value_reference, s);
             continue;
@@ -446,7 +427,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (reached != 0) {
         char sb[32];
         const char *fn = r.failed_op >= 0 ? fmuc_inst_op_name(3, (fmuc_inst_op)r.failed_op) : NULL;
-        finding(reply, "fail", "%s: initialization with the new structural parameter values "
+        apiu_finding(reply, "fail", "%s: initialization with the new structural parameter values "
                                "failed: %s returned %s",
                 iname, fn ? fn : "a call", stname(r.status, sb, sizeof sb));
         goto out;
@@ -484,7 +465,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         char sb[32];
         fmuc_status st = fmuc_inst_enter_event_mode(in);
         if (!apiu_ok(st)) {
-            finding(reply, "fail", "%s: fmi3EnterEventMode returned %s", iname,
+            apiu_finding(reply, "fail", "%s: fmi3EnterEventMode returned %s", iname,
                     stname(st, sb, sizeof sb));
             goto out;
         }
@@ -519,7 +500,7 @@ probe:
         fmuc_status st = fmuc_inst_set(in, b, &sp.vr[0], 1, &buf, 1);
         cJSON_AddNumberToObject(reply, "outside_status", st);
         if (apiu_ok(st))
-            finding(reply, "warn",
+            apiu_finding(reply, "warn",
                     "%s: fmi3Set%s of structural parameter '%s' (vr %u, %s) in %s, outside "
                     "Configuration Mode, returned %s; §3.2/§4.2 set structural parameters only in "
                     "Configuration Mode%s (derived: expected fmi3Error)",
@@ -570,20 +551,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             apiu_run(s, res, "api-configuration-mode", ifs[i].type, worker, &job, &o);
         if (reply && !apiu_load_failed(reply, res, ifs[i].type)) {
             cJSON_AddItemToObject(ev, ifs[i].name, cJSON_Duplicate(reply, 1));
-            const cJSON *f;
-            cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(reply, "findings"))
-            {
-                const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "k"));
-                const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "m"));
-                if (!k || !m)
-                    continue;
-                if (strcmp(k, "fail") == 0)
-                    fmuc_result_violation(res, "%s", m);
-                else if (strcmp(k, "warn") == 0)
-                    fmuc_result_warn(res, "%s", m);
-                else
-                    fmuc_result_note(res, "%s", m);
-            }
+            apiu_report_findings(reply, res);
             const char *stop =
                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(reply, "stopped"));
             if (stop)

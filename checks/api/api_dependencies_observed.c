@@ -1371,7 +1371,7 @@ const fmuc_check fmuc_check_api_dependencies_observed = {
            "dependencies; an undeclared feedthrough gives stale outputs or an unresolved loop.",
     .fix = "List every input an output or state derivative depends on in its <ModelStructure> "
            "dependencies (FMI 1.0: the output's DirectDependency), or omit the declaration.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

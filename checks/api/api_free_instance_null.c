@@ -67,7 +67,7 @@ const fmuc_check fmuc_check_api_free_instance_null = {
            "it.",
     .fix = "Return at the top of fmi2FreeInstance when the component pointer is NULL, before "
            "touching any of its fields.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -125,7 +125,7 @@ const fmuc_check fmuc_check_api_guid = {
            "valueReferences.",
     .fix = "Compile the modelDescription's guid into the binary and make fmi2Instantiate return "
            "NULL (and log why) when fmuGUID differs from it.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

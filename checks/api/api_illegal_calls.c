@@ -334,7 +334,7 @@ const fmuc_check fmuc_check_api_illegal_calls = {
     .fix = "Track the FMI state machine in the instance and let every function check the current "
            "state first, returning fmi2Error with a log message when the call is not allowed "
            "there.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -27,7 +27,7 @@ const fmuc_check fmuc_check_api_illegal_calls_fmi3 = {
     .fix = "Keep the current state (Instantiated, Initialization, Event, Continuous-Time or Step "
            "Mode, Terminated) in the instance and return fmi3Error with a log message from every "
            "function that is called outside its states.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

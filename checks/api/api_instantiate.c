@@ -155,7 +155,7 @@ const fmuc_check fmuc_check_api_instantiate = {
            "can use that interface at all: the FMU is unusable through it.",
     .fix = "Run the FMU's own instantiation with the arguments a plain importer passes (its guid, "
            "a file: resource URI, loggingOn true and false) and fix what makes it return NULL.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -132,7 +132,7 @@ const fmuc_check fmuc_check_api_instantiate_refuses = {
     .fix = "In the instantiate function return NULL and log the reason when it is asked for an "
            "interface the modelDescription does not declare (2.0: fmuType) or instanceName is "
            "NULL or empty.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

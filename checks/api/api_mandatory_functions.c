@@ -951,7 +951,7 @@ const fmuc_check fmuc_check_api_mandatory_functions = {
     .fix = "Accept every declared category and none in SetDebugLogging, honour an undefined stop "
            "time, keep values readable in the Terminated state, let Reset start over, and answer "
            "unavailable status kinds with Discard.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -188,7 +188,7 @@ const fmuc_check fmuc_check_api_null_memory_callbacks = {
     .fix = "Either allocate with malloc/free internally and never touch the callbacks' "
            "allocateMemory/freeMemory, or remove canNotUseMemoryManagementFunctions=\"true\" from "
            "the model description.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -186,7 +186,7 @@ const fmuc_check fmuc_check_api_resources_released = {
            "allocations behind.",
     .fix = "Release in fmi2FreeInstance everything the instance allocated through allocateMemory, "
            "and join or stop every thread it started, before returning.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -240,7 +240,7 @@ const fmuc_check fmuc_check_api_sandbox = {
            "the host.",
     .fix = "Write scratch files only below the current or temporary directory, read data from the "
            "resources/ location, and document any network need in documentation/.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -146,7 +146,7 @@ const fmuc_check fmuc_check_api_status_codes = {
            "never written.",
     .fix = "Return fmi2Discard only from the functions that may discard and fmi2Pending only from "
            "asynchronous fmi2DoStep/fmi2GetStatus; map other internal failures to fmi2Error.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

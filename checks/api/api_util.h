@@ -6,6 +6,7 @@
 #define FMUC_API_UTIL_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,16 @@ static inline size_t apiu_ifaces(const fmuc_fmu *fmu, apiu_iface out[2])
  *  calls fmi2Instantiate twice in one worker process: every instance gets its own worker. */
 static inline int apiu_once_per_process(const fmuc_fmu *fmu, fmuc_iface t)
 {
-    const fmuc_md_interface *i = t == FMUC_IFACE_ME ? &fmu->md.me : &fmu->md.cs;
+    const fmuc_md_interface *i = t == FMUC_IFACE_ME   ? &fmu->md.me
+                                 : t == FMUC_IFACE_SE ? &fmu->md.se
+                                                      : &fmu->md.cs;
     return i->present && (i->caps & (1u << FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS));
 }
 
 static inline const char *apiu_iface_name(fmuc_iface t)
 {
-    return t == FMUC_IFACE_ME ? "ModelExchange" : "CoSimulation";
+    return t == FMUC_IFACE_ME ? "ModelExchange" : t == FMUC_IFACE_SE ? "ScheduledExecution"
+                                                                     : "CoSimulation";
 }
 
 /** The function of the FMU's version behind op for interface t, for messages and lib_has:
@@ -51,8 +55,9 @@ static inline const char *apiu_iface_name(fmuc_iface t)
 static inline const char *apiu_fn(int version, fmuc_iface t, fmuc_inst_op op)
 {
     if (version == 3 && op == FMUC_INST_OP_INSTANTIATE)
-        return t == FMUC_IFACE_ME ? "fmi3InstantiateModelExchange"
-                                      : "fmi3InstantiateCoSimulation";
+        return t == FMUC_IFACE_ME   ? "fmi3InstantiateModelExchange"
+               : t == FMUC_IFACE_SE ? "fmi3InstantiateScheduledExecution"
+                                    : "fmi3InstantiateCoSimulation";
     if (version == 1) {
         int cs = t == FMUC_IFACE_CS;
         switch (op) {
@@ -233,6 +238,45 @@ static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmuc_if
     fmuc_result_note(res, "%s: the library does not load (see load-dlopen): %s",
                      apiu_iface_name(t), le);
     return 1;
+}
+
+/** Worker side: one finding of a probe in the reply's "findings" list: kind "fail", "warn" or
+ *  "note" and the message; the parent turns them into the result (apiu_report_findings). */
+static inline void apiu_finding(cJSON *reply, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void apiu_finding(cJSON *reply, const char *kind, const char *fmt, ...)
+{
+    char m[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(reply, "findings");
+    if (!list)
+        list = cJSON_AddArrayToObject(reply, "findings");
+    cJSON *it = cJSON_CreateObject();
+    cJSON_AddStringToObject(it, "k", kind);
+    cJSON_AddStringToObject(it, "m", m);
+    cJSON_AddItemToArray(list, it);
+}
+
+/** Parent side: the reply's findings (apiu_finding) as violations, warnings and notes. */
+static inline void apiu_report_findings(const cJSON *reply, fmuc_result *res)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(reply, "findings"))
+    {
+        const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "k"));
+        const char *m = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(f, "m"));
+        if (!k || !m)
+            continue;
+        if (strcmp(k, "fail") == 0)
+            fmuc_result_violation(res, "%s", m);
+        else if (strcmp(k, "warn") == 0)
+            fmuc_result_warn(res, "%s", m);
+        else
+            fmuc_result_note(res, "%s", m);
+    }
 }
 
 /** Worker side: load iface, reply "load_error" on failure. 0 when loaded, -1 not. */

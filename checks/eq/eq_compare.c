@@ -172,7 +172,7 @@ const fmuc_check fmuc_check_eq_compare = {
     .fix = "Compare the diverging outputs named in the messages over time, check parameters, "
            "solver settings and start values of both exports, and fix the one that departs from "
            "the model.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

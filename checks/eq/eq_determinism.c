@@ -547,7 +547,7 @@ const fmuc_check fmuc_check_eq_determinism = {
     .fix = "Keep all model state in the instance (no static or global variables) and make "
            "fmi2Reset restore exactly what fmi2Instantiate set up; avoid unseeded randomness and "
            "clock readings.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

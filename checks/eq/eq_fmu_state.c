@@ -425,7 +425,7 @@ const fmuc_check fmuc_check_eq_fmu_state = {
            "that does not restore the run makes every rolled-back step continue from wrong values.",
     .fix = "Copy the complete model state (discrete and solver state included) in fmi2GetFMUstate "
            "and restore all of it in fmi2SetFMUstate, or declare canGetAndSetFMUstate=\"false\".",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state (get, set and free of a state came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,

@@ -478,7 +478,7 @@ const fmuc_check fmuc_check_eq_native_roundtrip = {
            "it are suspect.",
     .fix = "Make the FMU wrapper call the native core's step functions with the same arguments "
            "and parameter file, and compare the first diverging output against vd_step.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -231,7 +231,7 @@ const fmuc_check fmuc_check_eq_reference = {
     .fix = "Find the first time the named column departs from the reference, check parameters, "
            "inputs and solver settings of the export, and regenerate the reference only if the "
            "change is intended.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
     .run = run,

@@ -446,7 +446,7 @@ const fmuc_check fmuc_check_eq_serialize = {
            "not continue the run in a fresh instance makes every restart silently wrong.",
     .fix = "Serialize every part of the state restored by fmi2SetFMUstate, report the exact size "
            "in fmi2SerializedFMUstateSize, or declare canSerializeFMUstate=\"false\".",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state and no serialization of one (both came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,

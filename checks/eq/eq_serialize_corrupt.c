@@ -298,7 +298,7 @@ const fmuc_check fmuc_check_eq_serialize_corrupt = {
     .fix = "Write a header with a magic number, version, length and checksum into serialized "
            "states and return fmi2Error from fmi2DeSerializeFMUstate when any of them does not "
            "match.",
-    .applies = FMUC_APPLIES_ANY,
+    .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state and no deserialization of one (both came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,

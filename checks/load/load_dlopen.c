@@ -38,7 +38,7 @@ static int has_external_dependencies_doc(const fmuc_fmu *fmu)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    loadu_lib libs[2];
+    loadu_lib libs[3];
     size_t n = loadu_libs(s->fmu, libs);
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
@@ -48,9 +48,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_worker_outcome o;
         const cJSON *reply = loadu_run(s, &libs[i], LOADU_LOAD_ONLY, "load-dlopen", &o, res);
         const char *error;
-        const char *what = libs[i].shared                         ? "ModelExchange and CoSimulation"
-                           : libs[i].iface == FMUC_IFACE_CS ? "CoSimulation"
-                                                               : "ModelExchange";
+        const char *what = loadu_ifaces_name(libs[i].ifaces);
         char dep[256];
         if (reply && !loadu_loaded(reply, &error)) {
             if (missing_dependency(error, dep, sizeof dep))

@@ -41,7 +41,7 @@ static const fn_entry *table(int version, size_t *n)
 }
 
 typedef struct exports_request {
-    int me, cs; /* interfaces this library serves */
+    int me, cs, se; /* interfaces this library serves (se: FMI 3.0 ScheduledExecution) */
 } exports_request;
 
 /* FMI 1.0: the library serves one standard; the names of its list (fmi1.h) that
@@ -68,11 +68,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     const exports_request *rq = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
     cJSON *missing = cJSON_AddArrayToObject(reply, "missing");
-    const fmuc_iface ifaces[2] = {FMUC_IFACE_ME, FMUC_IFACE_CS};
-    const int want[2] = {rq->me, rq->cs};
+    const fmuc_iface ifaces[3] = {FMUC_IFACE_ME, FMUC_IFACE_CS, FMUC_IFACE_SE};
+    const int want[3] = {rq->me, rq->cs, rq->se};
     if (fmuc_inst_version(ctx) == 1)
         return worker_fmi1(ctx, rq, reply, missing);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (!want[k])
             continue;
         if (fmuc_inst_load(ctx, (fmuc_iface)ifaces[k]) < 0) {
@@ -84,8 +84,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         size_t nf;
         const fn_entry *fns = table(fmuc_inst_version(ctx), &nf);
         for (size_t i = 0; i < nf; i++) {
-            int needed = fns[i].iface == IF_C || fns[i].iface == (k ? IF_CS : IF_ME);
-            int dup = k == 1 && want[0] && fns[i].iface == IF_C;
+            int needed = fns[i].iface == IF_C || (k < 2 && fns[i].iface == (k ? IF_CS : IF_ME));
+            int dup = fns[i].iface == IF_C && ((k >= 1 && want[0]) || (k == 2 && want[1]));
             if (needed && !dup && !fmuc_inst_lib_has(ctx, (fmuc_iface)ifaces[k], fns[i].name))
                 cJSON_AddItemToArray(missing, cJSON_CreateString(fns[i].name));
         }
@@ -255,7 +255,7 @@ static void run_fmi1(const fmuc_subject *s, const loadu_lib *libs, size_t n, fmu
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    loadu_lib libs[2];
+    loadu_lib libs[3];
     size_t n = loadu_libs(s->fmu, libs);
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
@@ -267,8 +267,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     cJSON *ev = cJSON_AddArrayToObject(fmuc_result_evidence(res), "missing");
     for (size_t i = 0; i < n; i++) {
-        exports_request rq = {.me = libs[i].iface == FMUC_IFACE_ME,
-                              .cs = libs[i].iface == FMUC_IFACE_CS || libs[i].shared};
+        exports_request rq = {.me = (libs[i].ifaces & FMUC_APPLIES_ME) != 0,
+                              .cs = (libs[i].ifaces & FMUC_APPLIES_CS) != 0,
+                              .se = (libs[i].ifaces & FMUC_APPLIES_SE) != 0};
         fmuc_worker_spec spec;
         fmuc_worker_outcome o;
         fmuc_diag diag = {0};

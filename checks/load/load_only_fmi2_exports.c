@@ -23,7 +23,7 @@ static int ignorable(const fmuc_elf_symbol *sym)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    loadu_lib libs[2];
+    loadu_lib libs[3];
     size_t n = loadu_libs(s->fmu, libs);
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");

@@ -15,29 +15,51 @@
 typedef struct loadu_lib {
     const char *path;   /* extracted file */
     char entry[512];    /* archive name, for messages: binaries/<platform>/<file> */
-    fmuc_iface iface;     /* the interface to load it as (ME first when shared) */
-    int shared;         /* ME and CS use this same library */
+    fmuc_iface iface;   /* the interface to load it as (the first of ifaces: ME, CS, SE) */
+    int shared;         /* more than one interface uses this same library */
+    unsigned ifaces;    /* the interfaces it serves (FMUC_APPLIES_* bits) */
 } loadu_lib;
 
-/* The distinct model libraries of the declared interfaces (0, 1 or 2). */
-static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[2])
+/* "ModelExchange", "CoSimulation and ScheduledExecution", ... for FMUC_APPLIES_* bits */
+static inline const char *loadu_ifaces_name(unsigned a)
+{
+    static const char *const n[8] = {"no interface",
+                                     "ModelExchange",
+                                     "CoSimulation",
+                                     "ModelExchange and CoSimulation",
+                                     "ScheduledExecution",
+                                     "ModelExchange and ScheduledExecution",
+                                     "CoSimulation and ScheduledExecution",
+                                     "ModelExchange, CoSimulation and ScheduledExecution"};
+    return n[a & 7u];
+}
+
+/* The distinct model libraries of the declared interfaces (0 to 3: ME, CS, FMI 3.0 SE). */
+static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[3])
 {
     size_t n = 0;
     const char *plat = fmu->platform ? fmu->platform : fmuc_host_platform();
-    const char *paths[2] = {fmu->md.me.present ? fmu->lib_path_me : NULL,
-                            fmu->md.cs.present ? fmu->lib_path_cs : NULL};
-    for (int k = 0; k < 2; k++) {
+    const char *paths[3] = {fmu->md.me.present ? fmu->lib_path_me : NULL,
+                            fmu->md.cs.present ? fmu->lib_path_cs : NULL,
+                            fmu->md.se.present ? fmu->lib_path_se : NULL};
+    for (int k = 0; k < 3; k++) {
+        int dup = 0;
         if (!paths[k])
             continue;
-        if (n == 1 && strcmp(out[0].path, paths[k]) == 0) {
-            out[0].shared = 1;
+        for (size_t j = 0; j < n; j++)
+            if (strcmp(out[j].path, paths[k]) == 0) {
+                out[j].shared = 1;
+                out[j].ifaces |= 1u << k;
+                dup = 1;
+            }
+        if (dup)
             continue;
-        }
         const char *base = strrchr(paths[k], '/');
         out[n].path = paths[k];
         snprintf(out[n].entry, sizeof out[n].entry, "binaries/%s/%s", plat, base ? base + 1 : paths[k]);
-        out[n].iface = k ? FMUC_IFACE_CS : FMUC_IFACE_ME;
+        out[n].iface = k == 2 ? FMUC_IFACE_SE : k ? FMUC_IFACE_CS : FMUC_IFACE_ME;
         out[n].shared = 0;
+        out[n].ifaces = 1u << k;
         n++;
     }
     return n;
@@ -179,7 +201,7 @@ static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res
 {
     size_t elen = strlen(expected);
     int prefix = elen > 0 && expected[elen - 1] == '*';
-    loadu_lib libs[2];
+    loadu_lib libs[3];
     size_t n = loadu_libs(s->fmu, libs);
     int ran = 0;
     const char *fnl = fn;
@@ -188,10 +210,7 @@ static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res
         const cJSON *reply = loadu_run(s, &libs[i], what, check_id, &o, res);
         const char *error;
         fnl = fn ? fn
-                 : loadu_string_fn_name(fmuc_fmu_fmi_version(s->fmu),
-                                        libs[i].iface == FMUC_IFACE_CS ? FMUC_IFACE_CS
-                                                                          : FMUC_IFACE_ME,
-                                        what);
+                 : loadu_string_fn_name(fmuc_fmu_fmi_version(s->fmu), libs[i].iface, what);
         if (!reply) {
             ran = 1;
         } else if (!loadu_loaded(reply, &error)) {

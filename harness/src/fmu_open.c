@@ -444,10 +444,11 @@ fmuc_err fmuc_fmu_open(fmuc_fmu *out, const char *path, const fmuc_fmu_limits *l
     }
 
     /* the libraries the run will load */
-    const char *ids[2] = {out->md.me.present ? out->md.me.model_identifier : NULL,
-                          out->md.cs.present ? out->md.cs.model_identifier : NULL};
-    char **dst[2] = {&out->lib_path_me, &out->lib_path_cs};
-    for (int k = 0; k < 2; k++) {
+    const char *ids[3] = {out->md.me.present ? out->md.me.model_identifier : NULL,
+                          out->md.cs.present ? out->md.cs.model_identifier : NULL,
+                          out->md.se.present ? out->md.se.model_identifier : NULL};
+    char **dst[3] = {&out->lib_path_me, &out->lib_path_cs, &out->lib_path_se};
+    for (int k = 0; k < 3; k++) {
         if (!valid_identifier(ids[k]))
             continue;
         char rel[300];
@@ -479,8 +480,9 @@ out:
         out->unpack_dir = NULL;
         free(out->lib_path_me);
         free(out->lib_path_cs);
+        free(out->lib_path_se);
         free(out->resource_uri);
-        out->lib_path_me = out->lib_path_cs = out->resource_uri = NULL;
+        out->lib_path_me = out->lib_path_cs = out->lib_path_se = out->resource_uri = NULL;
     }
     if (rootfd >= 0)
         close(rootfd);
@@ -607,6 +609,7 @@ void fmuc_fmu_close(fmuc_fmu *fmu)
     free(fmu->platform);
     free(fmu->lib_path_me);
     free(fmu->lib_path_cs);
+    free(fmu->lib_path_se);
     free(fmu->fmi_version_seen);
     fmuc_md_free(&fmu->md);
     fmuc_zip__listing_free(&fmu->listing);

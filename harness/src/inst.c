@@ -59,7 +59,7 @@ const char *fmuc_inst_op_name(int version, fmuc_inst_op op)
 void fmuc_inst__resolve(fmuc_worker_ctx *ctx, int k, const char *prefix, const fmuc_inst_fns *t,
                         void *rec, uint64_t *mask)
 {
-    unsigned mine = k ? FMUC_INST_FN_CS : FMUC_INST_FN_ME;
+    unsigned mine = k == 2 ? FMUC_INST_FN_SE : k ? FMUC_INST_FN_CS : FMUC_INST_FN_ME;
     const char **missing = (const char **)((char *)rec + t->missing_off);
     size_t *nmissing = (size_t *)((char *)rec + t->nmissing_off);
     for (size_t i = 0; i < t->n; i++) {
@@ -105,6 +105,13 @@ static const void *lib_of(fmuc_worker_ctx *ctx, fmuc_iface iface, const fmuc_ins
         ctx->sh->load_attempted = 1;
         snprintf(ctx->sh->load_error, sizeof ctx->sh->load_error,
                  "the worker has no FMI %d.0 instance implementation", fmuc_inst_version(ctx));
+        return NULL;
+    }
+    if (iface == FMUC_IFACE_SE && fmuc_inst_version(ctx) != 3) {
+        ctx->sh->load_attempted = 1;
+        snprintf(ctx->sh->load_error, sizeof ctx->sh->load_error,
+                 "Scheduled Execution exists only in FMI 3.0; this FMU is FMI %d.0",
+                 fmuc_inst_version(ctx));
         return NULL;
     }
     if ((*o)->load(ctx, iface, &lib) < 0)
@@ -725,3 +732,69 @@ size_t fmuc_inst_intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call *
 }
 fmuc_status fmuc_inst_enter_configuration_mode(fmuc_inst *in) { DISPATCH0_(enter_configuration_mode); }
 fmuc_status fmuc_inst_exit_configuration_mode(fmuc_inst *in) { DISPATCH0_(exit_configuration_mode); }
+
+/* ---- Scheduled Execution (FMI 3.0) ---------------------------------------------------------- */
+
+int fmuc_inst_se_watch(fmuc_inst *in, const fmuc_vr *output_clocks, size_t nout,
+                       const fmuc_vr *countdown_clocks, size_t ncountdown)
+{
+    if (!in->ops->se_watch || in->iface != FMUC_IFACE_SE)
+        return -1;
+    return in->ops->se_watch(in, output_clocks, nout, countdown_clocks, ncountdown);
+}
+
+fmuc_status fmuc_inst_activate_model_partition(fmuc_inst *in, fmuc_vr clock, double time)
+{
+    if (!in->ops->activate_model_partition)
+        return FMUC_STATUS_NOT_PROVIDED;
+    return in->ops->activate_model_partition(in, clock, time);
+}
+
+fmuc_status fmuc_inst_get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                           double *intervals, int *qualifiers)
+{
+    if (!in->ops->get_interval_decimal)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv;
+    guard_out gi, gq;
+    const fmuc_vr *v = gin_begin(&gv, vr, n, sizeof *vr);
+    double *iv = fmuc_inst__gout_begin(&gi, intervals, n, sizeof *intervals);
+    int *q = fmuc_inst__gout_begin(&gq, qualifiers, n, sizeof *qualifiers);
+    fmuc_status st = in->ops->get_interval_decimal(in, v, n, iv, q);
+    fmuc_inst__gout_end(in, &gi, "intervals");
+    fmuc_inst__gout_end(in, &gq, "qualifiers");
+    gin_end(in, &gv, "valueReferences");
+    return st;
+}
+
+fmuc_status fmuc_inst_get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *shifts)
+{
+    if (!in->ops->get_shift_decimal)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv;
+    guard_out gs;
+    const fmuc_vr *v = gin_begin(&gv, vr, n, sizeof *vr);
+    double *sh = fmuc_inst__gout_begin(&gs, shifts, n, sizeof *shifts);
+    fmuc_status st = in->ops->get_shift_decimal(in, v, n, sh);
+    fmuc_inst__gout_end(in, &gs, "shifts");
+    gin_end(in, &gv, "valueReferences");
+    return st;
+}
+
+size_t fmuc_inst_se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
+                        fmuc_inst_se_counts *counts)
+{
+    *events = NULL;
+    *nkept = 0;
+    if (counts)
+        memset(counts, 0, sizeof *counts);
+    if (!in->ops->se_log)
+        return 0;
+    return in->ops->se_log(in, events, nkept, counts);
+}
+
+void fmuc_inst_se_log_clear(fmuc_inst *in)
+{
+    if (in->ops->se_log_clear)
+        in->ops->se_log_clear(in);
+}

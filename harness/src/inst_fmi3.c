@@ -6,7 +6,10 @@
  * (the experiment goes to fmi3EnterInitializationMode), fmi3Boolean and fmi3Clock are bool
  * (converted from and to the API's int arrays), Enumerations are Int64 calls, fmi3DoStep returns
  * its flags (kept for fmuc_inst_cs_status). This file is the only place that calls FMI 3.0
- * functions. Scheduled Execution is not implemented (its load fails with a reason). */
+ * functions. Scheduled Execution (§5): fmi3InstantiateScheduledExecution with the harness's
+ * clockUpdate (Clock Update Mode: asks the watched output and countdown clocks, logs the
+ * answers) and counting lock/unlockPreemption callbacks; fmi3ActivateModelPartition; the
+ * interval and shift getters (end of this file). */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,7 +27,7 @@ _Static_assert(sizeof(uint8_t) == sizeof(fmi3Byte), "fmi3Byte is a byte");
 typedef struct fmi3_lib {
     fmuc_worker_ctx *ctx;
     void *handle; /* the library they were resolved in */
-    int k;        /* 0 ME, 1 CS */
+    int k;        /* 0 ME, 1 CS, 2 SE */
 #define FMUC_FIELD_(ret, name, params, iface) name##TYPE name;
     FMUC_FMI3_FUNCTIONS(FMUC_FIELD_)
 #undef FMUC_FIELD_
@@ -34,7 +37,8 @@ typedef struct fmi3_lib {
 
 static const fmuc_inst_fn fn_table[] = {
 #define FMUC_FN_(ret, name, params, iface)                                                   \
-    {#name, offsetof(fmi3_lib, name), FMUC_FMI3_IF_##iface & (FMUC_INST_FN_ME | FMUC_INST_FN_CS)},
+    {#name, offsetof(fmi3_lib, name),                                                         \
+     FMUC_FMI3_IF_##iface & (FMUC_INST_FN_ME | FMUC_INST_FN_CS | FMUC_INST_FN_SE)},
     FMUC_FMI3_FUNCTIONS(FMUC_FN_)
 #undef FMUC_FN_
 };
@@ -42,7 +46,8 @@ static const fmuc_inst_fns fns = {fn_table, sizeof fn_table / sizeof fn_table[0]
                                   offsetof(fmi3_lib, missing), offsetof(fmi3_lib, nmissing)};
 
 _Static_assert(sizeof fn_table / sizeof fn_table[0] == FMUC_W_FN_FMI3_COUNT, "75 functions");
-_Static_assert(FMUC_FMI3_IFACE_ME == FMUC_INST_FN_ME && FMUC_FMI3_IFACE_CS == FMUC_INST_FN_CS,
+_Static_assert(FMUC_FMI3_IFACE_ME == FMUC_INST_FN_ME && FMUC_FMI3_IFACE_CS == FMUC_INST_FN_CS &&
+                   FMUC_FMI3_IFACE_SE == FMUC_INST_FN_SE,
                "one interface numbering");
 _Static_assert(FMUC_W_FN_FMI3_COUNT <= 128, "missing_mask3 holds 128 bits");
 
@@ -80,17 +85,11 @@ static const char *const op_names[FMUC_INST_NOPS] = {
 
 static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
 {
-    int k = iface == FMUC_IFACE_CS ? 1 : 0;
+    int k = iface == FMUC_IFACE_SE ? 2 : iface == FMUC_IFACE_CS ? 1 : 0;
     fmi3_lib *L;
     void *h;
 
     *lib = NULL;
-    if (iface == FMUC_IFACE_SE) {
-        ctx->sh->load_attempted = 1;
-        snprintf(ctx->sh->load_error, sizeof ctx->sh->load_error,
-                 "Scheduled Execution is not supported by the harness yet");
-        return -1;
-    }
     if (!(h = fmuc_loader__open(ctx, k)))
         return -1;
     L = ctx->ver_lib[k];
@@ -187,7 +186,22 @@ typedef struct fmi3_priv {
     double step_tc, step_h;
     size_t iu_total;
     fmuc_inst_iu_call iu[FMUC_INST_IU_KEPT];
+    /* Scheduled Execution: the instance (for clockUpdate), the clocks asked about in Clock
+     * Update Mode, the activation in progress and the clockUpdate log */
+    fmuc_inst *inst;
+    fmuc_vr se_out[FMUC_INST_SE_WATCH], se_cd[FMUC_INST_SE_WATCH];
+    size_t n_se_out, n_se_cd;
+    int activating, in_cum;
+    fmuc_vr act_clock;
+    double act_time;
+    fmuc_inst_se_counts cu_counts;
+    size_t cu_total;
+    fmuc_inst_cu_event cu[FMUC_INST_CU_KEPT];
 } fmi3_priv;
+
+static void clock_update(fmi3InstanceEnvironment env);
+static void lock_preemption(void);
+static void unlock_preemption(void);
 
 /* The harness's intermediateUpdate (FMI 3.0.2 §4.2.2): logs the call against the instance whose
  * fmi3DoStep is running (else the last one made with the callback, flagged as outside a step);
@@ -235,8 +249,9 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
     const char *token = a->token;
     fmi3_priv *p = calloc(1, sizeof *p);
-    unsigned fn = in->iface == FMUC_IFACE_CS ? FMUC_W_FN_fmi3InstantiateCoSimulation
-                                             : FMUC_W_FN_fmi3InstantiateModelExchange;
+    unsigned fn = in->iface == FMUC_IFACE_CS   ? FMUC_W_FN_fmi3InstantiateCoSimulation
+                  : in->iface == FMUC_IFACE_SE ? FMUC_W_FN_fmi3InstantiateScheduledExecution
+                                               : FMUC_W_FN_fmi3InstantiateModelExchange;
     const char *res = NULL;
     fmuc_w_call *e;
     void *c;
@@ -257,7 +272,8 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
             res = p->resource_path;
     }
     if ((in->iface == FMUC_IFACE_CS && !L->fmi3InstantiateCoSimulation) ||
-        (in->iface != FMUC_IFACE_CS && !L->fmi3InstantiateModelExchange)) {
+        (in->iface == FMUC_IFACE_SE && !L->fmi3InstantiateScheduledExecution) ||
+        (in->iface == FMUC_IFACE_ME && !L->fmi3InstantiateModelExchange)) {
         not_provided(ctx, fn);
         return NULL;
     }
@@ -269,12 +285,20 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     e->i[3] = a->cs_event_mode_used != 0;      /* eventModeUsed */
     e->i[0] = a->cs_early_return_allowed != 0; /* earlyReturnAllowed */
     p->ctx = ctx;
+    p->inst = in;
     p->iu_on = in->iface == FMUC_IFACE_CS && a->cs_intermediate_update;
     p->step_tc = p->step_h = NAN;
     if (p->iu_on)
         ctx->iu_last = p;
+    if (in->iface == FMUC_IFACE_SE)
+        ctx->se_last = p; /* a clockUpdate during instantiation finds its log */
     fmuc_trace__go(ctx, e);
-    if (in->iface == FMUC_IFACE_CS)
+    if (in->iface == FMUC_IFACE_SE)
+        c = L->fmi3InstantiateScheduledExecution(a->name, token, res, a->visible != 0,
+                                                 a->logging_on != 0, (fmi3InstanceEnvironment)ctx,
+                                                 fmuc_callbacks__fmi3_log, clock_update,
+                                                 lock_preemption, unlock_preemption);
+    else if (in->iface == FMUC_IFACE_CS)
         c = L->fmi3InstantiateCoSimulation(a->name, token, res, a->visible != 0,
                                            a->logging_on != 0, a->cs_event_mode_used != 0,
                                            a->cs_early_return_allowed != 0, NULL, 0,
@@ -288,6 +312,8 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!c && ctx->iu_last == p)
         ctx->iu_last = NULL; /* the handle and its log go */
+    if (!c && ctx->se_last == p)
+        ctx->se_last = NULL;
     return c;
 }
 
@@ -299,6 +325,10 @@ static void free_instance(fmuc_inst *in)
         in->ctx->iu_last = NULL; /* the log goes with the handle */
     if (p && in->ctx->iu_active == p)
         in->ctx->iu_active = NULL;
+    if (p && in->ctx->se_last == p)
+        in->ctx->se_last = NULL;
+    if (p && in->ctx->se_active == p)
+        in->ctx->se_active = NULL;
 }
 
 static fmuc_status set_debug_logging(fmuc_inst *in, int on, size_t ncat, const char *const cats[])
@@ -730,6 +760,191 @@ static size_t intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **ca
 SIMPLE_(enter_configuration_mode, fmi3EnterConfigurationMode)
 SIMPLE_(exit_configuration_mode, fmi3ExitConfigurationMode)
 
+/* ---- Scheduled Execution (§5) -------------------------------------------------------------- */
+
+/* lockPreemption / unlockPreemption take no argument (FMI 3.0.2 §5.2.1,
+ * fmi3LockPreemptionCallback), so they cannot reach the worker's instance: their counts are the
+ * one piece of file-scope state of the harness. A worker process serves one FMU and starts with
+ * zero counts (the parent never calls FMU code); atomic because an FMU may call them from
+ * threads of its own. */
+static struct {
+    _Atomic long lock, unlock, depth, min_depth;
+} preemption;
+
+static void lock_preemption(void)
+{
+    preemption.lock++;
+    preemption.depth++;
+}
+
+static void unlock_preemption(void)
+{
+    preemption.unlock++;
+    long d = --preemption.depth;
+    if (d < preemption.min_depth)
+        preemption.min_depth = d;
+}
+
+static void cu_log(fmi3_priv *p, fmuc_inst_cu_kind kind, fmuc_vr clock, double interval,
+                   int status, int outside)
+{
+    if (p->cu_total < FMUC_INST_CU_KEPT)
+        p->cu[p->cu_total] = (fmuc_inst_cu_event){kind, clock, interval, status, outside,
+                                                  outside ? 0 : p->act_clock,
+                                                  outside ? NAN : p->act_time};
+    p->cu_total++;
+    p->cu_counts.logged++;
+}
+
+static fmuc_status raw_get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *iv,
+                                            fmi3IntervalQualifier *q)
+{
+    CALL_(in, fmi3GetIntervalDecimal, (fmuc_trace__vrs(e_, 0, TVR_(vr), n), e_->n[1] = n),
+          L_->fmi3GetIntervalDecimal(I_(in), VR_(vr), n, iv, q));
+}
+
+/* The harness's clockUpdate (§5.2.2): the FMU is in Clock Update Mode; ask the watched output
+ * clocks (fmi3GetClock: the first call after a tick says active, condition 26 of the SE table)
+ * and countdown clocks (fmi3GetIntervalDecimal, condition 29) and log the answers against the
+ * activation in progress (else the last SE instance, flagged as outside an activation). */
+static void clock_update(fmi3InstanceEnvironment env)
+{
+    fmuc_worker_ctx *ctx = (fmuc_worker_ctx *)env;
+    fmi3_priv *p = ctx ? ctx->se_active : NULL;
+    int outside = 0;
+    if (!p) {
+        p = ctx ? ctx->se_last : NULL;
+        outside = 1;
+    }
+    if (!p || p->ctx != ctx || !p->inst)
+        return;
+    p->cu_counts.clock_updates++;
+    p->cu_counts.outside += outside != 0;
+    if (p->in_cum) {
+        p->cu_counts.nested++;
+        return;
+    }
+    if (!p->inst->c) /* during fmi3InstantiateScheduledExecution: nothing to ask yet */
+        return;
+    p->in_cum = 1;
+    size_t before = p->cu_counts.logged;
+    fmuc_inst *in = p->inst;
+    if (p->n_se_out) {
+        bool on[FMUC_INST_SE_WATCH] = {false};
+        fmuc_status st = raw_get_clock(in, p->se_out, p->n_se_out, on, p->n_se_out);
+        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING)
+            cu_log(p, FMUC_INST_CU_CALL_FAILED, 0, NAN, (int)st, outside);
+        else
+            for (size_t i = 0; i < p->n_se_out; i++)
+                if (on[i])
+                    cu_log(p, FMUC_INST_CU_OUTPUT_TICK, p->se_out[i], NAN, (int)st, outside);
+    }
+    if (p->n_se_cd) {
+        double iv[FMUC_INST_SE_WATCH];
+        fmi3IntervalQualifier q[FMUC_INST_SE_WATCH];
+        for (size_t i = 0; i < p->n_se_cd; i++) {
+            iv[i] = NAN;
+            q[i] = fmi3IntervalUnchanged;
+        }
+        fmuc_status st = raw_get_interval_decimal(in, p->se_cd, p->n_se_cd, iv, q);
+        if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING)
+            cu_log(p, FMUC_INST_CU_CALL_FAILED, 0, NAN, (int)st, outside);
+        else
+            for (size_t i = 0; i < p->n_se_cd; i++) {
+                if (q[i] == fmi3IntervalChanged)
+                    cu_log(p, FMUC_INST_CU_COUNTDOWN, p->se_cd[i], iv[i], (int)st, outside);
+                else if (q[i] == fmi3IntervalNotYetKnown)
+                    cu_log(p, FMUC_INST_CU_NOT_YET_KNOWN, p->se_cd[i], NAN, (int)st, outside);
+            }
+    }
+    if (p->cu_counts.logged == before)
+        p->cu_counts.empty++;
+    p->in_cum = 0;
+}
+
+static int se_watch(fmuc_inst *in, const fmuc_vr *out, size_t nout, const fmuc_vr *cd, size_t ncd)
+{
+    fmi3_priv *p = in->priv;
+    if (!p)
+        return -1;
+    p->n_se_out = nout < FMUC_INST_SE_WATCH ? nout : FMUC_INST_SE_WATCH;
+    p->n_se_cd = ncd < FMUC_INST_SE_WATCH ? ncd : FMUC_INST_SE_WATCH;
+    if (p->n_se_out)
+        memcpy(p->se_out, out, p->n_se_out * sizeof *out);
+    if (p->n_se_cd)
+        memcpy(p->se_cd, cd, p->n_se_cd * sizeof *cd);
+    return 0;
+}
+
+static fmuc_status activate_call(fmuc_inst *in, fmuc_vr clock, double time)
+{
+    CALL_(in, fmi3ActivateModelPartition, (e_->vr[0][0] = clock, e_->n[0] = 1, e_->d[0] = time),
+          L_->fmi3ActivateModelPartition(I_(in), clock, time));
+}
+
+static fmuc_status activate_model_partition(fmuc_inst *in, fmuc_vr clock, double time)
+{
+    fmi3_priv *p = in->priv;
+    void *prev = in->ctx->se_active;
+    if (p) {
+        p->activating = 1;
+        p->act_clock = clock;
+        p->act_time = time;
+        in->ctx->se_active = p;
+    }
+    fmuc_status st = activate_call(in, clock, time);
+    if (p) {
+        p->activating = 0;
+        in->ctx->se_active = prev;
+    }
+    return st;
+}
+
+static fmuc_status get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *iv,
+                                        int *qualifiers)
+{
+    fmi3IntervalQualifier one = fmi3IntervalUnchanged,
+                          *q = !qualifiers ? NULL : n <= 1 ? &one : calloc(n, sizeof *q);
+    if (qualifiers && n > 1 && !q)
+        return FMUC_STATUS_ERROR;
+    fmuc_status st = raw_get_interval_decimal(in, vr, n, iv, q);
+    for (size_t i = 0; q && i < n; i++)
+        qualifiers[i] = (int)q[i];
+    if (q != &one)
+        free(q);
+    return st;
+}
+
+static fmuc_status get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *shifts)
+{
+    CALL_(in, fmi3GetShiftDecimal, (fmuc_trace__vrs(e_, 0, TVR_(vr), n), e_->n[1] = n),
+          L_->fmi3GetShiftDecimal(I_(in), VR_(vr), n, shifts));
+}
+
+static size_t se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
+                     fmuc_inst_se_counts *counts)
+{
+    const fmi3_priv *p = in->priv;
+    if (!p || in->iface != FMUC_IFACE_SE)
+        return 0;
+    *events = p->cu;
+    *nkept = p->cu_total < FMUC_INST_CU_KEPT ? p->cu_total : FMUC_INST_CU_KEPT;
+    if (counts) {
+        *counts = p->cu_counts;
+        counts->lock = preemption.lock;
+        counts->unlock = preemption.unlock;
+        counts->min_depth = preemption.min_depth;
+    }
+    return p->cu_total;
+}
+
+static void se_log_clear(fmuc_inst *in)
+{
+    fmi3_priv *p = in->priv;
+    if (p)
+        p->cu_total = 0;
+}
+
 const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .version = 3,
     .op_names = op_names,
@@ -779,4 +994,10 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .intermediate_log = intermediate_log,
     .enter_configuration_mode = enter_configuration_mode,
     .exit_configuration_mode = exit_configuration_mode,
+    .se_watch = se_watch,
+    .activate_model_partition = activate_model_partition,
+    .get_interval_decimal = get_interval_decimal,
+    .get_shift_decimal = get_shift_decimal,
+    .se_log = se_log,
+    .se_log_clear = se_log_clear,
 };

@@ -18,7 +18,7 @@
 /* A version's functions in the record of one library's resolved functions (the "lib" of the
  * table below): each function's name, where its pointer lives in the record, and the interfaces
  * whose library must export it. One resolver, lookup and missing list serve every version. */
-enum { FMUC_INST_FN_ME = 1, FMUC_INST_FN_CS = 2 };
+enum { FMUC_INST_FN_ME = 1, FMUC_INST_FN_CS = 2, FMUC_INST_FN_SE = 4 };
 typedef struct fmuc_inst_fn {
     const char *name; /* the standard's name, without FMI 1.0's "<modelIdentifier>_" */
     size_t off;       /* offsetof the function pointer in the record */
@@ -117,6 +117,15 @@ typedef struct fmuc_inst_ops {
      * fmi3ExitConfigurationMode; NULL: not in the version) */
     fmuc_status (*enter_configuration_mode)(fmuc_inst *in);
     fmuc_status (*exit_configuration_mode)(fmuc_inst *in);
+    /* Scheduled Execution (3.0; NULL: not in the version): see fmuc_inst.h */
+    int (*se_watch)(fmuc_inst *in, const fmuc_vr *out, size_t nout, const fmuc_vr *cd, size_t ncd);
+    fmuc_status (*activate_model_partition)(fmuc_inst *in, fmuc_vr clock, double time);
+    fmuc_status (*get_interval_decimal)(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                        double *intervals, int *qualifiers);
+    fmuc_status (*get_shift_decimal)(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *shifts);
+    size_t (*se_log)(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
+                     fmuc_inst_se_counts *counts);
+    void (*se_log_clear)(fmuc_inst *in);
 } fmuc_inst_ops;
 
 struct fmuc_inst {

@@ -64,10 +64,10 @@ void *fmuc_loader__open(fmuc_worker_ctx *ctx, int k)
         return ctx->handle[k];
     ctx->sh->load_attempted = 1;
     ctx->sh->load_ok = 0;
-    path = !fmu ? NULL : k ? fmu->lib_path_cs : fmu->lib_path_me;
+    path = !fmu ? NULL : k == 2 ? fmu->lib_path_se : k ? fmu->lib_path_cs : fmu->lib_path_me;
     if (!path) {
         set_load_error(ctx, "no %s binary for this platform",
-                       k ? "Co-Simulation" : "Model Exchange");
+                       k == 2 ? "Scheduled Execution" : k ? "Co-Simulation" : "Model Exchange");
         return NULL;
     }
     if (path[0] != '/') {
@@ -182,7 +182,7 @@ void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
 {
     int k;
     fmuc_loader__flush_stdio(ctx);
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < 3; k++) {
         if (!ctx->handle[k])
             continue;
         fmuc_worker_phase(ctx, "unload");

@@ -102,7 +102,7 @@ static int hang_remembered(const char *fn)
 void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e)
 {
     fmuc_w_shared *sh = ctx->sh;
-    unsigned libs = (ctx->handle[0] ? 1u : 0u) | (ctx->handle[1] ? 2u : 0u);
+    unsigned libs = (ctx->handle[0] ? 1u : 0u) | (ctx->handle[1] ? 2u : 0u) | (ctx->handle[2] ? 4u : 0u);
     sh->libs = libs;
     const fmuc_worker_hangs *h = ctx->spec->hangs;
     if (!h || !h->n)
@@ -129,7 +129,7 @@ static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
     if (c->seq != n - 1 || c->state != FMUC_W_CALL_RUNNING)
         return;
     const char *fn = fmuc_trace__fn_name(c->fn);
-    unsigned libs = sh->libs & 3u;
+    unsigned libs = sh->libs & 7u;
     if (!hang_remembered(fn) || !libs)
         return;
     for (size_t k = 0; k < h->n; k++)
@@ -728,13 +728,16 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
          * and scratch) and the user's input files, by absolute path */
         const char *read[4 + sizeof spec.read_files / sizeof spec.read_files[0]];
         char *abs[sizeof spec.read_files / sizeof spec.read_files[0]] = {0};
-        char *libdir[2] = {NULL, NULL}; /* the libraries' folders (inside unpack_dir for an
+        char *libdir[3] = {NULL, NULL, NULL}; /* the libraries' folders (inside unpack_dir for an
                                            extracted FMU; a bare library in tests) */
         size_t nread = 0;
         read[nread++] = spec.fmu ? spec.fmu->tmp_dir : NULL;
         read[nread++] = spec.fmu ? spec.fmu->unpack_dir : NULL;
-        for (int k = 0; k < 2; k++) {
-            const char *lib = !spec.fmu ? NULL : k ? spec.fmu->lib_path_cs : spec.fmu->lib_path_me;
+        for (int k = 0; k < 3; k++) {
+            const char *lib = !spec.fmu  ? NULL
+                              : k == 2 ? spec.fmu->lib_path_se
+                              : k      ? spec.fmu->lib_path_cs
+                                       : spec.fmu->lib_path_me;
             const char *slash = lib ? strrchr(lib, '/') : NULL;
             if (slash && slash != lib)
                 libdir[k] = strndup(lib, (size_t)(slash - lib));

@@ -162,10 +162,10 @@ struct fmuc_worker_ctx {
     size_t nslots, nused;    /* open-addressing set of live allocations */
     fmi2CallbackFunctions cb;
     fmuc_fmi fmi[2];
-    void *handle[2];          /* loader.c: the library of ME (0) / CS (1), once opened */
-    const char *lib_path[2];  /* its path */
-    int loaded[2];            /* FMI 2.0: fmi[k] is resolved */
-    void *ver_lib[2];         /* FMI 1.0/3.0: the version's resolved table (its inst file) */
+    void *handle[3];          /* loader.c: the library of ME (0) / CS (1) / SE (2), once opened */
+    const char *lib_path[3];  /* its path */
+    int loaded[3];            /* FMI 2.0: fmi[k] is resolved (k < 2) */
+    void *ver_lib[3];         /* FMI 1.0/3.0: the version's resolved table (its inst file) */
     void *libm;               /* loader.c: libm opened first in the FMU's own link-map */
     long lmid;                /* namespace (its global scope), and that namespace's id */
     const char *phase_label;  /* label last copied into sh->phase by fmuc_worker_phase_at */
@@ -173,6 +173,10 @@ struct fmuc_worker_ctx {
      * running (iu_active), and of the last instance made with the callback (iu_last: a call
      * outside any step is logged there) */
     void *iu_active, *iu_last;
+    /* inst_fmi3.c: the Scheduled Execution instance whose fmi3ActivateModelPartition is running
+     * (se_active), and the last one made (se_last: a clockUpdate outside any activation is
+     * logged there) */
+    void *se_active, *se_last;
 };
 
 /* trace.c */

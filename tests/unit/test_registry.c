@@ -42,7 +42,7 @@ Test(registry, ids_unique_and_kebab)
 
 Test(registry, metadata_complete)
 {
-    static const char *const areas[] = {"zip-", "md-", "load-", "api-", "cs-", "me-", "eq-"};
+    static const char *const areas[] = {"zip-", "md-", "load-", "api-", "cs-", "se-", "me-", "eq-"};
     for (size_t i = 0; fmuc_checks[i]; i++) {
         const fmuc_check *c = fmuc_checks[i];
         cr_assert(c->title && *c->title, "%s: no title", c->id);

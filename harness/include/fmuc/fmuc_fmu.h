@@ -96,6 +96,7 @@ typedef struct fmuc_fmu {
     char *platform;          /* host platform folder name, "linux64" */
     char *lib_path_me;       /* extracted binaries/linux64/<ME modelIdentifier>.so, NULL if none */
     char *lib_path_cs;       /* same for CS */
+    char *lib_path_se;       /* same for FMI 3.0 ScheduledExecution */
 } fmuc_fmu;
 
 /** Open an FMU: refuse anything that is not a regular readable file (FMUC_EINPUT), hash it,

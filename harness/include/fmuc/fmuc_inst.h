@@ -4,9 +4,9 @@
  * one table per FMI version; only that table's file calls the version's functions, through the
  * traced wrappers of the worker (the trace text of every call is the version's own: "fmi2DoStep(
  * t=0, h=0.1, noSet=0)"). FMI 2.0 (harness/src/inst_fmi2.c), FMI 1.0 (inst_fmi1.c: the
- * <modelIdentifier>_fmiXxx functions, traced unprefixed) and FMI 3.0 Model Exchange and
- * Co-Simulation (harness/src/inst_fmi3.c) are implemented. FMI 3.0 instances are created with
- * eventModeUsed = earlyReturnAllowed = false and no intermediate update callback, unless made by
+ * <modelIdentifier>_fmiXxx functions, traced unprefixed) and FMI 3.0 Model Exchange,
+ * Co-Simulation and Scheduled Execution (harness/src/inst_fmi3.c, SE: end of this file) are
+ * implemented. FMI 3.0 Co-Simulation instances are created with eventModeUsed = earlyReturnAllowed = false and no intermediate update callback, unless made by
  * fmuc_inst_instantiate_cs3 (end of this file).
  *
  * Typical use inside a worker function (fmuc_worker.h):
@@ -470,5 +470,75 @@ typedef struct fmuc_inst_iu_call {
  *  *calls; returns how many were made in all. 0 for an instance without the callback. */
 size_t fmuc_inst_intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **calls,
                                   size_t *nkept);
+
+/* ---------------------------------------------------------------------------------------------
+ * FMI 3.0 Scheduled Execution (se-nominal-run; FMI 3.0.2 §5)
+ * ------------------------------------------------------------------------------------------- */
+/* An SE instance is made by fmuc_inst_instantiate(ctx, FMUC_IFACE_SE, ...): the harness passes
+ * its clockUpdate, lockPreemption and unlockPreemption callbacks. In clockUpdate (Clock Update
+ * Mode) it calls fmi3GetClock for the output clocks and fmi3GetIntervalDecimal for the countdown
+ * clocks named by fmuc_inst_se_watch and logs what they say (fmuc_inst_se_log). Lock and unlock
+ * are counted (they take no argument: the counts are per worker process). */
+
+/** Clocks of one kind asked about in Clock Update Mode, at most this many. */
+#define FMUC_INST_SE_WATCH 64
+/** Log entries kept per instance (the counts go on). */
+#define FMUC_INST_CU_KEPT 512
+
+/** What one entry of the clockUpdate log says. */
+typedef enum {
+    FMUC_INST_CU_OUTPUT_TICK = 0, /* fmi3GetClock said the output clock ticked */
+    FMUC_INST_CU_COUNTDOWN,       /* fmi3GetIntervalDecimal: a countdown clock's new interval */
+    FMUC_INST_CU_NOT_YET_KNOWN,   /* fmi3GetIntervalDecimal: fmi3IntervalNotYetKnown */
+    FMUC_INST_CU_CALL_FAILED      /* fmi3GetClock / fmi3GetIntervalDecimal did not return OK or
+                                     Warning (status); clock = 0 */
+} fmuc_inst_cu_kind;
+
+typedef struct fmuc_inst_cu_event {
+    fmuc_inst_cu_kind kind;
+    fmuc_vr clock;     /* the clock it is about */
+    double interval;   /* FMUC_INST_CU_COUNTDOWN: the interval */
+    int status;        /* the status of the call that told it */
+    int outside;       /* 1: clockUpdate came while no fmi3ActivateModelPartition was running */
+    fmuc_vr during;    /* the clock being activated (when !outside) */
+    double time;       /* its activationTime (when !outside) */
+} fmuc_inst_cu_event;
+
+typedef struct fmuc_inst_se_counts {
+    size_t clock_updates;  /* clockUpdate calls */
+    size_t outside;        /* of them while no activation of this instance was running */
+    size_t nested;         /* of them while the harness was still in Clock Update Mode */
+    size_t empty;          /* of them after which no output clock ticked and no countdown
+                              interval changed */
+    size_t logged;         /* log entries made in all (at most FMUC_INST_CU_KEPT kept) */
+    long lock, unlock;     /* lockPreemption / unlockPreemption calls (worker process) */
+    long min_depth;        /* lowest lock - unlock seen (negative: unlock without a lock) */
+} fmuc_inst_se_counts;
+
+/** The output clocks and countdown clocks the harness asks about in Clock Update Mode (at most
+ *  FMUC_INST_SE_WATCH of each; more are ignored). 0, or -1 when in is not an SE instance. */
+int fmuc_inst_se_watch(fmuc_inst *in, const fmuc_vr *output_clocks, size_t nout,
+                       const fmuc_vr *countdown_clocks, size_t ncountdown);
+/** fmi3ActivateModelPartition(clockReference, activationTime). NOT_PROVIDED outside FMI 3.0. */
+fmuc_status fmuc_inst_activate_model_partition(fmuc_inst *in, fmuc_vr clock, double time);
+/** Interval qualifiers (fmi3IntervalQualifier values). */
+enum {
+    FMUC_INST_INTERVAL_NOT_YET_KNOWN = 0,
+    FMUC_INST_INTERVAL_UNCHANGED = 1,
+    FMUC_INST_INTERVAL_CHANGED = 2
+};
+/** fmi3GetIntervalDecimal (qualifiers: FMUC_INST_INTERVAL_*) / fmi3GetShiftDecimal.
+ *  NOT_PROVIDED outside FMI 3.0. */
+fmuc_status fmuc_inst_get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                           double *intervals, int *qualifiers);
+fmuc_status fmuc_inst_get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                        double *shifts);
+/** The clockUpdate log of in (*events: the first FMUC_INST_CU_KEPT entries since the last
+ *  fmuc_inst_se_log_clear, *nkept of them) and the counts so far (counts may be NULL). Returns
+ *  the number of entries made since the last clear. 0 for other instances. */
+size_t fmuc_inst_se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
+                        fmuc_inst_se_counts *counts);
+/** Forget the log entries (not the counts). */
+void fmuc_inst_se_log_clear(fmuc_inst *in);
 
 #endif

@@ -1,0 +1,157 @@
+/* FMI 3.0 Scheduled Execution (issue 19): the harness loads the ScheduledExecution library of an
+ * SE-only FMU (the load-* checks judge it), the checks that drive Model Exchange or
+ * Co-Simulation say why they do not apply, and se-nominal-run activates the model partitions on
+ * the clocks' schedule: the Reference-FMU Clocks 3.0 of ../shared (periodic, triggered and
+ * countdown input clocks, an output clock, lock/unlock preemption) passes with the activations
+ * its own schedule comment lists. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fmuc_test_util.h"
+#include "runner.h"
+
+#ifndef FMUC_SHARED_DIR
+#define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
+#endif
+#define CLOCKS_FMU FMUC_SHARED_DIR "/reference-fmus/fmi3/Clocks.fmu"
+
+static const char *const se_only[] = {"load-dlopen", "load-exports", "load-version",
+                                      "api-instantiate", "cs-nominal-run", "se-nominal-run"};
+
+/* the selected checks on path through the runner: the report in *rep */
+static void run_runner(const char *path, fmuc_report *rep)
+{
+    fmuc_fmu fmu;
+    fmuc_options opts;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+    cr_assert_not_null(fmu.lib_path_se, "%s: the ScheduledExecution library was extracted", path);
+    cr_expect_null(fmu.lib_path_me);
+    cr_expect_null(fmu.lib_path_cs);
+    fmuc_options_init(&opts);
+    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
+    if (mult > 0)
+        opts.timeout_multiplier = mult;
+    memset(rep, 0, sizeof *rep);
+    fmuc_run_filter f = {.only = se_only, .nonly = sizeof se_only / sizeof se_only[0]};
+    cr_assert_eq(fmuc_run_checks(rep, &fmu, FMUC_OK, &opts, &f, NULL), FMUC_OK);
+    fmuc_fmu_close(&fmu);
+}
+
+static const fmuc_result *result_of(const fmuc_report *rep, const char *id)
+{
+    for (size_t i = 0; i < rep->nresults; i++)
+        if (strcmp(rep->results[i].id, id) == 0)
+            return &rep->results[i];
+    cr_assert_fail("%s is not in the report", id);
+    return NULL;
+}
+
+static double schedule_number(const fmuc_result *r, const char *group, const char *key)
+{
+    const cJSON *se = cJSON_GetObjectItemCaseSensitive(r->evidence, "ScheduledExecution");
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(se, "schedule");
+    const cJSON *g = group ? cJSON_GetObjectItemCaseSensitive(sc, group) : sc;
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(g, key);
+    cr_assert(cJSON_IsNumber(n), "evidence ScheduledExecution.schedule.%s%s%s is a number",
+              group ? group : "", group ? "." : "", key);
+    return n->valuedouble;
+}
+
+static int message_has(const fmuc_result *r, const char *text)
+{
+    for (size_t i = 0; i < r->nmessages; i++)
+        if (strstr(r->messages[i], text))
+            return 1;
+    return 0;
+}
+
+/* Clocks 3.0 (stopTime 10, stepSize 1): inClock1 constant periodic 1 s -> t = 0..10 (11);
+ * inClock2 triggered -> the probe's grid points 1, 4, 7, 10 (4); inClock3 countdown, announced
+ * by the partition of inClock1 at t = 4 with interval 0 -> once at t = 4; outClock ticks when
+ * the total tick count is a multiple of 5. Every lock is released. */
+Test(se, reference_clocks_runs_its_partitions_on_schedule, .timeout = 120)
+{
+    if (access(CLOCKS_FMU, R_OK) != 0)
+        cr_skip_test("%s not there", CLOCKS_FMU);
+    fmuc_report rep;
+    run_runner(CLOCKS_FMU, &rep);
+    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    for (size_t i = 0; i < r->nmessages; i++)
+        cr_log_info("se-nominal-run: %s", r->messages[i]);
+    cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(schedule_number(r, "inputClocks", "inClock1"), 11);
+    cr_expect_eq(schedule_number(r, "inputClocks", "inClock2"), 4);
+    cr_expect_eq(schedule_number(r, "inputClocks", "inClock3"), 1);
+    cr_expect_eq(schedule_number(r, NULL, "activations"), 16);
+    cr_expect_eq(schedule_number(r, NULL, "end"), 10);
+    cr_expect_geq(schedule_number(r, "outputClockTicks", "outClock"), 1);
+    double lock = schedule_number(r, NULL, "lockPreemption");
+    cr_expect_gt(lock, 0, "the partitions of inClock2/inClock3 lock preemption");
+    cr_expect_eq(lock, schedule_number(r, NULL, "unlockPreemption"));
+    fmuc_report_free(&rep);
+}
+
+/* The library of an SE-only FMU is loaded and judged like any other; the checks that drive ME
+ * or CS name what the FMU declares instead of reporting a missing binary. */
+Test(se, se_only_library_is_loaded_and_me_cs_checks_say_why_not, .timeout = 120)
+{
+    if (access(CLOCKS_FMU, R_OK) != 0)
+        cr_skip_test("%s not there", CLOCKS_FMU);
+    fmuc_report rep;
+    run_runner(CLOCKS_FMU, &rep);
+    cr_expect_eq(result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "load-exports")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "load-version")->verdict, FMUC_VERDICT_PASS);
+    const fmuc_result *a = result_of(&rep, "api-instantiate");
+    cr_expect_eq(a->verdict, FMUC_VERDICT_NA);
+    cr_expect(message_has(a, "it declares Scheduled Execution"), "the reason names SE");
+    cr_expect_eq(result_of(&rep, "cs-nominal-run")->verdict, FMUC_VERDICT_NA);
+    fmuc_report_free(&rep);
+}
+
+/* --list-checks says which interfaces each check drives: se-nominal-run SE only, a static check
+ * of FMI 3.0 every interface, an FMI 2.0-only check no SE. */
+Test(se, list_checks_names_scheduled_execution)
+{
+    char *argv[] = {(char *)FMUC_EXE, (char *)"--list-checks", (char *)"--json=-", NULL};
+    fmuc_test_run run;
+    cr_assert_eq(fmuc_test_exec(&run, argv, NULL), 0);
+    cr_assert_eq(run.status, 0, "%s", run.err ? run.err : "");
+    cJSON *list = cJSON_Parse(run.out);
+    cr_assert_not_null(list);
+    int seen = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, list)
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "id"));
+        const cJSON *ap = cJSON_GetObjectItemCaseSensitive(c, "applies");
+        char buf[64] = "";
+        const cJSON *a;
+        cJSON_ArrayForEach(a, ap)
+        {
+            strcat(buf, cJSON_GetStringValue(a));
+            strcat(buf, " ");
+        }
+        if (strcmp(id, "se-nominal-run") == 0) {
+            cr_expect_str_eq(buf, "SE ");
+            seen++;
+        } else if (strcmp(id, "md-clocks") == 0) {
+            cr_expect_str_eq(buf, "ME CS SE ");
+            seen++;
+        } else if (strcmp(id, "api-instantiate") == 0) {
+            cr_expect_str_eq(buf, "ME CS ");
+            seen++;
+        } else if (strcmp(id, "md-source-files") == 0) {
+            cr_expect_str_eq(buf, "ME CS ", "an FMI 2.0-only check lists no SE");
+            seen++;
+        }
+    }
+    cr_expect_eq(seen, 4);
+    cJSON_Delete(list);
+    fmuc_test_run_free(&run);
+}
