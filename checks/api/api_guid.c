@@ -6,7 +6,8 @@
  * canBeInstantiatedOnlyOncePerProcess the two calls run in two workers (X10). FMI 3.0: the same
  * with the instantiationToken of fmi3InstantiateModelExchange/CoSimulation, which "can be used by
  * the FMU to check" the model description's compatibility (FMI 3.0.2 §2.3.1); the refusal is
- * derived there too (fmi3-rules C-07, "D"), so the level stays should. */
+ * derived there too (fmi3-rules C-07, "D"), so the level stays should. FMI 3.0 Scheduled
+ * Execution: fmi3InstantiateScheduledExecution likewise. */
 #include "api_util.h"
 
 #define WRONG_GUID_A "{00000000-0000-0000-0000-000000000000}"
@@ -48,8 +49,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    apiu_iface ifs[2];
-    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    apiu_iface ifs[3];
+    size_t n = apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     const fmuc_md *md = &s->fmu->md;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
@@ -125,7 +126,7 @@ const fmuc_check fmuc_check_api_guid = {
            "valueReferences.",
     .fix = "Compile the modelDescription's guid into the binary and make fmi2Instantiate return "
            "NULL (and log why) when fmuGUID differs from it.",
-    .applies = FMUC_APPLIES_MECS,
+    .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -3,7 +3,9 @@
  * true and false) and can be freed (FMI 2.0.4 §2.1.5, fmi2-rules C-06, C-08). FMI 3.0: the
  * interface's own function (fmi3InstantiateModelExchange / fmi3InstantiateCoSimulation) with the
  * instantiationToken, the native resources path with its trailing separator, eventModeUsed and
- * earlyReturnAllowed false, the logMessage callback (FMI 3.0.2 §2.3.1, fmi3-rules C-07, C-08). */
+ * earlyReturnAllowed false, the logMessage callback (FMI 3.0.2 §2.3.1, fmi3-rules C-07, C-08);
+ * fmi3InstantiateScheduledExecution with the harness's clockUpdate, lockPreemption and
+ * unlockPreemption too (§5.2). */
 #include "api_util.h"
 
 static const struct variant {
@@ -49,8 +51,8 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    apiu_iface ifs[2];
-    size_t n = apiu_ifaces(s->fmu, ifs), tested = 0;
+    apiu_iface ifs[3];
+    size_t n = apiu_ifaces_with_se(s->fmu, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -155,7 +157,7 @@ const fmuc_check fmuc_check_api_instantiate = {
            "can use that interface at all: the FMU is unusable through it.",
     .fix = "Run the FMU's own instantiation with the arguments a plain importer passes (its guid, "
            "a file: resource URI, loggingOn true and false) and fix what makes it return NULL.",
-    .applies = FMUC_APPLIES_MECS,
+    .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

@@ -164,11 +164,10 @@ static inline void apiu_absorb_probed_death(const fmuc_worker_outcome *o, fmuc_r
 
 /** The declared interfaces with a library (apiu_ifaces) that are not unusable at level
  *  (FMUC_UNUSABLE_*): each skipped one gets a note in res naming the check that saw why. */
-static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res, int level,
-                                             apiu_iface out[2])
+static inline size_t apiu_keep_usable(const fmuc_subject *s, fmuc_result *res, int level,
+                                      const apiu_iface *all, size_t n, apiu_iface *out)
 {
-    apiu_iface all[2];
-    size_t n = apiu_ifaces(s->fmu, all), k = 0;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const char *u = fmuc_shared_unusable(s, all[i].type, level);
         if (u)
@@ -177,6 +176,32 @@ static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res,
             out[k++] = all[i];
     }
     return k;
+}
+
+static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res, int level,
+                                        apiu_iface out[2])
+{
+    apiu_iface all[2];
+    size_t n = apiu_ifaces(s->fmu, all);
+    return apiu_keep_usable(s, res, level, all, n, out);
+}
+
+/** apiu_ifaces and the FMI 3.0 ScheduledExecution interface with its library (0..3), for the
+ *  checks that only instantiate and free (api-instantiate, api-guid). */
+static inline size_t apiu_ifaces_with_se(const fmuc_fmu *fmu, apiu_iface out[3])
+{
+    size_t n = apiu_ifaces(fmu, out);
+    if (fmu->md_parsed && fmu->md.se.present && fmu->lib_path_se)
+        out[n++] = (apiu_iface){FMUC_IFACE_SE, "ScheduledExecution"};
+    return n;
+}
+
+static inline size_t apiu_usable_ifaces_with_se(const fmuc_subject *s, fmuc_result *res, int level,
+                                                apiu_iface out[3])
+{
+    apiu_iface all[3];
+    size_t n = apiu_ifaces_with_se(s->fmu, all);
+    return apiu_keep_usable(s, res, level, all, n, out);
 }
 
 /** Run fn in a worker for interface iface. Returns the reply (owned by *o) or NULL when the

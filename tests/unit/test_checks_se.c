@@ -19,8 +19,9 @@
 #endif
 #define CLOCKS_FMU FMUC_SHARED_DIR "/reference-fmus/fmi3/Clocks.fmu"
 
-static const char *const se_only[] = {"load-dlopen", "load-exports", "load-version",
-                                      "api-instantiate", "cs-nominal-run", "se-nominal-run"};
+static const char *const se_only[] = {"load-dlopen",    "load-exports",   "load-version",
+                                      "api-instantiate", "api-guid",      "api-bad-vr",
+                                      "cs-nominal-run",  "se-nominal-run"};
 
 /* the selected checks on path through the runner: the report in *rep */
 static void run_runner(const char *path, fmuc_report *rep)
@@ -96,8 +97,9 @@ Test(se, reference_clocks_runs_its_partitions_on_schedule, .timeout = 120)
     fmuc_report_free(&rep);
 }
 
-/* The library of an SE-only FMU is loaded and judged like any other; the checks that drive ME
- * or CS name what the FMU declares instead of reporting a missing binary. */
+/* The library of an SE-only FMU is loaded and judged like any other, and instantiated as SE by
+ * api-instantiate and api-guid (Clocks refuses a wrong instantiationToken); the checks that drive
+ * ME or CS name what the FMU declares instead of reporting a missing binary. */
 Test(se, se_only_library_is_loaded_and_me_cs_checks_say_why_not, .timeout = 120)
 {
     if (access(CLOCKS_FMU, R_OK) != 0)
@@ -107,7 +109,9 @@ Test(se, se_only_library_is_loaded_and_me_cs_checks_say_why_not, .timeout = 120)
     cr_expect_eq(result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_PASS);
     cr_expect_eq(result_of(&rep, "load-exports")->verdict, FMUC_VERDICT_PASS);
     cr_expect_eq(result_of(&rep, "load-version")->verdict, FMUC_VERDICT_PASS);
-    const fmuc_result *a = result_of(&rep, "api-instantiate");
+    cr_expect_eq(result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
+    const fmuc_result *a = result_of(&rep, "api-bad-vr");
     cr_expect_eq(a->verdict, FMUC_VERDICT_NA);
     cr_expect(message_has(a, "it declares Scheduled Execution"), "the reason names SE");
     cr_expect_eq(result_of(&rep, "cs-nominal-run")->verdict, FMUC_VERDICT_NA);
@@ -143,7 +147,7 @@ Test(se, list_checks_names_scheduled_execution)
         } else if (strcmp(id, "md-clocks") == 0) {
             cr_expect_str_eq(buf, "ME CS SE ");
             seen++;
-        } else if (strcmp(id, "api-instantiate") == 0) {
+        } else if (strcmp(id, "api-bad-vr") == 0) {
             cr_expect_str_eq(buf, "ME CS ");
             seen++;
         } else if (strcmp(id, "md-source-files") == 0) {
