@@ -55,7 +55,7 @@ enum {
     F(EnterInitializationMode, ST_INST, IF_C)                                                      \
     F(ExitInitializationMode, ST_INIT, IF_C)                                                       \
     F(EnterEventMode, ST_CTM | ST_SM, IF_MECS) /* CS: only with eventModeUsed (cond. 22) */      \
-    F(Terminate, ST_EM | ST_CTM | ST_SM | ST_CAM, IF_C)                                                     \
+    F(Terminate, ST_EM | ST_CTM | ST_SM | ST_CAM, IF_C)                                            \
     F(Reset, ST_SETTABLE, IF_C)                                                                    \
     F(GetFloat32, ST_GET, IF_C)                                                                    \
     F(GetFloat64, ST_GET, IF_C)                                                                    \
@@ -1636,7 +1636,8 @@ static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference v
     }
     se_lock(c);
     for (size_t i = 0; i < nvr; i++) {
-        struct se_clock_state *ks = se_state(c, &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])]);
+        long k = fmuc_m_find_clock_vr(c->desc, vr[i]); /* an output clock: checked above */
+        struct se_clock_state *ks = se_state(c, &c->desc->clocks[k]);
         values[i] = ks->ticked ? fmi3ClockActive : fmi3ClockInactive;
         ks->ticked = 0;
     }
