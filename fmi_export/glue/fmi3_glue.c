@@ -1,7 +1,10 @@
 /* Model-agnostic FMI 3.0 glue: all 75 fmi3* functions on the same model API (fmuc_model.h) as the
  * FMI 2.0 glue, so one model.c serves both versions. Model Exchange and Co-Simulation (without
  * Event Mode: hasEventMode="false", eventModeUsed=true is refused at instantiation; DoStep never
- * returns early; a model with FMUC_M_CAP_CS_EVENT_MODE has them: see cs_event_step); Scheduled Execution, clocks, structural parameters and output derivatives
+ * returns early; a model with FMUC_M_CAP_CS_EVENT_MODE has them: see cs_event_step); Scheduled
+ * Execution for a model with FMUC_M_CAP_SE and a clock table (section "Scheduled Execution"
+ * below: Clock Activation Mode, fmi3ActivateModelPartition, output and countdown clocks, the
+ * importer's preemption locks); clocks in ME/CS, structural parameters and output derivatives
  * are not provided (the functions exist, A-17, and return fmi3Error after logging); the
  * per-element dependencies are the model's declared ones, whole variables (§2.2.9). The state machine is one mask of allowed states per function
  * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
@@ -30,12 +33,15 @@ enum {
     ST_RECFG = 1u << 6, /* Reconfiguration Mode (never entered) */
     ST_TERM = 1u << 7,
     ST_ERR = 1u << 8,   /* Terminated after fmi3Error (§2.2.4): like ST_TERM, values for debugging */
-    ST_FAT = 1u << 9
+    ST_FAT = 1u << 9,
+    ST_CAM = 1u << 10  /* SE Clock Activation Mode (Clock Update Mode is a phase of it: while the
+                        * FMU calls clockUpdate) */
 };
 #define ST_T (ST_TERM | ST_ERR)
-#define ST_SETTABLE (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T) /* FMU State Settable */
-#define ST_GET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T)
-#define ST_SET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM)
+/* FMU State Settable (SE: Clock Activation Mode, fmi3-rules D.3) */
+#define ST_SETTABLE (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T)
+#define ST_GET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T)
+#define ST_SET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM)
 
 #define IF_C FMUC_FMI3_IF_C
 #define IF_MECS FMUC_FMI3_IF_MECS
@@ -49,7 +55,7 @@ enum {
     F(EnterInitializationMode, ST_INST, IF_C)                                                      \
     F(ExitInitializationMode, ST_INIT, IF_C)                                                       \
     F(EnterEventMode, ST_CTM | ST_SM, IF_MECS) /* CS: only with eventModeUsed (cond. 22) */      \
-    F(Terminate, ST_EM | ST_CTM | ST_SM, IF_C)                                                     \
+    F(Terminate, ST_EM | ST_CTM | ST_SM | ST_CAM, IF_C)                                            \
     F(Reset, ST_SETTABLE, IF_C)                                                                    \
     F(GetFloat32, ST_GET, IF_C)                                                                    \
     F(GetFloat64, ST_GET, IF_C)                                                                    \
@@ -64,7 +70,7 @@ enum {
     F(GetBoolean, ST_GET, IF_C)                                                                    \
     F(GetString, ST_GET, IF_C)                                                                     \
     F(GetBinary, ST_GET, IF_C)                                                                     \
-    F(GetClock, ST_EM, IF_C)                                                                       \
+    F(GetClock, ST_EM | ST_CAM, IF_C)                                                              \
     F(SetFloat32, ST_SET, IF_C)                                                                    \
     F(SetFloat64, ST_SET, IF_C)                                                                    \
     F(SetInt8, ST_SET, IF_C)                                                                       \
@@ -87,11 +93,11 @@ enum {
     F(SerializedFMUStateSize, ST_SETTABLE, IF_C)                                                   \
     F(SerializeFMUState, ST_SETTABLE, IF_C)                                                        \
     F(DeserializeFMUState, ST_SETTABLE, IF_C)                                                      \
-    F(GetDirectionalDerivative, ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T, IF_C)                     \
-    F(GetAdjointDerivative, ST_INIT | ST_EM | ST_CTM | ST_SM | ST_T, IF_C)                         \
+    F(GetDirectionalDerivative, ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T, IF_C)            \
+    F(GetAdjointDerivative, ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T, IF_C)                \
     F(EnterConfigurationMode, ST_INST | ST_EM | ST_SM, IF_C)                                       \
     F(ExitConfigurationMode, ST_CFG | ST_RECFG, IF_C)                                              \
-    F(GetIntervalDecimal, ST_INIT | ST_EM, IF_C)                                                   \
+    F(GetIntervalDecimal, ST_INIT | ST_EM | ST_CAM, IF_C)                                          \
     F(GetIntervalFraction, ST_INIT | ST_EM, IF_C)                                                  \
     F(GetShiftDecimal, ST_INIT, IF_C)                                                              \
     F(GetShiftFraction, ST_INIT, IF_C)                                                             \
@@ -114,7 +120,7 @@ enum {
     F(EnterStepMode, ST_EM, IF_CS)                                                                 \
     F(GetOutputDerivatives, ST_SM | ST_T, IF_CS)                                                   \
     F(DoStep, ST_SM, IF_CS)                                                                        \
-    F(ActivateModelPartition, 0u, IF_SE)
+    F(ActivateModelPartition, ST_CAM, IF_SE)
 
 #define GLUE_ENUM_(name, mask, iface) FN_##name,
 enum { GLUE3_FUNCTIONS(GLUE_ENUM_) FN_COUNT_ };
@@ -144,6 +150,16 @@ typedef struct {
 #define GF_STOP 1u
 #define GF_TOL 2u
 #define GF_TERMINATED 4u
+
+/* Scheduled Execution: what the glue knows of one clock of the model's clock table. */
+enum { CD_NOT_YET_KNOWN = 0, CD_CHANGED, CD_UNCHANGED }; /* countdown interval, as reported */
+struct se_clock_state {
+    unsigned long activations; /* input clocks: fmi3ActivateModelPartition calls that ran */
+    double last_activation;    /* input clocks: activationTime of the last of them */
+    int ticked;                /* output clocks: ticked since the last fmi3GetClock */
+    int countdown;             /* countdown clocks: CD_* */
+    double countdown_interval; /* countdown clocks: the interval of fmuc_m_countdown_set */
+};
 
 struct fmuc_m_ctx {
     uint32_t magic;
@@ -180,6 +196,13 @@ struct fmuc_m_ctx {
     double cs_next_event;
     fmi3IntermediateUpdateCallback cs_intermediate_update;
     double cs_defect_tev; /* FMUC_DEFECT_CS_EARLY_RETURN: the event it returned early before */
+    /* Scheduled Execution: the importer's callbacks, the runtime state of each clock of the
+     * model's clock table (same index), and the partitions running now */
+    fmi3ClockUpdateCallback se_clock_update;
+    fmi3LockPreemptionCallback se_lock;
+    fmi3UnlockPreemptionCallback se_unlock;
+    struct se_clock_state *se_clocks;
+    unsigned se_active_partitions;
 };
 
 static const char *const default_categories[] = {"logEvents",      "logStatusWarning",
@@ -287,6 +310,8 @@ fmuc_m_phase fmuc_m_get_phase(const fmuc_m_ctx *c)
         return FMUC_M_PHASE_STEP;
     case ST_TERM:
         return FMUC_M_PHASE_TERMINATED;
+    case ST_CAM:
+        return FMUC_M_PHASE_CLOCK_ACTIVATION;
     default:
         return FMUC_M_PHASE_ERROR;
     }
@@ -322,6 +347,8 @@ static const char *state_name(unsigned st)
         return "Terminated";
     case ST_ERR:
         return "Terminated (after an error)";
+    case ST_CAM:
+        return "Clock Activation Mode";
     default:
         return "fatal";
     }
@@ -337,12 +364,18 @@ static fmi3Status done(fmuc_m_ctx *c, fmi3Status st)
     return st;
 }
 
+static const char *iface_name(unsigned iface)
+{
+    return iface == FMUC_FMI3_IFACE_ME   ? "ModelExchange"
+           : iface == FMUC_FMI3_IFACE_CS ? "CoSimulation"
+                                         : "ScheduledExecution";
+}
+
 static int allowed(fmuc_m_ctx *c, int fn)
 {
     const fn_rule *r = &fn_rules[fn];
     if (!(r->iface & c->iface)) {
-        glog(c, fmi2Error, "%s: not available for a %s instance", r->name,
-             c->iface == FMUC_FMI3_IFACE_ME ? "ModelExchange" : "CoSimulation");
+        glog(c, fmi2Error, "%s: not available for a %s instance", r->name, iface_name(c->iface));
         return 0;
     }
 #ifndef FMUC_DEFECT_NO_STATE_MACHINE
@@ -389,6 +422,20 @@ static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmi3ValueReference vr)
     return NULL;
 }
 
+/* The importer's preemption locks around the glue's updates of data shared between model
+ * partitions (SE only; §5.2.1, D-09). */
+static void se_lock(const fmuc_m_ctx *c)
+{
+    if (c->se_lock)
+        c->se_lock();
+}
+
+static void se_unlock(const fmuc_m_ctx *c)
+{
+    if (c->se_unlock)
+        c->se_unlock();
+}
+
 static void *field(const fmuc_m_ctx *c, const fmuc_m_var *v)
 {
     return (char *)c->data + v->offset;
@@ -421,6 +468,7 @@ static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
         return "only inputs and initial=\"exact\" variables may be set in Initialization Mode";
     case ST_EM:
     case ST_SM:
+    case ST_CAM: /* SE: before the partition that uses them is activated (D.3 cond. 25) */
         if (v->causality == FMUC_M_INPUT ||
             (v->causality == FMUC_M_PARAMETER && v->variability == FMUC_M_TUNABLE))
             return NULL;
@@ -481,7 +529,10 @@ static void fs_save(const fmuc_m_ctx *c, void *glue)
 /* States an FMU state of this instance's interface type may hold. */
 static unsigned fs_restorable(const fmuc_m_ctx *c)
 {
-    return ST_INST | ST_INIT | ST_T | (c->iface == FMUC_FMI3_IFACE_ME ? ST_EM | ST_CTM : ST_SM);
+    unsigned running = c->iface == FMUC_FMI3_IFACE_ME   ? ST_EM | ST_CTM
+                       : c->iface == FMUC_FMI3_IFACE_CS ? ST_SM
+                                                        : ST_CAM;
+    return ST_INST | ST_INIT | ST_T | running;
 }
 
 static unsigned fs_set_phase(fmuc_m_ctx *c, unsigned st)
@@ -574,6 +625,7 @@ static void free_ctx(fmuc_m_ctx *c)
         c->desc->release(c, c->data);
     free(c->data);
     free(c->work);
+    free(c->se_clocks);
     free(c->xi);
     free(c->dxi);
     free(c->res_dir);
@@ -635,7 +687,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
 #endif
     if ((iface == FMUC_FMI3_IFACE_ME && !(d->caps & FMUC_M_CAP_ME)) ||
         (iface == FMUC_FMI3_IFACE_CS && !(d->caps & FMUC_M_CAP_CS)) ||
-        iface == FMUC_FMI3_IFACE_SE) {
+        (iface == FMUC_FMI3_IFACE_SE && !(d->caps & FMUC_M_CAP_SE))) {
         snprintf(msg, sizeof msg, "%s: the interface type is not provided by %s", fn,
                  d->model_identifier);
         early_log(logMessage, env, loggingOn, msg);
@@ -671,6 +723,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
     c->env = env;
     c->log = logMessage;
     c->iface = iface;
+    /* fmi2Type has no Scheduled Execution: SE instances report fmi2CoSimulation (fmuc_model.h) */
     c->type = iface == FMUC_FMI3_IFACE_ME ? fmi2ModelExchange : fmi2CoSimulation;
     c->state = ST_INST;
     c->cats = d->log_categories ? d->log_categories : default_categories;
@@ -718,6 +771,9 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
             }
         }
     }
+    if (iface == FMUC_FMI3_IFACE_SE && d->nclocks &&
+        !(c->se_clocks = calloc(d->nclocks, sizeof *c->se_clocks)))
+        goto oom;
     c->data = calloc(1, d->data_size ? d->data_size : 1);
     if (!c->data)
         goto oom;
@@ -794,12 +850,15 @@ fmi3Instance fmi3InstantiateScheduledExecution(
     fmi3LockPreemptionCallback lockPreemption, fmi3UnlockPreemptionCallback unlockPreemption)
 {
     (void)visible;
-    (void)clockUpdate;
-    (void)lockPreemption;
-    (void)unlockPreemption;
-    return instantiate("fmi3InstantiateScheduledExecution", FMUC_FMI3_IFACE_SE, instanceName,
-                       instantiationToken, resourcePath, loggingOn, instanceEnvironment,
-                       logMessage);
+    fmuc_m_ctx *c = instantiate("fmi3InstantiateScheduledExecution", FMUC_FMI3_IFACE_SE,
+                                instanceName, instantiationToken, resourcePath, loggingOn,
+                                instanceEnvironment, logMessage);
+    if (c) { /* the importer's; the glue only calls them (NULL: not called) */
+        c->se_clock_update = clockUpdate;
+        c->se_lock = lockPreemption;
+        c->se_unlock = unlockPreemption;
+    }
+    return c;
 }
 
 void fmi3FreeInstance(fmi3Instance instance)
@@ -853,6 +912,8 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance)
     c->dirty = 1;
     c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
     c->state = c->iface == FMUC_FMI3_IFACE_ME ? ST_EM : ST_SM; /* CS: eventModeUsed is false */
+    if (c->iface == FMUC_FMI3_IFACE_SE)
+        c->state = ST_CAM; /* §5.2: SE goes on in Clock Activation Mode */
     if (c->iface == FMUC_FMI3_IFACE_CS && c->cs_event_mode_used)
         c->state = ST_EM; /* §2.3.3: CS with eventModeUsed goes to Event Mode */
     return st;
@@ -873,6 +934,11 @@ fmi3Status fmi3EnterEventMode(fmi3Instance instance)
 fmi3Status fmi3Terminate(fmi3Instance instance)
 {
     BEGIN(Terminate);
+    if (c->se_active_partitions) { /* D.3 condition 30 */
+        glog(c, fmi2Error, "fmi3Terminate: %u model partition(s) still running",
+             c->se_active_partitions);
+        return done(c, fmi3Error);
+    }
     c->state = ST_TERM;
 #ifdef FMUC_DEFECT_TERMINATE_BAD_STATUS
     if (c->iface == FMUC_FMI3_IFACE_CS)
@@ -884,6 +950,13 @@ fmi3Status fmi3Terminate(fmi3Instance instance)
 fmi3Status fmi3Reset(fmi3Instance instance)
 {
     BEGIN(Reset);
+    if (c->se_active_partitions) { /* D.3 condition 23 */
+        glog(c, fmi2Error, "fmi3Reset: %u model partition(s) still running",
+             c->se_active_partitions);
+        return done(c, fmi3Error);
+    }
+    if (c->se_clocks)
+        memset(c->se_clocks, 0, c->desc->nclocks * sizeof *c->se_clocks);
     const fmuc_m_desc *d = c->desc;
     fmi3Status st = fmi3OK;
 #ifndef FMUC_DEFECT_RESET_KEEPS_STATE
@@ -920,6 +993,12 @@ static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReferenc
     size_t total = 0;
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
+        long k = v ? -1 : fmuc_m_find_clock_vr(c->desc, vr[i]);
+        if (k >= 0) {
+            glog(c, fmi2Error, "%s: variable '%s' (vr %u) is a Clock, not a %s",
+                 fn_rules[fn].name, c->desc->clocks[k].name, vr[i], fmuc_gc_type_name(t));
+            return 0;
+        }
         if (!v) {
             glog(c, fmi2Error, "%s: unknown valueReference %u", fn_rules[fn].name, vr[i]);
             return 0;
@@ -993,6 +1072,8 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
         return st == fmi3Discard ? st : done(c, st);
     }
     size_t o = 0;
+    if (c->state == ST_CAM)
+        se_lock(c); /* partitions may write what is read here */
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
         const char *p = field(c, v);
@@ -1015,6 +1096,8 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
             }
         }
     }
+    if (c->state == ST_CAM)
+        se_unlock(c);
 #ifdef FMUC_DEFECT_GET_REAL_OVERRUN
     /* one element past nValues: the last value once more (a loop to <= nValues) */
     if (t == FMUC_M_REAL && nValues > 0)
@@ -1075,6 +1158,8 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
         }
     }
     o = 0;
+    if (c->state == ST_CAM)
+        se_lock(c); /* partitions may read what is written here */
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
         char *p = field(c, v);
@@ -1098,6 +1183,8 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
         }
     }
     c->dirty = 1;
+    if (c->state == ST_CAM)
+        se_unlock(c);
     return fmi3OK;
 }
 
@@ -1198,16 +1285,33 @@ fmi3Status fmi3SetBinary(fmi3Instance instance, const fmi3ValueReference valueRe
                         nValues);
 }
 
-/* Clocks: the model API has none, so every value reference is refused. */
+/* Clocks outside Scheduled Execution (and the interval/shift functions the SE glue does not
+ * provide): every value reference is refused. */
 static fmi3Status no_clock(fmi3Instance instance, int fn, const fmi3ValueReference vr[],
                            size_t nvr, const void *values)
 {
     return no_such_type(instance, fn, vr, nvr, values, nvr);
 }
 
+static int is_se(fmi3Instance instance)
+{
+    const fmuc_m_ctx *c = ctx_of(instance);
+    return c && c->iface == FMUC_FMI3_IFACE_SE;
+}
+
+static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
+                               fmi3Clock values[]);
+static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReference vr[],
+                                  size_t nvr, fmi3Float64 intervals[],
+                                  fmi3IntervalQualifier qualifiers[]);
+static fmi3Status se_get_shift(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
+                               fmi3Float64 shifts[]);
+
 fmi3Status fmi3GetClock(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                         size_t nValueReferences, fmi3Clock values[])
 {
+    if (is_se(instance))
+        return se_get_clock(instance, valueReferences, nValueReferences, values);
     return no_clock(instance, FN_GetClock, valueReferences, nValueReferences, values);
 }
 
@@ -1221,7 +1325,9 @@ fmi3Status fmi3GetIntervalDecimal(fmi3Instance instance, const fmi3ValueReferenc
                                   size_t nValueReferences, fmi3Float64 intervals[],
                                   fmi3IntervalQualifier qualifiers[])
 {
-    (void)qualifiers;
+    if (is_se(instance))
+        return se_get_interval(instance, valueReferences, nValueReferences, intervals,
+                               qualifiers);
     return no_clock(instance, FN_GetIntervalDecimal, valueReferences, nValueReferences,
                     intervals);
 }
@@ -1240,6 +1346,8 @@ fmi3Status fmi3GetIntervalFraction(fmi3Instance instance,
 fmi3Status fmi3GetShiftDecimal(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                                size_t nValueReferences, fmi3Float64 shifts[])
 {
+    if (is_se(instance))
+        return se_get_shift(instance, valueReferences, nValueReferences, shifts);
     return no_clock(instance, FN_GetShiftDecimal, valueReferences, nValueReferences, shifts);
 }
 
@@ -1454,13 +1562,282 @@ fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
     return unsupported(instance, FN_ExitConfigurationMode, "the model has no structural parameters");
 }
 
+/* --- Scheduled Execution (fmi3-rules D.3, F.3, D-08, D-09, F-26, F-27) ----------------------- *
+ * Instantiated -> Initialization Mode -> (fmi3ExitInitializationMode) Clock Activation Mode
+ * (ST_CAM) -> Terminated. fmi3ActivateModelPartition runs the model's activate callback for an
+ * input clock (activationTime strictly increasing per clock); the model ticks output clocks and
+ * announces countdown clocks through fmuc_m_clock_tick / fmuc_m_countdown_set, which call the
+ * importer's clockUpdate (Clock Update Mode: fmi3GetClock, fmi3GetIntervalDecimal). The glue's
+ * own updates of the clock states, the time and the data block run between the importer's
+ * lockPreemption and unlockPreemption. */
+
+static int periodic(const fmuc_m_clock *k)
+{
+    return k->interval_variability == FMUC_M_CLOCK_CONSTANT ||
+           k->interval_variability == FMUC_M_CLOCK_FIXED ||
+           k->interval_variability == FMUC_M_CLOCK_TUNABLE;
+}
+
+/* The clock of value reference vr for function fn, or NULL (logged). */
+static const fmuc_m_clock *se_clock(fmuc_m_ctx *c, int fn, fmi3ValueReference vr)
+{
+    long k = fmuc_m_find_clock_vr(c->desc, vr);
+    if (k >= 0)
+        return &c->desc->clocks[k];
+    const fmuc_m_var *v = find_vr(c, vr);
+    if (v)
+        glog(c, fmi2Error, "%s: variable '%s' (vr %u) is a %s, not a Clock", fn_rules[fn].name,
+             v->name, vr, fmuc_gc_type_name(v->type));
+    else
+        glog(c, fmi2Error, "%s: unknown valueReference %u", fn_rules[fn].name, vr);
+    return NULL;
+}
+
+static struct se_clock_state *se_state(fmuc_m_ctx *c, const fmuc_m_clock *k)
+{
+    return &c->se_clocks[k - c->desc->clocks];
+}
+
+/* SE value-reference lists: the empty call, NULL arrays. 1: go on; 0: *st is the result. */
+static int se_begin_list(fmuc_m_ctx *c, int fn, const fmi3ValueReference vr[], size_t nvr,
+                         const void *values, fmi3Status *st)
+{
+    *st = fmi3OK;
+    if (nvr == 0)
+        return 0;
+    if (!vr || !values) {
+        glog(c, fmi2Error, "%s: valueReferences or values is NULL", fn_rules[fn].name);
+        *st = done(c, fmi3Error);
+        return 0;
+    }
+    return 1;
+}
+
+/* §2.2.8, D.3 condition 26: an output clock is active for the first fmi3GetClock after its
+ * tick, inactive for later ones. */
+static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
+                               fmi3Clock values[])
+{
+    BEGIN(GetClock);
+    fmi3Status st;
+    if (!se_begin_list(c, FN_GetClock, vr, nvr, values, &st))
+        return st;
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = se_clock(c, FN_GetClock, vr[i]);
+        if (!k)
+            return done(c, fmi3Error);
+        if (k->causality != FMUC_M_OUTPUT) {
+            glog(c, fmi2Error,
+                 "fmi3GetClock: clock '%s' (vr %u) is an input clock; only output clocks can be "
+                 "inquired in Scheduled Execution",
+                 k->name, k->vr);
+            return done(c, fmi3Error);
+        }
+    }
+    se_lock(c);
+    for (size_t i = 0; i < nvr; i++) {
+        long k = fmuc_m_find_clock_vr(c->desc, vr[i]); /* an output clock: checked above */
+        struct se_clock_state *ks = se_state(c, &c->desc->clocks[k]);
+        values[i] = ks->ticked ? fmi3ClockActive : fmi3ClockInactive;
+        ks->ticked = 0;
+    }
+    se_unlock(c);
+    return fmi3OK;
+}
+
+/* Periodic clocks: their intervalDecimal, Unchanged. Countdown clocks: the interval of the last
+ * fmuc_m_countdown_set, Changed on the first inquiry and Unchanged afterwards; NotYetKnown
+ * before any and after the clock's activation (F-21). Triggered clocks have no interval. */
+static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReference vr[],
+                                  size_t nvr, fmi3Float64 intervals[],
+                                  fmi3IntervalQualifier qualifiers[])
+{
+    BEGIN(GetIntervalDecimal);
+    fmi3Status st;
+    if (!se_begin_list(c, FN_GetIntervalDecimal, vr, nvr, intervals, &st))
+        return st;
+    REQUIRE_PTR(qualifiers, GetIntervalDecimal);
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = se_clock(c, FN_GetIntervalDecimal, vr[i]);
+        if (!k)
+            return done(c, fmi3Error);
+        if (!periodic(k) && k->interval_variability != FMUC_M_CLOCK_COUNTDOWN) {
+            glog(c, fmi2Error,
+                 "fmi3GetIntervalDecimal: clock '%s' (vr %u) is neither periodic nor a "
+                 "countdown clock; it has no interval",
+                 k->name, k->vr);
+            return done(c, fmi3Error);
+        }
+    }
+    se_lock(c);
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])];
+        if (periodic(k)) {
+            intervals[i] = k->interval;
+            qualifiers[i] = fmi3IntervalUnchanged;
+            continue;
+        }
+        struct se_clock_state *ks = se_state(c, k);
+        switch (ks->countdown) {
+        case CD_CHANGED:
+            intervals[i] = ks->countdown_interval;
+            qualifiers[i] = fmi3IntervalChanged;
+            ks->countdown = CD_UNCHANGED;
+            break;
+        case CD_UNCHANGED:
+            intervals[i] = ks->countdown_interval;
+            qualifiers[i] = fmi3IntervalUnchanged;
+            break;
+        default:
+            intervals[i] = 0.0;
+            qualifiers[i] = fmi3IntervalNotYetKnown;
+            break;
+        }
+    }
+    se_unlock(c);
+    return fmi3OK;
+}
+
+/* Periodic clocks in Initialization Mode (D.3 condition 17): their shiftDecimal (default 0). */
+static fmi3Status se_get_shift(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
+                               fmi3Float64 shifts[])
+{
+    BEGIN(GetShiftDecimal);
+    fmi3Status st;
+    if (!se_begin_list(c, FN_GetShiftDecimal, vr, nvr, shifts, &st))
+        return st;
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = se_clock(c, FN_GetShiftDecimal, vr[i]);
+        if (!k)
+            return done(c, fmi3Error);
+        if (!periodic(k)) {
+            glog(c, fmi2Error, "fmi3GetShiftDecimal: clock '%s' (vr %u) is not periodic", k->name,
+                 k->vr);
+            return done(c, fmi3Error);
+        }
+        shifts[i] = (k->flags & FMUC_M_CLOCK_HAS_SHIFT) ? k->shift : 0.0;
+    }
+    return fmi3OK;
+}
+
 fmi3Status fmi3ActivateModelPartition(fmi3Instance instance, fmi3ValueReference clockReference,
                                       fmi3Float64 activationTime)
 {
-    (void)clockReference;
-    (void)activationTime;
-    return unsupported(instance, FN_ActivateModelPartition, "no ScheduledExecution interface");
+    BEGIN(ActivateModelPartition);
+    const fmuc_m_clock *k = se_clock(c, FN_ActivateModelPartition, clockReference);
+    if (!k)
+        return done(c, fmi3Error);
+    if (k->causality != FMUC_M_INPUT) { /* F-27 */
+        glog(c, fmi2Error,
+             "fmi3ActivateModelPartition: clock '%s' (vr %u) is an output clock; only input "
+             "clocks have partitions the importer activates",
+             k->name, k->vr);
+        return done(c, fmi3Error);
+    }
+    struct se_clock_state *ks = se_state(c, k);
+    if (!isfinite(activationTime) ||
+        (ks->activations > 0 && !(activationTime > ks->last_activation))) { /* cond. 27 */
+        glog(c, fmi2Error,
+             "fmi3ActivateModelPartition: activationTime %.17g of clock '%s' (vr %u) is not "
+             "after its previous activation at %.17g",
+             activationTime, k->name, k->vr, ks->last_activation);
+        return done(c, fmi3Error);
+    }
+#ifdef FMUC_DEFECT_SE_ACTIVATE_ERROR
+    /* broken FMU (se-nominal-run): a triggered clock's partition fails from its second
+     * activation on */
+    if (k->interval_variability == FMUC_M_CLOCK_TRIGGERED && ks->activations >= 1) {
+        glog(c, fmi2Error,
+             "fmi3ActivateModelPartition: the partition of clock '%s' (vr %u) failed at t = %g",
+             k->name, k->vr, activationTime);
+        return done(c, fmi3Error);
+    }
+#endif
+    se_lock(c);
+    ks->activations++;
+    ks->last_activation = activationTime;
+    if (k->interval_variability == FMUC_M_CLOCK_COUNTDOWN)
+        ks->countdown = CD_NOT_YET_KNOWN; /* its announced tick has come */
+    c->time = activationTime;
+    c->se_active_partitions++;
+    se_unlock(c);
+#ifdef FMUC_DEFECT_SE_UNBALANCED_LOCK
+    /* broken FMU (se-nominal-run--lock): a lock without its unlock per periodic activation */
+    if (periodic(k))
+        se_lock(c);
+#endif
+    fmi3Status st = fmi3OK;
+    if (c->desc->activate)
+        st = st3(c->desc->activate(c, c->data, k->vr, activationTime));
+    se_lock(c);
+    c->se_active_partitions--;
+    c->dirty = 1;
+    se_unlock(c);
+    if (st > fmi3Warning) { /* Discard counts as Error in SE (F-27) */
+        glog(c, fmi2Error, "fmi3ActivateModelPartition: the partition of clock '%s' (vr %u) "
+             "returned %s at t = %g", k->name, k->vr,
+             st == fmi3Discard ? "fmi3Discard" : st == fmi3Error ? "fmi3Error" : "fmi3Fatal",
+             activationTime);
+        return done(c, st == fmi3Fatal ? fmi3Fatal : fmi3Error);
+    }
+    return st;
 }
+
+/* services for SE models (fmuc_model.h) */
+static const fmuc_m_clock *service_clock(fmuc_m_ctx *c, const char *service,
+                                         fmi2ValueReference vr, fmuc_m_causality causality)
+{
+    if (c->iface != FMUC_FMI3_IFACE_SE) {
+        glog(c, fmi2Error, "%s: clock vr %u: not a ScheduledExecution instance", service, vr);
+        return NULL;
+    }
+    long i = fmuc_m_find_clock_vr(c->desc, vr);
+    if (i < 0 || c->desc->clocks[i].causality != causality) {
+        glog(c, fmi2Error, "%s: vr %u is not an %s clock", service, vr,
+             causality == FMUC_M_INPUT ? "input" : "output");
+        return NULL;
+    }
+    return &c->desc->clocks[i];
+}
+
+fmi2Status fmuc_m_clock_tick(fmuc_m_ctx *c, fmi2ValueReference output_clock_vr)
+{
+    const fmuc_m_clock *k = service_clock(c, "fmuc_m_clock_tick", output_clock_vr, FMUC_M_OUTPUT);
+    if (!k)
+        return fmi2Error;
+    se_lock(c);
+    se_state(c, k)->ticked = 1;
+    se_unlock(c);
+    if (c->se_clock_update)
+        c->se_clock_update(c->env);
+    return fmi2OK;
+}
+
+fmi2Status fmuc_m_countdown_set(fmuc_m_ctx *c, fmi2ValueReference countdown_clock_vr,
+                                double interval)
+{
+    const fmuc_m_clock *k = service_clock(c, "fmuc_m_countdown_set", countdown_clock_vr,
+                                          FMUC_M_INPUT);
+    if (!k)
+        return fmi2Error;
+    if (k->interval_variability != FMUC_M_CLOCK_COUNTDOWN || !(interval >= 0.0) ||
+        !isfinite(interval)) {
+        glog(c, fmi2Error, "fmuc_m_countdown_set: clock '%s' (vr %u) is not a countdown clock, "
+             "or interval %g is not >= 0", k->name, k->vr, interval);
+        return fmi2Error;
+    }
+    se_lock(c);
+    struct se_clock_state *ks = se_state(c, k);
+    ks->countdown_interval = interval;
+    ks->countdown = CD_CHANGED;
+    se_unlock(c);
+    if (c->se_clock_update)
+        c->se_clock_update(c->env);
+    return fmi2OK;
+}
+
+void fmuc_m_preemption_lock(fmuc_m_ctx *c) { se_lock(c); }
+void fmuc_m_preemption_unlock(fmuc_m_ctx *c) { se_unlock(c); }
 
 /* --- FMU state ----------------------------------------------------------------------------- */
 fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState)

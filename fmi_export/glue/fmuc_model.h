@@ -80,7 +80,41 @@ typedef struct fmuc_m_var {
      * contiguously at offset (<Dimension start="n"/>; one value reference for all elements; the
      * start value goes into every element). The FMI 2.0 mdgen refuses arrays. */
     size_t dim;
+    /* FMI 3.0 Scheduled Execution only: a clocked variable; space-separated names of clocks of
+     * the model's clock table (fmuc_m_clock), written as clocks="<their valueReferences>". NULL:
+     * not clocked. */
+    const char *clocks;
 } fmuc_m_var;
+
+/** intervalVariability of a Clock (FMI 3.0 §2.4.7.4, fmi3-rules F.3). */
+typedef enum {
+    FMUC_M_CLOCK_CONSTANT = 0, /* periodic, interval fixed by the XML */
+    FMUC_M_CLOCK_FIXED,        /* periodic, interval set once in Initialization Mode */
+    FMUC_M_CLOCK_TUNABLE,      /* periodic, interval may change */
+    FMUC_M_CLOCK_CHANGING,     /* aperiodic, next interval known when it ticks */
+    FMUC_M_CLOCK_COUNTDOWN,    /* aperiodic, announced by the FMU (fmuc_m_countdown_set) */
+    FMUC_M_CLOCK_TRIGGERED     /* no interval: the importer (input) or the FMU (output) decides */
+} fmuc_m_interval_variability;
+
+/* fmuc_m_clock.flags */
+#define FMUC_M_CLOCK_HAS_INTERVAL 0x1u /* intervalDecimal (periodic clocks) */
+#define FMUC_M_CLOCK_HAS_SHIFT 0x2u    /* shiftDecimal (periodic clocks; default 0) */
+#define FMUC_M_CLOCK_HAS_PRIORITY 0x4u /* priority (required for input clocks in SE, B-356) */
+
+/** One <Clock> variable (FMI 3.0, Scheduled Execution: FMUC_M_CAP_SE). Clocks have no storage
+ *  in the data block; the glue keeps their runtime state. Their valueReferences share the
+ *  value-reference space of the variable table. An input clock's partition is the model's
+ *  activate callback; an output clock ticks through fmuc_m_clock_tick. */
+typedef struct fmuc_m_clock {
+    const char *name;
+    fmi2ValueReference vr;
+    fmuc_m_causality causality; /* FMUC_M_INPUT or FMUC_M_OUTPUT */
+    fmuc_m_interval_variability interval_variability;
+    unsigned flags; /* FMUC_M_CLOCK_HAS_* */
+    double interval, shift; /* seconds (intervalDecimal, shiftDecimal) */
+    unsigned priority;      /* smaller = more urgent (§5.1.1) */
+    const char *description;
+} fmuc_m_clock;
 
 /** An alias variable: another name for the base variable's value, with the base's
  *  valueReference, type, causality and variability and no storage of its own. Only the FMI 1.0
@@ -107,6 +141,11 @@ typedef struct fmuc_m_alias {
  * event_update, an early return at an announced event inside a step when earlyReturnAllowed, the
  * intermediateUpdate callback at the end of every step); other versions ignore it */
 #define FMUC_M_CAP_CS_EVENT_MODE 0x100u
+/* FMI 3.0 Scheduled Execution: ScheduledExecution element, fmi3InstantiateScheduledExecution and
+ * the SE functions work (fmi3ActivateModelPartition runs the model's activate callback for an
+ * input clock of the clock table); mdgen refuses it for FMI 2.0. An SE-only model (neither
+ * FMUC_M_CAP_ME nor FMUC_M_CAP_CS) gets no ModelExchange / CoSimulation element. */
+#define FMUC_M_CAP_SE 0x200u
 
 /* fmuc_m_desc.experiment.flags */
 #define FMUC_M_EXP_START 0x1u
@@ -125,7 +164,8 @@ typedef enum {
     FMUC_M_PHASE_CONTINUOUS, /* ME Continuous-Time Mode */
     FMUC_M_PHASE_STEP,       /* CS stepComplete / stepFailed */
     FMUC_M_PHASE_TERMINATED,
-    FMUC_M_PHASE_ERROR
+    FMUC_M_PHASE_ERROR,
+    FMUC_M_PHASE_CLOCK_ACTIVATION /* SE Clock Activation Mode (after initialization) */
 } fmuc_m_phase;
 
 /** The model. All callbacks are optional unless noted; return fmi2OK/Warning/Discard/Error. */
@@ -179,6 +219,14 @@ typedef struct fmuc_m_desc {
     /** Alias variables (FMI 1.0 FMUs only; see fmuc_m_alias). */
     const fmuc_m_alias *aliases;
     size_t naliases;
+    /** FMI 3.0 Scheduled Execution (FMUC_M_CAP_SE): the Clock variables. */
+    const fmuc_m_clock *clocks;
+    size_t nclocks;
+    /** SE: run the model partition of input clock `clock` (its vr) at `time`
+     *  (fmi3ActivateModelPartition in Clock Activation Mode; fmuc_m_time gives the same time).
+     *  Partitions may preempt each other: update data shared between partitions between
+     *  fmuc_m_preemption_lock and fmuc_m_preemption_unlock. Discard counts as Error (F-27). */
+    fmi2Status (*activate)(fmuc_m_ctx *c, void *data, fmi2ValueReference clock, double time);
 } fmuc_m_desc;
 
 /** The one model linked into an FMU (defined by model.c). */
@@ -201,6 +249,26 @@ double fmuc_m_tolerance(const fmuc_m_ctx *c, int *defined);
 fmuc_m_phase fmuc_m_get_phase(const fmuc_m_ctx *c);
 fmi2Type fmuc_m_interface(const fmuc_m_ctx *c);
 const char *fmuc_m_instance_name(const fmuc_m_ctx *c);
+/* Scheduled Execution services (FMI 3.0 SE instances; fmi2Error with a logged message when the
+ * instance is not SE or the clock does not fit). An SE instance reports fmuc_m_interface =
+ * fmi2CoSimulation (fmi2Type has no SE); fmuc_m_get_phase gives FMUC_M_PHASE_CLOCK_ACTIVATION. */
+/** Output clock output_clock_vr ticks: the next fmi3GetClock reports it active once; the glue
+ *  calls the importer's clockUpdate. */
+fmi2Status fmuc_m_clock_tick(fmuc_m_ctx *c, fmi2ValueReference output_clock_vr);
+/** Countdown input clock countdown_clock_vr shall tick interval (>= 0) seconds after the current
+ *  activation time: reported as fmi3IntervalChanged by the next fmi3GetIntervalDecimal (then
+ *  fmi3IntervalUnchanged until the clock is activated); the glue calls clockUpdate. */
+fmi2Status fmuc_m_countdown_set(fmuc_m_ctx *c, fmi2ValueReference countdown_clock_vr,
+                                double interval);
+/** The importer's lockPreemption / unlockPreemption (no effect when it gave NULL, and for ME and
+ *  CS instances): around updates of data shared between partitions (§5.2.1, D-09); keep the
+ *  locked section short, and never call fmuc_m_clock_tick / fmuc_m_countdown_set inside it. */
+void fmuc_m_preemption_lock(fmuc_m_ctx *c);
+void fmuc_m_preemption_unlock(fmuc_m_ctx *c);
+/** Index of the clock with value reference vr in d's clock table, or -1. */
+long fmuc_m_find_clock_vr(const fmuc_m_desc *d, fmi2ValueReference vr);
+/** Index of the clock named name in d's clock table, or -1. */
+long fmuc_m_find_clock(const fmuc_m_desc *d, const char *name);
 
 /* --- table helpers (also used by mdgen) ---------------------------------------------------- */
 /** Effective initial (resolving FMUC_M_INITIAL_DEFAULT; FMUC_M_INITIAL_NONE for input and

@@ -125,6 +125,8 @@ static int initial_allowed(const fmuc_m_var *v)
     return i == FMUC_M_EXACT || i == FMUC_M_APPROX || i == FMUC_M_CALCULATED;
 }
 
+static void validate_clocks(gen *g);
+
 static void validate(gen *g)
 {
     const fmuc_m_desc *d = g->d;
@@ -136,8 +138,15 @@ static void validate(gen *g)
         problem(g, "canSerializeFMUstate requires canGetAndSetFMUstate%s%s", "", "");
     if ((d->caps & FMUC_M_CAP_DIR_DERIV) && !d->dir_deriv)
         problem(g, "providesDirectionalDerivative without a dir_deriv callback%s%s", "", "");
-    if (!(d->caps & (FMUC_M_CAP_ME | FMUC_M_CAP_CS)))
-        problem(g, "neither ModelExchange nor CoSimulation%s%s", "", "");
+    if (!(d->caps & (FMUC_M_CAP_ME | FMUC_M_CAP_CS | (g->fmi3 ? FMUC_M_CAP_SE : 0u))))
+        problem(g, "neither ModelExchange nor CoSimulation%s%s",
+                g->fmi3 ? " nor ScheduledExecution" : "", "");
+    if (!g->fmi3 && (d->nclocks || (d->caps & FMUC_M_CAP_SE)))
+        problem(g, "Clocks and Scheduled Execution exist only in FMI 3.0%s%s", "", "");
+    if (d->nclocks && !(d->caps & FMUC_M_CAP_SE))
+        problem(g, "Clocks are provided only for Scheduled Execution (FMUC_M_CAP_SE)%s%s", "",
+                "");
+    validate_clocks(g);
     if (d->naliases)
         problem(g, "alias variables are written only by the FMI 1.0 generator (mdgen1)%s%s", "",
                 "");
@@ -156,6 +165,12 @@ static void validate(gen *g)
         }
         if (v->dim > 1 && !g->fmi3)
             problem(g, "'%s': arrays exist only in FMI 3.0%s", v->name, "");
+        if (v->clocks && !g->fmi3)
+            problem(g, "'%s': clocked variables exist only in FMI 3.0%s", v->name, "");
+        if (v->clocks && strspn(v->clocks, " ") == strlen(v->clocks))
+            problem(g, "'%s': clocks names no clock%s", v->name, "");
+        if (fmuc_m_find_clock_vr(d, v->vr) >= 0)
+            problem(g, "'%s' and a clock share a valueReference%s", v->name, "");
         if (v->dim > 1 && v->causality == FMUC_M_INDEPENDENT)
             problem(g, "'%s': the independent variable is a scalar%s", v->name, "");
         if (v->derivative_of) {
@@ -219,6 +234,58 @@ static void validate(gen *g)
     if (g->fmi3 && (d->caps & FMUC_M_CAP_ME) && n_ind != d->n_event_indicators)
         problem(g, "FMI 3.0: the event indicator variables (FMUC_M_EVENT_INDICATOR) do not "
                    "match n_event_indicators%s%s", "", "");
+}
+
+/* The clock table (FMI 3.0 Scheduled Execution; fmi3-rules F.3, B-351 to B-358). The glue
+ * provides constant and fixed periodic clocks (with intervalDecimal), countdown and triggered
+ * input clocks and triggered output clocks. */
+static void validate_clocks(gen *g)
+{
+    const fmuc_m_desc *d = g->d;
+    int any_input = 0;
+    for (size_t i = 0; i < d->nclocks; i++) {
+        const fmuc_m_clock *k = &d->clocks[i];
+        if (!k->name || !*k->name) {
+            problem(g, "clock without a name%s%s", "", "");
+            continue;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (d->clocks[j].name && strcmp(d->clocks[j].name, k->name) == 0)
+                problem(g, "duplicate clock name '%s'%s", k->name, "");
+            if (d->clocks[j].vr == k->vr)
+                problem(g, "clocks '%s' and '%s' share a valueReference", d->clocks[j].name,
+                        k->name);
+        }
+        if (fmuc_m_find(d, k->name) >= 0)
+            problem(g, "clock '%s': a variable has the same name%s", k->name, "");
+        fmuc_m_interval_variability iv = k->interval_variability;
+        int periodic = iv == FMUC_M_CLOCK_CONSTANT || iv == FMUC_M_CLOCK_FIXED;
+        if (k->causality == FMUC_M_INPUT) {
+            any_input = 1;
+            if (!periodic && iv != FMUC_M_CLOCK_COUNTDOWN && iv != FMUC_M_CLOCK_TRIGGERED)
+                problem(g, "clock '%s': tunable and changing clocks are not provided by the "
+                           "glue%s", k->name, "");
+            if (!(k->flags & FMUC_M_CLOCK_HAS_PRIORITY))
+                problem(g, "clock '%s': an input clock of Scheduled Execution needs a "
+                           "priority%s", k->name, "");
+        } else if (k->causality == FMUC_M_OUTPUT) {
+            if (iv != FMUC_M_CLOCK_TRIGGERED)
+                problem(g, "clock '%s': output clocks are triggered%s", k->name, "");
+            if (k->flags & FMUC_M_CLOCK_HAS_PRIORITY)
+                problem(g, "clock '%s': output clocks have no priority%s", k->name, "");
+        } else {
+            problem(g, "clock '%s': a clock is an input or an output%s", k->name, "");
+        }
+        if (periodic && (!(k->flags & FMUC_M_CLOCK_HAS_INTERVAL) || !(k->interval > 0.0)))
+            problem(g, "clock '%s': a periodic clock needs intervalDecimal > 0%s", k->name, "");
+        if (!periodic && (k->flags & (FMUC_M_CLOCK_HAS_INTERVAL | FMUC_M_CLOCK_HAS_SHIFT)))
+            problem(g, "clock '%s': intervalDecimal and shiftDecimal only for periodic "
+                       "clocks%s", k->name, "");
+        if ((k->flags & FMUC_M_CLOCK_HAS_SHIFT) && !(k->shift >= 0.0))
+            problem(g, "clock '%s': shiftDecimal must be >= 0%s", k->name, "");
+    }
+    if (any_input && !d->activate)
+        problem(g, "input clocks without an activate callback%s%s", "", "");
 }
 
 /* --- ModelStructure ------------------------------------------------------------------------ */
@@ -498,9 +565,13 @@ static void write_deps3(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, 
     fputc('"', f);
 }
 
-static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
+/* kind: 0 ModelExchange, 1 CoSimulation, 2 ScheduledExecution */
+static void write_iface3(FILE *f, const fmuc_m_desc *d, int kind)
 {
-    fputs(cs ? "  <CoSimulation" : "  <ModelExchange", f);
+    static const char *const elem[] = {"  <ModelExchange", "  <CoSimulation",
+                                       "  <ScheduledExecution"};
+    int cs = kind == 1;
+    fputs(elem[kind], f);
     fmuc_mdx_attr(f, "modelIdentifier", d->model_identifier);
     if (d->caps & FMUC_M_CAP_ONCE_PER_PROCESS)
         fmuc_mdx_attr(f, "canBeInstantiatedOnlyOncePerProcess", "true");
@@ -511,7 +582,7 @@ static void write_iface3(FILE *f, const fmuc_m_desc *d, int cs)
     fmuc_mdx_attr(f, "providesAdjointDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
     /* the FMI 3.0 glue serves the declared dependencies per element (whole variables) */
     fmuc_mdx_attr(f, "providesPerElementDependencies", "true");
-    if (!cs)
+    if (kind == 0)
         fmuc_mdx_attr(f, "needsCompletedIntegratorStep",
              d->step_completed && !(d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED) ? "true"
                                                                                       : "false");
@@ -554,6 +625,45 @@ static void write_start3(FILE *f, const fmuc_m_var *v)
     fputc('"', f);
 }
 
+/* <Clock> with its attributes in schema order (fmi3AbstractVariable, then fmi3Clock). */
+static void write_clock3(FILE *f, const fmuc_m_clock *k)
+{
+    static const char *const iv[] = {"constant", "fixed",     "tunable",
+                                     "changing", "countdown", "triggered"};
+    fputs("    <Clock", f);
+    fmuc_mdx_attr(f, "name", k->name);
+    fprintf(f, " valueReference=\"%u\"", k->vr);
+    fmuc_mdx_attr(f, "description", k->description);
+    fmuc_mdx_attr(f, "causality", caus_name(k->causality));
+    fmuc_mdx_attr(f, "variability", "discrete");
+    if (k->flags & FMUC_M_CLOCK_HAS_PRIORITY)
+        fprintf(f, " priority=\"%u\"", k->priority);
+    fmuc_mdx_attr(f, "intervalVariability", iv[k->interval_variability]);
+    if (k->flags & FMUC_M_CLOCK_HAS_INTERVAL)
+        fmuc_mdx_attr_dbl(f, "intervalDecimal", k->interval);
+    if (k->flags & FMUC_M_CLOCK_HAS_SHIFT)
+        fmuc_mdx_attr_dbl(f, "shiftDecimal", k->shift);
+    fputs("/>\n", f);
+}
+
+/* clocks="vr vr ...": the value references of the clocks v->clocks names. */
+static void write_clocks_attr3(gen *g, FILE *f, const fmuc_m_var *v)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", v->clocks);
+    fputs(" clocks=\"", f);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        long k = fmuc_m_find_clock(g->d, tok);
+        if (k < 0) {
+            problem(g, "'%s': clocks names '%s', which is not a clock", v->name, tok);
+            continue;
+        }
+        fprintf(f, "%s%u", n++ ? " " : "", g->d->clocks[k].vr);
+    }
+    fputc('"', f);
+}
+
 static void write_unknowns3(gen *g, FILE *f, const char *elem, size_t i, const char *deps,
                             int init)
 {
@@ -587,6 +697,8 @@ static int write_xml3(gen *g, FILE *f)
         write_iface3(f, d, 0);
     if (d->caps & FMUC_M_CAP_CS)
         write_iface3(f, d, 1);
+    if (d->caps & FMUC_M_CAP_SE)
+        write_iface3(f, d, 2);
 
     int any_unit = 0;
     for (size_t i = 0; i < d->nvars; i++) {
@@ -638,6 +750,8 @@ static int write_xml3(gen *g, FILE *f)
     }
 
     fputs("  <ModelVariables>\n", f);
+    for (size_t i = 0; i < d->nclocks; i++)
+        write_clock3(f, &d->clocks[i]);
     for (size_t i = 0; i < d->nvars; i++) {
         const fmuc_m_var *v = &d->vars[i];
         fprintf(f, "    <%s", type3_name[v->type]);
@@ -646,6 +760,8 @@ static int write_xml3(gen *g, FILE *f)
         fmuc_mdx_attr(f, "description", v->description);
         fmuc_mdx_attr(f, "causality", caus_name(v->causality));
         fmuc_mdx_attr(f, "variability", var_name(v->variability));
+        if (v->clocks)
+            write_clocks_attr3(g, f, v);
         fmuc_m_initial ini = fmuc_m_effective_initial(v);
         if (v->causality == FMUC_M_INPUT)
             ini = FMUC_M_INITIAL_NONE; /* default exact (§2.4.7.5) */
@@ -690,6 +806,9 @@ static int write_xml3(gen *g, FILE *f)
         fprintf(f, "    </%s>\n", type3_name[v->type]);
     }
     fputs("  </ModelVariables>\n  <ModelStructure>\n", f);
+    for (size_t i = 0; i < d->nclocks; i++) /* output clocks, dependencies omitted */
+        if (d->clocks[i].causality == FMUC_M_OUTPUT)
+            fprintf(f, "    <Output valueReference=\"%u\"/>\n", d->clocks[i].vr);
     for (size_t i = 0; i < d->nvars; i++)
         if (d->vars[i].causality == FMUC_M_OUTPUT)
             write_unknowns3(g, f, "Output", i, d->vars[i].deps, 0);

@@ -104,6 +104,22 @@ static void feed_dbl(hash2 *s, double v)
     feed_u64(s, u);
 }
 
+long fmuc_m_find_clock_vr(const fmuc_m_desc *d, fmi2ValueReference vr)
+{
+    for (size_t i = 0; i < d->nclocks; i++)
+        if (d->clocks[i].vr == vr)
+            return (long)i;
+    return -1;
+}
+
+long fmuc_m_find_clock(const fmuc_m_desc *d, const char *name)
+{
+    for (size_t i = 0; name && i < d->nclocks; i++)
+        if (d->clocks[i].name && strcmp(d->clocks[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
 void fmuc_m_guid(const fmuc_m_desc *d, char out[39])
 {
     fmuc_m_guid_salted(d, "fmucheck-model-v1", out);
@@ -139,6 +155,19 @@ void fmuc_m_guid_salted(const fmuc_m_desc *d, const char *salt, char out[39])
         feed_str(&s, v->init_deps);
         if (v->dim > 1) /* FMI 3.0 arrays only: scalar tables keep their FMI 2.0 GUID */
             feed_u64(&s, v->dim);
+        if (v->clocks) /* SE tables only: the others keep their GUID */
+            feed_str(&s, v->clocks);
+    }
+    for (size_t i = 0; i < d->nclocks; i++) { /* none in ME/CS tables: GUIDs unchanged */
+        const fmuc_m_clock *k = &d->clocks[i];
+        feed_str(&s, k->name);
+        feed_u64(&s, k->vr);
+        feed_u64(&s, (uint64_t)k->causality);
+        feed_u64(&s, (uint64_t)k->interval_variability);
+        feed_u64(&s, k->flags);
+        feed_dbl(&s, k->interval);
+        feed_dbl(&s, k->shift);
+        feed_u64(&s, k->priority);
     }
     for (size_t i = 0; i < d->naliases; i++) { /* none in 2.0 tables: their GUIDs are unchanged */
         feed_str(&s, d->aliases[i].name);
