@@ -159,3 +159,42 @@ Test(se, list_checks_names_scheduled_execution)
     cJSON_Delete(list);
     fmuc_test_run_free(&run);
 }
+
+/* The project's SE model SampledCounter (stopTime 2, stepSize 0.1): tick periodic 0.1 s -> 21
+ * activations from t = 0 to 2; trigger on the probe's grid 0.1, 0.4, ..., 1.9 -> 7; the countdown
+ * clock delayed announced by every 4th tick with 0.05 s -> 5 (0.35 ... 1.95); the output clock
+ * overflow ticks on every 5th tick -> 4. */
+Test(se, sampled_counter_passes_with_its_schedule, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
+    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(schedule_number(r, "inputClocks", "tick"), 21);
+    cr_expect_eq(schedule_number(r, "inputClocks", "trigger"), 7);
+    cr_expect_eq(schedule_number(r, "inputClocks", "delayed"), 5);
+    cr_expect_eq(schedule_number(r, "outputClockTicks", "overflow"), 4);
+    cr_expect_eq(schedule_number(r, NULL, "lockPreemption"),
+                 schedule_number(r, NULL, "unlockPreemption"));
+    cr_expect_eq(result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
+    fmuc_report_free(&rep);
+}
+
+/* The two defects of the glue's SE fixtures, each named in the failure: an activation refused
+ * (the second one of trigger, at t = 0.4) and a lock left open by the partition of tick. */
+Test(se, broken_activation_and_unbalanced_lock_fail, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run.fmu", &rep);
+    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "fmi3ActivateModelPartition(clockReference=2 'trigger', "
+                             "activationTime=0.4) returned fmi3Error"));
+    fmuc_report_free(&rep);
+    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--lock.fmu", &rep);
+    r = result_of(&rep, "se-nominal-run");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "called lockPreemption 4 and unlockPreemption 3 times"));
+    fmuc_report_free(&rep);
+}
