@@ -25,10 +25,13 @@ static const fmuc_inst_op candidates[] = {
 #define SET_FIXED "fmi2SetReal(fixed parameter)"
 #define SET_FIXED3 "fmi3SetFloat64(fixed parameter)"
 #define OP_SET_FIXED (-1) /* the probe of SET_FIXED */
+#define OP_ACTIVATE (-2)  /* FMI 3.0 SE: fmi3ActivateModelPartition of an input clock */
+#define ACTIVATE3 "fmi3ActivateModelPartition"
 #define MAX_PROBES 96
 
 static const unsigned me_states[] = {FMUC_ST_INST, FMUC_ST_INIT, FMUC_ST_EM, FMUC_ST_CTM, FMUC_ST_TERM};
 static const unsigned cs_states[] = {FMUC_ST_INST, FMUC_ST_INIT, FMUC_ST_SC, FMUC_ST_TERM};
+static const unsigned se_states[] = {FMUC_ST_INST, FMUC_ST_INIT, FMUC_ST_CAM, FMUC_ST_TERM};
 
 typedef struct probe {
     const char *fn;
@@ -45,15 +48,19 @@ typedef struct plan {
     size_t n;
     const fmuc_md_var *real_var;  /* for fmi2GetReal */
     const fmuc_md_var *fixed_par; /* fixed Real parameter */
+    const fmuc_md_var *in_clock;  /* FMI 3.0 SE: an input clock (fmi3ActivateModelPartition) */
     char desc[160];
 } plan;
 
 static void build(plan *pl)
 {
     const fmuc_md *md = pl->md;
-    const unsigned *st = pl->iface == FMUC_IFACE_ME ? me_states : cs_states;
-    size_t nst = pl->iface == FMUC_IFACE_ME ? sizeof me_states / sizeof me_states[0]
-                                                : sizeof cs_states / sizeof cs_states[0];
+    const unsigned *st = pl->iface == FMUC_IFACE_ME   ? me_states
+                         : pl->iface == FMUC_IFACE_SE ? se_states
+                                                      : cs_states;
+    size_t nst = pl->iface == FMUC_IFACE_ME   ? sizeof me_states / sizeof me_states[0]
+                 : pl->iface == FMUC_IFACE_SE ? sizeof se_states / sizeof se_states[0]
+                                              : sizeof cs_states / sizeof cs_states[0];
     pl->nx = md->nderivatives;
     if (pl->ver == 3) {
         pl->nx = 0;
@@ -64,6 +71,9 @@ static void build(plan *pl)
     }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var *v = &md->vars[i];
+        if (!pl->in_clock && v->base == FMUC_BT_CLOCK && v->causality == FMUC_CAUS_INPUT &&
+            (v->has & FMUC_HAS_VALUE_REFERENCE))
+            pl->in_clock = v;
         if (v->type != FMUC_TYPE_REAL || !(v->has & FMUC_HAS_VALUE_REFERENCE))
             continue;
         /* FMI 3.0: a scalar Float64 (the probes pass one value) */
@@ -91,11 +101,20 @@ static void build(plan *pl)
             if (pl->n < MAX_PROBES)
                 pl->p[pl->n++] = (probe){name, (int)candidates[k], st[s]};
         }
+        /* FMI 3.0 SE: fmi3ActivateModelPartition outside Clock Activation Mode */
+        unsigned a, c;
+        if (pl->ver == 3 && pl->iface == FMUC_IFACE_SE && pl->in_clock &&
+            fmuc_fmi3_states(ACTIVATE3, pl->iface, &a, &c) == 0 && !((a | c) & st[s]) &&
+            pl->n < MAX_PROBES)
+            pl->p[pl->n++] = (probe){ACTIVATE3, OP_ACTIVATE, st[s]};
     }
-    /* conditions 4 (ME Event Mode) / 6 (CS stepComplete) exclude fixed parameters */
+    /* conditions 4 (ME Event Mode) / 6 (CS stepComplete) / 25 (SE Clock Activation Mode: inputs
+     * and tunable parameters) exclude fixed parameters */
     if (pl->fixed_par && pl->n < MAX_PROBES)
         pl->p[pl->n++] = (probe){pl->ver == 3 ? SET_FIXED3 : SET_FIXED, OP_SET_FIXED,
-                                 pl->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC};
+                                 pl->iface == FMUC_IFACE_ME   ? FMUC_ST_EM
+                                 : pl->iface == FMUC_IFACE_SE ? FMUC_ST_CAM
+                                                              : FMUC_ST_SC};
 }
 
 /* FMI 1.0 (fmi1-rules §D.1 ME, §D.2 CS, from ME1 §2.9 and the CS chart): calls that are blank
@@ -204,6 +223,8 @@ static int call(fmuc_inst *in, const plan *pl, int op)
         fmuc_vr vr = pl->real_var->value_reference;
         return fmuc_inst_get_float64(in, &vr, 1, x);
     }
+    case OP_ACTIVATE:
+        return fmuc_inst_activate_model_partition(in, pl->in_clock->value_reference, t0);
     case OP_SET_FIXED: {
         fmuc_vr vr = pl->fixed_par->value_reference;
         double v = isfinite(pl->fixed_par->start) && (pl->fixed_par->has & FMUC_HAS_START)
@@ -237,8 +258,10 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 
 void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver)
 {
-    apiu_iface ifs[2];
-    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    apiu_iface ifs[3];
+    size_t n = ver == 3 ? apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs)
+                        : apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs),
+           tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;

@@ -50,6 +50,14 @@ enum {
 #define IF_SE FMUC_FMI3_IF_SE
 
 /* F(name, allowed states, interface types) for every function that takes an instance. */
+#ifdef FMUC_DEFECT_SE_ACTIVATE_IN_INIT
+/* broken FMU (api-illegal-calls-fmi3--se): fmi3ActivateModelPartition also runs a partition in
+ * Initialization Mode instead of returning fmi3Error (FMI 3.0.2 §5.2: Clock Activation Mode only) */
+#define SE_ACTIVATE_STATES_ (ST_INIT | ST_CAM)
+#else
+#define SE_ACTIVATE_STATES_ ST_CAM
+#endif
+
 #define GLUE3_FUNCTIONS(F)                                                                         \
     F(SetDebugLogging, ST_SETTABLE, IF_C)                                                          \
     F(EnterInitializationMode, ST_INST, IF_C)                                                      \
@@ -120,7 +128,7 @@ enum {
     F(EnterStepMode, ST_EM, IF_CS)                                                                 \
     F(GetOutputDerivatives, ST_SM | ST_T, IF_CS)                                                   \
     F(DoStep, ST_SM, IF_CS)                                                                        \
-    F(ActivateModelPartition, ST_CAM, IF_SE)
+    F(ActivateModelPartition, SE_ACTIVATE_STATES_, IF_SE)
 
 #define GLUE_ENUM_(name, mask, iface) FN_##name,
 enum { GLUE3_FUNCTIONS(GLUE_ENUM_) FN_COUNT_ };

@@ -76,7 +76,8 @@ int fmuc_drive_reach(fmuc_inst *in, unsigned target, const fmuc_drive_start *st,
     }
     if (step(in, st, out, FMUC_INST_OP_EXIT_INIT, fmuc_inst_exit_initialization_mode(in)))
         return -1;
-    if (target == FMUC_ST_EM || target == FMUC_ST_SC || (target == FMUC_ST_TERM && !me))
+    if (target == FMUC_ST_EM || target == FMUC_ST_SC || target == FMUC_ST_CAM ||
+        (target == FMUC_ST_TERM && !me))
         goto term;
     /* ME: the initial event iteration, then Continuous-Time Mode */
     if (st->phase_iteration)

@@ -67,15 +67,17 @@ const char *fmuc_fmi2_state_name(unsigned st)
 /* ---- FMI 3.0 ------------------------------------------------------------------------------ */
 
 #define SM FMUC_ST_SC
+#define CAM FMUC_ST_CAM
 #define ME 1u
 #define CS 2u
+#define SE 4u
 
 typedef struct {
     const char *name;
-    unsigned me, me_cond, cs, cs_cond, ifaces;
+    unsigned me, me_cond, cs, cs_cond, se, se_cond, ifaces;
 } state_row3;
 
-#define FMUC_FMI3_FN(n, a, b, c, d, i) {"fmi3" #n, (a), (b), (c), (d), (i)},
+#define FMUC_FMI3_FN(n, a, b, c, d, e, f, i) {"fmi3" #n, (a), (b), (c), (d), (e), (f), (i)},
 static const state_row3 rows3[] = {
 #include "fmi3_states.def"
 };
@@ -86,12 +88,18 @@ int fmuc_fmi3_states(const char *fn, fmuc_iface iface, unsigned *allowed, unsign
     for (size_t i = 0; fn && i < sizeof rows3 / sizeof rows3[0]; i++) {
         if (strcmp(rows3[i].name, fn) != 0)
             continue;
-        if (!(rows3[i].ifaces & (iface == FMUC_IFACE_ME ? ME : CS)))
+        if (!(rows3[i].ifaces & (iface == FMUC_IFACE_ME   ? ME
+                                 : iface == FMUC_IFACE_SE ? SE
+                                                          : CS)))
             return -1;
         if (allowed)
-            *allowed = iface == FMUC_IFACE_ME ? rows3[i].me : rows3[i].cs;
+            *allowed = iface == FMUC_IFACE_ME   ? rows3[i].me
+                       : iface == FMUC_IFACE_SE ? rows3[i].se
+                                                : rows3[i].cs;
         if (conditional)
-            *conditional = iface == FMUC_IFACE_ME ? rows3[i].me_cond : rows3[i].cs_cond;
+            *conditional = iface == FMUC_IFACE_ME   ? rows3[i].me_cond
+                           : iface == FMUC_IFACE_SE ? rows3[i].se_cond
+                                                    : rows3[i].cs_cond;
         return 0;
     }
     return -1;
@@ -106,6 +114,7 @@ const char *fmuc_fmi3_state_name(unsigned st)
     case FMUC_ST_EM: return "Event Mode";
     case FMUC_ST_CTM: return "Continuous-Time Mode";
     case FMUC_ST_SC: return "Step Mode";
+    case FMUC_ST_CAM: return "Clock Activation Mode";
     case FMUC_ST_TERM: return "Terminated";
     }
     return "?";

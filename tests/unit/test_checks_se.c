@@ -21,7 +21,8 @@
 
 static const char *const se_only[] = {"load-dlopen",    "load-exports",   "load-version",
                                       "api-instantiate", "api-guid",      "api-bad-vr",
-                                      "cs-nominal-run",  "se-nominal-run"};
+                                      "api-illegal-calls-fmi3", "cs-nominal-run",
+                                      "se-nominal-run"};
 
 /* the selected checks on path through the runner: the report in *rep */
 static void run_runner(const char *path, fmuc_report *rep)
@@ -196,5 +197,34 @@ Test(se, broken_activation_and_unbalanced_lock_fail, .timeout = 120)
     r = result_of(&rep, "se-nominal-run");
     cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "called lockPreemption 4 and unlockPreemption 3 times"));
+    fmuc_report_free(&rep);
+}
+
+/* The SE column of the FMI 3.0 state table (D.3): 12 probes on SampledCounter and Clocks, all
+ * refused; the fixture whose fmi3ActivateModelPartition runs in Initialization Mode is named
+ * (a must of 3.0 with the interop downgrade: fail under standard, warn under interop). */
+Test(se, illegal_calls_in_scheduled_execution, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
+    const fmuc_result *r = result_of(&rep, "api-illegal-calls-fmi3");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
+    const cJSON *probes = cJSON_GetObjectItemCaseSensitive(r->evidence, "probes");
+    cr_expect_eq(cJSON_GetArraySize(probes), 12, "12 SE probes");
+    int activate_in_init = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, probes)
+    {
+        activate_in_init |= strcmp(cJSON_GetStringValue(p),
+                                   "ScheduledExecution: fmi3ActivateModelPartition in "
+                                   "Initialization Mode -> fmi3Error") == 0;
+    }
+    cr_expect(activate_in_init);
+    fmuc_report_free(&rep);
+    run_runner(FMUC_FMU_DIR "/broken/api-illegal-calls-fmi3--se.fmu", &rep);
+    r = result_of(&rep, "api-illegal-calls-fmi3");
+    cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "ScheduledExecution: fmi3ActivateModelPartition in state "
+                             "Initialization Mode returned fmi3OK"));
     fmuc_report_free(&rep);
 }

@@ -45,7 +45,8 @@ typedef struct fmuc_drive_reached {
 
 /** Drive in (instantiated) to target: FMUC_ST_INST (nothing), FMUC_ST_INIT (set up, enter
  *  Initialization Mode), FMUC_ST_EM (ME: initialization left, before the event iteration),
- *  FMUC_ST_SC (CS: initialization left), FMUC_ST_CTM (ME: initial event iteration, Continuous-
+ *  FMUC_ST_SC (CS: initialization left), FMUC_ST_CAM (FMI 3.0 SE: initialization left, Clock
+ *  Activation Mode), FMUC_ST_CTM (ME: initial event iteration, Continuous-
  *  Time Mode), FMUC_ST_TERM (CS: after initialization, ME: after the event iteration;
  *  terminate). Returns 0 when there, 1 when the FMU asked to terminate in the initial iteration
  *  (stop_on_terminate), -1 when a call failed (not OK/Warning: failed_op, status), the iteration

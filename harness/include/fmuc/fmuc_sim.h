@@ -47,7 +47,8 @@ enum {
     FMUC_ST_SCAN = 1u << 8,  /* CS stepCanceled */
     FMUC_ST_TERM = 1u << 9,  /* terminated */
     FMUC_ST_ERR = 1u << 10,  /* error */
-    FMUC_ST_FAT = 1u << 11   /* fatal */
+    FMUC_ST_FAT = 1u << 11,  /* fatal */
+    FMUC_ST_CAM = 1u << 12   /* FMI 3.0 Scheduled Execution: Clock Activation Mode */
 };
 
 /** The table row of one function ("fmi2DoStep") for one interface: *allowed = states where the
