@@ -1,8 +1,8 @@
 /* api-free-instance-null: fmi2FreeInstance(NULL) does nothing (FMI 2.0.4 §2.1.5: "If a null
  * pointer is provided for "c", the function call is ignored (does not have an effect)";
  * fmi2-rules C-11, M). FMI 3.0 says the same of fmi3FreeInstance (FMI 3.0.2 §2.3.1,
- * fmi3-rules C-15, M). A crash or hang in that call is the violation (FAIL), not a check that
- * could not be carried out. Its own check and worker, so the crash hides no other result.
+ * fmi3-rules C-15, M), for the library of each interface, Scheduled Execution's too. A crash or
+ * hang in that call is the violation (FAIL), not a check that could not be carried out. Its own check and worker, so the crash hides no other result.
  * FMI 1.0 is left out on purpose: the ME 1.0 and CS 1.0 texts of fmiFreeModelInstance /
  * fmiFreeSlaveInstance say only that the instance is disposed and its memory freed, nothing of a
  * NULL argument (fmi1-rules C-17: "c == NULL unspecified"); judging 1.0 FMUs by the 2.0 sentence
@@ -25,17 +25,20 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    apiu_iface ifs[2];
-    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    apiu_iface ifs[3];
+    size_t n = apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
-    /* one library serves both interfaces when the identifiers agree: probe it once */
-    if (n == 2 && s->fmu->lib_path_me && s->fmu->lib_path_cs &&
-        strcmp(s->fmu->lib_path_me, s->fmu->lib_path_cs) == 0)
-        n = 1;
     for (size_t i = 0; i < n; i++) {
+        /* one library serves several interfaces when the identifiers agree: probe it once */
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(apiu_lib_path(s->fmu, ifs[j].type),
+                           apiu_lib_path(s->fmu, ifs[i].type)) == 0;
+        if (seen)
+            continue;
         fmuc_worker_outcome o;
         int died = 0;
         const cJSON *r = apiu_run_probed(s, res, "api-free-instance-null", ifs[i].type, probe,
@@ -67,7 +70,7 @@ const fmuc_check fmuc_check_api_free_instance_null = {
            "it.",
     .fix = "Return at the top of fmi2FreeInstance when the component pointer is NULL, before "
            "touching any of its fields.",
-    .applies = FMUC_APPLIES_MECS,
+    .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

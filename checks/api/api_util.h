@@ -186,6 +186,15 @@ static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res,
     return apiu_keep_usable(s, res, level, all, n, out);
 }
 
+/** The extracted library of interface t ("" when none). */
+static inline const char *apiu_lib_path(const fmuc_fmu *fmu, fmuc_iface t)
+{
+    const char *p = t == FMUC_IFACE_ME   ? fmu->lib_path_me
+                    : t == FMUC_IFACE_SE ? fmu->lib_path_se
+                                         : fmu->lib_path_cs;
+    return p ? p : "";
+}
+
 /** apiu_ifaces and the FMI 3.0 ScheduledExecution interface with its library (0..3), for the
  *  checks that only instantiate and free (api-instantiate, api-guid). */
 static inline size_t apiu_ifaces_with_se(const fmuc_fmu *fmu, apiu_iface out[3])

@@ -21,8 +21,8 @@
 
 static const char *const se_only[] = {"load-dlopen",    "load-exports",   "load-version",
                                       "api-instantiate", "api-guid",      "api-bad-vr",
-                                      "api-illegal-calls-fmi3", "cs-nominal-run",
-                                      "se-nominal-run"};
+                                      "api-illegal-calls-fmi3", "api-free-instance-null",
+                                      "cs-nominal-run",  "se-nominal-run"};
 
 /* the selected checks on path through the runner: the report in *rep */
 static void run_runner(const char *path, fmuc_report *rep)
@@ -226,5 +226,20 @@ Test(se, illegal_calls_in_scheduled_execution, .timeout = 120)
     cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "ScheduledExecution: fmi3ActivateModelPartition in state "
                              "Initialization Mode returned fmi3OK"));
+    fmuc_report_free(&rep);
+}
+
+/* fmi3FreeInstance(NULL) on the ScheduledExecution library: ignored by SampledCounter and Clocks,
+ * a crash in the fixture api-free-instance-null--se. */
+Test(se, free_instance_null_on_the_se_library, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
+    cr_expect_eq(result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
+    fmuc_report_free(&rep);
+    run_runner(FMUC_FMU_DIR "/broken/api-free-instance-null--se.fmu", &rep);
+    const fmuc_result *r = result_of(&rep, "api-free-instance-null");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "ScheduledExecution library: fmi3FreeInstance(NULL) must be ignored"));
     fmuc_report_free(&rep);
 }
