@@ -33,6 +33,7 @@
 #define MAX_ACTIVATIONS 2000
 #define MAX_READ 256
 #define TRIGGER_EVERY 3 /* triggered input clocks tick on every third grid point */
+#define PHASE_CAM "Clock Activation Mode"
 
 typedef struct se_clock {
     size_t var;
@@ -343,7 +344,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             p->in[k].next = t0 + h;
             p->in[k].pending = 1;
         }
-    fmuc_worker_phase(ctx, "Clock Activation Mode");
+    fmuc_worker_phase(ctx, PHASE_CAM);
     for (double t = next_instant(p, stop); !isnan(t) && nact < MAX_ACTIVATIONS;
          t = next_instant(p, stop)) {
         long k;
@@ -480,7 +481,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     fmuc_worker_outcome o;
-    const cJSON *reply = apiu_run(s, res, "se-nominal-run", FMUC_IFACE_SE, worker, NULL, &o);
+    int died = 0;
+    /* a crash or hang while partitions run is what this check probes: a failure, not an error */
+    const cJSON *reply = apiu_run_probed(s, res, "se-nominal-run", FMUC_IFACE_SE, worker, NULL,
+                                         &o, PHASE_CAM, &died);
+    if (died) {
+        char why[600];
+        apiu_death_text(&o, why, sizeof why);
+        fmuc_result_violation(res, "ScheduledExecution: in Clock Activation Mode the worker ended "
+                                   "with %s (§5.2: an activation returns a status)",
+                              why);
+    }
     if (reply && !apiu_load_failed(reply, res, FMUC_IFACE_SE)) {
         cJSON_AddItemToObject(fmuc_result_evidence(res), "ScheduledExecution",
                               cJSON_Duplicate(reply, 1));

@@ -1751,6 +1751,15 @@ fmi3Status fmi3ActivateModelPartition(fmi3Instance instance, fmi3ValueReference 
              activationTime, k->name, k->vr, ks->last_activation);
         return done(c, fmi3Error);
     }
+#ifdef FMUC_DEFECT_SE_ACTIVATE_CRASH
+    /* broken FMU (se-nominal-run--crash): the third activation of a periodic clock dereferences
+     * a NULL pointer */
+    if (k->interval_variability != FMUC_M_CLOCK_TRIGGERED &&
+        k->interval_variability != FMUC_M_CLOCK_COUNTDOWN && ks->activations == 2) {
+        volatile const fmuc_m_clock *volatile none = NULL;
+        (void)none->vr;
+    }
+#endif
 #ifdef FMUC_DEFECT_SE_ACTIVATE_ERROR
     /* broken FMU (se-nominal-run): a triggered clock's partition fails from its second
      * activation on */

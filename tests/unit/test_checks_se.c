@@ -243,3 +243,16 @@ Test(se, free_instance_null_on_the_se_library, .timeout = 120)
     cr_expect(message_has(r, "ScheduledExecution library: fmi3FreeInstance(NULL) must be ignored"));
     fmuc_report_free(&rep);
 }
+
+/* A crash inside fmi3ActivateModelPartition is what se-nominal-run probes: a failure naming the
+ * call, not an error of the checker (issue 16, item 3). */
+Test(se, crash_in_an_activation_fails, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--crash.fmu", &rep);
+    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "SIGSEGV in fmi3ActivateModelPartition(clockReference=1, "
+                             "activationTime=0.2)"));
+    fmuc_report_free(&rep);
+}
