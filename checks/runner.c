@@ -24,16 +24,18 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-static cJSON *caps_json(const fmuc_md_interface *itf, int cs)
+/* The capability flags of one interface (FMUC_IF_*) under their names in the FMU's version
+ * (fmuc_caps.def; FMI 1.0 has flags on Co-Simulation only). */
+static cJSON *caps_json(const fmuc_md_interface *itf, unsigned iface, int version)
 {
     cJSON *o = cJSON_CreateObject();
     for (int k = 0; k < FMUC_CAP_COUNT; k++) {
-        /* the FMI 2.0 flags of this interface (fmuc_caps.def) */
-        if (!(fmuc_md_cap_ifaces((fmuc_cap)k, 2) & (cs ? FMUC_IF_CS : FMUC_IF_ME)))
+        const char *name = fmuc_md_cap_attr((fmuc_cap)k, version);
+        if (!name || !(fmuc_md_cap_ifaces((fmuc_cap)k, version) & iface))
             continue;
-        cJSON_AddBoolToObject(o, fmuc_md_cap_attr((fmuc_cap)k, 2), (itf->caps >> k) & 1u);
+        cJSON_AddBoolToObject(o, name, (itf->caps >> k) & 1u);
     }
-    if (cs)
+    if (iface == FMUC_IF_CS)
         cJSON_AddNumberToObject(o, "maxOutputDerivativeOrder", itf->max_output_derivative_order);
     return o;
 }
@@ -61,13 +63,18 @@ void fmuc_report_identity_fill(fmuc_report *rep, const fmuc_fmu *fmu)
     id->generation_date_and_time = dup_or_null(md->generation_date_and_time);
     id->variable_naming_convention =
         dup_or_null(md->variable_naming_convention ? md->variable_naming_convention : "flat");
+    const int ver = fmuc_fmu_fmi_version(fmu);
     if (md->me.present) {
         id->me_model_identifier = dup_or_null(md->me.model_identifier);
-        id->me_caps = caps_json(&md->me, 0);
+        id->me_caps = caps_json(&md->me, FMUC_IF_ME, ver);
     }
     if (md->cs.present) {
         id->cs_model_identifier = dup_or_null(md->cs.model_identifier);
-        id->cs_caps = caps_json(&md->cs, 1);
+        id->cs_caps = caps_json(&md->cs, FMUC_IF_CS, ver);
+    }
+    if (md->se.present) {
+        id->se_model_identifier = dup_or_null(md->se.model_identifier);
+        id->se_caps = caps_json(&md->se, FMUC_IF_SE, ver);
     }
     id->number_of_event_indicators = md->number_of_event_indicators;
     id->nvars = md->nvars;

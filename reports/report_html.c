@@ -307,7 +307,7 @@ static void write_identity(FILE *f, const fmuc_report *r)
     kv_row(f, "Variable naming convention", id->variable_naming_convention);
     kv_row(f, "Platform (binaries)", id->platform);
     fputs("<tr><th>Interfaces</th><td>", f);
-    if (!id->me_model_identifier && !id->cs_model_identifier)
+    if (!id->me_model_identifier && !id->cs_model_identifier && !id->se_model_identifier)
         fputs("<span class=\"none\">none declared</span>", f);
     if (id->me_model_identifier) {
         fputs("<p><b>Model Exchange</b>, modelIdentifier <code>", f);
@@ -320,6 +320,12 @@ static void write_identity(FILE *f, const fmuc_report *r)
         esc(f, id->cs_model_identifier);
         fputs("</code></p>", f);
         caps_cell(f, id->cs_caps);
+    }
+    if (id->se_model_identifier) {
+        fputs("<p><b>Scheduled Execution</b>, modelIdentifier <code>", f);
+        esc(f, id->se_model_identifier);
+        fputs("</code></p>", f);
+        caps_cell(f, id->se_caps);
     }
     fputs("</td></tr>\n<tr><th>Variables</th><td>", f);
     fprintf(f, "%zu in total, %zu continuous states, %u event indicators<br>", id->nvars, id->nstates,

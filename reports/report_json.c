@@ -36,6 +36,8 @@ static cJSON *identity_json(const fmuc_report_identity *id)
     cJSON *mi = cJSON_AddObjectToObject(o, "modelIdentifiers");
     add_str(mi, "modelExchange", id->me_model_identifier);
     add_str(mi, "coSimulation", id->cs_model_identifier);
+    if (id->se_model_identifier)
+        add_str(mi, "scheduledExecution", id->se_model_identifier);
     cJSON *itf = cJSON_AddObjectToObject(o, "interfaces");
     if (id->me_caps) {
         cJSON *me = cJSON_AddObjectToObject(itf, "modelExchange");
@@ -46,6 +48,11 @@ static cJSON *identity_json(const fmuc_report_identity *id)
         cJSON *cs = cJSON_AddObjectToObject(itf, "coSimulation");
         add_str(cs, "modelIdentifier", id->cs_model_identifier);
         cJSON_AddItemToObject(cs, "capabilities", cJSON_Duplicate(id->cs_caps, 1));
+    }
+    if (id->se_caps) {
+        cJSON *se = cJSON_AddObjectToObject(itf, "scheduledExecution");
+        add_str(se, "modelIdentifier", id->se_model_identifier);
+        cJSON_AddItemToObject(se, "capabilities", cJSON_Duplicate(id->se_caps, 1));
     }
     cJSON_AddNumberToObject(o, "numberOfEventIndicators", id->number_of_event_indicators);
     cJSON *vars = cJSON_AddObjectToObject(o, "variables");

@@ -64,10 +64,16 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
     if (r->fmu.fmi_version) {
         fputs(" (FMI ", f);
         put_safe(f, r->fmu.fmi_version, 20);
-        if (r->fmu.me_model_identifier || r->fmu.cs_model_identifier)
-            fprintf(f, ", %s%s%s", r->fmu.me_model_identifier ? "ME" : "",
+        if (r->fmu.me_model_identifier || r->fmu.cs_model_identifier ||
+            r->fmu.se_model_identifier)
+            fprintf(f, ", %s%s%s%s%s", r->fmu.me_model_identifier ? "ME" : "",
                     r->fmu.me_model_identifier && r->fmu.cs_model_identifier ? "+" : "",
-                    r->fmu.cs_model_identifier ? "CS" : "");
+                    r->fmu.cs_model_identifier ? "CS" : "",
+                    r->fmu.se_model_identifier &&
+                            (r->fmu.me_model_identifier || r->fmu.cs_model_identifier)
+                        ? "+"
+                        : "",
+                    r->fmu.se_model_identifier ? "SE" : "");
         fputc(')', f);
     }
     fputc('\n', f);

@@ -217,11 +217,13 @@ static void identity_free(fmuc_report_identity *id)
     char **strs[] = {&id->path, &id->file_name, &id->sha256, &id->fmi_version, &id->model_name,
                      &id->guid, &id->description, &id->author, &id->version, &id->generation_tool,
                      &id->generation_date_and_time, &id->variable_naming_convention,
-                     &id->me_model_identifier, &id->cs_model_identifier, &id->platform};
+                     &id->me_model_identifier, &id->cs_model_identifier,
+                     &id->se_model_identifier, &id->platform};
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
         free(*strs[i]);
     cJSON_Delete(id->me_caps);
     cJSON_Delete(id->cs_caps);
+    cJSON_Delete(id->se_caps);
     memset(id, 0, sizeof *id);
 }
 

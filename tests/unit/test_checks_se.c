@@ -256,3 +256,34 @@ Test(se, crash_in_an_activation_fails, .timeout = 120)
                              "activationTime=0.2)"));
     fmuc_report_free(&rep);
 }
+
+/* The report names the ScheduledExecution interface with its modelIdentifier and its flags under
+ * FMI 3.0's names (canGetAndSetFMUState, not 2.0's canGetAndSetFMUstate). */
+Test(se, report_identity_has_scheduled_execution, .timeout = 60)
+{
+    if (access(CLOCKS_FMU, R_OK) != 0)
+        cr_skip_test("%s not there", CLOCKS_FMU);
+    char *dir = fmuc_test_mkdtemp("se-report");
+    char out[4096];
+    snprintf(out, sizeof out, "%s/out", dir);
+    char *argv[] = {(char *)FMUC_EXE, (char *)"--only", (char *)"md-fmi-version",
+                    (char *)"--json=-", (char *)"-o", out, (char *)CLOCKS_FMU, NULL};
+    fmuc_test_run run;
+    cr_assert_eq(fmuc_test_exec(&run, argv, NULL), 0);
+    cJSON *rep = cJSON_Parse(run.out);
+    cr_assert_not_null(rep, "JSON on stdout: %s", run.err ? run.err : "");
+    const cJSON *fmu = cJSON_GetObjectItemCaseSensitive(rep, "fmu");
+    const cJSON *mi = cJSON_GetObjectItemCaseSensitive(fmu, "modelIdentifiers");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(mi, "scheduledExecution")),
+                     "Clocks");
+    const cJSON *se = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(fmu, "interfaces"), "scheduledExecution");
+    cr_assert_not_null(se);
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(se, "capabilities");
+    cr_expect(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(caps, "canGetAndSetFMUState")));
+    cr_expect_null(cJSON_GetObjectItemCaseSensitive(caps, "canGetAndSetFMUstate"));
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}

@@ -116,7 +116,8 @@ typedef struct fmuc_report_identity {
     char *fmi_version, *model_name, *guid, *description, *author, *version;
     char *generation_tool, *generation_date_and_time, *variable_naming_convention;
     char *me_model_identifier, *cs_model_identifier; /* NULL if that interface is absent */
-    cJSON *me_caps, *cs_caps;                        /* flag name -> bool, NULL if absent */
+    char *se_model_identifier;                       /* FMI 3.0 ScheduledExecution */
+    cJSON *me_caps, *cs_caps, *se_caps;              /* flag name -> bool, NULL if absent */
     unsigned number_of_event_indicators;
     size_t nvars, nvars_by_causality[7];             /* fmuc_causality order */
     size_t nstates;
