@@ -953,8 +953,19 @@ static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReferenc
         total += nel(c, v);
     }
     if (total != nValues) {
-        glog(c, fmi2Error, "%s: nValues = %zu, but the %zu value references have %zu elements",
-             fn_rules[fn].name, nValues, nvr, total);
+        /* the variables named (the first few), with their current element counts */
+        char names[256];
+        size_t o = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < nvr && i < 4 && o < sizeof names; i++) {
+            const fmuc_m_var *v = find_vr(c, vr[i]);
+            int w = snprintf(names + o, sizeof names - o, "%s'%s' (vr %u, %zu)", i ? ", " : "",
+                             v->name, v->vr, nel(c, v));
+            o += w > 0 ? (size_t)w : 0;
+        }
+        glog(c, fmi2Error,
+             "%s: nValues = %zu, but the %zu value references have %zu elements: %s%s",
+             fn_rules[fn].name, nValues, nvr, total, names, nvr > 4 ? ", ..." : "");
         return 0;
     }
     return 1;
