@@ -1,8 +1,9 @@
 /* Model-agnostic FMI 3.0 glue: all 75 fmi3* functions on the same model API (fmuc_model.h) as the
  * FMI 2.0 glue, so one model.c serves both versions. Model Exchange and Co-Simulation (without
  * Event Mode: hasEventMode="false", eventModeUsed=true is refused at instantiation; DoStep never
- * returns early; a model with FMUC_M_CAP_CS_EVENT_MODE has them: see cs_event_step); Scheduled Execution, clocks, structural parameters and output derivatives
- * are not provided (the functions exist, A-17, and return fmi3Error after logging); the
+ * returns early; a model with FMUC_M_CAP_CS_EVENT_MODE has them: see cs_event_step); Scheduled Execution, clocks, Reconfiguration Mode and output derivatives
+ * are not provided (the functions exist, A-17, and return fmi3Error after logging); structural
+ * parameters and Configuration Mode: fmi3_glue_sp.c and fmi3Enter/ExitConfigurationMode; the
  * per-element dependencies are the model's declared ones, whole variables (§2.2.9). The state machine is one mask of allowed states per function
  * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
  * with nValues = the sum of the element counts (arrays: fmuc_m_var.dim, §2.2.7.1); FMU state and
