@@ -26,7 +26,7 @@ static char *cr_strdup(const char *s)
 /* A good model makes an FMI 2.0 FMU unless its FMI_VERSIONS lists versions without 2. */
 static int good_builds_fmi2(const char *model_dir)
 {
-    char path[4400], line[256];
+    char path[4500], line[256];
     snprintf(path, sizeof path, "%s/FMI_VERSIONS", model_dir);
     FILE *f = fopen(path, "r");
     if (!f)
