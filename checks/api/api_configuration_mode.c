@@ -12,13 +12,16 @@
  *     current value of the structural parameter; within its min/max; the array's current
  *     values and start values are invalid after a resize; fmi3Get{T}/fmi3Set{T} take nValues,
  *     the sum of the element counts (§2.2.6.2).
- *   FMI 3.0.2 §2.3.2, §3.2.1 (C-27, C-28): ME vector arguments use the current sizes.
+ *   FMI 3.0.2 §2.3.2, §3.2.1 (C-27, C-28): ME vector arguments use the current sizes, and
+ *     fmi3GetNumberOfContinuousStates / fmi3GetNumberOfEventIndicators answer them.
  * Probe (one instance per interface): instantiate; fmi3EnterConfigurationMode; each integer
  * structural parameter set to another valid value (start+1 within max, else start-1 within min,
  * at least 1 when it dimensions an array), each Boolean one to its start value (another value
  * may change the equations, not only sizes); fmi3ExitConfigurationMode; the parameter and input
  * arrays they dimension set with their new element counts (the start values cycled);
- * initialization; every array they dimension read with its new count (OK and finite); five
+ * initialization; every array they dimension read with its new count (OK and finite); ME:
+ * fmi3GetNumberOfContinuousStates and fmi3GetNumberOfEventIndicators equal the counts the
+ * modelDescription gives for the new sizes (C-28; another answer or a refusal fails); five
  * intervals of at most 1e-3 s (CS fmi3DoStep, ME RK4, 10 substeps, with the new number of states); then, with tunable
  * structural parameters, Reconfiguration Mode from Event Mode / Step Mode, the tunable ones back
  * to their start values, five more intervals. A refused transition or set, a refused get with
@@ -314,6 +317,73 @@ static void me_sizes(const fmuc_md *md, const cm_sp *sp, size_t *nx, size_t *nz)
     }
 }
 
+/* "'n' (vr 1) 3 -> 4, ..." : the structural parameters sp changed, for messages. */
+static const char *sp_changes(const fmuc_md *md, const cm_sp *sp, char *buf, size_t size)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < sp->n && o < size; k++) {
+        int w = snprintf(buf + o, size - o, "%s'%s' (vr %u) %.0f -> %.0f", k ? ", " : "",
+                         vname(&md->vars[sp->var[k]]), sp->vr[k], sp->start[k], sp->cur[k]);
+        if (w < 0)
+            break;
+        o += (size_t)w;
+    }
+    return buf;
+}
+
+/* ME after initialization with the new values (C-28, FMI 3.0.2 §2.3.2, §3.2.1):
+ * fmi3GetNumberOfContinuousStates and fmi3GetNumberOfEventIndicators answer the counts the
+ * modelDescription gives for the new sizes. -1 after a refusal or another answer (reported). */
+static int check_counts(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp *sp,
+                        const char *iname)
+{
+    size_t want[2], got[2] = {0, 0};
+    me_sizes(md, sp, &want[0], &want[1]);
+    static const char *const fn[2] = {"fmi3GetNumberOfContinuousStates",
+                                      "fmi3GetNumberOfEventIndicators"};
+    static const char *const what[2] = {"continuous states", "event indicators"};
+    static const char *const key[2] = {"n_continuous_states", "n_event_indicators"};
+    char changes[512], sb[32];
+    for (size_t k = 0; k < md->nderivatives + md->nevent_indicators; k++) {
+        const fmuc_md_unknown *u = k < md->nderivatives
+                                       ? &md->derivatives[k]
+                                       : &md->event_indicators[k - md->nderivatives];
+        if (!u->index || elements(md, sp, u->index - 1, NULL) == SIZE_MAX) {
+            apiu_finding(reply, "note", "%s: the number of states and event indicators for the "
+                                        "new sizes is not known: not compared with "
+                                        "fmi3GetNumberOfContinuousStates", iname);
+            return 0;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        fmuc_status st = i == 0 ? fmuc_inst_get_number_of_continuous_states(in, &got[i])
+                                : fmuc_inst_get_number_of_event_indicators(in, &got[i]);
+        if (st == FMUC_STATUS_NOT_PROVIDED)
+            continue; /* a missing function: api-mandatory-functions */
+        if (!apiu_ok(st)) {
+            apiu_finding(reply, "fail",
+                    "%s: %s in Event Mode after initialization with the new structural parameter "
+                    "values (%s) returned %s (FMI 3.0.2 §2.3.2, §3.2.1)",
+                    iname, fn[i], sp_changes(md, sp, changes, sizeof changes),
+                    stname(st, sb, sizeof sb));
+            return -1;
+        }
+        cJSON_AddNumberToObject(reply, key[i], (double)got[i]);
+        if (got[i] != want[i]) {
+            apiu_finding(reply, "fail",
+                    "%s: %s answered %zu after initialization with the new structural parameter "
+                    "values (%s), but the modelDescription gives %zu %s for the new sizes "
+                    "(FMI 3.0.2 §2.3.2, §3.2.1: the number follows the structural parameters, "
+                    "C-28)",
+                    iname, fn[i], got[i], sp_changes(md, sp, changes, sizeof changes), want[i],
+                    what[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* NSTEPS intervals from t0 by h; ME enters Continuous-Time Mode first (from Event Mode) and
  * ends in it. 0, or -1 (reported). */
 static int run_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp *sp, int me,
@@ -436,6 +506,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                                                  : "in Step Mode after initialization",
                    &nget) < 0)
         goto out;
+    if (me && check_counts(reply, in, md, &sp, iname) < 0)
+        goto out;
     double t0 = md->experiment.present && md->experiment.has_start ? md->experiment.start_time
                                                                    : 0.0;
     double h = md->experiment.present && md->experiment.has_step && md->experiment.step_size > 0
@@ -557,6 +629,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if (stop)
                 fmuc_result_note(res, "%s: %s", ifs[i].name, stop);
             const cJSON *c = cJSON_GetObjectItemCaseSensitive(reply, "configured");
+            const cJSON *nx = cJSON_GetObjectItemCaseSensitive(reply, "n_continuous_states");
+            const cJSON *nz = cJSON_GetObjectItemCaseSensitive(reply, "n_event_indicators");
+            char counts[128] = "";
+            if (nx && nz)
+                snprintf(counts, sizeof counts,
+                         "; fmi3GetNumberOfContinuousStates = %.0f and "
+                         "fmi3GetNumberOfEventIndicators = %.0f as the new sizes give",
+                         nx->valuedouble, nz->valuedouble);
             const cJSON *rc = cJSON_GetObjectItemCaseSensitive(reply, "reconfigured");
             if (c)
                 fmuc_result_note(
@@ -569,7 +649,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     cJSON_GetObjectItemCaseSensitive(reply, "run2")   ? "two runs of 5 intervals"
                     : cJSON_GetObjectItemCaseSensitive(reply, "run1") ? "one run of 5 intervals"
                                                                       : "no run",
-                    "");
+                    counts);
         }
         fmuc_worker_outcome_free(&o);
     }

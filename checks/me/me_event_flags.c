@@ -83,8 +83,6 @@ typedef struct ef_job {
     ef_names nm;
     size_t nx;                 /* states as the harness counts them (3.0: elements; 1.0:
                                 * numberOfContinuousStates) */
-    size_t *xent, *xel;        /* 3.0: state i is element xel[i] of Derivatives entry xent[i] */
-    size_t *xne;               /* 3.0: the elements of each Derivatives entry */
     const fmuc_sim_config *cfg;
     fmuc_worker_ctx *ctx;
     double *xb, *xa, *nb, *na; /* states / nominals before and after (nx each) */
@@ -113,14 +111,14 @@ static int differs(double a, double b)
 static const char *state_label(const ef_job *j, size_t i, char *buf, size_t n)
 {
     const meu_model *m = j->m;
-    size_t k = j->xent ? j->xent[i] : i;
-    if (j->ver == 1 || k >= m->nx)
+    if (j->ver == 1 || i >= m->nx)
         snprintf(buf, n, "x[%zu]", i);
-    else if (j->xne && j->xne[k] != 1)
-        snprintf(buf, n, "'%s' element %zu (vr %u, x[%zu])", meu_name(m->xvar[k]),
-                 j->xel[i] + 1, m->xvr[k], i);
+    else if (j->ver == 3 &&
+             ((i + 1 < m->nx && m->xvar[i + 1] == m->xvar[i]) || m->x_elem[i] > 0))
+        snprintf(buf, n, "'%s' element %u (vr %u, x[%zu])", meu_name(m->xvar[i]),
+                 m->x_elem[i] + 1, m->xvr[i], i);
     else
-        snprintf(buf, n, "'%s' (vr %u, x[%zu])", meu_name(m->xvar[k]), m->xvr[k], i);
+        snprintf(buf, n, "'%s' (vr %u, x[%zu])", meu_name(m->xvar[i]), m->xvr[i], i);
     return buf;
 }
 
@@ -230,57 +228,17 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
     return ra == -2;
 }
 
-static void ef_job_free(ef_job *j)
-{
-    free(j->xent);
-    free(j->xel);
-    free(j->xne);
-    j->xent = j->xel = j->xne = NULL;
-}
-
 /* The states as the harness's host loop counts them (sim.c): 2.0 the <Derivatives> entries;
- * 3.0 the elements of the ContinuousStateDerivative variables (§2.4.8), each mapped back to its
- * entry for the messages; 1.0 numberOfContinuousStates (no ModelStructure). Returns 0, or -1
+ * 3.0 the elements of the ContinuousStateDerivative variables (§2.4.8; meu_model already counts
+ * them element by element); 1.0 numberOfContinuousStates (no ModelStructure). Returns 0, or -1
  * with why (the check does not apply). */
 static int state_count(ef_job *j, char *why, size_t whylen)
 {
     const meu_model *m = j->m;
     j->nx = m->nx;
-    if (j->ver == 1) {
+    if (j->ver == 1)
         j->nx = j->md->has_number_of_continuous_states ? j->md->number_of_continuous_states : 0;
-    } else if (j->ver == 3 && m->nx) {
-        size_t total = 0;
-        j->xne = calloc(m->nx, sizeof *j->xne);
-        if (!j->xne)
-            goto oom;
-        for (size_t k = 0; k < m->nx; k++) {
-            size_t ne = fmuc_sim_var_elements(j->md, m->dx_index[k] - 1, NULL, 0, NULL);
-            if (ne == 0 || ne > FMUC_MD_MAX_DYNAMIC_COUNT) {
-                snprintf(why, whylen, "the size of the state derivative '%s' (vr %u) is not "
-                                      "known or too large",
-                         meu_name(m->dxvar[k]), m->dxvr[k]);
-                return -1;
-            }
-            j->xne[k] = ne;
-            total += ne;
-            if (total > FMUC_MD_MAX_DYNAMIC_COUNT)
-                break;
-        }
-        j->nx = total;
-        j->xent = calloc(total ? total : 1, sizeof *j->xent);
-        j->xel = calloc(total ? total : 1, sizeof *j->xel);
-        if (!j->xent || !j->xel)
-            goto oom;
-        for (size_t k = 0, i = 0; k < m->nx && i < total; k++)
-            for (size_t e = 0; e < j->xne[k] && i < total; e++, i++) {
-                j->xent[i] = k;
-                j->xel[i] = e;
-            }
-    }
     return fmuc_check_dynamic_counts_ok(m->ni, j->nx, why, whylen);
-oom:
-    snprintf(why, whylen, "out of memory");
-    return -1;
 }
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
@@ -355,7 +313,6 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     job.nm = names_of(job.ver);
     if (state_count(&job, why, sizeof why) < 0) {
         fmuc_result_na(res, "%s", why);
-        ef_job_free(&job);
         meu_model_free(&m);
         return;
     }
@@ -399,7 +356,6 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                              job.nm.get_nom);
     }
     fmuc_worker_outcome_free(&o);
-    ef_job_free(&job);
     meu_model_free(&m);
 }
 

@@ -431,6 +431,8 @@ fmiStatus fmuc_g1__get(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
         case FMUC_M_STRING:
             ((fmiString *)value)[i] = (const char *)field(c, v);
             break;
+        case FMUC_M_UINT64: /* FMI 3.0 only: no FMI 1.0 accessor has this type */
+            break;
         }
     }
 #ifdef FMUC_DEFECT_GET_REAL_OVERRUN
@@ -504,6 +506,8 @@ fmiStatus fmuc_g1__set(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
             memcpy(p, s, strlen(s) + 1); /* copied (C-06) */
             break;
         }
+        case FMUC_M_UINT64: /* FMI 3.0 only: no FMI 1.0 accessor has this type */
+            break;
         }
         c->dirty = 1;
     }

@@ -941,6 +941,8 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
         case FMUC_M_STRING:
             ((fmi2String *)value)[i] = (const char *)field(c, v);
             break;
+        case FMUC_M_UINT64: /* FMI 3.0 only: no FMI 2.0 accessor has this type */
+            break;
         }
     }
 #ifdef FMUC_DEFECT_GET_REAL_OVERRUN
@@ -1031,6 +1033,8 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
             memcpy(p, s, strlen(s) + 1);
             break;
         }
+        case FMUC_M_UINT64: /* FMI 3.0 only: no FMI 2.0 accessor has this type */
+            break;
         }
         c->dirty = 1;
     }

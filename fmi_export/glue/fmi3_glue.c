@@ -4,7 +4,8 @@
  * returns early; a model with FMUC_M_CAP_CS_EVENT_MODE has them: see cs_event_step); Scheduled
  * Execution for a model with FMUC_M_CAP_SE and a clock table (section "Scheduled Execution"
  * below: Clock Activation Mode, fmi3ActivateModelPartition, output and countdown clocks, the
- * importer's preemption locks); clocks in ME/CS, structural parameters and output derivatives
+ * importer's preemption locks); structural parameters and Configuration Mode: fmi3_glue_sp.c and
+ * fmi3Enter/ExitConfigurationMode; clocks in ME/CS, Reconfiguration Mode and output derivatives
  * are not provided (the functions exist, A-17, and return fmi3Error after logging); the
  * per-element dependencies are the model's declared ones, whole variables (§2.2.9). The state machine is one mask of allowed states per function
  * (fmi3-rules §D.1/§D.2 merged) plus the interface types that may call it; values are accessed
@@ -20,12 +21,13 @@
 
 #include "fmuc_model.h"
 #include "glue_core.h"
+#include "fmi3_glue_sp.h"
 #include "fmi3/fmi3.h"
 
 /* --- state machine as data ----------------------------------------------------------------- */
 enum {
     ST_INST = 1u << 0,
-    ST_CFG = 1u << 1,   /* Configuration Mode (never entered: no structural parameters) */
+    ST_CFG = 1u << 1,   /* Configuration Mode (models with structural parameters) */
     ST_INIT = 1u << 2,
     ST_EM = 1u << 3,    /* Event Mode (ME; CS only with eventModeUsed, which is refused) */
     ST_CTM = 1u << 4,   /* ME Continuous-Time Mode */
@@ -40,8 +42,8 @@ enum {
 #define ST_T (ST_TERM | ST_ERR)
 /* FMU State Settable (SE: Clock Activation Mode, fmi3-rules D.3) */
 #define ST_SETTABLE (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T)
-#define ST_GET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T)
-#define ST_SET (ST_INST | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM)
+#define ST_GET (ST_INST | ST_CFG | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM | ST_T)
+#define ST_SET (ST_INST | ST_CFG | ST_INIT | ST_EM | ST_CTM | ST_SM | ST_CAM)
 
 #define IF_C FMUC_FMI3_IF_C
 #define IF_MECS FMUC_FMI3_IF_MECS
@@ -189,7 +191,8 @@ struct fmuc_m_ctx {
     double t_event, t_cis_last, t_cis_prev;
     int stop_defined, tol_defined, terminated, dirty;
     size_t nxv;       /* number of state variables (arrays count once) */
-    size_t nx;        /* number of state elements: the length of the state vector */
+    size_t nx;        /* number of state elements now: the length of the state vector (arrays
+                       * sized by a structural parameter count their current elements) */
     size_t *xi, *dxi; /* table indices of the state variables and of their derivatives */
     double *work;     /* 6*nx doubles for the RK4 */
     fmuc_gc_state *states;
@@ -419,7 +422,20 @@ static int allowed(fmuc_m_ctx *c, int fn)
 static fmi3Status worst(fmi3Status a, fmi3Status b) { return a > b ? a : b; }
 static fmi3Status st3(fmi2Status s) { return (fmi3Status)s; }
 
-static size_t nel(const fmuc_m_var *v) { return v->dim > 1 ? v->dim : 1; }
+/* Elements of v now (arrays sized by a structural parameter: its current value). */
+static size_t nel(const fmuc_m_ctx *c, const fmuc_m_var *v)
+{
+    return fmuc_g3sp_elements(c->desc, c->data, v);
+}
+
+/* The length of the state vector with the current sizes. */
+static size_t count_states(const fmuc_m_ctx *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nxv; i++)
+        n += nel(c, &c->desc->vars[c->xi[i]]);
+    return n;
+}
 
 static const fmuc_m_var *find_vr(const fmuc_m_ctx *c, fmi3ValueReference vr)
 {
@@ -465,6 +481,9 @@ static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
         return "it is the independent variable (set by fmi3EnterInitializationMode/SetTime/DoStep)";
     if (v->variability == FMUC_M_CONSTANT)
         return "it is a constant";
+    const char *structural = fmuc_g3sp_not_settable(v, c->state == ST_CFG);
+    if (structural || c->state == ST_CFG)
+        return structural;
     switch (c->state) {
     case ST_INST:
         if (ini == FMUC_M_EXACT || ini == FMUC_M_APPROX || v->causality == FMUC_M_INPUT)
@@ -564,6 +583,7 @@ static void fs_load(fmuc_m_ctx *c, const void *glue)
     c->t_event = g.t_event;
     c->t_cis_last = g.t_cis_last;
     c->t_cis_prev = g.t_cis_prev;
+    c->nx = count_states(c); /* the restored structural parameters' sizes */
     c->dirty = 1;
 }
 
@@ -760,7 +780,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
         long s = d->vars[i].derivative_of ? fmuc_m_find(d, d->vars[i].derivative_of) : -1;
         if (s >= 0) {
             c->nxv++;
-            c->nx += nel(&d->vars[s]);
+            c->nx += d->vars[s].dim > 1 ? d->vars[s].dim : 1; /* storage, for c->work */
         }
     }
     if (c->nxv) {
@@ -786,6 +806,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
     if (!c->data)
         goto oom;
     fmuc_gc_write_starts(c->desc, c->data);
+    c->nx = count_states(c);
     c->dirty = 1;
     if (d->start) {
         fmi3Status st = st3(d->start(c, c->data));
@@ -977,6 +998,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     c->time = 0.0;
     c->start_time = 0.0;
     c->t_event = c->t_cis_last = c->t_cis_prev = 0.0;
+    c->nx = count_states(c); /* structural parameters back at their start values */
 #else
     /* values and time are kept (§2.3.1: fmi3Reset goes back to the state after instantiation) */
     (void)d;
@@ -1016,11 +1038,22 @@ static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReferenc
                  v->name, v->vr, fmuc_gc_type_name(v->type), fmuc_gc_type_name(t));
             return 0;
         }
-        total += nel(v);
+        total += nel(c, v);
     }
     if (total != nValues) {
-        glog(c, fmi2Error, "%s: nValues = %zu, but the %zu value references have %zu elements",
-             fn_rules[fn].name, nValues, nvr, total);
+        /* the variables named (the first few), with their current element counts */
+        char names[256];
+        size_t o = 0;
+        names[0] = '\0';
+        for (size_t i = 0; i < nvr && i < 4 && o < sizeof names; i++) {
+            const fmuc_m_var *v = find_vr(c, vr[i]);
+            int w = snprintf(names + o, sizeof names - o, "%s'%s' (vr %u, %zu)", i ? ", " : "",
+                             v->name, v->vr, nel(c, v));
+            o += w > 0 ? (size_t)w : 0;
+        }
+        glog(c, fmi2Error,
+             "%s: nValues = %zu, but the %zu value references have %zu elements: %s%s",
+             fn_rules[fn].name, nValues, nvr, total, names, nvr > 4 ? ", ..." : "");
         return 0;
     }
     return 1;
@@ -1085,7 +1118,7 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
         const char *p = field(c, v);
-        for (size_t k = 0; k < nel(v); k++, o++) {
+        for (size_t k = 0; k < nel(c, v); k++, o++) {
             switch (t) {
             case FMUC_M_REAL:
                 ((fmi3Float64 *)values)[o] = v->causality == FMUC_M_INDEPENDENT
@@ -1100,6 +1133,9 @@ static fmi3Status get_values(fmi3Instance instance, int fn, fmuc_m_type t,
                 break;
             case FMUC_M_STRING:
                 ((fmi3String *)values)[o] = p + k * FMUC_M_STRLEN;
+                break;
+            case FMUC_M_UINT64:
+                ((fmi3UInt64 *)values)[o] = ((const uint64_t *)(const void *)p)[k];
                 break;
             }
         }
@@ -1121,6 +1157,8 @@ static double element_as_double(fmuc_m_type t, const void *values, size_t o)
         return ((const fmi3Float64 *)values)[o];
     case FMUC_M_INTEGER:
         return (double)((const fmi3Int32 *)values)[o];
+    case FMUC_M_UINT64:
+        return (double)((const fmi3UInt64 *)values)[o];
     default:
         return 0.0;
     }
@@ -1145,7 +1183,7 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
                  fn_rules[fn].name, v->name, v->vr, state_name(c->state), why);
             return done(c, fmi3Error);
         }
-        for (size_t k = 0; k < nel(v); k++, o++) {
+        for (size_t k = 0; k < nel(c, v); k++, o++) {
             if (t == FMUC_M_STRING) {
                 const char *s = ((const fmi3String *)values)[o];
                 if (!s || strlen(s) >= FMUC_M_STRLEN) {
@@ -1171,7 +1209,7 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
         char *p = field(c, v);
-        for (size_t k = 0; k < nel(v); k++, o++) {
+        for (size_t k = 0; k < nel(c, v); k++, o++) {
             switch (t) {
             case FMUC_M_REAL:
                 ((double *)(void *)p)[k] = ((const fmi3Float64 *)values)[o];
@@ -1187,6 +1225,9 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
                 memcpy(p + k * FMUC_M_STRLEN, s, strlen(s) + 1);
                 break;
             }
+            case FMUC_M_UINT64:
+                ((uint64_t *)(void *)p)[k] = ((const fmi3UInt64 *)values)[o];
+                break;
             }
         }
     }
@@ -1247,7 +1288,6 @@ NO_TYPE_GETSET_(Int16, fmi3Int16)
 NO_TYPE_GETSET_(UInt16, fmi3UInt16)
 NO_TYPE_GETSET_(UInt32, fmi3UInt32)
 NO_TYPE_GETSET_(Int64, fmi3Int64)
-NO_TYPE_GETSET_(UInt64, fmi3UInt64)
 #undef NO_TYPE_GETSET_
 
 #define MODEL_GETSET_(T, CT, MT)                                                                   \
@@ -1267,6 +1307,7 @@ MODEL_GETSET_(Float64, fmi3Float64, FMUC_M_REAL)
 MODEL_GETSET_(Int32, fmi3Int32, FMUC_M_INTEGER)
 MODEL_GETSET_(Boolean, fmi3Boolean, FMUC_M_BOOLEAN)
 MODEL_GETSET_(String, fmi3String, FMUC_M_STRING)
+MODEL_GETSET_(UInt64, fmi3UInt64, FMUC_M_UINT64) /* structural parameters */
 #undef MODEL_GETSET_
 
 fmi3Status fmi3GetBinary(fmi3Instance instance, const fmi3ValueReference valueReferences[],
@@ -1476,15 +1517,15 @@ static size_t dep_entries(const fmuc_m_ctx *c, size_t vi, size_t edep[],
 #endif
         }
         if (edep && n < max) {
-            edep[n] = nel(&d->vars[vi]) > 1 ? 0 : 1;
+            edep[n] = fmuc_g3sp_is_array(&d->vars[vi]) ? 0 : 1;
             indep[n] = d->vars[k].vr;
-            eindep[n] = nel(&d->vars[k]) > 1 ? 0 : 1;
+            eindep[n] = fmuc_g3sp_is_array(&d->vars[k]) ? 0 : 1;
             kinds[n] = fmi3Dependent;
 #ifdef FMUC_DEFECT_DEPENDENCY_ELEMENT_LATE
             /* defect: once time has advanced past the start time, the first entry of an
              * unknown names the element after the dependent's last one */
             if (!init && unknown && n == 0 && c->time > c->start_time)
-                edep[n] = nel(&d->vars[vi]) + 1;
+                edep[n] = nel(c, &d->vars[vi]) + 1;
 #endif
 #ifdef FMUC_DEFECT_DEPENDENCY_UNKNOWN_VR
             /* defect: after initialization the first entry of an unknown names a value
@@ -1560,14 +1601,38 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
     return fmi3OK;
 }
 
+/* Configuration Mode from Instantiated for a model with structural parameters (§3.2 note 10);
+ * Reconfiguration Mode needs tunable ones, which the glue's models do not have (note 11). */
 fmi3Status fmi3EnterConfigurationMode(fmi3Instance instance)
 {
-    return unsupported(instance, FN_EnterConfigurationMode, "the model has no structural parameters");
+    if (!ctx_of(instance) || fmuc_g3sp_count(ctx_of(instance)->desc) == 0)
+        return unsupported(instance, FN_EnterConfigurationMode,
+                           "the model has no structural parameters");
+    BEGIN(EnterConfigurationMode);
+    if (c->state != ST_INST) {
+        glog(c, fmi2Error,
+             "fmi3EnterConfigurationMode: Reconfiguration Mode from %s needs tunable structural "
+             "parameters; the model's are fixed (FMI 3.0.2 §3.2/§4.2)",
+             state_name(c->state));
+        return done(c, fmi3Error);
+    }
+    c->state = ST_CFG;
+    return fmi3OK;
 }
 
+/* Back to Instantiated with the new sizes: the resized arrays hold their start values again
+ * (§2.4.7.2) and the state vector has the current number of elements (§2.3.2). */
 fmi3Status fmi3ExitConfigurationMode(fmi3Instance instance)
 {
-    return unsupported(instance, FN_ExitConfigurationMode, "the model has no structural parameters");
+    if (!ctx_of(instance) || fmuc_g3sp_count(ctx_of(instance)->desc) == 0)
+        return unsupported(instance, FN_ExitConfigurationMode,
+                           "the model has no structural parameters");
+    BEGIN(ExitConfigurationMode);
+    fmuc_g3sp_resize(c->desc, c->data);
+    c->nx = count_states(c);
+    c->dirty = 1;
+    c->state = ST_INST;
+    return fmi3OK;
 }
 
 /* --- Scheduled Execution (fmi3-rules D.3, F.3, D-08, D-09, F-26, F-27) ----------------------- *
@@ -1931,7 +1996,7 @@ static fmi3Status partial_args(fmuc_m_ctx *c, int fn, int adjoint,
         size_t total = 0;
         for (size_t i = 0; i < counts[l]; i++) {
             const fmuc_m_var *v = find_vr(c, lists[l][i]);
-            if (!v || v->type != FMUC_M_REAL || nel(v) != 1) {
+            if (!v || v->type != FMUC_M_REAL || fmuc_g3sp_is_array(v)) {
                 glog(c, fmi2Error, "%s: valueReference %u is not a scalar Float64", name,
                      lists[l][i]);
                 return fmi3Error;
@@ -2122,7 +2187,7 @@ static void read_vec(const fmuc_m_ctx *c, const size_t *idx, double *x)
     for (size_t i = 0; i < c->nxv; i++) {
         const fmuc_m_var *v = &c->desc->vars[idx[i]];
         const double *p = field(c, v);
-        for (size_t k = 0; k < nel(v); k++)
+        for (size_t k = 0; k < nel(c, v); k++)
             x[o++] = p[k];
     }
 }
@@ -2133,7 +2198,7 @@ static void write_states(fmuc_m_ctx *c, const double *x)
     for (size_t i = 0; i < c->nxv; i++) {
         const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
         double *p = field(c, v);
-        for (size_t k = 0; k < nel(v); k++)
+        for (size_t k = 0; k < nel(c, v); k++)
             p[k] = x[o++];
     }
     c->dirty = 1;
@@ -2185,7 +2250,8 @@ fmi3Status fmi3GetEventIndicators(fmi3Instance instance, fmi3Float64 eventIndica
                                   size_t nEventIndicators)
 {
     BEGIN(GetEventIndicators);
-    if (!check_n(c, "fmi3GetEventIndicators", nEventIndicators, c->desc->n_event_indicators))
+    if (!check_n(c, "fmi3GetEventIndicators", nEventIndicators,
+                 fmuc_g3sp_event_indicators(c->desc, c->data)))
         return done(c, fmi3Error);
     if (nEventIndicators == 0)
         return fmi3OK;
@@ -2208,7 +2274,7 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
     size_t o = 0;
     for (size_t i = 0; i < c->nxv; i++) {
         const fmuc_m_var *v = &c->desc->vars[c->xi[i]];
-        for (size_t k = 0; k < nel(v); k++) {
+        for (size_t k = 0; k < nel(c, v); k++) {
             nominals[o++] = (v->flags & FMUC_M_HAS_NOMINAL) ? v->nominal : 1.0;
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
             nominals[o - 1] *= 1.0 + (double)c->nominal_epoch;
@@ -2226,7 +2292,7 @@ fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance, size_t *nEventI
 {
     BEGIN(GetNumberOfEventIndicators);
     REQUIRE_PTR(nEventIndicators, GetNumberOfEventIndicators);
-    *nEventIndicators = c->desc->n_event_indicators;
+    *nEventIndicators = fmuc_g3sp_event_indicators(c->desc, c->data);
     return fmi3OK;
 }
 
@@ -2235,6 +2301,13 @@ fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance, size_t *nConti
     BEGIN(GetNumberOfContinuousStates);
     REQUIRE_PTR(nContinuousStates, GetNumberOfContinuousStates);
     *nContinuousStates = c->nx;
+#ifdef FMUC_DEFECT_CFG_STALE_NSTATES
+    /* defect: the number of states of the modelDescription's sizes (the structural parameters'
+     * start values), also after fmi3ExitConfigurationMode changed them (§2.3.2, §3.2.1) */
+    *nContinuousStates = 0;
+    for (size_t i = 0; i < c->nxv; i++)
+        *nContinuousStates += fmuc_g3sp_elements_at_start(c->desc, &c->desc->vars[c->xi[i]]);
+#endif
     return fmi3OK;
 }
 

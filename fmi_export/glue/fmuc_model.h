@@ -16,8 +16,15 @@ extern "C" {
 #endif
 
 /** Base type of a variable; storage in the data block: double, int, int (fmi2Boolean),
- *  char[FMUC_M_STRLEN] (NUL-terminated). */
-typedef enum { FMUC_M_REAL = 0, FMUC_M_INTEGER, FMUC_M_BOOLEAN, FMUC_M_STRING } fmuc_m_type;
+ *  char[FMUC_M_STRLEN] (NUL-terminated), uint64_t (FMUC_M_UINT64: FMI 3.0 only, the type of a
+ *  structural parameter that dimensions arrays). */
+typedef enum {
+    FMUC_M_REAL = 0,
+    FMUC_M_INTEGER,
+    FMUC_M_BOOLEAN,
+    FMUC_M_STRING,
+    FMUC_M_UINT64
+} fmuc_m_type;
 
 typedef enum {
     FMUC_M_LOCAL = 0, /* default (zero) */
@@ -25,7 +32,10 @@ typedef enum {
     FMUC_M_CALCULATED_PARAMETER,
     FMUC_M_INPUT,
     FMUC_M_OUTPUT,
-    FMUC_M_INDEPENDENT /* no storage: the glue serves the current time */
+    FMUC_M_INDEPENDENT, /* no storage: the glue serves the current time */
+    /* FMI 3.0 only: a structural parameter (FMUC_M_UINT64, variability fixed, start/min/max),
+     * set in Configuration Mode; arrays name it in .dim_param */
+    FMUC_M_STRUCTURAL_PARAMETER
 } fmuc_m_causality;
 
 typedef enum {
@@ -84,6 +94,13 @@ typedef struct fmuc_m_var {
      * the model's clock table (fmuc_m_clock), written as clocks="<their valueReferences>". NULL:
      * not clocked. */
     const char *clocks;
+    /* FMI 3.0 only: the name of a structural parameter (FMUC_M_STRUCTURAL_PARAMETER) whose
+     * current value is the number of elements (<Dimension valueReference=.../>); .dim is then
+     * the storage, which must equal the parameter's max. The start value goes into every
+     * element again when fmi3ExitConfigurationMode resizes the array (§2.4.7.2). States,
+     * derivatives and event indicators dimensioned so make the number of continuous states and
+     * event indicators follow the parameter. */
+    const char *dim_param;
 } fmuc_m_var;
 
 /** intervalVariability of a Clock (FMI 3.0 §2.4.7.4, fmi3-rules F.3). */

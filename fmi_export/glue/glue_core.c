@@ -19,7 +19,7 @@ const fmuc_m_var *fmuc_gc_find_vr(const fmuc_m_desc *d, unsigned vr, fmuc_m_type
 
 const char *fmuc_gc_type_name(fmuc_m_type t)
 {
-    static const char *const n[] = {"Real", "Integer", "Boolean", "String"};
+    static const char *const n[] = {"Real", "Integer", "Boolean", "String", "UInt64"};
     return n[t];
 }
 
@@ -62,6 +62,9 @@ void fmuc_gc_write_starts(const fmuc_m_desc *d, void *data)
             case FMUC_M_STRING:
                 snprintf(p + k * FMUC_M_STRLEN, FMUC_M_STRLEN, "%s",
                          v->start_str ? v->start_str : "");
+                break;
+            case FMUC_M_UINT64:
+                ((uint64_t *)(void *)p)[k] = v->start > 0.0 ? (uint64_t)v->start : 0u;
                 break;
             }
         }

@@ -27,7 +27,8 @@ static void problem(gen *g, const char *fmt, const char *a, const char *b)
 static const char *caus_name(fmuc_m_causality c)
 {
     static const char *const n[] = {"local", "parameter", "calculatedParameter",
-                                    "input", "output", "independent"};
+                                    "input", "output", "independent",
+                                    "structuralParameter"};
     return n[c];
 }
 
@@ -101,12 +102,13 @@ static int cell_valid(const fmuc_m_var *v)
     case FMUC_M_FIXED:
     case FMUC_M_TUNABLE:
         return v->causality == FMUC_M_PARAMETER || v->causality == FMUC_M_CALCULATED_PARAMETER ||
-               v->causality == FMUC_M_LOCAL;
+               v->causality == FMUC_M_LOCAL || v->causality == FMUC_M_STRUCTURAL_PARAMETER;
     case FMUC_M_DISCRETE:
         return v->causality == FMUC_M_INPUT || v->causality == FMUC_M_OUTPUT ||
                v->causality == FMUC_M_LOCAL;
     case FMUC_M_CONTINUOUS:
-        return v->causality != FMUC_M_PARAMETER && v->causality != FMUC_M_CALCULATED_PARAMETER;
+        return v->causality != FMUC_M_PARAMETER && v->causality != FMUC_M_CALCULATED_PARAMETER &&
+               v->causality != FMUC_M_STRUCTURAL_PARAMETER;
     }
     return 0;
 }
@@ -118,7 +120,7 @@ static int initial_allowed(const fmuc_m_var *v)
         return v->initial == FMUC_M_INITIAL_DEFAULT;
     if (v->variability == FMUC_M_CONSTANT ||
         ((v->variability == FMUC_M_FIXED || v->variability == FMUC_M_TUNABLE) &&
-         v->causality == FMUC_M_PARAMETER))
+         (v->causality == FMUC_M_PARAMETER || v->causality == FMUC_M_STRUCTURAL_PARAMETER)))
         return i == FMUC_M_EXACT;
     if (v->variability == FMUC_M_FIXED || v->variability == FMUC_M_TUNABLE)
         return i == FMUC_M_APPROX || i == FMUC_M_CALCULATED;
@@ -126,6 +128,54 @@ static int initial_allowed(const fmuc_m_var *v)
 }
 
 static void validate_clocks(gen *g);
+/* Elements of v with every structural parameter at its start value. */
+static size_t element_count_at_start(const fmuc_m_desc *d, const fmuc_m_var *v)
+{
+    if (v->dim_param) {
+        long p = fmuc_m_find(d, v->dim_param);
+        return p >= 0 && d->vars[p].start > 0.0 ? (size_t)d->vars[p].start : 0;
+    }
+    return v->dim > 1 ? v->dim : 1;
+}
+
+/* Both NULL, or the same name. */
+static int same_name(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* FMI 3.0 structural parameters (§2.4.7.2, fmi3-rules B-219, B-253, B-254): a fixed UInt64
+ * structural parameter with start, min and max, start > 0 when it dimensions an array; an array
+ * sized by one (.dim_param) names such a parameter and has .dim = its max elements of storage. */
+static void validate_structural(gen *g, const fmuc_m_var *v)
+{
+    const fmuc_m_desc *d = g->d;
+    if (v->causality == FMUC_M_STRUCTURAL_PARAMETER) {
+        if (v->type != FMUC_M_UINT64 || v->variability != FMUC_M_FIXED)
+            problem(g, "'%s': a structural parameter of the glue is a fixed UInt64%s", v->name, "");
+        if ((v->flags & (FMUC_M_HAS_START | FMUC_M_HAS_MIN | FMUC_M_HAS_MAX)) !=
+            (FMUC_M_HAS_START | FMUC_M_HAS_MIN | FMUC_M_HAS_MAX))
+            problem(g, "'%s': a structural parameter needs start, min and max%s", v->name, "");
+        if (v->dim > 1 || v->dim_param)
+            problem(g, "'%s': a structural parameter is a scalar (B-219)%s", v->name, "");
+        if (!(v->start >= 1.0) || v->min < 0.0)
+            problem(g, "'%s': a structural parameter sizing arrays needs start >= 1, min >= 0%s",
+                    v->name, "");
+    } else if (v->type == FMUC_M_UINT64) {
+        problem(g, "'%s': UInt64 is only the type of structural parameters%s", v->name, "");
+    }
+    if (!v->dim_param)
+        return;
+    long p = fmuc_m_find(d, v->dim_param);
+    if (p < 0 || d->vars[p].causality != FMUC_M_STRUCTURAL_PARAMETER) {
+        problem(g, "'%s': dim_param '%s' is not a structural parameter", v->name, v->dim_param);
+        return;
+    }
+    if ((double)v->dim != d->vars[p].max)
+        problem(g, "'%s': its storage (.dim) must equal the max of '%s'", v->name, v->dim_param);
+    if (v->type != FMUC_M_REAL)
+        problem(g, "'%s': arrays sized by '%s' are Real", v->name, v->dim_param);
+}
 
 static void validate(gen *g)
 {
@@ -171,16 +221,21 @@ static void validate(gen *g)
             problem(g, "'%s': clocks names no clock%s", v->name, "");
         if (fmuc_m_find_clock_vr(d, v->vr) >= 0)
             problem(g, "'%s' and a clock share a valueReference%s", v->name, "");
+        if (!g->fmi3 && (v->type == FMUC_M_UINT64 || v->causality == FMUC_M_STRUCTURAL_PARAMETER))
+            problem(g, "'%s': UInt64 variables and structural parameters exist only in FMI 3.0%s",
+                    v->name, "");
+        validate_structural(g, v);
         if (v->dim > 1 && v->causality == FMUC_M_INDEPENDENT)
             problem(g, "'%s': the independent variable is a scalar%s", v->name, "");
         if (v->derivative_of) {
             long s = fmuc_m_find(d, v->derivative_of);
-            if (s >= 0 && (d->vars[s].dim > 1 ? d->vars[s].dim : 1) != (v->dim > 1 ? v->dim : 1))
+            if (s >= 0 && ((d->vars[s].dim > 1 ? d->vars[s].dim : 1) != (v->dim > 1 ? v->dim : 1) ||
+                           !same_name(d->vars[s].dim_param, v->dim_param)))
                 problem(g, "'%s': a derivative has the dimensions of its state '%s'", v->name,
                         v->derivative_of);
         }
         if (v->flags & FMUC_M_EVENT_INDICATOR) {
-            n_ind += v->dim > 1 ? v->dim : 1;
+            n_ind += element_count_at_start(d, v);
             if (v->type != FMUC_M_REAL || v->variability != FMUC_M_CONTINUOUS ||
                 (v->causality != FMUC_M_LOCAL && v->causality != FMUC_M_OUTPUT))
                 problem(g, "'%s': an event indicator is a continuous Real local or output%s",
@@ -481,6 +536,9 @@ static int write_xml(gen *g, FILE *f)
             if (has_start)
                 fmuc_mdx_attr(f, "start", v->start_str ? v->start_str : "");
             break;
+        case FMUC_M_UINT64: /* refused by validate() for FMI 2.0 */
+            fputs("<Integer", f);
+            break;
         }
         fputs("/>\n    </ScalarVariable>\n", f);
     }
@@ -532,7 +590,7 @@ static int write_xml(gen *g, FILE *f)
 }
 
 /* --- FMI 3.0 ------------------------------------------------------------------------------- */
-static const char *const type3_name[] = {"Float64", "Int32", "Boolean", "String"};
+static const char *const type3_name[] = {"Float64", "Int32", "Boolean", "String", "UInt64"};
 
 /* dependencies="vr vr ...": value references of the named knowns (§2.4.8). */
 static void write_deps3(gen *g, FILE *f, const fmuc_m_var *u, const char *deps, int init)
@@ -597,10 +655,11 @@ static void write_iface3(FILE *f, const fmuc_m_desc *d, int kind)
     fputs("/>\n", f);
 }
 
-/* A start list: the value once per element (row-major, §2.4.7.5). */
-static void write_start3(FILE *f, const fmuc_m_var *v)
+/* A start list: the value once per element (row-major, §2.4.7.5; an array sized by a structural
+ * parameter has the parameter's start value of elements). */
+static void write_start3(FILE *f, const fmuc_m_desc *d, const fmuc_m_var *v)
 {
-    size_t n = v->dim > 1 ? v->dim : 1;
+    size_t n = element_count_at_start(d, v);
     char buf[64];
     switch (v->type) {
     case FMUC_M_REAL:
@@ -615,6 +674,9 @@ static void write_start3(FILE *f, const fmuc_m_var *v)
         break;
     case FMUC_M_BOOLEAN:
         snprintf(buf, sizeof buf, "%s", v->start != 0.0 ? "true" : "false");
+        break;
+    case FMUC_M_UINT64:
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)v->start);
         break;
     case FMUC_M_STRING:
         return;
@@ -785,16 +847,24 @@ static int write_xml3(gen *g, FILE *f)
                 fprintf(f, " min=\"%d\"", (int)v->min);
             if (v->flags & FMUC_M_HAS_MAX)
                 fprintf(f, " max=\"%d\"", (int)v->max);
+        } else if (v->type == FMUC_M_UINT64) {
+            if (v->flags & FMUC_M_HAS_MIN)
+                fprintf(f, " min=\"%llu\"", (unsigned long long)v->min);
+            if (v->flags & FMUC_M_HAS_MAX)
+                fprintf(f, " max=\"%llu\"", (unsigned long long)v->max);
         }
         if (has_start)
-            write_start3(f, v);
-        int children = v->dim > 1 || (v->type == FMUC_M_STRING && has_start);
+            write_start3(f, d, v);
+        int children = v->dim > 1 || v->dim_param || (v->type == FMUC_M_STRING && has_start);
         if (!children) {
             fputs("/>\n", f);
             continue;
         }
         fputs(">\n", f);
-        if (v->dim > 1)
+        long dp = v->dim_param ? fmuc_m_find(d, v->dim_param) : -1;
+        if (dp >= 0)
+            fprintf(f, "      <Dimension valueReference=\"%u\"/>\n", d->vars[dp].vr);
+        else if (v->dim > 1)
             fprintf(f, "      <Dimension start=\"%zu\"/>\n", v->dim);
         if (v->type == FMUC_M_STRING && has_start) {
             for (size_t k = 0; k < (v->dim > 1 ? v->dim : 1); k++) {

@@ -85,6 +85,10 @@ static void validate(gen *g)
                 problem(g, "'%s' and '%s' share a valueReference of the same type (B-303: only "
                            "aliases may)", w->name, v->name);
         }
+        if (v->type == FMUC_M_UINT64 || v->causality == FMUC_M_STRUCTURAL_PARAMETER ||
+            v->dim_param)
+            problem(g, "'%s': a UInt64 variable, structural parameter or array sized by one%s "
+                       "(FMI 3.0 only)", v->name, "");
         if (v->dim > 1)
             problem(g, "'%s': an array variable%s (FMI 1.0 has scalar variables only)", v->name,
                     "");
@@ -183,6 +187,9 @@ static void write_type(FILE *f, const fmuc_m_var *v, int alias)
         fputs("      <String", f);
         if (has_start)
             fmuc_mdx_attr(f, "start", v->start_str ? v->start_str : "");
+        break;
+    case FMUC_M_UINT64: /* FMI 3.0 only: refused by validate() */
+        fputs("      <Integer", f);
         break;
     }
     /* a start value of a 2.0 initial="approx" variable is a guess (B-203) */

@@ -17,7 +17,9 @@ fmuc_m_initial fmuc_m_effective_initial(const fmuc_m_var *v)
         return FMUC_M_EXACT;
     case FMUC_M_FIXED:
     case FMUC_M_TUNABLE:
-        return v->causality == FMUC_M_PARAMETER ? FMUC_M_EXACT : FMUC_M_CALCULATED;
+        return v->causality == FMUC_M_PARAMETER || v->causality == FMUC_M_STRUCTURAL_PARAMETER
+                   ? FMUC_M_EXACT
+                   : FMUC_M_CALCULATED;
     case FMUC_M_DISCRETE:
     case FMUC_M_CONTINUOUS:
     default:
@@ -155,6 +157,8 @@ void fmuc_m_guid_salted(const fmuc_m_desc *d, const char *salt, char out[39])
         feed_str(&s, v->init_deps);
         if (v->dim > 1) /* FMI 3.0 arrays only: scalar tables keep their FMI 2.0 GUID */
             feed_u64(&s, v->dim);
+        if (v->dim_param) /* FMI 3.0 arrays sized by a structural parameter */
+            feed_str(&s, v->dim_param);
         if (v->clocks) /* SE tables only: the others keep their GUID */
             feed_str(&s, v->clocks);
     }

@@ -733,6 +733,29 @@ size_t fmuc_inst_intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call *
 fmuc_status fmuc_inst_enter_configuration_mode(fmuc_inst *in) { DISPATCH0_(enter_configuration_mode); }
 fmuc_status fmuc_inst_exit_configuration_mode(fmuc_inst *in) { DISPATCH0_(exit_configuration_mode); }
 
+/* The FMU writes one size_t: guarded like the other outputs the FMU writes. */
+static fmuc_status get_count(fmuc_inst *in, fmuc_status (*op)(fmuc_inst *, size_t *), size_t *n,
+                             const char *arg)
+{
+    if (!op)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_out gn;
+    size_t *np = fmuc_inst__gout_begin(&gn, n, 1, sizeof *n);
+    fmuc_status st = op(in, np);
+    fmuc_inst__gout_end(in, &gn, arg);
+    return st;
+}
+
+fmuc_status fmuc_inst_get_number_of_continuous_states(fmuc_inst *in, size_t *n)
+{
+    return get_count(in, in->ops->get_number_of_continuous_states, n, "nContinuousStates");
+}
+
+fmuc_status fmuc_inst_get_number_of_event_indicators(fmuc_inst *in, size_t *n)
+{
+    return get_count(in, in->ops->get_number_of_event_indicators, n, "nEventIndicators");
+}
+
 /* ---- Scheduled Execution (FMI 3.0) ---------------------------------------------------------- */
 
 int fmuc_inst_se_watch(fmuc_inst *in, const fmuc_vr *output_clocks, size_t nout,

@@ -760,6 +760,20 @@ static size_t intermediate_log(const fmuc_inst *in, const fmuc_inst_iu_call **ca
 SIMPLE_(enter_configuration_mode, fmi3EnterConfigurationMode)
 SIMPLE_(exit_configuration_mode, fmi3ExitConfigurationMode)
 
+/* ---- the current sizes (ME, §2.3.2 / §3.2.1) ------------------------------------------------ */
+
+static fmuc_status get_number_of_continuous_states(fmuc_inst *in, size_t *n)
+{
+    CALL_(in, fmi3GetNumberOfContinuousStates, NOARGS_,
+          L_->fmi3GetNumberOfContinuousStates(I_(in), n));
+}
+
+static fmuc_status get_number_of_event_indicators(fmuc_inst *in, size_t *n)
+{
+    CALL_(in, fmi3GetNumberOfEventIndicators, NOARGS_,
+          L_->fmi3GetNumberOfEventIndicators(I_(in), n));
+}
+
 /* ---- Scheduled Execution (§5) -------------------------------------------------------------- */
 
 /* lockPreemption / unlockPreemption take no argument (FMI 3.0.2 §5.2.1,
@@ -994,6 +1008,8 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .intermediate_log = intermediate_log,
     .enter_configuration_mode = enter_configuration_mode,
     .exit_configuration_mode = exit_configuration_mode,
+    .get_number_of_continuous_states = get_number_of_continuous_states,
+    .get_number_of_event_indicators = get_number_of_event_indicators,
     .se_watch = se_watch,
     .activate_model_partition = activate_model_partition,
     .get_interval_decimal = get_interval_decimal,

@@ -117,6 +117,10 @@ typedef struct fmuc_inst_ops {
      * fmi3ExitConfigurationMode; NULL: not in the version) */
     fmuc_status (*enter_configuration_mode)(fmuc_inst *in);
     fmuc_status (*exit_configuration_mode)(fmuc_inst *in);
+    /* the current sizes (3.0 fmi3GetNumberOfContinuousStates / fmi3GetNumberOfEventIndicators;
+     * NULL: not in the version) */
+    fmuc_status (*get_number_of_continuous_states)(fmuc_inst *in, size_t *n);
+    fmuc_status (*get_number_of_event_indicators)(fmuc_inst *in, size_t *n);
     /* Scheduled Execution (3.0; NULL: not in the version): see fmuc_inst.h */
     int (*se_watch)(fmuc_inst *in, const fmuc_vr *out, size_t nout, const fmuc_vr *cd, size_t ncd);
     fmuc_status (*activate_model_partition)(fmuc_inst *in, fmuc_vr clock, double time);

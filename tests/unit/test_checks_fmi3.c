@@ -1727,6 +1727,56 @@ Test(fmi3_dynamic, configuration_mode_refused_fails, .timeout = 300)
     fmuc_result_clear(&r);
 }
 
+/* LagChain (the project's good FMU with a structural parameter): n goes from 3 to 4 in
+ * Configuration Mode, gains (a parameter array) is set and x, der(x), gains read with 4 elements,
+ * both interfaces run; ME: fmi3GetNumberOfContinuousStates answers 4 (C-28). A fixed structural
+ * parameter set in Event / Step Mode is refused, as it must be (no warning). */
+Test(fmi3_dynamic, configuration_mode_lag_chain_passes, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/LagChain", &fmuc_check_api_configuration_mode, &r),
+                 FMUC_VERDICT_PASS);
+    const char *ifs[2] = {"ModelExchange", "CoSimulation"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(r.evidence, ifs[i]);
+        cr_assert(e, "no evidence for %s", ifs[i]);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "configured")), 1);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "arrays_set")), 1);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "arrays_read")), 3);
+        cr_expect(cJSON_GetObjectItemCaseSensitive(e, "run1"), "%s ran", ifs[i]);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "outside_status")),
+                     3, "%s: n set outside Configuration Mode is fmi3Error", ifs[i]);
+    }
+    const cJSON *me = cJSON_GetObjectItemCaseSensitive(r.evidence, "ModelExchange");
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(me, "n_continuous_states")),
+                 4);
+    cr_expect(message_has(&r, "fmi3GetNumberOfContinuousStates = 4", NULL));
+    /* the calls the worker made with the new size: x read with nValues 4 */
+    char *ev = cJSON_PrintUnformatted(r.evidence);
+    cr_expect(ev && !strstr(ev, "fmi3Error\",\"category\":\"logStatusError\",\"message\":"
+                                "\"fmi3GetFloat64"),
+              "no refused fmi3GetFloat64");
+    free(ev);
+    fmuc_result_clear(&r);
+}
+
+/* api-configuration-mode--nstates: LagChain whose fmi3GetNumberOfContinuousStates keeps the
+ * start size (3) after n became 4: fails C-28 naming both numbers and the parameter (ME only;
+ * CS has no such function and passes its part). */
+Test(fmi3_dynamic, configuration_mode_stale_number_of_states_fails, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/api-configuration-mode--nstates",
+                            &fmuc_check_api_configuration_mode, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: fmi3GetNumberOfContinuousStates answered 3",
+                          "the modelDescription gives 4 continuous states"));
+    cr_expect(message_has(&r, "'n' (vr 1) 3 -> 4", "C-28"));
+    cr_expect(message_has(&r, "§2.3.2", NULL));
+    cr_expect(!message_has(&r, "CoSimulation: fmi3", NULL), "CS passes its part");
+    fmuc_result_clear(&r);
+}
+
 /* The good FMUs of the project without structural parameters: not applicable. */
 Test(fmi3_dynamic, configuration_mode_not_applicable_without_structural_parameters,
      .timeout = 300)

@@ -157,9 +157,9 @@ static void tmp_dir(char *out, size_t n)
     snprintf(out, n, "%s", tmpl);
 }
 
-/* Unpacks and loads the FMI 3.0 FMU z3 (library binaries/x86_64-linux/<id>.so) and the FMI 2.0
- * FMU z2 of the same model (binaries/linux64/<id>.so). */
-static void load_pair(fmus *F, const char *z3, const char *z2, const char *id)
+/* Unpacks and loads the FMI 3.0 FMU z3 (library binaries/x86_64-linux/<id>.so); load_pair also
+ * the FMI 2.0 FMU z2 of the same model (binaries/linux64/<id>.so). */
+static void load3(fmus *F, const char *z3, const char *id)
 {
     char lib[1200];
     tmp_dir(F->dir, sizeof F->dir);
@@ -173,7 +173,12 @@ static void load_pair(fmus *F, const char *z3, const char *z2, const char *id)
     FMUC_FMI3_FUNCTIONS(API3_LOAD_)
 #undef API3_LOAD_
     xml_attr(F->dir, " instantiationToken=\"", F->token, sizeof F->token);
+}
 
+static void load_pair(fmus *F, const char *z3, const char *z2, const char *id)
+{
+    char lib[1200];
+    load3(F, z3, id);
     tmp_dir(F->dir2, sizeof F->dir2);
     unpack(z2, F->dir2);
     snprintf(F->uri2, sizeof F->uri2, "file://%s/resources", F->dir2);
@@ -218,7 +223,8 @@ static void unload(fmus *F)
     if (F->B.h)
         dlclose(F->B.h);
     rm_tree(F->dir);
-    rm_tree(F->dir2);
+    if (F->dir2[0])
+        rm_tree(F->dir2);
 }
 
 /* --- native reference and I/O ---------------------------------------------------------------- */
@@ -883,6 +889,109 @@ Test(fmi3_export, set_time_bounds)
     cr_assert_eq(A->fmi3EnterContinuousTimeMode(c), fmi3OK);
     cr_expect_eq(A->fmi3SetTime(c, 0.01), fmi3Error); /* before the last fmi3EnterEventMode */
     A->fmi3FreeFMUState(c, &s);
+    A->fmi3FreeInstance(c);
+    unload(&F);
+}
+
+/* --- structural parameters: LagChain (FMI 3.0 only) ------------------------------------------ */
+#define LAG3 FMUC_FMU_DIR "/fmi3/good/LagChain.fmu"
+enum { LAG_VR_N = 1, LAG_VR_X = 2, LAG_VR_DER_X = 3, LAG_VR_GAINS = 4, LAG_VR_Y = 7 };
+
+/* Configuration Mode resizes: n = 5 set there, back in Instantiated the arrays have 5 elements,
+ * the ME instance 5 continuous states after initialization; x read with nValues 3 is refused
+ * naming 'x'. n outside Configuration Mode is refused (fixed structural parameter, §3.2). */
+Test(fmi3_export, lag_chain_configuration_mode_resizes)
+{
+    fmus F = {0};
+    load3(&F, LAG3, "LagChain");
+    api3 *A = &F.A;
+    fmi3Instance c = A->fmi3InstantiateModelExchange("lag", F.token, F.res, false, true, NULL,
+                                                     logger3);
+    cr_assert(c, "%s", last_msg);
+    const fmi3ValueReference vn = LAG_VR_N, vx = LAG_VR_X, vg = LAG_VR_GAINS, vy = LAG_VR_Y;
+    size_t nx = 0, nz = 9;
+    fmi3UInt64 n = 0;
+    cr_expect_eq(A->fmi3GetNumberOfContinuousStates(c, &nx), fmi3OK);
+    cr_expect_eq(nx, 3);
+    cr_expect_eq(A->fmi3GetUInt64(c, &vn, 1, &n, 1), fmi3OK);
+    cr_expect_eq(n, 3);
+    cr_assert_eq(A->fmi3EnterConfigurationMode(c), fmi3OK, "%s", last_msg);
+    n = 5;
+    cr_assert_eq(A->fmi3SetUInt64(c, &vn, 1, &n, 1), fmi3OK, "%s", last_msg);
+    n = 17; /* above max: Discard, nothing set */
+    cr_expect_eq(A->fmi3SetUInt64(c, &vn, 1, &n, 1), fmi3Discard);
+    cr_assert_eq(A->fmi3ExitConfigurationMode(c), fmi3OK, "%s", last_msg);
+    cr_expect_eq(A->fmi3GetUInt64(c, &vn, 1, &n, 1), fmi3OK);
+    cr_expect_eq(n, 5);
+    double g[16] = {0};
+    cr_expect_eq(A->fmi3GetFloat64(c, &vg, 1, g, 5), fmi3OK, "%s", last_msg);
+    for (int i = 0; i < 5; i++)
+        cr_expect_eq(g[i], 1.0, "gains[%d] = %g after the resize (start 1)", i, g[i]);
+    for (int i = 0; i < 5; i++)
+        g[i] = 1.0 + 0.1 * i;
+    cr_expect_eq(A->fmi3SetFloat64(c, &vg, 1, g, 5), fmi3OK, "%s", last_msg);
+    cr_assert_eq(A->fmi3EnterInitializationMode(c, false, 0, 0.0, true, 5.0), fmi3OK, "%s",
+                 last_msg);
+    cr_assert_eq(A->fmi3ExitInitializationMode(c), fmi3OK, "%s", last_msg);
+    cr_expect_eq(A->fmi3GetNumberOfContinuousStates(c, &nx), fmi3OK);
+    cr_expect_eq(nx, 5);
+    cr_expect_eq(A->fmi3GetNumberOfEventIndicators(c, &nz), fmi3OK);
+    cr_expect_eq(nz, 0);
+    double x[16], dx[16];
+    cr_expect_eq(A->fmi3GetFloat64(c, &vx, 1, x, 5), fmi3OK, "%s", last_msg);
+    cr_expect_eq(A->fmi3GetContinuousStates(c, x, 5), fmi3OK, "%s", last_msg);
+    cr_expect_eq(A->fmi3GetContinuousStateDerivatives(c, dx, 5), fmi3OK, "%s", last_msg);
+    /* x = 0, u = 1, tau = 0.5: only the first lag moves, with gains[0] = 1 */
+    cr_expect_eq(dx[0], 2.0, "der(x)[0] = %g", dx[0]);
+    for (int i = 1; i < 5; i++)
+        cr_expect_eq(dx[i], 0.0, "der(x)[%d] = %g", i, dx[i]);
+    /* a state vector of the old size and x with its old count: refused, naming x */
+    last_msg[0] = '\0';
+    cr_expect_eq(A->fmi3GetFloat64(c, &vx, 1, x, 3), fmi3Error);
+    cr_expect(strstr(last_msg, "'x' (vr 2, 5)") != NULL, "message: %s", last_msg);
+    A->fmi3FreeInstance(c);
+
+    c = A->fmi3InstantiateModelExchange("lag", F.token, F.res, false, true, NULL, logger3);
+    cr_assert(c, "%s", last_msg);
+    cr_expect_eq(A->fmi3EnterConfigurationMode(c), fmi3OK);
+    cr_expect_eq(A->fmi3ExitConfigurationMode(c), fmi3OK);
+    cr_expect_eq(A->fmi3GetContinuousStates(c, x, 3), fmi3Error); /* not in Instantiated */
+    A->fmi3FreeInstance(c);
+
+    /* n outside Configuration Mode: refused in Instantiated; y after a CS run with n = 2 */
+    c = A->fmi3InstantiateCoSimulation("lag", F.token, F.res, false, true, false, false, NULL, 0,
+                                       NULL, logger3, NULL);
+    cr_assert(c, "%s", last_msg);
+    n = 2;
+    last_msg[0] = '\0';
+    cr_expect_eq(A->fmi3SetUInt64(c, &vn, 1, &n, 1), fmi3Error);
+    cr_expect(strstr(last_msg, "'n'") && strstr(last_msg, "Configuration Mode"), "message: %s",
+              last_msg);
+    A->fmi3FreeInstance(c);
+    c = A->fmi3InstantiateCoSimulation("lag", F.token, F.res, false, true, false, false, NULL, 0,
+                                       NULL, logger3, NULL);
+    cr_assert_eq(A->fmi3EnterConfigurationMode(c), fmi3OK);
+    cr_assert_eq(A->fmi3SetUInt64(c, &vn, 1, &n, 1), fmi3OK);
+    const fmi3ValueReference vdx = LAG_VR_DER_X;
+    cr_expect_eq(A->fmi3SetFloat64(c, &vdx, 1, dx, 2), fmi3Error); /* only structural ones */
+    A->fmi3FreeInstance(c);
+    c = A->fmi3InstantiateCoSimulation("lag", F.token, F.res, false, true, false, false, NULL, 0,
+                                       NULL, logger3, NULL);
+    cr_assert_eq(A->fmi3EnterConfigurationMode(c), fmi3OK);
+    cr_assert_eq(A->fmi3SetUInt64(c, &vn, 1, &n, 1), fmi3OK);
+    cr_assert_eq(A->fmi3ExitConfigurationMode(c), fmi3OK);
+    cr_assert_eq(A->fmi3EnterInitializationMode(c, false, 0, 0.0, true, 5.0), fmi3OK);
+    cr_assert_eq(A->fmi3ExitInitializationMode(c), fmi3OK);
+    for (int k = 0; k < 100; k++) {
+        fmi3Boolean ev, term, early;
+        double last;
+        cr_assert_eq(A->fmi3DoStep(c, k * 0.01, 0.01, false, &ev, &term, &early, &last), fmi3OK,
+                     "%s", last_msg);
+    }
+    double y = 0.0;
+    cr_expect_eq(A->fmi3GetFloat64(c, &vy, 1, &y, 1), fmi3OK);
+    /* two lags with tau = 0.5 at t = 1: 1 - e^{-2}(1 + 2) */
+    cr_expect(fabs(y - (1.0 - exp(-2.0) * 3.0)) < 1e-6, "y(1) = %.9f", y);
     A->fmi3FreeInstance(c);
     unload(&F);
 }

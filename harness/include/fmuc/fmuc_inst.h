@@ -412,6 +412,13 @@ fmuc_status fmuc_inst_get_variable_dependencies(fmuc_inst *in, fmuc_vr dependent
 fmuc_status fmuc_inst_enter_configuration_mode(fmuc_inst *in);
 fmuc_status fmuc_inst_exit_configuration_mode(fmuc_inst *in);
 
+/** The FMU's current number of continuous states / event indicators (3.0 Model Exchange
+ *  fmi3GetNumberOfContinuousStates / fmi3GetNumberOfEventIndicators, §2.3.2, §3.2.1: they follow
+ *  the structural parameters, C-28). FMUC_STATUS_NOT_PROVIDED in FMI 1.0 and 2.0 (no such
+ *  functions there) and when the library lacks the function. *n is the FMU's answer, unchecked. */
+fmuc_status fmuc_inst_get_number_of_continuous_states(fmuc_inst *in, size_t *n);
+fmuc_status fmuc_inst_get_number_of_event_indicators(fmuc_inst *in, size_t *n);
+
 /* ---------------------------------------------------------------------------------------------
  * Operations by name: the illegal-call probes and the state tables speak of operations
  * ------------------------------------------------------------------------------------------- */
