@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "fmuc_test_util.h"
+#include "runner_test_util.h"
 #include "runner.h"
 
 #define GOOD FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
@@ -437,27 +438,7 @@ static const char *const runner_only[] = {"load-dlopen", "api-*", "cs-nominal-ru
 /* All api-*, the nominal runs and me-events on path through the runner: the report in *rep. */
 static void run_runner(const char *path, fmuc_report *rep)
 {
-    fmuc_fmu fmu;
-    fmuc_options opts;
-    fmuc_diag d = {{0}, FMUC_OK};
-    cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
-    fmuc_options_init(&opts);
-    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
-    if (mult > 0)
-        opts.timeout_multiplier = mult;
-    memset(rep, 0, sizeof *rep);
-    fmuc_run_filter f = {.only = runner_only, .nonly = sizeof runner_only / sizeof runner_only[0]};
-    cr_assert_eq(fmuc_run_checks(rep, &fmu, FMUC_OK, &opts, &f, NULL), FMUC_OK);
-    fmuc_fmu_close(&fmu);
-}
-
-static const fmuc_result *result_of(const fmuc_report *rep, const char *id)
-{
-    for (size_t i = 0; i < rep->nresults; i++)
-        if (strcmp(rep->results[i].id, id) == 0)
-            return &rep->results[i];
-    cr_assert_fail("%s is not in the report", id);
-    return NULL;
+    fmuc_test_run_checks(path, runner_only, sizeof runner_only / sizeof runner_only[0], rep);
 }
 
 Test(verdicts, a_crash_in_initialization_is_one_error_and_the_rest_not_applicable, .timeout = 120)
@@ -472,17 +453,17 @@ Test(verdicts, a_crash_in_initialization_is_one_error_and_the_rest_not_applicabl
     }
     cr_expect_eq(errors, 1, "one error, not one per check");
     /* the first check that initializes saw it */
-    const fmuc_result *bad_vr = result_of(&rep, "api-bad-vr");
+    const fmuc_result *bad_vr = fmuc_test_result_of(&rep, "api-bad-vr");
     cr_expect_eq(bad_vr->verdict, FMUC_VERDICT_ERROR);
     cr_expect(any_message(bad_vr, "SIGSEGV", "fmi2EnterInitializationMode"));
     /* the checks before it do not initialize: they pass */
-    cr_expect_eq(result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
     /* the later ones are not applicable, naming the interface and the check that saw it */
     const char *later[] = {"api-illegal-calls", "api-status-codes", "cs-nominal-run",
                            "me-nominal-run", "me-events"};
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
-        const fmuc_result *r = result_of(&rep, later[i]);
+        const fmuc_result *r = fmuc_test_result_of(&rep, later[i]);
         cr_expect_eq(r->verdict, FMUC_VERDICT_NA, "%s: %s", later[i], fmuc_verdict_name(r->verdict));
         cr_expect(any_message(r, "interface is unusable", "(seen by check api-bad-vr)"), "%s",
                   later[i]);
@@ -496,16 +477,16 @@ Test(verdicts, a_crash_in_the_nominal_run_spares_the_checks_that_do_not_simulate
     fmuc_report rep;
     run_runner(HOSTILE("crash-in-dostep"), &rep);
     /* the CS nominal run crashed in fmi2DoStep: one error on the check that made it */
-    cr_expect_eq(result_of(&rep, "api-status-codes")->verdict, FMUC_VERDICT_ERROR);
-    const fmuc_result *cs = result_of(&rep, "cs-nominal-run");
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-status-codes")->verdict, FMUC_VERDICT_ERROR);
+    const fmuc_result *cs = fmuc_test_result_of(&rep, "cs-nominal-run");
     cr_expect_eq(cs->verdict, FMUC_VERDICT_NA);
     cr_expect(any_message(cs, "CoSimulation interface is unusable", "api-status-codes"));
     /* instantiation and initialization work: the probes still run and pass; ME is untouched */
-    cr_expect_eq(result_of(&rep, "api-bad-vr")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "api-illegal-calls")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "me-nominal-run")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-bad-vr")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-illegal-calls")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "me-nominal-run")->verdict, FMUC_VERDICT_PASS);
     /* a check of both interfaces skips the unusable one with a note */
-    const fmuc_result *rr = result_of(&rep, "api-resources-released");
+    const fmuc_result *rr = fmuc_test_result_of(&rep, "api-resources-released");
     cr_expect_eq(rr->verdict, FMUC_VERDICT_PASS);
     cr_expect(any_message(rr, "CoSimulation not probed", "api-status-codes"));
     fmuc_report_free(&rep);
@@ -516,7 +497,7 @@ Test(verdicts, a_crash_while_loading_fails_load_dlopen_once, .timeout = 120)
 {
     fmuc_report rep;
     run_runner(HOSTILE("ctor-crash"), &rep);
-    cr_expect_eq(result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_FAIL);
+    cr_expect_eq(fmuc_test_result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_FAIL);
     for (size_t i = 0; i < rep.nresults; i++) {
         const fmuc_result *r = &rep.results[i];
         const fmuc_check *c = fmuc_check_find(r->id);

@@ -11,8 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "fmuc_test_util.h"
-#include "runner.h"
+#include "runner_test_util.h"
 
 #ifndef FMUC_SHARED_DIR
 #define FMUC_SHARED_DIR FMUC_SOURCE_DIR "/../shared"
@@ -24,33 +23,17 @@ static const char *const se_only[] = {"load-dlopen",    "load-exports",   "load-
                                       "api-illegal-calls-fmi3", "api-free-instance-null",
                                       "cs-nominal-run",  "se-nominal-run"};
 
-/* the selected checks on path through the runner: the report in *rep */
+/* the selected checks on path (an SE-only FMU) through the runner: the report in *rep */
 static void run_runner(const char *path, fmuc_report *rep)
 {
     fmuc_fmu fmu;
-    fmuc_options opts;
     fmuc_diag d = {{0}, FMUC_OK};
     cr_assert_eq(fmuc_fmu_open(&fmu, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
     cr_assert_not_null(fmu.lib_path_se, "%s: the ScheduledExecution library was extracted", path);
     cr_expect_null(fmu.lib_path_me);
     cr_expect_null(fmu.lib_path_cs);
-    fmuc_options_init(&opts);
-    double mult = strtod(fmuc_test_timeout_multiplier(), NULL);
-    if (mult > 0)
-        opts.timeout_multiplier = mult;
-    memset(rep, 0, sizeof *rep);
-    fmuc_run_filter f = {.only = se_only, .nonly = sizeof se_only / sizeof se_only[0]};
-    cr_assert_eq(fmuc_run_checks(rep, &fmu, FMUC_OK, &opts, &f, NULL), FMUC_OK);
     fmuc_fmu_close(&fmu);
-}
-
-static const fmuc_result *result_of(const fmuc_report *rep, const char *id)
-{
-    for (size_t i = 0; i < rep->nresults; i++)
-        if (strcmp(rep->results[i].id, id) == 0)
-            return &rep->results[i];
-    cr_assert_fail("%s is not in the report", id);
-    return NULL;
+    fmuc_test_run_checks(path, se_only, sizeof se_only / sizeof se_only[0], rep);
 }
 
 static double schedule_number(const fmuc_result *r, const char *group, const char *key)
@@ -82,7 +65,7 @@ Test(se, reference_clocks_runs_its_partitions_on_schedule, .timeout = 120)
         cr_skip_test("%s not there", CLOCKS_FMU);
     fmuc_report rep;
     run_runner(CLOCKS_FMU, &rep);
-    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
     for (size_t i = 0; i < r->nmessages; i++)
         cr_log_info("se-nominal-run: %s", r->messages[i]);
     cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
@@ -107,15 +90,15 @@ Test(se, se_only_library_is_loaded_and_me_cs_checks_say_why_not, .timeout = 120)
         cr_skip_test("%s not there", CLOCKS_FMU);
     fmuc_report rep;
     run_runner(CLOCKS_FMU, &rep);
-    cr_expect_eq(result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "load-exports")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "load-version")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
-    const fmuc_result *a = result_of(&rep, "api-bad-vr");
+    cr_expect_eq(fmuc_test_result_of(&rep, "load-dlopen")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "load-exports")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "load-version")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
+    const fmuc_result *a = fmuc_test_result_of(&rep, "api-bad-vr");
     cr_expect_eq(a->verdict, FMUC_VERDICT_NA);
     cr_expect(message_has(a, "it declares Scheduled Execution"), "the reason names SE");
-    cr_expect_eq(result_of(&rep, "cs-nominal-run")->verdict, FMUC_VERDICT_NA);
+    cr_expect_eq(fmuc_test_result_of(&rep, "cs-nominal-run")->verdict, FMUC_VERDICT_NA);
     fmuc_report_free(&rep);
 }
 
@@ -169,7 +152,7 @@ Test(se, sampled_counter_passes_with_its_schedule, .timeout = 120)
 {
     fmuc_report rep;
     run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
-    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
     cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
     cr_expect_eq(schedule_number(r, "inputClocks", "tick"), 21);
     cr_expect_eq(schedule_number(r, "inputClocks", "trigger"), 7);
@@ -177,8 +160,8 @@ Test(se, sampled_counter_passes_with_its_schedule, .timeout = 120)
     cr_expect_eq(schedule_number(r, "outputClockTicks", "overflow"), 4);
     cr_expect_eq(schedule_number(r, NULL, "lockPreemption"),
                  schedule_number(r, NULL, "unlockPreemption"));
-    cr_expect_eq(result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
-    cr_expect_eq(result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
     fmuc_report_free(&rep);
 }
 
@@ -188,13 +171,13 @@ Test(se, broken_activation_and_unbalanced_lock_fail, .timeout = 120)
 {
     fmuc_report rep;
     run_runner(FMUC_FMU_DIR "/broken/se-nominal-run.fmu", &rep);
-    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
     cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "fmi3ActivateModelPartition(clockReference=2 'trigger', "
                              "activationTime=0.4) returned fmi3Error"));
     fmuc_report_free(&rep);
     run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--lock.fmu", &rep);
-    r = result_of(&rep, "se-nominal-run");
+    r = fmuc_test_result_of(&rep, "se-nominal-run");
     cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "called lockPreemption 4 and unlockPreemption 3 times"));
     fmuc_report_free(&rep);
@@ -207,7 +190,7 @@ Test(se, illegal_calls_in_scheduled_execution, .timeout = 120)
 {
     fmuc_report rep;
     run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
-    const fmuc_result *r = result_of(&rep, "api-illegal-calls-fmi3");
+    const fmuc_result *r = fmuc_test_result_of(&rep, "api-illegal-calls-fmi3");
     cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
     const cJSON *probes = cJSON_GetObjectItemCaseSensitive(r->evidence, "probes");
     cr_expect_eq(cJSON_GetArraySize(probes), 12, "12 SE probes");
@@ -222,7 +205,7 @@ Test(se, illegal_calls_in_scheduled_execution, .timeout = 120)
     cr_expect(activate_in_init);
     fmuc_report_free(&rep);
     run_runner(FMUC_FMU_DIR "/broken/api-illegal-calls-fmi3--se.fmu", &rep);
-    r = result_of(&rep, "api-illegal-calls-fmi3");
+    r = fmuc_test_result_of(&rep, "api-illegal-calls-fmi3");
     cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "ScheduledExecution: fmi3ActivateModelPartition in state "
                              "Initialization Mode returned fmi3OK"));
@@ -235,10 +218,10 @@ Test(se, free_instance_null_on_the_se_library, .timeout = 120)
 {
     fmuc_report rep;
     run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
-    cr_expect_eq(result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
     fmuc_report_free(&rep);
     run_runner(FMUC_FMU_DIR "/broken/api-free-instance-null--se.fmu", &rep);
-    const fmuc_result *r = result_of(&rep, "api-free-instance-null");
+    const fmuc_result *r = fmuc_test_result_of(&rep, "api-free-instance-null");
     cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "ScheduledExecution library: fmi3FreeInstance(NULL) must be ignored"));
     fmuc_report_free(&rep);
@@ -250,7 +233,7 @@ Test(se, crash_in_an_activation_fails, .timeout = 120)
 {
     fmuc_report rep;
     run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--crash.fmu", &rep);
-    const fmuc_result *r = result_of(&rep, "se-nominal-run");
+    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
     cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "SIGSEGV in fmi3ActivateModelPartition(clockReference=1, "
                              "activationTime=0.2)"));
