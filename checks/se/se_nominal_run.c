@@ -6,12 +6,13 @@
  *     runs the partition of an input clock at its activationTime (strictly increasing per clock,
  *     condition 27); a Discard counts as an Error there (F-27); fmi3Terminate ends it.
  *   §2.2.8.2, §2.3.3 (F.3, conditions 15-17, 28, 29): the interval of a periodic clock is its
- *     intervalDecimal, else fmi3GetIntervalDecimal in Initialization Mode (with fmi3GetShiftDecimal);
- *     a changing clock's interval comes from fmi3GetIntervalDecimal in Initialization Mode and
- *     after each of its activations; a countdown clock is announced by the FMU through clockUpdate
- *     and fmi3GetIntervalDecimal in Clock Update Mode (qualifier FMUC_INST_INTERVAL_CHANGED); triggered
- *     input clocks tick when the importer decides (here: every third point of the communication
- *     grid). Intervals are > 0 for periodic clocks and >= 0 otherwise (F-20).
+ *     intervalDecimal, else fmi3GetIntervalDecimal in Initialization Mode (with
+ *     fmi3GetShiftDecimal); a changing clock's interval comes from fmi3GetIntervalDecimal in
+ *     Initialization Mode and after each of its activations; a countdown clock is announced by the
+ *     FMU through clockUpdate and fmi3GetIntervalDecimal in Clock Update Mode (qualifier
+ *     fmi3IntervalChanged); triggered input clocks tick when the importer decides (here: every
+ *     third point of the communication grid). Intervals are > 0 for periodic clocks and >= 0
+ *     otherwise (F-20).
  *   §5.2.2 (condition 26): in Clock Update Mode fmi3GetClock reports the output clocks that ticked.
  *   §5.2.1 (D-09): lockPreemption and unlockPreemption bracket a critical section; a partition
  *     that returns with preemption still locked (or unlocks without a lock) leaves the importer's
@@ -137,7 +138,8 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
                          vname(v), c->vr, iv_name(c->iv), st3(st, sb, sizeof sb));
             return -1;
         }
-        if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN || (c->iv == FMUC_IV_COUNTDOWN && q != FMUC_INST_INTERVAL_CHANGED))
+        if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ||
+            (c->iv == FMUC_IV_COUNTDOWN && q != FMUC_INST_INTERVAL_CHANGED))
             continue; /* a countdown clock waits for its announcement */
         if (!isfinite(iv) || iv < 0 || (periodic(c->iv) && iv == 0)) {
             apiu_finding(reply, "fail",
