@@ -150,9 +150,11 @@ static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib
         apiu_absorb_probed_death(o, res);
         fmuc_result_violation(res, "%s does not load: the worker ended with %s while loading it",
                               lib->entry, why);
-        fmuc_shared_mark_unusable(s, lib->iface, FMUC_UNUSABLE_INSTANCE, res->id, why);
-        if (lib->shared)
-            fmuc_shared_mark_unusable(s, FMUC_IFACE_CS, FMUC_UNUSABLE_INSTANCE, res->id, why);
+        /* every interface this library serves */
+        static const fmuc_iface by_bit[3] = {FMUC_IFACE_ME, FMUC_IFACE_CS, FMUC_IFACE_SE};
+        for (int k = 0; k < 3; k++)
+            if (lib->ifaces & (1u << k))
+                fmuc_shared_mark_unusable(s, by_bit[k], FMUC_UNUSABLE_INSTANCE, res->id, why);
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res))

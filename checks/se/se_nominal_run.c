@@ -57,7 +57,16 @@ typedef struct se_plan {
     size_t out_ticks[FMUC_INST_SE_WATCH];
     size_t read[MAX_READ]; /* variables read after an instant */
     size_t nread;
+    int fatal; /* a call returned fmi3Fatal: no call may follow (§2.2.4), not even FreeInstance */
 } se_plan;
+
+/* the status of a call: notes fmi3Fatal in the plan; 1 when OK or Warning */
+static int se_ok(se_plan *p, fmuc_status st)
+{
+    if (st == FMUC_STATUS_FATAL)
+        p->fatal = 1;
+    return apiu_ok(st);
+}
 
 static const char *vname(const fmuc_md_var *v) { return v->name ? v->name : "?"; }
 
@@ -120,6 +129,15 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
         int xml_interval = x && (x->clock_has & FMUC_CLK_INTERVAL_DECIMAL);
         if (c->iv == FMUC_IV_TRIGGERED)
             continue; /* scheduled by the importer (below) */
+        if (c->iv == FMUC_IV_NONE || c->iv == FMUC_IV_INVALID) {
+            /* its kind comes from a ClockType (or is invalid: md-clocks): asking its interval
+             * could be a call condition 15 forbids for this kind, so it is left out */
+            apiu_finding(reply, "note",
+                         "input clock '%s' (vr %u) has no intervalVariability of its own (a "
+                         "ClockType's, or invalid): not activated",
+                         vname(v), c->vr);
+            continue;
+        }
         if (periodic(c->iv) && xml_interval) {
             c->interval = x->interval_decimal;
             c->next = t0 + ((x->clock_has & FMUC_CLK_SHIFT_DECIMAL) ? x->shift_decimal : 0.0);
@@ -130,7 +148,7 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
         double iv = NAN;
         int q = -1;
         fmuc_status st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
-        if (!apiu_ok(st)) {
+        if (!se_ok(p, st)) {
             apiu_finding(reply, "fail",
                          "fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) in "
                          "Initialization Mode returned %s (§2.3.3: allowed there for this "
@@ -141,6 +159,15 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
         if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ||
             (c->iv == FMUC_IV_COUNTDOWN && q != FMUC_INST_INTERVAL_CHANGED))
             continue; /* a countdown clock waits for its announcement */
+        if ((!isfinite(iv) || iv < 0 || (periodic(c->iv) && iv == 0)) &&
+            q != FMUC_INST_INTERVAL_CHANGED) {
+            /* fmi3IntervalUnchanged: the value need not be meaningful (F-21) */
+            apiu_finding(reply, "note",
+                         "input clock '%s' (vr %u, %s): fmi3GetIntervalDecimal in Initialization "
+                         "Mode gave no interval (%g, qualifier %d): not activated",
+                         vname(v), c->vr, iv_name(c->iv), iv, q);
+            continue;
+        }
         if (!isfinite(iv) || iv < 0 || (periodic(c->iv) && iv == 0)) {
             apiu_finding(reply, "fail",
                          "fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) returned "
@@ -152,7 +179,7 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
         double shift = 0.0;
         if (periodic(c->iv)) {
             st = fmuc_inst_get_shift_decimal(in, &c->vr, 1, &shift);
-            if (!apiu_ok(st)) {
+            if (!se_ok(p, st)) {
                 apiu_finding(reply, "fail",
                              "fmi3GetShiftDecimal of periodic input clock '%s' (vr %u, %s, no "
                              "intervalDecimal) in Initialization Mode returned %s (§2.3.3)",
@@ -169,11 +196,26 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
 }
 
 /* The outputs after an instant (CAM get): -1 when a get failed. */
-static int read_outputs(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const se_plan *p,
-                        double t, size_t *nonfinite)
+/* a clocked variable is readable once one of its input clocks' partitions ran (condition 24) */
+static int readable(const fmuc_md *md, const se_plan *p, size_t i)
+{
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+    if (!x || !x->nclocks)
+        return 1;
+    for (uint32_t j = 0; j < x->nclocks; j++)
+        for (size_t k = 0; k < p->nin; k++)
+            if (p->in[k].vr == x->clocks[j] && p->in[k].nact > 0)
+                return 1;
+    return 0;
+}
+
+static int read_outputs(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_plan *p, double t,
+                        size_t *nonfinite)
 {
     char sb[32];
     for (size_t k = 0; k < p->nread; k++) {
+        if (!readable(md, p, p->read[k]))
+            continue;
         const fmuc_md_var *v = &md->vars[p->read[k]];
         fmuc_inst_base b = apiu_inst_base(v->base);
         fmuc_vr vr = v->value_reference;
@@ -184,7 +226,7 @@ static int read_outputs(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const se
             const char *s;
         } val = {0};
         fmuc_status st = fmuc_inst_get(in, b, &vr, 1, &val, 1);
-        if (!apiu_ok(st)) {
+        if (!se_ok(p, st)) {
             apiu_finding(reply, "fail",
                          "fmi3Get%s of output '%s' (vr %u) after the partitions of t=%.10g "
                          "returned %s (§5.2, Clock Activation Mode: outputs are readable once "
@@ -214,6 +256,8 @@ static int take_clock_updates(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se
     for (size_t i = 0; i < nkept; i++) {
         const fmuc_inst_cu_event *e = &ev[i];
         if (e->kind == FMUC_INST_CU_CALL_FAILED) {
+            if (e->status == FMUC_STATUS_FATAL)
+                p->fatal = 1;
             apiu_finding(reply, "fail",
                          "in Clock Update Mode (clockUpdate during the partition of t=%.10g) "
                          "fmi3GetClock or fmi3GetIntervalDecimal returned %s (§5.2.2: the "
@@ -252,8 +296,9 @@ static int take_clock_updates(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se
 static double next_instant(const se_plan *p, double stop)
 {
     double t = NAN;
+    double limit = stop + 1e-12 * fmax(1.0, fabs(stop)); /* stop is finite */
     for (size_t k = 0; k < p->nin; k++)
-        if (p->in[k].pending && p->in[k].next <= stop * (1 + 1e-12) + 1e-12 &&
+        if (p->in[k].pending && isfinite(p->in[k].next) && p->in[k].next <= limit &&
             !(p->in[k].next >= t))
             t = p->in[k].next;
     return t;
@@ -270,7 +315,7 @@ static long due(const se_plan *p, double t)
     long best = -1;
     for (size_t k = 0; k < p->nin; k++) {
         const se_clock *c = &p->in[k];
-        if (!c->pending || !same_time(c->next, t))
+        if (!c->pending || !isfinite(c->next) || !same_time(c->next, t))
             continue;
         if (best < 0 || c->priority < p->in[best].priority ||
             (c->priority == p->in[best].priority && c->vr < p->in[best].vr))
@@ -322,11 +367,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     size_t nk;
     fmuc_worker_phase(ctx, "initialization");
     fmuc_status st = fmuc_inst_setup_experiment(in, &e);
-    if (apiu_ok(st))
+    if (se_ok(p, st))
         st = fmuc_inst_enter_initialization_mode(in);
-    if (!apiu_ok(st)) {
+    if (!se_ok(p, st)) {
         apiu_finding(reply, "fail", "fmi3EnterInitializationMode(startTime=%.10g, stopTime=%.10g) "
-                                    "returned %s",
+                                    "returned %s (§5.2: Instantiated -> Initialization Mode)",
                      t0, stop, st3(st, sb, sizeof sb));
         goto out;
     }
@@ -334,8 +379,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     st = fmuc_inst_exit_initialization_mode(in);
-    if (!apiu_ok(st)) {
-        apiu_finding(reply, "fail", "fmi3ExitInitializationMode returned %s",
+    if (!se_ok(p, st)) {
+        apiu_finding(reply, "fail", "fmi3ExitInitializationMode returned %s (§5.2: "
+                                    "Initialization Mode -> Clock Activation Mode)",
                      st3(st, sb, sizeof sb));
         goto out;
     }
@@ -371,16 +417,17 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             nact++;
             c->nact++;
             c->last = t;
-            if (!apiu_ok(st)) {
+            if (!se_ok(p, st)) {
                 apiu_finding(reply, "fail",
                              "fmi3ActivateModelPartition(clockReference=%u '%s', "
                              "activationTime=%.10g) returned %s (activation %zu of this clock; "
                              "§5.2: Discard counts as Error in Scheduled Execution)",
                              c->vr, vname(v), t, st3(st, sb, sizeof sb), c->nact);
-                        goto out;
+                goto out;
             }
             long dl = after.lock - before.lock, du = after.unlock - before.unlock;
-            if (dl != du || after.min_depth < before.min_depth) {
+            int unlock_first = after.min_depth < before.depth; /* depth fell below the start */
+            if (dl != du || unlock_first) {
                 apiu_finding(reply, "fail",
                              "the partition of input clock '%s' (vr %u) at t=%.10g called "
                              "lockPreemption %ld and unlockPreemption %ld times%s; each lock "
@@ -388,12 +435,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                              "bracket a critical section; an unreleased lock blocks the "
                              "importer's scheduler)",
                              vname(v), c->vr, t, dl, du,
-                             after.min_depth < before.min_depth ? " (an unlock without a lock)"
-                                                                : "");
-                        goto out;
+                             unlock_first ? " (an unlock without a lock)" : "");
+                goto out;
             }
             if (take_clock_updates(reply, in, md, p, t) < 0) {
-                        goto out;
+                goto out;
             }
             /* the clock's next activation */
             if (periodic(c->iv) || (c->iv == FMUC_IV_NONE && c->interval > 0)) {
@@ -403,12 +449,12 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 double iv = NAN;
                 int q = -1;
                 st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
-                if (!apiu_ok(st)) {
+                if (!se_ok(p, st)) {
                     apiu_finding(reply, "fail",
                                  "fmi3GetIntervalDecimal of changing clock '%s' (vr %u) after "
                                  "its activation at t=%.10g returned %s (condition 28)",
                                  vname(v), c->vr, t, st3(st, sb, sizeof sb));
-                                goto out;
+                    goto out;
                 }
                 if (q == FMUC_INST_INTERVAL_CHANGED && isfinite(iv) && iv >= 0) {
                     c->next = t + iv;
@@ -420,7 +466,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             }
         }
         if (read_outputs(reply, in, md, p, t, &nonfinite) < 0) {
-                goto out;
+            goto out;
         }
     }
     if (nact >= MAX_ACTIVATIONS)
@@ -428,7 +474,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                      MAX_ACTIVATIONS, t_end);
     fmuc_worker_phase(ctx, "terminate");
     st = fmuc_inst_terminate(in);
-    if (!apiu_ok(st)) {
+    if (!se_ok(p, st)) {
         apiu_finding(reply, "fail", "fmi3Terminate after the last partition (t=%.10g) returned %s",
                      t_end, st3(st, sb, sizeof sb));
     }
@@ -436,7 +482,7 @@ out:
     fmuc_inst_se_log(in, &ev, &nk, &cnt);
     if (cnt.outside)
         apiu_finding(reply, "note", "clockUpdate was called %zu time(s) while no partition was "
-                                    "running",
+                                    "running (§5.2.2: the FMU calls it from a partition)",
                      cnt.outside);
     if (cnt.nested)
         apiu_finding(reply, "note", "clockUpdate was called %zu time(s) from within Clock "
@@ -444,10 +490,12 @@ out:
                      cnt.nested);
     if (cnt.empty)
         apiu_finding(reply, "note", "%zu clockUpdate call(s) reported no output clock tick and no "
-                                    "new countdown interval",
+                                    "new countdown interval (§5.2.2)",
                      cnt.empty);
     if (nonfinite)
-        apiu_finding(reply, "note", "%zu output reading(s) were not finite", nonfinite);
+        apiu_finding(reply, "note", "%zu output reading(s) were not finite (no FMI rule forbids "
+                                    "it; listed for the reader)",
+                     nonfinite);
     cJSON *stats = cJSON_AddObjectToObject(reply, "schedule");
     cJSON_AddNumberToObject(stats, "start", t0);
     cJSON_AddNumberToObject(stats, "stop", stop);
@@ -464,7 +512,10 @@ out:
     for (size_t k = 0; k < p->nout; k++)
         cJSON_AddNumberToObject(oc, vname(&md->vars[p->out_var[k]]), (double)p->out_ticks[k]);
     fmuc_worker_phase(ctx, "free");
-    fmuc_inst_free(in); /* after a failed call (no fmi3Terminate): the error state allows it */
+    if (p->fatal) /* §2.2.4: after fmi3Fatal nothing may be called, not even FreeInstance */
+        fmuc_inst_abandon(in);
+    else /* after a failed call (no fmi3Terminate): the error state allows it */
+        fmuc_inst_free(in);
     free(p);
     return 0;
 }

@@ -216,6 +216,8 @@ void fmuc_inst_free(fmuc_inst *in)
         return;
     if (in->ops->free_instance)
         in->ops->free_instance(in);
+    if (in->ops->forget)
+        in->ops->forget(in);
     free(in->priv);
     free(in);
 }
@@ -224,6 +226,8 @@ void fmuc_inst_abandon(fmuc_inst *in)
 {
     if (!in)
         return;
+    if (in->ops->forget)
+        in->ops->forget(in);
     free(in->priv);
     free(in);
 }

@@ -194,6 +194,9 @@ typedef struct fmi3_priv {
     int activating, in_cum;
     fmuc_vr act_clock;
     double act_time;
+    fmuc_w_call *act_e; /* the open trace entry of the activation (suspended around clockUpdate's
+                           calls, resumed in a new one) and its sequence number */
+    uint64_t act_seq;
     fmuc_inst_se_counts cu_counts;
     size_t cu_total;
     fmuc_inst_cu_event cu[FMUC_INST_CU_KEPT];
@@ -319,8 +322,13 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
 
 static void free_instance(fmuc_inst *in)
 {
-    fmi3_priv *p = in->priv;
     free_call(L_(in), I_(in));
+}
+
+/* The handle goes (freed or abandoned): no callback may find its log any more. */
+static void forget(fmuc_inst *in)
+{
+    fmi3_priv *p = in->priv;
     if (p && in->ctx->iu_last == p)
         in->ctx->iu_last = NULL; /* the log goes with the handle */
     if (p && in->ctx->iu_active == p)
@@ -799,6 +807,15 @@ static void unlock_preemption(void)
         preemption.min_depth = d;
 }
 
+/* The activation's trace entry ends (as suspended, or returned with status) if it is still the
+ * entry it was: a callback with many calls may have wrapped the trace ring over it. */
+static void end_activation_entry(fmi3_priv *p, int status, uint32_t state)
+{
+    if (p->act_e && p->act_e->seq == p->act_seq)
+        fmuc_trace__end(p->act_e, status, state);
+    p->act_e = NULL;
+}
+
 static void cu_log(fmi3_priv *p, fmuc_inst_cu_kind kind, fmuc_vr clock, double interval,
                    int status, int outside)
 {
@@ -843,9 +860,15 @@ static void clock_update(fmi3InstanceEnvironment env)
     p->in_cum = 1;
     size_t before = p->cu_counts.logged;
     fmuc_inst *in = p->inst;
+    int suspend = !outside && p->act_e && (p->n_se_out || p->n_se_cd);
+    if (suspend) /* the activation's entry waits while the harness calls the FMU */
+        end_activation_entry(p, 0, FMUC_W_CALL_SUSPENDED);
     if (p->n_se_out) {
         bool on[FMUC_INST_SE_WATCH] = {false};
-        fmuc_status st = raw_get_clock(in, p->se_out, p->n_se_out, on, p->n_se_out);
+        fmuc_inst__gout g; /* the FMU writes a guarded copy, as in every getter */
+        bool *ob = fmuc_inst__gout_begin(&g, on, p->n_se_out, sizeof *on);
+        fmuc_status st = raw_get_clock(in, p->se_out, p->n_se_out, ob, p->n_se_out);
+        fmuc_inst__gout_end(in, &g, "values");
         if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING)
             cu_log(p, FMUC_INST_CU_CALL_FAILED, 0, NAN, (int)st, outside);
         else
@@ -860,7 +883,12 @@ static void clock_update(fmi3InstanceEnvironment env)
             iv[i] = NAN;
             q[i] = fmi3IntervalUnchanged;
         }
-        fmuc_status st = raw_get_interval_decimal(in, p->se_cd, p->n_se_cd, iv, q);
+        fmuc_inst__gout gi, gq;
+        double *ivb = fmuc_inst__gout_begin(&gi, iv, p->n_se_cd, sizeof *iv);
+        fmi3IntervalQualifier *qb = fmuc_inst__gout_begin(&gq, q, p->n_se_cd, sizeof *q);
+        fmuc_status st = raw_get_interval_decimal(in, p->se_cd, p->n_se_cd, ivb, qb);
+        fmuc_inst__gout_end(in, &gi, "intervals");
+        fmuc_inst__gout_end(in, &gq, "qualifiers");
         if (st != FMUC_STATUS_OK && st != FMUC_STATUS_WARNING)
             cu_log(p, FMUC_INST_CU_CALL_FAILED, 0, NAN, (int)st, outside);
         else
@@ -870,6 +898,16 @@ static void clock_update(fmi3InstanceEnvironment env)
                 else if (q[i] == fmi3IntervalNotYetKnown)
                     cu_log(p, FMUC_INST_CU_NOT_YET_KNOWN, p->se_cd[i], NAN, (int)st, outside);
             }
+    }
+    if (suspend) { /* the rest of the activation: a new entry, in progress again */
+        fmuc_w_call *e = fmuc_trace__begin(ctx, FMUC_W_FN_fmi3ActivateModelPartition);
+        e->vr[0][0] = p->act_clock;
+        e->n[0] = 1;
+        e->d[0] = p->act_time;
+        e->flags |= FMUC_W_A_RESUMED;
+        p->act_e = e;
+        p->act_seq = e->seq;
+        fmuc_trace__go(ctx, e);
     }
     if (p->cu_counts.logged == before)
         p->cu_counts.empty++;
@@ -890,28 +928,34 @@ static int se_watch(fmuc_inst *in, const fmuc_vr *out, size_t nout, const fmuc_v
     return 0;
 }
 
-static fmuc_status activate_call(fmuc_inst *in, fmuc_vr clock, double time)
-{
-    CALL_(in, fmi3ActivateModelPartition, (e_->vr[0][0] = clock, e_->n[0] = 1, e_->d[0] = time),
-          L_->fmi3ActivateModelPartition(I_(in), clock, time));
-}
-
+/* fmi3ActivateModelPartition, traced by hand: clockUpdate may suspend its entry and open a new
+ * one for the rest of the call (end_activation_entry) */
 static fmuc_status activate_model_partition(fmuc_inst *in, fmuc_vr clock, double time)
 {
+    const fmi3_lib *L = L_(in);
     fmi3_priv *p = in->priv;
+    if (!L->fmi3ActivateModelPartition)
+        return not_provided(L->ctx, FMUC_W_FN_fmi3ActivateModelPartition);
+    if (!p)
+        return FMUC_STATUS_ERROR;
     void *prev = in->ctx->se_active;
-    if (p) {
-        p->activating = 1;
-        p->act_clock = clock;
-        p->act_time = time;
-        in->ctx->se_active = p;
-    }
-    fmuc_status st = activate_call(in, clock, time);
-    if (p) {
-        p->activating = 0;
-        in->ctx->se_active = prev;
-    }
-    return st;
+    fmuc_w_call *e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3ActivateModelPartition);
+    e->vr[0][0] = clock;
+    e->n[0] = 1;
+    e->d[0] = time;
+    p->activating = 1;
+    p->act_clock = clock;
+    p->act_time = time;
+    p->act_e = e;
+    p->act_seq = e->seq;
+    in->ctx->se_active = p;
+    preemption.min_depth = preemption.depth; /* an unlock without a lock: below this */
+    fmuc_trace__go(L->ctx, e);
+    fmi3Status st = L->fmi3ActivateModelPartition(I_(in), clock, time);
+    end_activation_entry(p, (int)st, FMUC_W_CALL_RETURNED);
+    p->activating = 0;
+    in->ctx->se_active = prev;
+    return (fmuc_status)st;
 }
 
 static fmuc_status get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *iv,
@@ -921,7 +965,10 @@ static fmuc_status get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t
                           *q = !qualifiers ? NULL : n <= 1 ? &one : calloc(n, sizeof *q);
     if (qualifiers && n > 1 && !q)
         return FMUC_STATUS_ERROR;
-    fmuc_status st = raw_get_interval_decimal(in, vr, n, iv, q);
+    fmuc_inst__gout g; /* the FMU fills our qualifier copy: guarded like the caller's array */
+    fmi3IntervalQualifier *qb = fmuc_inst__gout_begin(&g, q, q ? n : 0, sizeof *q);
+    fmuc_status st = raw_get_interval_decimal(in, vr, n, iv, qb);
+    fmuc_inst__gout_end(in, &g, "qualifiers");
     for (size_t i = 0; q && i < n; i++)
         qualifiers[i] = (int)q[i];
     if (q != &one)
@@ -948,6 +995,7 @@ static size_t se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, siz
         counts->lock = preemption.lock;
         counts->unlock = preemption.unlock;
         counts->min_depth = preemption.min_depth;
+        counts->depth = preemption.depth;
     }
     return p->cu_total;
 }
@@ -969,6 +1017,7 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .lib_free_null = lib_free_null,
     .instantiate = instantiate,
     .free_instance = free_instance,
+    .forget = forget,
     .set_debug_logging = set_debug_logging,
     .setup_experiment = setup_experiment,
     .enter_initialization_mode = enter_initialization_mode,

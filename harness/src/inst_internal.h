@@ -52,6 +52,9 @@ typedef struct fmuc_inst_ops {
     /* instance */
     void *(*instantiate)(fmuc_inst *in, const fmuc_inst_args *a);
     void (*free_instance)(fmuc_inst *in);
+    /* before the handle's memory goes (free or abandon): drop what callbacks could still find
+     * of it (NULL: nothing) */
+    void (*forget)(fmuc_inst *in);
     fmuc_status (*set_debug_logging)(fmuc_inst *in, int on, size_t ncat, const char *const cats[]);
     fmuc_status (*setup_experiment)(fmuc_inst *in, const fmuc_inst_experiment *e);
     fmuc_status (*enter_initialization_mode)(fmuc_inst *in);

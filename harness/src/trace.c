@@ -21,8 +21,10 @@ static fmuc_w_call *slot(fmuc_w_shared *sh, uint64_t seq)
     return seq < FMUC_W_TRACE_HEAD ? &sh->head[seq] : &sh->tail[seq % FMUC_W_TRACE_TAIL];
 }
 
-/* Calls never nest, so when call seq begins, call seq-1 has returned: its duration moves into
- * the cumulative timers (the last call's is added by the parent when decoding). */
+/* Calls nest only through a callback in which the harness calls the FMU (FMI 3.0 SE clockUpdate):
+ * the outer call's entry is then ended as suspended and resumed in a new entry after them
+ * (inst_fmi3.c). So when call seq begins, call seq-1 has returned or is suspended: its duration
+ * moves into the cumulative timers (the last call's is added by the parent when decoding). */
 static void fold_previous(fmuc_w_shared *sh, uint64_t seq)
 {
     fmuc_w_call *p;
@@ -470,7 +472,9 @@ static void format_own(tbuf *b, const fmuc_w_call *e)
             put(b, ", logMessage=NULL");
         return;
     case FMUC_W_FN_fmi3ActivateModelPartition:
-        put(b, "clockReference=%u, activationTime=%.10g", e->vr[0][0], e->d[0]);
+        put(b, "clockReference=%u, activationTime=%.10g%s", e->vr[0][0], e->d[0],
+            e->flags & FMUC_W_A_RESUMED ? "; resumed after the harness's calls in clockUpdate"
+                                         : "");
         return;
     case FMUC_W_FN_fmi3GetNumberOfVariableDependencies:
         put(b, "valueReference=%u", e->vr[0][0]);
@@ -647,6 +651,9 @@ static cJSON *call_json(const fmuc_w_call *e, uint64_t seq)
         break;
     case FMUC_W_CALL_RETURNED_VOID:
         cJSON_AddStringToObject(o, "status", "returned");
+        break;
+    case FMUC_W_CALL_SUSPENDED:
+        cJSON_AddStringToObject(o, "status", "suspended (the harness's calls in a callback)");
         break;
     default:
         cJSON_AddNullToObject(o, "status");

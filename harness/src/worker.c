@@ -726,14 +726,16 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     {
         /* readable in the worker besides the system folders: the FMU's temp folder (extraction
          * and scratch) and the user's input files, by absolute path */
-        const char *read[4 + sizeof spec.read_files / sizeof spec.read_files[0]];
+        /* the libraries' folders of ME, CS, SE (inside unpack_dir for an extracted FMU; a bare
+         * library in tests) */
+        char *libdir[3] = {NULL, NULL, NULL};
+        const char *read[2 + sizeof libdir / sizeof libdir[0] +
+                         sizeof spec.read_files / sizeof spec.read_files[0]];
         char *abs[sizeof spec.read_files / sizeof spec.read_files[0]] = {0};
-        char *libdir[3] = {NULL, NULL, NULL}; /* the libraries' folders (inside unpack_dir for an
-                                           extracted FMU; a bare library in tests) */
         size_t nread = 0;
         read[nread++] = spec.fmu ? spec.fmu->tmp_dir : NULL;
         read[nread++] = spec.fmu ? spec.fmu->unpack_dir : NULL;
-        for (int k = 0; k < 3; k++) {
+        for (size_t k = 0; k < sizeof libdir / sizeof libdir[0]; k++) {
             const char *lib = !spec.fmu  ? NULL
                               : k == 2 ? spec.fmu->lib_path_se
                               : k      ? spec.fmu->lib_path_cs
@@ -746,11 +748,14 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         for (size_t i = 0; i < sizeof spec.read_files / sizeof spec.read_files[0]; i++)
             read[nread++] = spec.read_files[i] ? (abs[i] = realpath(spec.read_files[i], NULL))
                                                : NULL;
+        _Static_assert(sizeof read / sizeof read[0] ==
+                           2 + sizeof libdir / sizeof libdir[0] + sizeof abs / sizeof abs[0],
+                       "one slot for every folder and file the worker may read");
         err = fmuc_sandbox__plan_access(&plan, read, nread, diag);
         for (size_t i = 0; i < sizeof abs / sizeof abs[0]; i++)
             free(abs[i]);
-        free(libdir[0]);
-        free(libdir[1]);
+        for (size_t k = 0; k < sizeof libdir / sizeof libdir[0]; k++)
+            free(libdir[k]);
         if (err < 0)
             goto out;
     }

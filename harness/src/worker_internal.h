@@ -23,7 +23,10 @@
 enum { FMUC_W_CALL_EMPTY = 0, FMUC_W_CALL_RUNNING = 1, FMUC_W_CALL_RETURNED = 2,
        FMUC_W_CALL_NOT_PROVIDED = 3,
        FMUC_W_CALL_RETURNED_PTR = 4,  /* pointer result: status 1 non-NULL, 0 NULL */
-       FMUC_W_CALL_RETURNED_VOID = 5 };
+       FMUC_W_CALL_RETURNED_VOID = 5,
+       /* the call made a callback in which the harness called the FMU itself (FMI 3.0 SE:
+        * clockUpdate asks fmi3GetClock); it goes on in a later entry flagged FMUC_W_A_RESUMED */
+       FMUC_W_CALL_SUSPENDED = 6 };
 
 /* Which call a trace entry is: the index of the function in FMUC_FMI2_FUNCTIONS, then the FMI
  * 3.0 functions in FMUC_FMI3_FUNCTIONS order (FMUC_W_FN_FMI3_FIRST + index), then the library
@@ -65,7 +68,8 @@ enum {
     FMUC_W_A_NULL1 = 1u << 1, /* second array argument (values, known) was NULL */
     FMUC_W_A_NULLS0 = 1u << 2, /* first string argument was NULL */
     FMUC_W_A_NULLS1 = 1u << 3, /* second string argument was NULL */
-    FMUC_W_A_NULLP = 1u << 4  /* a pointer argument (component, state, callbacks) was NULL */
+    FMUC_W_A_NULLP = 1u << 4, /* a pointer argument (component, state, callbacks) was NULL */
+    FMUC_W_A_RESUMED = 1u << 5 /* the rest of a call suspended for the harness's own calls */
 };
 
 /* One traced call. The worker records the arguments as data (cheap: no formatting in the worker,

@@ -519,6 +519,7 @@ typedef struct fmuc_inst_se_counts {
                               interval changed */
     size_t logged;         /* log entries made in all (at most FMUC_INST_CU_KEPT kept) */
     long lock, unlock;     /* lockPreemption / unlockPreemption calls (worker process) */
+    long depth;            /* lock - unlock now */
     long min_depth;        /* lowest lock - unlock seen (negative: unlock without a lock) */
 } fmuc_inst_se_counts;
 

@@ -57,7 +57,7 @@
 #define FMUC_WORKER_HANGS_MAX 8
 typedef struct fmuc_worker_hang {
     char fn[48];       /* "fmi2Reset" */
-    unsigned ifaces;   /* the libraries loaded in the worker that hung: 1 ME, 2 CS (bits) */
+    unsigned ifaces;   /* the libraries loaded in the worker that hung: 1 ME, 2 CS, 4 SE (bits) */
     char by[64];       /* the label of that worker (its check), "" when none */
 } fmuc_worker_hang;
 typedef struct fmuc_worker_hangs {
