@@ -354,8 +354,7 @@ void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int leve
 {
     if (!s->shared || (level != FMUC_UNUSABLE_INSTANCE && level != FMUC_UNUSABLE_RUN))
         return;
-    char **slot =
-        &s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : iface == FMUC_IFACE_SE ? 2 : 1][level - 1];
+    char **slot = &s->shared->unusable[iface][level - 1];
     if (*slot)
         return;
     if (asprintf(slot, "the %s interface is unusable: %s (seen by check %s)",
@@ -367,7 +366,7 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int le
 {
     if (!s->shared)
         return NULL;
-    char *const *u = s->shared->unusable[iface == FMUC_IFACE_ME ? 0 : iface == FMUC_IFACE_SE ? 2 : 1];
+    char *const *u = s->shared->unusable[iface];
     if (u[FMUC_UNUSABLE_INSTANCE - 1])
         return u[FMUC_UNUSABLE_INSTANCE - 1];
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;

@@ -189,9 +189,7 @@ static inline size_t apiu_usable_ifaces(const fmuc_subject *s, fmuc_result *res,
 /** The extracted library of interface t ("" when none). */
 static inline const char *apiu_lib_path(const fmuc_fmu *fmu, fmuc_iface t)
 {
-    const char *p = t == FMUC_IFACE_ME   ? fmu->lib_path_me
-                    : t == FMUC_IFACE_SE ? fmu->lib_path_se
-                                         : fmu->lib_path_cs;
+    const char *p = fmuc_fmu_lib_path(fmu, (int)t);
     return p ? p : "";
 }
 

@@ -39,9 +39,10 @@ static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[3])
 {
     size_t n = 0;
     const char *plat = fmu->platform ? fmu->platform : fmuc_host_platform();
-    const char *paths[3] = {fmu->md.me.present ? fmu->lib_path_me : NULL,
-                            fmu->md.cs.present ? fmu->lib_path_cs : NULL,
-                            fmu->md.se.present ? fmu->lib_path_se : NULL};
+    const int declared[3] = {fmu->md.me.present, fmu->md.cs.present, fmu->md.se.present};
+    const char *paths[3];
+    for (int k = 0; k < 3; k++)
+        paths[k] = declared[k] ? fmuc_fmu_lib_path(fmu, k) : NULL;
     for (int k = 0; k < 3; k++) {
         int dup = 0;
         if (!paths[k])

@@ -617,3 +617,10 @@ void fmuc_fmu_close(fmuc_fmu *fmu)
     free(fmu->file_name);
     memset(fmu, 0, sizeof *fmu);
 }
+
+const char *fmuc_fmu_lib_path(const fmuc_fmu *fmu, int k)
+{
+    if (!fmu)
+        return NULL;
+    return k == 2 ? fmu->lib_path_se : k == 1 ? fmu->lib_path_cs : k == 0 ? fmu->lib_path_me : NULL;
+}

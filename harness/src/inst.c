@@ -59,7 +59,7 @@ const char *fmuc_inst_op_name(int version, fmuc_inst_op op)
 void fmuc_inst__resolve(fmuc_worker_ctx *ctx, int k, const char *prefix, const fmuc_inst_fns *t,
                         void *rec, uint64_t *mask)
 {
-    unsigned mine = k == 2 ? FMUC_INST_FN_SE : k ? FMUC_INST_FN_CS : FMUC_INST_FN_ME;
+    unsigned mine = 1u << k; /* FMUC_INST_FN_ME, _CS, _SE for slots 0, 1, 2 */
     const char **missing = (const char **)((char *)rec + t->missing_off);
     size_t *nmissing = (size_t *)((char *)rec + t->nmissing_off);
     for (size_t i = 0; i < t->n; i++) {

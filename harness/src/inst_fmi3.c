@@ -85,7 +85,7 @@ static const char *const op_names[FMUC_INST_NOPS] = {
 
 static int load(fmuc_worker_ctx *ctx, fmuc_iface iface, const void **lib)
 {
-    int k = iface == FMUC_IFACE_SE ? 2 : iface == FMUC_IFACE_CS ? 1 : 0;
+    int k = (int)iface; /* the worker's library slot */
     fmi3_lib *L;
     void *h;
 

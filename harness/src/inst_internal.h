@@ -18,7 +18,7 @@
 /* A version's functions in the record of one library's resolved functions (the "lib" of the
  * table below): each function's name, where its pointer lives in the record, and the interfaces
  * whose library must export it. One resolver, lookup and missing list serve every version. */
-enum { FMUC_INST_FN_ME = 1, FMUC_INST_FN_CS = 2, FMUC_INST_FN_SE = 4 };
+enum { FMUC_INST_FN_ME = 1, FMUC_INST_FN_CS = 2, FMUC_INST_FN_SE = 4 }; /* 1 << fmuc_iface */
 typedef struct fmuc_inst_fn {
     const char *name; /* the standard's name, without FMI 1.0's "<modelIdentifier>_" */
     size_t off;       /* offsetof the function pointer in the record */

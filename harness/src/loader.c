@@ -64,7 +64,7 @@ void *fmuc_loader__open(fmuc_worker_ctx *ctx, int k)
         return ctx->handle[k];
     ctx->sh->load_attempted = 1;
     ctx->sh->load_ok = 0;
-    path = !fmu ? NULL : k == 2 ? fmu->lib_path_se : k ? fmu->lib_path_cs : fmu->lib_path_me;
+    path = fmuc_fmu_lib_path(fmu, k);
     if (!path) {
         set_load_error(ctx, "no %s binary for this platform",
                        k == 2 ? "Scheduled Execution" : k ? "Co-Simulation" : "Model Exchange");

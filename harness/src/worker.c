@@ -736,10 +736,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         read[nread++] = spec.fmu ? spec.fmu->tmp_dir : NULL;
         read[nread++] = spec.fmu ? spec.fmu->unpack_dir : NULL;
         for (size_t k = 0; k < sizeof libdir / sizeof libdir[0]; k++) {
-            const char *lib = !spec.fmu  ? NULL
-                              : k == 2 ? spec.fmu->lib_path_se
-                              : k      ? spec.fmu->lib_path_cs
-                                       : spec.fmu->lib_path_me;
+            const char *lib = fmuc_fmu_lib_path(spec.fmu, (int)k);
             const char *slash = lib ? strrchr(lib, '/') : NULL;
             if (slash && slash != lib)
                 libdir[k] = strndup(lib, (size_t)(slash - lib));

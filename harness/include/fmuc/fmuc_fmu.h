@@ -133,6 +133,9 @@ fmuc_err fmuc_rmtree_contents(const char *path);
 /** The FMU's FMI version (1, 2 or 3): the model description's, else the fmiVersion seen at the
  *  root, else 2 (an unreadable document is judged as FMI 2.0, the version most FMUs are). */
 int fmuc_fmu_fmi_version(const fmuc_fmu *fmu);
+/** The extracted library of interface k (0 ModelExchange, 1 CoSimulation, 2 FMI 3.0
+ *  ScheduledExecution: the values of fmuc_iface), NULL when there is none. */
+const char *fmuc_fmu_lib_path(const fmuc_fmu *fmu, int k);
 
 /** The host's FMI 2.0 platform folder name ("linux64" on x86-64 Linux). */
 const char *fmuc_host_platform(void);

@@ -64,6 +64,9 @@ typedef enum {
     FMUC_IFACE_CS = 1, /* Co-Simulation */
     FMUC_IFACE_SE = 2  /* Scheduled Execution (FMI 3.0 only) */
 } fmuc_iface;
+/* The values are the worker's library slots and index per-interface tables (0, 1, 2). */
+_Static_assert(FMUC_IFACE_ME == 0 && FMUC_IFACE_CS == 1 && FMUC_IFACE_SE == 2,
+               "fmuc_iface values are slot numbers");
 
 /** Status of a call, version-neutral. The values are those of fmi2Status (and of fmiStatus of
  *  FMI 1.0; fmi3Status has OK..Fatal with the same values): a status the FMU returns is kept as
