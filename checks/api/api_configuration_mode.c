@@ -107,22 +107,6 @@ static size_t elements(const fmuc_md *md, const cm_sp *sp, size_t i, int *dep)
     return n;
 }
 
-/* one integer of base type b into buf */
-static void put_int(fmuc_inst_base b, void *buf, double v)
-{
-    switch (b) {
-    case FMUC_INST_INT8: *(int8_t *)buf = (int8_t)v; break;
-    case FMUC_INST_UINT8: *(uint8_t *)buf = (uint8_t)v; break;
-    case FMUC_INST_INT16: *(int16_t *)buf = (int16_t)v; break;
-    case FMUC_INST_UINT16: *(uint16_t *)buf = (uint16_t)v; break;
-    case FMUC_INST_INT32: *(int32_t *)buf = (int32_t)v; break;
-    case FMUC_INST_UINT32: *(uint32_t *)buf = (uint32_t)v; break;
-    case FMUC_INST_INT64: *(int64_t *)buf = (int64_t)v; break;
-    case FMUC_INST_BOOLEAN: *(int *)buf = v != 0.0; break;
-    default: *(uint64_t *)buf = (uint64_t)v; break;
-    }
-}
-
 /* The start values of a Float variable as a list (the attribute's space-separated text or the
  * <Start> elements); at most max of them, the count returned (0: none). */
 static size_t start_values(const fmuc_md *md, size_t i, double *out, size_t max)
@@ -162,7 +146,7 @@ static int set_sps(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp *
         fmuc_inst_base b = apiu_inst_base(v->base);
         uint64_t buf = 0;
         char sb[32];
-        put_int(b, &buf, sp->cur[k]);
+        apiu_put_number(b, &buf, sp->cur[k]);
         fmuc_status st = fmuc_inst_set(in, b, &sp->vr[k], 1, &buf, 1);
         if (!apiu_ok(st)) {
             apiu_finding(reply, "fail",
@@ -566,7 +550,7 @@ probe:
         fmuc_inst_base b = apiu_inst_base(v->base);
         uint64_t buf = 0;
         char sb[32];
-        put_int(b, &buf, b == FMUC_INST_BOOLEAN      ? sp.start[0]
+        apiu_put_number(b, &buf, b == FMUC_INST_BOOLEAN      ? sp.start[0]
                          : sp.cur[0] == sp.start[0] ? sp.cur[0] + (sp.cur[0] < 1 ? 1 : -1)
                                                     : sp.start[0]);
         fmuc_status st = fmuc_inst_set(in, b, &sp.vr[0], 1, &buf, 1);

@@ -422,6 +422,26 @@ static inline fmi2ValueReference apiu_unused_vr3(const fmuc_md *md)
     }
 }
 
+/** One number v as a value of base type b into buf (at least 8 bytes): integers truncated,
+ *  Boolean 0/1 (an int), Enumeration an int64_t, Float32/Float64 as such. */
+static inline void apiu_put_number(fmuc_inst_base b, void *buf, double v)
+{
+    switch (b) {
+    case FMUC_INST_FLOAT32: *(float *)buf = (float)v; break;
+    case FMUC_INST_FLOAT64: *(double *)buf = v; break;
+    case FMUC_INST_INT8: *(int8_t *)buf = (int8_t)v; break;
+    case FMUC_INST_UINT8: *(uint8_t *)buf = (uint8_t)v; break;
+    case FMUC_INST_INT16: *(int16_t *)buf = (int16_t)v; break;
+    case FMUC_INST_UINT16: *(uint16_t *)buf = (uint16_t)v; break;
+    case FMUC_INST_INT32: *(int32_t *)buf = (int32_t)v; break;
+    case FMUC_INST_UINT32: *(uint32_t *)buf = (uint32_t)v; break;
+    case FMUC_INST_INT64:
+    case FMUC_INST_ENUMERATION: *(int64_t *)buf = (int64_t)v; break;
+    case FMUC_INST_BOOLEAN: *(int *)buf = v != 0.0; break;
+    default: *(uint64_t *)buf = (uint64_t)v; break;
+    }
+}
+
 /** The instance API's base type of a model variable's base type (fmuc_md.h); FMUC_INST_NBASE for
  *  none. */
 static inline fmuc_inst_base apiu_inst_base(unsigned bt)

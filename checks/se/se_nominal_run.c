@@ -33,6 +33,7 @@
 #define MAX_CLOCKS 64
 #define MAX_ACTIVATIONS 2000
 #define MAX_READ 256
+#define MAX_INPUTS 256
 #define TRIGGER_EVERY 3 /* triggered input clocks tick on every third grid point */
 #define PHASE_CAM "Clock Activation Mode"
 
@@ -57,6 +58,8 @@ typedef struct se_plan {
     size_t out_ticks[FMUC_INST_SE_WATCH];
     size_t read[MAX_READ]; /* variables read after an instant */
     size_t nread;
+    size_t input[MAX_INPUTS]; /* scalar inputs set to their start values before partitions */
+    size_t ninput, nset;
     int fatal; /* a call returned fmi3Fatal: no call may follow (§2.2.4), not even FreeInstance */
 } se_plan;
 
@@ -106,6 +109,17 @@ static void plan_clocks(const fmuc_md *md, se_plan *p)
             p->out_var[p->nout] = i;
             p->out[p->nout++] = v->value_reference;
         }
+    }
+    /* inputs set before the partitions: scalar numbers and Booleans with a finite start */
+    for (size_t i = 0; i < md->nvars && p->ninput < MAX_INPUTS; i++) {
+        const fmuc_md_var *v = &md->vars[i];
+        const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+        fmuc_inst_base b = apiu_inst_base(v->base);
+        if (v->causality != FMUC_CAUS_INPUT || is_clock(v) || (x && x->ndims) ||
+            b == FMUC_INST_NBASE || b == FMUC_INST_STRING || b == FMUC_INST_BINARY ||
+            !(v->has & FMUC_HAS_START) || !isfinite(v->start))
+            continue;
+        p->input[p->ninput++] = i;
     }
     /* outputs read after each instant: scalar, not Clock or Binary */
     for (size_t i = 0; i < md->nvars && p->nread < MAX_READ; i++) {
@@ -196,6 +210,49 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
 }
 
 /* The outputs after an instant (CAM get): -1 when a get failed. */
+/* variable i is in the clocks list of clock vr */
+static int clocked_by(const fmuc_md *md, size_t i, fmuc_vr vr)
+{
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+    for (uint32_t j = 0; x && j < x->nclocks; j++)
+        if (x->clocks[j] == vr)
+            return 1;
+    return 0;
+}
+
+/* Before the partition of clock c: its clocked inputs, and at the first partition of an instant
+ * (first) the unclocked ones, set to their start values (condition 25: inputs are set in Clock
+ * Activation Mode before their partition runs). -1 when a set was refused. */
+static int set_inputs(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_plan *p,
+                      const se_clock *c, double t, int first)
+{
+    char sb[32];
+    for (size_t k = 0; k < p->ninput; k++) {
+        size_t i = p->input[k];
+        const fmuc_md_var *v = &md->vars[i];
+        const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+        int clocked = x && x->nclocks;
+        if (clocked ? !clocked_by(md, i, c->vr) : !first)
+            continue;
+        fmuc_inst_base b = apiu_inst_base(v->base);
+        fmuc_vr vr = v->value_reference;
+        uint64_t buf = 0;
+        apiu_put_number(b, &buf, v->start);
+        fmuc_status st = fmuc_inst_set(in, b, &vr, 1, &buf, 1);
+        p->nset++;
+        if (!se_ok(p, st)) {
+            apiu_finding(reply, "fail",
+                         "fmi3Set%s of input '%s' (vr %u) to its start value before the partition "
+                         "of clock '%s' at t=%.10g returned %s (§5.2, condition 25: inputs are "
+                         "set in Clock Activation Mode before their partition)",
+                         apiu_base3_name(b), vname(v), vr, vname(&md->vars[c->var]), t,
+                         st3(st, sb, sizeof sb));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* a clocked variable is readable once one of its input clocks' partitions ran (condition 24) */
 static int readable(const fmuc_md *md, const se_plan *p, size_t i)
 {
@@ -396,6 +453,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     for (double t = next_instant(p, stop); !isnan(t) && nact < MAX_ACTIVATIONS;
          t = next_instant(p, stop)) {
         long k;
+        int first_at_instant = 1;
         ninstants++;
         t_end = t;
         while ((k = due(p, t)) >= 0 && nact < MAX_ACTIVATIONS) {
@@ -411,6 +469,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                              vname(v), c->vr, t);
                 continue;
             }
+            if (set_inputs(reply, in, md, p, c, t, first_at_instant) < 0)
+                goto out;
+            first_at_instant = 0;
             fmuc_inst_se_log(in, &ev, &nk, &before);
             st = fmuc_inst_activate_model_partition(in, c->vr, t);
             fmuc_inst_se_log(in, &ev, &nk, &after);
@@ -502,6 +563,7 @@ out:
     cJSON_AddNumberToObject(stats, "end", t_end);
     cJSON_AddNumberToObject(stats, "instants", (double)ninstants);
     cJSON_AddNumberToObject(stats, "activations", (double)nact);
+    cJSON_AddNumberToObject(stats, "inputsSet", (double)p->nset);
     cJSON_AddNumberToObject(stats, "clockUpdates", (double)cnt.clock_updates);
     cJSON_AddNumberToObject(stats, "lockPreemption", (double)cnt.lock);
     cJSON_AddNumberToObject(stats, "unlockPreemption", (double)cnt.unlock);

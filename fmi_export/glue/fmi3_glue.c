@@ -493,9 +493,15 @@ static const char *not_settable(const fmuc_m_ctx *c, const fmuc_m_var *v)
         if (ini == FMUC_M_EXACT || v->causality == FMUC_M_INPUT)
             return NULL;
         return "only inputs and initial=\"exact\" variables may be set in Initialization Mode";
+    case ST_CAM: /* SE: before the partition that uses them is activated (D.3 cond. 25) */
+#ifdef FMUC_DEFECT_SE_INPUT_REFUSED_IN_CAM
+        /* broken FMU (se-nominal-run--input): inputs are refused in Clock Activation Mode */
+        if (v->causality == FMUC_M_INPUT)
+            return "inputs are not settable in Clock Activation Mode (deliberate defect)";
+#endif
+        /* fall through */
     case ST_EM:
     case ST_SM:
-    case ST_CAM: /* SE: before the partition that uses them is activated (D.3 cond. 25) */
         if (v->causality == FMUC_M_INPUT ||
             (v->causality == FMUC_M_PARAMETER && v->variability == FMUC_M_TUNABLE))
             return NULL;

@@ -270,3 +270,22 @@ Test(se, report_identity_has_scheduled_execution, .timeout = 60)
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+/* Inputs are set to their start values in Clock Activation Mode before the partitions
+ * (condition 25): SampledCounter's unclocked input at each of its 26 instants; the fixture that
+ * refuses inputs there fails, naming the input and the clock. */
+Test(se, inputs_are_set_before_the_partitions, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
+    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(schedule_number(r, NULL, "inputsSet"), 26);
+    fmuc_report_free(&rep);
+    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--input.fmu", &rep);
+    r = fmuc_test_result_of(&rep, "se-nominal-run");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "fmi3SetInt32 of input 'increment' (vr 5) to its start value before "
+                             "the partition of clock 'tick' at t=0 returned fmi3Error"));
+    fmuc_report_free(&rep);
+}
