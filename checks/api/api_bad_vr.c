@@ -7,7 +7,8 @@
  * is not settable in the current state must return fmi3Error: an unknown valueReference (one
  * space for all types) with fmi3Get/SetFloat64, Int32, Boolean and String, and fmi3Set<type> of a
  * constant, an output and the independent variable after fmi3ExitInitializationMode (ME Event
- * Mode, CS Step Mode) all fail when accepted; arrays get nValues of their element count. */
+ * Mode, CS Step Mode, SE Clock Activation Mode: §5.2, D.3 conditions 24/25) all fail when
+ * accepted; arrays get nValues of their element count. */
 #include "api_util.h"
 
 #define MAX_PROBES 24
@@ -223,7 +224,9 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
-    unsigned st = pl->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC;
+    unsigned st = pl->iface == FMUC_IFACE_ME   ? FMUC_ST_EM
+                  : pl->iface == FMUC_IFACE_SE ? FMUC_ST_CAM
+                                               : FMUC_ST_SC;
     fmuc_inst *in = apiu_reach(ctx, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
     if (!in)
         return cJSON_CreateString(why);
@@ -240,8 +243,10 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    apiu_iface ifs[2];
-    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    apiu_iface ifs[3];
+    size_t n = apiu_version(s) == 3 ? apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs)
+                                    : apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs),
+           tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;
@@ -342,7 +347,7 @@ const fmuc_check fmuc_check_api_bad_vr = {
            "own.",
     .fix = "Look each valueReference up per base type in fmi2Get*/fmi2Set* and return fmi2Error "
            "(with a log message) for one that is unknown or not settable in the current state.",
-    .applies = FMUC_APPLIES_MECS,
+    .applies = FMUC_APPLIES_ANY,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
     .run = run,

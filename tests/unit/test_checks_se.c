@@ -20,6 +20,7 @@
 
 static const char *const se_only[] = {"load-dlopen",    "load-exports",   "load-version",
                                       "api-instantiate", "api-guid",      "api-bad-vr",
+                                      "api-status-codes",
                                       "api-illegal-calls-fmi3", "api-free-instance-null",
                                       "cs-nominal-run",  "se-nominal-run"};
 
@@ -95,7 +96,8 @@ Test(se, se_only_library_is_loaded_and_me_cs_checks_say_why_not, .timeout = 120)
     cr_expect_eq(fmuc_test_result_of(&rep, "load-version")->verdict, FMUC_VERDICT_PASS);
     cr_expect_eq(fmuc_test_result_of(&rep, "api-instantiate")->verdict, FMUC_VERDICT_PASS);
     cr_expect_eq(fmuc_test_result_of(&rep, "api-guid")->verdict, FMUC_VERDICT_PASS);
-    const fmuc_result *a = fmuc_test_result_of(&rep, "api-bad-vr");
+    cr_expect_eq(fmuc_test_result_of(&rep, "api-bad-vr")->verdict, FMUC_VERDICT_PASS);
+    const fmuc_result *a = fmuc_test_result_of(&rep, "api-status-codes");
     cr_expect_eq(a->verdict, FMUC_VERDICT_NA);
     cr_expect(message_has(a, "it declares Scheduled Execution"), "the reason names SE");
     cr_expect_eq(fmuc_test_result_of(&rep, "cs-nominal-run")->verdict, FMUC_VERDICT_NA);
@@ -131,7 +133,7 @@ Test(se, list_checks_names_scheduled_execution)
         } else if (strcmp(id, "md-clocks") == 0) {
             cr_expect_str_eq(buf, "ME CS SE ");
             seen++;
-        } else if (strcmp(id, "api-bad-vr") == 0) {
+        } else if (strcmp(id, "api-status-codes") == 0) {
             cr_expect_str_eq(buf, "ME CS ");
             seen++;
         } else if (strcmp(id, "md-source-files") == 0) {
@@ -287,5 +289,32 @@ Test(se, inputs_are_set_before_the_partitions, .timeout = 120)
     cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
     cr_expect(message_has(r, "fmi3SetInt32 of input 'increment' (vr 5) to its start value before "
                              "the partition of clock 'tick' at t=0 returned fmi3Error"));
+    fmuc_report_free(&rep);
+}
+
+/* Unknown value references and non-settable variables in Clock Activation Mode (§5.2, D.3
+ * conditions 24/25): refused by SampledCounter; the fixture that accepts an unknown
+ * valueReference fails under the standard profile (interop: warn). */
+Test(se, bad_value_references_in_clock_activation_mode, .timeout = 120)
+{
+    fmuc_report rep;
+    run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
+    const fmuc_result *r = fmuc_test_result_of(&rep, "api-bad-vr");
+    cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
+    const cJSON *probes = cJSON_GetObjectItemCaseSensitive(r->evidence, "probes");
+    int output_refused = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, probes)
+    {
+        output_refused |= strcmp(cJSON_GetStringValue(p), "ScheduledExecution: fmi3SetInt32(vr 6: "
+                                                          "output count) -> fmi3Error") == 0;
+    }
+    cr_expect(output_refused, "setting the output count in Clock Activation Mode was probed");
+    fmuc_report_free(&rep);
+    run_runner(FMUC_FMU_DIR "/broken/api-bad-vr--se.fmu", &rep);
+    r = fmuc_test_result_of(&rep, "api-bad-vr");
+    cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
+    cr_expect(message_has(r, "ScheduledExecution: fmi3GetFloat64 of the unknown valueReference 9 "
+                             "returned fmi3OK"));
     fmuc_report_free(&rep);
 }
