@@ -224,9 +224,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 {
     const plan *pl = user;
     char why[160];
-    unsigned st = pl->iface == FMUC_IFACE_ME   ? FMUC_ST_EM
-                  : pl->iface == FMUC_IFACE_SE ? FMUC_ST_CAM
-                                               : FMUC_ST_SC;
+    unsigned st = fmuc_drive_after_init_state(pl->iface);
     fmuc_inst *in = apiu_reach(ctx, pl->iface, pl->md, st, "fmucheck-bad-vr", why, sizeof why);
     if (!in)
         return cJSON_CreateString(why);
@@ -244,9 +242,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     apiu_iface ifs[3];
-    size_t n = apiu_version(s) == 3 ? apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs)
-                                    : apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs),
-           tested = 0;
+    size_t n = apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;

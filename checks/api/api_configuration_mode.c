@@ -477,7 +477,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_drive_start ds;
     fmuc_drive_reached r;
     fmuc_drive_start_init(&ds, md);
-    int reached = fmuc_drive_reach(in, me ? FMUC_ST_EM : FMUC_ST_SC, &ds, &r);
+    int reached = fmuc_drive_reach(in, fmuc_drive_after_init_state(job->type), &ds, &r);
     if (reached != 0) {
         char sb[32];
         const char *fn = r.failed_op >= 0 ? fmuc_inst_op_name(3, (fmuc_inst_op)r.failed_op) : NULL;

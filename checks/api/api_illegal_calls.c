@@ -112,9 +112,7 @@ static void build(plan *pl)
      * and tunable parameters) exclude fixed parameters */
     if (pl->fixed_par && pl->n < MAX_PROBES)
         pl->p[pl->n++] = (probe){pl->ver == 3 ? SET_FIXED3 : SET_FIXED, OP_SET_FIXED,
-                                 pl->iface == FMUC_IFACE_ME   ? FMUC_ST_EM
-                                 : pl->iface == FMUC_IFACE_SE ? FMUC_ST_CAM
-                                                              : FMUC_ST_SC};
+                                 fmuc_drive_after_init_state(pl->iface)};
 }
 
 /* FMI 1.0 (fmi1-rules §D.1 ME, §D.2 CS, from ME1 §2.9 and the CS chart): calls that are blank
@@ -259,9 +257,7 @@ static cJSON *one(fmuc_worker_ctx *ctx, size_t i, void *user)
 void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver)
 {
     apiu_iface ifs[3];
-    size_t n = ver == 3 ? apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs)
-                        : apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs),
-           tested = 0;
+    size_t n = apiu_usable_ifaces_with_se(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no binary for this platform");
         return;

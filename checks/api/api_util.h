@@ -193,8 +193,9 @@ static inline const char *apiu_lib_path(const fmuc_fmu *fmu, fmuc_iface t)
     return p ? p : "";
 }
 
-/** apiu_ifaces and the FMI 3.0 ScheduledExecution interface with its library (0..3), for the
- *  checks that only instantiate and free (api-instantiate, api-guid). */
+/** apiu_ifaces and the FMI 3.0 ScheduledExecution interface with its library (0..3; only an
+ *  FMI 3.0 model description has one), for the checks that also judge Scheduled Execution
+ *  (api-instantiate, api-guid, api-free-instance-null, api-illegal-calls-fmi3, api-bad-vr). */
 static inline size_t apiu_ifaces_with_se(const fmuc_fmu *fmu, apiu_iface out[3])
 {
     size_t n = apiu_ifaces(fmu, out);

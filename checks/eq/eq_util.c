@@ -594,7 +594,7 @@ static int initialize(equ_inst *in)
     ds.exp = (fmuc_inst_experiment){p->tol_defined, p->tol, p->t[0], !p->stop_undefined, p->stop};
     ds.in_init = init_inputs;
     ds.user = in;
-    if (fmuc_drive_reach(in->c, p->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC, &ds,
+    if (fmuc_drive_reach(in->c, fmuc_drive_after_init_state(p->iface), &ds,
                          &dr) != 0) {
         if (dr.failed_op < 0)
             return -1; /* the inputs: failf said why */

@@ -16,8 +16,7 @@ typedef struct loadu_lib {
     const char *path;   /* extracted file */
     char entry[512];    /* archive name, for messages: binaries/<platform>/<file> */
     fmuc_iface iface;   /* the interface to load it as (the first of ifaces: ME, CS, SE) */
-    int shared;         /* more than one interface uses this same library */
-    unsigned ifaces;    /* the interfaces it serves (FMUC_APPLIES_* bits) */
+    unsigned ifaces;    /* the interfaces it serves (FMUC_APPLIES_* bits; several: one library) */
 } loadu_lib;
 
 /* "ModelExchange", "CoSimulation and ScheduledExecution", ... for FMUC_APPLIES_* bits */
@@ -49,7 +48,6 @@ static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[3])
             continue;
         for (size_t j = 0; j < n; j++)
             if (strcmp(out[j].path, paths[k]) == 0) {
-                out[j].shared = 1;
                 out[j].ifaces |= 1u << k;
                 dup = 1;
             }
@@ -59,7 +57,6 @@ static inline size_t loadu_libs(const fmuc_fmu *fmu, loadu_lib out[3])
         out[n].path = paths[k];
         snprintf(out[n].entry, sizeof out[n].entry, "binaries/%s/%s", plat, base ? base + 1 : paths[k]);
         out[n].iface = k == 2 ? FMUC_IFACE_SE : k ? FMUC_IFACE_CS : FMUC_IFACE_ME;
-        out[n].shared = 0;
         out[n].ifaces = 1u << k;
         n++;
     }

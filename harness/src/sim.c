@@ -921,7 +921,7 @@ static int initialize(sim *s)
     ds.on_call = init_on_call;
     ds.in_init = init_inputs;
     ds.user = s;
-    if (fmuc_drive_reach(s->in_, s->cfg->iface == FMUC_IFACE_ME ? FMUC_ST_EM : FMUC_ST_SC, &ds,
+    if (fmuc_drive_reach(s->in_, fmuc_drive_after_init_state(s->cfg->iface), &ds,
                          &dr) == 0)
         return 0;
     if (dr.failed_op >= 0)

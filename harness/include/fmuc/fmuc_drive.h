@@ -13,6 +13,7 @@
 
 #include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_md.h"
+#include "fmuc/fmuc_sim.h" /* the states FMUC_ST_* */
 
 typedef struct fmuc_drive_start {
     fmuc_inst_experiment exp;   /* passed to fmuc_inst_setup_experiment */
@@ -42,6 +43,13 @@ typedef struct fmuc_drive_reached {
     fmuc_inst_event_info info;  /* the last of them */
     int worst;                  /* worst status of the driver's calls (OK .. Fatal, or invalid) */
 } fmuc_drive_reached;
+
+/** The state right after initialization for interface iface: ME Event Mode (FMUC_ST_EM), CS Step
+ *  Mode (FMUC_ST_SC), FMI 3.0 SE Clock Activation Mode (FMUC_ST_CAM). */
+static inline unsigned fmuc_drive_after_init_state(fmuc_iface iface)
+{
+    return iface == FMUC_IFACE_ME ? FMUC_ST_EM : iface == FMUC_IFACE_SE ? FMUC_ST_CAM : FMUC_ST_SC;
+}
 
 /** Drive in (instantiated) to target: FMUC_ST_INST (nothing), FMUC_ST_INIT (set up, enter
  *  Initialization Mode), FMUC_ST_EM (ME: initialization left, before the event iteration),
