@@ -56,6 +56,36 @@ static int message_has(const fmuc_result *r, const char *text)
     return 0;
 }
 
+/* The broken SE fixture fails check id under the standard profile and, with interop_too, under
+ * the default (interop) profile as well (a check downgraded there only warns), with a message
+ * containing text. */
+static void expect_fixture_fails(const char *fixture, const char *id, int interop_too,
+                                 const char *text)
+{
+    char path[1024];
+    fmuc_report rep;
+    snprintf(path, sizeof path, "%s/broken/%s.fmu", FMUC_FMU_DIR, fixture);
+    run_runner(path, &rep);
+    const fmuc_result *r = fmuc_test_result_of(&rep, id);
+    cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL, "%s fails %s", fixture, id);
+    if (interop_too)
+        cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL, "%s fails %s (interop)", fixture, id);
+    cr_expect(message_has(r, text), "%s: a message of %s contains \"%s\"", fixture, id, text);
+    fmuc_report_free(&rep);
+}
+
+/* The evidence's "probes" list of r has the line. */
+static int probe_has(const fmuc_result *r, const char *line)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r->evidence, "probes"))
+    {
+        if (strcmp(cJSON_GetStringValue(p), line) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Clocks 3.0 (stopTime 10, stepSize 1): inClock1 constant periodic 1 s -> t = 0..10 (11);
  * inClock2 triggered -> the probe's grid points 1, 4, 7, 10 (4); inClock3 countdown, announced
  * by the partition of inClock1 at t = 4 with interval 0 -> once at t = 4; outClock ticks when
@@ -171,18 +201,11 @@ Test(se, sampled_counter_passes_with_its_schedule, .timeout = 120)
  * (the second one of trigger, at t = 0.4) and a lock left open by the partition of tick. */
 Test(se, broken_activation_and_unbalanced_lock_fail, .timeout = 120)
 {
-    fmuc_report rep;
-    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run.fmu", &rep);
-    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
-    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "fmi3ActivateModelPartition(clockReference=2 'trigger', "
-                             "activationTime=0.4) returned fmi3Error"));
-    fmuc_report_free(&rep);
-    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--lock.fmu", &rep);
-    r = fmuc_test_result_of(&rep, "se-nominal-run");
-    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "called lockPreemption 4 and unlockPreemption 3 times"));
-    fmuc_report_free(&rep);
+    expect_fixture_fails("se-nominal-run", "se-nominal-run", 1,
+                         "fmi3ActivateModelPartition(clockReference=2 'trigger', "
+                         "activationTime=0.4) returned fmi3Error");
+    expect_fixture_fails("se-nominal-run--lock", "se-nominal-run", 1,
+                         "called lockPreemption 4 and unlockPreemption 3 times");
 }
 
 /* The SE column of the FMI 3.0 state table (D.3): 12 probes on SampledCounter and Clocks, all
@@ -196,22 +219,12 @@ Test(se, illegal_calls_in_scheduled_execution, .timeout = 120)
     cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
     const cJSON *probes = cJSON_GetObjectItemCaseSensitive(r->evidence, "probes");
     cr_expect_eq(cJSON_GetArraySize(probes), 12, "12 SE probes");
-    int activate_in_init = 0;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, probes)
-    {
-        activate_in_init |= strcmp(cJSON_GetStringValue(p),
-                                   "ScheduledExecution: fmi3ActivateModelPartition in "
-                                   "Initialization Mode -> fmi3Error") == 0;
-    }
-    cr_expect(activate_in_init);
+    cr_expect(probe_has(r, "ScheduledExecution: fmi3ActivateModelPartition in Initialization "
+                           "Mode -> fmi3Error"));
     fmuc_report_free(&rep);
-    run_runner(FMUC_FMU_DIR "/broken/api-illegal-calls-fmi3--se.fmu", &rep);
-    r = fmuc_test_result_of(&rep, "api-illegal-calls-fmi3");
-    cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "ScheduledExecution: fmi3ActivateModelPartition in state "
-                             "Initialization Mode returned fmi3OK"));
-    fmuc_report_free(&rep);
+    expect_fixture_fails("api-illegal-calls-fmi3--se", "api-illegal-calls-fmi3", 0,
+                         "ScheduledExecution: fmi3ActivateModelPartition in state "
+                         "Initialization Mode returned fmi3OK");
 }
 
 /* fmi3FreeInstance(NULL) on the ScheduledExecution library: ignored by SampledCounter and Clocks,
@@ -222,24 +235,17 @@ Test(se, free_instance_null_on_the_se_library, .timeout = 120)
     run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
     cr_expect_eq(fmuc_test_result_of(&rep, "api-free-instance-null")->verdict, FMUC_VERDICT_PASS);
     fmuc_report_free(&rep);
-    run_runner(FMUC_FMU_DIR "/broken/api-free-instance-null--se.fmu", &rep);
-    const fmuc_result *r = fmuc_test_result_of(&rep, "api-free-instance-null");
-    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "ScheduledExecution library: fmi3FreeInstance(NULL) must be ignored"));
-    fmuc_report_free(&rep);
+    expect_fixture_fails("api-free-instance-null--se", "api-free-instance-null", 1,
+                         "ScheduledExecution library: fmi3FreeInstance(NULL) must be ignored");
 }
 
 /* A crash inside fmi3ActivateModelPartition is what se-nominal-run probes: a failure naming the
  * call, not an error of the checker (issue 16, item 3). */
 Test(se, crash_in_an_activation_fails, .timeout = 120)
 {
-    fmuc_report rep;
-    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--crash.fmu", &rep);
-    const fmuc_result *r = fmuc_test_result_of(&rep, "se-nominal-run");
-    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "SIGSEGV in fmi3ActivateModelPartition(clockReference=1, "
-                             "activationTime=0.2)"));
-    fmuc_report_free(&rep);
+    expect_fixture_fails("se-nominal-run--crash", "se-nominal-run", 1,
+                         "SIGSEGV in fmi3ActivateModelPartition(clockReference=1, "
+                         "activationTime=0.2)");
 }
 
 /* The report names the ScheduledExecution interface with its modelIdentifier and its flags under
@@ -284,12 +290,9 @@ Test(se, inputs_are_set_before_the_partitions, .timeout = 120)
     cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
     cr_expect_eq(schedule_number(r, NULL, "inputsSet"), 26);
     fmuc_report_free(&rep);
-    run_runner(FMUC_FMU_DIR "/broken/se-nominal-run--input.fmu", &rep);
-    r = fmuc_test_result_of(&rep, "se-nominal-run");
-    cr_expect_eq(r->verdict, FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "fmi3SetInt32 of input 'increment' (vr 5) to its start value before "
-                             "the partition of clock 'tick' at t=0 returned fmi3Error"));
-    fmuc_report_free(&rep);
+    expect_fixture_fails("se-nominal-run--input", "se-nominal-run", 1,
+                         "fmi3SetInt32 of input 'increment' (vr 5) to its start value before "
+                         "the partition of clock 'tick' at t=0 returned fmi3Error");
 }
 
 /* Unknown value references and non-settable variables in Clock Activation Mode (§5.2, D.3
@@ -301,20 +304,10 @@ Test(se, bad_value_references_in_clock_activation_mode, .timeout = 120)
     run_runner(FMUC_FMU_DIR "/fmi3/good/SampledCounter.fmu", &rep);
     const fmuc_result *r = fmuc_test_result_of(&rep, "api-bad-vr");
     cr_expect_eq(r->verdict, FMUC_VERDICT_PASS);
-    const cJSON *probes = cJSON_GetObjectItemCaseSensitive(r->evidence, "probes");
-    int output_refused = 0;
-    const cJSON *p;
-    cJSON_ArrayForEach(p, probes)
-    {
-        output_refused |= strcmp(cJSON_GetStringValue(p), "ScheduledExecution: fmi3SetInt32(vr 6: "
-                                                          "output count) -> fmi3Error") == 0;
-    }
-    cr_expect(output_refused, "setting the output count in Clock Activation Mode was probed");
+    cr_expect(probe_has(r, "ScheduledExecution: fmi3SetInt32(vr 6: output count) -> fmi3Error"),
+              "setting the output count in Clock Activation Mode was probed");
     fmuc_report_free(&rep);
-    run_runner(FMUC_FMU_DIR "/broken/api-bad-vr--se.fmu", &rep);
-    r = fmuc_test_result_of(&rep, "api-bad-vr");
-    cr_expect_eq(r->verdicts[FMUC_PROFILE_STANDARD], FMUC_VERDICT_FAIL);
-    cr_expect(message_has(r, "ScheduledExecution: fmi3GetFloat64 of the unknown valueReference 9 "
-                             "returned fmi3OK"));
-    fmuc_report_free(&rep);
+    expect_fixture_fails("api-bad-vr--se", "api-bad-vr", 0,
+                         "ScheduledExecution: fmi3GetFloat64 of the unknown valueReference 9 "
+                         "returned fmi3OK");
 }
