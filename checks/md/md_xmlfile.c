@@ -258,6 +258,48 @@ static const char *seq_names(char *buf, size_t len, const fmuc_mdx_child *seq, s
     return buf;
 }
 
+/* The content of one <Annotations> (fmi3Annotation.xsd, the type of every Annotations element
+ * in terminalsAndIcons.xml and buildDescription.xml): one or more <Annotation>, each with its
+ * required attribute type and no other attribute of no namespace (the schema declares only
+ * type, no anyAttribute); an Annotation's own content is free ("any", processContents lax).
+ * Returns the number of findings. */
+static size_t annotations(fmuc_result *res, const char *file, xmlNode *a)
+{
+    size_t findings = 0, count = 0;
+    for (xmlNode *e = fmuc_mdx__elem(a->children); e; e = fmuc_mdx__elem(e->next)) {
+        unsigned line = fmuc_mdx__line(e);
+        if (!fmuc_mdx__is(e, "Annotation")) {
+            fmuc_result_violation(res, "%s line %u: <%.80s> is no element of <Annotations> (the "
+                                  "schema allows Annotation only)", file, line,
+                                  (const char *)e->name);
+            findings++;
+            continue;
+        }
+        count++;
+        if (!fmuc_mdx__attr(e, "type")) {
+            fmuc_result_violation(res, "%s line %u: <Annotation> has no type (required; it "
+                                  "names the tool or layered standard the annotation is for)",
+                                  file, line);
+            findings++;
+        }
+        for (xmlAttr *at = e->properties; at; at = at->next) {
+            if (at->ns || !at->name || strcmp((const char *)at->name, "type") == 0)
+                continue;
+            fmuc_result_violation(res, "%s line %u: <Annotation> has attribute %.80s, which "
+                                  "fmi3Annotation.xsd does not declare (an Annotation has only "
+                                  "type; its data goes into its content)", file, line,
+                                  (const char *)at->name);
+            findings++;
+        }
+    }
+    if (!count) {
+        fmuc_result_violation(res, "%s line %u: <Annotations> holds no <Annotation> (at least "
+                              "one when the element is given)", file, fmuc_mdx__line(a));
+        findings++;
+    }
+    return findings;
+}
+
 size_t fmuc_mdx__sequence(fmuc_result *res, const char *file, xmlNode *parent,
                           const fmuc_mdx_child *seq, size_t n)
 {
@@ -296,6 +338,8 @@ size_t fmuc_mdx__sequence(fmuc_result *res, const char *file, xmlNode *parent,
                 first[k] = e;
             pos = k;
             last = e;
+            if (strcmp(seq[k].name, "Annotations") == 0)
+                findings += annotations(res, file, e);
             continue;
         }
         findings++;

@@ -46,7 +46,9 @@ typedef struct fmuc_mdx_child {
 /** Judge the element children of parent against the XSD sequence seq[0..n) (n = 0: an empty
  *  element): every child one of the sequence's names, in the sequence's order, a `once` one at
  *  most once. Each finding is a violation "<file> line <l>: ..." naming the element, its line and
- *  the element it follows; minOccurs is the caller's. Returns the number of findings. */
+ *  the element it follows; minOccurs is the caller's. An accepted child named Annotations is
+ *  judged by fmi3Annotation.xsd too (one or more Annotation, each with its required type and no
+ *  other attribute). Returns the number of findings. */
 size_t fmuc_mdx__sequence(fmuc_result *res, const char *file, xmlNode *parent,
                           const fmuc_mdx_child *seq, size_t n);
 

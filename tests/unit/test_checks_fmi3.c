@@ -1499,6 +1499,42 @@ Test(fmi3_xmlfiles, build_description_follows_the_schema_order)
                  FMUC_VERDICT_FAIL);
 }
 
+/* Every Annotations element of terminalsAndIcons.xml and buildDescription.xml has the type of
+ * fmi3Annotation.xsd: one or more Annotation, each with its required type and no other
+ * attribute; an Annotation's content is free (B-113, B-004) */
+Test(fmi3_xmlfiles, annotations_follow_fmi3_annotation_xsd)
+{
+    static const struct {
+        const char *ann, *needle, *what; /* needle NULL: passes */
+    } cases[] = {
+        {"<Annotations><Annotation type=\"com.example.tool\"><Tool xmlns=\"urn:x\" a=\"1\">"
+         "text<Deeper/></Tool></Annotation><Annotation type=\"org.example\"/></Annotations>",
+         NULL, "two Annotations with free content"},
+        {"<Annotations><Annotation/></Annotations>", "<Annotation> has no type (required",
+         "an Annotation without type"},
+        {"<Annotations><Annotation type=\"com.example\" order=\"1\"/></Annotations>",
+         "<Annotation> has attribute order, which fmi3Annotation.xsd does not declare",
+         "Dymola's order attribute"},
+        {"<Annotations></Annotations>", "<Annotations> holds no <Annotation> (at least one",
+         "an empty Annotations"},
+        {"<Annotations><Tool name=\"x\"/></Annotations>",
+         "<Tool> is no element of <Annotations> (the schema allows Annotation only)",
+         "an FMI 2.0 Tool element"},
+    };
+    char buf[2048];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        fmuc_verdict want = cases[k].needle ? FMUC_VERDICT_FAIL : FMUC_VERDICT_PASS;
+        snprintf(buf, sizeof buf, BD_HEAD "<BuildConfiguration modelIdentifier=\"BouncingBall\">"
+                 "<SourceFileSet><SourceFile name=\"model.c\"/>%s</SourceFileSet>"
+                 "</BuildConfiguration>" BD_TAIL, cases[k].ann);
+        cr_expect_eq(bb_file_msg("md-build-description", BD_FILE, buf, cases[k].needle), want,
+                     "buildDescription.xml: %s", cases[k].what);
+        snprintf(buf, sizeof buf, TI_HEAD "%s" TI_TAIL, cases[k].ann);
+        cr_expect_eq(bb_file_msg("md-terminals-and-icons", TI_FILE, buf, cases[k].needle), want,
+                     "terminalsAndIcons.xml: %s", cases[k].what);
+    }
+}
+
 /* Library@version is a PEP 440 version specifier (FMI 3.0.2 §2.5.1.3; the text's examples
  * include the bare version 2.5); BuildConfiguration@platform a platform tuple (vendors may add
  * names: a warning) */
