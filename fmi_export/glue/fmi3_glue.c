@@ -2168,10 +2168,12 @@ fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time)
              time, floor);
         return done(c, fmi3Error);
     }
+#ifndef FMUC_DEFECT_IGNORE_STOP_TIME
     if (c->stop_defined && time > c->stop_time + time_tol(time, c->stop_time)) {
         glog(c, fmi2Error, "fmi3SetTime: time %.17g is beyond stopTime %.17g", time, c->stop_time);
         return done(c, fmi3Error);
     }
+#endif
     c->time = time;
     c->dirty = 1;
     return fmi3OK;
@@ -2417,11 +2419,13 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
              c->time);
         return done(c, fmi3Error);
     }
+#ifndef FMUC_DEFECT_IGNORE_STOP_TIME
     if (c->stop_defined && tc + h > c->stop_time + time_tol(tc + h, c->stop_time)) {
         glog(c, fmi2Error, "fmi3DoStep: step to %.17g goes beyond stopTime %.17g", tc + h,
              c->stop_time);
         return done(c, fmi3Error);
     }
+#endif
 #ifdef FMUC_DEFECT_FIXED_COMM_STEP
     /* canHandleVariableCommunicationStepSize is declared, yet only the default step is taken */
     if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
