@@ -7,7 +7,8 @@
  * Both texts speak of the environment computing past stopTime whatever the interface, so Model
  * Exchange is judged too. Probe, in an instance of its own per interface: the start time of the
  * default experiment t0 (else 0), an interval h (the default experiment's stepSize, else a
- * hundredth of its span, else 1e-3), stopTime = t0 + 3h declared defined; initialization.
+ * hundredth of its span, else 1e-3; FMI 3.0 CS with fixedInternalStepSize f: 4h at most the
+ * nominal run's 1000 f), stopTime = t0 + 3h declared defined; initialization.
  *   Co-Simulation: three steps of h up to stopTime (they must succeed: a refusal there leaves
  *     the check not carried out), then one more step of h from stopTime, ending a whole h past
  *     it; it has to return Error.
@@ -55,6 +56,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const st_job *job = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_status last = FMUC_STATUS_OK; /* the last call's status: what cleanup may follow it */
     char b[32];
     double *buf = NULL;
     fmuc_vr *vr = NULL;
@@ -98,6 +100,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             fmuc_worker_phase(ctx, "step %d up to stopTime", k + 1);
             fmuc_inst_step_info info;
             fmuc_status st = fmuc_drive_do_step(in, t, tn - t, 0, &info, NULL);
+            last = st;
             if (!fmuc_status_ok(st) || info.terminate_simulation || info.early_return) {
                 char m[240];
                 snprintf(m, sizeof m, "%s(%.10g, %.10g) before stopTime %.10g returned %s%s",
@@ -111,6 +114,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         }
         fmuc_worker_phase(ctx, PROBE " (%s)", fmuc_inst_op_name(ver, FMUC_INST_OP_DO_STEP));
         fmuc_status st = fmuc_drive_do_step(in, job->stop, job->h, 0, NULL, NULL);
+        last = st;
         fmuc_worker_phase(ctx, "after the probe");
         cJSON_AddNumberToObject(reply, "status", st);
         cJSON_AddStringToObject(reply, "call", fmuc_inst_op_name(ver, FMUC_INST_OP_DO_STEP));
@@ -121,6 +125,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     double tp = job->stop + job->h;
     fmuc_worker_phase(ctx, PROBE " (%s)", fmuc_inst_op_name(ver, FMUC_INST_OP_SET_TIME));
     fmuc_status st = fmuc_inst_set_time(in, tp);
+    last = st;
     cJSON_AddNumberToObject(reply, "reached", tp);
     if (!fmuc_status_ok(st)) {
         fmuc_worker_phase(ctx, "after the probe");
@@ -157,6 +162,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         fmuc_worker_phase(ctx, PROBE " (get outputs)");
         st = fmuc_inst_get(in, FMUC_INST_FLOAT64, vr, n, buf, n);
     }
+    last = st;
     fmuc_worker_phase(ctx, "after the probe");
     cJSON_AddNumberToObject(reply, "status", st);
     cJSON_AddStringToObject(reply, "call",
@@ -166,7 +172,15 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
 out:
     free(buf);
     free(vr);
-    fmuc_inst_terminate(in);
+    /* after Error only FreeInstance (or Reset) is allowed (2.0 §2.1.3, 3.0 §2.2.4: the FMU is
+     * Terminated); after Fatal not even that */
+    fmuc_worker_phase(ctx, "cleanup");
+    if (last == FMUC_STATUS_FATAL) {
+        fmuc_inst_abandon(in);
+        return 0;
+    }
+    if (last != FMUC_STATUS_ERROR)
+        fmuc_inst_terminate(in);
     fmuc_inst_free(in);
     return 0;
 }
@@ -188,7 +202,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
     apiu_iface ifs[2];
-    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_INSTANCE, ifs), tested = 0;
+    /* an interface whose nominal run crashed or hung is not stepped again (it was reported) */
+    size_t n = apiu_usable_ifaces(s, res, FMUC_UNUSABLE_RUN, ifs), tested = 0;
     if (!n) {
         fmuc_result_na(res, "no Model Exchange or Co-Simulation binary for this platform");
         return;
@@ -197,11 +212,15 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     const fmuc_md_experiment *e = &md->experiment;
     st_job job = {.md = md};
     job.t0 = e->present && e->has_start && isfinite(e->start_time) ? e->start_time : 0.0;
-    job.h = interval(md);
-    job.stop = job.t0 + NBEFORE * job.h;
     for (size_t i = 0; i < n; i++) {
         char b[32], eb[32];
         job.type = ifs[i].type;
+        /* FMI 3.0 CS with fixedInternalStepSize: at most the nominal run's internal steps */
+        job.h = interval(md);
+        double end = fmuc_shared_fixed_step_stop(md, job.type, job.t0, job.t0 + (NBEFORE + 1) * job.h);
+        if (end < job.t0 + (NBEFORE + 1) * job.h)
+            job.h = (end - job.t0) / (NBEFORE + 1);
+        job.stop = job.t0 + NBEFORE * job.h;
         job.nx = job.nz = 0;
         if (job.type == FMUC_IFACE_ME) {
             meu_model m;

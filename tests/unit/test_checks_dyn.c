@@ -612,3 +612,19 @@ Test(checks_dyn, api_logging_fixtures_fail_good_fmus_pass, .timeout = 120)
             expect(p, c, FMUC_VERDICT_PASS);
     }
 }
+
+/* api-stop-time (FMI 2.0.4 §2.1.6): the glue's SpringMassDamper refuses fmi2DoStep and fmi2SetTime
+ * past a defined stopTime; the fixture (FMUC_DEFECT_IGNORE_STOP_TIME) accepts both and fails in
+ * both interfaces. */
+Test(checks_dyn, stop_time_past_stop_is_refused, .timeout = 300)
+{
+    fmuc_result res;
+    cr_expect_eq(run_check(GOOD, &fmuc_check_api_stop_time, &res, 0), FMUC_VERDICT_PASS);
+    cr_expect(any_message(&res, "CoSimulation: fmi2DoStep", "returned fmi2Error"));
+    fmuc_result_clear(&res);
+    cr_expect_eq(run_check(BROKEN("api-stop-time"), &fmuc_check_api_stop_time, &res, 0),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "CoSimulation: with stopTime", "returned fmi2OK (expected fmi2Error)"));
+    cr_expect(any_message(&res, "ModelExchange: with stopTime", "fmi2SetTime("));
+    fmuc_result_clear(&res);
+}

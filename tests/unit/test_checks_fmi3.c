@@ -1852,3 +1852,55 @@ Test(fmi3_dynamic, configuration_mode_on_the_reference_fmus, .timeout = 600)
         fmuc_result_clear(&r);
     }
 }
+
+/* ------------------------------------------- api-stop-time (2.0 §2.1.6, FMI 3.0.2 §2.3.2) */
+
+/* The glue refuses fmi3DoStep and fmi3SetTime past a defined stopTime: BouncingBall 3.0 passes,
+ * both interfaces probed; the fixture accepts both and fails, naming the call, the time reached
+ * and stopTime (default experiment stepSize 0.01: stopTime 0.03, probed at 0.04). */
+Test(fmi3_dynamic, stop_time_refused_by_the_glue_accepted_by_the_fixture, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_api_stop_time, &r),
+                 FMUC_VERDICT_PASS);
+    cr_expect(message_has(&r, "ModelExchange: fmi3SetTime", "returned fmi3Error"));
+    cr_expect(message_has(&r, "CoSimulation: fmi3DoStep", "returned fmi3Error"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-stop-time--fmi3", &fmuc_check_api_stop_time, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "CoSimulation: with stopTime = 0.03 defined, fmi3DoStep(0.03, 0.01)",
+                          "to t=0.04 past stopTime and returned fmi3OK (expected fmi3Error)"));
+    cr_expect(message_has(&r, "ModelExchange: with stopTime = 0.03 defined, fmi3SetTime(0.04)",
+                          "returned fmi3OK"));
+    fmuc_result_clear(&r);
+}
+
+/* The Reference-FMUs 3.0 refuse a step past stopTime in Co-Simulation; their Model Exchange
+ * interfaces with something to evaluate accept the time and evaluate there (fail); Clocks
+ * declares Scheduled Execution only (the runner makes it not applicable; run directly, no
+ * interface is probed). */
+Test(fmi3_dynamic, stop_time_on_the_reference_fmus, .timeout = 600)
+{
+    char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 32);
+    if (n == 0)
+        cr_skip("no FMI 3.0 Reference-FMUs in %s/reference-fmus/fmi3", FMUC_SHARED_DIR);
+    for (size_t i = 0; i < n; i++) {
+        fmuc_result r;
+        fmuc_verdict v = run_file3(paths[i], &fmuc_check_api_stop_time, &r);
+        if (strstr(paths[i], "/Clocks.fmu")) {
+            cr_expect_eq(v, FMUC_VERDICT_NA, "%s", paths[i]);
+        } else if (strstr(paths[i], "/Resource.fmu") || strstr(paths[i], "/Stair.fmu")) {
+            cr_expect_eq(v, FMUC_VERDICT_PASS, "%s", paths[i]);
+            cr_expect(message_has(&r, "ModelExchange not probed", NULL), "%s", paths[i]);
+        } else {
+            cr_expect_eq(v, FMUC_VERDICT_FAIL, "%s", paths[i]);
+            cr_expect(message_has(&r, "ModelExchange: with stopTime", "was accepted"), "%s",
+                      paths[i]);
+        }
+        cr_expect(message_has(&r, "CoSimulation: fmi3DoStep", "returned fmi3Error") ||
+                      strstr(paths[i], "/Clocks.fmu"),
+                  "%s: CS refuses", paths[i]);
+        fmuc_result_clear(&r);
+    }
+}
