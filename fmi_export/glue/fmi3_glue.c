@@ -207,6 +207,13 @@ struct fmuc_m_ctx {
     double cs_next_event;
     fmi3IntermediateUpdateCallback cs_intermediate_update;
     double cs_defect_tev; /* FMUC_DEFECT_CS_EARLY_RETURN: the event it returned early before */
+    /* FMUC_M_CAP_EVAL_DISCRETE: fmi3EvaluateDiscreteStates ran the model's event_update at this
+     * instant (evaluated): its outcome, kept for the following fmi3UpdateDiscreteStates, and the
+     * data block before it (the previous values, restored when a set comes in between) */
+    int evaluated;
+    fmi2EventInfo eval_info;
+    fmi3Status eval_st;
+    void *eval_prev;
     /* Scheduled Execution: the importer's callbacks, the runtime state of each clock of the
      * model's clock table (same index), and the partitions running now */
     fmi3ClockUpdateCallback se_clock_update;
@@ -658,6 +665,7 @@ static void free_ctx(fmuc_m_ctx *c)
     if (c->data && c->desc->release)
         c->desc->release(c, c->data);
     free(c->data);
+    free(c->eval_prev);
     free(c->work);
     free(c->se_clocks);
     free(c->xi);
@@ -1014,6 +1022,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     c->tol_defined = 0;
     c->terminated = 0;
     c->cs_next_event_defined = 0; /* Event Mode announces it again */
+    c->evaluated = 0;
     c->dirty = 1;
     if (st > fmi3Warning)
         return done(c, st);
@@ -1172,6 +1181,17 @@ static double element_as_double(fmuc_m_type t, const void *values, size_t o)
 
 /* Validates every value first, so that a refused call (Error, or Discard for a value out of
  * [min, max]) leaves the FMU unchanged (§2.2.4: Discard keeps the state). */
+/* A value set after fmi3EvaluateDiscreteStates at the same instant: the discrete states are
+ * computed again from their previous values, so those come back. */
+static void unevaluate(fmuc_m_ctx *c)
+{
+    if (!c->evaluated)
+        return;
+    memcpy(c->data, c->eval_prev, c->desc->data_size ? c->desc->data_size : 1);
+    c->evaluated = 0;
+    c->dirty = 1;
+}
+
 static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
                              const fmi3ValueReference vr[], size_t nvr, const void *values,
                              size_t nValues)
@@ -1180,6 +1200,7 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
     fmi3Status pre = begin_values(instance, fn, t, vr, nvr, values != NULL, nValues, &c);
     if (!c)
         return pre;
+    unevaluate(c);
     size_t o = 0;
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
@@ -1938,6 +1959,7 @@ fmi3Status fmi3GetFMUState(fmi3Instance instance, fmi3FMUState *FMUState)
 fmi3Status fmi3SetFMUState(fmi3Instance instance, fmi3FMUState FMUState)
 {
     BEGIN(SetFMUState);
+    c->evaluated = 0; /* the state restored replaces what an evaluation computed */
     return done(c, (fmi3Status)fmuc_gc_state_set(FS_(c), FMUState));
 }
 
@@ -2065,11 +2087,40 @@ fmi3Status fmi3GetAdjointDerivative(fmi3Instance instance, const fmi3ValueRefere
 }
 
 /* --- discrete states ----------------------------------------------------------------------- */
+/* With FMUC_M_CAP_EVAL_DISCRETE (providesEvaluateDiscreteStates="true", §2.3.5): the discrete
+ * states are computed from their previous values (the model's event_update, which updates the
+ * data block in place) and the outcome is kept; the following fmi3UpdateDiscreteStates hands it
+ * out instead of running event_update a second time. A value set in between puts the previous
+ * values back (unevaluate), so the next evaluation starts from them again. */
 fmi3Status fmi3EvaluateDiscreteStates(fmi3Instance instance)
 {
     BEGIN(EvaluateDiscreteStates);
     /* providesEvaluateDiscreteStates="false": the call has no effect (§2.3.5) */
-    return fmi3OK;
+    if (!(c->desc->caps & FMUC_M_CAP_EVAL_DISCRETE) || c->evaluated)
+        return fmi3OK;
+#ifdef FMUC_DEFECT_EVALUATE_DISCRETE_NOOP
+    return fmi3OK; /* declares the flag, computes nothing: the outputs keep the previous values */
+#endif
+    size_t n = c->desc->data_size ? c->desc->data_size : 1;
+    if (!c->eval_prev && !(c->eval_prev = calloc(1, n))) {
+        glog(c, fmi2Error, "fmi3EvaluateDiscreteStates: out of memory");
+        return done(c, fmi3Error);
+    }
+    memcpy(c->eval_prev, c->data, n);
+    memset(&c->eval_info, 0, sizeof c->eval_info);
+    fmi3Status st = run_calc(c);
+    if (st <= fmi3Warning && c->desc->event_update) {
+        st = worst(st, st3(c->desc->event_update(c, c->data, &c->eval_info)));
+        c->dirty = 1;
+    }
+    if (st > fmi3Warning) {
+        memcpy(c->data, c->eval_prev, n);
+        c->dirty = 1;
+        return st == fmi3Discard ? st : done(c, st);
+    }
+    c->evaluated = 1;
+    c->eval_st = st;
+    return st;
 }
 
 fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discreteStatesNeedUpdate,
@@ -2088,7 +2139,11 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     fmi2EventInfo info;
     memset(&info, 0, sizeof info);
     fmi3Status st = run_calc(c);
-    if (st <= fmi3Warning && c->desc->event_update) {
+    if (c->evaluated) { /* fmi3EvaluateDiscreteStates computed them at this instant */
+        info = c->eval_info;
+        st = worst(st, c->eval_st);
+        c->evaluated = 0;
+    } else if (st <= fmi3Warning && c->desc->event_update) {
         st = worst(st, st3(c->desc->event_update(c, c->data, &info)));
         c->dirty = 1;
     }

@@ -163,6 +163,10 @@ typedef struct fmuc_m_alias {
  * input clock of the clock table); mdgen refuses it for FMI 2.0. An SE-only model (neither
  * FMUC_M_CAP_ME nor FMUC_M_CAP_CS) gets no ModelExchange / CoSimulation element. */
 #define FMUC_M_CAP_SE 0x200u
+/* FMI 3.0 ME and CS: providesEvaluateDiscreteStates; fmi3EvaluateDiscreteStates runs the model's
+ * event_update on the previous values and the following fmi3UpdateDiscreteStates hands its outcome
+ * out (fmi3_glue.c); other versions ignore it */
+#define FMUC_M_CAP_EVAL_DISCRETE 0x400u
 
 /* fmuc_m_desc.experiment.flags */
 #define FMUC_M_EXP_START 0x1u

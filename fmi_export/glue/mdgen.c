@@ -640,6 +640,8 @@ static void write_iface3(FILE *f, const fmuc_m_desc *d, int kind)
     fmuc_mdx_attr(f, "providesAdjointDerivatives", (d->caps & FMUC_M_CAP_DIR_DERIV) ? "true" : "false");
     /* the FMI 3.0 glue serves the declared dependencies per element (whole variables) */
     fmuc_mdx_attr(f, "providesPerElementDependencies", "true");
+    if (kind != 2 && (d->caps & FMUC_M_CAP_EVAL_DISCRETE))
+        fmuc_mdx_attr(f, "providesEvaluateDiscreteStates", "true");
     if (kind == 0)
         fmuc_mdx_attr(f, "needsCompletedIntegratorStep",
              d->step_completed && !(d->caps & FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED) ? "true"

@@ -718,6 +718,13 @@ fmuc_inst *fmuc_inst_instantiate_cs3(fmuc_worker_ctx *ctx, const fmuc_inst_cs3_o
     return fmuc_inst_instantiate_ex(ctx, FMUC_IFACE_CS, &a);
 }
 
+fmuc_status fmuc_inst_evaluate_discrete_states(fmuc_inst *in)
+{
+    if (!in->ops->evaluate_discrete_states)
+        return FMUC_STATUS_NOT_PROVIDED;
+    return in->ops->evaluate_discrete_states(in);
+}
+
 fmuc_status fmuc_inst_enter_step_mode(fmuc_inst *in)
 {
     if (!in->ops->enter_step_mode)

@@ -373,6 +373,7 @@ SIMPLE_(terminate, fmi3Terminate)
 SIMPLE_(reset, fmi3Reset)
 SIMPLE_(enter_event_mode, fmi3EnterEventMode)
 SIMPLE_(enter_continuous_time_mode, fmi3EnterContinuousTimeMode)
+SIMPLE_(evaluate_discrete_states, fmi3EvaluateDiscreteStates)
 
 /* ---- values ------------------------------------------------------------------------------- */
 
@@ -1054,6 +1055,7 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .get_number_of_variable_dependencies = get_number_of_variable_dependencies,
     .get_variable_dependencies = get_variable_dependencies,
     .enter_step_mode = enter_step_mode,
+    .evaluate_discrete_states = evaluate_discrete_states,
     .intermediate_log = intermediate_log,
     .enter_configuration_mode = enter_configuration_mode,
     .exit_configuration_mode = exit_configuration_mode,

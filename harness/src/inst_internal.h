@@ -114,6 +114,8 @@ typedef struct fmuc_inst_ops {
     /* FMI 3.0 Co-Simulation (NULL: not in the version): fmi3EnterStepMode, and the log of the
      * intermediateUpdate callback */
     fmuc_status (*enter_step_mode)(fmuc_inst *in);
+    /* FMI 3.0 ME and CS Event Mode: fmi3EvaluateDiscreteStates (NULL: not in the version) */
+    fmuc_status (*evaluate_discrete_states)(fmuc_inst *in);
     size_t (*intermediate_log)(const fmuc_inst *in, const fmuc_inst_iu_call **calls,
                                size_t *nkept);
     /* Configuration / Reconfiguration Mode (3.0 fmi3EnterConfigurationMode /

@@ -1904,3 +1904,30 @@ Test(fmi3_dynamic, stop_time_on_the_reference_fmus, .timeout = 600)
         fmuc_result_clear(&r);
     }
 }
+
+/* ------------------------------------------- api-evaluate-discrete-states (FMI 3.0.2 §2.3.5) */
+
+/* Stair 3.0 declares providesEvaluateDiscreteStates: at the instant after initialization and at
+ * its time events the outputs after fmi3EvaluateDiscreteStates equal those after the update, in
+ * both interfaces (CS with eventModeUsed). The fixture declares the flag and computes nothing: the
+ * counter read after the evaluation is the previous one (fail, ME). BouncingBall declares no
+ * flag: not applicable. */
+Test(fmi3_dynamic, evaluate_discrete_states_stair_and_fixture, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/Stair", &fmuc_check_api_evaluate_discrete_states, &r),
+                 FMUC_VERDICT_PASS);
+    cr_expect(message_has(&r, "ModelExchange: 4 instant(s)", "4 compared"));
+    cr_expect(message_has(&r, "CoSimulation: 4 instant(s)", "4 compared"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-evaluate-discrete-states",
+                            &fmuc_check_api_evaluate_discrete_states, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: at t=1 output 'counter' (vr 1)",
+                          "after fmi3EvaluateDiscreteStates but"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_api_evaluate_discrete_states, &r),
+                 FMUC_VERDICT_NA);
+    cr_expect(message_has(&r, "providesEvaluateDiscreteStates", NULL));
+    fmuc_result_clear(&r);
+}

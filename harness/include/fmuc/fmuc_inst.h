@@ -458,6 +458,11 @@ typedef struct fmuc_inst_cs3_options {
  *  NULL. */
 fmuc_inst *fmuc_inst_instantiate_cs3(fmuc_worker_ctx *ctx, const fmuc_inst_cs3_options *o);
 
+/** FMI 3.0 Model Exchange and Co-Simulation, in Event Mode: fmi3EvaluateDiscreteStates (§2.3.5,
+ *  with providesEvaluateDiscreteStates: the discrete states computed from their previous values);
+ *  NOT_PROVIDED in FMI 1.0 and 2.0 and when the library lacks the function. */
+fmuc_status fmuc_inst_evaluate_discrete_states(fmuc_inst *in);
+
 /** FMI 3.0 Co-Simulation Event Mode -> Step Mode (fmi3EnterStepMode); NOT_PROVIDED elsewhere.
  *  (Step Mode -> Event Mode is fmuc_inst_enter_event_mode.) */
 fmuc_status fmuc_inst_enter_step_mode(fmuc_inst *in);

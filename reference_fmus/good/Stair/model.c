@@ -95,7 +95,8 @@ const fmuc_m_desc fmuc_model = {
     .description = "Integer stair with time events every second and its integral",
     .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
-            FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED | FMUC_M_CAP_CS_EVENT_MODE,
+            FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED | FMUC_M_CAP_CS_EVENT_MODE |
+            FMUC_M_CAP_EVAL_DISCRETE,
     .vars = vars,
     .nvars = sizeof vars / sizeof vars[0],
     .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
