@@ -99,6 +99,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             double tn = k == NBEFORE - 1 ? job->stop : job->t0 + (k + 1) * job->h;
             fmuc_worker_phase(ctx, "step %d up to stopTime", k + 1);
             fmuc_inst_step_info info;
+            memset(&info, 0, sizeof info);
             fmuc_status st = fmuc_drive_do_step(in, t, tn - t, 0, &info, NULL);
             last = st;
             if (!fmuc_status_ok(st) || info.terminate_simulation || info.early_return) {
