@@ -1876,7 +1876,8 @@ Test(fmi3_dynamic, stop_time_refused_by_the_glue_accepted_by_the_fixture, .timeo
 }
 
 /* The Reference-FMUs 3.0 refuse a step past stopTime in Co-Simulation; their Model Exchange
- * interfaces with something to evaluate accept the time and evaluate there (fail); Clocks
+ * interfaces with something to evaluate accept the time and evaluate there (warn: derived for
+ * ME, the sentence names no Model Exchange call); Clocks
  * declares Scheduled Execution only (the runner makes it not applicable; run directly, no
  * interface is probed). */
 Test(fmi3_dynamic, stop_time_on_the_reference_fmus, .timeout = 600)
@@ -1894,7 +1895,7 @@ Test(fmi3_dynamic, stop_time_on_the_reference_fmus, .timeout = 600)
             cr_expect_eq(v, FMUC_VERDICT_PASS, "%s", paths[i]);
             cr_expect(message_has(&r, "ModelExchange not probed", NULL), "%s", paths[i]);
         } else {
-            cr_expect_eq(v, FMUC_VERDICT_FAIL, "%s", paths[i]);
+            cr_expect_eq(v, FMUC_VERDICT_WARN, "%s", paths[i]);
             cr_expect(message_has(&r, "ModelExchange: with stopTime", "was accepted"), "%s",
                       paths[i]);
         }
@@ -1910,8 +1911,8 @@ Test(fmi3_dynamic, stop_time_on_the_reference_fmus, .timeout = 600)
 /* Stair 3.0 declares providesEvaluateDiscreteStates: at the instant after initialization and at
  * its time events the outputs after fmi3EvaluateDiscreteStates equal those after the update, in
  * both interfaces (CS with eventModeUsed). The fixture declares the flag and computes nothing: the
- * counter read after the evaluation is the previous one (fail, ME). BouncingBall declares no
- * flag: not applicable. */
+ * counter read after the evaluation is the previous one (warn, ME). BouncingBall declares no
+ * flag: not applicable. The comparison is derived from §2.3.5 (warn). */
 Test(fmi3_dynamic, evaluate_discrete_states_stair_and_fixture, .timeout = 300)
 {
     fmuc_result r;
@@ -1922,7 +1923,7 @@ Test(fmi3_dynamic, evaluate_discrete_states_stair_and_fixture, .timeout = 300)
     fmuc_result_clear(&r);
     cr_expect_eq(run_built3("broken/api-evaluate-discrete-states",
                             &fmuc_check_api_evaluate_discrete_states, &r),
-                 FMUC_VERDICT_FAIL);
+                 FMUC_VERDICT_WARN);
     cr_expect(message_has(&r, "ModelExchange: at t=1 output 'counter' (vr 1)",
                           "after fmi3EvaluateDiscreteStates but"));
     fmuc_result_clear(&r);
