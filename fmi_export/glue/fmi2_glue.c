@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef FMUC_DEFECT_PROCESS_GLOBALS
+#include <locale.h>
+#include <signal.h>
+#include <sys/stat.h>
+#endif
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
     defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
@@ -814,6 +819,12 @@ fmi2Status fmi2EnterInitializationMode(fmi2Component comp)
 fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
 {
     BEGIN(ExitInitializationMode);
+#ifdef FMUC_DEFECT_PROCESS_GLOBALS
+    /* process-wide settings changed for good: locale, umask, a signal disposition */
+    setlocale(LC_ALL, "C.UTF-8");
+    umask(077);
+    signal(SIGPIPE, SIG_IGN);
+#endif
     fmi2Status st = fmi2OK;
     c->dirty = 1;
     st = run_calc(c); /* initial equations see the final init-mode values */
