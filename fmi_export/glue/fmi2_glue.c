@@ -3,12 +3,18 @@
  * state and serialization with a checked header (§2.1.8), CS fixed-step RK4 when the model has
  * no do_step. The model is reached only through fmuc_model.h. Deliberate defects for fixture
  * FMUs are compiled in with -DFMUC_DEFECT_* (see README.md); each is one #ifdef. */
+#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef FMUC_DEFECT_PROCESS_GLOBALS
+#include <locale.h>
+#include <signal.h>
+#include <sys/stat.h>
+#endif
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
     defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
@@ -813,6 +819,12 @@ fmi2Status fmi2EnterInitializationMode(fmi2Component comp)
 fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
 {
     BEGIN(ExitInitializationMode);
+#ifdef FMUC_DEFECT_PROCESS_GLOBALS
+    /* process-wide settings changed for good: locale, umask, a signal disposition */
+    setlocale(LC_ALL, "C.UTF-8");
+    umask(077);
+    signal(SIGPIPE, SIG_IGN);
+#endif
     fmi2Status st = fmi2OK;
     c->dirty = 1;
     st = run_calc(c); /* initial equations see the final init-mode values */
@@ -1472,6 +1484,18 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
 {
     BEGIN(DoStep);
     (void)noSetFMUStatePriorToCurrentPoint;
+#ifdef FMUC_DEFECT_DOSTEP_FPU_CONTROL
+#if defined(__x86_64__) || defined(__i386__)
+    { /* the x87 precision control set to double (53 bits) for the step and never restored */
+        unsigned short cw;
+        __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+        cw = (unsigned short)((cw & ~0x0300u) | 0x0200u);
+        __asm__ __volatile__("fldcw %0" : : "m"(cw));
+    }
+#else
+    fesetround(FE_TOWARDZERO); /* switched for the step and never restored */
+#endif
+#endif
     double tc = currentCommunicationPoint, h = communicationStepSize;
     if (!isfinite(h) || !(h > 0.0)) {
         glog(c, fmi2Error, "fmi2DoStep: communicationStepSize %.17g must be > 0", h);

@@ -12,6 +12,7 @@
  * with nValues = the sum of the element counts (arrays: fmuc_m_var.dim, §2.2.7.1); FMU state and
  * serialization use a checked blob (§2.2.7.4). Memory: the FMU allocates itself (FMI 3.0 has no
  * memory callbacks); models reach calloc/free through fmuc_m_alloc/fmuc_m_free. */
+#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -764,6 +765,12 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
     memcpy(c->token, token, sizeof token);
     c->env = env;
     c->log = logMessage;
+#ifdef FMUC_DEFECT_LOG_MESSAGE_NULL_CRASH
+    { /* "checks" the logger by reading through it: a NULL logMessage crashes */
+        volatile unsigned char first = *(const volatile unsigned char *)(const void *)logMessage;
+        (void)first;
+    }
+#endif
     c->iface = iface;
     /* fmi2Type has no Scheduled Execution: SE instances report fmi2CoSimulation (fmuc_model.h) */
     c->type = iface == FMUC_FMI3_IFACE_ME ? fmi2ModelExchange : fmi2CoSimulation;
@@ -2459,6 +2466,18 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
 {
     BEGIN(DoStep);
     (void)noSetFMUStatePriorToCurrentPoint;
+#ifdef FMUC_DEFECT_DOSTEP_FPU_CONTROL
+#if defined(__x86_64__) || defined(__i386__)
+    { /* the x87 precision control set to double (53 bits) for the step and never restored */
+        unsigned short cw;
+        __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+        cw = (unsigned short)((cw & ~0x0300u) | 0x0200u);
+        __asm__ __volatile__("fldcw %0" : : "m"(cw));
+    }
+#else
+    fesetround(FE_TOWARDZERO); /* switched for the step and never restored */
+#endif
+#endif
     REQUIRE_PTR(eventHandlingNeeded, DoStep);
     REQUIRE_PTR(terminateSimulation, DoStep);
     REQUIRE_PTR(earlyReturn, DoStep);

@@ -274,6 +274,9 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
         if (w > 0 && (size_t)w < sizeof p->resource_path)
             res = p->resource_path;
     }
+    if (a->resource_path_null)
+        res = NULL;
+    fmi3LogMessageCallback log = a->log_message_null ? NULL : fmuc_callbacks__fmi3_log;
     if ((in->iface == FMUC_IFACE_CS && !L->fmi3InstantiateCoSimulation) ||
         (in->iface == FMUC_IFACE_SE && !L->fmi3InstantiateScheduledExecution) ||
         (in->iface == FMUC_IFACE_ME && !L->fmi3InstantiateModelExchange)) {
@@ -299,19 +302,19 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     if (in->iface == FMUC_IFACE_SE)
         c = L->fmi3InstantiateScheduledExecution(a->name, token, res, a->visible != 0,
                                                  a->logging_on != 0, (fmi3InstanceEnvironment)ctx,
-                                                 fmuc_callbacks__fmi3_log, clock_update,
+                                                 log, clock_update,
                                                  lock_preemption, unlock_preemption);
     else if (in->iface == FMUC_IFACE_CS)
         c = L->fmi3InstantiateCoSimulation(a->name, token, res, a->visible != 0,
                                            a->logging_on != 0, a->cs_event_mode_used != 0,
                                            a->cs_early_return_allowed != 0, NULL, 0,
                                            (fmi3InstanceEnvironment)ctx,
-                                           fmuc_callbacks__fmi3_log,
+                                           log,
                                            p->iu_on ? intermediate_update : NULL);
     else
         c = L->fmi3InstantiateModelExchange(a->name, token, res, a->visible != 0,
                                             a->logging_on != 0, (fmi3InstanceEnvironment)ctx,
-                                            fmuc_callbacks__fmi3_log);
+                                            log);
     fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!c && ctx->iu_last == p)
         ctx->iu_last = NULL; /* the handle and its log go */

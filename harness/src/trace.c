@@ -44,8 +44,11 @@ fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, unsigned fn)
 {
     fmuc_w_shared *sh = ctx->sh;
     uint64_t seq = sh->ncalls;
-    fmuc_w_call *e = slot(sh, seq);
+    fmuc_w_call *e;
 
+    if (ctx->pwatch)
+        fmuc_pstate__before_begin(ctx); /* before the slot of the call watched may be reused */
+    e = slot(sh, seq);
     fold_previous(sh, seq);
     e->state = FMUC_W_CALL_EMPTY;
     e->seq = seq;
@@ -64,6 +67,8 @@ void fmuc_trace__go(fmuc_worker_ctx *ctx, fmuc_w_call *e)
     __atomic_store_n(&e->state, FMUC_W_CALL_RUNNING, __ATOMIC_RELEASE);
     __atomic_store_n(&ctx->sh->ncalls, e->seq + 1, __ATOMIC_RELEASE);
     fmuc_worker__before_call(ctx, e); /* a call that hung before is not made again */
+    if (ctx->pwatch)
+        fmuc_pstate__before_call(ctx, e);
     e->t0_ns = mono_ns(); /* last: recording the arguments is harness time */
 }
 

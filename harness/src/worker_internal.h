@@ -181,8 +181,16 @@ struct fmuc_worker_ctx {
      * (se_active), and the last one made (se_last: a clockUpdate outside any activation is
      * logged there) */
     void *se_active, *se_last;
+    /* procstate.c: the process state watch (fmuc_inst_watch_process_state), NULL when off */
+    struct fmuc_w_pwatch *pwatch;
 };
 
+/* procstate.c */
+/** Worker, at the start of fmuc_trace__begin: compare the process state after the call watched
+ *  last (if any) with the state before it. */
+void fmuc_pstate__before_begin(fmuc_worker_ctx *ctx);
+/** Worker, in fmuc_trace__go: take the process state before call e (when watching). */
+void fmuc_pstate__before_call(fmuc_worker_ctx *ctx, fmuc_w_call *e);
 /* trace.c */
 /** Worker: take the next trace slot for function fn (FMUC_W_FN_*) and clear its arguments; fill
  *  them (fmuc_trace__vrs, e->d, ...) and then publish the call with fmuc_trace__go right before

@@ -170,6 +170,10 @@ typedef struct fmuc_inst_args {
     int cs_event_mode_used;
     int cs_early_return_allowed;
     int cs_intermediate_update;
+    /* FMI 3.0 only (0 after args_init; ignored elsewhere): pass NULL as logMessage, as
+     * resourcePath (api-null-arguments: both are NULLs the text defines, §2.3.1) */
+    int log_message_null;
+    int resource_path_null;
 } fmuc_inst_args;
 void fmuc_inst_args_init(fmuc_inst_args *a);
 
@@ -556,5 +560,31 @@ size_t fmuc_inst_se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, 
                         fmuc_inst_se_counts *counts);
 /** Forget the log entries (not the counts). */
 void fmuc_inst_se_log_clear(fmuc_inst *in);
+
+/* ---------------------------------------------------------------------------------------------
+ * Process state (api-process-state; FMI 3.0.2 §2.2.1, FMI 2.0.4 §2.1)
+ * ------------------------------------------------------------------------------------------- */
+
+#define FMUC_INST_PS_KEPT 16
+/** One change of the process state an FMI call left behind. */
+typedef struct fmuc_inst_ps_change {
+    char call[240];  /* the call as traced: "fmi3DoStep(...)" */
+    char what[640];  /* "the MXCSR rounding mode at 'toward zero' (was 'nearest')" */
+    int fn_version;  /* the call's FMI version (1, 2, 3) */
+    int suspended;   /* the change was seen when the FMU called back into the harness */
+} fmuc_inst_ps_change;
+
+/** Watch (on=1) or stop watching (on=0) the process state around every traced FMI call made
+ *  from now on in this worker: the floating-point control registers (MXCSR and the x87 control
+ *  word on x86), the locale of the FMU's C library (setlocale LC_ALL, uselocale), the working
+ *  directory, the umask, the dispositions of the usual signals and the signal mask. The state is
+ *  taken right before each call and compared after it (when the next call begins or the changes
+ *  are read); a change is recorded and undone. Library loads are not watched. 0, or -1 when out
+ *  of memory. Stopping forgets the changes. */
+int fmuc_inst_watch_process_state(fmuc_worker_ctx *ctx, int on);
+/** The changes recorded since watching began (the first FMUC_INST_PS_KEPT, at most max of them
+ *  copied to out); returns how many were recorded in all. */
+size_t fmuc_inst_process_state_changes(fmuc_worker_ctx *ctx, fmuc_inst_ps_change *out,
+                                       size_t max);
 
 #endif
