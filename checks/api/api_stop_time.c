@@ -228,14 +228,17 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             char why[200];
             if (meu_model_build(md, &m) < 0) {
                 fmuc_result_note(res, "ModelExchange not probed: %s", m.why);
+                meu_model_free(&m);
                 continue;
             }
-            if (fmuc_check_dynamic_counts_ok(m.ni, m.nx, why, sizeof why) < 0) {
+            int counts = fmuc_check_dynamic_counts_ok(m.ni, m.nx, why, sizeof why);
+            job.nx = m.nx;
+            job.nz = m.ni;
+            meu_model_free(&m); /* only the counts are needed */
+            if (counts < 0) {
                 fmuc_result_note(res, "ModelExchange not probed: %s", why);
                 continue;
             }
-            job.nx = m.nx;
-            job.nz = m.ni;
         }
         fmuc_worker_outcome o;
         int died = 0;

@@ -152,13 +152,17 @@ Test(badinput_binary, b17_fmu_locale_and_fp_mode_do_not_reach_the_report, .timeo
     char p[700];
     make_bi_fmu(&e, "locale", p, sizeof p);
     fmuc_test_run r;
-    cJSON *rep = bi_check(&e, p, allow, 0, &r);
+    /* the FMU leaves its locale and rounding mode behind: api-process-state fails (FMI 2.0.4
+     * §2.1, C-03), the only failure, so the exit is 1 */
+    cJSON *rep = bi_check(&e, p, allow, 1, &r);
     unsetenv("LOCPATH");
     unsetenv("FMUC_BI_LOCALE_OK");
     if (access(marker, F_OK) != 0)
         cr_log_warn("b17: the FMU's setlocale(de_DE) did not take effect; the case is weaker");
     cr_expect(rep, "report.json parses (numbers with '.')");
     cr_expect_str_eq(bi_status(rep), "complete", "%s", r.out);
+    cr_expect_str_eq(bi_verdict(rep, "api-process-state"), "fail",
+                     "the rounding mode and locale left behind are named");
     /* a decimal comma anywhere in a number would have made report.json unparseable above */
     cr_expect(!some_check_says(rep, "error", "reply"), "the worker reply survived the FMU's locale");
     cJSON_Delete(rep);
