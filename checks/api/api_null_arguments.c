@@ -106,6 +106,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (!in) {
         /* refused: is it the NULL? the same instantiation with the argument given */
         a.log_message_null = a.resource_path_null = 0;
+        a.name = "fmucheck-null-arguments-baseline"; /* its log is not the probe's */
         fmuc_worker_phase(ctx, "baseline");
         in = fmuc_inst_instantiate_ex(ctx, t, &a);
         cJSON_AddBoolToObject(reply, in ? "instantiate_null" : "baseline_null", 1);
@@ -127,6 +128,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (bs && st != FMUC_STATUS_FATAL) {
         /* a call failed: is it the NULL? the same life cycle with the argument given */
         a.log_message_null = a.resource_path_null = 0;
+        a.name = "fmucheck-null-arguments-baseline";
         fmuc_worker_phase(ctx, "baseline");
         cJSON *base = cJSON_CreateObject();
         in = base ? fmuc_inst_instantiate_ex(ctx, t, &a) : NULL;

@@ -5,7 +5,12 @@
  * each traced FMI call (fmuc_trace__go) and compared when the next traced call begins, which is
  * after the call returned or, for a call suspended in a callback (FMI 3.0 clockUpdate), when the
  * FMU called back, or when the findings are read. A change is recorded with the call's trace
- * text and undone, so that the next call starts from the harness's state again. */
+ * text. The floating-point control, the locale, the working directory and the umask are then
+ * undone, so that the next call starts from the harness's state again and a change the FMU makes
+ * in every call is seen in every call; signal dispositions and the signal mask are only
+ * recorded: a runtime embedded in the FMU (a JVM, Python) may need the handlers it installed,
+ * and putting them back could crash a later call and lose the findings. The state before each
+ * call is taken anew, so a kept change is reported once, at the call that made it. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -76,6 +81,30 @@ static void resolve(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
     }
 }
 
+/* The umask without changing it (a write-and-restore would race with the FMU's own threads):
+ * the Umask line of /proc/self/status (Linux 4.7 and later), else umask() twice. */
+static mode_t read_umask(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[256];
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "Umask:", 6) == 0) {
+                char *end = NULL;
+                unsigned long v = strtoul(line + 6, &end, 8);
+                if (end != line + 6 && v <= 07777) {
+                    fclose(f);
+                    return (mode_t)v;
+                }
+            }
+        }
+        fclose(f);
+    }
+    mode_t m = umask(022);
+    umask(m);
+    return m;
+}
+
 static void take(const struct fmuc_w_pwatch *w, pstate *p)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -97,8 +126,7 @@ static void take(const struct fmuc_w_pwatch *w, pstate *p)
     p->cwd_ok = getcwd(p->cwd, sizeof p->cwd) != NULL;
     if (!p->cwd_ok)
         p->cwd[0] = '\0';
-    p->umask = umask(022);
-    umask(p->umask);
+    p->umask = read_umask();
     sigprocmask(SIG_BLOCK, NULL, &p->mask);
     for (size_t i = 0; i < NWATCHED; i++)
         if (sigaction(watched_signals[i], NULL, &p->sa[i]) != 0)
@@ -224,7 +252,6 @@ static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
                    name ? name : "?");
         else
             record(ctx, w, "the disposition of SIG%s at %s (was %s)", name ? name : "?", ta, tb);
-        sigaction(watched_signals[i], sb, NULL);
     }
     for (int s = 1; s < NSIG; s++) {
         int ia = sigismember(&a->mask, s), ib = sigismember(&b->mask, s);
@@ -233,7 +260,6 @@ static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
         const char *name = sigabbrev_np(s);
         record(ctx, w, "the thread's signal mask with SIG%s %s (was %s)",
                name ? name : "?", ia ? "blocked" : "unblocked", ib ? "blocked" : "unblocked");
-        sigprocmask(SIG_SETMASK, &b->mask, NULL);
         break;
     }
 }

@@ -1,8 +1,10 @@
 /* The instance layer's process-state watch (harness/src/procstate.c, fmuc_inst.h
  * fmuc_inst_watch_process_state): the changes an FMI call leaves behind are named with the call
- * and undone; a well-behaved FMU leaves none; without the watch nothing is recorded. */
+ * and undone (signal dispositions only recorded); a well-behaved FMU leaves none; without the
+ * watch nothing is recorded and the fixture's umask stays. */
 #include <criterion/criterion.h>
 
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -73,6 +75,10 @@ static int life(fmuc_worker_ctx *ctx, void *payload)
     mode_t after = umask(022);
     umask(after);
     cJSON_AddBoolToObject(reply, "umask_kept", after == before);
+    struct sigaction pipe_sa;
+    cJSON_AddBoolToObject(reply, "sigpipe_ignored",
+                          sigaction(SIGPIPE, NULL, &pipe_sa) == 0 && !(pipe_sa.sa_flags & SA_SIGINFO) &&
+                              pipe_sa.sa_handler == SIG_IGN);
     fmuc_inst_watch_process_state(ctx, 0);
     return 0;
 }
@@ -106,6 +112,9 @@ Test(procstate, changes_are_named_with_their_call_and_undone, .init = NULL, .fin
     cr_assert(has_change(arr, "fmi2ExitInitializationMode", "SIGPIPE at ignored"));
     cr_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o.reply, "umask_kept")),
               "the umask change was not undone");
+    /* signal dispositions are recorded, not undone (an embedded runtime may need its handlers) */
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o.reply, "sigpipe_ignored")),
+              "the FMU's SIGPIPE disposition was put back");
     fmuc_worker_outcome_free(&o);
 }
 
@@ -117,6 +126,9 @@ Test(procstate, nothing_without_the_watch, .init = NULL, .fini = close_fmu)
     run(life, &watch, &o);
     cr_assert_eq(o.fn_status, 0);
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o.reply, "changes")), 0);
+    /* without the watch the FMU's umask stays: the watch is what undoes it */
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o.reply, "umask_kept")),
+              "the fixture did not change the umask");
     fmuc_worker_outcome_free(&o);
 }
 
