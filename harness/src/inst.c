@@ -815,6 +815,43 @@ fmuc_status fmuc_inst_get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t
     return st;
 }
 
+fmuc_status fmuc_inst_get_interval_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                            uint64_t *counters, uint64_t *resolutions,
+                                            int *qualifiers)
+{
+    if (!in->ops->get_interval_fraction)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv;
+    guard_out gc, gr, gq;
+    const fmuc_vr *v = gin_begin(&gv, vr, n, sizeof *vr);
+    uint64_t *c = fmuc_inst__gout_begin(&gc, counters, n, sizeof *counters);
+    uint64_t *r = fmuc_inst__gout_begin(&gr, resolutions, n, sizeof *resolutions);
+    int *q = fmuc_inst__gout_begin(&gq, qualifiers, n, sizeof *qualifiers);
+    fmuc_status st = in->ops->get_interval_fraction(in, v, n, c, r, q);
+    fmuc_inst__gout_end(in, &gc, "counters");
+    fmuc_inst__gout_end(in, &gr, "resolutions");
+    fmuc_inst__gout_end(in, &gq, "qualifiers");
+    gin_end(in, &gv, "valueReferences");
+    return st;
+}
+
+fmuc_status fmuc_inst_get_shift_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                         uint64_t *counters, uint64_t *resolutions)
+{
+    if (!in->ops->get_shift_fraction)
+        return FMUC_STATUS_NOT_PROVIDED;
+    guard_in gv;
+    guard_out gc, gr;
+    const fmuc_vr *v = gin_begin(&gv, vr, n, sizeof *vr);
+    uint64_t *c = fmuc_inst__gout_begin(&gc, counters, n, sizeof *counters);
+    uint64_t *r = fmuc_inst__gout_begin(&gr, resolutions, n, sizeof *resolutions);
+    fmuc_status st = in->ops->get_shift_fraction(in, v, n, c, r);
+    fmuc_inst__gout_end(in, &gc, "counters");
+    fmuc_inst__gout_end(in, &gr, "resolutions");
+    gin_end(in, &gv, "valueReferences");
+    return st;
+}
+
 size_t fmuc_inst_se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
                         fmuc_inst_se_counts *counts)
 {

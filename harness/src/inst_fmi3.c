@@ -986,6 +986,38 @@ static fmuc_status get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,
           L_->fmi3GetShiftDecimal(I_(in), VR_(vr), n, shifts));
 }
 
+static fmuc_status raw_get_interval_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                             uint64_t *c, uint64_t *r, fmi3IntervalQualifier *q)
+{
+    CALL_(in, fmi3GetIntervalFraction, (fmuc_trace__vrs(e_, 0, TVR_(vr), n), e_->n[1] = n),
+          L_->fmi3GetIntervalFraction(I_(in), VR_(vr), n, c, r, q));
+}
+
+static fmuc_status get_interval_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n, uint64_t *c,
+                                         uint64_t *r, int *qualifiers)
+{
+    fmi3IntervalQualifier one = fmi3IntervalUnchanged,
+                          *q = !qualifiers ? NULL : n <= 1 ? &one : calloc(n, sizeof *q);
+    if (qualifiers && n > 1 && !q)
+        return FMUC_STATUS_ERROR;
+    fmuc_inst__gout g; /* the FMU fills our qualifier copy: guarded like the caller's array */
+    fmi3IntervalQualifier *qb = fmuc_inst__gout_begin(&g, q, q ? n : 0, sizeof *q);
+    fmuc_status st = raw_get_interval_fraction(in, vr, n, c, r, qb);
+    fmuc_inst__gout_end(in, &g, "qualifiers");
+    for (size_t i = 0; q && i < n; i++)
+        qualifiers[i] = (int)q[i];
+    if (q != &one)
+        free(q);
+    return st;
+}
+
+static fmuc_status get_shift_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n, uint64_t *c,
+                                      uint64_t *r)
+{
+    CALL_(in, fmi3GetShiftFraction, (fmuc_trace__vrs(e_, 0, TVR_(vr), n), e_->n[1] = n),
+          L_->fmi3GetShiftFraction(I_(in), VR_(vr), n, c, r));
+}
+
 static size_t se_log(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
                      fmuc_inst_se_counts *counts)
 {
@@ -1068,6 +1100,8 @@ const fmuc_inst_ops fmuc_inst__fmi3_ops = {
     .activate_model_partition = activate_model_partition,
     .get_interval_decimal = get_interval_decimal,
     .get_shift_decimal = get_shift_decimal,
+    .get_interval_fraction = get_interval_fraction,
+    .get_shift_fraction = get_shift_fraction,
     .se_log = se_log,
     .se_log_clear = se_log_clear,
 };

@@ -132,6 +132,11 @@ typedef struct fmuc_inst_ops {
     fmuc_status (*get_interval_decimal)(fmuc_inst *in, const fmuc_vr *vr, size_t n,
                                         double *intervals, int *qualifiers);
     fmuc_status (*get_shift_decimal)(fmuc_inst *in, const fmuc_vr *vr, size_t n, double *shifts);
+    fmuc_status (*get_interval_fraction)(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                         uint64_t *counters, uint64_t *resolutions,
+                                         int *qualifiers);
+    fmuc_status (*get_shift_fraction)(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                      uint64_t *counters, uint64_t *resolutions);
     size_t (*se_log)(const fmuc_inst *in, const fmuc_inst_cu_event **events, size_t *nkept,
                      fmuc_inst_se_counts *counts);
     void (*se_log_clear)(fmuc_inst *in);

@@ -62,6 +62,12 @@ static int session_inst(fmuc_worker_ctx *ctx, void *payload)
     size_t nd = 0;
     cJSON_AddNumberToObject(reply, "deps", fmuc_inst_get_number_of_variable_dependencies(in, vr,
                                                                                          &nd));
+    /* nor clock intervals and shifts as fractions (FMI 3.0 only) */
+    uint64_t cnt = 0, res = 0;
+    int q = 0;
+    cJSON_AddNumberToObject(reply, "ivfrac",
+                            fmuc_inst_get_interval_fraction(in, &vr, 1, &cnt, &res, &q));
+    cJSON_AddNumberToObject(reply, "shfrac", fmuc_inst_get_shift_fraction(in, &vr, 1, &cnt, &res));
     fmuc_inst_terminate(in);
     fmuc_inst_free(in);
     return 0;
@@ -132,6 +138,8 @@ Test(inst, fmi2_calls_are_traced_as_the_wrappers_trace_them, .init = open_smd, .
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "f32")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "adj")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert_eq(cJSON_GetObjectItem(a.reply, "deps")->valueint, FMUC_STATUS_NOT_PROVIDED);
+    cr_assert_eq(cJSON_GetObjectItem(a.reply, "ivfrac")->valueint, FMUC_STATUS_NOT_PROVIDED);
+    cr_assert_eq(cJSON_GetObjectItem(a.reply, "shfrac")->valueint, FMUC_STATUS_NOT_PROVIDED);
     cr_assert(strstr(ta, "fmi2DoStep") != NULL, "%s", ta);
     free(ta);
     free(tb);

@@ -129,6 +129,12 @@ static int session_cs(fmuc_worker_ctx *ctx, void *payload)
                                                                              &missing));
     cJSON_AddNumberToObject(reply, "has_dostep", fmuc_inst_lib_has(ctx, FMUC_IFACE_CS, "fmi3DoStep"));
     cJSON_AddNumberToObject(reply, "has_fmi2", fmuc_inst_lib_has(ctx, FMUC_IFACE_CS, "fmi2DoStep"));
+    /* the fraction getters reach the FMU and are traced (h is no clock: the FMU refuses) */
+    uint64_t cnt = 0, res = 0;
+    int q = 0;
+    cJSON_AddNumberToObject(reply, "ivfrac",
+                            fmuc_inst_get_interval_fraction(in, &h, 1, &cnt, &res, &q));
+    cJSON_AddNumberToObject(reply, "shfrac", fmuc_inst_get_shift_fraction(in, &h, 1, &cnt, &res));
     fmuc_inst_terminate(in);
     fmuc_inst_free(in);
     return 0;
@@ -157,6 +163,10 @@ Test(inst_fmi3, cs_steps_through_the_fmi3_functions, .init = open_bb, .fini = cl
     cr_assert(traced(&o, "fmi3FreeInstance(instance)", "returned"));
     cr_assert_not(traced(&o, "fmi2", NULL));
     cr_assert_not(traced(&o, "fmi3CancelStep", NULL));
+    cr_assert_eq(num(&o, "ivfrac"), FMUC_STATUS_ERROR);
+    cr_assert_eq(num(&o, "shfrac"), FMUC_STATUS_ERROR);
+    cr_assert(traced(&o, "fmi3GetIntervalFraction(vr=[", "fmi3Error"));
+    cr_assert(traced(&o, "fmi3GetShiftFraction(vr=[", "fmi3Error"));
     fmuc_worker_outcome_free(&o);
 }
 

@@ -553,6 +553,14 @@ fmuc_status fmuc_inst_get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, siz
                                            double *intervals, int *qualifiers);
 fmuc_status fmuc_inst_get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,
                                         double *shifts);
+/** fmi3GetIntervalFraction / fmi3GetShiftFraction: interval (shift) i is counters[i] /
+ *  resolutions[i] seconds (qualifiers: FMUC_INST_INTERVAL_*, may be NULL). Legal only for an FMU
+ *  with supportsFraction; NOT_PROVIDED outside FMI 3.0 or when the FMU lacks the function. */
+fmuc_status fmuc_inst_get_interval_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                            uint64_t *counters, uint64_t *resolutions,
+                                            int *qualifiers);
+fmuc_status fmuc_inst_get_shift_fraction(fmuc_inst *in, const fmuc_vr *vr, size_t n,
+                                         uint64_t *counters, uint64_t *resolutions);
 /** The clockUpdate log of in (*events: the first FMUC_INST_CU_KEPT entries since the last
  *  fmuc_inst_se_log_clear, *nkept of them) and the counts so far (counts may be NULL). Returns
  *  the number of entries made since the last clear. 0 for other instances. */
