@@ -17,7 +17,6 @@
  * their NULL callbacks are judged by api-null-memory-callbacks; this check is 3.0 only. */
 #include "api_util.h"
 #include "fmuc/fmuc_step.h"
-#include "me/me_util.h"
 
 #define NSTEPS 2
 
@@ -53,35 +52,16 @@ static void life_cycle(fmuc_worker_ctx *ctx, fmuc_inst *in, fmuc_iface t, cJSON 
             put_bad(reply, apiu_fn(ver, t, (fmuc_inst_op)dr.failed_op), dr.status);
         return;
     }
-    meu_model m;
-    size_t nx = 0, nz = 0;
-    int sized = 1;
-    if (t == FMUC_IFACE_ME) {
-        sized = meu_model_build(&fmu->md, &m) == 0;
-        nx = m.nx;
-        nz = m.ni;
-        meu_model_free(&m);
+    apiu_steps st;
+    apiu_short_steps(ctx, in, t, NSTEPS, &st);
+    if (st.rc == FMUC_STEP_FAILED) {
+        if (st.status == FMUC_STATUS_ERROR || st.status == FMUC_STATUS_FATAL)
+            put_bad(reply, st.call, st.status);
+        return;
     }
-    const fmuc_md_experiment *ex = &fmu->md.experiment;
-    double t0 = ex->present && ex->has_start ? ex->start_time : 0.0;
-    double h = ex->present && ex->has_step && ex->step_size > 0 ? ex->step_size : 1e-2;
-    fmuc_stepper sp;
-    if (sized && fmuc_stepper_init(&sp, in, t == FMUC_IFACE_ME, nx, nz) == 0) {
-        sp.cs_no_set_prior = 1;
-        sp.cs_h = h;
-        fmuc_step_rc rc = t == FMUC_IFACE_ME ? fmuc_step_me_enter_ctm(&sp) : FMUC_STEP_OK;
-        for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++)
-            rc = fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL);
-        if (rc == FMUC_STEP_FAILED && (sp.status == FMUC_STATUS_ERROR ||
-                                       sp.status == FMUC_STATUS_FATAL))
-            put_bad(reply, sp.call, sp.status);
-        fmuc_stepper_free(&sp);
-        if (rc == FMUC_STEP_FAILED)
-            return;
-    }
-    fmuc_status st = fmuc_inst_terminate(in);
-    if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL)
-        put_bad(reply, apiu_fn(ver, t, FMUC_INST_OP_TERMINATE), st);
+    fmuc_status ts = fmuc_inst_terminate(in);
+    if (ts == FMUC_STATUS_ERROR || ts == FMUC_STATUS_FATAL)
+        put_bad(reply, apiu_fn(ver, t, FMUC_INST_OP_TERMINATE), ts);
 }
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)

@@ -12,8 +12,6 @@
  * the life cycle is not this check's subject (the nominal-run checks report it): the changes
  * seen up to then are lost and the interface is reported as not judged. */
 #include "api_util.h"
-#include "fmuc/fmuc_step.h"
-#include "me/me_util.h"
 
 #define NSTEPS 4
 
@@ -30,36 +28,11 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     }
     fmuc_worker_phase(ctx, "life cycle");
-    meu_model m;
-    size_t nx = 0, nz = 0;
-    int sized = 1;
-    if (t == FMUC_IFACE_ME) {
-        sized = meu_model_build(&fmu->md, &m) == 0;
-        nx = m.nx;
-        nz = m.ni;
-        meu_model_free(&m);
-    }
     fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_EM,
                                "fmucheck-process-state", why, sizeof why);
     if (in) {
-        const fmuc_md_experiment *ex = &fmu->md.experiment;
-        double t0 = ex->present && ex->has_start ? ex->start_time : 0.0;
-        double h = ex->present && ex->has_step && ex->step_size > 0 ? ex->step_size : 1e-2;
-        fmuc_stepper sp;
-        fmuc_step_rc rc = FMUC_STEP_OK;
-        if (fmuc_stepper_init(&sp, in, t == FMUC_IFACE_ME, sized ? nx : 0, sized ? nz : 0) == 0) {
-            sp.cs_no_set_prior = 1;
-            sp.cs_h = h;
-            if (!sized)
-                rc = FMUC_STEP_TERMINATE; /* no steps without the model's sizes */
-            else if (t == FMUC_IFACE_ME)
-                rc = fmuc_step_me_enter_ctm(&sp);
-            for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++) {
-                fmuc_worker_phase_at(ctx, "step", k, t0 + k * h);
-                rc = fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL);
-            }
-            fmuc_stepper_free(&sp);
-        }
+        apiu_steps st; /* how the steps ended is the nominal-run checks' to judge */
+        apiu_short_steps(ctx, in, t, NSTEPS, &st);
         fmuc_worker_phase(ctx, "terminate");
         fmuc_inst_terminate(in);
         fmuc_inst_free(in);
@@ -110,9 +83,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     char why[400] = "";
-    const fmuc_md_experiment *ex = &s->fmu->md.experiment;
-    double t0 = ex->present && ex->has_start ? ex->start_time : 0.0;
-    double h = ex->present && ex->has_step && ex->step_size > 0 ? ex->step_size : 1e-2;
+    double t0, h;
+    apiu_grid(&s->fmu->md, &t0, &h);
     for (size_t i = 0; i < n; i++) {
         double t_end;
         /* the life cycle would reach a call that hung before: not again */

@@ -18,8 +18,6 @@
 #include <inttypes.h>
 
 #include "api_util.h"
-#include "fmuc/fmuc_step.h"
-#include "me/me_util.h"
 
 #define NSTEPS 5
 
@@ -31,62 +29,16 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
     if (apiu_load(ctx, t) < 0)
         return 0;
     fmuc_worker_phase(ctx, "life cycle");
-    /* ME: the number of states and event indicators in the version's terms (me_util.h) */
-    meu_model m;
-    size_t nx = 0, nz = 0;
-    char nosize[sizeof m.why] = "";
-    if (t == FMUC_IFACE_ME) {
-        if (meu_model_build(&fmu->md, &m) < 0)
-            /* the life cycle still runs, without steps */
-            snprintf(nosize, sizeof nosize, "%s", m.why[0] ? m.why : "out of memory");
-        nx = m.nx;
-        nz = m.ni;
-        meu_model_free(&m);
-    }
     fmuc_inst *in = apiu_reach(ctx, t, &fmu->md, t == FMUC_IFACE_CS ? FMUC_ST_SC : FMUC_ST_EM,
                                "fmucheck-sandbox", why, sizeof why);
     if (!in) {
         cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", why);
         return 0;
     }
-    double t0 = fmu->md.experiment.present && fmu->md.experiment.has_start
-                    ? fmu->md.experiment.start_time
-                    : 0.0;
-    double h = fmu->md.experiment.present && fmu->md.experiment.has_step &&
-                       fmu->md.experiment.step_size > 0
-                   ? fmu->md.experiment.step_size
-                   : 1e-2;
-    /* the step-wise driver (fmuc_step.h) over NSTEPS intervals t0 + k*h: CS DoStep(t0 + k*h, h)
-     * with noSetFMUStatePriorToCurrentPoint; ME from Event Mode (the initial event iteration,
-     * Continuous-Time Mode) with one RK4 substep per interval and its events */
-    fmuc_stepper sp;
-    fmuc_step_rc rc = FMUC_STEP_OK;
-    if (nosize[0])
-        nx = nz = 0;
-    if (fmuc_stepper_init(&sp, in, t == FMUC_IFACE_ME, nx, nz) < 0) {
-        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", "out of memory");
-        fmuc_inst_terminate(in);
-        fmuc_inst_free(in);
-        return 0;
-    }
-    sp.cs_no_set_prior = 1;
-    sp.cs_h = h;
-    if (nosize[0]) {
-        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", nosize);
-        rc = FMUC_STEP_TERMINATE; /* said why; no steps */
-    } else if (t == FMUC_IFACE_ME) {
-        rc = fmuc_step_me_enter_ctm(&sp);
-    }
-    for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++) {
-        fmuc_worker_phase(ctx, "step %d", k + 1);
-        rc = fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL);
-    }
-    if (rc != FMUC_STEP_OK && rc != FMUC_STEP_TERMINATE)
-        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped",
-                                rc == FMUC_STEP_FAILED ? sp.call
-                                : sp.why[0]            ? sp.why
-                                                       : "the step-wise driver stopped");
-    fmuc_stepper_free(&sp);
+    apiu_steps st;
+    apiu_short_steps(ctx, in, t, NSTEPS, &st); /* ME without usable sizes: no steps, said why */
+    if (st.stopped[0])
+        cJSON_AddStringToObject(fmuc_worker_reply(ctx), "stopped", st.stopped);
     fmuc_worker_phase(ctx, "terminate");
     fmuc_inst_terminate(in);
     fmuc_inst_free(in);
@@ -151,9 +103,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     char why[400] = "";
-    const fmuc_md_experiment *ex = &s->fmu->md.experiment;
-    double t0 = ex->present && ex->has_start ? ex->start_time : 0.0;
-    double h = ex->present && ex->has_step && ex->step_size > 0 ? ex->step_size : 1e-2;
+    double t0, h;
+    apiu_grid(&s->fmu->md, &t0, &h);
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
         fmuc_worker_spec spec;

@@ -6,6 +6,56 @@
 #include <string.h>
 
 #include "api_util.h"
+#include "fmuc/fmuc_step.h"
+#include "me/me_util.h"
+
+void apiu_short_steps(fmuc_worker_ctx *ctx, fmuc_inst *in, fmuc_iface t, int nsteps,
+                      apiu_steps *out)
+{
+    const fmuc_md *md = &fmuc_worker_fmu(ctx)->md;
+    memset(out, 0, sizeof *out);
+    size_t nx = 0, nz = 0;
+    if (t == FMUC_IFACE_ME) {
+        /* the number of states and event indicators in the version's terms */
+        meu_model m;
+        int sized = meu_model_build(md, &m) == 0;
+        if (!sized)
+            snprintf(out->stopped, sizeof out->stopped, "%s", m.why[0] ? m.why : "out of memory");
+        nx = m.nx;
+        nz = m.ni;
+        meu_model_free(&m);
+        if (!sized) {
+            out->rc = FMUC_STEP_TERMINATE;
+            return;
+        }
+    }
+    double t0, h;
+    apiu_grid(md, &t0, &h);
+    fmuc_stepper sp;
+    if (fmuc_stepper_init(&sp, in, t == FMUC_IFACE_ME, nx, nz) < 0) {
+        snprintf(out->stopped, sizeof out->stopped, "out of memory");
+        out->rc = FMUC_STEP_TERMINATE;
+        return;
+    }
+    sp.cs_no_set_prior = 1;
+    sp.cs_h = h;
+    fmuc_step_rc rc = t == FMUC_IFACE_ME ? fmuc_step_me_enter_ctm(&sp) : FMUC_STEP_OK;
+    for (int k = 0; k < nsteps && rc == FMUC_STEP_OK; k++) {
+        fmuc_worker_phase(ctx, "step %d", k + 1);
+        rc = fmuc_step_interval(&sp, t0 + k * h, t0 + (k + 1) * h, NULL);
+    }
+    out->rc = rc;
+    if (rc == FMUC_STEP_FAILED) {
+        out->status = sp.status;
+        snprintf(out->call, sizeof out->call, "%s", sp.call);
+    }
+    if (rc != FMUC_STEP_OK && rc != FMUC_STEP_TERMINATE)
+        snprintf(out->stopped, sizeof out->stopped, "%s",
+                 rc == FMUC_STEP_FAILED ? sp.call
+                 : sp.why[0]            ? sp.why
+                                        : "the step-wise driver stopped");
+    fmuc_stepper_free(&sp);
+}
 
 typedef struct soak_job {
     const fmuc_sim_config *cfg;

@@ -523,6 +523,33 @@ static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
  *  implemented in api_illegal_calls.c). */
 void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver);
 
+/** The grid of the short life cycles: the default experiment's startTime (else 0) and
+ *  stepSize (else 0.01). */
+static inline void apiu_grid(const fmuc_md *md, double *t0, double *h)
+{
+    const fmuc_md_experiment *ex = &md->experiment;
+    *t0 = ex->present && ex->has_start ? ex->start_time : 0.0;
+    *h = ex->present && ex->has_step && ex->step_size > 0 ? ex->step_size : 1e-2;
+}
+
+/** What apiu_short_steps did. */
+typedef struct apiu_steps {
+    int rc;             /* fmuc_step_rc of the last interval; FMUC_STEP_TERMINATE also when no
+                           step was made (ME sizes unusable, out of memory: stopped says which) */
+    fmuc_status status; /* FMUC_STEP_FAILED: the failed call's status */
+    char call[160];     /* FMUC_STEP_FAILED: the failed call */
+    char stopped[256];  /* why the steps ended early ("" when all were made) */
+} apiu_steps;
+
+/** The steps of a short life cycle (api-sandbox, api-process-state, api-null-arguments): from
+ *  the state apiu_reach left (CS Step Mode, ME Event Mode), nsteps intervals of apiu_grid through
+ *  the step-wise driver (fmuc_step.h): CS DoStep(t0 + k*h, h) with
+ *  noSetFMUStatePriorToCurrentPoint, ME Continuous-Time Mode with one RK4 substep per interval
+ *  and its events. ME without usable sizes (meu_model_build) makes no step. The worker phase of
+ *  interval k is "step k+1". (api_util.c) */
+void apiu_short_steps(fmuc_worker_ctx *ctx, fmuc_inst *in, fmuc_iface t, int nsteps,
+                      apiu_steps *out);
+
 /** --soak N (B20): after a nominal run that passed, repeat it N times, each a new instance, in
  *  one worker process; a failing repetition is a violation naming the run and time, the counts
  *  go into the evidence ("soak"). Nothing without --soak. (api_util.c) */
