@@ -3,7 +3,6 @@
  * state and serialization with a checked header (§2.1.8), CS fixed-step RK4 when the model has
  * no do_step. The model is reached only through fmuc_model.h. Deliberate defects for fixture
  * FMUs are compiled in with -DFMUC_DEFECT_* (see README.md); each is one #ifdef. */
-#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1485,16 +1484,7 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
     BEGIN(DoStep);
     (void)noSetFMUStatePriorToCurrentPoint;
 #ifdef FMUC_DEFECT_DOSTEP_FPU_CONTROL
-#if defined(__x86_64__) || defined(__i386__)
-    { /* the x87 precision control set to double (53 bits) for the step and never restored */
-        unsigned short cw;
-        __asm__ __volatile__("fnstcw %0" : "=m"(cw));
-        cw = (unsigned short)((cw & ~0x0300u) | 0x0200u);
-        __asm__ __volatile__("fldcw %0" : : "m"(cw));
-    }
-#else
-    fesetround(FE_TOWARDZERO); /* switched for the step and never restored */
-#endif
+    fmuc_gc_defect_fpu_control();
 #endif
     double tc = currentCommunicationPoint, h = communicationStepSize;
     if (!isfinite(h) || !(h > 0.0)) {

@@ -12,7 +12,6 @@
  * with nValues = the sum of the element counts (arrays: fmuc_m_var.dim, §2.2.7.1); FMU state and
  * serialization use a checked blob (§2.2.7.4). Memory: the FMU allocates itself (FMI 3.0 has no
  * memory callbacks); models reach calloc/free through fmuc_m_alloc/fmuc_m_free. */
-#include <fenv.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -2467,16 +2466,7 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
     BEGIN(DoStep);
     (void)noSetFMUStatePriorToCurrentPoint;
 #ifdef FMUC_DEFECT_DOSTEP_FPU_CONTROL
-#if defined(__x86_64__) || defined(__i386__)
-    { /* the x87 precision control set to double (53 bits) for the step and never restored */
-        unsigned short cw;
-        __asm__ __volatile__("fnstcw %0" : "=m"(cw));
-        cw = (unsigned short)((cw & ~0x0300u) | 0x0200u);
-        __asm__ __volatile__("fldcw %0" : : "m"(cw));
-    }
-#else
-    fesetround(FE_TOWARDZERO); /* switched for the step and never restored */
-#endif
+    fmuc_gc_defect_fpu_control();
 #endif
     REQUIRE_PTR(eventHandlingNeeded, DoStep);
     REQUIRE_PTR(terminateSimulation, DoStep);

@@ -1,6 +1,7 @@
 /* glue_core: the version-neutral part of the fmuc FMU glue; see glue_core.h. */
 #include "glue_core.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,4 +530,16 @@ void fmuc_gc_state_free_all(const fmuc_gc_states *fs)
 {
     while (*fs->head)
         node_free(fs, *fs->head);
+}
+
+void fmuc_gc_defect_fpu_control(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned short cw;
+    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+    cw = (unsigned short)((cw & ~0x0300u) | 0x0200u);
+    __asm__ __volatile__("fldcw %0" : : "m"(cw));
+#else
+    fesetround(FE_TOWARDZERO);
+#endif
 }

@@ -120,4 +120,9 @@ int fmuc_gc_state_deserialize(const fmuc_gc_states *fs, const unsigned char *buf
 /* Every FMU state of the instance freed (when the instance is). */
 void fmuc_gc_state_free_all(const fmuc_gc_states *fs);
 
+/* FMUC_DEFECT_DOSTEP_FPU_CONTROL (fixtures api-process-state, --fmi3): called at the start of
+ * DoStep, it sets the x87 precision control to double (53 bits), elsewhere the rounding mode to
+ * toward zero, and never restores it. */
+void fmuc_gc_defect_fpu_control(void);
+
 #endif
