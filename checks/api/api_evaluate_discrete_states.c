@@ -19,6 +19,7 @@
  * a difference fails, naming the output, its valueReference, both values and the time.
  * Not applicable without the flag on ME or CS; Scheduled Execution ignores the flag. */
 #include "api_util.h"
+#include "fmuc/fmuc_step.h"
 
 #define MAX_INSTANTS 4
 #define MAX_OUT 256
@@ -194,15 +195,13 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                                                 "evaluation computes the current discrete states)",
                                  ifn, t, vname(md, o, k), o->vr[k], va[k], vb[k]);
         } else { /* the rest of the iteration, not compared */
-            unsigned it = 0;
-            while (info.new_discrete_states_needed && it++ < MAX_ITER) {
-                st = fmuc_inst_update_discrete_states(in, &info);
-                last = st;
-                if (!fmuc_status_ok(st))
-                    goto out;
-            }
-            if (info.new_discrete_states_needed)
+            fmuc_step_event ev;
+            int er = fmuc_step_event_iteration(in, MAX_ITER, NULL, NULL, NULL, &ev);
+            if (ev.failed)
+                last = ev.status;
+            if (er < 0) /* a call failed or it did not settle */
                 goto out;
+            info = ev.info;
         }
         if (info.terminate_simulation || !info.next_event_time_defined ||
             !(info.next_event_time > t) || inst_no + 1 >= MAX_INSTANTS)
