@@ -154,3 +154,117 @@ out:
     if (have_in)
         fmuc_sim_input_free(&in);
 }
+
+/* ---- variable values ------------------------------------------------------------------------ */
+
+size_t apiu_value_size(fmuc_inst_base b)
+{
+    switch (b) {
+    case FMUC_INST_FLOAT32: return sizeof(float);
+    case FMUC_INST_FLOAT64: return sizeof(double);
+    case FMUC_INST_INT8: case FMUC_INST_UINT8: return 1;
+    case FMUC_INST_INT16: case FMUC_INST_UINT16: return 2;
+    case FMUC_INST_INT32: case FMUC_INST_UINT32: return 4;
+    case FMUC_INST_INT64: case FMUC_INST_UINT64: case FMUC_INST_ENUMERATION: return 8;
+    case FMUC_INST_BOOLEAN: case FMUC_INST_CLOCK: return sizeof(int);
+    case FMUC_INST_STRING: return sizeof(const char *);
+    case FMUC_INST_BINARY: return sizeof(const uint8_t *);
+    default: return 8;
+    }
+}
+
+const char *apiu_start_token(const fmuc_md *md, size_t i, size_t k, size_t nelem)
+{
+    const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+    if (x && x->nstarts)
+        return x->nstarts == nelem && k < x->nstarts ? x->starts[k] : NULL;
+    return nelem == 1 && k == 0 ? md->vars[i].start_text : NULL;
+}
+
+fmuc_status apiu_get_values(fmuc_inst *in, fmuc_inst_base b, const fmuc_vr *vr, size_t nvr,
+                            void *vals, size_t *sizes, size_t n)
+{
+    if (b == FMUC_INST_BINARY)
+        return fmuc_inst_get_binary(in, vr, nvr, sizes, (const uint8_t **)vals, n);
+    return fmuc_inst_get(in, b, vr, nvr, vals, n);
+}
+
+fmuc_status apiu_set_values(fmuc_inst *in, fmuc_inst_base b, const fmuc_vr *vr, size_t nvr,
+                            const void *vals, const size_t *sizes, size_t n)
+{
+    if (b == FMUC_INST_BINARY)
+        return fmuc_inst_set_binary(in, vr, nvr, sizes, (const uint8_t *const *)vals, n);
+    return fmuc_inst_set(in, b, vr, nvr, vals, n);
+}
+
+const char *apiu_accessor(int ver, fmuc_inst_base b, int set, char *buf, size_t n)
+{
+    const char *t = ver == 3                  ? apiu_base3_name(b)
+                    : b == FMUC_INST_FLOAT64 ? "Real"
+                    : b == FMUC_INST_BOOLEAN ? "Boolean"
+                    : b == FMUC_INST_STRING  ? "String"
+                                             : "Integer";
+    snprintf(buf, n, "fmi%s%s%s", ver == 3 ? "3" : ver == 1 ? "" : "2", set ? "Set" : "Get", t);
+    return buf;
+}
+
+static int hex_digit(int c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+long apiu_hex_decode(const char *t, uint8_t *out, size_t cap)
+{
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+        t++;
+    size_t n = strlen(t);
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || t[n - 1] == '\n' || t[n - 1] == '\r'))
+        n--;
+    if (n % 2 || (out && n / 2 > cap))
+        return -1;
+    for (size_t j = 0; j < n; j += 2) {
+        int hi = hex_digit((unsigned char)t[j]), lo = hex_digit((unsigned char)t[j + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        if (out)
+            out[j / 2] = (uint8_t)(hi * 16 + lo);
+    }
+    return (long)(n / 2);
+}
+
+int apiu_utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, need;
+        unsigned long cp;
+        if (c < 0x80) {
+            p++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        p++;
+        for (unsigned k = 0; k < need; k++, p++) {
+            if ((*p & 0xC0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (*p & 0x3F);
+        }
+        if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return 0;
+    }
+    return 1;
+}

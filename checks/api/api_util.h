@@ -273,7 +273,8 @@ static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmuc_if
     return 1;
 }
 
-/** Worker side: one finding of a probe in the reply's "findings" list: kind "fail", "warn" or
+/** Worker side: one finding of a probe in the reply's "findings" list: kind "fail", "letter"
+ *  (a failure the check's interop profile downgrades: fmuc_result_violation_letter), "warn" or
  *  "note" and the message; the parent turns them into the result (apiu_report_findings). */
 static inline void apiu_finding(cJSON *reply, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -305,6 +306,8 @@ static inline void apiu_report_findings(const cJSON *reply, fmuc_result *res)
             continue;
         if (strcmp(k, "fail") == 0)
             fmuc_result_violation(res, "%s", m);
+        else if (strcmp(k, "letter") == 0)
+            fmuc_result_violation_letter(res, "%s", m);
         else if (strcmp(k, "warn") == 0)
             fmuc_result_warn(res, "%s", m);
         else
@@ -891,5 +894,29 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
     free(job.skip);
     return 0;
 }
+
+
+/* ---- variable values (api-start-values, api-variable-access) ------------------------------- */
+
+/** Bytes of one element of base type b in the instance API's value arrays. */
+size_t apiu_value_size(fmuc_inst_base b);
+/** The start value of element k of variable i (0-based) as the XML writes it: a token of the
+ *  start list, or the whole attribute; NULL when the XML does not give that element (an array
+ *  whose list does not have nelem values). */
+const char *apiu_start_token(const fmuc_md *md, size_t i, size_t k, size_t nelem);
+/** Get / set nvr variables of base type b with n elements: fmuc_inst_get / fmuc_inst_set, and
+ *  for Binary fmuc_inst_get_binary / fmuc_inst_set_binary with sizes (unused otherwise). */
+fmuc_status apiu_get_values(fmuc_inst *in, fmuc_inst_base b, const fmuc_vr *vr, size_t nvr,
+                            void *vals, size_t *sizes, size_t n);
+fmuc_status apiu_set_values(fmuc_inst *in, fmuc_inst_base b, const fmuc_vr *vr, size_t nvr,
+                            const void *vals, const size_t *sizes, size_t n);
+/** The accessor of base type b in FMI version ver into buf: "fmi3GetFloat64", "fmi2SetReal"
+ *  (FMI 2.0: Enumeration through Integer). */
+const char *apiu_accessor(int ver, fmuc_inst_base b, int set, char *buf, size_t n);
+/** xs:hexBinary text t (surrounding blanks allowed) into out[0..cap): the byte count, or -1 when
+ *  t is not hexBinary or does not fit. out may be NULL to count. */
+long apiu_hex_decode(const char *t, uint8_t *out, size_t cap);
+/** 1 when s is well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF). */
+int apiu_utf8_valid(const char *s);
 
 #endif

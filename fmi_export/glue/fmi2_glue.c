@@ -1017,6 +1017,11 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
                 st = worst(st, fmi2Discard);
                 continue;
             }
+#ifdef FMUC_DEFECT_SET_NOT_KEPT_IN_INIT
+            /* a parameter set in Initialization Mode is acknowledged and dropped */
+            if (c->state == ST_INIT && v->causality == FMUC_M_PARAMETER)
+                break;
+#endif
             *(double *)p = x;
             break;
         }

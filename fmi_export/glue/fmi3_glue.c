@@ -1061,6 +1061,11 @@ static int resolve(fmuc_m_ctx *c, int fn, fmuc_m_type t, const fmi3ValueReferenc
         }
         total += nel(c, v);
     }
+#ifdef FMUC_DEFECT_NVALUES_UNCHECKED
+    /* nValues is not compared with the element count: too many values pass */
+    if (total < nValues)
+        nValues = total;
+#endif
     if (total != nValues) {
         /* the variables named (the first few), with their current element counts */
         char names[256];
@@ -1245,6 +1250,11 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
         for (size_t k = 0; k < nel(c, v); k++, o++) {
             switch (t) {
             case FMUC_M_REAL:
+#ifdef FMUC_DEFECT_SET_NOT_KEPT_IN_INIT
+                /* a parameter set in Initialization Mode is acknowledged and dropped */
+                if (c->state == ST_INIT && v->causality == FMUC_M_PARAMETER)
+                    break;
+#endif
                 ((double *)(void *)p)[k] = ((const fmi3Float64 *)values)[o];
                 break;
             case FMUC_M_INTEGER:

@@ -43,6 +43,9 @@ int fmuc_gc_out_of_range(const fmuc_m_var *v, double x)
 
 void fmuc_gc_write_starts(const fmuc_m_desc *d, void *data)
 {
+#ifdef FMUC_DEFECT_START_VALUE_DIFFERS
+    int first_real_parameter = 1; /* its value in the binary is not the XML's start value */
+#endif
     for (size_t i = 0; i < d->nvars; i++) {
         const fmuc_m_var *v = &d->vars[i];
         if (v->causality == FMUC_M_INDEPENDENT)
@@ -53,6 +56,12 @@ void fmuc_gc_write_starts(const fmuc_m_desc *d, void *data)
             switch (v->type) {
             case FMUC_M_REAL:
                 ((double *)(void *)p)[k] = v->start;
+#ifdef FMUC_DEFECT_START_VALUE_DIFFERS
+                if (first_real_parameter && v->causality == FMUC_M_PARAMETER) {
+                    ((double *)(void *)p)[k] = v->start * 1.01 + 0.001;
+                    first_real_parameter = 0;
+                }
+#endif
                 break;
             case FMUC_M_INTEGER:
                 ((int *)(void *)p)[k] = (int)v->start;

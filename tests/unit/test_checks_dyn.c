@@ -628,3 +628,26 @@ Test(checks_dyn, stop_time_past_stop_is_refused, .timeout = 300)
     cr_expect(any_message(&res, "ModelExchange: with stopTime", "fmi2SetTime("));
     fmuc_result_clear(&res);
 }
+
+/* api-start-values (FMI 2.0.4 §2.2.7): SpringMassDamper has the start values of its XML in
+ * Initialization Mode; the fixture (FMUC_DEFECT_START_VALUE_DIFFERS) starts parameter m from
+ * 2.526 instead of 2.5 and keeps it after initialization: a failure in every profile, naming
+ * the variable, its line, both values and both interfaces. */
+Test(checks_dyn, start_values_are_the_xml_start_values, .timeout = 300)
+{
+    fmuc_result res;
+    cr_expect_eq(run_check(GOOD, &fmuc_check_api_start_values, &res, 0), FMUC_VERDICT_PASS);
+    cr_expect(any_message(&res, "ModelExchange:", "compared with their start values, 0 differ"));
+    cr_expect(any_message(&res, "CoSimulation:", "compared with their start values, 0 differ"));
+    fmuc_result_clear(&res);
+    cr_expect_eq(run_check(BROKEN("api-start-values"), &fmuc_check_api_start_values, &res, 0),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "CoSimulation: parameter 'm' (valueReference",
+                          "returned 2.5259999999999998, but modelDescription.xml gives the start "
+                          "value 2.5 (initial = exact"));
+    cr_expect(any_message(&res, "ModelExchange: parameter 'm'",
+                          "after fmi2ExitInitializationMode it is 2.5259999999999998: the model "
+                          "runs with another value"));
+    cr_expect(!res.letter_fail, "a value that stays wrong is no letter-only failure");
+    fmuc_result_clear(&res);
+}

@@ -1932,3 +1932,38 @@ Test(fmi3_dynamic, evaluate_discrete_states_stair_and_fixture, .timeout = 300)
     cr_expect(message_has(&r, "providesEvaluateDiscreteStates", NULL));
     fmuc_result_clear(&r);
 }
+
+/* ---------------------------------- api-start-values (FMI 3.0.2 §2.4.7.5 initial, §2.4) */
+
+/* The glue's FMUs start from the start values of their XML (LagChain: arrays sized by a
+ * structural parameter); the fixture (FMUC_DEFECT_START_VALUE_DIFFERS) starts g from -9.9071
+ * instead of -9.81 and fails in both interfaces. The Reference-FMUs 3.0 pass, Feedthrough with
+ * its String and Binary start values compared. */
+Test(fmi3_dynamic, start_values_in_initialization_mode, .timeout = 600)
+{
+    fmuc_result r;
+    static const char *const good[] = {"fmi3/good/BouncingBall", "fmi3/good/LagChain",
+                                       "fmi3/good/SpringMassDamper", "fmi3/vdsim_l3_fmi3"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        cr_expect_eq(run_built3(good[i], &fmuc_check_api_start_values, &r), FMUC_VERDICT_PASS,
+                     "%s", good[i]);
+        cr_expect(message_has(&r, "CoSimulation:", ", 0 differ"), "%s", good[i]);
+        fmuc_result_clear(&r);
+    }
+    cr_expect_eq(run_built3("broken/api-start-values--fmi3", &fmuc_check_api_start_values, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: parameter 'g' (valueReference 5",
+                          "fmi3GetFloat64 in Initialization Mode, before any set, returned "
+                          "-9.9071000000000016, but modelDescription.xml gives the start value "
+                          "-9.81"));
+    cr_expect(message_has(&r, "CoSimulation: parameter 'g'",
+                          "after fmi3ExitInitializationMode it is -9.9071000000000016"));
+    fmuc_result_clear(&r);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/reference-fmus/fmi3/Feedthrough.fmu", FMUC_SHARED_DIR);
+    if (access(p, R_OK) == 0) {
+        cr_expect_eq(run_file3(p, &fmuc_check_api_start_values, &r), FMUC_VERDICT_PASS);
+        cr_expect(message_has(&r, "ModelExchange: 18 value(s) compared", ", 0 differ"));
+        fmuc_result_clear(&r);
+    }
+}
