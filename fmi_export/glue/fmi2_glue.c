@@ -951,6 +951,13 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
             break;
         case FMUC_M_STRING:
             ((fmi2String *)value)[i] = (const char *)field(c, v);
+#ifdef FMUC_DEFECT_STRING_NOT_COPIED
+            if (((const char *)field(c, v))[0] == '\x01') {
+                fmi2String kept;
+                memcpy(&kept, (const char *)field(c, v) + 1, sizeof kept);
+                ((fmi2String *)value)[i] = kept;
+            }
+#endif
             break;
         case FMUC_M_UINT64: /* FMI 3.0 only: no FMI 2.0 accessor has this type */
             break;
@@ -1046,7 +1053,13 @@ static fmi2Status set_values(fmi2Component comp, int fn, fmuc_m_type t,
                      fn_rules[fn].name, v->name, v->vr, FMUC_M_STRLEN - 1);
                 return done(c, fmi2Error);
             }
+#ifdef FMUC_DEFECT_STRING_NOT_COPIED
+            /* the caller's pointer is kept (behind a marker byte) instead of its characters */
+            ((char *)p)[0] = '\x01';
+            memcpy((char *)p + 1, &s, sizeof s);
+#else
             memcpy(p, s, strlen(s) + 1);
+#endif
             break;
         }
         case FMUC_M_UINT64: /* FMI 3.0 only: no FMI 2.0 accessor has this type */

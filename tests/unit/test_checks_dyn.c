@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "api/api_util.h"
 #include "fmuc_test_util.h"
 #include "runner_test_util.h"
 #include "runner.h"
@@ -650,4 +651,50 @@ Test(checks_dyn, start_values_are_the_xml_start_values, .timeout = 300)
                           "runs with another value"));
     cr_expect(!res.letter_fail, "a value that stays wrong is no letter-only failure");
     fmuc_result_clear(&res);
+}
+
+/* api-variable-access (FMI 2.0.4 §2.1.7, §2.1.2): SpringMassDamper keeps the values set in
+ * Initialization Mode (its parameters nudged by 1e-6); the fixture (FMUC_DEFECT_SET_NOT_KEPT_IN_INIT)
+ * acknowledges a Real parameter set there and drops it; Stair with a String parameter whose set
+ * keeps the caller's pointer (--string) reads back the probe's overwritten buffer. */
+Test(checks_dyn, variable_access_set_values_are_kept_and_strings_copied, .timeout = 300)
+{
+    fmuc_result res;
+    cr_expect_eq(run_check(GOOD, &fmuc_check_api_variable_access, &res, 0), FMUC_VERDICT_PASS);
+    cr_expect(any_message(&res, "CoSimulation: 6 value(s) set and read back", "0 differ"));
+    fmuc_result_clear(&res);
+    cr_expect_eq(run_check(BROKEN("api-variable-access"), &fmuc_check_api_variable_access, &res, 0),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "ModelExchange: parameter 'm' (valueReference 7, line 73): "
+                                "fmi2SetReal set 2.5000024999999999 in Initialization Mode (fmi2OK)",
+                          "fmi2GetReal then returned 2.5"));
+    fmuc_result_clear(&res);
+    cr_expect_eq(run_check(BROKEN("api-variable-access--string"), &fmuc_check_api_variable_access,
+                           &res, 0),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "CoSimulation: parameter 'label'",
+                          "fmi2GetString then returned \"XXXXX\": the bytes of the probe's buffer, "
+                          "overwritten after the set: the FMU kept the pointer"));
+    fmuc_result_clear(&res);
+}
+
+/* The value helpers behind api-start-values and api-variable-access: UTF-8 validation (overlong
+ * forms, surrogates, code points past U+10FFFF and truncated sequences refused) and hexBinary. */
+Test(checks_dyn, value_helpers_utf8_and_hex)
+{
+    cr_expect(apiu_utf8_valid(""));
+    cr_expect(apiu_utf8_valid("Set me! \xc3\xa4\xe2\x82\xac\xf0\x9f\x98\x80"));
+    cr_expect(!apiu_utf8_valid("\xc0\xaf"), "overlong");
+    cr_expect(!apiu_utf8_valid("\xed\xa0\x80"), "surrogate");
+    cr_expect(!apiu_utf8_valid("\xf4\x90\x80\x80"), "past U+10FFFF");
+    cr_expect(!apiu_utf8_valid("ab\xe2\x82"), "truncated");
+    cr_expect(!apiu_utf8_valid("\xa9 1999"), "ISO-8859-1");
+    uint8_t b[4];
+    cr_expect_eq(apiu_hex_decode(" 666f6F ", b, sizeof b), 3);
+    cr_expect(b[0] == 'f' && b[1] == 'o' && b[2] == 'o');
+    cr_expect_eq(apiu_hex_decode("", b, sizeof b), 0);
+    cr_expect_eq(apiu_hex_decode("abc", b, sizeof b), -1, "odd length");
+    cr_expect_eq(apiu_hex_decode("zz", b, sizeof b), -1, "no hex digit");
+    cr_expect_eq(apiu_hex_decode("0102030405", b, sizeof b), -1, "does not fit");
+    cr_expect_eq(apiu_hex_decode("0102030405", NULL, 0), 5, "counted");
 }

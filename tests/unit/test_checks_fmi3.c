@@ -1967,3 +1967,43 @@ Test(fmi3_dynamic, start_values_in_initialization_mode, .timeout = 600)
         fmuc_result_clear(&r);
     }
 }
+
+/* ------------------------- api-variable-access (FMI 3.0.2 §2.2.7.1-2, §2.2.3; C-24/25/41/44) */
+
+/* BouncingBall 3.0 keeps its parameters set in Initialization Mode and refuses nValues = 2 for a
+ * scalar; the fixture that drops a Float64 parameter set there fails, the one that does not
+ * check nValues warns (derived). The Reference-FMU Feedthrough 3.0 passes with its String and
+ * Binary inputs set from the probe's buffers, overwritten after the set. */
+Test(fmi3_dynamic, variable_access_round_trip_and_nvalues, .timeout = 600)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_api_variable_access, &r),
+                 FMUC_VERDICT_PASS);
+    cr_expect(message_has(&r, "ModelExchange: fmi3GetFloat64 with nValues = 2", "fmi3Error"));
+    cr_expect(message_has(&r, "CoSimulation: 5 value(s) set and read back", "0 differ"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("fmi3/good/LagChain", &fmuc_check_api_variable_access, &r),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-variable-access--fmi3", &fmuc_check_api_variable_access,
+                            &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "CoSimulation: parameter 'g' (valueReference 5, line 33): "
+                              "fmi3SetFloat64 set -9.8100098100000004",
+                          "fmi3GetFloat64 then returned -9.8100000000000005"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-variable-access--fmi3-nvalues",
+                            &fmuc_check_api_variable_access, &r),
+                 FMUC_VERDICT_WARN);
+    cr_expect(message_has(&r, "ModelExchange: fmi3GetFloat64 of the scalar 'h'",
+                          "with nValues = 2 returned fmi3OK (expected fmi3Error"));
+    fmuc_result_clear(&r);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/reference-fmus/fmi3/Feedthrough.fmu", FMUC_SHARED_DIR);
+    if (access(p, R_OK) == 0) {
+        cr_expect_eq(run_file3(p, &fmuc_check_api_variable_access, &r), FMUC_VERDICT_PASS);
+        cr_expect(message_has(&r, "CoSimulation: 18 value(s) set and read back, 0 differ",
+                              "2 String variable(s) read"));
+        fmuc_result_clear(&r);
+    }
+}

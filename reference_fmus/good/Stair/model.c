@@ -14,9 +14,12 @@ typedef struct {
     double x, der_x;
     int counter;
     double next_t; /* internal: time of the next step of the stair */
+#ifdef STAIR_LABEL
+    char label[FMUC_M_STRLEN];
+#endif
 } stair;
 
-enum { VR_TIME = 0, VR_COUNTER, VR_X, VR_DER_X };
+enum { VR_TIME = 0, VR_COUNTER, VR_X, VR_DER_X, VR_LABEL };
 
 #define OFF(f) offsetof(stair, f)
 #define STAIR_MAX 10
@@ -32,6 +35,12 @@ static const fmuc_m_var vars[] = {
      .unit = "s", .offset = OFF(x), .description = "Integral of counter", .deps = "x"},
     {.name = "der(x)", .vr = VR_DER_X, .offset = OFF(der_x), .derivative_of = "x",
      .description = "Derivative of x", .deps = "", .init_deps = ""},
+#ifdef STAIR_LABEL
+    /* a String parameter, for fixtures of the String accessors (api-variable-access--string) */
+    {.name = "label", .vr = VR_LABEL, .type = FMUC_M_STRING, .causality = FMUC_M_PARAMETER,
+     .variability = FMUC_M_FIXED, .flags = FMUC_M_HAS_START, .start_str = "stair",
+     .offset = OFF(label), .description = "A name for the stair"},
+#endif
 };
 
 static fmi2Status start(fmuc_m_ctx *ctx, void *data)
