@@ -306,6 +306,17 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         double end = tc + h, tol = fmax(1e-9 * fmax(1.0, fabs(end)), 1e-6 * h);
         int nan_last = num(e, S_NANLAST) != 0.0;
         n_ehn += num(e, S_EHN) != 0.0;
+        if (!fmuc_status_ok(st) && early) {
+            /* an early return is no failure report: the FMU stopped where it wanted to, so the
+             * step succeeded up to lastSuccessfulTime (D-03; fmi-standard#1844) */
+            fmuc_result_violation(res, "%s: fmi3DoStep(t=%.17g, h=%.17g) returned earlyReturn=true "
+                                       "with %s (lastSuccessfulTime=%.17g): an early return is "
+                                       "reported with fmi3OK, failures with Discard, Error or "
+                                       "Fatal and no early return (FMI 3.0.2 §4.2.1)",
+                                  rn, tc, h, fmuc_status_name(3, st, b, sizeof b),
+                                  nan_last ? NAN : last);
+            break;
+        }
         if (!fmuc_status_ok(st)) {
             if (st == FMUC_STATUS_DISCARD)
                 fmuc_result_warn(res, "%s: fmi3DoStep(t=%.17g, h=%.17g) returned fmi3Discard "

@@ -2541,5 +2541,10 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
         return done(c, st);
     }
     *lastSuccessfulTime = c->time;
+#ifdef FMUC_DEFECT_EARLY_RETURN_DISCARD
+    /* broken FMU (cs-event-mode--early-discard): an early return reported as a failure */
+    if (*earlyReturn && st <= fmi3Warning)
+        st = fmi3Discard;
+#endif
     return st;
 }

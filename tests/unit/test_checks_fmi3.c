@@ -1722,6 +1722,20 @@ Test(fmi3_cs_event_mode, early_return_without_permission_fails, .timeout = 300)
     fmuc_result_clear(&r);
 }
 
+/* D-03: Stair with its steps off the grid (0.55, 1.55, ...) returns early in run B; the fixture
+ * reports that early return with fmi3Discard: a failure naming the step, the status and
+ * lastSuccessfulTime. */
+Test(fmi3_cs_event_mode, early_return_reported_as_discard_fails, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/cs-event-mode--early-discard", &fmuc_check_cs_event_mode, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "run B (earlyReturnAllowed=true): fmi3DoStep(t=0.5",
+                          "returned earlyReturn=true with fmi3Discard (lastSuccessfulTime=0.55"));
+    cr_expect_not(message_has(&r, "run A", NULL));
+    fmuc_result_clear(&r);
+}
+
 /* Reference-FMUs 3.0: Roberts declares hasEventMode="true" and refuses eventModeUsed=true
  * ("Event Mode is not supported."): a failure naming the instantiation; the others pass or are
  * not applicable (Clocks has no binary for this platform). */
