@@ -818,6 +818,16 @@ fmi2Status fmi2EnterInitializationMode(fmi2Component comp)
 fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
 {
     BEGIN(ExitInitializationMode);
+#ifdef FMUC_DEFECT_FPU_AT_CALLBACK
+    {
+        /* the x87 precision changed for a computation, the logger called in the middle of it,
+         * the control word put back before returning: seen only by the callback */
+        unsigned saved = fmuc_gc_fpu_save();
+        fmuc_gc_defect_fpu_control();
+        glog(c, fmi2OK, "ExitInitializationMode: computing with the x87 precision at 53 bits");
+        fmuc_gc_fpu_restore(saved);
+    }
+#endif
 #ifdef FMUC_DEFECT_PROCESS_GLOBALS
     /* process-wide settings changed for good: locale, umask, a signal disposition */
     setlocale(LC_ALL, "C.UTF-8");

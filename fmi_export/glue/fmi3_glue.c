@@ -952,6 +952,16 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean tolera
 fmi3Status fmi3ExitInitializationMode(fmi3Instance instance)
 {
     BEGIN(ExitInitializationMode);
+#ifdef FMUC_DEFECT_FPU_AT_CALLBACK
+    {
+        /* the x87 precision changed for a computation, the logger called in the middle of it,
+         * the control word put back before returning: seen only by the callback */
+        unsigned saved = fmuc_gc_fpu_save();
+        fmuc_gc_defect_fpu_control();
+        glog(c, fmi2OK, "ExitInitializationMode: computing with the x87 precision at 53 bits");
+        fmuc_gc_fpu_restore(saved);
+    }
+#endif
     c->dirty = 1;
     fmi3Status st = run_calc(c); /* initial equations see the final init-mode values */
     if (st <= fmi3Warning && c->desc->exit_init)

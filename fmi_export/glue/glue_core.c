@@ -541,6 +541,27 @@ void fmuc_gc_state_free_all(const fmuc_gc_states *fs)
         node_free(fs, *fs->head);
 }
 
+unsigned fmuc_gc_fpu_save(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned short cw;
+    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+    return cw;
+#else
+    return (unsigned)fegetround();
+#endif
+}
+
+void fmuc_gc_fpu_restore(unsigned saved)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned short cw = (unsigned short)saved;
+    __asm__ __volatile__("fldcw %0" : : "m"(cw));
+#else
+    fesetround((int)saved);
+#endif
+}
+
 void fmuc_gc_defect_fpu_control(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -124,5 +124,9 @@ void fmuc_gc_state_free_all(const fmuc_gc_states *fs);
  * DoStep, it sets the x87 precision control to double (53 bits), elsewhere the rounding mode to
  * toward zero, and never restores it. */
 void fmuc_gc_defect_fpu_control(void);
+/** Defects of the floating-point control around a callback (FMUC_DEFECT_FPU_AT_CALLBACK): the
+ *  current control word or rounding mode, and putting a saved one back. */
+unsigned fmuc_gc_fpu_save(void);
+void fmuc_gc_fpu_restore(unsigned saved);
 
 #endif

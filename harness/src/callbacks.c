@@ -138,6 +138,8 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instance_name, fmi2S
         return;
     if (env != (fmi2ComponentEnvironment)ctx)
         flags |= FMUC_W_LOG_ENV_MISMATCH;
+    if (ctx->pwatch)
+        fmuc_pstate__at_callback(ctx);
     va_start(ap, message);
     log_record(ctx, flags, instance_name, (int)status, category, message, ap);
     va_end(ap);
@@ -157,6 +159,8 @@ void fmuc_callbacks__fmi3_log(fmi3InstanceEnvironment env, fmi3Status status,
         return;
     if (env != (fmi3InstanceEnvironment)ctx)
         flags |= FMUC_W_LOG_ENV_MISMATCH;
+    if (ctx->pwatch)
+        fmuc_pstate__at_callback(ctx);
     idx = ctx->sh->log_total++;
     if (idx >= FMUC_W_LOG_KEPT)
         return;

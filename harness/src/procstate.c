@@ -4,7 +4,10 @@
  * back). While a worker watches (fmuc_inst_watch_process_state), the state is taken right before
  * each traced FMI call (fmuc_trace__go) and compared when the next traced call begins, which is
  * after the call returned or, for a call suspended in a callback (FMI 3.0 clockUpdate), when the
- * FMU called back, or when the findings are read. A change is recorded with the call's trace
+ * FMU called back, or when the findings are read. When the FMU calls the logger in the middle of
+ * a call (fmuc_pstate__at_callback, the first CB_LOOKS logger calls of each FMI call), the state
+ * is compared too but nothing is undone: the call goes on with the FMU's settings, and a change
+ * seen there is recorded once per call. A change is recorded with the call's trace
  * text. The floating-point control, the locale, the working directory and the umask are then
  * undone, so that the next call starts from the harness's state again and a change the FMU makes
  * in every call is seen in every call; signal dispositions and the signal mask are only
@@ -31,6 +34,7 @@ static const int watched_signals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRA
                                       SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,
                                       SIGALRM, SIGTERM, SIGCHLD, SIGXCPU, SIGXFSZ};
 #define NWATCHED (sizeof watched_signals / sizeof watched_signals[0])
+#define CB_LOOKS 16 /* logger callbacks compared per call (taking the state reads /proc) */
 
 typedef struct pstate {
     unsigned mxcsr;   /* x86_64: MXCSR control bits (DAZ, exception masks, rounding, FTZ) */
@@ -50,9 +54,11 @@ typedef char *(*setlocale_fn)(int, const char *);
 typedef locale_t (*uselocale_fn)(locale_t);
 
 struct fmuc_w_pwatch {
-    pstate before, after;
+    pstate before, after, now;
     fmuc_w_call *e;     /* the call whose state before is kept (NULL: none pending) */
     uint64_t seq;
+    unsigned cb_looks;  /* callbacks of the call e compared (at most CB_LOOKS) */
+    int cb_found;       /* a change was seen at one of them: not looked at again */
     setlocale_fn set_locale;
     uselocale_fn use_locale;
     int resolved;
@@ -174,12 +180,12 @@ static void record(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w, const char *fm
     va_end(ap);
 }
 
-/* compare the state after the pending call with the state before it; undo what changed */
-static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
+/* Record how state a differs from state b (the state before the pending call); with undo, put
+ * back b's settings (the call has returned), without (the FMU called back in the middle of the
+ * call) leave the FMU's settings as they are. */
+static void diff(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w, const pstate *b, const pstate *a,
+                 int undo)
 {
-    const pstate *b = &w->before;
-    pstate *a = &w->after;
-    take(w, a);
 #if defined(__x86_64__) || defined(__i386__)
     if (a->mxcsr != b->mxcsr) {
         unsigned rc_a = (a->mxcsr >> 13) & 3u, rc_b = (b->mxcsr >> 13) & 3u;
@@ -195,7 +201,8 @@ static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
                    (a->mxcsr >> 15) & 1u, (a->mxcsr >> 6) & 1u, (b->mxcsr >> 15) & 1u,
                    (b->mxcsr >> 6) & 1u);
         unsigned m = b->mxcsr | (a->mxcsr & 0x3fu); /* keep the status flags the FMU raised */
-        __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
+        if (undo)
+            __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
     }
     if (a->x87cw != b->x87cw) {
         unsigned rc_a = (a->x87cw >> 10) & 3u, rc_b = (b->x87cw >> 10) & 3u;
@@ -210,32 +217,37 @@ static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
         unsigned short cw;
         __asm__ __volatile__("fnstcw %0" : "=m"(cw));
         cw = (unsigned short)((cw & ~0x1f3fu) | b->x87cw);
-        __asm__ __volatile__("fldcw %0" : : "m"(cw));
+        if (undo)
+            __asm__ __volatile__("fldcw %0" : : "m"(cw));
     }
 #else
     if (a->round != b->round) {
         record(ctx, w, "the floating-point rounding mode at %d (was %d)", a->round, b->round);
-        fesetround(b->round);
+        if (undo)
+            fesetround(b->round);
     }
 #endif
     if (a->locale_ok && b->locale_ok && strcmp(a->locale, b->locale) != 0) {
         record(ctx, w, "the locale (setlocale LC_ALL) at '%s' (was '%s')", a->locale, b->locale);
-        w->set_locale(LC_ALL, b->locale);
+        if (undo)
+            w->set_locale(LC_ALL, b->locale);
     }
     if (a->tlocale != b->tlocale) {
         record(ctx, w, "a thread locale of its own installed with uselocale (was %s)",
                b->tlocale == (void *)LC_GLOBAL_LOCALE ? "the global locale" : "another one");
-        w->use_locale((locale_t)b->tlocale);
+        if (undo)
+            w->use_locale((locale_t)b->tlocale);
     }
     if (a->cwd_ok != b->cwd_ok || strcmp(a->cwd, b->cwd) != 0) {
         record(ctx, w, "the working directory at '%s' (was '%s')",
                a->cwd_ok ? a->cwd : "(unreachable)", b->cwd);
-        if (b->cwd_ok && chdir(b->cwd) != 0)
+        if (undo && b->cwd_ok && chdir(b->cwd) != 0)
             errno = 0;
     }
     if (a->umask != b->umask) {
         record(ctx, w, "the umask at %04o (was %04o)", (unsigned)a->umask, (unsigned)b->umask);
-        umask(b->umask);
+        if (undo)
+            umask(b->umask);
     }
     for (size_t i = 0; i < NWATCHED; i++) {
         const struct sigaction *sa = &a->sa[i], *sb = &b->sa[i];
@@ -264,6 +276,26 @@ static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
     }
 }
 
+/* compare the state after the pending call with the state before it; undo what changed */
+static void compare(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w)
+{
+    take(w, &w->after);
+    diff(ctx, w, &w->before, &w->after, 1);
+}
+
+void fmuc_pstate__at_callback(fmuc_worker_ctx *ctx)
+{
+    struct fmuc_w_pwatch *w = ctx->pwatch;
+    if (!w || !w->e || w->e->seq != w->seq || w->cb_found || w->cb_looks >= CB_LOOKS ||
+        w->e->state != FMUC_W_CALL_RUNNING)
+        return;
+    w->cb_looks++;
+    size_t before = w->total;
+    take(w, &w->now);
+    diff(ctx, w, &w->before, &w->now, 0);
+    w->cb_found = w->total > before;
+}
+
 static void settle(fmuc_worker_ctx *ctx)
 {
     struct fmuc_w_pwatch *w = ctx->pwatch;
@@ -288,6 +320,8 @@ void fmuc_pstate__before_call(fmuc_worker_ctx *ctx, fmuc_w_call *e)
     take(w, &w->before);
     w->e = e;
     w->seq = e->seq;
+    w->cb_looks = 0;
+    w->cb_found = 0;
 }
 
 int fmuc_inst_watch_process_state(fmuc_worker_ctx *ctx, int on)

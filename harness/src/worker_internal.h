@@ -191,6 +191,10 @@ struct fmuc_worker_ctx {
 void fmuc_pstate__before_begin(fmuc_worker_ctx *ctx);
 /** Worker, in fmuc_trace__go: take the process state before call e (when watching). */
 void fmuc_pstate__before_call(fmuc_worker_ctx *ctx, fmuc_w_call *e);
+/** Worker, in the logger callbacks: compare the process state with the state before the running
+ *  call (thread settings must be restored before calling back, FMI 2.0.4 §2.1, FMI 3.0.2
+ *  §2.2.1); records a change, undoes nothing. */
+void fmuc_pstate__at_callback(fmuc_worker_ctx *ctx);
 /* trace.c */
 /** Worker: take the next trace slot for function fn (FMUC_W_FN_*) and clear its arguments; fill
  *  them (fmuc_trace__vrs, e->d, ...) and then publish the call with fmuc_trace__go right before

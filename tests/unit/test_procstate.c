@@ -13,6 +13,7 @@
 
 #define GLOBALS FMUC_FMU_DIR "/broken/api-process-state--globals.fmu"
 #define BB3 FMUC_FMU_DIR "/fmi3/good/BouncingBall.fmu"
+#define CALLBACK FMUC_FMU_DIR "/broken/api-process-state--callback.fmu"
 
 static fmuc_fmu fmu;
 
@@ -70,6 +71,7 @@ static int life(fmuc_worker_ctx *ctx, void *payload)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "call", ch[i].call);
         cJSON_AddStringToObject(o, "what", ch[i].what);
+        cJSON_AddBoolToObject(o, "callback", ch[i].suspended);
         cJSON_AddItemToArray(arr, o);
     }
     mode_t after = umask(022);
@@ -140,5 +142,23 @@ Test(procstate, a_well_behaved_fmi3_fmu_leaves_nothing, .init = NULL, .fini = cl
     run(life, &watch, &o);
     cr_assert_eq(o.fn_status, 0);
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o.reply, "changes")), 0);
+    fmuc_worker_outcome_free(&o);
+}
+
+/* A thread setting changed around a logger call and put back before the call returns is seen at
+ * the callback (FMI 2.0.4 §2.1: undone before invoking a callback), once, marked as seen there;
+ * the call's own return leaves nothing to compare or undo. */
+Test(procstate, a_change_seen_when_the_fmu_calls_back, .init = NULL, .fini = close_fmu)
+{
+    fmuc_worker_outcome o;
+    int watch = 1;
+    open_path(CALLBACK);
+    run(life, &watch, &o);
+    cr_assert_eq(o.fn_status, 0);
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(o.reply, "changes");
+    cr_assert_eq(cJSON_GetArraySize(arr), 1, "%d changes", cJSON_GetArraySize(arr));
+    cr_assert(has_change(arr, "fmi2ExitInitializationMode", "x87 precision at double (53 bits)"));
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(arr, 0),
+                                                           "callback")));
     fmuc_worker_outcome_free(&o);
 }
