@@ -17,7 +17,8 @@
  * which a dropped set shows), the others set to their start values; Strings and Binary values
  * come from buffers of the probe which it overwrites right after the set. Then one get per base
  * type: every element must be what was set (bit for bit; a String equal, a Binary value of the
- * same bytes and size), else fail; a String that reads as the overwritten buffer names the
+ * same bytes and size), else fail (a Float64 equal to it in single precision is noted: an FMU
+ * that keeps its values as float, as code for embedded targets does, loses no set); a String that reads as the overwritten buffer names the
  * missing copy. Every String read, and every String variable got once more, must be non-NULL
  * UTF-8 (fail). A refused set or get ends the probe (the values after an Error are for
  * debugging only): noted.
@@ -160,6 +161,16 @@ static void value_text(fmuc_inst_base b, const void *vals, const size_t *sizes, 
     }
 }
 
+/* A Float64 read back within single precision of the value set: the FMU keeps its parameters
+ * as float (code generators for embedded targets do); a dropped set differs by the 1e-6 nudge */
+static int single_precision(fmuc_inst_base b, const void *set, const void *got, size_t k)
+{
+    if (b != FMUC_INST_FLOAT64)
+        return 0;
+    double x = ((const double *)set)[k], g = ((const double *)got)[k];
+    return isfinite(g) && fabs(g - x) <= 1.2e-7 * fabs(x) && (double)(float)x == (float)g;
+}
+
 /* Element k of got equals element k of set (what the probe passed, its buffers as they were) */
 static int same(fmuc_inst_base b, const void *set, const size_t *set_sizes, const void *got,
                 const size_t *got_sizes, size_t k, const char *const *orig_str,
@@ -184,7 +195,7 @@ static int same(fmuc_inst_base b, const void *set, const size_t *set_sizes, cons
 }
 
 typedef struct va_count {
-    size_t compared, differ, copies, bad_strings;
+    size_t compared, differ, copies, bad_strings, single;
     /* the probe's String/Binary buffers passed to sets: an FMU that kept a pointer instead of
      * copying reads them later, so they live (overwritten) until the instance is freed */
     void **keep;
@@ -326,6 +337,20 @@ static fmuc_status round_trip(fmuc_worker_ctx *ctx, fmuc_inst *in, const va_job 
             if (same(b, set, set_sizes, got, got_sizes, o, (const char *const *)orig_str,
                      (const uint8_t *const *)orig_bin))
                 continue;
+            if (single_precision(b, set, got, o)) {
+                if (c->single++ == 0) {
+                    char sv[40], gv[40];
+                    value_text(b, set, set_sizes, o, sv, sizeof sv);
+                    value_text(b, got, got_sizes, o, gv, sizeof gv);
+                    apiu_finding(reply, "note", "%s: %s '%s' set to %s reads back as %s, the same "
+                                                "value in single precision: the FMU keeps it as "
+                                                "a float",
+                                 apiu_iface_name(job->type),
+                                 fmuc_md_causality_name(v->causality), v->name ? v->name : "?",
+                                 sv, gv);
+                }
+                continue;
+            }
             char sv[200], gv[200], el[40] = "";
             const char *kept = "";
             if (b == FMUC_INST_STRING) {
