@@ -404,24 +404,6 @@ static int initialized_with_start(const fmuc_md *md, size_t i)
     return 1;
 }
 
-static int shares_vr_badly(const fmuc_md *md, size_t i)
-{
-    const fmuc_md_var *v = &md->vars[i];
-    for (size_t j = 0; j < md->nvars; j++) {
-        const fmuc_md_var *w = &md->vars[j];
-        if (j == i || !(w->has & FMUC_HAS_VALUE_REFERENCE) ||
-            w->value_reference != v->value_reference ||
-            apiu_vr_class(w->type) != apiu_vr_class(v->type))
-            continue;
-        if (!(w->has & FMUC_HAS_START))
-            continue; /* an alias that carries no start of its own */
-        if (!initialized_with_start(md, j) || !w->start_text ||
-            strcmp(w->start_text, v->start_text) != 0)
-            return 1;
-    }
-    return 0;
-}
-
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_md *md = &s->fmu->md;
@@ -441,22 +423,42 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         return;
     }
     size_t partial = 0, shared = 0;
-    /* one variable per value reference and base type (FMI 2.0 aliases share them) */
+    /* one variable per value reference (FMI 2.0 aliases share them): the set's first variable
+     * initialized with a start value represents it, unless another member has another start
+     * value or is not initialized with its start value (md-alias-start judges those) */
+    uint32_t *first = apiu_alias_first(s);
+    uint32_t *rep = calloc(md->nvars + 1, sizeof *rep);
+    uint8_t *bad = calloc(md->nvars + 1, 1);
+    if (!first || !rep || !bad) {
+        free(first);
+        free(rep);
+        free(bad);
+        free(job.vars);
+        free(job.nelem);
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < md->nvars; i++) {
+        uint32_t f = first[i];
+        if (!f || !(md->vars[i].has & FMUC_HAS_START))
+            continue; /* a member without a start value of its own carries none */
+        if (!initialized_with_start(md, i))
+            bad[f - 1] = 1;
+        else if (!rep[f - 1])
+            rep[f - 1] = (uint32_t)i + 1;
+        else if (strcmp(md->vars[rep[f - 1] - 1].start_text, md->vars[i].start_text) != 0)
+            bad[f - 1] = 1;
+    }
     for (size_t i = 0; i < md->nvars; i++) {
         if (!initialized_with_start(md, i))
             continue;
-        if (shares_vr_badly(md, i)) {
+        uint32_t f = first[i];
+        if (f && rep[f - 1] != i + 1)
+            continue; /* another member represents the set */
+        if (f && bad[f - 1]) {
             shared++;
             continue;
         }
-        int dup = 0;
-        for (size_t j = 0; j < job.nvars && !dup; j++) {
-            const fmuc_md_var *w = &md->vars[job.vars[j]];
-            dup = w->value_reference == md->vars[i].value_reference &&
-                  apiu_vr_class(w->type) == apiu_vr_class(md->vars[i].type);
-        }
-        if (dup)
-            continue;
         size_t ne = fmuc_sim_var_elements(md, i, NULL, 0, NULL);
         if (ne == 0 || !apiu_start_token(md, i, 0, ne)) {
             partial++;
@@ -465,9 +467,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         job.vars[job.nvars] = i;
         job.nelem[job.nvars++] = ne;
     }
+    free(first);
+    free(rep);
+    free(bad);
     if (shared)
-        fmuc_result_note(res, "%zu variable(s) share a value reference with a variable of another "
-                              "start value or initial kind: not compared (md-alias-start)",
+        fmuc_result_note(res, "%zu value reference(s) shared by variables of different start "
+                              "values or initial kinds: not compared (md-alias-start)",
                          shared);
     if (partial)
         fmuc_result_note(res, "%zu array variable(s) whose start values do not give every "

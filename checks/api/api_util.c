@@ -7,6 +7,7 @@
 
 #include "api_util.h"
 #include "fmuc/fmuc_step.h"
+#include "md/md_util.h"
 #include "me/me_util.h"
 
 void apiu_short_steps(fmuc_worker_ctx *ctx, fmuc_inst *in, fmuc_iface t, int nsteps,
@@ -267,4 +268,28 @@ int apiu_utf8_valid(const char *s)
             return 0;
     }
     return 1;
+}
+
+/* ---- alias sets ----------------------------------------------------------------------------- */
+
+static void first_of_set(const fmuc_md *md, int kind, uint32_t vr, const uint32_t *members,
+                         size_t n, void *payload)
+{
+    uint32_t *first = payload;
+    (void)md;
+    (void)kind;
+    (void)vr;
+    for (size_t k = 0; k < n; k++)
+        first[members[k] - 1] = members[0];
+}
+
+uint32_t *apiu_alias_first(const fmuc_subject *s)
+{
+    const fmuc_md *md = &s->fmu->md;
+    uint32_t *first = calloc(md->nvars + 1, sizeof *first);
+    if (first && fmuc_ms__alias_sets_of(s, first_of_set, first) < 0) {
+        free(first);
+        return NULL;
+    }
+    return first;
 }

@@ -918,5 +918,10 @@ const char *apiu_accessor(int ver, fmuc_inst_base b, int set, char *buf, size_t 
 long apiu_hex_decode(const char *t, uint8_t *out, size_t cap);
 /** 1 when s is well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF). */
 int apiu_utf8_valid(const char *s);
+/** Per variable (0-based), the 1-based index of the first variable (document order) of its
+ *  alias set (the variables of one base kind sharing its valueReference), 0 when it shares its
+ *  valueReference with none; from the subject's sorted index, linear. malloc'ed; NULL when out
+ *  of memory. */
+uint32_t *apiu_alias_first(const fmuc_subject *s);
 
 #endif

@@ -524,15 +524,6 @@ static int settable_in_init(const fmuc_md *md, size_t i)
     return !(x && x->nclocks);
 }
 
-static int vr_taken(const fmuc_md *md, const size_t *list, size_t n, size_t i)
-{
-    for (size_t j = 0; j < n; j++)
-        if (md->vars[list[j]].value_reference == md->vars[i].value_reference &&
-            apiu_vr_class(md->vars[list[j]].type) == apiu_vr_class(md->vars[i].type))
-            return 1;
-    return 0;
-}
-
 /* Every token of variable i's start values is a value of its base type */
 static int starts_parse(const fmuc_md *md, size_t i, size_t ne)
 {
@@ -627,14 +618,33 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     size_t nv = 0, ns = 0, partial = 0;
     char summary[2][200] = {"", ""};
+    /* one variable per value reference (FMI 2.0 aliases share them): the first settable member
+     * of an alias set is set and read, the first member of a String set is read */
+    uint32_t *first = apiu_alias_first(s);
+    uint32_t *rep = calloc(md->nvars + 1, sizeof *rep);
+    if (!first || !rep) {
+        free(first);
+        free(rep);
+        free(vars);
+        free(nelem);
+        free(strs);
+        fmuc_result_error(res, "out of memory");
+        return;
+    }
     for (size_t i = 0; i < md->nvars; i++) {
         const fmuc_md_var_ext *x = fmuc_md_var_ext_of(md, i);
+        uint32_t f = first[i];
         if (md->vars[i].base == FMUC_BT_STRING && (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE) &&
-            !(x && x->nclocks) && !vr_taken(md, strs, ns, i) &&
+            !(x && x->nclocks) && (!f || f == i + 1) &&
             fmuc_sim_var_elements(md, i, NULL, 0, NULL) > 0)
             strs[ns++] = i;
-        if (!settable_in_init(md, i) || vr_taken(md, vars, nv, i))
+        if (!settable_in_init(md, i))
             continue;
+        if (f) {
+            if (rep[f - 1])
+                continue; /* the set is set through an earlier member */
+            rep[f - 1] = (uint32_t)i + 1;
+        }
         size_t ne = fmuc_sim_var_elements(md, i, NULL, 0, NULL);
         if (ne == 0 || !starts_parse(md, i, ne)) {
             partial++;
@@ -643,6 +653,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         vars[nv] = i;
         nelem[nv++] = ne;
     }
+    free(first);
+    free(rep);
     if (partial)
         fmuc_result_note(res, "%zu settable variable(s) whose start values are incomplete or no "
                               "values of their type: not set",
