@@ -828,6 +828,9 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
         fmuc_gc_fpu_restore(saved);
     }
 #endif
+#ifdef FMUC_DEFECT_START_VALUES_LATE
+    fmuc_gc_defect_late_starts(c->desc, c->data);
+#endif
 #ifdef FMUC_DEFECT_PROCESS_GLOBALS
     /* process-wide settings changed for good: locale, umask, a signal disposition */
     setlocale(LC_ALL, "C.UTF-8");

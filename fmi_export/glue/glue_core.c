@@ -56,6 +56,10 @@ void fmuc_gc_write_starts(const fmuc_m_desc *d, void *data)
             switch (v->type) {
             case FMUC_M_REAL:
                 ((double *)(void *)p)[k] = v->start;
+#ifdef FMUC_DEFECT_START_VALUES_LATE
+                if (v->causality == FMUC_M_PARAMETER) /* applied at the end of initialization */
+                    ((double *)(void *)p)[k] = 0.0;
+#endif
 #ifdef FMUC_DEFECT_START_VALUE_DIFFERS
                 if (first_real_parameter && v->causality == FMUC_M_PARAMETER) {
                     ((double *)(void *)p)[k] = v->start * 1.01 + 0.001;
@@ -80,6 +84,18 @@ void fmuc_gc_write_starts(const fmuc_m_desc *d, void *data)
         }
     }
 }
+
+#ifdef FMUC_DEFECT_START_VALUES_LATE
+void fmuc_gc_defect_late_starts(const fmuc_m_desc *d, void *data)
+{
+    for (size_t i = 0; i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        double *p = (double *)(void *)((char *)data + v->offset);
+        if (v->type == FMUC_M_REAL && v->causality == FMUC_M_PARAMETER && v->dim <= 1 && *p == 0.0)
+            *p = v->start; /* those the importer did not set */
+    }
+}
+#endif
 
 int fmuc_gc_blank(const char *s)
 {

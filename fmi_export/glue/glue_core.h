@@ -127,6 +127,11 @@ void fmuc_gc_defect_fpu_control(void);
 /** Defects of the floating-point control around a callback (FMUC_DEFECT_FPU_AT_CALLBACK): the
  *  current control word or rounding mode, and putting a saved one back. */
 unsigned fmuc_gc_fpu_save(void);
+#ifdef FMUC_DEFECT_START_VALUES_LATE
+/** The Real parameters still 0 get their start values (ExitInitializationMode of the fixture
+ *  whose binary applies its start values only when initialization ends). */
+void fmuc_gc_defect_late_starts(const fmuc_m_desc *d, void *data);
+#endif
 void fmuc_gc_fpu_restore(unsigned saved);
 
 #endif

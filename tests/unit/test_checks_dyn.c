@@ -698,3 +698,20 @@ Test(checks_dyn, value_helpers_utf8_and_hex)
     cr_expect_eq(apiu_hex_decode("0102030405", b, sizeof b), -1, "does not fit");
     cr_expect_eq(apiu_hex_decode("0102030405", NULL, 0), 5, "counted");
 }
+
+/* api-start-values, the letter-only case: BouncingBall 2.0 whose binary applies its Real
+ * parameters' start values only in fmi2ExitInitializationMode (FMUC_DEFECT_START_VALUES_LATE)
+ * reads 0 in Initialization Mode but has the start values afterwards: every failure is
+ * letter-only (standard fail, interop warn). */
+Test(checks_dyn, start_values_applied_late_are_letter_only, .timeout = 300)
+{
+    fmuc_result res;
+    cr_expect_eq(run_check(BROKEN("api-start-values--late"), &fmuc_check_api_start_values, &res, 0),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(any_message(&res, "ModelExchange: parameter 'g'",
+                          "returned 0, but modelDescription.xml gives the start value -9.81"));
+    cr_expect(any_message(&res, "CoSimulation: parameter 'v_min'",
+                          "after fmi2ExitInitializationMode it has the start value"));
+    cr_expect(res.letter_fail && !res.other_fail, "only letter failures");
+    fmuc_result_clear(&res);
+}
