@@ -119,7 +119,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     outputs(md, o);
     if (job->type == FMUC_IFACE_CS) {
-        fmuc_inst_cs3_options co = {"evaluate", 1, 0, 0};
+        fmuc_inst_cs3_options co = {.name = "evaluate", .event_mode_used = 1};
         in = fmuc_inst_instantiate_cs3(ctx, &co);
     } else {
         in = fmuc_inst_instantiate(ctx, job->type, NULL, "evaluate");

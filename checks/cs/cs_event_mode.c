@@ -41,13 +41,27 @@
 #define CSEM_MAX_ITER 100     /* fmi3UpdateDiscreteStates calls of one event at most */
 #define CSEM_MAX_REPORTED 5   /* findings of one kind named (the rest counted) */
 
-enum { RUN_A = 0, RUN_B, NRUNS };
+enum { RUN_A = 0, RUN_B, RUN_C, NRUNS };
 static const char *const run_name[NRUNS] = {"run A (earlyReturnAllowed=false)",
-                                            "run B (earlyReturnAllowed=true)"};
+                                            "run B (earlyReturnAllowed=true)",
+                                            "run C (requiredIntermediateVariables)"};
+
+/* Run C: the scalar inputs and outputs with intermediateUpdate="true" (at most
+ * FMUC_INST_IU_WATCH of each), registered as requiredIntermediateVariables; the outputs are read
+ * and the inputs set (to the value the run holds them at) in Intermediate Update Mode. */
+typedef struct em_iu {
+    size_t nreq, nout, nin;
+    fmuc_vr req[2 * FMUC_INST_IU_WATCH], out[FMUC_INST_IU_WATCH], in[FMUC_INST_IU_WATCH];
+    unsigned char out_single[FMUC_INST_IU_WATCH], in_single[FMUC_INST_IU_WATCH];
+    double in_value[FMUC_INST_IU_WATCH];
+    const char *out_name[FMUC_INST_IU_WATCH], *in_name[FMUC_INST_IU_WATCH];
+    size_t skipped; /* arrays and variables beyond the watch */
+} em_iu;
 
 typedef struct em_job {
     const equ_plan *plan;
     int event_mode_used, early_return_allowed, intermediate_update;
+    const em_iu *iu; /* run C only */
 } em_job;
 
 /* One fmi3DoStep in the reply: tc, h, status, eventHandlingNeeded, terminateSimulation,
@@ -58,6 +72,11 @@ enum { S_TC = 0, S_H, S_ST, S_EHN, S_TERM, S_EARLY, S_LAST, S_ROW, S_NANLAST, S_
  * fmi3EnterEventMode, fmi3UpdateDiscreteStates, fmi3EnterStepMode, the failed one (0 none,
  * 1 EnterEventMode, 2 UpdateDiscreteStates, 3 EnterStepMode). */
 enum { E_T = 0, E_IT, E_SETTLED, E_ST, E_FAILED, E_N };
+/* One intermediateUpdate call: time, tc, h, flags, time not finite, worst status of the
+ * harness's gets and sets in it (-1 none), the first FMUC_INST_IU_VALUES values got, which of
+ * them are finite (bit mask). */
+enum { IU_T = 0, IU_TC, IU_H, IU_FL, IU_NANT, IU_GETST, IU_SETST, IU_GOT,
+       IU_FINITE = IU_GOT + FMUC_INST_IU_VALUES, IU_N };
 
 static cJSON *num_row(const double *v, size_t n)
 {
@@ -132,8 +151,19 @@ static int em_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     fmuc_worker_phase(ctx, "fmi3InstantiateCoSimulation");
-    fmuc_inst_cs3_options o = {"cs-event-mode", job->event_mode_used, job->early_return_allowed,
-                               job->intermediate_update};
+    fmuc_inst_iu_access acc = {0};
+    fmuc_inst_cs3_options o = {.name = "cs-event-mode",
+                               .event_mode_used = job->event_mode_used,
+                               .early_return_allowed = job->early_return_allowed,
+                               .intermediate_update = job->intermediate_update};
+    if (job->iu) {
+        acc = (fmuc_inst_iu_access){job->iu->out, job->iu->out_single, job->iu->nout,
+                                    job->iu->in,  job->iu->in_single,  job->iu->in_value,
+                                    job->iu->nin};
+        o.required = job->iu->req;
+        o.n_required = job->iu->nreq;
+        o.access = &acc;
+    }
     fmuc_inst *c = fmuc_inst_instantiate_cs3(ctx, &o);
     if (!c) {
         cJSON_AddBoolToObject(reply, "refused", 1);
@@ -203,9 +233,15 @@ log:;
     size_t nkept = 0, total = fmuc_inst_intermediate_log(c, &calls, &nkept);
     cJSON *iu = cJSON_AddArrayToObject(reply, "iu");
     for (size_t i = 0; i < nkept; i++) {
-        double r[5] = {calls[i].time, calls[i].tc, calls[i].h, (double)calls[i].flags,
-                       !isfinite(calls[i].time)};
-        cJSON_AddItemToArray(iu, num_row(r, 5));
+        double r[IU_N] = {calls[i].time, calls[i].tc, calls[i].h, (double)calls[i].flags,
+                          !isfinite(calls[i].time), calls[i].get_status, calls[i].set_status};
+        unsigned fin = 0;
+        for (int j = 0; j < FMUC_INST_IU_VALUES; j++) {
+            r[IU_GOT + j] = calls[i].got[j];
+            fin |= isfinite(calls[i].got[j]) ? 1u << j : 0u;
+        }
+        r[IU_FINITE] = fin;
+        cJSON_AddItemToArray(iu, num_row(r, IU_N));
     }
     cJSON_AddNumberToObject(reply, "iu_total", (double)total);
     cJSON_AddNumberToObject(reply, "points", (double)(k + 1 < rows ? k + 1 : rows));
@@ -232,6 +268,50 @@ static double num(const cJSON *a, int i)
     return cJSON_GetNumberValue(cJSON_GetArrayItem(a, i));
 }
 
+/* Run C, one intermediateUpdate call: the harness's gets (with intermediateVariableGetAllowed)
+ * and sets (with intermediateVariableSetRequested) of the registered variables. §4.2.2 allows
+ * exactly these accesses in Intermediate Update Mode, and no function called there may return
+ * fmi3Discard; a refusal leaves the master without the values the FMU offered. */
+static void judge_ium_access(fmuc_result *res, const char *rn, const em_iu *iu, const cJSON *e,
+                             size_t *n_get, size_t *n_set, size_t *bad_get, size_t *bad_set,
+                             size_t *nonfinite)
+{
+    char b[32];
+    double t = num(e, IU_T);
+    int gst = (int)num(e, IU_GETST), sst = (int)num(e, IU_SETST);
+    unsigned fin = (unsigned)num(e, IU_FINITE);
+    if (gst >= 0) {
+        (*n_get)++;
+        if (!fmuc_status_ok(gst)) {
+            if ((*bad_get)++ < 1)
+                fmuc_result_violation(res, "%s: in Intermediate Update Mode at "
+                                           "intermediateUpdateTime=%.17g "
+                                           "(intermediateVariableGetAllowed=true) the get of the "
+                                           "registered output%s '%s'%s returned %s (FMI 3.0.2 "
+                                           "§4.2.2: the intermediate variables can be retrieved "
+                                           "then, and no call there may return fmi3Discard)",
+                                      rn, t, iu->nout > 1 ? "s" : "", iu->out_name[0],
+                                      iu->nout > 1 ? ", ..." : "",
+                                      fmuc_status_name(3, gst, b, sizeof b));
+        } else {
+            for (size_t j = 0; j < iu->nout && j < FMUC_INST_IU_VALUES; j++)
+                *nonfinite += !((fin >> j) & 1u);
+        }
+    }
+    if (sst >= 0) {
+        (*n_set)++;
+        if (!fmuc_status_ok(sst) && (*bad_set)++ < 1)
+            fmuc_result_violation(res, "%s: in Intermediate Update Mode at "
+                                       "intermediateUpdateTime=%.17g "
+                                       "(intermediateVariableSetRequested=true) the set of the "
+                                       "registered input%s '%s'%s to the value it holds returned "
+                                       "%s (FMI 3.0.2 §4.2.2)",
+                                  rn, t, iu->nin > 1 ? "s" : "", iu->in_name[0],
+                                  iu->nin > 1 ? ", ..." : "",
+                                  fmuc_status_name(3, sst, b, sizeof b));
+    }
+}
+
 /* Judge one run's reply. */
 static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, const em_job *job,
                   int r, const cJSON *rp)
@@ -248,7 +328,17 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
     cJSON_AddBoolToObject(ev, "intermediateUpdate", job->intermediate_update);
 
     if (cJSON_IsTrue(cJSON_GetObjectItem(rp, "refused"))) {
-        if (job->event_mode_used)
+        if (job->iu)
+            fmuc_result_violation(res, "%s: fmi3InstantiateCoSimulation(eventModeUsed=%s, "
+                                       "earlyReturnAllowed=false) with requiredIntermediateVariables "
+                                       "= the %zu inputs and outputs with intermediateUpdate=\"true\" "
+                                       "(first '%s') returned NULL, although run A made the same "
+                                       "instance without them (FMI 3.0.2 §2.3.1, §4.2.2: a master "
+                                       "may register the variables the FMU marks for Intermediate "
+                                       "Update Mode)",
+                                  rn, job->event_mode_used ? "true" : "false", job->iu->nreq,
+                                  job->iu->nout ? job->iu->out_name[0] : job->iu->in_name[0]);
+        else if (job->event_mode_used)
             fmuc_result_violation(res, "%s: fmi3InstantiateCoSimulation(eventModeUsed=true, "
                                        "earlyReturnAllowed=%s) returned NULL although <CoSimulation> "
                                        "(line %u) declares hasEventMode=\"true\" (FMI 3.0.2 §4.4, "
@@ -390,11 +480,14 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
     size_t niu = (size_t)cJSON_GetArraySize(iu), bad_iu = 0, outside = 0, back = 0;
     double total = cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "iu_total"));
     double finished_at = -INFINITY;
+    size_t n_get = 0, n_set = 0, bad_get = 0, bad_set = 0, nonfinite = 0;
     for (size_t i = 0; i < niu; i++) {
         const cJSON *e = cJSON_GetArrayItem(iu, (int)i);
-        double t = num(e, 0), tc = num(e, 1), h = num(e, 2);
-        unsigned fl = (unsigned)num(e, 3);
-        int nan_t = num(e, 4) != 0.0;
+        double t = num(e, IU_T), tc = num(e, IU_TC), h = num(e, IU_H);
+        unsigned fl = (unsigned)num(e, IU_FL);
+        int nan_t = num(e, IU_NANT) != 0.0;
+        if (job->iu)
+            judge_ium_access(res, rn, job->iu, e, &n_get, &n_set, &bad_get, &bad_set, &nonfinite);
         if (fl & FMUC_INST_IU_OUTSIDE_DO_STEP) {
             if (outside++ < 1)
                 fmuc_result_warn(res, "%s: the intermediateUpdate callback was called outside "
@@ -424,6 +517,28 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         fmuc_result_note(res, "%s: %zu further intermediateUpdateTime values outside [tc, tc+h]",
                          rn, bad_iu - CSEM_MAX_REPORTED);
     cJSON_AddNumberToObject(ev, "intermediate_update_calls", total);
+    if (job->iu) {
+        cJSON_AddNumberToObject(ev, "required_intermediate_variables", (double)job->iu->nreq);
+        cJSON_AddNumberToObject(ev, "ium_gets", (double)n_get);
+        cJSON_AddNumberToObject(ev, "ium_sets", (double)n_set);
+        if (bad_get > 1 || bad_set > 1)
+            fmuc_result_note(res, "%s: %zu further refused accesses in Intermediate Update Mode "
+                                  "(of %zu gets and %zu sets)",
+                             rn, (bad_get > 1 ? bad_get - 1 : 0) + (bad_set > 1 ? bad_set - 1 : 0),
+                             n_get, n_set);
+        if (nonfinite)
+            fmuc_result_note(res, "%s: %zu values got in Intermediate Update Mode are not finite",
+                             rn, nonfinite);
+        if (total && !n_get && job->iu->nout)
+            fmuc_result_note(res, "%s: the FMU called intermediateUpdate %.0f times but never with "
+                                  "intermediateVariableGetAllowed=true: the registered outputs "
+                                  "were never readable between communication points",
+                             rn, total);
+        if (job->iu->skipped)
+            fmuc_result_note(res, "%s: %zu variables with intermediateUpdate=\"true\" not "
+                                  "registered (arrays, locals, or more than %d inputs or outputs)",
+                             rn, job->iu->skipped, FMUC_INST_IU_WATCH);
+    }
     if (job->intermediate_update && total == 0 && piu)
         fmuc_result_note(res, "%s: providesIntermediateUpdate=\"true\", the callback was given "
                               "and never called (allowed: the FMU calls it when it has "
@@ -444,6 +559,50 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         cJSON_AddNumberToObject(ev, "points", (double)npts);
     }
     free(y);
+}
+
+/* The registration of run C (NULL when out of memory). Scalar Float inputs and outputs with
+ * intermediateUpdate="true"; an input is set to the value run C holds it at (the plan's row 0,
+ * else its start value). */
+static em_iu *em_iu_collect(const fmuc_md *md, const equ_plan *p)
+{
+    em_iu *iu = calloc(1, sizeof *iu);
+    if (!iu)
+        return NULL;
+    for (size_t i = 0; i < md->nexts; i++) {
+        const fmuc_md_var_ext *x = &md->exts[i];
+        const fmuc_md_var *v = &md->vars[x->var];
+        if (!x->has_intermediate_update || !x->intermediate_update || v->base == FMUC_BT_CLOCK)
+            continue;
+        int single = v->base == FMUC_BT_FLOAT32;
+        int is_in = v->causality == FMUC_CAUS_INPUT, is_out = v->causality == FMUC_CAUS_OUTPUT;
+        if ((!is_in && !is_out) || x->ndims || (v->base != FMUC_BT_FLOAT64 && !single) ||
+            (is_out && iu->nout >= FMUC_INST_IU_WATCH) ||
+            (is_in && iu->nin >= FMUC_INST_IU_WATCH)) {
+            iu->skipped++;
+            continue;
+        }
+        if (is_out) {
+            iu->out_single[iu->nout] = (unsigned char)single;
+            iu->out_name[iu->nout] = v->name ? v->name : "?";
+            iu->out[iu->nout++] = v->value_reference;
+        } else {
+            double u = v->start_text ? v->start : 0.0;
+            for (size_t j = 0; j < p->nin; j++)
+                if (p->in[j].vr == v->value_reference)
+                    u = p->in_values[j];
+            if (!isfinite(u)) {
+                iu->skipped++;
+                continue;
+            }
+            iu->in_single[iu->nin] = (unsigned char)single;
+            iu->in_value[iu->nin] = u;
+            iu->in_name[iu->nin] = v->name ? v->name : "?";
+            iu->in[iu->nin++] = v->value_reference;
+        }
+        iu->req[iu->nreq++] = v->value_reference;
+    }
+    return iu;
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)
@@ -487,10 +646,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON_AddBoolToObject(evd, "providesIntermediateUpdate", piu);
     cJSON_AddNumberToObject(evd, "steps", (double)p.nsteps);
     cJSON_AddNumberToObject(evd, "start", p.t[0]);
+    em_iu *iu = piu ? em_iu_collect(md, &p) : NULL;
     for (int r = 0; r < NRUNS; r++) {
-        if (r == RUN_B && !might)
-            break;
-        em_job job = {&p, has_em, r == RUN_B, piu};
+        if ((r == RUN_B && !might) || (r == RUN_C && (!iu || !iu->nreq)))
+            continue;
+        em_job job = {&p, has_em, r == RUN_B, piu, r == RUN_C ? iu : NULL};
         fmuc_worker_outcome o;
         fmuc_result scratch;
         char label[96];
@@ -511,6 +671,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         judge(s, res, &p, &job, r, o.reply);
         fmuc_worker_outcome_free(&o);
     }
+    free(iu);
 out:
     equ_plan_free(&p);
 }

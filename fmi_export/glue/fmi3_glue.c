@@ -206,6 +206,10 @@ struct fmuc_m_ctx {
     int cs_event_mode_used, cs_early_return_allowed, cs_next_event_defined;
     double cs_next_event;
     fmi3IntermediateUpdateCallback cs_intermediate_update;
+    /* requiredIntermediateVariables were given (all FMUC_M_INTERMEDIATE): every step enters
+     * Intermediate Update Mode at its middle with intermediateVariableGetAllowed (in_ium while
+     * the callback runs) */
+    int cs_iu_registered, in_ium;
     double cs_defect_tev; /* FMUC_DEFECT_CS_EARLY_RETURN: the event it returned early before */
     /* FMUC_M_CAP_EVAL_DISCRETE: fmi3EvaluateDiscreteStates ran the model's event_update at this
      * instant (evaluated): its outcome, kept for the following fmi3UpdateDiscreteStates, and the
@@ -873,11 +877,28 @@ fmi3Instance fmi3InstantiateCoSimulation(
                   "hasEventMode=\"false\"");
         return NULL;
     }
-    if (nRequiredIntermediateVariables > 0) {
+    /* requiredIntermediateVariables name variables with intermediateUpdate="true" only
+     * (FMI 3.0.2 §2.3.1, fmi3-rules C-10): anything else is refused */
+    if (nRequiredIntermediateVariables > 0 && !requiredIntermediateVariables) {
         early_log(logMessage, instanceEnvironment, loggingOn,
-                  "fmi3InstantiateCoSimulation: requiredIntermediateVariables given, but no "
-                  "variable has intermediateUpdate=\"true\"");
+                  "fmi3InstantiateCoSimulation: requiredIntermediateVariables is NULL with "
+                  "nRequiredIntermediateVariables > 0");
         return NULL;
+    }
+    for (size_t i = 0; i < nRequiredIntermediateVariables; i++) {
+        const fmuc_m_var *v = NULL;
+        for (size_t k = 0; k < fmuc_model.nvars && !v; k++)
+            if (fmuc_model.vars[k].vr == requiredIntermediateVariables[i])
+                v = &fmuc_model.vars[k];
+        if (!v || !(v->flags & FMUC_M_INTERMEDIATE) || !event_mode) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "fmi3InstantiateCoSimulation: requiredIntermediateVariables[%zu] = %u is not "
+                     "a variable with intermediateUpdate=\"true\"",
+                     i, (unsigned)requiredIntermediateVariables[i]);
+            early_log(logMessage, instanceEnvironment, loggingOn, msg);
+            return NULL;
+        }
     }
     fmuc_m_ctx *c = instantiate("fmi3InstantiateCoSimulation", FMUC_FMI3_IFACE_CS, instanceName,
                                 instantiationToken, resourcePath, loggingOn, instanceEnvironment,
@@ -888,6 +909,7 @@ fmi3Instance fmi3InstantiateCoSimulation(
         c->cs_event_mode_used = eventModeUsed ? 1 : 0;
         c->cs_early_return_allowed = earlyReturnAllowed ? 1 : 0;
         c->cs_intermediate_update = intermediateUpdate;
+        c->cs_iu_registered = nRequiredIntermediateVariables > 0;
     }
     return c;
 }
@@ -1110,6 +1132,14 @@ static fmi3Status begin_values(fmi3Instance instance, int fn, fmuc_m_type t,
         return fmi3Fatal;
     if (!allowed(c, fn))
         return done(c, fmi3Error);
+#ifdef FMUC_DEFECT_IUM_GET_REFUSED
+    /* broken FMU (cs-event-mode--ium-get): Intermediate Update Mode allows no get, although the
+     * master registered the variables and the callback said intermediateVariableGetAllowed */
+    if (c->in_ium && fn == FN_GetFloat64) {
+        glog(c, fmi2Error, "fmi3GetFloat64: not in Intermediate Update Mode");
+        return fmi3Error;
+    }
+#endif
 #ifdef FMUC_DEFECT_GET_AFTER_TERMINATE
     if (c->state == ST_TERM && fn == FN_GetFloat64) { /* §2.3.4: final values can be inquired */
         glog(c, fmi2Error, "fmi3GetFloat64: the instance is terminated");
@@ -2524,7 +2554,27 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
     double h_eff = h;
     int early = 0, at_event = 0;
     cs_event_step(c, tc, h, &h_eff, &early, &at_event);
-    if (c->desc->do_step)
+    if (c->cs_iu_registered && c->cs_intermediate_update) {
+        /* registered intermediate variables: the step goes in two halves, with Intermediate
+         * Update Mode between them (§4.2.2: the importer may get the intermediate outputs) */
+        double h1 = 0.5 * h_eff;
+        st = c->desc->do_step ? st3(c->desc->do_step(c, c->data, tc, h1)) : rk4_step(c, tc, h1);
+        if (st <= fmi3Warning) {
+            fmi3Boolean req = false;
+            fmi3Float64 req_t = 0.0;
+            c->time = tc + h1;
+            c->dirty = 1;
+            c->in_ium = 1;
+            c->cs_intermediate_update(c->env, c->time, false, true, true, false, &req, &req_t);
+            c->in_ium = 0;
+            c->time = tc;
+            fmi3Status st2 = c->desc->do_step
+                                 ? st3(c->desc->do_step(c, c->data, tc + h1, h_eff - h1))
+                                 : rk4_step(c, tc + h1, h_eff - h1);
+            if (st2 > st)
+                st = st2;
+        }
+    } else if (c->desc->do_step)
         st = st3(c->desc->do_step(c, c->data, tc, h_eff));
     else
         st = rk4_step(c, tc, h_eff);

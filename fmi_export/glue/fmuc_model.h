@@ -63,6 +63,11 @@ typedef enum {
 /* FMI 3.0 only: the variable is an event indicator (ModelStructure/EventIndicator); the values
  * still come from the event_indicators callback, in the table order of these variables. */
 #define FMUC_M_EVENT_INDICATOR 0x10u
+/* FMI 3.0 Co-Simulation only (FMUC_M_CAP_CS_EVENT_MODE): intermediateUpdate="true" on a
+ * continuous Real input or output; a master may list it in requiredIntermediateVariables and
+ * access it in Intermediate Update Mode, which the glue then enters in the middle of every
+ * step (fmi3_glue.c). Other versions and interfaces ignore it. */
+#define FMUC_M_INTERMEDIATE 0x20u
 
 #define FMUC_M_STRLEN 256
 

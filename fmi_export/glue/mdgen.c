@@ -241,6 +241,12 @@ static void validate(gen *g)
                 problem(g, "'%s': an event indicator is a continuous Real local or output%s",
                         v->name, "");
         }
+        if ((v->flags & FMUC_M_INTERMEDIATE) &&
+            (v->type != FMUC_M_REAL || v->variability != FMUC_M_CONTINUOUS ||
+             (v->causality != FMUC_M_INPUT && v->causality != FMUC_M_OUTPUT) ||
+             !(d->caps & FMUC_M_CAP_CS_EVENT_MODE)))
+            problem(g, "'%s': intermediateUpdate only on a continuous Real input or output of a "
+                       "model with FMUC_M_CAP_CS_EVENT_MODE%s", v->name, "");
         if (v->type != FMUC_M_REAL && v->variability == FMUC_M_CONTINUOUS)
             problem(g, "'%s': only Real variables may be continuous%s", v->name, "");
         if (!cell_valid(v))
@@ -830,6 +836,8 @@ static int write_xml3(gen *g, FILE *f)
         if (v->causality == FMUC_M_INPUT)
             ini = FMUC_M_INITIAL_NONE; /* default exact (§2.4.7.5) */
         fmuc_mdx_attr(f, "initial", init_name(ini));
+        if (v->flags & FMUC_M_INTERMEDIATE)
+            fmuc_mdx_attr(f, "intermediateUpdate", "true");
         int has_start = (v->flags & FMUC_M_HAS_START) != 0;
         if (v->type == FMUC_M_REAL) {
             fmuc_mdx_attr(f, "unit", v->unit);

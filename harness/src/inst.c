@@ -715,6 +715,9 @@ fmuc_inst *fmuc_inst_instantiate_cs3(fmuc_worker_ctx *ctx, const fmuc_inst_cs3_o
     a.cs_event_mode_used = o->event_mode_used != 0;
     a.cs_early_return_allowed = o->early_return_allowed != 0;
     a.cs_intermediate_update = o->intermediate_update != 0;
+    a.cs_required = o->required;
+    a.cs_n_required = o->required ? o->n_required : 0;
+    a.cs_access = o->intermediate_update ? o->access : NULL;
     return fmuc_inst_instantiate_ex(ctx, FMUC_IFACE_CS, &a);
 }
 

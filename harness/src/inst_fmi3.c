@@ -186,6 +186,18 @@ typedef struct fmi3_priv {
     double step_tc, step_h;
     size_t iu_total;
     fmuc_inst_iu_call iu[FMUC_INST_IU_KEPT];
+    /* requiredIntermediateVariables as passed, and what the callback reads and writes in
+     * Intermediate Update Mode (fmuc_inst_iu_access, split by type: [0] Float64, [1] Float32);
+     * the fmi3DoStep trace entry in progress (suspended around those calls) */
+    fmi3ValueReference *required;
+    size_t n_required;
+    fmuc_vr iu_get[2][FMUC_INST_IU_WATCH], iu_set[2][FMUC_INST_IU_WATCH];
+    size_t n_iu_get[2], n_iu_set[2];
+    double iu_set_value[2][FMUC_INST_IU_WATCH];
+    size_t iu_get_pos[2][FMUC_INST_IU_WATCH]; /* position in the caller's list */
+    int in_ium;
+    fmuc_w_call *step_e;
+    uint64_t step_seq;
     /* Scheduled Execution: the instance (for clockUpdate), the clocks asked about in Clock
      * Update Mode, the activation in progress and the clockUpdate log */
     fmuc_inst *inst;
@@ -205,6 +217,7 @@ typedef struct fmi3_priv {
 static void clock_update(fmi3InstanceEnvironment env);
 static void lock_preemption(void);
 static void unlock_preemption(void);
+static void iu_access(fmi3_priv *p, unsigned flags, fmuc_inst_iu_call *rec);
 
 /* The harness's intermediateUpdate (FMI 3.0.2 §4.2.2): logs the call against the instance whose
  * fmi3DoStep is running (else the last one made with the callback, flagged as outside a step);
@@ -235,13 +248,22 @@ static void intermediate_update(fmi3InstanceEnvironment env, fmi3Float64 time,
              (getAllowed ? FMUC_INST_IU_GET_ALLOWED : 0) |
              (stepFinished ? FMUC_INST_IU_STEP_FINISHED : 0) |
              (canReturnEarly ? FMUC_INST_IU_CAN_RETURN_EARLY : 0);
+    fmuc_inst_iu_call rec = {time,
+                             flags & FMUC_INST_IU_OUTSIDE_DO_STEP ? NAN : p->step_tc,
+                             flags & FMUC_INST_IU_OUTSIDE_DO_STEP ? NAN : p->step_h,
+                             flags,
+                             -1,
+                             -1,
+                             {NAN, NAN, NAN, NAN}};
+    /* Intermediate Update Mode exists only within fmi3DoStep (§4.2.2): outside one, or in a
+     * callback the FMU makes while the harness is already in one, nothing is accessed */
+    if (!(flags & FMUC_INST_IU_OUTSIDE_DO_STEP) && !p->in_ium && p->inst && p->inst->c) {
+        p->in_ium = 1;
+        iu_access(p, flags, &rec);
+        p->in_ium = 0;
+    }
     if (p->iu_total < FMUC_INST_IU_KEPT)
-        p->iu[p->iu_total] = (fmuc_inst_iu_call){time,
-                                                 flags & FMUC_INST_IU_OUTSIDE_DO_STEP ? NAN
-                                                                                      : p->step_tc,
-                                                 flags & FMUC_INST_IU_OUTSIDE_DO_STEP ? NAN
-                                                                                      : p->step_h,
-                                                 flags};
+        p->iu[p->iu_total] = rec;
     p->iu_total++;
 }
 
@@ -251,7 +273,12 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     fmuc_worker_ctx *ctx = in->ctx;
     const fmuc_fmu *fmu = fmuc_worker_fmu(ctx);
     const char *token = a->token;
-    fmi3_priv *p = calloc(1, sizeof *p);
+    /* requiredIntermediateVariables live at the end of the instance's block, as long as it:
+     * the FMU may keep the pointer */
+    size_t nreq = in->iface == FMUC_IFACE_CS && a->cs_required ? a->cs_n_required : 0;
+    fmi3_priv *p = nreq > (SIZE_MAX - sizeof *p) / sizeof(fmi3ValueReference)
+                       ? NULL
+                       : calloc(1, sizeof *p + nreq * sizeof(fmi3ValueReference));
     unsigned fn = in->iface == FMUC_IFACE_CS   ? FMUC_W_FN_fmi3InstantiateCoSimulation
                   : in->iface == FMUC_IFACE_SE ? FMUC_W_FN_fmi3InstantiateScheduledExecution
                                                : FMUC_W_FN_fmi3InstantiateModelExchange;
@@ -290,10 +317,34 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     e->i[2] = a->logging_on;
     e->i[3] = a->cs_event_mode_used != 0;      /* eventModeUsed */
     e->i[0] = a->cs_early_return_allowed != 0; /* earlyReturnAllowed */
+    e->n[0] = in->iface == FMUC_IFACE_CS ? a->cs_n_required : 0;
     p->ctx = ctx;
     p->inst = in;
     p->iu_on = in->iface == FMUC_IFACE_CS && a->cs_intermediate_update;
     p->step_tc = p->step_h = NAN;
+    if (nreq) {
+        p->required = (fmi3ValueReference *)(void *)(p + 1);
+        for (size_t i = 0; i < nreq; i++)
+            p->required[i] = a->cs_required[i];
+        p->n_required = nreq;
+    }
+    if (p->iu_on && a->cs_access) {
+        const fmuc_inst_iu_access *x = a->cs_access;
+        for (size_t i = 0; i < x->n_get; i++) {
+            int k = x->get_single && x->get_single[i] ? 1 : 0;
+            if (p->n_iu_get[k] < FMUC_INST_IU_WATCH) {
+                p->iu_get_pos[k][p->n_iu_get[k]] = i;
+                p->iu_get[k][p->n_iu_get[k]++] = x->get_vr[i];
+            }
+        }
+        for (size_t i = 0; i < x->n_set; i++) {
+            int k = x->set_single && x->set_single[i] ? 1 : 0;
+            if (p->n_iu_set[k] < FMUC_INST_IU_WATCH) {
+                p->iu_set_value[k][p->n_iu_set[k]] = x->set_value[i];
+                p->iu_set[k][p->n_iu_set[k]++] = x->set_vr[i];
+            }
+        }
+    }
     if (p->iu_on)
         ctx->iu_last = p;
     if (in->iface == FMUC_IFACE_SE)
@@ -307,7 +358,8 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
     else if (in->iface == FMUC_IFACE_CS)
         c = L->fmi3InstantiateCoSimulation(a->name, token, res, a->visible != 0,
                                            a->logging_on != 0, a->cs_event_mode_used != 0,
-                                           a->cs_early_return_allowed != 0, NULL, 0,
+                                           a->cs_early_return_allowed != 0, p->required,
+                                           p->n_required,
                                            (fmi3InstanceEnvironment)ctx,
                                            log,
                                            p->iu_on ? intermediate_update : NULL);
@@ -539,6 +591,69 @@ static fmuc_status set_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, cons
           L_->fmi3SetBinary(I_(in), VR_(vr), nvr, sizes, (const fmi3Binary *)values, nv));
 }
 
+/* ---- Intermediate Update Mode (§4.2.2) ----------------------------------------------------- */
+
+/* The harness's variable access in Intermediate Update Mode: the watched outputs when the FMU
+ * allows gets, then the watched inputs when it requests sets (gets before sets, condition 19 of
+ * the CS table). The fmi3DoStep entry of the trace is suspended around these calls and goes on
+ * in a new one, as an activation around clockUpdate's calls. */
+static void iu_access(fmi3_priv *p, unsigned flags, fmuc_inst_iu_call *rec)
+{
+    fmuc_inst *in = p->inst;
+    int do_get = (flags & FMUC_INST_IU_GET_ALLOWED) && (p->n_iu_get[0] || p->n_iu_get[1]);
+    int do_set = (flags & FMUC_INST_IU_SET_REQUESTED) && (p->n_iu_set[0] || p->n_iu_set[1]);
+    if (!do_get && !do_set)
+        return;
+    fmuc_w_call *se = p->step_e;
+    int suspend = se && se->seq == p->step_seq;
+    if (suspend)
+        fmuc_trace__end(se, 0, FMUC_W_CALL_SUSPENDED);
+    for (int k = 0; do_get && k < 2; k++) {
+        size_t n = p->n_iu_get[k];
+        if (!n)
+            continue;
+        double v64[FMUC_INST_IU_WATCH];
+        float v32[FMUC_INST_IU_WATCH];
+        for (size_t i = 0; i < n; i++) {
+            v64[i] = NAN;
+            v32[i] = NAN;
+        }
+        fmuc_inst__gout g;
+        void *b = fmuc_inst__gout_begin(&g, k ? (void *)v32 : (void *)v64, n,
+                                        k ? sizeof *v32 : sizeof *v64);
+        fmuc_status st = get(in, k ? FMUC_INST_FLOAT32 : FMUC_INST_FLOAT64, p->iu_get[k], n, b, n);
+        fmuc_inst__gout_end(in, &g, "values");
+        if ((int)st > rec->get_status)
+            rec->get_status = (int)st;
+        for (size_t i = 0; i < n; i++) {
+            size_t pos = p->iu_get_pos[k][i];
+            if (pos < FMUC_INST_IU_VALUES)
+                rec->got[pos] = k ? (double)v32[i] : v64[i];
+        }
+    }
+    for (int k = 0; do_set && k < 2; k++) {
+        size_t n = p->n_iu_set[k];
+        if (!n)
+            continue;
+        float v32[FMUC_INST_IU_WATCH];
+        for (size_t i = 0; i < n; i++)
+            v32[i] = (float)p->iu_set_value[1][i];
+        fmuc_status st = set(in, k ? FMUC_INST_FLOAT32 : FMUC_INST_FLOAT64, p->iu_set[k], n,
+                             k ? (const void *)v32 : (const void *)p->iu_set_value[0], n);
+        if ((int)st > rec->set_status)
+            rec->set_status = (int)st;
+    }
+    if (suspend) { /* the rest of the step: a new entry, in progress again */
+        fmuc_w_call *e = fmuc_trace__begin(p->ctx, FMUC_W_FN_fmi3DoStep);
+        e->d[0] = p->step_tc;
+        e->d[1] = p->step_h;
+        e->flags |= FMUC_W_A_RESUMED;
+        p->step_e = e;
+        p->step_seq = e->seq;
+        fmuc_trace__go(p->ctx, e);
+    }
+}
+
 /* ---- Co-Simulation ------------------------------------------------------------------------ */
 
 static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
@@ -566,9 +681,18 @@ static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
         p->step_h = h;
         L->ctx->iu_active = p;
     }
+    if (p) {
+        p->step_e = e;
+        p->step_seq = e->seq;
+    }
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3DoStep(I_(in), t, h, no_set_prior != 0, &ehn, &term, &early, &last);
-    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    if (!p)
+        fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    else if (p->step_e && p->step_e->seq == p->step_seq) /* the entry in progress (resumed) */
+        fmuc_trace__end(p->step_e, (int)st, FMUC_W_CALL_RETURNED);
+    if (p)
+        p->step_e = NULL;
     L->ctx->iu_active = active;
     in->last_step.event_handling_needed = ehn;
     in->last_step.terminate_simulation = term;

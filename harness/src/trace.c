@@ -575,7 +575,9 @@ static void format_args(tbuf *b, const fmuc_w_call *e)
             put(b, "; nSeed=%d, nSensitivity=%d", (int)e->i[0], (int)e->i[1]);
         break;
     case A_STEP:
-        put(b, "t=%.10g, h=%.10g, %s=%d", e->d[0], e->d[1], a->a, (int)e->i[0]);
+        put(b, "t=%.10g, h=%.10g, %s=%d%s", e->d[0], e->d[1], a->a, (int)e->i[0],
+            e->flags & FMUC_W_A_RESUMED ? "; resumed after the harness's calls in intermediateUpdate"
+                                         : "");
         break;
     case A_EXPERIMENT:
         put(b,

@@ -1736,6 +1736,31 @@ Test(fmi3_cs_event_mode, early_return_reported_as_discard_fails, .timeout = 300)
     fmuc_result_clear(&r);
 }
 
+/* C-10: Stair's x has intermediateUpdate="true"; run C registers it in
+ * requiredIntermediateVariables and reads it in Intermediate Update Mode (the glue enters it in
+ * the middle of every step). The good Stair answers every get; the fixture refuses them with
+ * fmi3Error: one failure naming the variable and the time, the rest counted. */
+Test(fmi3_cs_event_mode, intermediate_get_refused_fails, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/Stair", &fmuc_check_cs_event_mode, &r), FMUC_VERDICT_PASS);
+    const cJSON *c = cJSON_GetObjectItem(fmuc_result_evidence(&r),
+                                         "run C (requiredIntermediateVariables)");
+    cr_assert(c != NULL);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(c, "required_intermediate_variables")),
+                 1.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(c, "ium_gets")), 10.0);
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/cs-event-mode--ium-get", &fmuc_check_cs_event_mode, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "run C (requiredIntermediateVariables): in Intermediate Update "
+                              "Mode at intermediateUpdateTime=0.05",
+                          "the get of the registered output 'x' returned fmi3Error"));
+    cr_expect(message_has(&r, "9 further refused accesses", NULL));
+    cr_expect_not(message_has(&r, "run A", NULL));
+    fmuc_result_clear(&r);
+}
+
 /* Reference-FMUs 3.0: Roberts declares hasEventMode="true" and refuses eventModeUsed=true
  * ("Event Mode is not supported."): a failure naming the instantiation; the others pass or are
  * not applicable (Clocks has no binary for this platform). */

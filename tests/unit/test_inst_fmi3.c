@@ -457,7 +457,8 @@ static int session_cs_event_mode(fmuc_worker_ctx *ctx, void *payload)
 {
     int early_allowed = payload != NULL;
     cJSON *reply = fmuc_worker_reply(ctx);
-    fmuc_inst_cs3_options opt = {"t3ev", 1, early_allowed, 1};
+    fmuc_inst_cs3_options opt = {.name = "t3ev", .event_mode_used = 1,
+                                 .early_return_allowed = early_allowed, .intermediate_update = 1};
     fmuc_inst *in = fmuc_inst_instantiate_cs3(ctx, &opt);
     if (!in)
         return 1;

@@ -170,6 +170,11 @@ typedef struct fmuc_inst_args {
     int cs_event_mode_used;
     int cs_early_return_allowed;
     int cs_intermediate_update;
+    /* requiredIntermediateVariables (NULL/0: none) and what the callback reads and writes in
+     * Intermediate Update Mode (NULL: nothing); see fmuc_inst_cs3_options */
+    const fmuc_vr *cs_required;
+    size_t cs_n_required;
+    const struct fmuc_inst_iu_access *cs_access;
     /* FMI 3.0 only (0 after args_init; ignored elsewhere): pass NULL as logMessage, as
      * resourcePath (api-null-arguments: both are NULLs the text defines, §2.3.1) */
     int log_message_null;
@@ -448,14 +453,34 @@ const char *fmuc_inst_op_name(int version, fmuc_inst_op op);
  * FMI 3.0 Co-Simulation: Event Mode, early return, intermediate update (cs-event-mode)
  * ------------------------------------------------------------------------------------------- */
 
+/** What the harness's intermediateUpdate does in Intermediate Update Mode (FMI 3.0.2 §4.2.2):
+ *  with intermediateVariableGetAllowed it reads the n_get scalar outputs (fmi3GetFloat64, or
+ *  fmi3GetFloat32 where single[i] is set), all in one call per type; with
+ *  intermediateVariableSetRequested it sets the n_set scalar inputs to value[] (gets before sets,
+ *  condition 19 of the CS table). At most FMUC_INST_IU_WATCH of each are kept. */
+#define FMUC_INST_IU_WATCH 32
+typedef struct fmuc_inst_iu_access {
+    const fmuc_vr *get_vr;
+    const unsigned char *get_single;
+    size_t n_get;
+    const fmuc_vr *set_vr;
+    const unsigned char *set_single;
+    const double *set_value;
+    size_t n_set;
+} fmuc_inst_iu_access;
+
 /** How an FMI 3.0 Co-Simulation instance is made (FMI 3.0.2 §2.3.1, §4.2): eventModeUsed,
- *  earlyReturnAllowed, and the harness's intermediateUpdate callback (requiredIntermediate-
- *  Variables stay empty). name NULL: "fmucheck". */
+ *  earlyReturnAllowed, the harness's intermediateUpdate callback, requiredIntermediateVariables
+ *  (n_required value references, NULL/0: none) and what the callback accesses (access NULL:
+ *  nothing; only with intermediate_update). name NULL: "fmucheck". */
 typedef struct fmuc_inst_cs3_options {
     const char *name;
     int event_mode_used;
     int early_return_allowed;
     int intermediate_update;
+    const fmuc_vr *required;
+    size_t n_required;
+    const fmuc_inst_iu_access *access;
 } fmuc_inst_cs3_options;
 /** Load (when not yet loaded) and instantiate FMI 3.0 Co-Simulation with the options; NULL when
  *  the library does not load, the FMU is not FMI 3.0 or fmi3InstantiateCoSimulation returned
@@ -474,10 +499,15 @@ fmuc_status fmuc_inst_enter_step_mode(fmuc_inst *in);
 /** One call of the intermediateUpdate callback, as the harness logged it: the arguments, the
  *  communication step in progress (tc, h of the fmi3DoStep the call came from; NaN outside a
  *  step) and the flags below. */
+#define FMUC_INST_IU_VALUES 4 /* values of the first watched outputs kept per call */
 typedef struct fmuc_inst_iu_call {
     double time;   /* intermediateUpdateTime */
     double tc, h;  /* the fmi3DoStep in progress */
     unsigned flags;
+    /* with fmuc_inst_iu_access: the worst status of the harness's gets and of its sets in this
+     * call (-1: none made), and the values got for the first FMUC_INST_IU_VALUES outputs */
+    int get_status, set_status;
+    double got[FMUC_INST_IU_VALUES];
 } fmuc_inst_iu_call;
 #define FMUC_INST_IU_SET_REQUESTED 0x02u
 #define FMUC_INST_IU_GET_ALLOWED 0x04u

@@ -4,7 +4,8 @@
  * (der(x) = counter), so a host that misses or shifts a time event gets a visibly wrong x.
  * CS: own exact do_step (piecewise-linear x, events at the whole seconds); FMI 3.0 CS also with
  * Event Mode, early return and the intermediate update (FMUC_M_CAP_CS_EVENT_MODE: the glue stops
- * at the nextEventTime of Event Mode). */
+ * at the nextEventTime of Event Mode); x has intermediateUpdate="true" (a master that registers
+ * it reads it in Intermediate Update Mode in the middle of each step). */
 #include <math.h>
 #include <stddef.h>
 
@@ -36,7 +37,8 @@ static const fmuc_m_var vars[] = {
      .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
      .start = 1, .offset = OFF(counter), .description = "Counts the seconds", .deps = ""},
     {.name = "x", .vr = VR_X, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_EXACT,
-     .flags = FMUC_M_HAS_START | FMUC_M_HAS_NOMINAL, .start = 0.0, .nominal = 10.0,
+     .flags = FMUC_M_HAS_START | FMUC_M_HAS_NOMINAL | FMUC_M_INTERMEDIATE, .start = 0.0,
+     .nominal = 10.0,
      .unit = "s", .offset = OFF(x), .description = "Integral of counter", .deps = "x"},
     {.name = "der(x)", .vr = VR_DER_X, .offset = OFF(der_x), .derivative_of = "x",
      .description = "Derivative of x", .deps = "", .init_deps = ""},
