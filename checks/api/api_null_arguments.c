@@ -153,31 +153,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 continue;
             null_job job = {ifs[i].type, p};
             fmuc_worker_outcome o;
-            fmuc_result scratch;
-            int died = 0;
+            int judged = 0;
             char what[160];
             snprintf(what, sizeof what, "%s: %s", ifs[i].name, probe_text(p));
-            fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
-            const cJSON *r = apiu_run_probed(s, &scratch, "api-null-arguments", ifs[i].type,
-                                             worker, &job, &o, "probe", &died);
+            const cJSON *r = apiu_probe_reply(s, res, "api-null-arguments", what, ifs[i].type,
+                                              worker, &job, &o, "probe", &judged);
+            done += (size_t)judged;
             if (!r) {
-                if (died) {
-                    char death[640];
-                    apiu_death_text(&o, death, sizeof death);
-                    fmuc_result_violation(res, "%s: the FMU ended (%s)", what, death);
-                    done++;
-                } else {
-                    /* outside the probe (loading, a plain instantiation): not this check's */
-                    fmuc_result_note(res, "%s: not probed (%s)", what,
-                                     scratch.nmessages ? scratch.messages[0]
-                                                       : "the worker ended abnormally");
-                }
-                fmuc_result_clear(&scratch);
-                fmuc_worker_outcome_free(&o);
-                continue;
-            }
-            fmuc_result_clear(&scratch);
-            if (apiu_load_failed(r, res, ifs[i].type)) {
                 fmuc_worker_outcome_free(&o);
                 continue;
             }

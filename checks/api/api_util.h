@@ -273,6 +273,39 @@ static inline int apiu_load_failed(const cJSON *reply, fmuc_result *res, fmuc_if
     return 1;
 }
 
+/** One probe of interface t in a worker whose probed calls run in phases starting with probed
+ *  (apiu_run_probed), judged the same way by every probing check: returns the reply to judge,
+ *  or NULL when there is none, after putting into res what happened instead: a death in a
+ *  probed phase is a violation ("<what>: the FMU ended (<how, where>)", *judged = 1), any other
+ *  abnormal end a note "<what>: not probed (...)", a library that does not load a note. Free *o
+ *  always. */
+static inline const cJSON *apiu_probe_reply(const fmuc_subject *s, fmuc_result *res,
+                                            const char *label, const char *what, fmuc_iface t,
+                                            fmuc_worker_fn fn, void *payload,
+                                            fmuc_worker_outcome *o, const char *probed,
+                                            int *judged)
+{
+    fmuc_result scratch;
+    int died = 0;
+    *judged = 0;
+    fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
+    const cJSON *r = apiu_run_probed(s, &scratch, label, t, fn, payload, o, probed, &died);
+    if (!r && died) {
+        char death[640];
+        apiu_death_text(o, death, sizeof death);
+        fmuc_result_violation(res, "%s: the FMU ended (%s)", what, death);
+        *judged = 1;
+    } else if (!r) {
+        /* outside the probe (loading, a plain instantiation): not this check's */
+        fmuc_result_note(res, "%s: not probed (%s)", what,
+                         scratch.nmessages ? scratch.messages[0] : "the worker ended abnormally");
+    }
+    fmuc_result_clear(&scratch);
+    if (r && apiu_load_failed(r, res, t))
+        return NULL;
+    return r;
+}
+
 /** Worker side: one finding of a probe in the reply's "findings" list: kind "fail", "letter"
  *  (a failure the check's interop profile downgrades: fmuc_result_violation_letter), "warn" or
  *  "note" and the message; the parent turns them into the result (apiu_report_findings). */
@@ -525,6 +558,20 @@ static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
  *  usable interface, judged into res (checks api-illegal-calls and api-illegal-calls-fmi3;
  *  implemented in api_illegal_calls.c). */
 void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver);
+
+/** The name of a clock's intervalVariability (fmuc_interval_variability). */
+static inline const char *apiu_iv_name(unsigned iv)
+{
+    static const char *const n[] = {"(not declared)", "constant",  "fixed",     "tunable",
+                                    "changing",       "countdown", "triggered", "(invalid)"};
+    return iv < sizeof n / sizeof n[0] ? n[iv] : "?";
+}
+
+/** A periodic clock: constant, fixed or tunable (FMI 3.0.2 §2.2.8.2). */
+static inline int apiu_iv_periodic(unsigned iv)
+{
+    return iv == FMUC_IV_CONSTANT || iv == FMUC_IV_FIXED || iv == FMUC_IV_TUNABLE;
+}
 
 /** The grid of the short life cycles: the default experiment's startTime (else 0) and
  *  stepSize (else 0.01). */

@@ -9,8 +9,10 @@
 
 #include "api/api_util.h"
 #include "check.h"
+#include "fmuc/fmuc_elf.h"
 #include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_worker.h"
+#include "zip/zip_util.h"
 
 typedef struct loadu_lib {
     const char *path;   /* extracted file */
@@ -183,6 +185,83 @@ static inline int loadu_host_file(const fmuc_fmu *fmu, const fmuc_zip_entry *e, 
         !S_ISREG(st.st_mode))
         return 0;
     return 1;
+}
+
+/* The libraries of a plain Debian system a library may need without shipping them: glibc,
+ * libgcc_s, libstdc++, zlib and the dynamic loaders (load-needed, zip-external-dependencies). */
+static inline int loadu_is_base_lib(const char *n)
+{
+    static const char *const base[] = {
+        "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1", "libutil.so.1",
+        "libresolv.so.2", "libanl.so.1", "libmvec.so.1", "libcrypt.so.1", "libgcc_s.so.1",
+        "libstdc++.so.6", "libz.so.1", "ld-linux-x86-64.so.2", "ld-linux.so.2",
+        "ld-linux-aarch64.so.1", "ld-linux-armhf.so.3", "linux-vdso.so.1",
+    };
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        if (strcmp(base[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* What one DT_NEEDED entry of a library of the platform folder is (loadu_each_needed). */
+typedef enum {
+    LOADU_NEEDED_PATH = 0,         /* a path ("/opt/x/libx.so"): outside the FMU */
+    LOADU_NEEDED_BASE,             /* a base system library (loadu_is_base_lib) */
+    LOADU_NEEDED_SHIPPED,          /* in the same binaries/<platform>/ folder, $ORIGIN set */
+    LOADU_NEEDED_SHIPPED_NO_ORIGIN,/* shipped there, but no $ORIGIN RPATH/RUNPATH finds it */
+    LOADU_NEEDED_EXTERNAL          /* neither: the machine must provide it */
+} loadu_needed_kind;
+
+/* fn(user, archive name of the ELF file, needed name, kind) for every DT_NEEDED of every ELF
+ * file in binaries/<platform>/ (as extracted); a file that is an ELF file but does not parse is
+ * a note in notes (when not NULL). Returns how many ELF files were read. */
+static inline size_t loadu_each_needed(const fmuc_fmu *fmu,
+                                       void (*fn)(void *user, const char *file, const char *needed,
+                                                  loadu_needed_kind kind),
+                                       void *user, fmuc_result *notes)
+{
+    const fmuc_zip_listing *l = &fmu->listing;
+    const char *plat = fmu->platform ? fmu->platform : fmuc_host_platform();
+    char path[4096], shipped[600];
+    size_t checked = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        if (!loadu_host_file(fmu, e, path, sizeof path))
+            continue;
+        fmuc_elf_info info;
+        fmuc_diag diag = {0};
+        fmuc_err err = fmuc_elf_parse_file(&info, path, 0, &diag);
+        if (err == FMUC_EINPUT) {
+            fmuc_elf_free(&info);
+            continue;
+        }
+        checked++;
+        if (err < 0 && notes) {
+            char shown[512];
+            zipu_show(shown, sizeof shown, e->name);
+            fmuc_result_note(notes, "%s: %s", shown, diag.msg);
+        }
+        int origin = (info.runpath && (strstr(info.runpath, "$ORIGIN") ||
+                                       strstr(info.runpath, "${ORIGIN}"))) ||
+                     (info.rpath && (strstr(info.rpath, "$ORIGIN") ||
+                                     strstr(info.rpath, "${ORIGIN}")));
+        for (size_t k = 0; k < info.nneeded; k++) {
+            const char *n = info.needed[k];
+            loadu_needed_kind kind;
+            snprintf(shipped, sizeof shipped, "binaries/%s/%s", plat, n);
+            if (strchr(n, '/'))
+                kind = LOADU_NEEDED_PATH;
+            else if (loadu_is_base_lib(n))
+                kind = LOADU_NEEDED_BASE;
+            else if (zipu_find(l, shipped))
+                kind = origin ? LOADU_NEEDED_SHIPPED : LOADU_NEEDED_SHIPPED_NO_ORIGIN;
+            else
+                kind = LOADU_NEEDED_EXTERNAL;
+            fn(user, e->name, n, kind);
+        }
+        fmuc_elf_free(&info);
+    }
+    return checked;
 }
 
 /* Does a file name look like a shared object (x.so, x.so.1)? */

@@ -75,17 +75,6 @@ static const char *vname(const fmuc_md_var *v) { return v->name ? v->name : "?";
 
 static const char *st3(int st, char *b, size_t n) { return fmuc_status_name(3, st, b, n); }
 
-static const char *iv_name(unsigned iv)
-{
-    static const char *const n[] = {"(not declared)", "constant",  "fixed",     "tunable",
-                                    "changing",       "countdown", "triggered", "(invalid)"};
-    return iv < sizeof n / sizeof n[0] ? n[iv] : "?";
-}
-
-static int periodic(unsigned iv)
-{
-    return iv == FMUC_IV_CONSTANT || iv == FMUC_IV_FIXED || iv == FMUC_IV_TUNABLE;
-}
 
 static int is_clock(const fmuc_md_var *v) { return v->base == FMUC_BT_CLOCK; }
 
@@ -152,7 +141,7 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
                          vname(v), c->vr);
             continue;
         }
-        if (periodic(c->iv) && xml_interval) {
+        if (apiu_iv_periodic(c->iv) && xml_interval) {
             c->interval = x->interval_decimal;
             c->next = t0 + ((x->clock_has & FMUC_CLK_SHIFT_DECIMAL) ? x->shift_decimal : 0.0);
             c->pending = c->interval > 0;
@@ -167,43 +156,43 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
                          "fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) in "
                          "Initialization Mode returned %s (§2.3.3: allowed there for this "
                          "clock type)",
-                         vname(v), c->vr, iv_name(c->iv), st3(st, sb, sizeof sb));
+                         vname(v), c->vr, apiu_iv_name(c->iv), st3(st, sb, sizeof sb));
             return -1;
         }
         if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ||
             (c->iv == FMUC_IV_COUNTDOWN && q != FMUC_INST_INTERVAL_CHANGED))
             continue; /* a countdown clock waits for its announcement */
-        if ((!isfinite(iv) || iv < 0 || (periodic(c->iv) && iv == 0)) &&
+        if ((!isfinite(iv) || iv < 0 || (apiu_iv_periodic(c->iv) && iv == 0)) &&
             q != FMUC_INST_INTERVAL_CHANGED) {
             /* fmi3IntervalUnchanged: the value need not be meaningful (F-21) */
             apiu_finding(reply, "note",
                          "input clock '%s' (vr %u, %s): fmi3GetIntervalDecimal in Initialization "
                          "Mode gave no interval (%g, qualifier %d): not activated",
-                         vname(v), c->vr, iv_name(c->iv), iv, q);
+                         vname(v), c->vr, apiu_iv_name(c->iv), iv, q);
             continue;
         }
-        if (!isfinite(iv) || iv < 0 || (periodic(c->iv) && iv == 0)) {
+        if (!isfinite(iv) || iv < 0 || (apiu_iv_periodic(c->iv) && iv == 0)) {
             apiu_finding(reply, "fail",
                          "fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) returned "
                          "interval %g; intervals are >= 0, and > 0 for periodic clocks (§2.2.8.2)",
-                         vname(v), c->vr, iv_name(c->iv), iv);
+                         vname(v), c->vr, apiu_iv_name(c->iv), iv);
             return -1;
         }
         c->interval = iv;
         double shift = 0.0;
-        if (periodic(c->iv)) {
+        if (apiu_iv_periodic(c->iv)) {
             st = fmuc_inst_get_shift_decimal(in, &c->vr, 1, &shift);
             if (!se_ok(p, st)) {
                 apiu_finding(reply, "fail",
                              "fmi3GetShiftDecimal of periodic input clock '%s' (vr %u, %s, no "
                              "intervalDecimal) in Initialization Mode returned %s (§2.3.3)",
-                             vname(v), c->vr, iv_name(c->iv), st3(st, sb, sizeof sb));
+                             vname(v), c->vr, apiu_iv_name(c->iv), st3(st, sb, sizeof sb));
                 return -1;
             }
             if (!isfinite(shift) || shift < 0)
                 shift = 0.0;
         }
-        c->next = periodic(c->iv) || c->iv == FMUC_IV_NONE ? t0 + shift : t0 + iv;
+        c->next = apiu_iv_periodic(c->iv) || c->iv == FMUC_IV_NONE ? t0 + shift : t0 + iv;
         c->pending = 1;
     }
     return 0;
@@ -503,7 +492,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 goto out;
             }
             /* the clock's next activation */
-            if (periodic(c->iv) || (c->iv == FMUC_IV_NONE && c->interval > 0)) {
+            if (apiu_iv_periodic(c->iv) || (c->iv == FMUC_IV_NONE && c->interval > 0)) {
                 c->next = t + c->interval;
                 c->pending = 1;
             } else if (c->iv == FMUC_IV_CHANGING) {

@@ -167,6 +167,8 @@ struct se_clock_state {
     unsigned long activations; /* input clocks: fmi3ActivateModelPartition calls that ran */
     double last_activation;    /* input clocks: activationTime of the last of them */
     int ticked;                /* output clocks: ticked since the last fmi3GetClock */
+    int active;                /* input clocks, ME/CS Event Mode: set by fmi3SetClock, waiting
+                                  for fmi3UpdateDiscreteStates */
     int countdown;             /* countdown clocks: CD_* */
     double countdown_interval; /* countdown clocks: the interval of fmuc_m_countdown_set */
 };
@@ -823,7 +825,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
             }
         }
     }
-    if (iface == FMUC_FMI3_IFACE_SE && d->nclocks &&
+    if ((iface == FMUC_FMI3_IFACE_SE || (d->caps & FMUC_M_CAP_EM_CLOCKS)) && d->nclocks &&
         !(c->se_clocks = calloc(d->nclocks, sizeof *c->se_clocks)))
         goto oom;
     c->data = calloc(1, d->data_size ? d->data_size : 1);
@@ -1425,11 +1427,16 @@ static fmi3Status no_clock(fmi3Instance instance, int fn, const fmi3ValueReferen
     return no_such_type(instance, fn, vr, nvr, values, nvr);
 }
 
+/* The instance has a clock table: Scheduled Execution, or ME/CS with FMUC_M_CAP_EM_CLOCKS. */
 static int is_se(fmi3Instance instance)
 {
     const fmuc_m_ctx *c = ctx_of(instance);
-    return c && c->iface == FMUC_FMI3_IFACE_SE;
+    return c && c->se_clocks &&
+           (c->iface == FMUC_FMI3_IFACE_SE || (c->desc->caps & FMUC_M_CAP_EM_CLOCKS));
 }
+
+static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
+                               const fmi3Clock values[]);
 
 static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
                                fmi3Clock values[]);
@@ -1450,6 +1457,8 @@ fmi3Status fmi3GetClock(fmi3Instance instance, const fmi3ValueReference valueRef
 fmi3Status fmi3SetClock(fmi3Instance instance, const fmi3ValueReference valueReferences[],
                         size_t nValueReferences, const fmi3Clock values[])
 {
+    if (is_se(instance))
+        return em_set_clock(instance, valueReferences, nValueReferences, values);
     return no_clock(instance, FN_SetClock, valueReferences, nValueReferences, values);
 }
 
@@ -1638,6 +1647,34 @@ static size_t dep_entries(const fmuc_m_ctx *c, size_t vi, size_t edep[],
     return n;
 }
 
+/* An output clock of the clock table (its <Output> has no dependencies attribute: it depends on
+ * every known, §2.4.8): the entries as dep_entries gives them for a scalar. */
+static size_t clock_dep_entries(const fmuc_m_ctx *c, size_t edep[], fmi3ValueReference indep[],
+                                size_t eindep[], fmi3DependencyKind kinds[], size_t max)
+{
+    const fmuc_m_desc *d = c->desc;
+    int init = c->state == ST_INST || c->state == ST_INIT;
+    size_t n = 0;
+    for (size_t k = 0; k < d->nvars; k++) {
+        if (!fmuc_m_is_known(d, k, init))
+            continue;
+        if (edep && n < max) {
+            edep[n] = 1;
+            indep[n] = d->vars[k].vr;
+            eindep[n] = fmuc_g3sp_is_array(&d->vars[k]) ? 0 : 1;
+            kinds[n] = fmi3Dependent;
+        }
+        n++;
+    }
+    return n;
+}
+
+static int is_output_clock(const fmuc_m_ctx *c, fmi3ValueReference vr)
+{
+    long k = fmuc_m_find_clock_vr(c->desc, vr);
+    return k >= 0 && c->desc->clocks[k].causality == FMUC_M_OUTPUT;
+}
+
 fmi3Status fmi3GetNumberOfVariableDependencies(fmi3Instance instance,
                                                fmi3ValueReference valueReference,
                                                size_t *nDependencies)
@@ -1645,6 +1682,10 @@ fmi3Status fmi3GetNumberOfVariableDependencies(fmi3Instance instance,
     BEGIN(GetNumberOfVariableDependencies);
     REQUIRE_PTR(nDependencies, GetNumberOfVariableDependencies);
     const fmuc_m_var *v = find_vr(c, valueReference);
+    if (!v && is_output_clock(c, valueReference)) {
+        *nDependencies = clock_dep_entries(c, NULL, NULL, NULL, NULL, 0);
+        return fmi3OK;
+    }
     if (!v) {
         glog(c, fmi2Error, "fmi3GetNumberOfVariableDependencies: unknown valueReference %u",
              valueReference);
@@ -1662,6 +1703,18 @@ fmi3Status fmi3GetVariableDependencies(fmi3Instance instance, fmi3ValueReference
 {
     BEGIN(GetVariableDependencies);
     const fmuc_m_var *v = find_vr(c, dependent);
+    if (!v && is_output_clock(c, dependent)) {
+        size_t n = clock_dep_entries(c, NULL, NULL, NULL, NULL, 0);
+        if (n != nDependencies || (n && (!elementIndicesOfDependent || !independents ||
+                                         !elementIndicesOfIndependents || !dependencyKinds))) {
+            glog(c, fmi2Error, "fmi3GetVariableDependencies: nDependencies = %zu, output clock "
+                 "vr %u has %zu dependencies (or a NULL array)", nDependencies, dependent, n);
+            return done(c, fmi3Error);
+        }
+        clock_dep_entries(c, elementIndicesOfDependent, independents,
+                          elementIndicesOfIndependents, dependencyKinds, n);
+        return fmi3OK;
+    }
     if (!v) {
         glog(c, fmi2Error, "fmi3GetVariableDependencies: unknown valueReference %u", dependent);
         return done(c, fmi3Error);
@@ -1785,7 +1838,7 @@ static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference v
         if (k->causality != FMUC_M_OUTPUT) {
             glog(c, fmi2Error,
                  "fmi3GetClock: clock '%s' (vr %u) is an input clock; only output clocks can be "
-                 "inquired in Scheduled Execution",
+                 "inquired",
                  k->name, k->vr);
             return done(c, fmi3Error);
         }
@@ -1799,6 +1852,68 @@ static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference v
     }
     se_unlock(c);
     return fmi3OK;
+}
+
+/* ME/CS Event Mode (FMUC_M_CAP_EM_CLOCKS; §2.2.8.4, §2.3.5, fmi3-rules C-45): input clocks only,
+ * and only to active (no clock of the glue can be deactivated); the activation waits for the
+ * next fmi3UpdateDiscreteStates (em_run_clocks). Scheduled Execution has no fmi3SetClock. */
+static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
+                               const fmi3Clock values[])
+{
+    BEGIN(SetClock);
+    fmi3Status st;
+    if (c->iface == FMUC_FMI3_IFACE_SE)
+        return no_clock(instance, FN_SetClock, vr, nvr, values);
+    if (!se_begin_list(c, FN_SetClock, vr, nvr, values, &st))
+        return st;
+#ifdef FMUC_DEFECT_EM_SET_CLOCK_ERROR
+    /* broken FMU (api-clocks): input clocks cannot be set in Event Mode */
+    glog(c, fmi2Error, "fmi3SetClock: not supported");
+    return done(c, fmi3Error);
+#endif
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = se_clock(c, FN_SetClock, vr[i]);
+        if (!k)
+            return done(c, fmi3Error);
+        if (k->causality != FMUC_M_INPUT) {
+            glog(c, fmi2Error, "fmi3SetClock: clock '%s' (vr %u) is an output clock; only input "
+                 "clocks are set", k->name, k->vr);
+            return done(c, fmi3Error);
+        }
+        if (!values[i]) {
+            glog(c, fmi2Error, "fmi3SetClock: clock '%s' (vr %u) cannot be deactivated "
+                 "(canBeDeactivated is not \"true\")", k->name, k->vr);
+            return done(c, fmi3Error);
+        }
+    }
+    for (size_t i = 0; i < nvr; i++)
+        se_state(c, &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])])->active = 1;
+    return fmi3OK;
+}
+
+/* fmi3UpdateDiscreteStates of ME/CS with Event Mode clocks: the partitions of the input clocks
+ * set in this Event Mode, in table order, then every clock is inactive again (F-23). */
+static fmi3Status em_run_clocks(fmuc_m_ctx *c)
+{
+    fmi3Status st = fmi3OK;
+    if (!c->se_clocks || c->iface == FMUC_FMI3_IFACE_SE)
+        return st;
+    for (size_t i = 0; i < c->desc->nclocks; i++) {
+        const fmuc_m_clock *k = &c->desc->clocks[i];
+        struct se_clock_state *ks = &c->se_clocks[i];
+        if (!ks->active)
+            continue;
+        ks->active = 0;
+        ks->activations++;
+        ks->last_activation = c->time;
+        if (k->interval_variability == FMUC_M_CLOCK_COUNTDOWN)
+            ks->countdown = CD_NOT_YET_KNOWN;
+        if (c->desc->activate && st <= fmi3Warning) {
+            st = worst(st, st3(c->desc->activate(c, c->data, k->vr, c->time)));
+            c->dirty = 1;
+        }
+    }
+    return st;
 }
 
 /* Periodic clocks: their intervalDecimal, Unchanged. Countdown clocks: the interval of the last
@@ -1830,7 +1945,14 @@ static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReferenc
         const fmuc_m_clock *k = &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])];
         if (periodic(k)) {
             intervals[i] = k->interval;
+#ifndef FMUC_DEFECT_QUALIFIER_UNWRITTEN
             qualifiers[i] = fmi3IntervalUnchanged;
+#endif /* else broken FMU (api-clocks--qualifier): the output argument is left as it was */
+#ifdef FMUC_DEFECT_INTERVAL_NOT_YET_KNOWN
+            /* broken FMU (api-clocks--not-yet-known): a periodic clock answers as a countdown
+             * clock whose tick is not announced yet (F-21: only countdown clocks may) */
+            qualifiers[i] = fmi3IntervalNotYetKnown;
+#endif
             continue;
         }
         struct se_clock_state *ks = se_state(c, k);
@@ -1952,8 +2074,8 @@ fmi3Status fmi3ActivateModelPartition(fmi3Instance instance, fmi3ValueReference 
 static const fmuc_m_clock *service_clock(fmuc_m_ctx *c, const char *service,
                                          fmi2ValueReference vr, fmuc_m_causality causality)
 {
-    if (c->iface != FMUC_FMI3_IFACE_SE) {
-        glog(c, fmi2Error, "%s: clock vr %u: not a ScheduledExecution instance", service, vr);
+    if (!c->se_clocks) {
+        glog(c, fmi2Error, "%s: clock vr %u: the instance has no clocks", service, vr);
         return NULL;
     }
     long i = fmuc_m_find_clock_vr(c->desc, vr);
@@ -2195,6 +2317,8 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     fmi2EventInfo info;
     memset(&info, 0, sizeof info);
     fmi3Status st = run_calc(c);
+    if (st <= fmi3Warning)
+        st = worst(st, em_run_clocks(c));
     if (c->evaluated) { /* fmi3EvaluateDiscreteStates computed them at this instant */
         info = c->eval_info;
         st = worst(st, c->eval_st);

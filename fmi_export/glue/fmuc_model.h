@@ -95,7 +95,7 @@ typedef struct fmuc_m_var {
      * contiguously at offset (<Dimension start="n"/>; one value reference for all elements; the
      * start value goes into every element). The FMI 2.0 mdgen refuses arrays. */
     size_t dim;
-    /* FMI 3.0 Scheduled Execution only: a clocked variable; space-separated names of clocks of
+    /* FMI 3.0 (Scheduled Execution, FMUC_M_CAP_EM_CLOCKS) only: a clocked variable; space-separated names of clocks of
      * the model's clock table (fmuc_m_clock), written as clocks="<their valueReferences>". NULL:
      * not clocked. */
     const char *clocks;
@@ -172,6 +172,14 @@ typedef struct fmuc_m_alias {
  * event_update on the previous values and the following fmi3UpdateDiscreteStates hands its outcome
  * out (fmi3_glue.c); other versions ignore it */
 #define FMUC_M_CAP_EVAL_DISCRETE 0x400u
+/* FMI 3.0 Model Exchange and Co-Simulation (the latter with FMUC_M_CAP_CS_EVENT_MODE): the clock
+ * table in Event Mode. The importer activates input clocks with fmi3SetClock (Event Mode only,
+ * active only: no clock can be deactivated); the next fmi3UpdateDiscreteStates runs the model's
+ * activate callback for each of them, in table order, and deactivates them (fmi3-rules F-23);
+ * output clocks ticked there (fmuc_m_clock_tick) are reported by the next fmi3GetClock, and
+ * periodic clocks' intervals and shifts by the getters in Initialization Mode (fmi3_glue.c).
+ * The importer schedules the ticks: the glue announces no event time for them. */
+#define FMUC_M_CAP_EM_CLOCKS 0x800u
 
 /* fmuc_m_desc.experiment.flags */
 #define FMUC_M_EXP_START 0x1u

@@ -193,9 +193,12 @@ static void validate(gen *g)
                 g->fmi3 ? " nor ScheduledExecution" : "", "");
     if (!g->fmi3 && (d->nclocks || (d->caps & FMUC_M_CAP_SE)))
         problem(g, "Clocks and Scheduled Execution exist only in FMI 3.0%s%s", "", "");
-    if (d->nclocks && !(d->caps & FMUC_M_CAP_SE))
-        problem(g, "Clocks are provided only for Scheduled Execution (FMUC_M_CAP_SE)%s%s", "",
-                "");
+    if (d->nclocks && !(d->caps & (FMUC_M_CAP_SE | FMUC_M_CAP_EM_CLOCKS)))
+        problem(g, "Clocks are provided only for Scheduled Execution (FMUC_M_CAP_SE) and Event "
+                   "Mode (FMUC_M_CAP_EM_CLOCKS)%s%s", "", "");
+    if ((d->caps & FMUC_M_CAP_EM_CLOCKS) && (d->caps & FMUC_M_CAP_CS) &&
+        !(d->caps & FMUC_M_CAP_CS_EVENT_MODE))
+        problem(g, "Event Mode clocks in Co-Simulation need FMUC_M_CAP_CS_EVENT_MODE%s%s", "", "");
     validate_clocks(g);
     if (d->naliases)
         problem(g, "alias variables are written only by the FMI 1.0 generator (mdgen1)%s%s", "",
@@ -241,7 +244,7 @@ static void validate(gen *g)
                 problem(g, "'%s': an event indicator is a continuous Real local or output%s",
                         v->name, "");
         }
-        if ((v->flags & FMUC_M_INTERMEDIATE) &&
+        if (g->fmi3 && (v->flags & FMUC_M_INTERMEDIATE) &&
             (v->type != FMUC_M_REAL || v->variability != FMUC_M_CONTINUOUS ||
              (v->causality != FMUC_M_INPUT && v->causality != FMUC_M_OUTPUT) ||
              !(d->caps & FMUC_M_CAP_CS_EVENT_MODE)))
@@ -326,7 +329,7 @@ static void validate_clocks(gen *g)
             if (!periodic && iv != FMUC_M_CLOCK_COUNTDOWN && iv != FMUC_M_CLOCK_TRIGGERED)
                 problem(g, "clock '%s': tunable and changing clocks are not provided by the "
                            "glue%s", k->name, "");
-            if (!(k->flags & FMUC_M_CLOCK_HAS_PRIORITY))
+            if (!(k->flags & FMUC_M_CLOCK_HAS_PRIORITY) && (d->caps & FMUC_M_CAP_SE))
                 problem(g, "clock '%s': an input clock of Scheduled Execution needs a "
                            "priority%s", k->name, "");
         } else if (k->causality == FMUC_M_OUTPUT) {

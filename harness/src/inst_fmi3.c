@@ -1093,6 +1093,10 @@ static fmuc_status get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t
                           *q = !qualifiers ? NULL : n <= 1 ? &one : calloc(n, sizeof *q);
     if (qualifiers && n > 1 && !q)
         return FMUC_STATUS_ERROR;
+    /* the copy starts as the caller's array: a caller that fills it with a value no qualifier
+     * has sees whether the FMU wrote the output argument at all */
+    for (size_t i = 0; q && i < n; i++)
+        q[i] = (fmi3IntervalQualifier)qualifiers[i];
     fmuc_inst__gout g; /* the FMU fills our qualifier copy: guarded like the caller's array */
     fmi3IntervalQualifier *qb = fmuc_inst__gout_begin(&g, q, q ? n : 0, sizeof *q);
     fmuc_status st = raw_get_interval_decimal(in, vr, n, iv, qb);
@@ -1124,6 +1128,10 @@ static fmuc_status get_interval_fraction(fmuc_inst *in, const fmuc_vr *vr, size_
                           *q = !qualifiers ? NULL : n <= 1 ? &one : calloc(n, sizeof *q);
     if (qualifiers && n > 1 && !q)
         return FMUC_STATUS_ERROR;
+    /* the copy starts as the caller's array: a caller that fills it with a value no qualifier
+     * has sees whether the FMU wrote the output argument at all */
+    for (size_t i = 0; q && i < n; i++)
+        q[i] = (fmi3IntervalQualifier)qualifiers[i];
     fmuc_inst__gout g; /* the FMU fills our qualifier copy: guarded like the caller's array */
     fmi3IntervalQualifier *qb = fmuc_inst__gout_begin(&g, q, q ? n : 0, sizeof *q);
     fmuc_status st = raw_get_interval_fraction(in, vr, n, c, r, qb);

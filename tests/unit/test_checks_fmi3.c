@@ -2046,3 +2046,90 @@ Test(fmi3_dynamic, variable_access_round_trip_and_nvalues, .timeout = 600)
         fmuc_result_clear(&r);
     }
 }
+
+/* api-clocks: ClockedSampler (ME and CS with Event Mode clocks) passes, its constant clock's
+ * interval and shift answered in Initialization Mode and three ticks driven per interface; the
+ * fixture that refuses fmi3SetClock in Event Mode and the one that answers its constant clock
+ * with fmi3IntervalNotYetKnown fail, per interface. */
+Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("fmi3/good/ClockedSampler", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_PASS, "%s", r.nmessages ? r.messages[0] : "");
+    const cJSON *me = cJSON_GetObjectItem(fmuc_result_evidence(&r), "ModelExchange");
+    const cJSON *cs = cJSON_GetObjectItem(fmuc_result_evidence(&r), "CoSimulation");
+    cr_assert(me && cs);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 2.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "instants")), 3.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "clocks_set")), 4.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "output_clock_gets")), 3.0);
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks", &fmuc_check_api_clocks, &r), FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: fmi3SetClock(active) of input clocks 'sample'",
+                          "returned fmi3Error"));
+    cr_expect(message_has(&r, "CoSimulation: fmi3SetClock(active)", NULL));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks--not-yet-known", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "fmi3GetIntervalDecimal of input clock 'sample' (vr 1, constant)",
+                          "returned fmi3IntervalNotYetKnown"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks--qualifier", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "fmi3GetIntervalDecimal of input clock 'sample'",
+                          "left the qualifiers argument unwritten"));
+    fmuc_result_clear(&r);
+}
+
+/* The Reference-FMUs 3.0 have no Clock variable in ME/CS (Clocks is Scheduled Execution only):
+ * not applicable. Altair Activate's periodic_clock.fmu (ME and CS, a constant input clock of
+ * 0.2 s) answers its interval 0.2 in Initialization Mode but never writes the qualifier: it
+ * fails, per interface, and its ticks are still driven from the XML's interval. */
+Test(fmi3_api_clocks, reference_and_third_party, .timeout = 600)
+{
+    char paths[32][1024];
+    size_t n = fmus_in(FMUC_SHARED_DIR "/reference-fmus/fmi3", paths, 32);
+    if (n == 0)
+        cr_skip("no FMI 3.0 Reference-FMUs in %s/reference-fmus/fmi3", FMUC_SHARED_DIR);
+    for (size_t i = 0; i < n; i++) {
+        fmuc_result r;
+        cr_expect_eq(run_file3(paths[i], &fmuc_check_api_clocks, &r), FMUC_VERDICT_NA, "%s",
+                     paths[i]);
+        fmuc_result_clear(&r);
+    }
+    const char *pc = FMUC_SHARED_DIR "/thirdparty/fmus/INTO-CPS-Association+maestro/maestro/src/"
+                                     "test/resources/fmi3/periodic_clock.fmu";
+    if (access(pc, R_OK) == 0) {
+        fmuc_result r;
+        cr_expect_eq(run_file3(pc, &fmuc_check_api_clocks, &r), FMUC_VERDICT_FAIL);
+        cr_expect(message_has(&r, "ModelExchange: fmi3GetIntervalDecimal of input clock "
+                                  "'SampleClock' (vr 2, constant)",
+                              "left the qualifiers argument unwritten"));
+        cr_expect(message_has(&r, "CoSimulation: fmi3GetIntervalDecimal", NULL));
+        const cJSON *me = cJSON_GetObjectItem(fmuc_result_evidence(&r), "ModelExchange");
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "clocks_set")), 3.0);
+        fmuc_result_clear(&r);
+    }
+}
+
+/* A-19: an FMI 3.0 library that needs libzip, neither a base system library nor shipped,
+ * without documentation/externalDependencies fails naming both; the same library documented
+ * (load-needed--fmi3) passes; the Reference BouncingBall needs nothing external: not
+ * applicable. */
+Test(fmi3_zip_external_dependencies, unshipped_library_must_be_documented)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/zip-external-dependencies--library",
+                            &fmuc_check_zip_external_dependencies, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "binaries/x86_64-linux/BouncingBall.so needs \"libzip.so.4\"",
+                          "no documentation/externalDependencies.txt or .html"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/load-needed--fmi3", &fmuc_check_zip_external_dependencies,
+                            &r),
+                 FMUC_VERDICT_PASS);
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_zip_external_dependencies, &r),
+                 FMUC_VERDICT_NA);
+    fmuc_result_clear(&r);
+}

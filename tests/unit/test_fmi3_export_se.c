@@ -92,7 +92,11 @@ static void on_clock_update(fmi3InstanceEnvironment env)
     }
 }
 
-static void load(fmu3 *F, const char *fmu)
+static void load_lib(fmu3 *F, const char *fmu, const char *model);
+static void load(fmu3 *F, const char *fmu) { load_lib(F, fmu, "SampledCounter"); }
+
+/* The FMU's library binaries/x86_64-linux/<model>.so, extracted and loaded. */
+static void load_lib(fmu3 *F, const char *fmu, const char *model)
 {
     memset(F, 0, sizeof *F);
     int zerr = 0;
@@ -114,8 +118,10 @@ static void load(fmu3 *F, const char *fmu)
     snprintf(F->lib, sizeof F->lib, "/tmp/fmuc-se-XXXXXX");
     int fd = mkstemp(F->lib);
     cr_assert(fd >= 0);
-    zf = zip_fopen(z, "binaries/x86_64-linux/SampledCounter.so", 0);
-    cr_assert(zf, "%s: no binaries/x86_64-linux/SampledCounter.so", fmu);
+    char member[128];
+    snprintf(member, sizeof member, "binaries/x86_64-linux/%s.so", model);
+    zf = zip_fopen(z, member, 0);
+    cr_assert(zf, "%s: no %s", fmu, member);
     char buf[8192];
     while ((n = zip_fread(zf, buf, sizeof buf)) > 0)
         cr_assert_eq(write(fd, buf, (size_t)n), n);
@@ -429,5 +435,89 @@ Test(fmi3_export_se, defect_unbalanced_lock)
     cr_expect_eq(lock_depth, 3, "the triggered partition is balanced");
     cr_expect_eq(lock_calls - unlock_calls, 3);
     F.fmi3FreeInstance(c);
+    unload(&F);
+}
+
+/* ClockedSampler (reference_fmus/good/ClockedSampler): the same clock table in Model Exchange
+ * Event Mode (FMUC_M_CAP_EM_CLOCKS). Input clocks are set with fmi3SetClock in Event Mode only
+ * and only to active; fmi3UpdateDiscreteStates runs their partitions (sampled = x at the tick,
+ * triggers counts) and deactivates them; every 5th sample ticks the output clock `fifth`,
+ * reported once by fmi3GetClock; the interval and shift getters answer in Initialization Mode. */
+enum { CS_SAMPLE = 1, CS_TRIGGER, CS_FIFTH, CS_RATE, CS_X, CS_DER_X, CS_SAMPLED, CS_TRIGGERS };
+
+static void me_event_iteration(fmu3 *F, fmi3Instance c)
+{
+    fmi3Boolean need = true, term, nom, val, ned;
+    fmi3Float64 net;
+    for (int k = 0; need && k < 10; k++)
+        cr_assert_eq(F->fmi3UpdateDiscreteStates(c, &need, &term, &nom, &val, &ned, &net), fmi3OK,
+                     "%s", last_msg);
+    cr_assert(!need);
+}
+
+Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
+{
+    fmu3 F;
+    load_lib(&F, FMUC_FMU_DIR "/fmi3/good/ClockedSampler.fmu", "ClockedSampler");
+    reset_counts();
+    fmi3Instance c = F.fmi3InstantiateModelExchange("me", F.token, NULL, false, true, NULL, on_log);
+    cr_assert(c, "%s", last_msg);
+    cr_assert_eq(F.fmi3EnterInitializationMode(c, false, 0.0, 0.0, true, 1.0), fmi3OK, "%s",
+                 last_msg);
+    fmi3ValueReference sample = CS_SAMPLE, trigger = CS_TRIGGER, fifth = CS_FIFTH;
+    fmi3Float64 iv = 0.0, shift = -1.0;
+    fmi3IntervalQualifier q = fmi3IntervalNotYetKnown;
+    cr_assert_eq(F.fmi3GetIntervalDecimal(c, &sample, 1, &iv, &q), fmi3OK, "%s", last_msg);
+    cr_expect_float_eq(iv, 0.1, 1e-15);
+    cr_expect_eq(q, fmi3IntervalUnchanged);
+    cr_assert_eq(F.fmi3GetShiftDecimal(c, &sample, 1, &shift), fmi3OK, "%s", last_msg);
+    cr_expect_float_eq(shift, 0.05, 1e-15);
+    fmi3Clock on = true, got = false;
+    cr_assert_eq(F.fmi3ExitInitializationMode(c), fmi3OK, "%s", last_msg);
+    me_event_iteration(&F, c);
+    cr_assert_eq(F.fmi3EnterContinuousTimeMode(c), fmi3OK);
+    for (int k = 0; k < 5; k++) {
+        double t = 0.05 + 0.1 * k;
+        cr_assert_eq(F.fmi3SetTime(c, t), fmi3OK, "%s", last_msg);
+        cr_assert_eq(F.fmi3SetContinuousStates(c, &t, 1), fmi3OK, "%s", last_msg); /* x = t */
+        cr_assert_eq(F.fmi3EnterEventMode(c), fmi3OK, "%s", last_msg);
+        cr_assert_eq(F.fmi3SetClock(c, &sample, 1, &on), fmi3OK, "%s", last_msg);
+        if (k == 2)
+            cr_assert_eq(F.fmi3SetClock(c, &trigger, 1, &on), fmi3OK, "%s", last_msg);
+        me_event_iteration(&F, c);
+        fmi3ValueReference vr = CS_SAMPLED;
+        fmi3Float64 sampled = -1.0;
+        cr_assert_eq(F.fmi3GetFloat64(c, &vr, 1, &sampled, 1), fmi3OK, "%s", last_msg);
+        cr_expect_float_eq(sampled, t, 1e-12, "sampled at tick %d", k);
+        cr_assert_eq(F.fmi3GetClock(c, &fifth, 1, &got), fmi3OK, "%s", last_msg);
+        cr_expect_eq(got, k == 4, "fifth after sample %d", k + 1);
+        /* the clocks were deactivated: a second iteration runs no partition */
+        me_event_iteration(&F, c);
+        cr_assert_eq(F.fmi3EnterContinuousTimeMode(c), fmi3OK);
+    }
+    cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 1);
+    F.fmi3FreeInstance(c);
+    /* what is refused (fmi3Error), each in an instance of its own: a clock set in
+     * Initialization Mode, in Continuous-Time Mode, an output clock set, a clock deactivated */
+    for (int probe = 0; probe < 4; probe++) {
+        c = F.fmi3InstantiateModelExchange("me", F.token, NULL, false, true, NULL, on_log);
+        cr_assert(c, "%s", last_msg);
+        cr_assert_eq(F.fmi3EnterInitializationMode(c, false, 0.0, 0.0, true, 1.0), fmi3OK);
+        fmi3Clock v = probe != 3;
+        fmi3ValueReference k = probe == 2 ? CS_FIFTH : CS_SAMPLE;
+        if (probe > 0) {
+            cr_assert_eq(F.fmi3ExitInitializationMode(c), fmi3OK, "%s", last_msg);
+            if (probe == 1) {
+                me_event_iteration(&F, c);
+                cr_assert_eq(F.fmi3EnterContinuousTimeMode(c), fmi3OK);
+            }
+        }
+        cr_expect_eq(F.fmi3SetClock(c, &k, 1, &v), fmi3Error, "probe %d", probe);
+        if (probe == 2)
+            cr_expect(strstr(last_msg, "output clock"), "%s", last_msg);
+        if (probe == 3)
+            cr_expect(strstr(last_msg, "cannot be deactivated"), "%s", last_msg);
+        F.fmi3FreeInstance(c);
+    }
     unload(&F);
 }

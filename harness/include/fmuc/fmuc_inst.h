@@ -577,8 +577,9 @@ enum {
     FMUC_INST_INTERVAL_UNCHANGED = 1,
     FMUC_INST_INTERVAL_CHANGED = 2
 };
-/** fmi3GetIntervalDecimal (qualifiers: FMUC_INST_INTERVAL_*) / fmi3GetShiftDecimal.
- *  NOT_PROVIDED outside FMI 3.0. */
+/** fmi3GetIntervalDecimal (qualifiers: FMUC_INST_INTERVAL_*; what the caller put there is what
+ *  the FMU finds, so a value that is no qualifier shows an argument left unwritten) /
+ *  fmi3GetShiftDecimal. NOT_PROVIDED outside FMI 3.0. */
 fmuc_status fmuc_inst_get_interval_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,
                                            double *intervals, int *qualifiers);
 fmuc_status fmuc_inst_get_shift_decimal(fmuc_inst *in, const fmuc_vr *vr, size_t n,

@@ -1,0 +1,114 @@
+/* ClockedSampler: good reference FMU for FMI 3.0 clocks in Model Exchange and Co-Simulation Event
+ * Mode (FMUC_M_CAP_EM_CLOCKS), on the fmuc glue. A continuous ramp x (der(x) = rate) is sampled
+ * by the constant periodic input clock `sample` (every 0.1 s from t = 0.05) into `sampled`;
+ * the triggered input clock `trigger` counts its activations in `triggers`; every 5th sample
+ * ticks the output clock `fifth`. The importer enters Event Mode at the ticks, sets the input
+ * clocks with fmi3SetClock and calls fmi3UpdateDiscreteStates, which runs the partitions below
+ * (fmi3-rules F.3, C-45, F-23). Co-Simulation has Event Mode (hasEventMode="true"). */
+#include <stddef.h>
+
+#include "fmuc_model.h"
+
+typedef struct {
+    double rate;
+    double x, der_x;
+    double sampled;
+    int triggers;
+    unsigned long samples; /* internal: activations of sample so far */
+} sampler;
+
+enum {
+    VR_TIME = 0,
+    VR_SAMPLE,
+    VR_TRIGGER,
+    VR_FIFTH,
+    VR_RATE,
+    VR_X,
+    VR_DER_X,
+    VR_SAMPLED,
+    VR_TRIGGERS
+};
+
+#define OFF(f) offsetof(sampler, f)
+#define FIFTH_EVERY 5
+
+static const fmuc_m_clock clocks[] = {
+    {.name = "sample", .vr = VR_SAMPLE, .causality = FMUC_M_INPUT,
+     .interval_variability = FMUC_M_CLOCK_CONSTANT,
+     .flags = FMUC_M_CLOCK_HAS_INTERVAL | FMUC_M_CLOCK_HAS_SHIFT, .interval = 0.1, .shift = 0.05,
+     .description = "Periodic sample clock (0.1 s, first tick 0.05 s after the start)"},
+    {.name = "trigger", .vr = VR_TRIGGER, .causality = FMUC_M_INPUT,
+     .interval_variability = FMUC_M_CLOCK_TRIGGERED, .description = "Set by the importer"},
+    {.name = "fifth", .vr = VR_FIFTH, .causality = FMUC_M_OUTPUT,
+     .interval_variability = FMUC_M_CLOCK_TRIGGERED, .description = "Ticks with every 5th sample"},
+};
+
+static const fmuc_m_var vars[] = {
+    {.name = "time", .vr = VR_TIME, .causality = FMUC_M_INDEPENDENT, .unit = "s",
+     .description = "Simulation time"},
+    {.name = "rate", .vr = VR_RATE, .causality = FMUC_M_PARAMETER, .variability = FMUC_M_FIXED,
+     .flags = FMUC_M_HAS_START, .start = 1.0, .offset = OFF(rate),
+     .description = "Slope of the ramp"},
+    {.name = "x", .vr = VR_X, .causality = FMUC_M_OUTPUT, .initial = FMUC_M_EXACT,
+     .flags = FMUC_M_HAS_START, .start = 0.0, .offset = OFF(x), .description = "The ramp",
+     .deps = "x"},
+    {.name = "der(x)", .vr = VR_DER_X, .offset = OFF(der_x), .derivative_of = "x",
+     .description = "Derivative of x", .deps = "", .init_deps = "rate"},
+    {.name = "sampled", .vr = VR_SAMPLED, .causality = FMUC_M_OUTPUT,
+     .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
+     .start = 0.0, .offset = OFF(sampled), .clocks = "sample", .deps = "x",
+     .description = "x at the last tick of sample"},
+    {.name = "triggers", .vr = VR_TRIGGERS, .type = FMUC_M_INTEGER, .causality = FMUC_M_OUTPUT,
+     .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
+     .start = 0, .offset = OFF(triggers), .clocks = "trigger", .deps = "",
+     .description = "Activations of trigger"},
+};
+
+static fmi2Status calc(fmuc_m_ctx *ctx, void *data)
+{
+    sampler *m = data;
+    (void)ctx;
+    m->der_x = m->rate;
+    return fmi2OK;
+}
+
+static fmi2Status activate(fmuc_m_ctx *ctx, void *data, fmi2ValueReference clock, double time)
+{
+    sampler *m = data;
+    switch (clock) {
+    case VR_SAMPLE:
+        m->sampled = m->x;
+        if (++m->samples % FIFTH_EVERY == 0)
+            return fmuc_m_clock_tick(ctx, VR_FIFTH);
+        return fmi2OK;
+    case VR_TRIGGER:
+        m->triggers++;
+        fmuc_m_log(ctx, fmi2OK, "logEvents", "trigger: %d activations at t = %.17g", m->triggers,
+                   time);
+        return fmi2OK;
+    default:
+        fmuc_m_log(ctx, fmi2Error, NULL, "activate: vr %u is not an input clock of %s", clock,
+                   fmuc_model.model_identifier);
+        return fmi2Error;
+    }
+}
+
+const fmuc_m_desc fmuc_model = {
+    .model_name = "ClockedSampler",
+    .model_identifier = "ClockedSampler",
+    .version = "1.0",
+    .description = "A ramp sampled by a periodic input clock, a triggered input clock and an "
+                   "output clock, in Event Mode (ME and CS)",
+    .author = "fmucheck",
+    .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_CS_EVENT_MODE | FMUC_M_CAP_EM_CLOCKS |
+            FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED,
+    .vars = vars,
+    .nvars = sizeof vars / sizeof vars[0],
+    .clocks = clocks,
+    .nclocks = sizeof clocks / sizeof clocks[0],
+    .experiment = {.flags = FMUC_M_EXP_START | FMUC_M_EXP_STOP | FMUC_M_EXP_STEP,
+                   .start = 0.0, .stop = 1.0, .step = 0.01},
+    .data_size = sizeof(sampler),
+    .calc = calc,
+    .activate = activate,
+};
