@@ -33,6 +33,7 @@
 #define CK_MAX_INSTANTS 24 /* Event Mode instants of a run */
 #define CK_MAX_CLOCKED 64  /* clocked variables read per instant */
 #define CK_MAX_ITER 100    /* fmi3UpdateDiscreteStates calls per instant */
+#define CK_HORIZON 1000    /* grid steps the schedule spans at most */
 #define CK_PROBE "clocks"  /* phase prefix of the probed calls */
 
 typedef struct ck_clock {
@@ -69,7 +70,10 @@ typedef struct ck_run {
     ck_job *job;
     cJSON *reply;
     cJSON *init;                             /* what the Initialization Mode getters said */
-    double t0;
+    double t0, end;                          /* start, end of the schedule's horizon */
+    double h;                                /* the grid's step */
+    int grid_only;                           /* CS without variable steps: grid ticks only */
+    size_t off_grid;                         /* ticks left out for it */
     double when[CK_MAX_INSTANTS];           /* the schedule: instant times, sorted */
     unsigned char due[CK_MAX_INSTANTS][CK_MAX_CLOCKS];
     size_t ninst;
@@ -84,6 +88,13 @@ static void schedule(ck_run *r, size_t k, double t)
     size_t i = 0;
     if (!isfinite(t))
         return;
+    if (r->grid_only) { /* CS with a fixed communication step: ticks on the grid only */
+        double m = (t - r->t0) / r->h;
+        if (fabs(m - nearbyint(m)) > 1e-6) {
+            r->off_grid++;
+            return;
+        }
+    }
     while (i < r->ninst && r->when[i] < t - eps)
         i++;
     if (i < r->ninst && fabs(r->when[i] - t) <= eps) {
@@ -101,6 +112,19 @@ static void schedule(ck_run *r, size_t k, double t)
     r->when[i] = t;
     r->due[i][k] = 1;
     r->ninst++;
+}
+
+/* An instant with no clock due (a time event the FMU announced in Co-Simulation). */
+static void add_instant(ck_run *r, double t)
+{
+    size_t mark = CK_MAX_CLOCKS - 1; /* set and cleared again: schedule keeps the slot */
+    for (size_t i = 0; i < r->ninst; i++)
+        if (fabs(r->when[i] - t) <= 1e-9 * fmax(1.0, fabs(t)))
+            return;
+    schedule(r, mark, t);
+    for (size_t i = 0; i < r->ninst; i++)
+        if (fabs(r->when[i] - t) <= 1e-9 * fmax(1.0, fabs(t)))
+            r->due[i][mark] = 0;
 }
 
 /* Initialization Mode (the driver's in_init hook): the interval and shift getters. */
@@ -214,6 +238,7 @@ static int init_probe(void *user, fmuc_inst *in)
         else if (k->iv != FMUC_IV_CONSTANT || !k->xml_shift)
             k->shift = sh;
     }
+    fmuc_worker_phase(r->ctx, "initialization"); /* the rest of it is not this check's probe */
     return 0;
 }
 
@@ -309,55 +334,79 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
                              st3(st, b, sizeof b));
                 return r->stop = -1;
             }
-        } else if (c->input && c->iv == FMUC_IV_COUNTDOWN) {
-            double iv = NAN;
-            int q = -1;
-            fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3GetIntervalDecimal", -1, t);
-            r->n_countdown_gets++;
-            st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
-            if (!apiu_ok(st)) {
-                apiu_finding(r->reply, "fail",
-                             "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
-                             "t=%.17g in Event Mode returned %s (FMI 3.0.2 §2.2.8.4: a countdown "
-                             "clock's interval is inquired in every Event Mode)",
-                             apiu_iface_name(r->job->iface), vname(v), c->vr, t,
-                             st3(st, b, sizeof b));
-                return r->stop = -1;
-            }
-            if (q == -1) {
-                apiu_finding(r->reply, "fail",
-                             "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
-                             "t=%.17g in Event Mode left the qualifiers argument unwritten (FMI "
-                             "3.0.2 §2.2.8.4)",
-                             apiu_iface_name(r->job->iface), vname(v), c->vr, t);
-                return r->stop = -1;
-            }
-            if (q == FMUC_INST_INTERVAL_CHANGED) {
-                if (!isfinite(iv) || iv < 0)
-                    apiu_finding(r->reply, "fail",
-                                 "%s: countdown clock '%s' (vr %u) announced the interval "
-                                 "%.17g at t=%.17g (FMI 3.0.2 §2.2.8.2: >= 0)",
-                                 apiu_iface_name(r->job->iface), vname(v), c->vr, iv, t);
-                else
-                    schedule(r, k, t + iv);
-            }
         }
     }
     return 0;
 }
 
-/* The first instants of the schedule (before Event Mode at the start). */
-static void plan_schedule(ck_run *r, double h)
+/* Event Mode at instant i after the event iteration (condition 15: a countdown clock's interval
+ * is asked in every Event Mode, after fmi3UpdateDiscreteStates): an announced tick is
+ * scheduled at t + interval (F-20). 0, or -1 when a probed call failed (r->stop). */
+static int after_iteration(ck_run *r, fmuc_inst *in, double t)
 {
+    char b[32];
+    for (size_t k = 0; k < r->job->n; k++) {
+        ck_clock *c = &r->job->c[k];
+        const fmuc_md_var *v = &r->md->vars[c->var];
+        if (!c->input || c->iv != FMUC_IV_COUNTDOWN)
+            continue;
+        double iv = NAN;
+        int q = -1;
+        fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3GetIntervalDecimal", -1, t);
+        r->n_countdown_gets++;
+        fmuc_status st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
+        if (!apiu_ok(st)) {
+            apiu_finding(r->reply, "fail",
+                         "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
+                         "t=%.17g in Event Mode returned %s (FMI 3.0.2 §2.2.8.4: a countdown "
+                         "clock's interval is inquired in every Event Mode)",
+                         apiu_iface_name(r->job->iface), vname(v), c->vr, t,
+                         st3(st, b, sizeof b));
+            return r->stop = -1;
+        }
+        if (q == -1) {
+            apiu_finding(r->reply, "fail",
+                         "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
+                         "t=%.17g in Event Mode left the qualifiers argument unwritten (FMI "
+                         "3.0.2 §2.2.8.4)",
+                         apiu_iface_name(r->job->iface), vname(v), c->vr, t);
+            return r->stop = -1;
+        }
+        if (q == FMUC_INST_INTERVAL_CHANGED) {
+            if (!isfinite(iv) || iv < 0)
+                apiu_finding(r->reply, "fail",
+                             "%s: countdown clock '%s' (vr %u) announced the interval %.17g at "
+                             "t=%.17g (FMI 3.0.2 §2.2.8.2: >= 0)",
+                             apiu_iface_name(r->job->iface), vname(v), c->vr, iv, t);
+            else if (t + iv <= r->end)
+                schedule(r, k, t + iv);
+        }
+    }
+    return 0;
+}
+
+/* The first instants of the schedule (before Event Mode at the start), within CK_HORIZON steps
+ * of the default experiment's grid (a tick beyond is not driven: the ME steps stay those of the
+ * grid, the run stays short). */
+static void plan_schedule(ck_run *r, double h, int grid_only)
+{
+    double end = r->end = r->t0 + CK_HORIZON * h;
+    r->h = h;
+    r->grid_only = grid_only;
     for (size_t k = 0; k < r->job->n; k++) {
         const ck_clock *c = &r->job->c[k];
         if (!c->input)
             continue;
-        if (apiu_iv_periodic(c->iv) && isfinite(c->interval) && c->interval > 0)
-            for (int j = 0; j < CK_TICKS; j++)
-                schedule(r, k, r->t0 + c->shift + j * c->interval);
-        else if (c->iv == FMUC_IV_CHANGING && isfinite(c->interval))
+        if (apiu_iv_periodic(c->iv) && isfinite(c->interval) && c->interval > 0) {
+            for (int j = 0; j < CK_TICKS; j++) {
+                double t = r->t0 + c->shift + j * c->interval;
+                if (t <= end)
+                    schedule(r, k, t);
+            }
+        } else if (c->iv == FMUC_IV_CHANGING && isfinite(c->interval) &&
+                   r->t0 + c->interval <= end) {
             schedule(r, k, r->t0 + c->interval);
+        }
     }
     /* triggered input clocks: at the first instant after the start (else one grid step on) */
     double tt = r->t0 + h;
@@ -415,7 +464,9 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                                     : "initialization stopped");
         goto out;
     }
-    plan_schedule(&r, h);
+    int cs = job->iface == FMUC_IFACE_CS;
+    int var_step = cs && ((md->cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u);
+    plan_schedule(&r, h, cs && !var_step);
     size_t nx = 0, nz = 0;
     if (job->iface == FMUC_IFACE_ME) {
         meu_model m;
@@ -434,47 +485,59 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     double cur = r.t0, eps0 = 1e-9 * fmax(1.0, fabs(r.t0));
+    /* Co-Simulation without canHandleVariableCommunicationStepSize keeps the grid's step h
+     * (D-01): only ticks on the grid are driven (plan_schedule dropped the others) */
     /* Event Mode after initialization: the clocks due at the start */
     int have = r.ninst && fabs(r.when[0] - r.t0) <= eps0;
     size_t i = have ? 1 : 0;
     if (have && in_event_mode(&r, in, 0) < 0)
         goto stepped;
     for (;;) {
-        /* the event iteration, then Continuous-Time Mode (ME) / Step Mode (CS) */
-        fmuc_worker_phase_at(ctx, CK_PROBE ": fmi3UpdateDiscreteStates", -1, cur);
-        fmuc_step_rc rc;
-        if (job->iface == FMUC_IFACE_ME) {
-            rc = fmuc_step_me_enter_ctm(&sp);
-        } else {
-            fmuc_step_event ev;
-            int er = fmuc_step_event_iteration(in, CK_MAX_ITER, NULL, NULL, NULL, &ev);
-            rc = er == 1  ? FMUC_STEP_TERMINATE
-                 : er < 0 ? (ev.failed ? FMUC_STEP_FAILED : FMUC_STEP_NO_SETTLE)
-                          : FMUC_STEP_OK;
-            if (rc == FMUC_STEP_FAILED) {
-                snprintf(sp.call, sizeof sp.call, "fmi3UpdateDiscreteStates");
-                sp.status = ev.status;
-            }
-            if (rc == FMUC_STEP_OK) {
-                fmuc_status st = fmuc_inst_enter_step_mode(in);
-                if (!apiu_ok(st)) {
-                    rc = FMUC_STEP_FAILED;
-                    snprintf(sp.call, sizeof sp.call, "fmi3EnterStepMode");
-                    sp.status = st;
+        /* the event iteration, then (still in Event Mode) the countdown intervals, then
+         * Continuous-Time Mode (ME) / Step Mode (CS) */
+        if (have)
+            fmuc_worker_phase_at(ctx, CK_PROBE ": fmi3UpdateDiscreteStates", -1, cur);
+        else
+            fmuc_worker_phase_at(ctx, "event iteration", -1, cur);
+        fmuc_step_event ev;
+        fmuc_status st = FMUC_STATUS_OK;
+        const char *call = "fmi3UpdateDiscreteStates";
+        int er = fmuc_step_event_iteration(in, CK_MAX_ITER, NULL, NULL, NULL, &ev);
+        if (er < 0 && ev.failed)
+            st = (fmuc_status)ev.status;
+        if (er == 0 && after_iteration(&r, in, cur) < 0)
+            break;
+        if (er == 0) {
+            call = cs ? "fmi3EnterStepMode" : "fmi3EnterContinuousTimeMode";
+            fmuc_worker_phase_at(ctx, have ? CK_PROBE ": leaving Event Mode" : "leaving Event Mode",
+                                 -1, cur);
+            st = cs ? fmuc_inst_enter_step_mode(in) : fmuc_inst_enter_continuous_time_mode(in);
+            if (apiu_ok(st) && !cs) {
+                sp.next_event_defined = ev.info.next_event_time_defined != 0;
+                sp.next_event = ev.info.next_event_time;
+                if (fmuc_step_me_resync(&sp) != FMUC_STEP_OK) {
+                    call = sp.call;
+                    st = (fmuc_status)sp.status;
                 }
             }
+            if (apiu_ok(st) && cs && ev.info.next_event_time_defined &&
+                ev.info.next_event_time > cur + 1e-9 * fmax(1.0, fabs(cur)) &&
+                ev.info.next_event_time <= r.end)
+                add_instant(&r, ev.info.next_event_time); /* a time event (D-06) */
         }
-        if (rc == FMUC_STEP_FAILED && have)
-            apiu_finding(reply, "fail",
-                         "%s: %s at t=%.17g, after fmi3SetClock activated the input clocks due, "
-                         "returned %s (FMI 3.0.2 §2.3.5: fmi3UpdateDiscreteStates runs the "
-                         "partitions of the active clocks)",
-                         apiu_iface_name(job->iface), sp.call, cur, st3(sp.status, b, sizeof b));
-        if (rc != FMUC_STEP_OK) {
-            cJSON_AddStringToObject(reply, "stopped", rc == FMUC_STEP_FAILED ? sp.call
-                                                      : rc == FMUC_STEP_TERMINATE
-                                                          ? "the FMU asked to terminate"
-                                                          : "the event iteration did not settle");
+        if (!apiu_ok(st) || er != 0) {
+            if (!apiu_ok(st) && have)
+                apiu_finding(reply, "fail",
+                             "%s: %s at t=%.17g, after fmi3SetClock activated the input clocks "
+                             "due, returned %s (FMI 3.0.2 §2.3.5: the event iteration of the "
+                             "active clocks' instant)",
+                             apiu_iface_name(job->iface), call, cur, st3(st, b, sizeof b));
+            if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL)
+                r.stop = 1; /* Terminated or Fatal: nothing more is called */
+            cJSON_AddStringToObject(reply, "stopped", !apiu_ok(st) ? call
+                                                      : er == 1 ? "the FMU asked to terminate"
+                                                                : "the event iteration did not "
+                                                                  "settle");
             break;
         }
         /* the next instant after cur */
@@ -486,29 +549,64 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         fmuc_worker_phase_at(ctx, "step to the next tick", -1, t);
         fmuc_step_cs_out so;
         memset(&so, 0, sizeof so);
-        if (job->iface == FMUC_IFACE_ME) {
-            double m = ceil((t - cur) / h);
-            sp.nsub = m < 1 ? 1 : m > 1000 ? 1000 : (int)m;
+        fmuc_step_rc rc = FMUC_STEP_OK;
+        if (!cs) {
+            double m = ceil((t - cur) / h - 1e-9);
+            sp.nsub = m < 1 ? 1 : m > CK_HORIZON ? CK_HORIZON : (int)m;
+            rc = fmuc_step_interval(&sp, cur, t, &so);
+        } else {
+            /* one step to the tick, or grid steps of h; Event Mode where a step asks for it */
+            double ta = cur;
+            while (rc == FMUC_STEP_OK && ta < t - 1e-9 * fmax(1.0, fabs(t))) {
+                double tb = var_step ? t : fmin(t, ta + h);
+                if (!var_step && fabs(tb - t) <= 1e-9 * fmax(1.0, fabs(t)))
+                    tb = t;
+                rc = fmuc_step_interval(&sp, ta, tb, &so);
+                if (rc != FMUC_STEP_OK)
+                    break;
+                if (so.info.terminate_simulation) {
+                    rc = FMUC_STEP_TERMINATE;
+                    break;
+                }
+                ta = tb;
+                if (so.info.event_handling_needed && ta < t - 1e-9 * fmax(1.0, fabs(t))) {
+                    /* an event of the FMU's own before the tick: handled at ta */
+                    fmuc_worker_phase_at(ctx, "event iteration", -1, ta);
+                    if (!apiu_ok(fmuc_inst_enter_event_mode(in)) ||
+                        fmuc_step_event_iteration(in, CK_MAX_ITER, NULL, NULL, NULL, &ev) != 0 ||
+                        !apiu_ok(fmuc_inst_enter_step_mode(in))) {
+                        rc = FMUC_STEP_FAILED;
+                        snprintf(sp.call, sizeof sp.call, "the Event Mode of the FMU's event");
+                        sp.status = FMUC_STATUS_ERROR;
+                    }
+                }
+            }
         }
-        rc = fmuc_step_interval(&sp, cur, t, &so);
         if (rc != FMUC_STEP_OK) {
+            if (rc == FMUC_STEP_FAILED &&
+                (sp.status == FMUC_STATUS_ERROR || sp.status == FMUC_STATUS_FATAL))
+                r.stop = 1;
             cJSON_AddStringToObject(reply, "stopped",
                                     rc == FMUC_STEP_FAILED ? sp.call : "the step stopped");
             break;
         }
         cur = t;
-        fmuc_worker_phase_at(ctx, CK_PROBE ": fmi3EnterEventMode", -1, t);
-        fmuc_status st = fmuc_inst_enter_event_mode(in);
+        have = 0;
+        for (size_t k = 0; k < job->n; k++)
+            have |= r.due[i][k];
+        fmuc_worker_phase_at(ctx, have ? CK_PROBE ": fmi3EnterEventMode" : "fmi3EnterEventMode",
+                             -1, t);
+        st = fmuc_inst_enter_event_mode(in);
         if (!apiu_ok(st)) {
-            apiu_finding(reply, "fail",
-                         "%s: fmi3EnterEventMode at the tick t=%.17g returned %s (FMI 3.0.2 "
-                         "§2.3.5: the importer enters Event Mode to set input clocks)",
-                         apiu_iface_name(job->iface), t, st3(st, b, sizeof b));
+            if (have)
+                apiu_finding(reply, "fail",
+                             "%s: fmi3EnterEventMode at the tick t=%.17g returned %s (FMI 3.0.2 "
+                             "§2.3.5: the importer enters Event Mode to set input clocks)",
+                             apiu_iface_name(job->iface), t, st3(st, b, sizeof b));
             r.stop = 1;
             break;
         }
-        have = 1;
-        if (in_event_mode(&r, in, i) < 0)
+        if (have && in_event_mode(&r, in, i) < 0)
             break;
         i++;
     }
@@ -523,6 +621,7 @@ out:
     cJSON_AddNumberToObject(reply, "clocked_gets", (double)r.n_clocked_gets);
     cJSON_AddNumberToObject(reply, "output_clock_gets", (double)r.n_output_gets);
     cJSON_AddNumberToObject(reply, "countdown_gets", (double)r.n_countdown_gets);
+    cJSON_AddNumberToObject(reply, "ticks_off_grid", (double)r.off_grid);
     fmuc_worker_phase(ctx, "fmi3FreeInstance");
     fmuc_inst_free(in);
     cJSON_AddBoolToObject(reply, "done", 1);
@@ -587,6 +686,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         done++;
         apiu_report_findings(r, res);
+        double off = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "ticks_off_grid"));
+        if (off > 0)
+            fmuc_result_note(res, "%s: %.0f ticks off the communication grid not driven "
+                                  "(canHandleVariableCommunicationStepSize is not \"true\")",
+                             ifs[i].name, off);
         const char *stopped = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "stopped"));
         if (stopped && res->verdict <= FMUC_VERDICT_PASS)
             fmuc_result_note(res, "%s: the run stopped early (%s)", ifs[i].name, stopped);

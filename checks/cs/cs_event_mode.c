@@ -561,9 +561,9 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
     free(y);
 }
 
-/* The registration of run C (NULL when out of memory). Scalar Float inputs and outputs with
- * intermediateUpdate="true"; an input is set to the value run C holds it at (the plan's row 0,
- * else its start value). */
+/* The registration of run C (NULL when out of memory). Scalar continuous Float inputs and
+ * outputs with intermediateUpdate="true"; an input is set to the value run C holds it at (the
+ * plan's row 0, else its start value). Run C is made only when run A got its instance. */
 static em_iu *em_iu_collect(const fmuc_md *md, const equ_plan *p)
 {
     em_iu *iu = calloc(1, sizeof *iu);
@@ -576,7 +576,10 @@ static em_iu *em_iu_collect(const fmuc_md *md, const equ_plan *p)
             continue;
         int single = v->base == FMUC_BT_FLOAT32;
         int is_in = v->causality == FMUC_CAUS_INPUT, is_out = v->causality == FMUC_CAUS_OUTPUT;
+        /* continuous only (B-221; condition 20: no discrete input is set there): a discrete
+         * one is md-var-intermediate-update's finding, not a variable to access */
         if ((!is_in && !is_out) || x->ndims || (v->base != FMUC_BT_FLOAT64 && !single) ||
+            v->variability != FMUC_VAR_CONTINUOUS ||
             (is_out && iu->nout >= FMUC_INST_IU_WATCH) ||
             (is_in && iu->nin >= FMUC_INST_IU_WATCH)) {
             iu->skipped++;
@@ -647,8 +650,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     cJSON_AddNumberToObject(evd, "steps", (double)p.nsteps);
     cJSON_AddNumberToObject(evd, "start", p.t[0]);
     em_iu *iu = piu ? em_iu_collect(md, &p) : NULL;
+    int a_made = 0; /* run A got its instance: run C differs from it only by the registration */
     for (int r = 0; r < NRUNS; r++) {
-        if ((r == RUN_B && !might) || (r == RUN_C && (!iu || !iu->nreq)))
+        if ((r == RUN_B && !might) || (r == RUN_C && (!iu || !iu->nreq || !a_made)))
             continue;
         em_job job = {&p, has_em, r == RUN_B, piu, r == RUN_C ? iu : NULL};
         fmuc_worker_outcome o;
@@ -668,6 +672,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             fmuc_worker_outcome_free(&o);
             break;
         }
+        if (r == RUN_A && !cJSON_IsTrue(cJSON_GetObjectItem(o.reply, "refused")))
+            a_made = 1;
         judge(s, res, &p, &job, r, o.reply);
         fmuc_worker_outcome_free(&o);
     }

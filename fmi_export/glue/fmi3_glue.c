@@ -167,8 +167,8 @@ struct se_clock_state {
     unsigned long activations; /* input clocks: fmi3ActivateModelPartition calls that ran */
     double last_activation;    /* input clocks: activationTime of the last of them */
     int ticked;                /* output clocks: ticked since the last fmi3GetClock */
-    int active;                /* input clocks, ME/CS Event Mode: set by fmi3SetClock, waiting
-                                  for fmi3UpdateDiscreteStates */
+    int active;                /* input clocks, ME/CS Event Mode: set (and run) by fmi3SetClock
+                                  in this instant; cleared by fmi3UpdateDiscreteStates */
     int countdown;             /* countdown clocks: CD_* */
     double countdown_interval; /* countdown clocks: the interval of fmuc_m_countdown_set */
 };
@@ -1855,8 +1855,10 @@ static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference v
 }
 
 /* ME/CS Event Mode (FMUC_M_CAP_EM_CLOCKS; §2.2.8.4, §2.3.5, fmi3-rules C-45): input clocks only,
- * and only to active (no clock of the glue can be deactivated); the activation waits for the
- * next fmi3UpdateDiscreteStates (em_run_clocks). Scheduled Execution has no fmi3SetClock. */
+ * and only to active (no clock of the glue can be deactivated). Setting a clock activates it:
+ * its partition runs at once (Event Mode evaluates the active partitions, F-10), so its clocked
+ * variables and the output clocks it ticks can be read before fmi3UpdateDiscreteStates, which
+ * ends the instant's activity (em_end_clocks). Scheduled Execution has no fmi3SetClock. */
 static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference vr[], size_t nvr,
                                const fmi3Clock values[])
 {
@@ -1886,34 +1888,42 @@ static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference v
             return done(c, fmi3Error);
         }
     }
-    for (size_t i = 0; i < nvr; i++)
-        se_state(c, &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])])->active = 1;
-    return fmi3OK;
-}
-
-/* fmi3UpdateDiscreteStates of ME/CS with Event Mode clocks: the partitions of the input clocks
- * set in this Event Mode, in table order, then every clock is inactive again (F-23). */
-static fmi3Status em_run_clocks(fmuc_m_ctx *c)
-{
-    fmi3Status st = fmi3OK;
-    if (!c->se_clocks || c->iface == FMUC_FMI3_IFACE_SE)
-        return st;
-    for (size_t i = 0; i < c->desc->nclocks; i++) {
-        const fmuc_m_clock *k = &c->desc->clocks[i];
-        struct se_clock_state *ks = &c->se_clocks[i];
-        if (!ks->active)
-            continue;
-        ks->active = 0;
+    st = fmi3OK;
+    for (size_t i = 0; i < nvr && st <= fmi3Warning; i++) {
+        const fmuc_m_clock *k = &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])];
+        struct se_clock_state *ks = se_state(c, k);
+        if (ks->active)
+            continue; /* set again in the same instant: one activation */
+        ks->active = 1;
         ks->activations++;
         ks->last_activation = c->time;
         if (k->interval_variability == FMUC_M_CLOCK_COUNTDOWN)
             ks->countdown = CD_NOT_YET_KNOWN;
-        if (c->desc->activate && st <= fmi3Warning) {
-            st = worst(st, st3(c->desc->activate(c, c->data, k->vr, c->time)));
+        if (c->desc->activate) {
+            fmi3Status r = run_calc(c);
+            if (r <= fmi3Warning)
+                r = worst(r, st3(c->desc->activate(c, c->data, k->vr, c->time)));
+            st = worst(st, r);
             c->dirty = 1;
         }
     }
+    if (st > fmi3Warning) {
+        glog(c, fmi2Error, "fmi3SetClock: a partition failed at t = %g", c->time);
+        return st == fmi3Discard ? st : done(c, st);
+    }
     return st;
+}
+
+/* The end of fmi3UpdateDiscreteStates of ME/CS with Event Mode clocks: every clock active in
+ * this instant is inactive again, the input clocks set and the output clocks ticked (F-23). */
+static void em_end_clocks(fmuc_m_ctx *c)
+{
+    if (!c->se_clocks || c->iface == FMUC_FMI3_IFACE_SE)
+        return;
+    for (size_t i = 0; i < c->desc->nclocks; i++) {
+        c->se_clocks[i].active = 0;
+        c->se_clocks[i].ticked = 0;
+    }
 }
 
 /* Periodic clocks: their intervalDecimal, Unchanged. Countdown clocks: the interval of the last
@@ -2317,8 +2327,6 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     fmi2EventInfo info;
     memset(&info, 0, sizeof info);
     fmi3Status st = run_calc(c);
-    if (st <= fmi3Warning)
-        st = worst(st, em_run_clocks(c));
     if (c->evaluated) { /* fmi3EvaluateDiscreteStates computed them at this instant */
         info = c->eval_info;
         st = worst(st, c->eval_st);
@@ -2344,6 +2352,7 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
 #endif
     if (info.terminateSimulation)
         c->terminated = 1;
+    em_end_clocks(c);
     if (c->iface == FMUC_FMI3_IFACE_CS) { /* Event Mode of CS: where DoStep stops for it */
         c->cs_next_event_defined = info.nextEventTimeDefined != 0;
         c->cs_next_event = info.nextEventTime;

@@ -174,11 +174,13 @@ typedef struct fmuc_m_alias {
 #define FMUC_M_CAP_EVAL_DISCRETE 0x400u
 /* FMI 3.0 Model Exchange and Co-Simulation (the latter with FMUC_M_CAP_CS_EVENT_MODE): the clock
  * table in Event Mode. The importer activates input clocks with fmi3SetClock (Event Mode only,
- * active only: no clock can be deactivated); the next fmi3UpdateDiscreteStates runs the model's
- * activate callback for each of them, in table order, and deactivates them (fmi3-rules F-23);
- * output clocks ticked there (fmuc_m_clock_tick) are reported by the next fmi3GetClock, and
- * periodic clocks' intervals and shifts by the getters in Initialization Mode (fmi3_glue.c).
- * The importer schedules the ticks: the glue announces no event time for them. */
+ * active only: no clock can be deactivated), which runs the model's activate callback for each
+ * (Event Mode evaluates the active partitions); output clocks ticked there (fmuc_m_clock_tick)
+ * are reported by fmi3GetClock until fmi3UpdateDiscreteStates, which deactivates every clock
+ * of the instant (fmi3-rules F-23); periodic clocks' intervals and shifts are answered by the
+ * getters in Initialization Mode (fmi3_glue.c). The importer schedules the ticks: the glue
+ * announces no event time for them. The clocks' activity is not part of the FMU state (an
+ * instant's activity ends before a state can be got). */
 #define FMUC_M_CAP_EM_CLOCKS 0x800u
 
 /* fmuc_m_desc.experiment.flags */

@@ -196,6 +196,8 @@ typedef struct fmi3_priv {
     double iu_set_value[2][FMUC_INST_IU_WATCH];
     size_t iu_get_pos[2][FMUC_INST_IU_WATCH]; /* position in the caller's list */
     int in_ium;
+    int iu_failed; /* a get or set there returned Error/Fatal: no more accesses (§2.3, D.0) */
+    int step_no_set_prior;
     fmuc_w_call *step_e;
     uint64_t step_seq;
     /* Scheduled Execution: the instance (for clockUpdate), the clocks asked about in Clock
@@ -257,14 +259,17 @@ static void intermediate_update(fmi3InstanceEnvironment env, fmi3Float64 time,
                              {NAN, NAN, NAN, NAN}};
     /* Intermediate Update Mode exists only within fmi3DoStep (§4.2.2): outside one, or in a
      * callback the FMU makes while the harness is already in one, nothing is accessed */
-    if (!(flags & FMUC_INST_IU_OUTSIDE_DO_STEP) && !p->in_ium && p->inst && p->inst->c) {
+    if (p->in_ium)
+        rec.flags |= FMUC_INST_IU_NESTED;
+    size_t slot = p->iu_total++; /* in the order the calls began: a nested one comes after */
+    if (!(flags & FMUC_INST_IU_OUTSIDE_DO_STEP) && !p->in_ium && !p->iu_failed && p->inst &&
+        p->inst->c) {
         p->in_ium = 1;
         iu_access(p, flags, &rec);
         p->in_ium = 0;
     }
-    if (p->iu_total < FMUC_INST_IU_KEPT)
-        p->iu[p->iu_total] = rec;
-    p->iu_total++;
+    if (slot < FMUC_INST_IU_KEPT)
+        p->iu[slot] = rec;
 }
 
 static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
@@ -619,12 +624,19 @@ static void iu_access(fmi3_priv *p, unsigned flags, fmuc_inst_iu_call *rec)
             v32[i] = NAN;
         }
         fmuc_inst__gout g;
+        fmuc_vr vr[FMUC_INST_IU_WATCH]; /* the FMU gets copies, never the instance's lists */
+        memcpy(vr, p->iu_get[k], n * sizeof *vr);
         void *b = fmuc_inst__gout_begin(&g, k ? (void *)v32 : (void *)v64, n,
                                         k ? sizeof *v32 : sizeof *v64);
-        fmuc_status st = get(in, k ? FMUC_INST_FLOAT32 : FMUC_INST_FLOAT64, p->iu_get[k], n, b, n);
+        fmuc_status st = get(in, k ? FMUC_INST_FLOAT32 : FMUC_INST_FLOAT64, vr, n, b, n);
         fmuc_inst__gout_end(in, &g, "values");
         if ((int)st > rec->get_status)
             rec->get_status = (int)st;
+        if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL) {
+            p->iu_failed = 1;
+            do_set = 0;
+            break;
+        }
         for (size_t i = 0; i < n; i++) {
             size_t pos = p->iu_get_pos[k][i];
             if (pos < FMUC_INST_IU_VALUES)
@@ -636,17 +648,27 @@ static void iu_access(fmi3_priv *p, unsigned flags, fmuc_inst_iu_call *rec)
         if (!n)
             continue;
         float v32[FMUC_INST_IU_WATCH];
-        for (size_t i = 0; i < n; i++)
+        double v64[FMUC_INST_IU_WATCH];
+        fmuc_vr vr[FMUC_INST_IU_WATCH];
+        memcpy(vr, p->iu_set[k], n * sizeof *vr);
+        for (size_t i = 0; i < n; i++) {
             v32[i] = (float)p->iu_set_value[1][i];
-        fmuc_status st = set(in, k ? FMUC_INST_FLOAT32 : FMUC_INST_FLOAT64, p->iu_set[k], n,
-                             k ? (const void *)v32 : (const void *)p->iu_set_value[0], n);
+            v64[i] = p->iu_set_value[0][i];
+        }
+        fmuc_status st = set(in, k ? FMUC_INST_FLOAT32 : FMUC_INST_FLOAT64, vr, n,
+                             k ? (const void *)v32 : (const void *)v64, n);
         if ((int)st > rec->set_status)
             rec->set_status = (int)st;
+        if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL) {
+            p->iu_failed = 1;
+            break;
+        }
     }
     if (suspend) { /* the rest of the step: a new entry, in progress again */
         fmuc_w_call *e = fmuc_trace__begin(p->ctx, FMUC_W_FN_fmi3DoStep);
         e->d[0] = p->step_tc;
         e->d[1] = p->step_h;
+        e->i[0] = p->step_no_set_prior;
         e->flags |= FMUC_W_A_RESUMED;
         p->step_e = e;
         p->step_seq = e->seq;
@@ -684,6 +706,7 @@ static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
     if (p) {
         p->step_e = e;
         p->step_seq = e->seq;
+        p->step_no_set_prior = no_set_prior;
     }
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3DoStep(I_(in), t, h, no_set_prior != 0, &ehn, &term, &early, &last);

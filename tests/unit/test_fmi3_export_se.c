@@ -440,9 +440,10 @@ Test(fmi3_export_se, defect_unbalanced_lock)
 
 /* ClockedSampler (reference_fmus/good/ClockedSampler): the same clock table in Model Exchange
  * Event Mode (FMUC_M_CAP_EM_CLOCKS). Input clocks are set with fmi3SetClock in Event Mode only
- * and only to active; fmi3UpdateDiscreteStates runs their partitions (sampled = x at the tick,
- * triggers counts) and deactivates them; every 5th sample ticks the output clock `fifth`,
- * reported once by fmi3GetClock; the interval and shift getters answer in Initialization Mode. */
+ * and only to active, which runs their partitions (sampled = x at the tick, triggers counts;
+ * once per instant); every 5th sample ticks the output clock `fifth`, which fmi3GetClock reports
+ * until fmi3UpdateDiscreteStates deactivates the instant's clocks; the interval and shift
+ * getters answer in Initialization Mode. */
 enum { CS_SAMPLE = 1, CS_TRIGGER, CS_FIFTH, CS_RATE, CS_X, CS_DER_X, CS_SAMPLED, CS_TRIGGERS };
 
 static void me_event_iteration(fmu3 *F, fmi3Instance c)
@@ -484,15 +485,20 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
         cr_assert_eq(F.fmi3SetClock(c, &sample, 1, &on), fmi3OK, "%s", last_msg);
         if (k == 2)
             cr_assert_eq(F.fmi3SetClock(c, &trigger, 1, &on), fmi3OK, "%s", last_msg);
-        me_event_iteration(&F, c);
+        /* the active partition has run: its clocked variable and the output clock it ticks */
         fmi3ValueReference vr = CS_SAMPLED;
         fmi3Float64 sampled = -1.0;
         cr_assert_eq(F.fmi3GetFloat64(c, &vr, 1, &sampled, 1), fmi3OK, "%s", last_msg);
         cr_expect_float_eq(sampled, t, 1e-12, "sampled at tick %d", k);
         cr_assert_eq(F.fmi3GetClock(c, &fifth, 1, &got), fmi3OK, "%s", last_msg);
         cr_expect_eq(got, k == 4, "fifth after sample %d", k + 1);
-        /* the clocks were deactivated: a second iteration runs no partition */
+        cr_assert_eq(F.fmi3SetClock(c, &sample, 1, &on), fmi3OK, "set again: one activation");
         me_event_iteration(&F, c);
+        /* F-23: the instant's clocks are inactive after fmi3UpdateDiscreteStates */
+        cr_assert_eq(F.fmi3GetClock(c, &fifth, 1, &got), fmi3OK, "%s", last_msg);
+        cr_expect(!got, "fifth still active after the iteration");
+        cr_assert_eq(F.fmi3GetFloat64(c, &vr, 1, &sampled, 1), fmi3OK, "%s", last_msg);
+        cr_expect_float_eq(sampled, t, 1e-12, "sampled once at tick %d", k);
         cr_assert_eq(F.fmi3EnterContinuousTimeMode(c), fmi3OK);
     }
     cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 1);

@@ -457,7 +457,9 @@ const char *fmuc_inst_op_name(int version, fmuc_inst_op op);
  *  with intermediateVariableGetAllowed it reads the n_get scalar outputs (fmi3GetFloat64, or
  *  fmi3GetFloat32 where single[i] is set), all in one call per type; with
  *  intermediateVariableSetRequested it sets the n_set scalar inputs to value[] (gets before sets,
- *  condition 19 of the CS table). At most FMUC_INST_IU_WATCH of each are kept. */
+ *  condition 19 of the CS table). At most FMUC_INST_IU_WATCH of each are kept. After a get or
+ *  set that returned Error or Fatal the instance accesses nothing more (the FMU has left the
+ *  state that allows it). */
 #define FMUC_INST_IU_WATCH 32
 typedef struct fmuc_inst_iu_access {
     const fmuc_vr *get_vr;
@@ -514,6 +516,8 @@ typedef struct fmuc_inst_iu_call {
 #define FMUC_INST_IU_STEP_FINISHED 0x08u
 #define FMUC_INST_IU_CAN_RETURN_EARLY 0x10u
 #define FMUC_INST_IU_OUTSIDE_DO_STEP 0x20u /* called while no fmi3DoStep of it was running */
+#define FMUC_INST_IU_NESTED 0x40u /* called while the harness was still in an earlier call's
+                                     Intermediate Update Mode (nothing accessed) */
 #define FMUC_INST_IU_KEPT 1024             /* calls kept per instance (the count goes on) */
 /** The intermediateUpdate calls logged for in (at most FMUC_INST_IU_KEPT, the first ones) in
  *  *calls; returns how many were made in all. 0 for an instance without the callback. */
