@@ -1232,8 +1232,6 @@ static double element_as_double(fmuc_m_type t, const void *values, size_t o)
     }
 }
 
-/* Validates every value first, so that a refused call (Error, or Discard for a value out of
- * [min, max]) leaves the FMU unchanged (§2.2.4: Discard keeps the state). */
 /* A value set after fmi3EvaluateDiscreteStates at the same instant: the discrete states are
  * computed again from their previous values, so those come back. */
 static void unevaluate(fmuc_m_ctx *c)
@@ -1245,6 +1243,9 @@ static void unevaluate(fmuc_m_ctx *c)
     c->dirty = 1;
 }
 
+/* Validates every value first, so that a refused call (Error, or Discard for a value out of
+ * [min, max]) leaves the FMU unchanged (§2.2.4: Discard keeps the state), an evaluation of the
+ * discrete states included. */
 static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
                              const fmi3ValueReference vr[], size_t nvr, const void *values,
                              size_t nValues)
@@ -1253,7 +1254,6 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
     fmi3Status pre = begin_values(instance, fn, t, vr, nvr, values != NULL, nValues, &c);
     if (!c)
         return pre;
-    unevaluate(c);
     size_t o = 0;
     for (size_t i = 0; i < nvr; i++) {
         const fmuc_m_var *v = find_vr(c, vr[i]);
@@ -1284,6 +1284,7 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
         }
     }
     o = 0;
+    unevaluate(c);
     if (c->state == ST_CAM)
         se_lock(c); /* partitions may read what is written here */
     for (size_t i = 0; i < nvr; i++) {
