@@ -51,10 +51,6 @@ typedef struct ck_job {
     size_t n;
 } ck_job;
 
-static const char *vname(const fmuc_md_var *v) { return v->name ? v->name : "?"; }
-
-static const char *st3(int st, char *b, size_t n) { return fmuc_status_name(3, st, b, n); }
-
 /* the kinds whose interval is asked in Initialization Mode (condition 15) */
 static int interval_in_init(const ck_clock *k)
 {
@@ -81,50 +77,53 @@ typedef struct ck_run {
     int stop;                                /* a probed call failed: no more calls */
 } ck_run;
 
-/* Schedule clock k at time t (merged into an instant within round-off). */
-static void schedule(ck_run *r, size_t k, double t)
+/* The index of the instant at t in the schedule, made when new (merged with one within
+ * round-off); -1 when t is not finite, off the grid of a fixed-step Co-Simulation run (counted
+ * in *off_grid when not NULL) or after every instant of a full schedule (the latest one goes to
+ * make room for an earlier one). */
+static long instant_at(ck_run *r, double t, size_t *off_grid)
 {
     double eps = 1e-9 * fmax(1.0, fabs(t));
     size_t i = 0;
     if (!isfinite(t))
-        return;
-    if (r->grid_only) { /* CS with a fixed communication step: ticks on the grid only */
+        return -1;
+    if (r->grid_only) { /* CS with a fixed communication step: the grid only */
         double m = (t - r->t0) / r->h;
         if (fabs(m - nearbyint(m)) > 1e-6) {
-            r->off_grid++;
-            return;
+            if (off_grid)
+                (*off_grid)++;
+            return -1;
         }
     }
     while (i < r->ninst && r->when[i] < t - eps)
         i++;
-    if (i < r->ninst && fabs(r->when[i] - t) <= eps) {
-        r->due[i][k] = 1;
-        return;
-    }
+    if (i < r->ninst && fabs(r->when[i] - t) <= eps)
+        return (long)i;
     if (r->ninst == CK_MAX_INSTANTS) {
         if (i == CK_MAX_INSTANTS)
-            return;
-        r->ninst--; /* the latest instant goes */
+            return -1;
+        r->ninst--;
     }
     memmove(&r->when[i + 1], &r->when[i], (r->ninst - i) * sizeof r->when[0]);
     memmove(&r->due[i + 1], &r->due[i], (r->ninst - i) * sizeof r->due[0]);
     memset(r->due[i], 0, sizeof r->due[i]);
     r->when[i] = t;
-    r->due[i][k] = 1;
     r->ninst++;
+    return (long)i;
+}
+
+/* Clock k ticks at t. */
+static void schedule(ck_run *r, size_t k, double t)
+{
+    long i = instant_at(r, t, &r->off_grid);
+    if (i >= 0)
+        r->due[i][k] = 1;
 }
 
 /* An instant with no clock due (a time event the FMU announced in Co-Simulation). */
 static void add_instant(ck_run *r, double t)
 {
-    size_t mark = CK_MAX_CLOCKS - 1; /* set and cleared again: schedule keeps the slot */
-    for (size_t i = 0; i < r->ninst; i++)
-        if (fabs(r->when[i] - t) <= 1e-9 * fmax(1.0, fabs(t)))
-            return;
-    schedule(r, mark, t);
-    for (size_t i = 0; i < r->ninst; i++)
-        if (fabs(r->when[i] - t) <= 1e-9 * fmax(1.0, fabs(t)))
-            r->due[i][mark] = 0;
+    (void)instant_at(r, t, NULL);
 }
 
 /* Initialization Mode (the driver's in_init hook): the interval and shift getters. */
@@ -145,7 +144,7 @@ static int init_probe(void *user, fmuc_inst *in)
         r->n_queries++;
         fmuc_status st = fmuc_inst_get_interval_decimal(in, &k->vr, 1, &iv, &q);
         cJSON *rec = cJSON_CreateObject();
-        cJSON_AddStringToObject(rec, "clock", vname(v));
+        cJSON_AddStringToObject(rec, "clock", apiu_vname(v));
         cJSON_AddNumberToObject(rec, "status", st);
         cJSON_AddNumberToObject(rec, "interval", isfinite(iv) ? iv : -1.0);
         cJSON_AddNumberToObject(rec, "qualifier", q);
@@ -155,7 +154,7 @@ static int init_probe(void *user, fmuc_inst *in)
                          "%s: fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) in "
                          "Initialization Mode returned %s (FMI 3.0.2 §2.3.3, §2.2.8.4: the "
                          "interval of this kind of clock is inquired there)",
-                         IFN, vname(v), k->vr, apiu_iv_name(k->iv), st3(st, b, sizeof b));
+                         IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv), apiu_st3(st, b, sizeof b));
             continue;
         }
         if (q == -1) {
@@ -165,7 +164,7 @@ static int init_probe(void *user, fmuc_inst *in)
                          "qualifiers argument unwritten (FMI 3.0.2 §2.2.8.4: the qualifier says "
                          "whether the interval is known and new; an importer reads what its "
                          "memory held)",
-                         IFN, vname(v), k->vr, apiu_iv_name(k->iv), st3(st, b, sizeof b), iv);
+                         IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv), apiu_st3(st, b, sizeof b), iv);
             continue;
         }
         if (q != FMUC_INST_INTERVAL_NOT_YET_KNOWN && q != FMUC_INST_INTERVAL_UNCHANGED &&
@@ -173,7 +172,7 @@ static int init_probe(void *user, fmuc_inst *in)
             apiu_finding(r->reply, "fail",
                          "%s: fmi3GetIntervalDecimal of input clock '%s' (vr %u) returned the "
                          "qualifier %d, no fmi3IntervalQualifier (FMI 3.0.2 §2.2.8.4)",
-                         IFN, vname(v), k->vr, q);
+                         IFN, apiu_vname(v), k->vr, q);
             continue;
         }
         if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN && k->iv != FMUC_IV_COUNTDOWN) {
@@ -182,7 +181,7 @@ static int init_probe(void *user, fmuc_inst *in)
                          "Initialization Mode returned fmi3IntervalNotYetKnown (FMI 3.0.2 "
                          "§2.2.8.4: only countdown clocks may answer it; the importer cannot "
                          "schedule this clock)",
-                         IFN, vname(v), k->vr, apiu_iv_name(k->iv));
+                         IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv));
             continue;
         }
         if (q == FMUC_INST_INTERVAL_CHANGED) {
@@ -193,7 +192,7 @@ static int init_probe(void *user, fmuc_inst *in)
                              "returned interval %.17g with fmi3IntervalChanged (FMI 3.0.2 "
                              "§2.2.8.2: intervals are > 0 for periodic clocks, >= 0 for "
                              "aperiodic ones)",
-                             IFN, vname(v), k->vr, apiu_iv_name(k->iv), iv);
+                             IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv), iv);
                 continue;
             }
             if (k->iv == FMUC_IV_CONSTANT && x && (x->clock_has & FMUC_CLK_INTERVAL_DECIMAL) &&
@@ -203,7 +202,7 @@ static int init_probe(void *user, fmuc_inst *in)
                              "returned %.17g, its intervalDecimal (line %u) is %.17g (FMI 3.0.2 "
                              "§2.2.8.2; derived: a constant clock ticks at the interval of its "
                              "XML)",
-                             IFN, vname(v), k->vr, iv, v->line, x->interval_decimal);
+                             IFN, apiu_vname(v), k->vr, iv, v->line, x->interval_decimal);
             else if (k->iv != FMUC_IV_COUNTDOWN)
                 k->interval = iv;
         }
@@ -219,7 +218,7 @@ static int init_probe(void *user, fmuc_inst *in)
             apiu_finding(r->reply, "fail",
                          "%s: fmi3GetShiftDecimal of periodic input clock '%s' (vr %u, %s) in "
                          "Initialization Mode returned %s (FMI 3.0.2 §2.3.3, §2.2.8.4)",
-                         IFN, vname(v), k->vr, apiu_iv_name(k->iv), st3(st, b, sizeof b));
+                         IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv), apiu_st3(st, b, sizeof b));
             continue;
         }
         double xs = x && (x->clock_has & FMUC_CLK_SHIFT_DECIMAL) ? x->shift_decimal : 0.0;
@@ -228,13 +227,13 @@ static int init_probe(void *user, fmuc_inst *in)
                          "%s: fmi3GetShiftDecimal of periodic input clock '%s' (vr %u) "
                          "returned %.17g (FMI 3.0.2 §2.2.8.2: the first tick is at the start "
                          "time plus the shift; derived)",
-                         IFN, vname(v), k->vr, sh);
+                         IFN, apiu_vname(v), k->vr, sh);
         else if (k->iv == FMUC_IV_CONSTANT && fabs(sh - xs) > 1e-12 * fmax(1.0, fabs(xs)))
             apiu_finding(r->reply, "warn",
                          "%s: fmi3GetShiftDecimal of constant clock '%s' (vr %u) returned "
                          "%.17g, its shiftDecimal (line %u) is %.17g (FMI 3.0.2 §2.2.8.2; "
                          "derived)",
-                         IFN, vname(v), k->vr, sh, v->line, xs);
+                         IFN, apiu_vname(v), k->vr, sh, v->line, xs);
         else if (k->iv != FMUC_IV_CONSTANT || !k->xml_shift)
             k->shift = sh;
     }
@@ -288,8 +287,8 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
                          "%s: fmi3SetClock(active) of input clock%s '%s' (vr %u)%s at t=%.17g in "
                          "Event Mode returned %s (FMI 3.0.2 §2.3.5, §2.2.8.4: the importer "
                          "activates input clocks in Event Mode with fmi3SetClock)",
-                         apiu_iface_name(r->job->iface), nset > 1 ? "s" : "", vname(fv),
-                         set[0], nset > 1 ? " and others" : "", t, st3(st, b, sizeof b));
+                         apiu_iface_name(r->job->iface), nset > 1 ? "s" : "", apiu_vname(fv),
+                         set[0], nset > 1 ? " and others" : "", t, apiu_st3(st, b, sizeof b));
             return r->stop = -1;
         }
         /* C-46: the clocked variables of the active clocks */
@@ -309,8 +308,8 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
                                  "t=%.17g in Event Mode, its clock active, returned %s (FMI "
                                  "3.0.2 §2.2.8.3: clocked variables are accessible while a clock "
                                  "of theirs is active)",
-                                 apiu_iface_name(r->job->iface), vname(v), v->value_reference,
-                                 set[k], v->line, t, st3(st, b, sizeof b));
+                                 apiu_iface_name(r->job->iface), apiu_vname(v), v->value_reference,
+                                 set[k], v->line, t, apiu_st3(st, b, sizeof b));
                     return r->stop = -1;
                 }
             }
@@ -330,8 +329,8 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
                              "%s: fmi3GetClock of output clock '%s' (vr %u) at t=%.17g in Event "
                              "Mode returned %s (FMI 3.0.2 §2.2.8.4: output clocks are inquired "
                              "in Event Mode)",
-                             apiu_iface_name(r->job->iface), vname(v), c->vr, t,
-                             st3(st, b, sizeof b));
+                             apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t,
+                             apiu_st3(st, b, sizeof b));
                 return r->stop = -1;
             }
         }
@@ -360,8 +359,8 @@ static int after_iteration(ck_run *r, fmuc_inst *in, double t)
                          "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
                          "t=%.17g in Event Mode returned %s (FMI 3.0.2 §2.2.8.4: a countdown "
                          "clock's interval is inquired in every Event Mode)",
-                         apiu_iface_name(r->job->iface), vname(v), c->vr, t,
-                         st3(st, b, sizeof b));
+                         apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t,
+                         apiu_st3(st, b, sizeof b));
             return r->stop = -1;
         }
         if (q == -1) {
@@ -369,7 +368,7 @@ static int after_iteration(ck_run *r, fmuc_inst *in, double t)
                          "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
                          "t=%.17g in Event Mode left the qualifiers argument unwritten (FMI "
                          "3.0.2 §2.2.8.4)",
-                         apiu_iface_name(r->job->iface), vname(v), c->vr, t);
+                         apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t);
             return r->stop = -1;
         }
         if (q == FMUC_INST_INTERVAL_CHANGED) {
@@ -377,7 +376,7 @@ static int after_iteration(ck_run *r, fmuc_inst *in, double t)
                 apiu_finding(r->reply, "fail",
                              "%s: countdown clock '%s' (vr %u) announced the interval %.17g at "
                              "t=%.17g (FMI 3.0.2 §2.2.8.2: >= 0)",
-                             apiu_iface_name(r->job->iface), vname(v), c->vr, iv, t);
+                             apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, iv, t);
             else if (t + iv <= r->end)
                 schedule(r, k, t + iv);
         }
@@ -531,7 +530,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                              "%s: %s at t=%.17g, after fmi3SetClock activated the input clocks "
                              "due, returned %s (FMI 3.0.2 §2.3.5: the event iteration of the "
                              "active clocks' instant)",
-                             apiu_iface_name(job->iface), call, cur, st3(st, b, sizeof b));
+                             apiu_iface_name(job->iface), call, cur, apiu_st3(st, b, sizeof b));
             if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL)
                 r.stop = 1; /* Terminated or Fatal: nothing more is called */
             cJSON_AddStringToObject(reply, "stopped", !apiu_ok(st) ? call
@@ -602,7 +601,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                 apiu_finding(reply, "fail",
                              "%s: fmi3EnterEventMode at the tick t=%.17g returned %s (FMI 3.0.2 "
                              "§2.3.5: the importer enters Event Mode to set input clocks)",
-                             apiu_iface_name(job->iface), t, st3(st, b, sizeof b));
+                             apiu_iface_name(job->iface), t, apiu_st3(st, b, sizeof b));
             r.stop = 1;
             break;
         }

@@ -48,7 +48,6 @@ typedef struct cm_sp {
     double cur[MAX_SP], start[MAX_SP];
 } cm_sp;
 
-static const char *vname(const fmuc_md_var *v) { return v->name ? v->name : "?"; }
 
 static int is_int_base(unsigned b)
 {
@@ -152,7 +151,7 @@ static int set_sps(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_sp *
             apiu_finding(reply, "fail",
                     "%s: fmi3Set%s of structural parameter '%s' (vr %u) to %.0f in %s returned %s "
                     "(§3.2/§4.2: structural parameters are set in %s)",
-                    iname, apiu_base3_name(b), vname(v), sp->vr[k], sp->cur[k], mode,
+                    iname, apiu_base3_name(b), apiu_vname(v), sp->vr[k], sp->cur[k], mode,
                     stname(st, sb, sizeof sb), mode);
             return -1;
         }
@@ -227,7 +226,7 @@ static int set_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
                     "%s: fmi3Set%s of '%s' (vr %u) with its new size, nValues=%zu, after "
                     "fmi3ExitConfigurationMode returned %s (§2.4.7.2: the size is the structural "
                     "parameter's current value; §3.2 set rule 1 in Instantiated)",
-                    iname, apiu_base3_name(b), vname(v), vr, ne, stname(st, sb, sizeof sb));
+                    iname, apiu_base3_name(b), apiu_vname(v), vr, ne, stname(st, sb, sizeof sb));
             rc = -1;
         }
         (*nset)++;
@@ -264,7 +263,7 @@ static int get_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
             apiu_finding(reply, "fail",
                     "%s: fmi3Get%s of '%s' (vr %u) with its new size, nValues=%zu, %s returned %s "
                     "(§2.4.7.2: the size is the structural parameter's current value)",
-                    iname, apiu_base3_name(b), vname(v), vr, ne, when, stname(st, sb, sizeof sb));
+                    iname, apiu_base3_name(b), apiu_vname(v), vr, ne, when, stname(st, sb, sizeof sb));
             rc = -1;
             break;
         }
@@ -274,7 +273,7 @@ static int get_arrays(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const cm_s
                                                 : 0.0;
             if (!isfinite(x)) {
                 apiu_finding(reply, "fail", "%s: '%s' (vr %u) element %zu of %zu is %g %s", iname,
-                        vname(v), vr, k + 1, ne, x, when);
+                        apiu_vname(v), vr, k + 1, ne, x, when);
                 rc = -1;
                 break;
             }
@@ -308,7 +307,7 @@ static const char *sp_changes(const fmuc_md *md, const cm_sp *sp, char *buf, siz
     buf[0] = '\0';
     for (size_t k = 0; k < sp->n && o < size; k++) {
         int w = snprintf(buf + o, size - o, "%s'%s' (vr %u) %.0f -> %.0f", k ? ", " : "",
-                         vname(&md->vars[sp->var[k]]), sp->vr[k], sp->start[k], sp->cur[k]);
+                         apiu_vname(&md->vars[sp->var[k]]), sp->vr[k], sp->start[k], sp->cur[k]);
         if (w < 0)
             break;
         o += (size_t)w;
@@ -433,7 +432,7 @@ static void choose(cJSON *reply, const fmuc_md *md, cm_sp *sp)
         if (!isfinite(nv)) {
             apiu_finding(reply, "note", "structural parameter '%s' (vr %u): no other valid value next "
                                    "to start %.0f within min/max: left alone",
-                    vname(v), v->value_reference, s);
+                    apiu_vname(v), v->value_reference, s);
             continue;
         }
         sp->var[sp->n] = i;
@@ -560,7 +559,7 @@ probe:
                     "%s: fmi3Set%s of structural parameter '%s' (vr %u, %s) in %s, outside "
                     "Configuration Mode, returned %s; §3.2/§4.2 set structural parameters only in "
                     "Configuration Mode%s (derived: expected fmi3Error)",
-                    iname, apiu_base3_name(b), vname(v), sp.vr[0],
+                    iname, apiu_base3_name(b), apiu_vname(v), sp.vr[0],
                     v->variability == FMUC_VAR_TUNABLE ? "tunable" : "fixed",
                     me ? "Event Mode" : "Step Mode", stname(st, sb, sizeof sb),
                     v->variability == FMUC_VAR_TUNABLE ? " and Reconfiguration Mode" : "");

@@ -559,6 +559,15 @@ static inline int apiu_max(const fmuc_md *md, const fmuc_md_var *v, double *x)
  *  implemented in api_illegal_calls.c). */
 void apiu_illegal_calls_run(const fmuc_subject *s, fmuc_result *res, int ver);
 
+/** A variable's name for messages ("?" when it has none). */
+static inline const char *apiu_vname(const fmuc_md_var *v) { return v->name ? v->name : "?"; }
+
+/** An FMI 3.0 status's name (fmi3OK, ...) in b. */
+static inline const char *apiu_st3(int st, char *b, size_t n)
+{
+    return fmuc_status_name(3, st, b, n);
+}
+
 /** The name of a clock's intervalVariability (fmuc_interval_variability). */
 static inline const char *apiu_iv_name(unsigned iv)
 {

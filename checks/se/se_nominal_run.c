@@ -71,10 +71,6 @@ static int se_ok(se_plan *p, fmuc_status st)
     return apiu_ok(st);
 }
 
-static const char *vname(const fmuc_md_var *v) { return v->name ? v->name : "?"; }
-
-static const char *st3(int st, char *b, size_t n) { return fmuc_status_name(3, st, b, n); }
-
 
 static int is_clock(const fmuc_md_var *v) { return v->base == FMUC_BT_CLOCK; }
 
@@ -138,7 +134,7 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
             apiu_finding(reply, "note",
                          "input clock '%s' (vr %u) has no intervalVariability of its own (a "
                          "ClockType's, or invalid): not activated",
-                         vname(v), c->vr);
+                         apiu_vname(v), c->vr);
             continue;
         }
         if (apiu_iv_periodic(c->iv) && xml_interval) {
@@ -156,7 +152,7 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
                          "fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) in "
                          "Initialization Mode returned %s (§2.3.3: allowed there for this "
                          "clock type)",
-                         vname(v), c->vr, apiu_iv_name(c->iv), st3(st, sb, sizeof sb));
+                         apiu_vname(v), c->vr, apiu_iv_name(c->iv), apiu_st3(st, sb, sizeof sb));
             return -1;
         }
         if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ||
@@ -168,14 +164,14 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
             apiu_finding(reply, "note",
                          "input clock '%s' (vr %u, %s): fmi3GetIntervalDecimal in Initialization "
                          "Mode gave no interval (%g, qualifier %d): not activated",
-                         vname(v), c->vr, apiu_iv_name(c->iv), iv, q);
+                         apiu_vname(v), c->vr, apiu_iv_name(c->iv), iv, q);
             continue;
         }
         if (!isfinite(iv) || iv < 0 || (apiu_iv_periodic(c->iv) && iv == 0)) {
             apiu_finding(reply, "fail",
                          "fmi3GetIntervalDecimal of input clock '%s' (vr %u, %s) returned "
                          "interval %g; intervals are >= 0, and > 0 for periodic clocks (§2.2.8.2)",
-                         vname(v), c->vr, apiu_iv_name(c->iv), iv);
+                         apiu_vname(v), c->vr, apiu_iv_name(c->iv), iv);
             return -1;
         }
         c->interval = iv;
@@ -186,7 +182,7 @@ static int plan_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_pla
                 apiu_finding(reply, "fail",
                              "fmi3GetShiftDecimal of periodic input clock '%s' (vr %u, %s, no "
                              "intervalDecimal) in Initialization Mode returned %s (§2.3.3)",
-                             vname(v), c->vr, apiu_iv_name(c->iv), st3(st, sb, sizeof sb));
+                             apiu_vname(v), c->vr, apiu_iv_name(c->iv), apiu_st3(st, sb, sizeof sb));
                 return -1;
             }
             if (!isfinite(shift) || shift < 0)
@@ -234,8 +230,8 @@ static int set_inputs(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_plan *p
                          "fmi3Set%s of input '%s' (vr %u) to its start value before the partition "
                          "of clock '%s' at t=%.10g returned %s (§5.2, condition 25: inputs are "
                          "set in Clock Activation Mode before their partition)",
-                         apiu_base3_name(b), vname(v), vr, vname(&md->vars[c->var]), t,
-                         st3(st, sb, sizeof sb));
+                         apiu_base3_name(b), apiu_vname(v), vr, apiu_vname(&md->vars[c->var]), t,
+                         apiu_st3(st, sb, sizeof sb));
             return -1;
         }
     }
@@ -277,7 +273,7 @@ static int read_outputs(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se_plan 
                          "fmi3Get%s of output '%s' (vr %u) after the partitions of t=%.10g "
                          "returned %s (§5.2, Clock Activation Mode: outputs are readable once "
                          "their partition ran)",
-                         apiu_base3_name(b), vname(v), vr, t, st3(st, sb, sizeof sb));
+                         apiu_base3_name(b), apiu_vname(v), vr, t, apiu_st3(st, sb, sizeof sb));
             return -1;
         }
         if ((b == FMUC_INST_FLOAT64 && !isfinite(val.d)) ||
@@ -308,7 +304,7 @@ static int take_clock_updates(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se
                          "in Clock Update Mode (clockUpdate during the partition of t=%.10g) "
                          "fmi3GetClock or fmi3GetIntervalDecimal returned %s (§5.2.2: the "
                          "importer asks the output and countdown clocks there)",
-                         t, st3(e->status, sb, sizeof sb));
+                         t, apiu_st3(e->status, sb, sizeof sb));
             return -1;
         }
         if (e->kind == FMUC_INST_CU_OUTPUT_TICK) {
@@ -327,7 +323,7 @@ static int take_clock_updates(cJSON *reply, fmuc_inst *in, const fmuc_md *md, se
                 apiu_finding(reply, "fail",
                              "countdown clock '%s' (vr %u) announced interval %g in Clock "
                              "Update Mode at t=%.10g; a countdown interval is >= 0 (§2.2.8.2)",
-                             vname(&md->vars[c->var]), c->vr, e->interval, t);
+                             apiu_vname(&md->vars[c->var]), c->vr, e->interval, t);
                 return -1;
             }
             c->next = t + e->interval;
@@ -418,7 +414,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (!se_ok(p, st)) {
         apiu_finding(reply, "fail", "fmi3EnterInitializationMode(startTime=%.10g, stopTime=%.10g) "
                                     "returned %s (§5.2: Instantiated -> Initialization Mode)",
-                     t0, stop, st3(st, sb, sizeof sb));
+                     t0, stop, apiu_st3(st, sb, sizeof sb));
         goto out;
     }
     if (plan_intervals(reply, in, md, p, t0) < 0) {
@@ -428,7 +424,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (!se_ok(p, st)) {
         apiu_finding(reply, "fail", "fmi3ExitInitializationMode returned %s (§5.2: "
                                     "Initialization Mode -> Clock Activation Mode)",
-                     st3(st, sb, sizeof sb));
+                     apiu_st3(st, sb, sizeof sb));
         goto out;
     }
     fmuc_inst_se_log_clear(in); /* a clockUpdate before Clock Activation Mode: counted below */
@@ -455,7 +451,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                              "input clock '%s' (vr %u) is due again at t=%.10g, the time of its "
                              "last activation; not activated twice (condition 27: strictly "
                              "increasing activationTime)",
-                             vname(v), c->vr, t);
+                             apiu_vname(v), c->vr, t);
                 continue;
             }
             if (set_inputs(reply, in, md, p, c, t, first_at_instant) < 0)
@@ -472,7 +468,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                              "fmi3ActivateModelPartition(clockReference=%u '%s', "
                              "activationTime=%.10g) returned %s (activation %zu of this clock; "
                              "§5.2: Discard counts as Error in Scheduled Execution)",
-                             c->vr, vname(v), t, st3(st, sb, sizeof sb), c->nact);
+                             c->vr, apiu_vname(v), t, apiu_st3(st, sb, sizeof sb), c->nact);
                 goto out;
             }
             long dl = after.lock - before.lock, du = after.unlock - before.unlock;
@@ -484,7 +480,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                              "must be released before the partition returns (§5.2.1: they "
                              "bracket a critical section; an unreleased lock blocks the "
                              "importer's scheduler)",
-                             vname(v), c->vr, t, dl, du,
+                             apiu_vname(v), c->vr, t, dl, du,
                              unlock_first ? " (an unlock without a lock)" : "");
                 goto out;
             }
@@ -503,7 +499,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                     apiu_finding(reply, "fail",
                                  "fmi3GetIntervalDecimal of changing clock '%s' (vr %u) after "
                                  "its activation at t=%.10g returned %s (condition 28)",
-                                 vname(v), c->vr, t, st3(st, sb, sizeof sb));
+                                 apiu_vname(v), c->vr, t, apiu_st3(st, sb, sizeof sb));
                     goto out;
                 }
                 if (q == FMUC_INST_INTERVAL_CHANGED && isfinite(iv) && iv >= 0) {
@@ -526,7 +522,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     st = fmuc_inst_terminate(in);
     if (!se_ok(p, st)) {
         apiu_finding(reply, "fail", "fmi3Terminate after the last partition (t=%.10g) returned %s",
-                     t_end, st3(st, sb, sizeof sb));
+                     t_end, apiu_st3(st, sb, sizeof sb));
     }
 out:
     fmuc_inst_se_log(in, &ev, &nk, &cnt);
@@ -558,10 +554,10 @@ out:
     cJSON_AddNumberToObject(stats, "unlockPreemption", (double)cnt.unlock);
     cJSON *pc = cJSON_AddObjectToObject(stats, "inputClocks");
     for (size_t k = 0; k < p->nin; k++)
-        cJSON_AddNumberToObject(pc, vname(&md->vars[p->in[k].var]), (double)p->in[k].nact);
+        cJSON_AddNumberToObject(pc, apiu_vname(&md->vars[p->in[k].var]), (double)p->in[k].nact);
     cJSON *oc = cJSON_AddObjectToObject(stats, "outputClockTicks");
     for (size_t k = 0; k < p->nout; k++)
-        cJSON_AddNumberToObject(oc, vname(&md->vars[p->out_var[k]]), (double)p->out_ticks[k]);
+        cJSON_AddNumberToObject(oc, apiu_vname(&md->vars[p->out_var[k]]), (double)p->out_ticks[k]);
     fmuc_worker_phase(ctx, "free");
     if (p->fatal) /* §2.2.4: after fmi3Fatal nothing may be called, not even FreeInstance */
         fmuc_inst_abandon(in);
