@@ -8,13 +8,17 @@
  *    succeed; fmi3IntervalNotYetKnown is for countdown clocks only (F-21); a Changed interval is
  *    > 0 for periodic clocks and >= 0 for aperiodic ones (F-20, §2.2.8.2). A constant clock's
  *    interval and shift that differ from its intervalDecimal / shiftDecimal warn (derived: the
- *    importer schedules by the XML).
+ *    importer schedules by the XML). A periodic clock with supportsFraction="true" also answers
+ *    fmi3GetIntervalFraction and fmi3GetShiftFraction, with the same times as counter /
+ *    resolution (F-22; fails otherwise).
  *  - Event Mode at the clocks' ticks over a short schedule (the first three ticks of each
  *    periodic input clock with a known interval, t = start + shift + k * interval; a changing
  *    clock's first tick at start + interval; every triggered input clock at the first instant
  *    after the start; countdown clocks when their interval is announced): the instance steps to
  *    the tick (ME: RK4 through the step-wise driver, CS: fmi3DoStep), enters Event Mode, and
  *    fmi3SetClock activates the input clocks due (C-45: input clocks are set in Event Mode);
+ *    the first due clock with canBeDeactivated="true" in a run is set inactive again at once
+ *    (C-45, F-23: the FMU must accept it; its clocked variables are not read then);
  *    then the clocked variables of those clocks are read (C-46: accessible while a clock of
  *    theirs is active), every output clock is inquired with fmi3GetClock and every countdown
  *    clock's interval (condition 15: in every Event Mode), and fmi3UpdateDiscreteStates runs the
@@ -41,6 +45,7 @@ typedef struct ck_clock {
     fmuc_vr vr;
     unsigned iv;             /* fmuc_interval_variability */
     int input;               /* causality input (else output or local) */
+    int deact;               /* an input clock with canBeDeactivated="true" */
     int xml_interval, xml_shift;
     double interval, shift;  /* known interval (NAN: not known) and shift (0 default) */
 } ck_clock;
@@ -74,6 +79,8 @@ typedef struct ck_run {
     unsigned char due[CK_MAX_INSTANTS][CK_MAX_CLOCKS];
     size_t ninst;
     size_t n_queries, n_set, n_clocked_gets, n_output_gets, n_countdown_gets;
+    size_t n_fraction;                       /* Fraction getters among n_queries */
+    size_t n_deactivated;                    /* fmi3SetClock(inactive) calls (one a run) */
     int stop;                                /* a probed call failed: no more calls */
 } ck_run;
 
@@ -124,6 +131,57 @@ static void schedule(ck_run *r, size_t k, double t)
 static void add_instant(ck_run *r, double t)
 {
     (void)instant_at(r, t, NULL);
+}
+
+/* F-22: a clock with supportsFraction="true" answers the Fraction variant of the getter whose
+ * Decimal variant answered `decimal` (interval: shift=0; shift: shift=1) with the same time,
+ * counter / resolution seconds (1e-9 relative: the Decimal one may be rounded). A finding and
+ * -1 when it does not. */
+static int fraction_probe(ck_run *r, fmuc_inst *in, const ck_clock *k, int shift, double decimal)
+{
+    char b[32];
+    const char *IFN = apiu_iface_name(r->job->iface);
+    const fmuc_md_var *v = &r->md->vars[k->var];
+    const char *fn = shift ? "fmi3GetShiftFraction" : "fmi3GetIntervalFraction";
+    uint64_t cnt = UINT64_MAX, res = 0;
+    int q = -1;
+    r->n_queries++;
+    r->n_fraction++;
+    fmuc_status st = shift ? fmuc_inst_get_shift_fraction(in, &k->vr, 1, &cnt, &res)
+                           : fmuc_inst_get_interval_fraction(in, &k->vr, 1, &cnt, &res, &q);
+    if (!apiu_ok(st)) {
+        apiu_finding(r->reply, "fail",
+                     "%s: %s of clock '%s' (vr %u, %s, supportsFraction=\"true\", line %u) in "
+                     "Initialization Mode returned %s, its Decimal variant OK (FMI 3.0.2 "
+                     "§2.2.8.4: a clock that supports fractions answers both variants)",
+                     IFN, fn, apiu_vname(v), k->vr, apiu_iv_name(k->iv), v->line,
+                     apiu_st3(st, b, sizeof b));
+        return -1;
+    }
+    if (!shift && q != FMUC_INST_INTERVAL_UNCHANGED && q != FMUC_INST_INTERVAL_CHANGED) {
+        apiu_finding(r->reply, "fail",
+                     "%s: fmi3GetIntervalFraction of clock '%s' (vr %u, %s) returned %s "
+                     "with the qualifier %d%s, fmi3GetIntervalDecimal a known interval (FMI "
+                     "3.0.2 §2.2.8.4)",
+                     IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv), apiu_st3(st, b, sizeof b), q,
+                     q == -1 ? " (the argument left unwritten)"
+                     : q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ? " (fmi3IntervalNotYetKnown)"
+                                                             : "");
+        return -1;
+    }
+    double secs = res ? (double)cnt / (double)res : NAN;
+    if (!res || fabs(secs - decimal) > 1e-9 * fmax(fabs(decimal), 1e-12)) {
+        apiu_finding(r->reply, "fail",
+                     "%s: %s of clock '%s' (vr %u, %s) returned counter %llu and resolution "
+                     "%llu (%s%.17g s), %s %.17g s (FMI 3.0.2 §2.2.8.4: both variants give the "
+                     "same %s, counter / resolution seconds)",
+                     IFN, fn, apiu_vname(v), k->vr, apiu_iv_name(k->iv),
+                     (unsigned long long)cnt, (unsigned long long)res, res ? "" : "undefined: ",
+                     res ? secs : 0.0, shift ? "fmi3GetShiftDecimal" : "fmi3GetIntervalDecimal",
+                     decimal, shift ? "shift" : "interval");
+        return -1;
+    }
+    return 0;
 }
 
 /* Initialization Mode (the driver's in_init hook): the interval and shift getters. */
@@ -206,6 +264,10 @@ static int init_probe(void *user, fmuc_inst *in)
             else if (k->iv != FMUC_IV_COUNTDOWN)
                 k->interval = iv;
         }
+        int fraction = x && x->supports_fraction && apiu_iv_periodic(k->iv);
+        if (fraction && q != FMUC_INST_INTERVAL_NOT_YET_KNOWN &&
+            fraction_probe(r, in, k, 0, iv) != 0)
+            continue;
         if (!apiu_iv_periodic(k->iv))
             continue;
         /* condition 17: the shift of the same periodic clocks */
@@ -236,6 +298,8 @@ static int init_probe(void *user, fmuc_inst *in)
                          IFN, apiu_vname(v), k->vr, sh, v->line, xs);
         else if (k->iv != FMUC_IV_CONSTANT || !k->xml_shift)
             k->shift = sh;
+        if (fraction && isfinite(sh) && sh >= 0)
+            (void)fraction_probe(r, in, k, 1, sh);
     }
     fmuc_worker_phase(r->ctx, "initialization"); /* the rest of it is not this check's probe */
     return 0;
@@ -291,8 +355,37 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
                          set[0], nset > 1 ? " and others" : "", t, apiu_st3(st, b, sizeof b));
             return r->stop = -1;
         }
+        /* C-45, F-23: the first due clock with canBeDeactivated="true" is set inactive again
+         * in the instant that activated it, once a run (before anything is read: an FMU may
+         * refuse fmi3SetClock after evaluating the instant, G-17); its clocked variables are
+         * then not read */
+        for (size_t k = 0; k < nset && !r->n_deactivated; k++) {
+            size_t ci = 0;
+            while (ci < r->job->n && !(r->due[i][ci] && r->job->c[ci].vr == set[k]))
+                ci++;
+            if (ci == r->job->n || !r->job->c[ci].deact)
+                continue;
+            const fmuc_md_var *dv = &r->md->vars[r->job->c[ci].var];
+            int off = 0;
+            fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3SetClock(inactive)", -1, t);
+            r->n_deactivated++;
+            st = fmuc_inst_set(in, FMUC_INST_CLOCK, &set[k], 1, &off, 1);
+            if (!apiu_ok(st)) {
+                apiu_finding(r->reply, "fail",
+                             "%s: fmi3SetClock(inactive) of input clock '%s' (vr %u, "
+                             "canBeDeactivated=\"true\", line %u) at t=%.17g, in the Event Mode "
+                             "that activated it, returned %s (FMI 3.0.2 §2.2.8.4, §2.3.5: a "
+                             "clock that can be deactivated is deactivated with fmi3SetClock)",
+                             apiu_iface_name(r->job->iface), apiu_vname(dv), set[k], dv->line, t,
+                             apiu_st3(st, b, sizeof b));
+                return r->stop = -1;
+            }
+            on[k] = 0;
+        }
         /* C-46: the clocked variables of the active clocks */
         for (size_t k = 0; k < nset; k++) {
+            if (!on[k])
+                continue;
             size_t vars[CK_MAX_CLOCKED];
             size_t m = clocked_of(r->md, set[k], vars, CK_MAX_CLOCKED);
             for (size_t j = 0; j < m; j++) {
@@ -620,6 +713,8 @@ out:
     cJSON_AddNumberToObject(reply, "clocked_gets", (double)r.n_clocked_gets);
     cJSON_AddNumberToObject(reply, "output_clock_gets", (double)r.n_output_gets);
     cJSON_AddNumberToObject(reply, "countdown_gets", (double)r.n_countdown_gets);
+    cJSON_AddNumberToObject(reply, "fraction_queries", (double)r.n_fraction);
+    cJSON_AddNumberToObject(reply, "deactivations", (double)r.n_deactivated);
     cJSON_AddNumberToObject(reply, "ticks_off_grid", (double)r.off_grid);
     fmuc_worker_phase(ctx, "fmi3FreeInstance");
     fmuc_inst_free(in);
@@ -641,6 +736,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         *c = (ck_clock){.var = i, .vr = v->value_reference,
                         .iv = x ? x->interval_variability : FMUC_IV_NONE,
                         .input = v->causality == FMUC_CAUS_INPUT,
+                        .deact = v->causality == FMUC_CAUS_INPUT && x && x->can_be_deactivated,
                         .xml_interval = x && (x->clock_has & FMUC_CLK_INTERVAL_DECIMAL),
                         .xml_shift = x && (x->clock_has & FMUC_CLK_SHIFT_DECIMAL),
                         .interval = NAN, .shift = 0.0};
@@ -695,7 +791,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             fmuc_result_note(res, "%s: the run stopped early (%s)", ifs[i].name, stopped);
         cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
         static const char *const keys[] = {"init_queries", "instants", "clocks_set",
-                                           "clocked_gets", "output_clock_gets", "countdown_gets"};
+                                           "clocked_gets", "output_clock_gets", "countdown_gets",
+                                           "fraction_queries", "deactivations"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             cJSON_AddNumberToObject(
                 e, keys[k], cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, keys[k])));

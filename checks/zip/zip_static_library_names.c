@@ -1,16 +1,35 @@
-/* zip-static-library-names: static libraries sit in compiler sub-folders (VisualStudioX, gccX)
- * of a platform folder and are named <modelIdentifier>.lib or lib<modelIdentifier>.a
- * (FMI 2.0.4 §2.3, §2.1.1, A-15). */
+/* zip-static-library-names: FMI 2.0 (FMI 2.0.4 §2.3, §2.1.1, A-15): static libraries sit in
+ * compiler sub-folders (VisualStudioX, gccX) of a platform folder and are named
+ * <modelIdentifier>.lib or lib<modelIdentifier>.a. FMI 3.0 (FMI 3.0.2 §2.5.1.4.1, fmi3-rules
+ * A-15): a static library sits in binaries/<arch>-<sys> or binaries/<arch>-<sys>-<abi>, the ABI
+ * section is [a-z][a-z0-9_]*, and shipping one requires documentation/staticLinking.txt or
+ * .html. A .lib beside a .dll of its stem, or a MinGW <name>.dll.a, is a DLL's import library,
+ * not a static implementation: not judged. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "fmuc/fmuc_elf.h"
 #include "zip_util.h"
 
 static int is_static(const char *base)
 {
     size_t n = strlen(base);
     return (n > 2 && strcmp(base + n - 2, ".a") == 0) || (n > 4 && strcmp(base + n - 4, ".lib") == 0);
+}
+
+/* 1 when name (a file under binaries/) is a Windows import library: MinGW's <name>.dll.a, or a
+ * .lib whose folder has a .dll of the same stem */
+static int import_library(const fmuc_zip_listing *l, const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 6 && strcmp(name + n - 6, ".dll.a") == 0)
+        return 1;
+    if (n < 4 || strcmp(name + n - 4, ".lib") != 0 || n + 1 > 1024)
+        return 0;
+    char dll[1024];
+    snprintf(dll, sizeof dll, "%.*s.dll", (int)(n - 4), name);
+    return zipu_find(l, dll) != NULL;
 }
 
 static int named_for(const char *base, const fmuc_md *md)
@@ -34,8 +53,79 @@ static int compiler_folder(const char *sub)
     return (strncmp(sub, "VisualStudio", 12) == 0 && sub[12]) || (strncmp(sub, "gcc", 3) == 0 && sub[3]);
 }
 
+/* FMI 3.0: plat is where a static library sits (NULL: deeper than binaries/<plat>/). */
+static void judge_fmi3_folder(const char *plat, const char *name, fmuc_result *res)
+{
+    char shown[512], base[256];
+    zipu_show(shown, sizeof shown, name);
+    if (!plat) {
+        fmuc_result_note(res, "static library '%s' is below a platform folder; FMI 3.0 places "
+                              "static libraries in binaries/<arch>-<sys>[-<abi>]/", shown);
+        return;
+    }
+    if (fmuc_platform_is_tuple(plat))
+        return;
+    /* <arch>-<sys>-<abi> with a tuple in front but an ABI section out of [a-z][a-z0-9_]* */
+    const char *first = strchr(plat, '-');
+    const char *abi = first ? strchr(first + 1, '-') : NULL;
+    if (abi && (size_t)(abi - plat) < sizeof base) {
+        snprintf(base, sizeof base, "%.*s", (int)(abi - plat), plat);
+        if (fmuc_platform_is_tuple(base)) {
+            char sa[256];
+            fmuc_result_fail(res, "static library '%s': the ABI section '%s' of platform folder "
+                                  "'%s' must start with a lower-case letter and hold only a-z, "
+                                  "0-9 and '_'",
+                             shown, zipu_show(sa, sizeof sa, abi + 1), base);
+            return;
+        }
+    }
+    fmuc_result_note(res, "static library '%s' sits in the vendor-specific folder 'binaries/%s/' "
+                          "(not <arch>-<sys>[-<abi>]); importers look for the platform tuples",
+                     shown, zipu_show(base, sizeof base, plat));
+}
+
+static void run_fmi3(const fmuc_subject *s, fmuc_result *res)
+{
+    const fmuc_zip_listing *l = &s->fmu->listing;
+    const char *first = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < l->nentries; i++) {
+        const fmuc_zip_entry *e = &l->entries[i];
+        char plat[256], deeper[256];
+        if (!zipu_under(e->name, "binaries/") || zipu_is_dir(e))
+            continue;
+        const char *b = strrchr(e->name, '/');
+        if (!is_static(b + 1) || import_library(l, e->name) ||
+            !zipu_component(e->name, 1, plat, sizeof plat) ||
+            !zipu_component(e->name, 2, deeper, sizeof deeper))
+            continue; /* not a static library, or directly in binaries/ (zip-platform-folders) */
+        judge_fmi3_folder(zipu_component(e->name, 3, deeper, sizeof deeper) ? NULL : plat,
+                          e->name, res);
+        if (!first)
+            first = e->name;
+        n++;
+    }
+    if (!first) {
+        fmuc_result_na(res, "no static libraries under binaries/");
+        return;
+    }
+    if (!zipu_find(l, "documentation/staticLinking.txt") &&
+        !zipu_find(l, "documentation/staticLinking.html")) {
+        char shown[512];
+        fmuc_result_fail(res, "the FMU ships %zu static librar%s ('%s'%s) but no "
+                              "documentation/staticLinking.txt or .html describing how to link "
+                              "against it",
+                         n, n == 1 ? "y" : "ies", zipu_show(shown, sizeof shown, first),
+                         n > 1 ? ", ..." : "");
+    }
+}
+
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
+    if (s->fmu->md.fmi == FMUC_FMI3) {
+        run_fmi3(s, res);
+        return;
+    }
     const fmuc_zip_listing *l = &s->fmu->listing;
     const fmuc_md *md = &s->fmu->md;
     char shown[512];
@@ -47,7 +137,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         const char *b = strrchr(e->name, '/');
         snprintf(base, sizeof base, "%s", b + 1);
-        if (!is_static(base) || !zipu_component(e->name, 1, plat, sizeof plat))
+        if (!is_static(base) || import_library(l, e->name) ||
+            !zipu_component(e->name, 1, plat, sizeof plat))
             continue;
         any = 1;
         int has_sub = zipu_component(e->name, 3, base, sizeof base);
@@ -68,7 +159,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         for (size_t j = 0; j < l->nentries; j++) {
             const char *o = l->entries[j].name;
             if (!o || strncmp(o, e->name, prefix) != 0 || strchr(o + prefix, '/') ||
-                !is_static(o + prefix))
+                !is_static(o + prefix) || import_library(l, o))
                 continue;
             if (j < i)
                 first = 0;
@@ -95,15 +186,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_zip_static_library_names = {
     .id = "zip-static-library-names",
-    .title = "Static libraries are named after the modelIdentifier in compiler folders",
-    .spec = "FMI 2.0.4 §2.3",
+    .title = "Static libraries have their standard folders and names (3.0: a linking description)",
+    .spec = "FMI 2.0.4 §2.3; FMI 3.0.2 §2.5.1.4.1",
     .level = FMUC_LEVEL_SHOULD,
-    .why = "Importers that link static libraries look for <modelIdentifier>.lib or "
-           "lib<modelIdentifier>.a in a compiler folder; other names or locations are not linked.",
-    .fix = "Place static libraries in a compiler sub-folder such as "
-           "binaries/win64/VisualStudio2019 and name them after the modelIdentifier.",
+    .interop = FMUC_INTEROP_WARN,
+    .interop_why = "static libraries are linked by hand from the FMU's documentation; an importer "
+                   "that loads the shared library never looks at them",
+    .why = "Importers that link static libraries look for them by folder and name (2.0: "
+           "<modelIdentifier>.lib in a compiler folder); 3.0 needs staticLinking to link at all.",
+    .fix = "2.0: use a compiler sub-folder (binaries/win64/VisualStudio2019) and the "
+           "modelIdentifier. 3.0: binaries/<arch>-<sys>[-<abi>] and documentation/staticLinking.txt.",
     .applies = FMUC_APPLIES_ANY,
-    .versions = FMUC_V2,
+    .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_ARCHIVE | FMUC_NEEDS_XML,
     .run = run,
 };

@@ -167,6 +167,8 @@ struct se_clock_state {
     unsigned long activations; /* input clocks: fmi3ActivateModelPartition calls that ran */
     double last_activation;    /* input clocks: activationTime of the last of them */
     int ticked;                /* output clocks: ticked since the last fmi3GetClock */
+    size_t ticked_by;          /* output clocks, ME/CS Event Mode: 1 + the index of the input
+                                  clock whose partition ticked it (0: none) */
     int active;                /* input clocks, ME/CS Event Mode: set (and run) by fmi3SetClock
                                   in this instant; cleared by fmi3UpdateDiscreteStates */
     int countdown;             /* countdown clocks: CD_* */
@@ -227,6 +229,11 @@ struct fmuc_m_ctx {
     fmi3UnlockPreemptionCallback se_unlock;
     struct se_clock_state *se_clocks;
     unsigned se_active_partitions;
+    /* ME/CS Event Mode with a clock of canBeDeactivated: per clock of the table, the data block
+     * as it was before the clock's partition ran in this instant (F-23), and 1 + the index of
+     * the input clock whose partition runs now (0: none) */
+    unsigned char *em_before;
+    size_t em_running;
 };
 
 static const char *const default_categories[] = {"logEvents",      "logStatusWarning",
@@ -674,6 +681,7 @@ static void free_ctx(fmuc_m_ctx *c)
     free(c->eval_prev);
     free(c->work);
     free(c->se_clocks);
+    free(c->em_before);
     free(c->xi);
     free(c->dxi);
     free(c->res_dir);
@@ -828,6 +836,14 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
     if ((iface == FMUC_FMI3_IFACE_SE || (d->caps & FMUC_M_CAP_EM_CLOCKS)) && d->nclocks &&
         !(c->se_clocks = calloc(d->nclocks, sizeof *c->se_clocks)))
         goto oom;
+    if (c->se_clocks && iface != FMUC_FMI3_IFACE_SE) {
+        int deactivatable = 0;
+        for (size_t i = 0; i < d->nclocks; i++)
+            deactivatable |= (d->clocks[i].flags & FMUC_M_CLOCK_CAN_DEACTIVATE) != 0;
+        if (deactivatable &&
+            !(c->em_before = calloc(d->nclocks, d->data_size ? d->data_size : 1)))
+            goto oom;
+    }
     c->data = calloc(1, d->data_size ? d->data_size : 1);
     if (!c->data)
         goto oom;
@@ -1474,13 +1490,18 @@ fmi3Status fmi3GetIntervalDecimal(fmi3Instance instance, const fmi3ValueReferenc
                     intervals);
 }
 
+static fmi3Status se_get_fraction(fmi3Instance instance, int fn, const fmi3ValueReference vr[],
+                                  size_t nvr, fmi3UInt64 counters[], fmi3UInt64 resolutions[],
+                                  fmi3IntervalQualifier qualifiers[]);
+
 fmi3Status fmi3GetIntervalFraction(fmi3Instance instance,
                                    const fmi3ValueReference valueReferences[],
                                    size_t nValueReferences, fmi3UInt64 counters[],
                                    fmi3UInt64 resolutions[], fmi3IntervalQualifier qualifiers[])
 {
-    (void)resolutions;
-    (void)qualifiers;
+    if (is_se(instance))
+        return se_get_fraction(instance, FN_GetIntervalFraction, valueReferences,
+                               nValueReferences, counters, resolutions, qualifiers);
     return no_clock(instance, FN_GetIntervalFraction, valueReferences, nValueReferences,
                     counters);
 }
@@ -1497,7 +1518,9 @@ fmi3Status fmi3GetShiftFraction(fmi3Instance instance, const fmi3ValueReference 
                                 size_t nValueReferences, fmi3UInt64 counters[],
                                 fmi3UInt64 resolutions[])
 {
-    (void)resolutions;
+    if (is_se(instance))
+        return se_get_fraction(instance, FN_GetShiftFraction, valueReferences, nValueReferences,
+                               counters, resolutions, NULL);
     return no_clock(instance, FN_GetShiftFraction, valueReferences, nValueReferences, counters);
 }
 
@@ -1855,8 +1878,44 @@ static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference v
     return fmi3OK;
 }
 
-/* ME/CS Event Mode (FMUC_M_CAP_EM_CLOCKS; §2.2.8.4, §2.3.5, fmi3-rules C-45): input clocks only,
- * and only to active (no clock of the glue can be deactivated). Setting a clock activates it:
+/* F-23: fmi3SetClock(inactive) of input clock k, active in this instant: its clocked variables
+ * get back the values they had before its partition ran (•v), and the output clocks that
+ * partition ticked are inactive again. */
+static void em_undo(fmuc_m_ctx *c, const fmuc_m_clock *k)
+{
+    const fmuc_m_desc *d = c->desc;
+    size_t idx = (size_t)(k - d->clocks), klen = strlen(k->name);
+    const unsigned char *before = c->em_before ? c->em_before + idx * d->data_size : NULL;
+    for (size_t i = 0; before && i < d->nvars; i++) {
+        const fmuc_m_var *v = &d->vars[i];
+        int mine = 0;
+        for (const char *p = v->clocks; p && *p && !mine;) {
+            p += strspn(p, " ");
+            size_t n = strcspn(p, " ");
+            mine = n == klen && strncmp(p, k->name, n) == 0;
+            p += n;
+        }
+        if (!mine)
+            continue;
+        size_t elem = v->type == FMUC_M_REAL || v->type == FMUC_M_UINT64 ? 8
+                      : v->type == FMUC_M_STRING                          ? FMUC_M_STRLEN
+                                                                          : sizeof(int);
+        size_t bytes = elem * (v->dim > 1 ? v->dim : 1);
+        memcpy((char *)c->data + v->offset, before + v->offset, bytes);
+    }
+    struct se_clock_state *ks = se_state(c, k);
+    ks->active = 0;
+    ks->activations--;
+    for (size_t j = 0; j < d->nclocks; j++)
+        if (c->se_clocks[j].ticked_by == idx + 1) {
+            c->se_clocks[j].ticked = 0;
+            c->se_clocks[j].ticked_by = 0;
+        }
+    c->dirty = 1;
+}
+
+/* ME/CS Event Mode (FMUC_M_CAP_EM_CLOCKS; §2.2.8.4, §2.3.5, fmi3-rules C-45): input clocks only;
+ * to inactive only those with canBeDeactivated (em_undo). Setting a clock activates it:
  * its partition runs at once (Event Mode evaluates the active partitions, F-10), so its clocked
  * variables and the output clocks it ticks can be read before fmi3UpdateDiscreteStates, which
  * ends the instant's activity (em_end_clocks). Scheduled Execution has no fmi3SetClock. */
@@ -1883,7 +1942,13 @@ static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference v
                  "clocks are set", k->name, k->vr);
             return done(c, fmi3Error);
         }
+#ifdef FMUC_DEFECT_DEACTIVATION_REFUSED
+        /* broken FMU (api-clocks--deactivation): canBeDeactivated="true", but fmi3SetClock
+         * refuses to deactivate the clock (F-23, C-45) */
         if (!values[i]) {
+#else
+        if (!values[i] && !(k->flags & FMUC_M_CLOCK_CAN_DEACTIVATE)) {
+#endif
             glog(c, fmi2Error, "fmi3SetClock: clock '%s' (vr %u) cannot be deactivated "
                  "(canBeDeactivated is not \"true\")", k->name, k->vr);
             return done(c, fmi3Error);
@@ -1893,6 +1958,11 @@ static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference v
     for (size_t i = 0; i < nvr && st <= fmi3Warning; i++) {
         const fmuc_m_clock *k = &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])];
         struct se_clock_state *ks = se_state(c, k);
+        if (!values[i]) {
+            if (ks->active)
+                em_undo(c, k);
+            continue; /* an inactive clock set inactive: nothing to undo */
+        }
         if (ks->active)
             continue; /* set again in the same instant: one activation */
         ks->active = 1;
@@ -1901,9 +1971,14 @@ static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference v
         if (k->interval_variability == FMUC_M_CLOCK_COUNTDOWN)
             ks->countdown = CD_NOT_YET_KNOWN;
         if (c->desc->activate) {
+            size_t idx = (size_t)(k - c->desc->clocks);
+            if (c->em_before && (k->flags & FMUC_M_CLOCK_CAN_DEACTIVATE))
+                memcpy(c->em_before + idx * c->desc->data_size, c->data, c->desc->data_size);
             fmi3Status r = run_calc(c);
+            c->em_running = idx + 1;
             if (r <= fmi3Warning)
                 r = worst(r, st3(c->desc->activate(c, c->data, k->vr, c->time)));
+            c->em_running = 0;
             st = worst(st, r);
             c->dirty = 1;
         }
@@ -1924,6 +1999,7 @@ static void em_end_clocks(fmuc_m_ctx *c)
     for (size_t i = 0; i < c->desc->nclocks; i++) {
         c->se_clocks[i].active = 0;
         c->se_clocks[i].ticked = 0;
+        c->se_clocks[i].ticked_by = 0;
     }
 }
 
@@ -2005,6 +2081,59 @@ static fmi3Status se_get_shift(fmi3Instance instance, const fmi3ValueReference v
             return done(c, fmi3Error);
         }
         shifts[i] = (k->flags & FMUC_M_CLOCK_HAS_SHIFT) ? k->shift : 0.0;
+    }
+    return fmi3OK;
+}
+
+/* The Fraction variants (F-22: only for clocks with supportsFraction="true", which the glue
+ * gives periodic clocks only): interval (fn FN_GetIntervalFraction, qualifiers as for
+ * fmi3GetIntervalDecimal: Unchanged) or shift (FN_GetShiftFraction, qualifiers NULL) as counter
+ * ticks of 1/resolution s. */
+static fmi3Status se_get_fraction(fmi3Instance instance, int fn, const fmi3ValueReference vr[],
+                                  size_t nvr, fmi3UInt64 counters[], fmi3UInt64 resolutions[],
+                                  fmi3IntervalQualifier qualifiers[])
+{
+    fmuc_m_ctx *c = ctx_of(instance);
+    if (!c)
+        return fmi3Error;
+    if (c->state == ST_FAT)
+        return fmi3Fatal;
+    if (!allowed(c, fn))
+        return done(c, fmi3Error);
+    const char *name = fn_rules[fn].name;
+    fmi3Status st;
+    if (!se_begin_list(c, fn, vr, nvr, counters, &st))
+        return st;
+    if (nvr && (!resolutions || (fn == FN_GetIntervalFraction && !qualifiers))) {
+        glog(c, fmi2Error, "%s: %s is NULL", name, !resolutions ? "resolutions" : "qualifiers");
+        return done(c, fmi3Error);
+    }
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = se_clock(c, fn, vr[i]);
+        if (!k)
+            return done(c, fmi3Error);
+        if (!periodic(k) || !(k->flags & FMUC_M_CLOCK_HAS_FRACTION)) {
+            glog(c, fmi2Error,
+                 "%s: clock '%s' (vr %u) has no supportsFraction=\"true\"; its interval and "
+                 "shift are given by the Decimal variants only",
+                 name, k->name, k->vr);
+            return done(c, fmi3Error);
+        }
+    }
+    for (size_t i = 0; i < nvr; i++) {
+        const fmuc_m_clock *k = &c->desc->clocks[fmuc_m_find_clock_vr(c->desc, vr[i])];
+        double secs = fn == FN_GetIntervalFraction ? k->interval
+                      : (k->flags & FMUC_M_CLOCK_HAS_SHIFT) ? k->shift
+                                                             : 0.0;
+        counters[i] = (fmi3UInt64)llround(secs * (double)k->resolution);
+        resolutions[i] = k->resolution;
+#ifdef FMUC_DEFECT_FRACTION_MISMATCH
+        /* broken FMU (api-clocks--fraction): the counter in 1/resolution s, the resolution
+         * reported ten times too fine -- an interval a tenth of the Decimal one */
+        resolutions[i] = k->resolution * 10u;
+#endif
+        if (qualifiers)
+            qualifiers[i] = fmi3IntervalUnchanged;
     }
     return fmi3OK;
 }
@@ -2105,6 +2234,7 @@ fmi2Status fmuc_m_clock_tick(fmuc_m_ctx *c, fmi2ValueReference output_clock_vr)
         return fmi2Error;
     se_lock(c);
     se_state(c, k)->ticked = 1;
+    se_state(c, k)->ticked_by = c->em_running;
     se_unlock(c);
     if (c->se_clock_update)
         c->se_clock_update(c->env);

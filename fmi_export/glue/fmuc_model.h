@@ -8,6 +8,7 @@
 #define FMUC_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fmi2/fmi2.h"
 
@@ -122,6 +123,12 @@ typedef enum {
 #define FMUC_M_CLOCK_HAS_INTERVAL 0x1u /* intervalDecimal (periodic clocks) */
 #define FMUC_M_CLOCK_HAS_SHIFT 0x2u    /* shiftDecimal (periodic clocks; default 0) */
 #define FMUC_M_CLOCK_HAS_PRIORITY 0x4u /* priority (required for input clocks in SE, B-356) */
+#define FMUC_M_CLOCK_HAS_FRACTION 0x8u /* supportsFraction="true" with resolution, intervalCounter
+                                        * and shiftCounter (periodic clocks: interval and shift
+                                        * whole multiples of 1/resolution s) */
+#define FMUC_M_CLOCK_CAN_DEACTIVATE 0x10u /* canBeDeactivated="true" (input clocks, ME/CS Event
+                                           * Mode): fmi3SetClock(inactive) undoes the clock's
+                                           * activation in this instant (F-23) */
 
 /** One <Clock> variable (FMI 3.0, Scheduled Execution: FMUC_M_CAP_SE). Clocks have no storage
  *  in the data block; the glue keeps their runtime state. Their valueReferences share the
@@ -134,6 +141,7 @@ typedef struct fmuc_m_clock {
     fmuc_m_interval_variability interval_variability;
     unsigned flags; /* FMUC_M_CLOCK_HAS_* */
     double interval, shift; /* seconds (intervalDecimal, shiftDecimal) */
+    uint64_t resolution;    /* ticks per second of the Fraction variants (FMUC_M_CLOCK_HAS_FRACTION) */
     unsigned priority;      /* smaller = more urgent (§5.1.1) */
     const char *description;
 } fmuc_m_clock;

@@ -345,6 +345,21 @@ static void validate_clocks(gen *g)
         if (!periodic && (k->flags & (FMUC_M_CLOCK_HAS_INTERVAL | FMUC_M_CLOCK_HAS_SHIFT)))
             problem(g, "clock '%s': intervalDecimal and shiftDecimal only for periodic "
                        "clocks%s", k->name, "");
+        if (k->flags & FMUC_M_CLOCK_HAS_FRACTION) {
+            if (!periodic || !k->resolution)
+                problem(g, "clock '%s': the Fraction variants need a periodic clock and a "
+                           "resolution > 0%s", k->name, "");
+            else if (fabs(k->interval * (double)k->resolution -
+                          nearbyint(k->interval * (double)k->resolution)) > 1e-9 ||
+                     fabs(k->shift * (double)k->resolution -
+                          nearbyint(k->shift * (double)k->resolution)) > 1e-9)
+                problem(g, "clock '%s': interval and shift are no whole multiples of "
+                           "1/resolution%s", k->name, "");
+        }
+        if ((k->flags & FMUC_M_CLOCK_CAN_DEACTIVATE) &&
+            (k->causality != FMUC_M_INPUT || (d->caps & FMUC_M_CAP_SE)))
+            problem(g, "clock '%s': the glue deactivates input clocks of ME/CS Event Mode "
+                       "only%s", k->name, "");
         if ((k->flags & FMUC_M_CLOCK_HAS_SHIFT) && !(k->shift >= 0.0))
             problem(g, "clock '%s': shiftDecimal must be >= 0%s", k->name, "");
     }
@@ -709,6 +724,8 @@ static void write_clock3(FILE *f, const fmuc_m_clock *k)
     fmuc_mdx_attr(f, "description", k->description);
     fmuc_mdx_attr(f, "causality", caus_name(k->causality));
     fmuc_mdx_attr(f, "variability", "discrete");
+    if (k->flags & FMUC_M_CLOCK_CAN_DEACTIVATE)
+        fputs(" canBeDeactivated=\"true\"", f);
     if (k->flags & FMUC_M_CLOCK_HAS_PRIORITY)
         fprintf(f, " priority=\"%u\"", k->priority);
     fmuc_mdx_attr(f, "intervalVariability", iv[k->interval_variability]);
@@ -716,6 +733,15 @@ static void write_clock3(FILE *f, const fmuc_m_clock *k)
         fmuc_mdx_attr_dbl(f, "intervalDecimal", k->interval);
     if (k->flags & FMUC_M_CLOCK_HAS_SHIFT)
         fmuc_mdx_attr_dbl(f, "shiftDecimal", k->shift);
+    if (k->flags & FMUC_M_CLOCK_HAS_FRACTION) {
+        fputs(" supportsFraction=\"true\"", f);
+        fprintf(f, " resolution=\"%llu\" intervalCounter=\"%llu\"",
+                (unsigned long long)k->resolution,
+                (unsigned long long)llround(k->interval * (double)k->resolution));
+        if (k->flags & FMUC_M_CLOCK_HAS_SHIFT)
+            fprintf(f, " shiftCounter=\"%llu\"",
+                    (unsigned long long)llround(k->shift * (double)k->resolution));
+    }
     fputs("/>\n", f);
 }
 

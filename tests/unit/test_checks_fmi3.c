@@ -2054,7 +2054,9 @@ Test(fmi3_dynamic, variable_access_round_trip_and_nvalues, .timeout = 600)
 /* api-clocks: ClockedSampler (ME and CS with Event Mode clocks) passes, its constant clock's
  * interval and shift answered in Initialization Mode and three ticks driven per interface; the
  * fixture that refuses fmi3SetClock in Event Mode and the one that answers its constant clock
- * with fmi3IntervalNotYetKnown fail, per interface. */
+ * with fmi3IntervalNotYetKnown fail, per interface, and so does the one whose Fraction getters
+ * report a tenth of the Decimal interval (F-22; the shift is not asked after that), and the one
+ * that refuses to deactivate its canBeDeactivated clock (C-45, F-23). */
 Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
 {
     fmuc_result r;
@@ -2063,7 +2065,11 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
     const cJSON *me = cJSON_GetObjectItem(fmuc_result_evidence(&r), "ModelExchange");
     const cJSON *cs = cJSON_GetObjectItem(fmuc_result_evidence(&r), "CoSimulation");
     cr_assert(me && cs);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 2.0);
+    /* the Decimal and the Fraction getters of interval and shift (supportsFraction) */
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 4.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "fraction_queries")), 2.0);
+    /* trigger (canBeDeactivated) set inactive again in its first instant */
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "deactivations")), 1.0);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "instants")), 3.0);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "clocks_set")), 4.0);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "output_clock_gets")), 3.0);
@@ -2082,6 +2088,21 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
                  FMUC_VERDICT_FAIL);
     cr_expect(message_has(&r, "fmi3GetIntervalDecimal of input clock 'sample'",
                           "left the qualifiers argument unwritten"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks--fraction", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: fmi3GetIntervalFraction of clock 'sample' (vr 1, "
+                              "constant) returned counter 10 and resolution 1000 (0.01 s)",
+                          "fmi3GetIntervalDecimal 0.10000000000000001 s"));
+    cr_expect(message_has(&r, "CoSimulation: fmi3GetIntervalFraction of clock 'sample'",
+                          "counter 10 and resolution 1000"));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks--deactivation", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: fmi3SetClock(inactive) of input clock 'trigger' "
+                              "(vr 2, canBeDeactivated=\"true\"",
+                          "returned fmi3Error"));
+    cr_expect(message_has(&r, "CoSimulation: fmi3SetClock(inactive)", NULL));
     fmuc_result_clear(&r);
 }
 
@@ -2114,6 +2135,31 @@ Test(fmi3_api_clocks, reference_and_third_party, .timeout = 600)
         cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "clocks_set")), 3.0);
         fmuc_result_clear(&r);
     }
+}
+
+/* A-15: an FMI 3.0 static library needs documentation/staticLinking (the fixture without it
+ * fails naming the library, and nothing about its folder x86_64-linux-gnu, a valid ABI
+ * section); with the description there, an ABI section with upper-case letters fails naming
+ * it; the Reference BouncingBall ships no static library: not applicable. */
+Test(fmi3_zip_static_library_names, linking_description_and_abi_section)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/zip-static-library-names--fmi3",
+                            &fmuc_check_zip_static_library_names, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "binaries/x86_64-linux-gnu/libBouncingBall.a",
+                          "no documentation/staticLinking.txt or .html"));
+    cr_expect_eq(r.nmessages, 1);
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/zip-static-library-names--fmi3-abi",
+                            &fmuc_check_zip_static_library_names, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "the ABI section 'MSVC140mt'", "platform folder 'x86_64-windows'"));
+    cr_expect(!message_has(&r, "staticLinking", NULL));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("fmi3/good/BouncingBall", &fmuc_check_zip_static_library_names, &r),
+                 FMUC_VERDICT_NA);
+    fmuc_result_clear(&r);
 }
 
 /* A-19: an FMI 3.0 library that needs libzip, neither a base system library nor shipped,

@@ -473,6 +473,14 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
     cr_expect_eq(q, fmi3IntervalUnchanged);
     cr_assert_eq(F.fmi3GetShiftDecimal(c, &sample, 1, &shift), fmi3OK, "%s", last_msg);
     cr_expect_float_eq(shift, 0.05, 1e-15);
+    /* F-22: sample supports fractions (resolution 100): 10 and 5 ticks; trigger does not */
+    fmi3UInt64 cnt = 0, res = 0;
+    q = fmi3IntervalNotYetKnown;
+    cr_assert_eq(F.fmi3GetIntervalFraction(c, &sample, 1, &cnt, &res, &q), fmi3OK, "%s", last_msg);
+    cr_expect(cnt == 10 && res == 100 && q == fmi3IntervalUnchanged, "%llu/%llu q %d",
+              (unsigned long long)cnt, (unsigned long long)res, (int)q);
+    cr_assert_eq(F.fmi3GetShiftFraction(c, &sample, 1, &cnt, &res), fmi3OK, "%s", last_msg);
+    cr_expect(cnt == 5 && res == 100);
     fmi3Clock on = true, got = false;
     cr_assert_eq(F.fmi3ExitInitializationMode(c), fmi3OK, "%s", last_msg);
     me_event_iteration(&F, c);
@@ -483,8 +491,14 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
         cr_assert_eq(F.fmi3SetContinuousStates(c, &t, 1), fmi3OK, "%s", last_msg); /* x = t */
         cr_assert_eq(F.fmi3EnterEventMode(c), fmi3OK, "%s", last_msg);
         cr_assert_eq(F.fmi3SetClock(c, &sample, 1, &on), fmi3OK, "%s", last_msg);
-        if (k == 2)
+        if (k == 2 || k == 3)
             cr_assert_eq(F.fmi3SetClock(c, &trigger, 1, &on), fmi3OK, "%s", last_msg);
+        if (k == 3) { /* F-23: deactivated in the same instant, the activation is undone */
+            cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 2);
+            fmi3Clock off = false;
+            cr_assert_eq(F.fmi3SetClock(c, &trigger, 1, &off), fmi3OK, "%s", last_msg);
+            cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 1, "triggers back to its value before");
+        }
         /* the active partition has run: its clocked variable and the output clock it ticks */
         fmi3ValueReference vr = CS_SAMPLED;
         fmi3Float64 sampled = -1.0;
@@ -504,13 +518,22 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
     cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 1);
     F.fmi3FreeInstance(c);
     /* what is refused (fmi3Error), each in an instance of its own: a clock set in
-     * Initialization Mode, in Continuous-Time Mode, an output clock set, a clock deactivated */
-    for (int probe = 0; probe < 4; probe++) {
+     * Initialization Mode, in Continuous-Time Mode, an output clock set, a clock deactivated,
+     * the Fraction interval of a clock without supportsFraction (F-22) */
+    for (int probe = 0; probe < 5; probe++) {
         c = F.fmi3InstantiateModelExchange("me", F.token, NULL, false, true, NULL, on_log);
         cr_assert(c, "%s", last_msg);
         cr_assert_eq(F.fmi3EnterInitializationMode(c, false, 0.0, 0.0, true, 1.0), fmi3OK);
         fmi3Clock v = probe != 3;
         fmi3ValueReference k = probe == 2 ? CS_FIFTH : CS_SAMPLE;
+        if (probe == 4) {
+            fmi3UInt64 cnt = 0, res = 0;
+            fmi3IntervalQualifier q = fmi3IntervalNotYetKnown;
+            cr_expect_eq(F.fmi3GetIntervalFraction(c, &trigger, 1, &cnt, &res, &q), fmi3Error);
+            cr_expect(strstr(last_msg, "has no supportsFraction"), "%s", last_msg);
+            F.fmi3FreeInstance(c);
+            continue;
+        }
         if (probe > 0) {
             cr_assert_eq(F.fmi3ExitInitializationMode(c), fmi3OK, "%s", last_msg);
             if (probe == 1) {

@@ -4,7 +4,11 @@
  * the triggered input clock `trigger` counts its activations in `triggers`; every 5th sample
  * ticks the output clock `fifth`. The importer enters Event Mode at the ticks, sets the input
  * clocks with fmi3SetClock and calls fmi3UpdateDiscreteStates, which runs the partitions below
- * (fmi3-rules F.3, C-45, F-23). Co-Simulation has Event Mode (hasEventMode="true"). */
+ * (fmi3-rules F.3, C-45, F-23). Co-Simulation has Event Mode (hasEventMode="true"). `sample`
+ * supports fractions (resolution 100 per second; fmi3GetIntervalFraction and
+ * fmi3GetShiftFraction answer 10 and 5 ticks, F-22); `trigger` can be deactivated
+ * (canBeDeactivated="true": fmi3SetClock(inactive) in the same instant gives `triggers` back its
+ * value from before the activation, F-23). */
 #include <stddef.h>
 
 #include "fmuc_model.h"
@@ -35,10 +39,12 @@ enum {
 static const fmuc_m_clock clocks[] = {
     {.name = "sample", .vr = VR_SAMPLE, .causality = FMUC_M_INPUT,
      .interval_variability = FMUC_M_CLOCK_CONSTANT,
-     .flags = FMUC_M_CLOCK_HAS_INTERVAL | FMUC_M_CLOCK_HAS_SHIFT, .interval = 0.1, .shift = 0.05,
+     .flags = FMUC_M_CLOCK_HAS_INTERVAL | FMUC_M_CLOCK_HAS_SHIFT | FMUC_M_CLOCK_HAS_FRACTION,
+     .interval = 0.1, .shift = 0.05, .resolution = 100,
      .description = "Periodic sample clock (0.1 s, first tick 0.05 s after the start)"},
     {.name = "trigger", .vr = VR_TRIGGER, .causality = FMUC_M_INPUT,
-     .interval_variability = FMUC_M_CLOCK_TRIGGERED, .description = "Set by the importer"},
+     .interval_variability = FMUC_M_CLOCK_TRIGGERED, .flags = FMUC_M_CLOCK_CAN_DEACTIVATE,
+     .description = "Set by the importer (and may be unset in the same instant)"},
     {.name = "fifth", .vr = VR_FIFTH, .causality = FMUC_M_OUTPUT,
      .interval_variability = FMUC_M_CLOCK_TRIGGERED, .description = "Ticks with every 5th sample"},
 };
