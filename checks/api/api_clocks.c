@@ -264,10 +264,11 @@ static int init_probe(void *user, fmuc_inst *in)
             else if (k->iv != FMUC_IV_COUNTDOWN)
                 k->interval = iv;
         }
+        /* a failed Fraction probe is recorded; the Decimal shift is still asked (condition
+         * 17), which the schedule needs */
         int fraction = x && x->supports_fraction && apiu_iv_periodic(k->iv);
-        if (fraction && q != FMUC_INST_INTERVAL_NOT_YET_KNOWN &&
-            fraction_probe(r, in, k, 0, iv) != 0)
-            continue;
+        if (fraction && q != FMUC_INST_INTERVAL_NOT_YET_KNOWN && isfinite(iv))
+            (void)fraction_probe(r, in, k, 0, iv);
         if (!apiu_iv_periodic(k->iv))
             continue;
         /* condition 17: the shift of the same periodic clocks */
@@ -462,6 +463,15 @@ static int after_iteration(ck_run *r, fmuc_inst *in, double t)
                          "t=%.17g in Event Mode left the qualifiers argument unwritten (FMI "
                          "3.0.2 §2.2.8.4)",
                          apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t);
+            return r->stop = -1;
+        }
+        if (q != FMUC_INST_INTERVAL_NOT_YET_KNOWN && q != FMUC_INST_INTERVAL_UNCHANGED &&
+            q != FMUC_INST_INTERVAL_CHANGED) {
+            apiu_finding(r->reply, "fail",
+                         "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
+                         "t=%.17g in Event Mode returned the qualifier %d, no "
+                         "fmi3IntervalQualifier (FMI 3.0.2 §2.2.8.4)",
+                         apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t, q);
             return r->stop = -1;
         }
         if (q == FMUC_INST_INTERVAL_CHANGED) {

@@ -1,9 +1,10 @@
 /* zip-static-library-names: FMI 2.0 (FMI 2.0.4 §2.3, §2.1.1, A-15): static libraries sit in
  * compiler sub-folders (VisualStudioX, gccX) of a platform folder and are named
  * <modelIdentifier>.lib or lib<modelIdentifier>.a. FMI 3.0 (FMI 3.0.2 §2.5.1.4.1, fmi3-rules
- * A-15): a static library sits in binaries/<arch>-<sys> or binaries/<arch>-<sys>-<abi>, the ABI
- * section is [a-z][a-z0-9_]*, and shipping one requires documentation/staticLinking.txt or
- * .html. A .lib beside a .dll of its stem, or a MinGW <name>.dll.a, is a DLL's import library,
+ * A-15): the implementation shipped as a static library (named <modelIdentifier>.lib or
+ * lib<modelIdentifier>.a, §2.2.2) sits in binaries/<arch>-<sys> or binaries/<arch>-<sys>-<abi>,
+ * the ABI section is [a-z][a-z0-9_]*, and documentation/staticLinking.txt or .html describes
+ * how to link it; other static libraries are the vendor's helpers (a note). A .lib beside a .dll of its stem, or a MinGW <name>.dll.a, is a DLL's import library,
  * not a static implementation: not judged. */
 #include <stdio.h>
 #include <string.h>
@@ -34,9 +35,10 @@ static int import_library(const fmuc_zip_listing *l, const char *name)
 
 static int named_for(const char *base, const fmuc_md *md)
 {
-    const char *ids[2] = {md->me.present ? md->me.model_identifier : NULL,
-                          md->cs.present ? md->cs.model_identifier : NULL};
-    for (int k = 0; k < 2; k++) {
+    const char *ids[3] = {md->me.present ? md->me.model_identifier : NULL,
+                          md->cs.present ? md->cs.model_identifier : NULL,
+                          md->se.present ? md->se.model_identifier : NULL};
+    for (int k = 0; k < 3; k++) {
         if (!ids[k])
             continue;
         char a[512], lib[512];
@@ -53,16 +55,11 @@ static int compiler_folder(const char *sub)
     return (strncmp(sub, "VisualStudio", 12) == 0 && sub[12]) || (strncmp(sub, "gcc", 3) == 0 && sub[3]);
 }
 
-/* FMI 3.0: plat is where a static library sits (NULL: deeper than binaries/<plat>/). */
+/* FMI 3.0: the folder binaries/<plat>/ holds the implementation as a static library. */
 static void judge_fmi3_folder(const char *plat, const char *name, fmuc_result *res)
 {
     char shown[512], base[256];
     zipu_show(shown, sizeof shown, name);
-    if (!plat) {
-        fmuc_result_note(res, "static library '%s' is below a platform folder; FMI 3.0 places "
-                              "static libraries in binaries/<arch>-<sys>[-<abi>]/", shown);
-        return;
-    }
     if (fmuc_platform_is_tuple(plat))
         return;
     /* <arch>-<sys>-<abi> with a tuple in front but an ABI section out of [a-z][a-z0-9_]* */
@@ -84,11 +81,15 @@ static void judge_fmi3_folder(const char *plat, const char *name, fmuc_result *r
                      shown, zipu_show(base, sizeof base, plat));
 }
 
+/* FMI 3.0: a static library named after a modelIdentifier (<id>.lib, lib<id>.a: the names of
+ * FMI 3.0.2 §2.2.2) is the implementation shipped as a static library; others are helper
+ * libraries of the vendor, a note. */
 static void run_fmi3(const fmuc_subject *s, fmuc_result *res)
 {
     const fmuc_zip_listing *l = &s->fmu->listing;
-    const char *first = NULL;
-    size_t n = 0;
+    const fmuc_md *md = &s->fmu->md;
+    const char *impl = NULL, *helper = NULL;
+    size_t nimpl = 0, nhelper = 0;
     for (size_t i = 0; i < l->nentries; i++) {
         const fmuc_zip_entry *e = &l->entries[i];
         char plat[256], deeper[256];
@@ -99,24 +100,55 @@ static void run_fmi3(const fmuc_subject *s, fmuc_result *res)
             !zipu_component(e->name, 1, plat, sizeof plat) ||
             !zipu_component(e->name, 2, deeper, sizeof deeper))
             continue; /* not a static library, or directly in binaries/ (zip-platform-folders) */
-        judge_fmi3_folder(zipu_component(e->name, 3, deeper, sizeof deeper) ? NULL : plat,
-                          e->name, res);
-        if (!first)
-            first = e->name;
-        n++;
+        if (!named_for(b + 1, md)) {
+            if (!helper)
+                helper = e->name;
+            nhelper++;
+            continue;
+        }
+        if (!impl)
+            impl = e->name;
+        nimpl++;
+        char shown[512];
+        if (zipu_component(e->name, 3, deeper, sizeof deeper)) {
+            fmuc_result_note(res, "static library '%s' is below a platform folder; FMI 3.0 places "
+                                  "it in binaries/<arch>-<sys>[-<abi>]/",
+                             zipu_show(shown, sizeof shown, e->name));
+            continue;
+        }
+        /* one judgement per folder: at its first static library of the implementation */
+        size_t prefix = (size_t)(b - e->name) + 1;
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++) {
+            const char *o = l->entries[j].name;
+            if (o && strncmp(o, e->name, prefix) == 0 && !strchr(o + prefix, '/') &&
+                is_static(o + prefix) && named_for(o + prefix, md))
+                first = 0;
+        }
+        if (first)
+            judge_fmi3_folder(plat, e->name, res);
     }
-    if (!first) {
-        fmuc_result_na(res, "no static libraries under binaries/");
+    if (nhelper) {
+        char shown[512];
+        fmuc_result_note(res, "%zu static librar%s not named after a modelIdentifier ('%s'%s): "
+                              "helper libraries, not the implementation (<modelIdentifier>.lib, "
+                              "lib<modelIdentifier>.a); not judged",
+                         nhelper, nhelper == 1 ? "y" : "ies", zipu_show(shown, sizeof shown, helper),
+                         nhelper > 1 ? ", ..." : "");
+    }
+    if (!impl) {
+        fmuc_result_na(res, nhelper ? "no static library of the implementation under binaries/"
+                                    : "no static libraries under binaries/");
         return;
     }
     if (!zipu_find(l, "documentation/staticLinking.txt") &&
         !zipu_find(l, "documentation/staticLinking.html")) {
         char shown[512];
-        fmuc_result_fail(res, "the FMU ships %zu static librar%s ('%s'%s) but no "
-                              "documentation/staticLinking.txt or .html describing how to link "
-                              "against it",
-                         n, n == 1 ? "y" : "ies", zipu_show(shown, sizeof shown, first),
-                         n > 1 ? ", ..." : "");
+        fmuc_result_fail(res, "the FMU ships its implementation as %zu static librar%s ('%s'%s) "
+                              "but no documentation/staticLinking.txt or .html describing how to "
+                              "link against it",
+                         nimpl, nimpl == 1 ? "y" : "ies", zipu_show(shown, sizeof shown, impl),
+                         nimpl > 1 ? ", ..." : "");
     }
 }
 

@@ -108,7 +108,7 @@ enum {
     F(EnterConfigurationMode, ST_INST | ST_EM | ST_SM, IF_C)                                       \
     F(ExitConfigurationMode, ST_CFG | ST_RECFG, IF_C)                                              \
     F(GetIntervalDecimal, ST_INIT | ST_EM | ST_CAM, IF_C)                                          \
-    F(GetIntervalFraction, ST_INIT | ST_EM, IF_C)                                                  \
+    F(GetIntervalFraction, ST_INIT | ST_EM | ST_CAM, IF_C)                                         \
     F(GetShiftDecimal, ST_INIT, IF_C)                                                              \
     F(GetShiftFraction, ST_INIT, IF_C)                                                             \
     F(SetIntervalDecimal, ST_INIT | ST_EM, IF_C)                                                   \
@@ -2046,6 +2046,11 @@ static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReferenc
         switch (ks->countdown) {
         case CD_CHANGED:
             intervals[i] = ks->countdown_interval;
+#ifdef FMUC_DEFECT_COUNTDOWN_NEGATIVE
+            /* broken FMU (api-clocks--countdown): the announced interval comes with the wrong
+             * sign (F-20: an aperiodic clock's interval is >= 0) */
+            intervals[i] = -ks->countdown_interval;
+#endif
             qualifiers[i] = fmi3IntervalChanged;
             ks->countdown = CD_UNCHANGED;
             break;

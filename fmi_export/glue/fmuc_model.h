@@ -126,9 +126,9 @@ typedef enum {
 #define FMUC_M_CLOCK_HAS_FRACTION 0x8u /* supportsFraction="true" with resolution, intervalCounter
                                         * and shiftCounter (periodic clocks: interval and shift
                                         * whole multiples of 1/resolution s) */
-#define FMUC_M_CLOCK_CAN_DEACTIVATE 0x10u /* canBeDeactivated="true" (input clocks, ME/CS Event
-                                           * Mode): fmi3SetClock(inactive) undoes the clock's
-                                           * activation in this instant (F-23) */
+#define FMUC_M_CLOCK_CAN_DEACTIVATE 0x10u /* canBeDeactivated="true" (triggered input clocks,
+                                           * ME/CS Event Mode): fmi3SetClock(inactive) undoes the
+                                           * clock's activation in this instant (F-23) */
 
 /** One <Clock> variable (FMI 3.0, Scheduled Execution: FMUC_M_CAP_SE). Clocks have no storage
  *  in the data block; the glue keeps their runtime state. Their valueReferences share the

@@ -349,6 +349,10 @@ static void validate_clocks(gen *g)
             if (!periodic || !k->resolution)
                 problem(g, "clock '%s': the Fraction variants need a periodic clock and a "
                            "resolution > 0%s", k->name, "");
+            else if (k->interval * (double)k->resolution > 9007199254740992.0 ||
+                     k->shift * (double)k->resolution > 9007199254740992.0)
+                problem(g, "clock '%s': interval or shift times resolution exceeds 2^53 (no "
+                           "exact counter)%s", k->name, "");
             else if (fabs(k->interval * (double)k->resolution -
                           nearbyint(k->interval * (double)k->resolution)) > 1e-9 ||
                      fabs(k->shift * (double)k->resolution -
@@ -357,9 +361,10 @@ static void validate_clocks(gen *g)
                            "1/resolution%s", k->name, "");
         }
         if ((k->flags & FMUC_M_CLOCK_CAN_DEACTIVATE) &&
-            (k->causality != FMUC_M_INPUT || (d->caps & FMUC_M_CAP_SE)))
-            problem(g, "clock '%s': the glue deactivates input clocks of ME/CS Event Mode "
-                       "only%s", k->name, "");
+            (k->causality != FMUC_M_INPUT || iv != FMUC_M_CLOCK_TRIGGERED ||
+             (d->caps & FMUC_M_CAP_SE)))
+            problem(g, "clock '%s': the glue deactivates triggered input clocks of ME/CS Event "
+                       "Mode only%s", k->name, "");
         if ((k->flags & FMUC_M_CLOCK_HAS_SHIFT) && !(k->shift >= 0.0))
             problem(g, "clock '%s': shiftDecimal must be >= 0%s", k->name, "");
     }

@@ -2055,8 +2055,9 @@ Test(fmi3_dynamic, variable_access_round_trip_and_nvalues, .timeout = 600)
  * interval and shift answered in Initialization Mode and three ticks driven per interface; the
  * fixture that refuses fmi3SetClock in Event Mode and the one that answers its constant clock
  * with fmi3IntervalNotYetKnown fail, per interface, and so does the one whose Fraction getters
- * report a tenth of the Decimal interval (F-22; the shift is not asked after that), and the one
- * that refuses to deactivate its canBeDeactivated clock (C-45, F-23). */
+ * report a tenth of the Decimal interval and shift (F-22), the one that refuses to deactivate
+ * its canBeDeactivated clock (C-45, F-23) and the one whose countdown clock announces a negative
+ * interval (F-20). */
 Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
 {
     fmuc_result r;
@@ -2065,14 +2066,18 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
     const cJSON *me = cJSON_GetObjectItem(fmuc_result_evidence(&r), "ModelExchange");
     const cJSON *cs = cJSON_GetObjectItem(fmuc_result_evidence(&r), "CoSimulation");
     cr_assert(me && cs);
-    /* the Decimal and the Fraction getters of interval and shift (supportsFraction) */
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 4.0);
+    /* the Decimal and the Fraction getters of sample's interval and shift (supportsFraction),
+     * and the countdown clock alarm's interval (not yet known) */
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 5.0);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "fraction_queries")), 2.0);
     /* trigger (canBeDeactivated) set inactive again in its first instant */
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "deactivations")), 1.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "instants")), 3.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "clocks_set")), 4.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "output_clock_gets")), 3.0);
+    /* three ticks of sample, and alarm 0.02 s after the second (announced in Event Mode) */
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "instants")), 4.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "instants")), 4.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "clocks_set")), 5.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "output_clock_gets")), 4.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "clocked_gets")), 4.0);
     fmuc_result_clear(&r);
     cr_expect_eq(run_built3("broken/api-clocks", &fmuc_check_api_clocks, &r), FMUC_VERDICT_FAIL);
     cr_expect(message_has(&r, "ModelExchange: fmi3SetClock(active) of input clocks 'sample'",
@@ -2096,6 +2101,8 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
                           "fmi3GetIntervalDecimal 0.10000000000000001 s"));
     cr_expect(message_has(&r, "CoSimulation: fmi3GetIntervalFraction of clock 'sample'",
                           "counter 10 and resolution 1000"));
+    cr_expect(message_has(&r, "ModelExchange: fmi3GetShiftFraction of clock 'sample'",
+                          "counter 5 and resolution 1000 (0.0050000000000000001 s)"));
     fmuc_result_clear(&r);
     cr_expect_eq(run_built3("broken/api-clocks--deactivation", &fmuc_check_api_clocks, &r),
                  FMUC_VERDICT_FAIL);
@@ -2103,6 +2110,13 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
                               "(vr 2, canBeDeactivated=\"true\"",
                           "returned fmi3Error"));
     cr_expect(message_has(&r, "CoSimulation: fmi3SetClock(inactive)", NULL));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks--countdown", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: countdown clock 'alarm' (vr 9) announced the "
+                              "interval -0.02 at t=0.15",
+                          ">= 0"));
+    cr_expect(message_has(&r, "CoSimulation: countdown clock 'alarm'", NULL));
     fmuc_result_clear(&r);
 }
 

@@ -444,7 +444,18 @@ Test(fmi3_export_se, defect_unbalanced_lock)
  * once per instant); every 5th sample ticks the output clock `fifth`, which fmi3GetClock reports
  * until fmi3UpdateDiscreteStates deactivates the instant's clocks; the interval and shift
  * getters answer in Initialization Mode. */
-enum { CS_SAMPLE = 1, CS_TRIGGER, CS_FIFTH, CS_RATE, CS_X, CS_DER_X, CS_SAMPLED, CS_TRIGGERS };
+enum {
+    CS_SAMPLE = 1,
+    CS_TRIGGER,
+    CS_FIFTH,
+    CS_RATE,
+    CS_X,
+    CS_DER_X,
+    CS_SAMPLED,
+    CS_TRIGGERS,
+    CS_ALARM,
+    CS_ALARMS
+};
 
 static void me_event_iteration(fmu3 *F, fmi3Instance c)
 {
@@ -513,6 +524,20 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
         cr_expect(!got, "fifth still active after the iteration");
         cr_assert_eq(F.fmi3GetFloat64(c, &vr, 1, &sampled, 1), fmi3OK, "%s", last_msg);
         cr_expect_float_eq(sampled, t, 1e-12, "sampled once at tick %d", k);
+        /* every 2nd sample announces the countdown clock alarm 0.02 s later: Changed once */
+        fmi3ValueReference alarm = CS_ALARM;
+        fmi3Float64 ai = -1.0;
+        fmi3IntervalQualifier aq = fmi3IntervalChanged;
+        cr_assert_eq(F.fmi3GetIntervalDecimal(c, &alarm, 1, &ai, &aq), fmi3OK, "%s", last_msg);
+        if (k % 2 == 1) {
+            cr_expect_eq(aq, fmi3IntervalChanged, "alarm announced after sample %d", k + 1);
+            cr_expect_float_eq(ai, 0.02, 1e-15);
+            cr_assert_eq(F.fmi3GetIntervalDecimal(c, &alarm, 1, &ai, &aq), fmi3OK);
+            cr_expect_eq(aq, fmi3IntervalUnchanged, "asked again: unchanged");
+        } else {
+            cr_expect_eq(aq, k == 0 ? fmi3IntervalNotYetKnown : fmi3IntervalUnchanged,
+                         "no new announcement after sample %d", k + 1);
+        }
         cr_assert_eq(F.fmi3EnterContinuousTimeMode(c), fmi3OK);
     }
     cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 1);

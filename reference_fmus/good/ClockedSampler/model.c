@@ -8,7 +8,9 @@
  * supports fractions (resolution 100 per second; fmi3GetIntervalFraction and
  * fmi3GetShiftFraction answer 10 and 5 ticks, F-22); `trigger` can be deactivated
  * (canBeDeactivated="true": fmi3SetClock(inactive) in the same instant gives `triggers` back its
- * value from before the activation, F-23). */
+ * value from before the activation, F-23). Every 2nd sample announces the countdown input clock
+ * `alarm` 0.02 s later (its interval reads fmi3IntervalChanged once in Event Mode after that
+ * sample, F-21); its partition counts into `alarms`. */
 #include <stddef.h>
 
 #include "fmuc_model.h"
@@ -18,6 +20,7 @@ typedef struct {
     double x, der_x;
     double sampled;
     int triggers;
+    int alarms;
     unsigned long samples; /* internal: activations of sample so far */
 } sampler;
 
@@ -30,11 +33,15 @@ enum {
     VR_X,
     VR_DER_X,
     VR_SAMPLED,
-    VR_TRIGGERS
+    VR_TRIGGERS,
+    VR_ALARM,
+    VR_ALARMS
 };
 
 #define OFF(f) offsetof(sampler, f)
 #define FIFTH_EVERY 5
+#define ALARM_EVERY 2     /* every 2nd sample announces the countdown clock alarm */
+#define ALARM_DELAY 0.02  /* s after that sample */
 
 static const fmuc_m_clock clocks[] = {
     {.name = "sample", .vr = VR_SAMPLE, .causality = FMUC_M_INPUT,
@@ -45,6 +52,9 @@ static const fmuc_m_clock clocks[] = {
     {.name = "trigger", .vr = VR_TRIGGER, .causality = FMUC_M_INPUT,
      .interval_variability = FMUC_M_CLOCK_TRIGGERED, .flags = FMUC_M_CLOCK_CAN_DEACTIVATE,
      .description = "Set by the importer (and may be unset in the same instant)"},
+    {.name = "alarm", .vr = VR_ALARM, .causality = FMUC_M_INPUT,
+     .interval_variability = FMUC_M_CLOCK_COUNTDOWN,
+     .description = "Countdown clock: 0.02 s after every 2nd sample"},
     {.name = "fifth", .vr = VR_FIFTH, .causality = FMUC_M_OUTPUT,
      .interval_variability = FMUC_M_CLOCK_TRIGGERED, .description = "Ticks with every 5th sample"},
 };
@@ -68,6 +78,10 @@ static const fmuc_m_var vars[] = {
      .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
      .start = 0, .offset = OFF(triggers), .clocks = "trigger", .deps = "",
      .description = "Activations of trigger"},
+    {.name = "alarms", .vr = VR_ALARMS, .type = FMUC_M_INTEGER, .causality = FMUC_M_OUTPUT,
+     .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
+     .start = 0, .offset = OFF(alarms), .clocks = "alarm", .deps = "",
+     .description = "Activations of alarm"},
 };
 
 static fmi2Status calc(fmuc_m_ctx *ctx, void *data)
@@ -82,10 +96,17 @@ static fmi2Status activate(fmuc_m_ctx *ctx, void *data, fmi2ValueReference clock
 {
     sampler *m = data;
     switch (clock) {
-    case VR_SAMPLE:
+    case VR_SAMPLE: {
+        fmi2Status st = fmi2OK;
         m->sampled = m->x;
-        if (++m->samples % FIFTH_EVERY == 0)
-            return fmuc_m_clock_tick(ctx, VR_FIFTH);
+        if (++m->samples % ALARM_EVERY == 0)
+            st = fmuc_m_countdown_set(ctx, VR_ALARM, ALARM_DELAY);
+        if (st == fmi2OK && m->samples % FIFTH_EVERY == 0)
+            st = fmuc_m_clock_tick(ctx, VR_FIFTH);
+        return st;
+    }
+    case VR_ALARM:
+        m->alarms++;
         return fmi2OK;
     case VR_TRIGGER:
         m->triggers++;
