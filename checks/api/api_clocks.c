@@ -13,7 +13,10 @@
  *    resolution (F-22; fails otherwise).
  *  - Event Mode at the clocks' ticks over a short schedule (the first three ticks of each
  *    periodic input clock with a known interval, t = start + shift + k * interval; a changing
- *    clock's first tick at start + interval; every triggered input clock at the first instant
+ *    clock's first three ticks, at start + interval and then at each tick + the interval it
+ *    announces there (condition 15: asked in the Event Mode where it ticked, after the
+ *    update; fmi3IntervalNotYetKnown or an unwritten qualifier fails); every triggered input
+ *    clock at the first instant
  *    after the start; countdown clocks when their interval is announced): the instance steps to
  *    the tick (ME: RK4 through the step-wise driver, CS: fmi3DoStep), enters Event Mode, and
  *    fmi3SetClock activates the input clocks due (C-45: input clocks are set in Event Mode);
@@ -46,6 +49,7 @@ typedef struct ck_clock {
     unsigned iv;             /* fmuc_interval_variability */
     int input;               /* causality input (else output or local) */
     int deact;               /* an input clock with canBeDeactivated="true" */
+    int ticks;               /* changing clocks: ticks scheduled so far */
     int xml_interval, xml_shift;
     double interval, shift;  /* known interval (NAN: not known) and shift (0 default) */
 } ck_clock;
@@ -81,6 +85,8 @@ typedef struct ck_run {
     size_t n_queries, n_set, n_clocked_gets, n_output_gets, n_countdown_gets;
     size_t n_fraction;                       /* Fraction getters among n_queries */
     size_t n_deactivated;                    /* fmi3SetClock(inactive) calls (one a run) */
+    size_t n_changing_gets;                  /* changing clocks' intervals asked at their ticks */
+    long cur;                                /* the instant in Event Mode now (-1: none) */
     int stop;                                /* a probed call failed: no more calls */
 } ck_run;
 
@@ -332,6 +338,7 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
 {
     char b[32];
     double t = r->when[i];
+    r->cur = (long)i;
     fmuc_vr set[CK_MAX_CLOCKS];
     int on[CK_MAX_CLOCKS];
     size_t nset = 0, first = 0;
@@ -435,9 +442,56 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
 /* Event Mode at instant i after the event iteration (condition 15: a countdown clock's interval
  * is asked in every Event Mode, after fmi3UpdateDiscreteStates): an announced tick is
  * scheduled at t + interval (F-20). 0, or -1 when a probed call failed (r->stop). */
+/* Condition 15: a changing clock that ticked in this Event Mode is asked its next interval
+ * there (after fmi3UpdateDiscreteStates); its next tick is scheduled at t + interval (F-20),
+ * up to CK_TICKS ticks. 0, or -1 when a probed call failed (r->stop). */
+static int changing_after_tick(ck_run *r, fmuc_inst *in, double t, size_t k)
+{
+    char b[32];
+    ck_clock *c = &r->job->c[k];
+    const fmuc_md_var *v = &r->md->vars[c->var];
+    const char *IFN = apiu_iface_name(r->job->iface);
+    double iv = NAN;
+    int q = -1;
+    fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3GetIntervalDecimal", -1, t);
+    r->n_changing_gets++;
+    fmuc_status st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
+    if (!apiu_ok(st) || q == -1 || q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ||
+        (q != FMUC_INST_INTERVAL_UNCHANGED && q != FMUC_INST_INTERVAL_CHANGED)) {
+        apiu_finding(r->reply, "fail",
+                     "%s: fmi3GetIntervalDecimal of changing clock '%s' (vr %u) at its tick "
+                     "t=%.17g, in Event Mode, returned %s with the qualifier %d%s (FMI 3.0.2 "
+                     "§2.2.8.4, §2.3.5: a changing clock's next interval is known when it "
+                     "ticks; only countdown clocks answer fmi3IntervalNotYetKnown)",
+                     IFN, apiu_vname(v), c->vr, t, apiu_st3(st, b, sizeof b), q,
+                     q == -1 ? " (the argument left unwritten)" : "");
+        return r->stop = -1;
+    }
+    if (q == FMUC_INST_INTERVAL_CHANGED) {
+        if (!isfinite(iv) || iv < 0) {
+            apiu_finding(r->reply, "fail",
+                         "%s: changing clock '%s' (vr %u) announced the interval %.17g at its "
+                         "tick t=%.17g (FMI 3.0.2 §2.2.8.2: >= 0)",
+                         IFN, apiu_vname(v), c->vr, iv, t);
+            return 0;
+        }
+        c->interval = iv;
+    }
+    if (c->ticks < CK_TICKS && isfinite(c->interval) && c->interval > 0 &&
+        t + c->interval <= r->end) {
+        schedule(r, k, t + c->interval);
+        c->ticks++;
+    }
+    return 0;
+}
+
 static int after_iteration(ck_run *r, fmuc_inst *in, double t)
 {
     char b[32];
+    for (size_t k = 0; r->cur >= 0 && k < r->job->n; k++)
+        if (r->job->c[k].input && r->job->c[k].iv == FMUC_IV_CHANGING &&
+            r->due[r->cur][k] && changing_after_tick(r, in, t, k) < 0)
+            return -1;
     for (size_t k = 0; k < r->job->n; k++) {
         ck_clock *c = &r->job->c[k];
         const fmuc_md_var *v = &r->md->vars[c->var];
@@ -508,6 +562,7 @@ static void plan_schedule(ck_run *r, double h, int grid_only)
         } else if (c->iv == FMUC_IV_CHANGING && isfinite(c->interval) &&
                    r->t0 + c->interval <= end) {
             schedule(r, k, r->t0 + c->interval);
+            r->job->c[k].ticks = 1;
         }
     }
     /* triggered input clocks: at the first instant after the start (else one grid step on) */
@@ -534,6 +589,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     r.md = md;
     r.job = job;
     r.reply = reply;
+    r.cur = -1;
     r.init = cJSON_AddArrayToObject(reply, "init_answers");
     if (apiu_load(ctx, job->iface) < 0)
         return 0;
@@ -696,6 +752,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         have = 0;
         for (size_t k = 0; k < job->n; k++)
             have |= r.due[i][k];
+        if (!have)
+            r.cur = -1; /* a time event of the FMU's: no clock ticked */
         fmuc_worker_phase_at(ctx, have ? CK_PROBE ": fmi3EnterEventMode" : "fmi3EnterEventMode",
                              -1, t);
         st = fmuc_inst_enter_event_mode(in);
@@ -725,6 +783,7 @@ out:
     cJSON_AddNumberToObject(reply, "countdown_gets", (double)r.n_countdown_gets);
     cJSON_AddNumberToObject(reply, "fraction_queries", (double)r.n_fraction);
     cJSON_AddNumberToObject(reply, "deactivations", (double)r.n_deactivated);
+    cJSON_AddNumberToObject(reply, "changing_gets", (double)r.n_changing_gets);
     cJSON_AddNumberToObject(reply, "ticks_off_grid", (double)r.off_grid);
     fmuc_worker_phase(ctx, "fmi3FreeInstance");
     fmuc_inst_free(in);
@@ -802,7 +861,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
         static const char *const keys[] = {"init_queries", "instants", "clocks_set",
                                            "clocked_gets", "output_clock_gets", "countdown_gets",
-                                           "fraction_queries", "deactivations"};
+                                           "fraction_queries", "deactivations",
+                                           "changing_gets"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             cJSON_AddNumberToObject(
                 e, keys[k], cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, keys[k])));

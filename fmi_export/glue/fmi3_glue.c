@@ -672,6 +672,17 @@ fmi3Status fmi3SetDebugLogging(fmi3Instance instance, fmi3Boolean loggingOn, siz
 }
 
 /* --- creation and destruction -------------------------------------------------------------- */
+/* A changing clock's first interval (its .interval) is known from the start: reported
+ * fmi3IntervalChanged by the first inquiry (F-20: t0 = start + interval). */
+static void em_init_clocks(fmuc_m_ctx *c)
+{
+    for (size_t i = 0; c->se_clocks && i < c->desc->nclocks; i++)
+        if (c->desc->clocks[i].interval_variability == FMUC_M_CLOCK_CHANGING) {
+            c->se_clocks[i].countdown = CD_CHANGED;
+            c->se_clocks[i].countdown_interval = c->desc->clocks[i].interval;
+        }
+}
+
 static void free_ctx(fmuc_m_ctx *c)
 {
     fmuc_gc_state_free_all(FS_(c));
@@ -836,6 +847,7 @@ static fmuc_m_ctx *instantiate(const char *fn, unsigned iface, fmi3String instan
     if ((iface == FMUC_FMI3_IFACE_SE || (d->caps & FMUC_M_CAP_EM_CLOCKS)) && d->nclocks &&
         !(c->se_clocks = calloc(d->nclocks, sizeof *c->se_clocks)))
         goto oom;
+    em_init_clocks(c);
     if (c->se_clocks && iface != FMUC_FMI3_IFACE_SE) {
         int deactivatable = 0;
         for (size_t i = 0; i < d->nclocks; i++)
@@ -1056,6 +1068,7 @@ fmi3Status fmi3Reset(fmi3Instance instance)
     }
     if (c->se_clocks)
         memset(c->se_clocks, 0, c->desc->nclocks * sizeof *c->se_clocks);
+    em_init_clocks(c);
     const fmuc_m_desc *d = c->desc;
     fmi3Status st = fmi3OK;
 #ifndef FMUC_DEFECT_RESET_KEEPS_STATE
@@ -2019,10 +2032,11 @@ static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReferenc
         const fmuc_m_clock *k = se_clock(c, FN_GetIntervalDecimal, vr[i]);
         if (!k)
             return done(c, fmi3Error);
-        if (!periodic(k) && k->interval_variability != FMUC_M_CLOCK_COUNTDOWN) {
+        if (!periodic(k) && k->interval_variability != FMUC_M_CLOCK_COUNTDOWN &&
+            k->interval_variability != FMUC_M_CLOCK_CHANGING) {
             glog(c, fmi2Error,
-                 "fmi3GetIntervalDecimal: clock '%s' (vr %u) is neither periodic nor a "
-                 "countdown clock; it has no interval",
+                 "fmi3GetIntervalDecimal: clock '%s' (vr %u) is a triggered clock; it has no "
+                 "interval",
                  k->name, k->vr);
             return done(c, fmi3Error);
         }
@@ -2043,6 +2057,16 @@ static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReferenc
             continue;
         }
         struct se_clock_state *ks = se_state(c, k);
+#ifdef FMUC_DEFECT_CHANGING_NOT_YET_KNOWN
+        /* broken FMU (api-clocks--changing): after its first tick the changing clock answers
+         * like a countdown clock whose next tick is not announced (F-21: only countdown clocks
+         * may) */
+        if (k->interval_variability == FMUC_M_CLOCK_CHANGING && ks->activations > 0) {
+            intervals[i] = 0.0;
+            qualifiers[i] = fmi3IntervalNotYetKnown;
+            continue;
+        }
+#endif
         switch (ks->countdown) {
         case CD_CHANGED:
             intervals[i] = ks->countdown_interval;
@@ -2253,10 +2277,11 @@ fmi2Status fmuc_m_countdown_set(fmuc_m_ctx *c, fmi2ValueReference countdown_cloc
                                           FMUC_M_INPUT);
     if (!k)
         return fmi2Error;
-    if (k->interval_variability != FMUC_M_CLOCK_COUNTDOWN || !(interval >= 0.0) ||
-        !isfinite(interval)) {
-        glog(c, fmi2Error, "fmuc_m_countdown_set: clock '%s' (vr %u) is not a countdown clock, "
-             "or interval %g is not >= 0", k->name, k->vr, interval);
+    if ((k->interval_variability != FMUC_M_CLOCK_COUNTDOWN &&
+         k->interval_variability != FMUC_M_CLOCK_CHANGING) ||
+        !(interval >= 0.0) || !isfinite(interval)) {
+        glog(c, fmi2Error, "fmuc_m_countdown_set: clock '%s' (vr %u) is neither a countdown nor "
+             "a changing clock, or interval %g is not >= 0", k->name, k->vr, interval);
         return fmi2Error;
     }
     se_lock(c);

@@ -114,7 +114,9 @@ typedef enum {
     FMUC_M_CLOCK_CONSTANT = 0, /* periodic, interval fixed by the XML */
     FMUC_M_CLOCK_FIXED,        /* periodic, interval set once in Initialization Mode */
     FMUC_M_CLOCK_TUNABLE,      /* periodic, interval may change */
-    FMUC_M_CLOCK_CHANGING,     /* aperiodic, next interval known when it ticks */
+    FMUC_M_CLOCK_CHANGING,     /* aperiodic, next interval known when it ticks (ME/CS Event Mode
+                                * only: .interval is the first, without HAS_INTERVAL; a partition
+                                * gives the next one with fmuc_m_countdown_set) */
     FMUC_M_CLOCK_COUNTDOWN,    /* aperiodic, announced by the FMU (fmuc_m_countdown_set) */
     FMUC_M_CLOCK_TRIGGERED     /* no interval: the importer (input) or the FMU (output) decides */
 } fmuc_m_interval_variability;
@@ -301,7 +303,9 @@ const char *fmuc_m_instance_name(const fmuc_m_ctx *c);
 fmi2Status fmuc_m_clock_tick(fmuc_m_ctx *c, fmi2ValueReference output_clock_vr);
 /** Countdown input clock countdown_clock_vr shall tick interval (>= 0) seconds after the current
  *  activation time: reported as fmi3IntervalChanged by the next fmi3GetIntervalDecimal (then
- *  fmi3IntervalUnchanged until the clock is activated); the glue calls clockUpdate. */
+ *  fmi3IntervalUnchanged until the clock is activated); the glue calls clockUpdate. A changing
+ *  clock's partition gives its next interval the same way (reported Changed once, then
+ *  Unchanged; without a call the interval stays the last one). */
 fmi2Status fmuc_m_countdown_set(fmuc_m_ctx *c, fmi2ValueReference countdown_clock_vr,
                                 double interval);
 /** The importer's lockPreemption / unlockPreemption (no effect when it gave NULL, and for ME and

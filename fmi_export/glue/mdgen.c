@@ -326,9 +326,13 @@ static void validate_clocks(gen *g)
         int periodic = iv == FMUC_M_CLOCK_CONSTANT || iv == FMUC_M_CLOCK_FIXED;
         if (k->causality == FMUC_M_INPUT) {
             any_input = 1;
-            if (!periodic && iv != FMUC_M_CLOCK_COUNTDOWN && iv != FMUC_M_CLOCK_TRIGGERED)
-                problem(g, "clock '%s': tunable and changing clocks are not provided by the "
-                           "glue%s", k->name, "");
+            if (!periodic && iv != FMUC_M_CLOCK_COUNTDOWN && iv != FMUC_M_CLOCK_TRIGGERED &&
+                !(iv == FMUC_M_CLOCK_CHANGING && !(d->caps & FMUC_M_CAP_SE)))
+                problem(g, "clock '%s': tunable clocks, and changing clocks in Scheduled "
+                           "Execution, are not provided by the glue%s", k->name, "");
+            if (iv == FMUC_M_CLOCK_CHANGING && !(k->interval >= 0.0 && isfinite(k->interval)))
+                problem(g, "clock '%s': a changing clock needs its first interval >= 0 in "
+                           ".interval%s", k->name, "");
             if (!(k->flags & FMUC_M_CLOCK_HAS_PRIORITY) && (d->caps & FMUC_M_CAP_SE))
                 problem(g, "clock '%s': an input clock of Scheduled Execution needs a "
                            "priority%s", k->name, "");

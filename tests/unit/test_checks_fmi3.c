@@ -2056,8 +2056,9 @@ Test(fmi3_dynamic, variable_access_round_trip_and_nvalues, .timeout = 600)
  * fixture that refuses fmi3SetClock in Event Mode and the one that answers its constant clock
  * with fmi3IntervalNotYetKnown fail, per interface, and so does the one whose Fraction getters
  * report a tenth of the Decimal interval and shift (F-22), the one that refuses to deactivate
- * its canBeDeactivated clock (C-45, F-23) and the one whose countdown clock announces a negative
- * interval (F-20). */
+ * its canBeDeactivated clock (C-45, F-23), the one whose countdown clock announces a negative
+ * interval (F-20) and the one whose changing clock answers fmi3IntervalNotYetKnown at its tick
+ * (F-21). */
 Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
 {
     fmuc_result r;
@@ -2067,17 +2068,19 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
     const cJSON *cs = cJSON_GetObjectItem(fmuc_result_evidence(&r), "CoSimulation");
     cr_assert(me && cs);
     /* the Decimal and the Fraction getters of sample's interval and shift (supportsFraction),
-     * and the countdown clock alarm's interval (not yet known) */
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 5.0);
+     * the countdown clock alarm's interval (not yet known) and the changing clock chirp's */
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "init_queries")), 6.0);
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "fraction_queries")), 2.0);
     /* trigger (canBeDeactivated) set inactive again in its first instant */
     cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "deactivations")), 1.0);
-    /* three ticks of sample, and alarm 0.02 s after the second (announced in Event Mode) */
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "instants")), 4.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "instants")), 4.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "clocks_set")), 5.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "output_clock_gets")), 4.0);
-    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "clocked_gets")), 4.0);
+    /* three ticks of sample, alarm 0.02 s after the second (announced in Event Mode), three
+     * ticks of chirp (0.12 s, then the 0.07 s announced at each tick) */
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "instants")), 7.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "instants")), 7.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "clocks_set")), 8.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cs, "output_clock_gets")), 7.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "clocked_gets")), 7.0);
+    cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(me, "changing_gets")), 3.0);
     fmuc_result_clear(&r);
     cr_expect_eq(run_built3("broken/api-clocks", &fmuc_check_api_clocks, &r), FMUC_VERDICT_FAIL);
     cr_expect(message_has(&r, "ModelExchange: fmi3SetClock(active) of input clocks 'sample'",
@@ -2117,6 +2120,13 @@ Test(fmi3_api_clocks, sampler_and_its_defects, .timeout = 300)
                               "interval -0.02 at t=0.15",
                           ">= 0"));
     cr_expect(message_has(&r, "CoSimulation: countdown clock 'alarm'", NULL));
+    fmuc_result_clear(&r);
+    cr_expect_eq(run_built3("broken/api-clocks--changing", &fmuc_check_api_clocks, &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "ModelExchange: fmi3GetIntervalDecimal of changing clock 'chirp' "
+                              "(vr 11) at its tick t=0.12",
+                          "with the qualifier 0"));
+    cr_expect(message_has(&r, "CoSimulation: fmi3GetIntervalDecimal of changing clock", NULL));
     fmuc_result_clear(&r);
 }
 

@@ -454,7 +454,9 @@ enum {
     CS_SAMPLED,
     CS_TRIGGERS,
     CS_ALARM,
-    CS_ALARMS
+    CS_ALARMS,
+    CS_CHIRP,
+    CS_CHIRPS
 };
 
 static void me_event_iteration(fmu3 *F, fmi3Instance c)
@@ -492,6 +494,12 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
               (unsigned long long)cnt, (unsigned long long)res, (int)q);
     cr_assert_eq(F.fmi3GetShiftFraction(c, &sample, 1, &cnt, &res), fmi3OK, "%s", last_msg);
     cr_expect(cnt == 5 && res == 100);
+    /* the changing clock chirp: its first interval is known from the start (F-20) */
+    fmi3ValueReference chirp = CS_CHIRP;
+    fmi3Float64 ci = -1.0;
+    fmi3IntervalQualifier cq = fmi3IntervalNotYetKnown;
+    cr_assert_eq(F.fmi3GetIntervalDecimal(c, &chirp, 1, &ci, &cq), fmi3OK, "%s", last_msg);
+    cr_expect(cq == fmi3IntervalChanged && ci == 0.12, "q %d interval %g", (int)cq, ci);
     fmi3Clock on = true, got = false;
     cr_assert_eq(F.fmi3ExitInitializationMode(c), fmi3OK, "%s", last_msg);
     me_event_iteration(&F, c);
@@ -541,6 +549,16 @@ Test(fmi3_export_se, clocked_sampler_event_mode_clocks)
         cr_assert_eq(F.fmi3EnterContinuousTimeMode(c), fmi3OK);
     }
     cr_expect_eq(get_int(&F, c, CS_TRIGGERS), 1);
+    /* a tick of chirp: its partition announces the next interval, Changed once, in that Event
+     * Mode */
+    cr_assert_eq(F.fmi3EnterEventMode(c), fmi3OK, "%s", last_msg);
+    cr_assert_eq(F.fmi3SetClock(c, &chirp, 1, &on), fmi3OK, "%s", last_msg);
+    cr_expect_eq(get_int(&F, c, CS_CHIRPS), 1);
+    me_event_iteration(&F, c);
+    cr_assert_eq(F.fmi3GetIntervalDecimal(c, &chirp, 1, &ci, &cq), fmi3OK, "%s", last_msg);
+    cr_expect(cq == fmi3IntervalChanged && ci == 0.07, "q %d interval %g", (int)cq, ci);
+    cr_assert_eq(F.fmi3GetIntervalDecimal(c, &chirp, 1, &ci, &cq), fmi3OK, "%s", last_msg);
+    cr_expect_eq(cq, fmi3IntervalUnchanged);
     F.fmi3FreeInstance(c);
     /* what is refused (fmi3Error), each in an instance of its own: a clock set in
      * Initialization Mode, in Continuous-Time Mode, an output clock set, a clock deactivated,

@@ -10,7 +10,9 @@
  * (canBeDeactivated="true": fmi3SetClock(inactive) in the same instant gives `triggers` back its
  * value from before the activation, F-23). Every 2nd sample announces the countdown input clock
  * `alarm` 0.02 s later (its interval reads fmi3IntervalChanged once in Event Mode after that
- * sample, F-21); its partition counts into `alarms`. */
+ * sample, F-21); its partition counts into `alarms`. The changing input clock `chirp` ticks first
+ * 0.12 s after the start (its interval, Changed, in Initialization Mode) and announces 0.07 s for
+ * the next tick each time (read in the Event Mode of its tick, F-20); it counts into `chirps`. */
 #include <stddef.h>
 
 #include "fmuc_model.h"
@@ -21,6 +23,7 @@ typedef struct {
     double sampled;
     int triggers;
     int alarms;
+    int chirps;
     unsigned long samples; /* internal: activations of sample so far */
 } sampler;
 
@@ -35,13 +38,17 @@ enum {
     VR_SAMPLED,
     VR_TRIGGERS,
     VR_ALARM,
-    VR_ALARMS
+    VR_ALARMS,
+    VR_CHIRP,
+    VR_CHIRPS
 };
 
 #define OFF(f) offsetof(sampler, f)
 #define FIFTH_EVERY 5
 #define ALARM_EVERY 2     /* every 2nd sample announces the countdown clock alarm */
 #define ALARM_DELAY 0.02  /* s after that sample */
+#define CHIRP_FIRST 0.12  /* s: chirp's first interval (its first tick at the start + this) */
+#define CHIRP_NEXT 0.07   /* s: the interval every chirp announces for the next one */
 
 static const fmuc_m_clock clocks[] = {
     {.name = "sample", .vr = VR_SAMPLE, .causality = FMUC_M_INPUT,
@@ -55,6 +62,9 @@ static const fmuc_m_clock clocks[] = {
     {.name = "alarm", .vr = VR_ALARM, .causality = FMUC_M_INPUT,
      .interval_variability = FMUC_M_CLOCK_COUNTDOWN,
      .description = "Countdown clock: 0.02 s after every 2nd sample"},
+    {.name = "chirp", .vr = VR_CHIRP, .causality = FMUC_M_INPUT,
+     .interval_variability = FMUC_M_CLOCK_CHANGING, .interval = CHIRP_FIRST,
+     .description = "Changing clock: first tick 0.12 s after the start, then every 0.07 s"},
     {.name = "fifth", .vr = VR_FIFTH, .causality = FMUC_M_OUTPUT,
      .interval_variability = FMUC_M_CLOCK_TRIGGERED, .description = "Ticks with every 5th sample"},
 };
@@ -82,6 +92,10 @@ static const fmuc_m_var vars[] = {
      .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
      .start = 0, .offset = OFF(alarms), .clocks = "alarm", .deps = "",
      .description = "Activations of alarm"},
+    {.name = "chirps", .vr = VR_CHIRPS, .type = FMUC_M_INTEGER, .causality = FMUC_M_OUTPUT,
+     .variability = FMUC_M_DISCRETE, .initial = FMUC_M_EXACT, .flags = FMUC_M_HAS_START,
+     .start = 0, .offset = OFF(chirps), .clocks = "chirp", .deps = "",
+     .description = "Activations of chirp"},
 };
 
 static fmi2Status calc(fmuc_m_ctx *ctx, void *data)
@@ -108,6 +122,9 @@ static fmi2Status activate(fmuc_m_ctx *ctx, void *data, fmi2ValueReference clock
     case VR_ALARM:
         m->alarms++;
         return fmi2OK;
+    case VR_CHIRP:
+        m->chirps++;
+        return fmuc_m_countdown_set(ctx, VR_CHIRP, CHIRP_NEXT);
     case VR_TRIGGER:
         m->triggers++;
         fmuc_m_log(ctx, fmi2OK, "logEvents", "trigger: %d activations at t = %.17g", m->triggers,
