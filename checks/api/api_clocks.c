@@ -269,6 +269,10 @@ static int init_probe(void *user, fmuc_inst *in)
                              IFN, apiu_vname(v), k->vr, iv, v->line, x->interval_decimal);
             else if (k->iv != FMUC_IV_COUNTDOWN)
                 k->interval = iv;
+        } else if (q == FMUC_INST_INTERVAL_UNCHANGED && k->iv != FMUC_IV_COUNTDOWN &&
+                   isnan(k->interval) && isfinite(iv) &&
+                   (apiu_iv_periodic(k->iv) ? iv > 0 : iv >= 0)) {
+            k->interval = iv; /* the first answer: Unchanged from what the FMU always had */
         }
         /* a failed Fraction probe is recorded; the Decimal shift is still asked (condition
          * 17), which the schedule needs */
@@ -389,6 +393,7 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
                 return r->stop = -1;
             }
             on[k] = 0;
+            r->due[i][ci] = 0; /* it did not tick: nothing asked of it after the update */
         }
         /* C-46: the clocked variables of the active clocks */
         for (size_t k = 0; k < nset; k++) {
@@ -439,9 +444,6 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
     return 0;
 }
 
-/* Event Mode at instant i after the event iteration (condition 15: a countdown clock's interval
- * is asked in every Event Mode, after fmi3UpdateDiscreteStates): an announced tick is
- * scheduled at t + interval (F-20). 0, or -1 when a probed call failed (r->stop). */
 /* Condition 15: a changing clock that ticked in this Event Mode is asked its next interval
  * there (after fmi3UpdateDiscreteStates); its next tick is scheduled at t + interval (F-20),
  * up to CK_TICKS ticks. 0, or -1 when a probed call failed (r->stop). */
@@ -485,6 +487,10 @@ static int changing_after_tick(ck_run *r, fmuc_inst *in, double t, size_t k)
     return 0;
 }
 
+/* Event Mode at instant i after the event iteration (condition 15: a countdown clock's interval
+ * is asked in every Event Mode, a changing clock's in the one where it ticked, after
+ * fmi3UpdateDiscreteStates): an announced tick is scheduled at t + interval (F-20). 0, or -1
+ * when a probed call failed (r->stop). */
 static int after_iteration(ck_run *r, fmuc_inst *in, double t)
 {
     char b[32];

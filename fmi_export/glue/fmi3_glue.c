@@ -151,10 +151,15 @@ static const fn_rule fn_rules[FN_COUNT_] = {GLUE3_FUNCTIONS(GLUE_RULE_)};
 #define BLOB_MAGIC 0x33554d46u /* "FMU3" reversed */
 #define MAX_CATEGORIES 64
 
-/* the glue's fields in an FMU state (glue_core.h) */
+/* the glue's fields in an FMU state (glue_core.h); with them the intervals the clocks of the
+ * clock table have announced (countdown and changing clocks: CD_* and the interval; at most
+ * FS_CLOCKS clocks, mdgen refuses more in a model with FMU state) */
+#define FS_CLOCKS 16
 typedef struct {
     uint32_t state, flags;
     double time, start_time, stop_time, tolerance, t_event, t_cis_last, t_cis_prev;
+    int32_t announced[FS_CLOCKS];
+    double announced_interval[FS_CLOCKS];
 } blob_glue;
 
 #define GF_STOP 1u
@@ -171,7 +176,10 @@ struct se_clock_state {
                                   clock whose partition ticked it (0: none) */
     int active;                /* input clocks, ME/CS Event Mode: set (and run) by fmi3SetClock
                                   in this instant; cleared by fmi3UpdateDiscreteStates */
-    int countdown;             /* countdown clocks: CD_* */
+    int countdown;             /* countdown and changing clocks: CD_* */
+    int ticked_em;             /* input clocks, ME/CS: activated in the current Event Mode
+                                  (cleared by fmi3EnterEventMode); a changing clock's interval
+                                  is asked only then (condition 15) */
     double countdown_interval; /* countdown clocks: the interval of fmuc_m_countdown_set */
 };
 
@@ -576,6 +584,10 @@ static void fs_save(const fmuc_m_ctx *c, void *glue)
     g.t_event = c->t_event;
     g.t_cis_last = c->t_cis_last;
     g.t_cis_prev = c->t_cis_prev;
+    for (size_t i = 0; c->se_clocks && i < c->desc->nclocks && i < FS_CLOCKS; i++) {
+        g.announced[i] = c->se_clocks[i].countdown;
+        g.announced_interval[i] = c->se_clocks[i].countdown_interval;
+    }
     memcpy(glue, &g, sizeof g);
 }
 
@@ -609,6 +621,10 @@ static void fs_load(fmuc_m_ctx *c, const void *glue)
     c->t_event = g.t_event;
     c->t_cis_last = g.t_cis_last;
     c->t_cis_prev = g.t_cis_prev;
+    for (size_t i = 0; c->se_clocks && i < c->desc->nclocks && i < FS_CLOCKS; i++) {
+        c->se_clocks[i].countdown = g.announced[i];
+        c->se_clocks[i].countdown_interval = g.announced_interval[i];
+    }
     c->nx = count_states(c); /* the restored structural parameters' sizes */
     c->dirty = 1;
 }
@@ -1039,6 +1055,8 @@ fmi3Status fmi3EnterEventMode(fmi3Instance instance)
     }
     c->state = ST_EM;
     c->t_event = c->t_cis_last = c->t_cis_prev = c->time;
+    for (size_t i = 0; c->se_clocks && i < c->desc->nclocks; i++)
+        c->se_clocks[i].ticked_em = 0;
     return fmi3OK;
 }
 
@@ -1918,6 +1936,7 @@ static void em_undo(fmuc_m_ctx *c, const fmuc_m_clock *k)
     }
     struct se_clock_state *ks = se_state(c, k);
     ks->active = 0;
+    ks->ticked_em = 0;
     ks->activations--;
     for (size_t j = 0; j < d->nclocks; j++)
         if (c->se_clocks[j].ticked_by == idx + 1) {
@@ -1979,6 +1998,7 @@ static fmi3Status em_set_clock(fmi3Instance instance, const fmi3ValueReference v
         if (ks->active)
             continue; /* set again in the same instant: one activation */
         ks->active = 1;
+        ks->ticked_em = 1;
         ks->activations++;
         ks->last_activation = c->time;
         if (k->interval_variability == FMUC_M_CLOCK_COUNTDOWN)
@@ -2037,6 +2057,14 @@ static fmi3Status se_get_interval(fmi3Instance instance, const fmi3ValueReferenc
             glog(c, fmi2Error,
                  "fmi3GetIntervalDecimal: clock '%s' (vr %u) is a triggered clock; it has no "
                  "interval",
+                 k->name, k->vr);
+            return done(c, fmi3Error);
+        }
+        if (k->interval_variability == FMUC_M_CLOCK_CHANGING && c->state == ST_EM &&
+            !se_state(c, k)->ticked_em) { /* D.3 condition 15 */
+            glog(c, fmi2Error,
+                 "fmi3GetIntervalDecimal: changing clock '%s' (vr %u) did not tick in this "
+                 "Event Mode; its interval is asked only in the Event Mode where it ticked",
                  k->name, k->vr);
             return done(c, fmi3Error);
         }

@@ -307,6 +307,9 @@ static void validate_clocks(gen *g)
 {
     const fmuc_m_desc *d = g->d;
     int any_input = 0;
+    if (d->nclocks > 16 && (d->caps & FMUC_M_CAP_GET_SET_STATE))
+        problem(g, "more than 16 clocks%s: an FMU state of the glue holds the announced "
+                   "intervals of at most 16%s", "", "");
     for (size_t i = 0; i < d->nclocks; i++) {
         const fmuc_m_clock *k = &d->clocks[i];
         if (!k->name || !*k->name) {

@@ -141,8 +141,8 @@ const fmuc_m_desc fmuc_model = {
     .model_name = "ClockedSampler",
     .model_identifier = "ClockedSampler",
     .version = "1.0",
-    .description = "A ramp sampled by a periodic input clock, a triggered input clock and an "
-                   "output clock, in Event Mode (ME and CS)",
+    .description = "A ramp sampled by a periodic input clock, with a triggered, a countdown "
+                   "and a changing input clock and an output clock, in Event Mode (ME and CS)",
     .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_CS | FMUC_M_CAP_CS_EVENT_MODE | FMUC_M_CAP_EM_CLOCKS |
             FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_VAR_STEP | FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED,
