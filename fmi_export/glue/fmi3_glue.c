@@ -430,14 +430,31 @@ static int allowed(fmuc_m_ctx *c, int fn)
 }
 
 /* Opens every instance function: valid handle, allowed state; failures end in Terminated. */
+/* The start of every API function fn: the instance, and whether fn may be called now. 1 with
+ * *out set; 0 with *st the status to return (Error, Fatal after a fatal error). */
+static int begin_call(fmi3Instance instance, int fn, fmuc_m_ctx **out, fmi3Status *st)
+{
+    fmuc_m_ctx *c = *out = ctx_of(instance);
+    if (!c) {
+        *st = fmi3Error;
+        return 0;
+    }
+    if (c->state == ST_FAT) {
+        *st = fmi3Fatal;
+        return 0;
+    }
+    if (!allowed(c, fn)) {
+        *st = done(c, fmi3Error);
+        return 0;
+    }
+    return 1;
+}
+
 #define BEGIN(fn)                                                                                  \
-    fmuc_m_ctx *c = ctx_of(instance);                                                              \
-    if (!c)                                                                                        \
-        return fmi3Error;                                                                          \
-    if (c->state == ST_FAT)                                                                        \
-        return fmi3Fatal;                                                                          \
-    if (!allowed(c, FN_##fn))                                                                      \
-    return done(c, fmi3Error)
+    fmuc_m_ctx *c;                                                                                 \
+    fmi3Status begin_st_;                                                                          \
+    if (!begin_call(instance, FN_##fn, &c, &begin_st_))                                            \
+    return begin_st_
 
 #define REQUIRE_PTR(p, fn)                                                                         \
     do {                                                                                           \
@@ -1174,13 +1191,10 @@ static fmi3Status begin_values(fmi3Instance instance, int fn, fmuc_m_type t,
                                size_t nValues, fmuc_m_ctx **out)
 {
     *out = NULL;
-    fmuc_m_ctx *c = ctx_of(instance);
-    if (!c)
-        return fmi3Error;
-    if (c->state == ST_FAT)
-        return fmi3Fatal;
-    if (!allowed(c, fn))
-        return done(c, fmi3Error);
+    fmuc_m_ctx *c;
+    fmi3Status begin_st;
+    if (!begin_call(instance, fn, &c, &begin_st))
+        return begin_st;
 #ifdef FMUC_DEFECT_IUM_GET_REFUSED
     /* broken FMU (cs-event-mode--ium-get): Intermediate Update Mode allows no get, although the
      * master registered the variables and the callback said intermediateVariableGetAllowed */
@@ -2150,15 +2164,11 @@ static fmi3Status se_get_fraction(fmi3Instance instance, int fn, const fmi3Value
                                   size_t nvr, fmi3UInt64 counters[], fmi3UInt64 resolutions[],
                                   fmi3IntervalQualifier qualifiers[])
 {
-    fmuc_m_ctx *c = ctx_of(instance);
-    if (!c)
-        return fmi3Error;
-    if (c->state == ST_FAT)
-        return fmi3Fatal;
-    if (!allowed(c, fn))
-        return done(c, fmi3Error);
-    const char *name = fn_rules[fn].name;
+    fmuc_m_ctx *c;
     fmi3Status st;
+    if (!begin_call(instance, fn, &c, &st))
+        return st;
+    const char *name = fn_rules[fn].name;
     if (!se_begin_list(c, fn, vr, nvr, counters, &st))
         return st;
     if (nvr && (!resolutions || (fn == FN_GetIntervalFraction && !qualifiers))) {
