@@ -60,6 +60,13 @@ typedef struct ck_job {
     size_t n;
 } ck_job;
 
+/* q is an fmi3IntervalQualifier */
+static int is_qualifier(int q)
+{
+    return q == FMUC_INST_INTERVAL_NOT_YET_KNOWN || q == FMUC_INST_INTERVAL_UNCHANGED ||
+           q == FMUC_INST_INTERVAL_CHANGED;
+}
+
 /* the kinds whose interval is asked in Initialization Mode (condition 15) */
 static int interval_in_init(const ck_clock *k)
 {
@@ -164,7 +171,7 @@ static int fraction_probe(ck_run *r, fmuc_inst *in, const ck_clock *k, int shift
                      apiu_st3(st, b, sizeof b));
         return -1;
     }
-    if (!shift && q != FMUC_INST_INTERVAL_UNCHANGED && q != FMUC_INST_INTERVAL_CHANGED) {
+    if (!shift && (!is_qualifier(q) || q == FMUC_INST_INTERVAL_NOT_YET_KNOWN)) {
         apiu_finding(r->reply, "fail",
                      "%s: fmi3GetIntervalFraction of clock '%s' (vr %u, %s) returned %s "
                      "with the qualifier %d%s, fmi3GetIntervalDecimal a known interval (FMI "
@@ -231,8 +238,7 @@ static int init_probe(void *user, fmuc_inst *in)
                          IFN, apiu_vname(v), k->vr, apiu_iv_name(k->iv), apiu_st3(st, b, sizeof b), iv);
             continue;
         }
-        if (q != FMUC_INST_INTERVAL_NOT_YET_KNOWN && q != FMUC_INST_INTERVAL_UNCHANGED &&
-            q != FMUC_INST_INTERVAL_CHANGED) {
+        if (!is_qualifier(q)) {
             apiu_finding(r->reply, "fail",
                          "%s: fmi3GetIntervalDecimal of input clock '%s' (vr %u) returned the "
                          "qualifier %d, no fmi3IntervalQualifier (FMI 3.0.2 §2.2.8.4)",
@@ -345,12 +351,14 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
     r->cur = (long)i;
     fmuc_vr set[CK_MAX_CLOCKS];
     int on[CK_MAX_CLOCKS];
+    size_t idx[CK_MAX_CLOCKS]; /* set[j] is the clock r->job->c[idx[j]] */
     size_t nset = 0, first = 0;
     for (size_t k = 0; k < r->job->n; k++)
         if (r->due[i][k]) {
             if (!nset)
                 first = k;
             on[nset] = 1;
+            idx[nset] = k;
             set[nset++] = r->job->c[k].vr;
         }
     const fmuc_md_var *fv = &r->md->vars[r->job->c[first].var];
@@ -372,10 +380,8 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
          * refuse fmi3SetClock after evaluating the instant, G-17); its clocked variables are
          * then not read */
         for (size_t k = 0; k < nset && !r->n_deactivated; k++) {
-            size_t ci = 0;
-            while (ci < r->job->n && !(r->due[i][ci] && r->job->c[ci].vr == set[k]))
-                ci++;
-            if (ci == r->job->n || !r->job->c[ci].deact)
+            size_t ci = idx[k];
+            if (!r->job->c[ci].deact)
                 continue;
             const fmuc_md_var *dv = &r->md->vars[r->job->c[ci].var];
             int off = 0;
@@ -444,39 +450,79 @@ static int in_event_mode(ck_run *r, fmuc_inst *in, size_t i)
     return 0;
 }
 
+/* fmi3GetIntervalDecimal of input clock c (kind: "countdown", "changing") in Event Mode at t,
+ * after the event iteration (condition 15). 0 with *iv and a valid qualifier in *q; -1 with a
+ * finding (r->stop) when the call failed, left the qualifier unwritten or wrote no
+ * fmi3IntervalQualifier. */
+static int em_interval(ck_run *r, fmuc_inst *in, double t, const ck_clock *c, const char *kind,
+                       double *iv, int *q)
+{
+    char b[32];
+    const fmuc_md_var *v = &r->md->vars[c->var];
+    const char *IFN = apiu_iface_name(r->job->iface);
+    *iv = NAN;
+    *q = -1;
+    fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3GetIntervalDecimal", -1, t);
+    fmuc_status st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, iv, q);
+    if (!apiu_ok(st)) {
+        apiu_finding(r->reply, "fail",
+                     "%s: fmi3GetIntervalDecimal of %s clock '%s' (vr %u) at t=%.17g in Event "
+                     "Mode returned %s (FMI 3.0.2 §2.2.8.4: a %s clock's interval is inquired "
+                     "in %s)",
+                     IFN, kind, apiu_vname(v), c->vr, t, apiu_st3(st, b, sizeof b), kind,
+                     strcmp(kind, "countdown") == 0 ? "every Event Mode"
+                                                    : "the Event Mode where it ticked");
+        return r->stop = -1;
+    }
+    if (*q == -1 || !is_qualifier(*q)) {
+        apiu_finding(r->reply, "fail",
+                     "%s: fmi3GetIntervalDecimal of %s clock '%s' (vr %u) at t=%.17g in Event "
+                     "Mode %s (FMI 3.0.2 §2.2.8.4)",
+                     IFN, kind, apiu_vname(v), c->vr, t,
+                     *q == -1 ? "left the qualifiers argument unwritten"
+                              : "returned no fmi3IntervalQualifier");
+        return r->stop = -1;
+    }
+    return 0;
+}
+
+/* An interval announced with fmi3IntervalChanged is >= 0 (F-20); 0, or -1 with a finding. */
+static int announced_ok(ck_run *r, double t, const ck_clock *c, const char *kind, double iv)
+{
+    if (isfinite(iv) && iv >= 0)
+        return 0;
+    apiu_finding(r->reply, "fail",
+                 "%s: %s clock '%s' (vr %u) announced the interval %.17g at t=%.17g (FMI 3.0.2 "
+                 "§2.2.8.2: >= 0)",
+                 apiu_iface_name(r->job->iface), kind, apiu_vname(&r->md->vars[c->var]), c->vr,
+                 iv, t);
+    return -1;
+}
+
 /* Condition 15: a changing clock that ticked in this Event Mode is asked its next interval
  * there (after fmi3UpdateDiscreteStates); its next tick is scheduled at t + interval (F-20),
  * up to CK_TICKS ticks. 0, or -1 when a probed call failed (r->stop). */
 static int changing_after_tick(ck_run *r, fmuc_inst *in, double t, size_t k)
 {
-    char b[32];
     ck_clock *c = &r->job->c[k];
-    const fmuc_md_var *v = &r->md->vars[c->var];
-    const char *IFN = apiu_iface_name(r->job->iface);
-    double iv = NAN;
-    int q = -1;
-    fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3GetIntervalDecimal", -1, t);
+    double iv;
+    int q;
     r->n_changing_gets++;
-    fmuc_status st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
-    if (!apiu_ok(st) || q == -1 || q == FMUC_INST_INTERVAL_NOT_YET_KNOWN ||
-        (q != FMUC_INST_INTERVAL_UNCHANGED && q != FMUC_INST_INTERVAL_CHANGED)) {
+    if (em_interval(r, in, t, c, "changing", &iv, &q) < 0)
+        return -1;
+    if (q == FMUC_INST_INTERVAL_NOT_YET_KNOWN) {
         apiu_finding(r->reply, "fail",
                      "%s: fmi3GetIntervalDecimal of changing clock '%s' (vr %u) at its tick "
-                     "t=%.17g, in Event Mode, returned %s with the qualifier %d%s (FMI 3.0.2 "
-                     "§2.2.8.4, §2.3.5: a changing clock's next interval is known when it "
-                     "ticks; only countdown clocks answer fmi3IntervalNotYetKnown)",
-                     IFN, apiu_vname(v), c->vr, t, apiu_st3(st, b, sizeof b), q,
-                     q == -1 ? " (the argument left unwritten)" : "");
+                     "t=%.17g, in Event Mode, answered with the qualifier %d "
+                     "(fmi3IntervalNotYetKnown; FMI 3.0.2 §2.2.8.4, §2.3.5: a changing clock's "
+                     "next interval is known when it ticks; only countdown clocks answer it)",
+                     apiu_iface_name(r->job->iface), apiu_vname(&r->md->vars[c->var]), c->vr, t,
+                     q);
         return r->stop = -1;
     }
     if (q == FMUC_INST_INTERVAL_CHANGED) {
-        if (!isfinite(iv) || iv < 0) {
-            apiu_finding(r->reply, "fail",
-                         "%s: changing clock '%s' (vr %u) announced the interval %.17g at its "
-                         "tick t=%.17g (FMI 3.0.2 §2.2.8.2: >= 0)",
-                         IFN, apiu_vname(v), c->vr, iv, t);
+        if (announced_ok(r, t, c, "changing", iv) < 0)
             return 0;
-        }
         c->interval = iv;
     }
     if (c->ticks < CK_TICKS && isfinite(c->interval) && c->interval > 0 &&
@@ -493,56 +539,22 @@ static int changing_after_tick(ck_run *r, fmuc_inst *in, double t, size_t k)
  * when a probed call failed (r->stop). */
 static int after_iteration(ck_run *r, fmuc_inst *in, double t)
 {
-    char b[32];
     for (size_t k = 0; r->cur >= 0 && k < r->job->n; k++)
         if (r->job->c[k].input && r->job->c[k].iv == FMUC_IV_CHANGING &&
             r->due[r->cur][k] && changing_after_tick(r, in, t, k) < 0)
             return -1;
     for (size_t k = 0; k < r->job->n; k++) {
         ck_clock *c = &r->job->c[k];
-        const fmuc_md_var *v = &r->md->vars[c->var];
         if (!c->input || c->iv != FMUC_IV_COUNTDOWN)
             continue;
-        double iv = NAN;
-        int q = -1;
-        fmuc_worker_phase_at(r->ctx, CK_PROBE ": fmi3GetIntervalDecimal", -1, t);
+        double iv;
+        int q;
         r->n_countdown_gets++;
-        fmuc_status st = fmuc_inst_get_interval_decimal(in, &c->vr, 1, &iv, &q);
-        if (!apiu_ok(st)) {
-            apiu_finding(r->reply, "fail",
-                         "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
-                         "t=%.17g in Event Mode returned %s (FMI 3.0.2 §2.2.8.4: a countdown "
-                         "clock's interval is inquired in every Event Mode)",
-                         apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t,
-                         apiu_st3(st, b, sizeof b));
-            return r->stop = -1;
-        }
-        if (q == -1) {
-            apiu_finding(r->reply, "fail",
-                         "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
-                         "t=%.17g in Event Mode left the qualifiers argument unwritten (FMI "
-                         "3.0.2 §2.2.8.4)",
-                         apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t);
-            return r->stop = -1;
-        }
-        if (q != FMUC_INST_INTERVAL_NOT_YET_KNOWN && q != FMUC_INST_INTERVAL_UNCHANGED &&
-            q != FMUC_INST_INTERVAL_CHANGED) {
-            apiu_finding(r->reply, "fail",
-                         "%s: fmi3GetIntervalDecimal of countdown clock '%s' (vr %u) at "
-                         "t=%.17g in Event Mode returned the qualifier %d, no "
-                         "fmi3IntervalQualifier (FMI 3.0.2 §2.2.8.4)",
-                         apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, t, q);
-            return r->stop = -1;
-        }
-        if (q == FMUC_INST_INTERVAL_CHANGED) {
-            if (!isfinite(iv) || iv < 0)
-                apiu_finding(r->reply, "fail",
-                             "%s: countdown clock '%s' (vr %u) announced the interval %.17g at "
-                             "t=%.17g (FMI 3.0.2 §2.2.8.2: >= 0)",
-                             apiu_iface_name(r->job->iface), apiu_vname(v), c->vr, iv, t);
-            else if (t + iv <= r->end)
-                schedule(r, k, t + iv);
-        }
+        if (em_interval(r, in, t, c, "countdown", &iv, &q) < 0)
+            return -1;
+        if (q == FMUC_INST_INTERVAL_CHANGED && announced_ok(r, t, c, "countdown", iv) == 0 &&
+            t + iv <= r->end)
+            schedule(r, k, t + iv);
     }
     return 0;
 }

@@ -429,9 +429,9 @@ static int allowed(fmuc_m_ctx *c, int fn)
     return 1;
 }
 
-/* Opens every instance function: valid handle, allowed state; failures end in Terminated. */
-/* The start of every API function fn: the instance, and whether fn may be called now. 1 with
- * *out set; 0 with *st the status to return (Error, Fatal after a fatal error). */
+/* Opens every instance function fn: a valid handle and a state that allows fn. 1 with *out set;
+ * 0 with *st the status to return (Error, which ends in Terminated; Fatal after a fatal
+ * error). */
 static int begin_call(fmi3Instance instance, int fn, fmuc_m_ctx **out, fmi3Status *st)
 {
     fmuc_m_ctx *c = *out = ctx_of(instance);
@@ -1388,13 +1388,10 @@ static fmi3Status set_values(fmi3Instance instance, int fn, fmuc_m_type t,
 static fmi3Status no_such_type(fmi3Instance instance, int fn, const fmi3ValueReference vr[],
                                size_t nvr, const void *values, size_t nValues)
 {
-    fmuc_m_ctx *c = ctx_of(instance);
-    if (!c)
-        return fmi3Error;
-    if (c->state == ST_FAT)
-        return fmi3Fatal;
-    if (!allowed(c, fn))
-        return done(c, fmi3Error);
+    fmuc_m_ctx *c;
+    fmi3Status st;
+    if (!begin_call(instance, fn, &c, &st))
+        return st;
     if (nvr == 0 && nValues == 0)
         return fmi3OK;
     if (!vr || !values) {
@@ -1603,13 +1600,10 @@ fmi3Status fmi3SetShiftFraction(fmi3Instance instance, const fmi3ValueReference 
 /* --- unsupported capabilities: present, logged, fmi3Error ---------------------------- */
 static fmi3Status unsupported(fmi3Instance instance, int fn, const char *why)
 {
-    fmuc_m_ctx *c = ctx_of(instance);
-    if (!c)
-        return fmi3Error;
-    if (c->state == ST_FAT)
-        return fmi3Fatal;
-    if (!allowed(c, fn))
-        return done(c, fmi3Error);
+    fmuc_m_ctx *c;
+    fmi3Status st;
+    if (!begin_call(instance, fn, &c, &st))
+        return st;
     glog(c, fmi2Error, "%s: not supported (%s)", fn_rules[fn].name, why);
     return done(c, fmi3Error);
 }
@@ -1929,18 +1923,11 @@ static fmi3Status se_get_clock(fmi3Instance instance, const fmi3ValueReference v
 static void em_undo(fmuc_m_ctx *c, const fmuc_m_clock *k)
 {
     const fmuc_m_desc *d = c->desc;
-    size_t idx = (size_t)(k - d->clocks), klen = strlen(k->name);
+    size_t idx = (size_t)(k - d->clocks);
     const unsigned char *before = c->em_before ? c->em_before + idx * d->data_size : NULL;
     for (size_t i = 0; before && i < d->nvars; i++) {
         const fmuc_m_var *v = &d->vars[i];
-        int mine = 0;
-        for (const char *p = v->clocks; p && *p && !mine;) {
-            p += strspn(p, " ");
-            size_t n = strcspn(p, " ");
-            mine = n == klen && strncmp(p, k->name, n) == 0;
-            p += n;
-        }
-        if (!mine)
+        if (!v->clocks || !names_list(v->clocks, k->name))
             continue;
         size_t elem = v->type == FMUC_M_REAL || v->type == FMUC_M_UINT64 ? 8
                       : v->type == FMUC_M_STRING                          ? FMUC_M_STRLEN
@@ -2192,7 +2179,7 @@ static fmi3Status se_get_fraction(fmi3Instance instance, int fn, const fmi3Value
         double secs = fn == FN_GetIntervalFraction ? k->interval
                       : (k->flags & FMUC_M_CLOCK_HAS_SHIFT) ? k->shift
                                                              : 0.0;
-        counters[i] = (fmi3UInt64)llround(secs * (double)k->resolution);
+        counters[i] = fmuc_m_clock_counter(k, secs);
         resolutions[i] = k->resolution;
 #ifdef FMUC_DEFECT_FRACTION_MISMATCH
         /* broken FMU (api-clocks--fraction): the counter in 1/resolution s, the resolution

@@ -315,6 +315,9 @@ void fmuc_m_preemption_lock(fmuc_m_ctx *c);
 void fmuc_m_preemption_unlock(fmuc_m_ctx *c);
 /** Index of the clock with value reference vr in d's clock table, or -1. */
 long fmuc_m_find_clock_vr(const fmuc_m_desc *d, fmi2ValueReference vr);
+/** seconds as a counter of 1/k->resolution s (FMUC_M_CLOCK_HAS_FRACTION): the intervalCounter /
+ *  shiftCounter mdgen writes and the Fraction getters answer. */
+uint64_t fmuc_m_clock_counter(const fmuc_m_clock *k, double seconds);
 /** Index of the clock named name in d's clock table, or -1. */
 long fmuc_m_find_clock(const fmuc_m_desc *d, const char *name);
 

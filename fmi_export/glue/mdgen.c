@@ -353,17 +353,14 @@ static void validate_clocks(gen *g)
             problem(g, "clock '%s': intervalDecimal and shiftDecimal only for periodic "
                        "clocks%s", k->name, "");
         if (k->flags & FMUC_M_CLOCK_HAS_FRACTION) {
+            double ci = k->interval * (double)k->resolution, cs = k->shift * (double)k->resolution;
             if (!periodic || !k->resolution)
                 problem(g, "clock '%s': the Fraction variants need a periodic clock and a "
                            "resolution > 0%s", k->name, "");
-            else if (k->interval * (double)k->resolution > 9007199254740992.0 ||
-                     k->shift * (double)k->resolution > 9007199254740992.0)
+            else if (ci > 9007199254740992.0 || cs > 9007199254740992.0)
                 problem(g, "clock '%s': interval or shift times resolution exceeds 2^53 (no "
                            "exact counter)%s", k->name, "");
-            else if (fabs(k->interval * (double)k->resolution -
-                          nearbyint(k->interval * (double)k->resolution)) > 1e-9 ||
-                     fabs(k->shift * (double)k->resolution -
-                          nearbyint(k->shift * (double)k->resolution)) > 1e-9)
+            else if (fabs(ci - nearbyint(ci)) > 1e-9 || fabs(cs - nearbyint(cs)) > 1e-9)
                 problem(g, "clock '%s': interval and shift are no whole multiples of "
                            "1/resolution%s", k->name, "");
         }
@@ -749,10 +746,10 @@ static void write_clock3(FILE *f, const fmuc_m_clock *k)
         fputs(" supportsFraction=\"true\"", f);
         fprintf(f, " resolution=\"%llu\" intervalCounter=\"%llu\"",
                 (unsigned long long)k->resolution,
-                (unsigned long long)llround(k->interval * (double)k->resolution));
+                (unsigned long long)fmuc_m_clock_counter(k, k->interval));
         if (k->flags & FMUC_M_CLOCK_HAS_SHIFT)
             fprintf(f, " shiftCounter=\"%llu\"",
-                    (unsigned long long)llround(k->shift * (double)k->resolution));
+                    (unsigned long long)fmuc_m_clock_counter(k, k->shift));
     }
     fputs("/>\n", f);
 }

@@ -1,5 +1,6 @@
 /* Table helpers shared by the FMI glue and mdgen: effective `initial`, name lookup and the
  * GUID derived from the descriptor content (so the XML and the binary cannot drift apart). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,6 +113,11 @@ long fmuc_m_find_clock_vr(const fmuc_m_desc *d, fmi2ValueReference vr)
         if (d->clocks[i].vr == vr)
             return (long)i;
     return -1;
+}
+
+uint64_t fmuc_m_clock_counter(const fmuc_m_clock *k, double seconds)
+{
+    return (uint64_t)llround(seconds * (double)k->resolution);
 }
 
 long fmuc_m_find_clock(const fmuc_m_desc *d, const char *name)
