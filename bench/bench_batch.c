@@ -208,6 +208,10 @@ int main(int argc, char **argv)
                 av[n++] = jobs;
                 av[n++] = (char *)"-q";
                 av[n++] = (char *)"--no-html";
+                /* the FMUs in parallel, not the checks of one FMU (which -j 1 would run in two
+                 * lanes): the speed-up of the batch alone */
+                av[n++] = (char *)"--check-jobs";
+                av[n++] = (char *)"1";
                 for (int i = 0; i < count; i++)
                     av[n++] = files[i];
                 av[n] = NULL;

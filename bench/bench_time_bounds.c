@@ -1,4 +1,4 @@
-/* Time bounds (issue 16, cause 6): the whole fmucheck battery on every FMI 2.0 FMU of
+/* Time bounds (issue 16, cause 6): the whole fmucheck battery on every FMU (FMI 1.0, 2.0, 3.0) of
  * ../shared/thirdparty (manifest.tsv) against the target "wall time <= 3 x the nominal runs + 2 s"
  * (the nominal runs: the calibration figures in the report, evidence "calibration", one run per
  * interface), and the hostile fixture whose fmi2DoStep never returns against "wall time <= 2 x the
@@ -18,7 +18,7 @@
 #define MAXFMUS 256
 
 typedef struct row {
-    char path[2048], name[256], tool[64];
+    char path[2048], name[256], tool[64], ver[8];
     double wall, nominal, limit;
     int exit_code, errors, timeouts, met;
 } row;
@@ -103,7 +103,7 @@ static void read_report(const char *outdir, row *r)
     cJSON_Delete(rep);
 }
 
-/* FMI 2.0 FMUs of manifest.tsv (columns: file, fmiVersion, interface, tool, ...) */
+/* The FMUs of manifest.tsv (columns: file, fmiVersion, interface, tool, ...) */
 static size_t manifest(const char *dir, row *rows, size_t max)
 {
     char path[2100], line[8192];
@@ -117,9 +117,10 @@ static size_t manifest(const char *dir, row *rows, size_t max)
         char *ver = strtok_r(NULL, "\t\n", &save);
         strtok_r(NULL, "\t\n", &save);
         char *tool = strtok_r(NULL, "\t\n", &save);
-        if (!file || !ver || strcmp(ver, "2.0") != 0)
+        if (!file || !ver || strcmp(file, "file") == 0)
             continue;
         memset(&rows[n], 0, sizeof rows[n]);
+        snprintf(rows[n].ver, sizeof rows[n].ver, "%s", ver);
         snprintf(rows[n].path, sizeof rows[n].path, "%s/%s", dir, file);
         const char *b = strrchr(file, '/');
         snprintf(rows[n].name, sizeof rows[n].name, "%s", b ? b + 1 : file);
@@ -151,6 +152,7 @@ int main(int argc, char **argv)
             const char *b = strrchr(argv[i], '/');
             snprintf(rows[n].name, sizeof rows[n].name, "%s", b ? b + 1 : argv[i]);
             snprintf(rows[n].tool, sizeof rows[n].tool, "-");
+            snprintf(rows[n].ver, sizeof rows[n].ver, "-");
             n++;
         }
     }
@@ -168,8 +170,8 @@ int main(int argc, char **argv)
         printf("warning: load average %.1f exceeds the %ld CPUs: wall times are inflated\n",
                load[0], sysconf(_SC_NPROCESSORS_ONLN));
     printf("Battery wall time against 3 x the nominal runs + 2 s (one run each)\n");
-    printf("%-44s %-14s %9s %9s %9s %4s %4s  %s\n", "FMU", "tool", "wall s", "nominal s",
-           "limit s", "err", "t/o", "target");
+    printf("%-44s %-14s %4s %9s %9s %9s %4s %4s  %s\n", "FMU", "tool", "FMI", "wall s",
+           "nominal s", "limit s", "err", "t/o", "target");
     size_t met = 0, judged = 0;
     double sum_wall = 0;
     for (size_t i = 0; i < n; i++) {
@@ -183,11 +185,13 @@ int main(int argc, char **argv)
         judged++;
         met += (size_t)r->met;
         sum_wall += r->wall;
-        printf("%-44.44s %-14.14s %9.2f %9.2f %9.2f %4d %4d  %s\n", r->name, r->tool, r->wall,
-               r->nominal, r->limit, r->errors, r->timeouts, r->met ? "met" : "MISSED");
+        printf("%-44.44s %-14.14s %4.4s %9.2f %9.2f %9.2f %4d %4d  %s\n", r->name, r->tool,
+               r->ver, r->wall, r->nominal, r->limit, r->errors, r->timeouts,
+               r->met ? "met" : "MISSED");
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "fmu", r->name);
         cJSON_AddStringToObject(o, "tool", r->tool);
+        cJSON_AddStringToObject(o, "fmiVersion", r->ver);
         cJSON_AddNumberToObject(o, "wall_s", r->wall);
         cJSON_AddNumberToObject(o, "nominal_runs_s", r->nominal);
         cJSON_AddNumberToObject(o, "limit_s", r->limit);

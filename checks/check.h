@@ -114,6 +114,39 @@ static inline int fmuc_check_dynamic_counts_ok(size_t nz, size_t nx, char *why, 
 
 fmuc_shared_runs *fmuc_shared_runs_new(void);
 void fmuc_shared_runs_free(fmuc_shared_runs *sr);
+/** A digest of everything in sr that a later check reads (the nominal runs made, the unusable
+ *  interfaces, the hangs and the calls not made again, the scaled timeouts; not who took a
+ *  nominal run's report, which the lanes decide between them (fmuc_shared_runs_lane), nor the
+ *  alias cache, a pure function of the model description): the runner
+ *  compares it before and after a check to know whether the check changed what the next one
+ *  sees (checks run two at a time, runner.c). 0 for NULL. */
+uint64_t fmuc_shared_runs_digest(const fmuc_shared_runs *sr);
+/** What of sr a check may change once the nominal runs are made (the digest's part): the
+ *  unusable interfaces, the hangs, the calls not made again (who took each nominal run's report
+ *  travels as claims, below); as
+ *  JSON, for a lane to send with a result that changed it (runner.c). NULL: out of memory. */
+cJSON *fmuc_shared_runs_export(const fmuc_shared_runs *sr);
+/** Make sr what ex says (as the check that changed it left it in its lane). 0, or -1 when ex
+ *  asks for what cannot be copied (a run made anew, a changed timeout): the runner then runs
+ *  that check itself. */
+int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex);
+/** Lanes (runner.c): who takes each nominal run's report (the calibration's evidence, given to
+ *  the first check in order that asks for the run) is decided across the lanes, not by the
+ *  shared state: took[0] (ME) / took[1] (CS) hold the smallest position in the batch of a check
+ *  that asked, LONG_MAX before (shared between the lanes, atomic). The check at that position
+ *  takes the report; a later one acts as if it had been taken (what it merges names ids[that
+ *  position]). A lane sets it up once (fmuc_shared_runs_lane) and brackets each check
+ *  (fmuc_shared_runs_lane_begin / _end: what the check took, or whose report it assumed: a
+ *  position, -2 that none had taken it yet, -1 nothing). The runner checks that against its own state when it takes the result
+ *  (fmuc_shared_runs_claims_ok) and applies it (fmuc_shared_runs_claims_apply). */
+void fmuc_shared_runs_lane(fmuc_shared_runs *sr, _Atomic long *took, const char *const *ids);
+void fmuc_shared_runs_lane_begin(fmuc_shared_runs *sr, long pos);
+void fmuc_shared_runs_lane_end(const fmuc_shared_runs *sr, int took[2], long assumed[2]);
+int fmuc_shared_runs_claims_ok(const fmuc_shared_runs *sr, const int took[2],
+                               const long assumed[2], const char *const *ids);
+void fmuc_shared_runs_claims_apply(fmuc_shared_runs *sr, const int took[2], const char *check_id);
+/** Has the calibration (the nominal runs) been made? */
+int fmuc_shared_runs_calibrated(const fmuc_shared_runs *sr);
 /** The nominal run's configuration for one interface: the default experiment, inputs from
  *  --input or else their start values (no excitation), the defaults of fmuc_sim_config_init. */
 void fmuc_shared_nominal_config(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_config *cfg);
@@ -167,9 +200,11 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
  *    the calibration get --timeout (60 s).
  *  - every run beyond the nominal one covers fmuc_shared_horizon_steps(N, slow) of the N
  *    communication (or output) steps the nominal run's simulated span has on that run's grid:
- *    all of them up to FMUC_HORIZON_MIN_STEPS (FMUC_HORIZON_MIN_STEPS_SLOW when the nominal
- *    simulation took more than FMUC_HORIZON_SLOW_S), else a tenth, at least that many, at most
- *    FMUC_HORIZON_MAX_STEPS; and it ends before a call that hung. Counted in steps, so that the
+ *    all of them up to FMUC_HORIZON_MIN_STEPS, else a tenth, at least that many, at most
+ *    FMUC_HORIZON_MAX_STEPS; when the nominal simulation took more than FMUC_HORIZON_SLOW_S,
+ *    at most FMUC_HORIZON_STEPS_SLOW (a slow FMU's run costs seconds per instance, and the
+ *    battery starts some twenty: issue 16's bound of 3 nominal runs + 2 s); and it ends before
+ *    a call that hung. Counted in steps, so that the
  *    horizon (and the verdict) of an FMU does not move with the machine's load; the one
  *    measured threshold lies far above the nominal runs of ordinary FMUs (milliseconds) and
  *    below those of slow ones (seconds).
@@ -180,7 +215,7 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
 #define FMUC_TIMEOUT_SESSION_FACTOR 3.0
 #define FMUC_TIMEOUT_MIN_S 1.0
 #define FMUC_HORIZON_MIN_STEPS 1000.0
-#define FMUC_HORIZON_MIN_STEPS_SLOW 100.0
+#define FMUC_HORIZON_STEPS_SLOW 20.0
 #define FMUC_HORIZON_SLOW_S 2.0
 #define FMUC_HORIZON_SHARE 0.1
 #define FMUC_HORIZON_MAX_STEPS 2000.0

@@ -1,8 +1,18 @@
-/* The runner: decides applicability and needs for each check, runs it, times it. */
+/* The runner: decides applicability and needs for each check, runs it, times it; once the
+ * nominal runs are made, two checks at a time (see "two checks at a time" below). */
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runner.h"
 
@@ -290,73 +300,450 @@ static void collect_log(fmuc_report *rep, const fmuc_result *r)
     }
 }
 
+/* What one run of the checks holds: the report, the FMU, the subject the checks see. */
+typedef struct run_ctx {
+    fmuc_report *rep;
+    const fmuc_fmu *fmu;
+    fmuc_err open_err;
+    const fmuc_options *opts;
+    const fmuc_run_filter *filter;
+    const fmuc_run_hooks *hooks;
+    fmuc_subject subj;
+    size_t done, total;
+} run_ctx;
+
+/* Decide whether check c can run and run it (or make it not applicable) into r, timed. */
+static void run_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int *ran)
+{
+    fmuc_result_init(r, c->id, c->title, c->spec, c->level);
+    char buf[1600];
+    const char *why = unmet(c, x->fmu, x->open_err, buf, sizeof buf);
+    if (!why && x->rep->environment_required && (c->needs & FMUC_NEEDS_SANDBOX) &&
+        strncmp(c->id, "load-", 5) != 0)
+        why = "needsExecutionTool=\"true\" and the execution tool is not available here "
+              "(see api-instantiate)";
+    if (!why)
+        why = unusable(&x->subj, c, buf, sizeof buf);
+    double t0 = now_s();
+    /* the nominal runs first: they give the later checks their timeout and horizon */
+    if (!why && (c->needs & FMUC_NEEDS_SANDBOX) && strncmp(c->id, "load-", 5) != 0)
+        fmuc_shared_calibrate(&x->subj);
+    if (why)
+        fmuc_result_na(r, "%s", why);
+    else
+        c->run(&x->subj, r);
+    r->duration_s = now_s() - t0;
+    *ran = why == NULL;
+}
+
+/* After check c ran into r: the fmuLog, the needsExecutionTool policy, the profiles, a gating
+ * config's level, the progress hook. */
+static fmuc_err finish_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int ran)
+{
+    fmuc_level level = c->level;
+    const fmuc_run_hooks *hooks = x->hooks;
+    /* the check runs at its own (the text's) level; profiles and a gating config's level apply
+     * to the verdict it reached */
+    int relevel = hooks && hooks->level_override &&
+                  hooks->level_override(c->id, &level, hooks->payload);
+    collect_log(x->rep, r);
+    uint32_t tool_line = 0;
+    const char *tool_iface = NULL;
+    if (ran && strcmp(c->id, "api-instantiate") == 0 &&
+        (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR) &&
+        (tool_iface = needs_tool(x->fmu, &tool_line)) != NULL) {
+        if (failed_on_guid(r))
+            fmuc_result_note(r, "needsExecutionTool=\"true\", but the FMU's own message "
+                                "about the failure names the GUID: judged as a failure, not "
+                                "as a missing tool");
+        else if (tool_missing(x->rep, r, tool_iface, tool_line) != FMUC_OK)
+            return FMUC_ENOMEM;
+    }
+    fmuc_check_profiles(c, r, x->opts->profile);
+    if (relevel)
+        fmuc_result_relevel(r, level, x->opts->profile);
+    x->done++;
+    if (hooks && hooks->progress)
+        hooks->progress(r, x->done, x->total, hooks->payload);
+    return FMUC_OK;
+}
+
+/* ---- two checks at a time ------------------------------------------------------------------
+ * Most of a battery's time goes to workers that simulate the FMU, one after the other, while a
+ * second CPU idles (issue 16: the time bounds). Once the nominal runs are made, the runner forks
+ * two copies of itself (lanes) that take the next checks in order from a shared counter, each
+ * running its check exactly as the runner would, and send each result as one line of JSON; the
+ * runner takes the results in check order. What a check sees of the earlier checks is the shared
+ * state (fmuc_shared_runs: the unusable interfaces, the hangs, the calls not made again, the
+ * scaled timeouts), and a lane starts from the runner's. A result is taken only when every check
+ * before it left that state as it was (fmuc_shared_runs_digest before and after), so each check
+ * saw what it would have seen in order, and the verdicts are those of the sequential run. The
+ * first check that changes it (a crash or hang marking an interface unusable, a hang
+ * remembered) is taken with the state its lane sends along (fmuc_shared_runs_export / _import);
+ * the later results are void (they ran without that change) and new lanes start after it. Who
+ * takes a nominal run's report (the first check in order that asks) is decided between the
+ * lanes through the board (fmuc_shared_runs_lane) and checked when the result is taken
+ * (fmuc_shared_runs_claims_ok). A result that cannot be taken makes the runner run that check
+ * itself. A lane is never cut short inside a check (its workers clean up); a lane that dies
+ * leaves its check to the runner. --check-jobs 1 runs every check in the runner. */
+
+#define LANES 2
+
+/* A check a lane may hold: not api-instantiate (its result decides the needsExecutionTool
+ * policy of the report), and only once the nominal runs are made (the calibration changes the
+ * shared state). */
+static int lane_ok(const run_ctx *x, const fmuc_check *c)
+{
+    return fmuc_shared_runs_calibrated(x->subj.shared) && !x->rep->environment_required &&
+           strcmp(c->id, "api-instantiate") != 0;
+}
+
+static int cpus_available(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 1;
+    return CPU_COUNT(&set);
+}
+
+static cJSON *result_to_json(const fmuc_result *r, size_t pos, int ran, int changed)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddNumberToObject(o, "pos", (double)pos);
+    cJSON_AddNumberToObject(o, "ran", ran);
+    cJSON_AddNumberToObject(o, "changed", changed);
+    cJSON_AddNumberToObject(o, "verdict", (double)r->verdict);
+    cJSON_AddNumberToObject(o, "dropped", (double)r->messages_dropped);
+    cJSON_AddNumberToObject(o, "letter", r->letter_fail);
+    cJSON_AddNumberToObject(o, "other", r->other_fail);
+    cJSON_AddNumberToObject(o, "duration", r->duration_s);
+    cJSON *m = cJSON_AddArrayToObject(o, "messages");
+    for (size_t i = 0; m && i < r->nmessages; i++)
+        cJSON_AddItemToArray(m, cJSON_CreateString(r->messages[i]));
+    if (r->evidence)
+        cJSON_AddItemToObject(o, "evidence", cJSON_Duplicate(r->evidence, 1));
+    return o;
+}
+
+/* Rebuild check c's result from a lane's line; 0, or -1 when the line is not whole. */
+static int result_from_json(const cJSON *o, const fmuc_check *c, fmuc_result *r, int *ran)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verdict");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "messages");
+    if (!cJSON_IsNumber(v) || v->valueint < FMUC_VERDICT_NA || v->valueint > FMUC_VERDICT_ERROR ||
+        !cJSON_IsArray(m) || cJSON_GetArraySize(m) > FMUC_RESULT_MAX_MESSAGES)
+        return -1;
+    fmuc_result_init(r, c->id, c->title, c->spec, c->level);
+    r->verdict = (fmuc_verdict)v->valueint;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, m)
+    {
+        if (!cJSON_IsString(it) || !(r->messages[r->nmessages] = strdup(it->valuestring))) {
+            fmuc_result_clear(r);
+            return -1;
+        }
+        r->nmessages++;
+    }
+    r->messages_dropped = (size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "dropped"));
+    r->letter_fail = (unsigned char)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "letter"));
+    r->other_fail = (unsigned char)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "other"));
+    r->duration_s = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "duration"));
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(o, "evidence");
+    if (ev && !(r->evidence = cJSON_Duplicate(ev, 1))) {
+        fmuc_result_clear(r);
+        return -1;
+    }
+    *ran = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "ran")) != 0.0;
+    return 0;
+}
+
+/* What the lanes of one batch share (a MAP_SHARED page): the next position to take, and the
+ * runner's or a lane's word to stop taking. */
+typedef struct lane_board {
+    atomic_size_t next;
+    atomic_int stop;
+    _Atomic long took[2]; /* fmuc_shared_runs_lane: who takes the nominal runs' reports */
+} lane_board;
+
+/* A lane: takes positions of idx[0..n) until none is left or it is told to stop; stops after a
+ * check that changed the shared state (its line says so, and it tells the other lane: every
+ * later result is void). Never returns. */
+static void lane_run(run_ctx *x, const size_t *idx, const char *const *ids, size_t n,
+                     lane_board *b, int out)
+{
+    uint64_t d = fmuc_shared_runs_digest(x->subj.shared);
+    fmuc_shared_runs_lane(x->subj.shared, b->took, ids);
+    while (!atomic_load(&b->stop)) {
+        size_t k = atomic_fetch_add(&b->next, 1);
+        if (k >= n)
+            break;
+        const fmuc_check *c = fmuc_checks[idx[k]];
+        fmuc_result r;
+        int ran = 0, took[2];
+        long assumed[2];
+        fmuc_shared_runs_lane_begin(x->subj.shared, (long)k);
+        run_one(x, c, &r, &ran);
+        fmuc_shared_runs_lane_end(x->subj.shared, took, assumed);
+        int changed = fmuc_shared_runs_digest(x->subj.shared) != d;
+        if (changed)
+            atomic_store(&b->stop, 1);
+        cJSON *o = result_to_json(&r, k, ran, changed);
+        if (o && changed)
+            cJSON_AddItemToObject(o, "state", fmuc_shared_runs_export(x->subj.shared));
+        if (o) {
+            cJSON_AddItemToObject(o, "took", cJSON_CreateIntArray(took, 2));
+            double a[2] = {(double)assumed[0], (double)assumed[1]};
+            cJSON_AddItemToObject(o, "assumed", cJSON_CreateDoubleArray(a, 2));
+        }
+        char *line = o ? cJSON_PrintUnformatted(o) : NULL;
+        cJSON_Delete(o);
+        fmuc_result_clear(&r);
+        if (!line || fmuc_worker_write_all(out, line, strlen(line)) < 0 ||
+            fmuc_worker_write_all(out, "\n", 1) < 0)
+            _exit(1);
+        free(line);
+        if (changed)
+            break;
+    }
+    _exit(0);
+}
+
+/* A lane's pipe as the runner reads it: the bytes of a line not yet whole. */
+typedef struct lane_in {
+    pid_t pid;
+    int fd; /* -1 at its end */
+    char *buf;
+    size_t len, cap;
+} lane_in;
+
+/* Read what lane l has sent; every whole line parsed into got[pos]. 0, or -1 at its end. */
+static int lane_read(lane_in *l, cJSON **got, size_t n)
+{
+    if (l->cap - l->len < 65536) {
+        size_t cap = l->cap ? l->cap * 2 : 1 << 17;
+        char *nb = realloc(l->buf, cap);
+        if (!nb)
+            return -1;
+        l->buf = nb;
+        l->cap = cap;
+    }
+    ssize_t k = read(l->fd, l->buf + l->len, l->cap - l->len - 1);
+    if (k < 0 && errno == EINTR)
+        return 0;
+    if (k <= 0)
+        return -1;
+    l->len += (size_t)k;
+    char *nl, *from = l->buf;
+    while ((nl = memchr(from, '\n', (size_t)(l->buf + l->len - from))) != NULL) {
+        *nl = '\0';
+        cJSON *o = cJSON_Parse(from);
+        const cJSON *pos = cJSON_GetObjectItemCaseSensitive(o, "pos");
+        size_t p = cJSON_IsNumber(pos) && pos->valuedouble >= 0 ? (size_t)pos->valuedouble : n;
+        if (p < n && !got[p])
+            got[p] = o;
+        else
+            cJSON_Delete(o);
+        from = nl + 1;
+    }
+    l->len -= (size_t)(from - l->buf);
+    memmove(l->buf, from, l->len);
+    return 0;
+}
+
+/* Take the results in order while they are there; returns the new count taken. The first
+ * that changed the shared state is taken with its state (fmuc_shared_runs_import) and stops
+ * the taking (*halt: every later result ran without that change); one that does not parse or
+ * whose state cannot be copied stops it before itself (*halt, *solo: the runner runs it). */
+static size_t take(run_ctx *x, const size_t *idx, const char *const *ids, size_t n, cJSON **got,
+                   size_t taken, int *halt, int *solo, fmuc_err *err)
+{
+    while (taken < n && got[taken] && !*halt && *err == FMUC_OK) {
+        const fmuc_check *c = fmuc_checks[idx[taken]];
+        fmuc_result *r = &x->rep->results[x->rep->nresults];
+        int ran = 0;
+        int changed = cJSON_GetNumberValue(cJSON_GetObjectItem(got[taken], "changed")) != 0.0;
+        /* the claims on the nominal runs' reports: as the runner's state has them */
+        const cJSON *tk = cJSON_GetObjectItemCaseSensitive(got[taken], "took");
+        const cJSON *as = cJSON_GetObjectItemCaseSensitive(got[taken], "assumed");
+        int took[2];
+        long assumed[2];
+        int claims = cJSON_GetArraySize(tk) == 2 && cJSON_GetArraySize(as) == 2;
+        for (int i = 0; claims && i < 2; i++) {
+            took[i] = (int)cJSON_GetNumberValue(cJSON_GetArrayItem(tk, i));
+            double a = cJSON_GetNumberValue(cJSON_GetArrayItem(as, i));
+            assumed[i] = a >= -2.0 && a < (double)n ? (long)a : -3;
+            claims = assumed[i] != -3;
+        }
+        if (!claims || !fmuc_shared_runs_claims_ok(x->subj.shared, took, assumed, ids) ||
+            result_from_json(got[taken], c, r, &ran) != 0) {
+            *halt = *solo = 1;
+            break;
+        }
+        if (changed && fmuc_shared_runs_import(x->subj.shared,
+                                               cJSON_GetObjectItem(got[taken], "state")) != 0) {
+            fmuc_result_clear(r);
+            *halt = *solo = 1;
+            break;
+        }
+        fmuc_shared_runs_claims_apply(x->subj.shared, took, c->id);
+        x->rep->nresults++;
+        *err = finish_one(x, c, r, ran);
+        taken++;
+        if (changed)
+            *halt = 1;
+    }
+    return taken;
+}
+
+/* Run the checks idx[0..n) in LANES lanes; returns how many results were taken in order;
+ * *solo: the runner runs the next one itself (its result is missing or could not be taken). */
+static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc_err *err)
+{
+    lane_board *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                         -1, 0);
+    cJSON **got = calloc(n, sizeof *got);
+    const char **ids = calloc(n, sizeof *ids);
+    lane_in lanes[LANES];
+    size_t nl = 0, taken = 0;
+    memset(lanes, 0, sizeof lanes);
+    if (b == MAP_FAILED || !got || !ids) {
+        free(got);
+        free(ids);
+        if (b != MAP_FAILED)
+            munmap(b, sizeof *b);
+        return 0;
+    }
+    atomic_init(&b->next, 0);
+    atomic_init(&b->stop, 0);
+    atomic_init(&b->took[0], LONG_MAX);
+    atomic_init(&b->took[1], LONG_MAX);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = fmuc_checks[idx[i]]->id;
+    for (size_t i = 0; i < LANES; i++) {
+        int pf[2];
+        if (pipe2(pf, O_CLOEXEC) != 0)
+            break;
+        fcntl(pf[1], F_SETPIPE_SZ, 1 << 20); /* best effort: a lane seldom waits to write */
+        pid_t p = fork();
+        if (p < 0) {
+            close(pf[0]);
+            close(pf[1]);
+            break;
+        }
+        if (p == 0) {
+            close(pf[0]);
+            for (size_t k = 0; k < nl; k++)
+                close(lanes[k].fd);
+            lane_run(x, idx, ids, n, b, pf[1]);
+        }
+        close(pf[1]);
+        lanes[nl].pid = p;
+        lanes[nl++].fd = pf[0];
+    }
+    int halt = nl == 0;
+    size_t open = nl;
+    *solo = 0;
+    while (open) {
+        struct pollfd pf[LANES];
+        for (size_t i = 0; i < nl; i++)
+            pf[i] = (struct pollfd){.fd = lanes[i].fd, .events = POLLIN};
+        if (poll(pf, nl, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            atomic_store(&b->stop, 1);
+            break;
+        }
+        for (size_t i = 0; i < nl; i++)
+            if (lanes[i].fd >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)) &&
+                lane_read(&lanes[i], got, n) < 0) {
+                close(lanes[i].fd);
+                lanes[i].fd = -1;
+                open--;
+                /* a lane that ended with checks left died: the other need not go on */
+                if (atomic_load(&b->next) < n)
+                    atomic_store(&b->stop, 1);
+            }
+        taken = take(x, idx, ids, n, got, taken, &halt, solo, err);
+        if (halt || *err != FMUC_OK)
+            atomic_store(&b->stop, 1); /* the lanes end their checks and stop */
+    }
+    for (size_t i = 0; i < nl; i++) {
+        if (lanes[i].fd >= 0)
+            close(lanes[i].fd);
+        int st;
+        while (waitpid(lanes[i].pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        free(lanes[i].buf);
+    }
+    for (size_t i = 0; i < n; i++)
+        cJSON_Delete(got[i]);
+    free(got);
+    free(ids);
+    munmap(b, sizeof *b);
+    if (taken < n && !halt)
+        *solo = 1; /* a lane died in that check: the runner runs it */
+    if (!nl)
+        *solo = 1;
+    return taken;
+}
+
 fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_err,
                          const fmuc_options *opts, const fmuc_run_filter *filter,
                          const fmuc_run_hooks *hooks)
 {
-    size_t total = 0;
-    for (size_t i = 0; fmuc_checks[i]; i++)
+    size_t total = 0, nchecks = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++, nchecks++)
         total += fmuc_run_selected(filter, fmuc_checks[i]) ? 1 : 0;
     fmuc_result *arr = realloc(rep->results, (rep->nresults + total) * sizeof *arr + 1);
-    if (!arr)
+    size_t *idx = malloc((nchecks + 1) * sizeof *idx);
+    if (!arr || !idx) {
+        free(idx);
+        if (arr)
+            rep->results = arr;
         return FMUC_ENOMEM;
+    }
     rep->results = arr;
+    run_ctx x = {.rep = rep, .fmu = fmu, .open_err = open_err, .opts = opts, .filter = filter,
+                 .hooks = hooks, .total = total};
     /* without memory for it, every check makes its own runs */
-    fmuc_subject subj = {.fmu = fmu, .opts = opts, .shared = fmuc_shared_runs_new()};
+    x.subj = (fmuc_subject){.fmu = fmu, .opts = opts, .shared = fmuc_shared_runs_new()};
     /* the checks see the options with the timeout scaled by the nominal runs */
-    subj.opts = fmuc_shared_runs_bind(subj.shared, opts);
-    size_t done = 0;
-    for (size_t i = 0; fmuc_checks[i]; i++) {
+    x.subj.opts = fmuc_shared_runs_bind(x.subj.shared, opts);
+    int lanes = x.subj.shared && (opts->check_jobs >= 2 ||
+                                  (opts->check_jobs == 0 && cpus_available() >= 2));
+    fmuc_err err = FMUC_OK;
+    int solo = 0; /* the next check runs here (a lane saw it change the shared state) */
+    for (size_t i = 0; fmuc_checks[i] && err == FMUC_OK;) {
         const fmuc_check *c = fmuc_checks[i];
-        if (!fmuc_run_selected(filter, c))
+        if (!fmuc_run_selected(filter, c)) {
+            i++;
             continue;
-        /* the check runs at its own (the text's) level; profiles and a gating config's level
-         * apply to the verdict it reached */
-        fmuc_level level = c->level;
-        int relevel = hooks && hooks->level_override &&
-                      hooks->level_override(c->id, &level, hooks->payload);
-        fmuc_result *r = &rep->results[rep->nresults++];
-        fmuc_result_init(r, c->id, c->title, c->spec, c->level);
-        char buf[1600];
-        const char *why = unmet(c, fmu, open_err, buf, sizeof buf);
-        if (!why && rep->environment_required && (c->needs & FMUC_NEEDS_SANDBOX) &&
-            strncmp(c->id, "load-", 5) != 0)
-            why = "needsExecutionTool=\"true\" and the execution tool is not available here "
-                  "(see api-instantiate)";
-        if (!why)
-            why = unusable(&subj, c, buf, sizeof buf);
-        double t0 = now_s();
-        /* the nominal runs first: they give the later checks their timeout and horizon */
-        if (!why && (c->needs & FMUC_NEEDS_SANDBOX) && strncmp(c->id, "load-", 5) != 0)
-            fmuc_shared_calibrate(&subj);
-        if (why)
-            fmuc_result_na(r, "%s", why);
-        else
-            c->run(&subj, r);
-        collect_log(rep, r);
-        uint32_t tool_line = 0;
-        const char *tool_iface = NULL;
-        if (!why && strcmp(c->id, "api-instantiate") == 0 &&
-            (r->verdict == FMUC_VERDICT_FAIL || r->verdict == FMUC_VERDICT_ERROR) &&
-            (tool_iface = needs_tool(fmu, &tool_line)) != NULL) {
-            if (failed_on_guid(r))
-                fmuc_result_note(r, "needsExecutionTool=\"true\", but the FMU's own message "
-                                    "about the failure names the GUID: judged as a failure, not "
-                                    "as a missing tool");
-            else if (tool_missing(rep, r, tool_iface, tool_line) != FMUC_OK) {
-                fmuc_shared_runs_free(subj.shared);
-                return FMUC_ENOMEM;
+        }
+        if (lanes && !solo && lane_ok(&x, c)) {
+            /* the selected checks from here to the first a lane may not hold */
+            size_t n = 0;
+            for (size_t k = i; fmuc_checks[k] && lane_ok(&x, fmuc_checks[k]); k++)
+                if (fmuc_run_selected(filter, fmuc_checks[k]))
+                    idx[n++] = k;
+            if (n >= 2) {
+                size_t t = run_batch(&x, idx, n, &solo, &err);
+                i = t == n ? idx[n - 1] + 1 : idx[t];
+                continue;
             }
         }
-        fmuc_check_profiles(c, r, opts->profile);
-        if (relevel)
-            fmuc_result_relevel(r, level, opts->profile);
-        r->duration_s = now_s() - t0;
-        done++;
-        if (hooks && hooks->progress)
-            hooks->progress(r, done, total, hooks->payload);
+        solo = 0;
+        fmuc_result *r = &rep->results[rep->nresults++];
+        int ran = 0;
+        run_one(&x, c, r, &ran);
+        err = finish_one(&x, c, r, ran);
+        i++;
     }
-    fmuc_shared_runs_free(subj.shared);
+    free(idx);
+    fmuc_shared_runs_free(x.subj.shared);
+    if (err != FMUC_OK)
+        return err;
     fmuc_report_tally(rep);
     return FMUC_OK;
 }

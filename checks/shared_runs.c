@@ -8,6 +8,7 @@
  * of the later checks, the horizon of every run beyond the nominal one, and the calls that hung
  * (a hang is not repeated the same way). See fmuc_shared_calibrate in check.h. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,12 @@ struct fmuc_shared_runs {
     fmuc_shared_hang hang[2];
     fmuc_worker_hangs calls; /* calls that hung and are not made again (fmuc_worker.h: fmi2Reset
                               * ...), filled by the workers of every check through opts */
+    /* in a lane (runner.c, fmuc_shared_runs_lane): the claims on the nominal runs' reports */
+    _Atomic long *lane_took;
+    const char *const *lane_ids;
+    long lane_pos;
+    int took[2];      /* the check now running took that report */
+    long assumed[2];  /* ... acted as if the check at that position had taken it (-1: no) */
 };
 
 double fmuc_shared__now(void)
@@ -97,6 +104,270 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
             free(sr->unusable[i][k]);
     free(sr->alias);
     free(sr);
+}
+
+/* FNV-1a over bytes */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+    return s ? fnv(h, s, strlen(s) + 1) : fnv(h, "\xff", 1);
+}
+
+uint64_t fmuc_shared_runs_digest(const fmuc_shared_runs *sr)
+{
+    if (!sr)
+        return 0;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < 2; i++) {
+        const shared_entry *e = &sr->e[i];
+        /* not pending and owner: who takes a nominal run's report is decided across the lanes
+         * (fmuc_shared_runs_lane) */
+        int f[5] = {e->done, e->rc, e->died, e->died_common, e->bufv != NULL};
+        h = fnv(h, f, sizeof f);
+        h = fnv(h, &e->timeout_s, sizeof e->timeout_s);
+        const fmuc_shared_hang *g = &sr->hang[i];
+        h = fnv(h, &g->seen, sizeof g->seen);
+        h = fnv_str(h, g->fn);
+        h = fnv(h, &g->t, sizeof g->t);
+        h = fnv_str(h, g->check);
+    }
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < 2; k++)
+            h = fnv_str(h, sr->unusable[i][k]);
+    h = fnv(h, &sr->calibrated, sizeof sr->calibrated);
+    h = fnv(h, &sr->opts.timeout_s, sizeof sr->opts.timeout_s);
+    h = fnv(h, &sr->scaled_from, sizeof sr->scaled_from);
+    h = fnv(h, &sr->calls.n, sizeof sr->calls.n);
+    for (size_t i = 0; i < sr->calls.n && i < FMUC_WORKER_HANGS_MAX; i++) {
+        h = fnv_str(h, sr->calls.e[i].fn);
+        h = fnv(h, &sr->calls.e[i].ifaces, sizeof sr->calls.e[i].ifaces);
+        h = fnv_str(h, sr->calls.e[i].by);
+        h = fnv(h, &sr->calls.e[i].after_reset, sizeof sr->calls.e[i].after_reset);
+    }
+    return h;
+}
+
+static void put_str(cJSON *o, const char *key, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, key, v);
+}
+
+cJSON *fmuc_shared_runs_export(const fmuc_shared_runs *sr)
+{
+    cJSON *o = sr ? cJSON_CreateObject() : NULL;
+    cJSON *es = o ? cJSON_AddArrayToObject(o, "runs") : NULL;
+    cJSON *us = o ? cJSON_AddArrayToObject(o, "unusable") : NULL;
+    cJSON *cs = o ? cJSON_AddArrayToObject(o, "calls") : NULL;
+    if (!cs) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    for (size_t i = 0; i < 2; i++) {
+        const shared_entry *e = &sr->e[i];
+        const fmuc_shared_hang *g = &sr->hang[i];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddItemToArray(es, x);
+        /* what must already be the same in the runner (the digest's fields) */
+        char key[160];
+        snprintf(key, sizeof key, "%d %d %d %d %.17g", e->done, e->rc, e->died, e->died_common,
+                 e->timeout_s);
+        cJSON_AddStringToObject(x, "same", key);
+        cJSON_AddNumberToObject(x, "bufv", e->bufv != NULL);
+        cJSON_AddNumberToObject(x, "hang_seen", g->seen);
+        cJSON_AddStringToObject(x, "hang_fn", g->fn);
+        cJSON_AddStringToObject(x, "hang_check", g->check);
+        if (!isnan(g->t)) /* NaN: the time is not known (JSON has no NaN) */
+            cJSON_AddNumberToObject(x, "hang_t", g->t);
+    }
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < 2; k++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddItemToArray(us, x);
+            put_str(x, "why", sr->unusable[i][k]);
+        }
+    for (size_t i = 0; i < sr->calls.n && i < FMUC_WORKER_HANGS_MAX; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddItemToArray(cs, x);
+        cJSON_AddStringToObject(x, "fn", sr->calls.e[i].fn);
+        cJSON_AddNumberToObject(x, "ifaces", sr->calls.e[i].ifaces);
+        cJSON_AddStringToObject(x, "by", sr->calls.e[i].by);
+        cJSON_AddNumberToObject(x, "after_reset", sr->calls.e[i].after_reset);
+    }
+    char key[96];
+    snprintf(key, sizeof key, "%d %.17g %.17g", sr->calibrated, sr->opts.timeout_s,
+             sr->scaled_from);
+    cJSON_AddStringToObject(o, "same", key);
+    return o;
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex)
+{
+    cJSON *now = fmuc_shared_runs_export(sr);
+    const cJSON *es = cJSON_GetObjectItemCaseSensitive(ex, "runs");
+    const cJSON *us = cJSON_GetObjectItemCaseSensitive(ex, "unusable");
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(ex, "calls");
+    int ok = now && cJSON_GetArraySize(es) == 2 && cJSON_GetArraySize(us) == 6 &&
+             cJSON_IsArray(cs) && cJSON_GetArraySize(cs) <= FMUC_WORKER_HANGS_MAX &&
+             jstr(ex, "same") && strcmp(jstr(ex, "same"), jstr(now, "same")) == 0;
+    /* first everything that can only be checked, then the changes */
+    for (int i = 0; ok && i < 2; i++) {
+        const cJSON *x = cJSON_GetArrayItem(es, i);
+        const cJSON *y = cJSON_GetArrayItem(cJSON_GetObjectItem(now, "runs"), i);
+        const char *a = jstr(x, "same"), *b = jstr(y, "same");
+        double bufv = cJSON_GetNumberValue(cJSON_GetObjectItem(x, "bufv"));
+        ok = a && b && strcmp(a, b) == 0 && jstr(x, "hang_fn") && jstr(x, "hang_check") &&
+             bufv == (sr->e[i].bufv != NULL);
+    }
+    for (int i = 0; ok && i < 6; i++) {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(us, i), "why");
+        ok = !w || cJSON_IsString(w);
+    }
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cs) ok = ok && jstr(it, "fn") && jstr(it, "by") &&
+                                    cJSON_IsNumber(cJSON_GetObjectItem(it, "ifaces"));
+    cJSON_Delete(now);
+    if (!ok)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        /* who took the nominal runs' reports: fmuc_shared_runs_claims_apply */
+        const cJSON *x = cJSON_GetArrayItem(es, i);
+        fmuc_shared_hang *g = &sr->hang[i];
+        g->seen = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(x, "hang_seen"));
+        snprintf(g->fn, sizeof g->fn, "%s", jstr(x, "hang_fn"));
+        snprintf(g->check, sizeof g->check, "%s", jstr(x, "hang_check"));
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "hang_t");
+        g->t = cJSON_IsNumber(t) ? t->valuedouble : NAN;
+    }
+    for (int i = 0; i < 6; i++) {
+        const char *w = jstr(cJSON_GetArrayItem(us, i), "why");
+        char **slot = &sr->unusable[i / 2][i % 2];
+        if (w && *slot && strcmp(w, *slot) == 0)
+            continue;
+        free(*slot);
+        *slot = w ? strdup(w) : NULL;
+    }
+    sr->calls.n = 0;
+    cJSON_ArrayForEach(it, cs)
+    {
+        fmuc_worker_hang *h = &sr->calls.e[sr->calls.n++];
+        snprintf(h->fn, sizeof h->fn, "%s", jstr(it, "fn"));
+        h->ifaces = (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "ifaces"));
+        snprintf(h->by, sizeof h->by, "%s", jstr(it, "by"));
+        h->after_reset = cJSON_GetNumberValue(cJSON_GetObjectItem(it, "after_reset")) != 0.0;
+    }
+    return 0;
+}
+
+void fmuc_shared_runs_lane(fmuc_shared_runs *sr, _Atomic long *took, const char *const *ids)
+{
+    if (!sr)
+        return;
+    sr->lane_took = took;
+    sr->lane_ids = ids;
+}
+
+void fmuc_shared_runs_lane_begin(fmuc_shared_runs *sr, long pos)
+{
+    if (!sr)
+        return;
+    sr->lane_pos = pos;
+    for (int i = 0; i < 2; i++) {
+        sr->took[i] = 0;
+        sr->assumed[i] = -1;
+    }
+}
+
+void fmuc_shared_runs_lane_end(const fmuc_shared_runs *sr, int took[2], long assumed[2])
+{
+    for (int i = 0; i < 2; i++) {
+        took[i] = sr ? sr->took[i] : 0;
+        assumed[i] = sr ? sr->assumed[i] : -1;
+    }
+}
+
+int fmuc_shared_runs_claims_ok(const fmuc_shared_runs *sr, const int took[2],
+                               const long assumed[2], const char *const *ids)
+{
+    for (int i = 0; sr && i < 2; i++) {
+        const shared_entry *e = &sr->e[i];
+        if (took[i] && !e->pending)
+            return 0; /* an earlier check took it here */
+        if (assumed[i] == -2 && !e->pending)
+            return 0; /* it assumed that none had, but one has */
+        if (assumed[i] >= 0 && (e->pending || strcmp(e->owner, ids[assumed[i]]) != 0))
+            return 0; /* it assumed a taker that is not the one here */
+    }
+    return 1;
+}
+
+void fmuc_shared_runs_claims_apply(fmuc_shared_runs *sr, const int took[2], const char *check_id)
+{
+    for (int i = 0; sr && i < 2; i++) {
+        shared_entry *e = &sr->e[i];
+        if (!took[i] || !e->pending)
+            continue;
+        fmuc_result_clear(&e->full);
+        e->pending = 0;
+        snprintf(e->owner, sizeof e->owner, "%s", check_id);
+        e->res.id = check_id;
+    }
+}
+
+/* The check that took entry i's report, as a message names it; in a lane, where the report is
+ * still here, the one that took it in an earlier position, or nobody yet (both remembered for
+ * the runner to check). */
+static const char *owner_of(fmuc_shared_runs *sr, int i)
+{
+    const shared_entry *e = &sr->e[i];
+    if (!sr->lane_took || !e->pending)
+        return e->owner;
+    long cur = atomic_load(&sr->lane_took[i]);
+    if (cur < sr->lane_pos) {
+        sr->assumed[i] = cur;
+        return sr->lane_ids[cur];
+    }
+    if (sr->assumed[i] == -1)
+        sr->assumed[i] = -2;
+    return e->owner;
+}
+
+/* In a lane: may the check now running take the pending report of entry i (the first in order
+ * to ask)? Otherwise *owner is the check that takes it. */
+static int lane_claim(fmuc_shared_runs *sr, int i, const char **owner)
+{
+    if (!sr->lane_took)
+        return 1;
+    long cur = atomic_load(&sr->lane_took[i]);
+    while (sr->lane_pos < cur &&
+           !atomic_compare_exchange_weak(&sr->lane_took[i], &cur, sr->lane_pos))
+        ;
+    if (cur <= sr->lane_pos && cur != sr->lane_pos) {
+        sr->assumed[i] = cur;
+        *owner = sr->lane_ids[cur];
+        return 0;
+    }
+    sr->took[i] = 1;
+    return 1;
+}
+
+int fmuc_shared_runs_calibrated(const fmuc_shared_runs *sr)
+{
+    return sr && sr->calibrated;
 }
 
 double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmuc_iface iface, double t0, double t1)
@@ -330,12 +601,15 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmuc_iface
         e->rc = make(s, iface, &e->r, res, e, check_id);
         keep(e, res, before, dropped, check_id);
         snprintf(e->owner, sizeof e->owner, "%s", check_id);
-    } else if (e->pending) {
+        return e->rc == 0 ? &e->r : NULL;
+    }
+    const char *owner = e->owner;
+    if (e->pending && lane_claim(s->shared, iface == FMUC_IFACE_ME ? 0 : 1, &owner)) {
         hand_over(s, e, res, check_id);
     } else if (e->res.verdict == FMUC_VERDICT_ERROR) {
         /* one ERROR, on the check that made the run; the others could not judge it */
         fmuc_result_na(res, "the nominal %s run could not be carried out (see %s)",
-                       apiu_iface_name(iface), e->owner);
+                       apiu_iface_name(iface), owner);
     } else {
         fmuc_result_merge(res, &e->res);
         /* "shared_runs": {"<interface>": "<the check whose evidence has its worker figures>"} */
@@ -344,7 +618,7 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmuc_iface
         if (ev && !sr)
             sr = cJSON_AddObjectToObject(ev, "shared_runs");
         if (sr && !cJSON_GetObjectItemCaseSensitive(sr, apiu_iface_name(iface)))
-            cJSON_AddStringToObject(sr, apiu_iface_name(iface), e->owner);
+            cJSON_AddStringToObject(sr, apiu_iface_name(iface), owner);
     }
     return e->rc == 0 ? &e->r : NULL;
 }
@@ -386,12 +660,13 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s)
 
 double fmuc_shared_horizon_steps(double n, int slow)
 {
-    double min = slow ? FMUC_HORIZON_MIN_STEPS_SLOW : FMUC_HORIZON_MIN_STEPS;
-    if (!(n > min))
+    if (slow)
+        return n > FMUC_HORIZON_STEPS_SLOW ? FMUC_HORIZON_STEPS_SLOW : n;
+    if (!(n > FMUC_HORIZON_MIN_STEPS))
         return n;
     double k = floor(FMUC_HORIZON_SHARE * n);
-    if (k < min)
-        k = min;
+    if (k < FMUC_HORIZON_MIN_STEPS)
+        k = FMUC_HORIZON_MIN_STEPS;
     return k > FMUC_HORIZON_MAX_STEPS ? FMUC_HORIZON_MAX_STEPS : k;
 }
 
@@ -466,7 +741,8 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
         }
     }
     if (h) {
-        const char *by = h->check[0] ? h->check : e->owner[0] ? e->owner : "the nominal run";
+        const char *ow = h->check[0] ? "" : owner_of(s->shared, iface == FMUC_IFACE_ME ? 0 : 1);
+        const char *by = h->check[0] ? h->check : ow[0] ? ow : "the nominal run";
         if (!isfinite(h->t) || !(h->t - t0 >= (step > 0.0 ? step : 0.0) * (1.0 - 1e-9)) ||
             h->t <= t0) {
             char at[64] = "";

@@ -242,6 +242,9 @@ static void run_child(fmuc_cli *cli, const char *outdir, const batch_item *it, p
         close(nul);
     }
     cli->batch_child = 1;
+    /* -j N already keeps N CPUs busy: one check at a time per FMU unless asked otherwise */
+    if (cli->jobs > 1 && cli->opts.check_jobs == 0)
+        cli->opts.check_jobs = 1;
     cli->output_dir = dir;
     cli->json_path = NULL;
     cli->junit_path = cli->junit_path ? path_join(dir, "junit.xml") : NULL;

@@ -342,6 +342,10 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
             }
             cli->fail_on_new = strcmp(optarg, "new") == 0;
             break;
+        case FMUC_OPT_CHECK_JOBS:
+            if (parse_int("--check-jobs", optarg, 1, 2, &cli->opts.check_jobs) < 0)
+                return FMUC_EXIT_USAGE;
+            break;
         case FMUC_OPT_JOBS:
             if (parse_int("--jobs", optarg, 1, 256, &cli->jobs) < 0)
                 return FMUC_EXIT_USAGE;

@@ -149,6 +149,9 @@ struct fmuc_m_ctx {
 #ifdef FMUC_DEFECT_NOMINALS_CHANGED_SILENTLY
     unsigned nominal_epoch; /* state-changing event iterations so far */
 #endif
+#ifdef FMUC_HOSTILE_HANG_AFTER_RESET
+    int was_reset; /* fmi2Reset was called on this instance: its next fmi2DoStep never returns */
+#endif
 };
 
 static const char *const default_categories[] = {
@@ -870,6 +873,9 @@ fmi2Status fmi2Reset(fmi2Component comp)
     for (volatile int spin = 1; spin;) { /* fmi2Reset never returns */
     }
 #endif
+#ifdef FMUC_HOSTILE_HANG_AFTER_RESET
+    c->was_reset = 1;
+#endif
 #ifdef FMUC_DEFECT_RESET_ERROR
     glog(c, fmi2Error, "fmi2Reset: not supported");
     return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */
@@ -1514,6 +1520,10 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
 {
     BEGIN(DoStep);
     (void)noSetFMUStatePriorToCurrentPoint;
+#ifdef FMUC_HOSTILE_HANG_AFTER_RESET
+    for (volatile int spin = c->was_reset; spin;) { /* the run after fmi2Reset never steps */
+    }
+#endif
 #ifdef FMUC_DEFECT_DOSTEP_FPU_CONTROL
     fmuc_gc_defect_fpu_control();
 #endif

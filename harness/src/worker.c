@@ -104,12 +104,17 @@ void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e)
     fmuc_w_shared *sh = ctx->sh;
     unsigned libs = (ctx->handle[0] ? 1u : 0u) | (ctx->handle[1] ? 2u : 0u) | (ctx->handle[2] ? 4u : 0u);
     sh->libs = libs;
+    const char *name = fmuc_trace__fn_name(e->fn);
+    if (hang_remembered(name))
+        sh->after_reset = 1;
+    else if (strstr(name, "Instantiate"))
+        sh->after_reset = 0;
     const fmuc_worker_hangs *h = ctx->spec->hangs;
     if (!h || !h->n)
         return;
-    const char *name = fmuc_trace__fn_name(e->fn);
     for (size_t k = 0; k < h->n && k < FMUC_WORKER_HANGS_MAX; k++)
-        if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, name) == 0) {
+        if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, name) == 0 &&
+            (!h->e[k].after_reset || sh->after_reset)) {
             __atomic_store_n(&sh->hung_before, (uint32_t)k + 1, __ATOMIC_RELEASE);
             _exit(EXIT_HUNG_BEFORE);
         }
@@ -130,14 +135,17 @@ static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
         return;
     const char *fn = fmuc_trace__fn_name(c->fn);
     unsigned libs = sh->libs & 7u;
-    if (!hang_remembered(fn) || !libs)
+    unsigned after = !hang_remembered(fn) && sh->after_reset;
+    if (!(hang_remembered(fn) || after) || !libs)
         return;
     for (size_t k = 0; k < h->n; k++)
-        if (strcmp(h->e[k].fn, fn) == 0 && (h->e[k].ifaces & libs) == libs)
+        if (strcmp(h->e[k].fn, fn) == 0 && (h->e[k].ifaces & libs) == libs &&
+            h->e[k].after_reset == after)
             return;
     fmuc_worker_hang *e = &h->e[h->n++];
     snprintf(e->fn, sizeof e->fn, "%s", fn);
     e->ifaces = libs;
+    e->after_reset = after;
     snprintf(e->by, sizeof e->by, "%s", spec->label ? spec->label : "");
 }
 
@@ -193,8 +201,9 @@ int fmuc_worker__reply_fd(const fmuc_worker_ctx *ctx)
     return ctx->reply_fd;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int fmuc_worker_write_all(int fd, const void *buf, size_t n)
 {
+    const char *p = buf;
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0) {
@@ -223,9 +232,9 @@ static void send_reply(fmuc_worker_ctx *ctx, int fn_status)
     if (text) {
         size_t len = strlen(text);
         snprintf(hdr, sizeof hdr, "%s%016" PRIx64 "\n", REPLY_MAGIC, (uint64_t)len);
-        if (write_all(ctx->reply_fd, hdr, REPLY_HDR_LEN) == 0 &&
-            write_all(ctx->reply_fd, text, len) == 0)
-            write_all(ctx->reply_fd, REPLY_END, sizeof REPLY_END - 1);
+        if (fmuc_worker_write_all(ctx->reply_fd, hdr, REPLY_HDR_LEN) == 0 &&
+            fmuc_worker_write_all(ctx->reply_fd, text, len) == 0)
+            fmuc_worker_write_all(ctx->reply_fd, REPLY_END, sizeof REPLY_END - 1);
     }
     free(text);
     cJSON_Delete(env);
@@ -895,9 +904,10 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         out->end = FMUC_WORKER_TIMEOUT;
         out->hung_before = 1;
         snprintf(out->hung_by, sizeof out->hung_by, "%s", e->by);
-        set_detail(out, "%s hung in an earlier worker of this FMU%s%s%s and is not called again "
-                        "(the same hang, not waited for again)",
-                   e->fn, e->by[0] ? " (" : "", e->by, e->by[0] ? ")" : "");
+        set_detail(out, "%s%s hung in an earlier worker of this FMU%s%s%s and is not called "
+                        "again%s (the same hang, not waited for again)",
+                   e->fn, e->after_reset ? " after a reset" : "", e->by[0] ? " (" : "", e->by,
+                   e->by[0] ? ")" : "", e->after_reset ? " after a reset" : "");
     } else if (status == -1) {
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "worker exit status unavailable (SIGCHLD ignored by the host process?)");

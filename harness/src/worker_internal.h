@@ -149,6 +149,7 @@ typedef struct fmuc_w_shared {
     uint32_t libs;           /* libraries loaded when the last call was made: 1 ME, 2 CS */
     uint32_t hung_before;    /* k + 1: the worker ended before the call in progress because it
                               * is spec->hangs->e[k] (fmuc_worker__before_call) */
+    uint32_t after_reset;    /* 1: a reset function was called and no instance made since */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {

@@ -50,7 +50,9 @@
  *  that hung once is not called again the same way"). Kept by the parent across workers (the
  *  checks' shared runs own it; fmuc_options.worker_hangs points to it). Only calls whose hang does
  *  not depend on the simulated time are remembered here: the reset functions (fmi2Reset,
- *  fmiResetSlave, fmi3Reset); hangs of stepping calls bound the horizon instead
+ *  fmiResetSlave, fmi3Reset), and any call that hung after a reset (before a new instance was
+ *  made: the run after the reset starts from the same state every time, so it hangs again);
+ *  hangs of stepping calls bound the horizon instead
  *  (checks/shared_runs.c). A worker about to make a remembered call on an interface whose library
  *  hung in it ends at once, its outcome a timeout during that call (hung_before set): the check
  *  judges it as the hang it is, without waiting for the limit again. */
@@ -59,6 +61,8 @@ typedef struct fmuc_worker_hang {
     char fn[48];       /* "fmi2Reset" */
     unsigned ifaces;   /* the libraries loaded in the worker that hung: 1 ME, 2 CS, 4 SE (bits) */
     char by[64];       /* the label of that worker (its check), "" when none */
+    unsigned after_reset; /* 1: any call that hung after a reset of the worker's instance (no
+                           * instance made since): made again only where no reset came first */
 } fmuc_worker_hang;
 typedef struct fmuc_worker_hangs {
     size_t n;
@@ -343,5 +347,9 @@ const char *fmuc_fmi_status_name(int status, char *buf, size_t bufsize);
 
 /** Tests only: the raw reply pipe of the worker (to inject protocol garbage). */
 int fmuc_worker__reply_fd(const fmuc_worker_ctx *ctx);
+
+/** Write all n bytes of buf to fd (a pipe), going on after EINTR and partial writes; 0, or -1
+ *  with errno set. Used by the worker's reply and by the runner's lanes (checks/runner.c). */
+int fmuc_worker_write_all(int fd, const void *buf, size_t n);
 
 #endif
