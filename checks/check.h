@@ -135,11 +135,14 @@ int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex);
  *  shared state: took[0] (ME) / took[1] (CS) hold the smallest position in the batch of a check
  *  that asked, LONG_MAX before (shared between the lanes, atomic). The check at that position
  *  takes the report; a later one acts as if it had been taken (what it merges names ids[that
- *  position]). A lane sets it up once (fmuc_shared_runs_lane) and brackets each check
+ *  position]). A lane sets it up once (fmuc_shared_runs_lane, which also gives the lane's
+ *  workers a scratch folder of their own: lane 1, 2, ...) and brackets each check
  *  (fmuc_shared_runs_lane_begin / _end: what the check took, or whose report it assumed: a
- *  position, -2 that none had taken it yet, -1 nothing). The runner checks that against its own state when it takes the result
+ *  position, -2 that none had taken it yet, -3 both (void), -1 nothing). The runner checks that
+ *  against its own state when it takes the result
  *  (fmuc_shared_runs_claims_ok) and applies it (fmuc_shared_runs_claims_apply). */
-void fmuc_shared_runs_lane(fmuc_shared_runs *sr, _Atomic long *took, const char *const *ids);
+void fmuc_shared_runs_lane(fmuc_shared_runs *sr, int lane, _Atomic long *took,
+                           const char *const *ids);
 void fmuc_shared_runs_lane_begin(fmuc_shared_runs *sr, long pos);
 void fmuc_shared_runs_lane_end(const fmuc_shared_runs *sr, int took[2], long assumed[2]);
 int fmuc_shared_runs_claims_ok(const fmuc_shared_runs *sr, const int took[2],
@@ -201,8 +204,9 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
  *  - every run beyond the nominal one covers fmuc_shared_horizon_steps(N, slow) of the N
  *    communication (or output) steps the nominal run's simulated span has on that run's grid:
  *    all of them up to FMUC_HORIZON_MIN_STEPS, else a tenth, at least that many, at most
- *    FMUC_HORIZON_MAX_STEPS; when the nominal simulation took more than FMUC_HORIZON_SLOW_S,
- *    at most FMUC_HORIZON_STEPS_SLOW (a slow FMU's run costs seconds per instance, and the
+ *    FMUC_HORIZON_MAX_STEPS; when the nominal run's worker took more than FMUC_HORIZON_SLOW_S
+ *    of CPU time (not wall time: the verdicts must not move with the machine's load), at most
+ *    FMUC_HORIZON_STEPS_SLOW (a slow FMU's run costs seconds per instance, and the
  *    battery starts some twenty: issue 16's bound of 3 nominal runs + 2 s); and it ends before
  *    a call that hung. Counted in steps, so that the
  *    horizon (and the verdict) of an FMU does not move with the machine's load; the one
@@ -250,7 +254,7 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
  *  calibration. */
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
 /** How many of the n steps of the nominal span runs beyond the nominal one cover (see above);
- *  slow: the nominal simulation took more than FMUC_HORIZON_SLOW_S. */
+ *  slow: the nominal run's worker took more than FMUC_HORIZON_SLOW_S of CPU time. */
 double fmuc_shared_horizon_steps(double n, int slow);
 /** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */
 void fmuc_shared_note_outcome(const fmuc_subject *s, fmuc_iface iface, const char *check_id,

@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -459,6 +461,11 @@ static int result_from_json(const cJSON *o, const fmuc_check *c, fmuc_result *r,
     return 0;
 }
 
+static int stop_asked(const run_ctx *x)
+{
+    return x->hooks && x->hooks->should_stop && x->hooks->should_stop(x->hooks->payload);
+}
+
 /* What the lanes of one batch share (a MAP_SHARED page): the next position to take, and the
  * runner's or a lane's word to stop taking. */
 typedef struct lane_board {
@@ -470,12 +477,14 @@ typedef struct lane_board {
 /* A lane: takes positions of idx[0..n) until none is left or it is told to stop; stops after a
  * check that changed the shared state (its line says so, and it tells the other lane: every
  * later result is void). Never returns. */
-static void lane_run(run_ctx *x, const size_t *idx, const char *const *ids, size_t n,
+static void lane_run(run_ctx *x, int lane, const size_t *idx, const char *const *ids, size_t n,
                      lane_board *b, int out)
 {
     uint64_t d = fmuc_shared_runs_digest(x->subj.shared);
-    fmuc_shared_runs_lane(x->subj.shared, b->took, ids);
-    while (!atomic_load(&b->stop)) {
+    fmuc_shared_runs_lane(x->subj.shared, lane, b->took, ids);
+    /* the runner gone (killed), the lane ends as if interrupted (the CLI's handler) */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    while (!atomic_load(&b->stop) && !stop_asked(x)) {
         size_t k = atomic_fetch_add(&b->next, 1);
         if (k >= n)
             break;
@@ -573,8 +582,8 @@ static size_t take(run_ctx *x, const size_t *idx, const char *const *ids, size_t
         for (int i = 0; claims && i < 2; i++) {
             took[i] = (int)cJSON_GetNumberValue(cJSON_GetArrayItem(tk, i));
             double a = cJSON_GetNumberValue(cJSON_GetArrayItem(as, i));
-            assumed[i] = a >= -2.0 && a < (double)n ? (long)a : -3;
-            claims = assumed[i] != -3;
+            assumed[i] = a >= -3.0 && a < (double)n ? (long)a : -4;
+            claims = assumed[i] != -4;
         }
         if (!claims || !fmuc_shared_runs_claims_ok(x->subj.shared, took, assumed, ids) ||
             result_from_json(got[taken], c, r, &ran) != 0) {
@@ -613,6 +622,7 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
         free(ids);
         if (b != MAP_FAILED)
             munmap(b, sizeof *b);
+        *solo = 1; /* no lanes: the runner runs the next check itself */
         return 0;
     }
     atomic_init(&b->next, 0);
@@ -621,6 +631,7 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
     atomic_init(&b->took[1], LONG_MAX);
     for (size_t i = 0; i < n; i++)
         ids[i] = fmuc_checks[idx[i]]->id;
+    fflush(NULL); /* a lane's workers must not write what the caller buffered again */
     for (size_t i = 0; i < LANES; i++) {
         int pf[2];
         if (pipe2(pf, O_CLOEXEC) != 0)
@@ -636,7 +647,7 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
             close(pf[0]);
             for (size_t k = 0; k < nl; k++)
                 close(lanes[k].fd);
-            lane_run(x, idx, ids, n, b, pf[1]);
+            lane_run(x, (int)i + 1, idx, ids, n, b, pf[1]);
         }
         close(pf[1]);
         lanes[nl].pid = p;
@@ -650,8 +661,11 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
         for (size_t i = 0; i < nl; i++)
             pf[i] = (struct pollfd){.fd = lanes[i].fd, .events = POLLIN};
         if (poll(pf, nl, -1) < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR) {
+                if (stop_asked(x))
+                    atomic_store(&b->stop, 1);
                 continue;
+            }
             atomic_store(&b->stop, 1);
             break;
         }
@@ -666,7 +680,7 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
                     atomic_store(&b->stop, 1);
             }
         taken = take(x, idx, ids, n, got, taken, &halt, solo, err);
-        if (halt || *err != FMUC_OK)
+        if (halt || *err != FMUC_OK || stop_asked(x))
             atomic_store(&b->stop, 1); /* the lanes end their checks and stop */
     }
     for (size_t i = 0; i < nl; i++) {
@@ -715,7 +729,7 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
                                   (opts->check_jobs == 0 && cpus_available() >= 2));
     fmuc_err err = FMUC_OK;
     int solo = 0; /* the next check runs here (a lane saw it change the shared state) */
-    for (size_t i = 0; fmuc_checks[i] && err == FMUC_OK;) {
+    for (size_t i = 0; fmuc_checks[i] && err == FMUC_OK && !stop_asked(&x);) {
         const fmuc_check *c = fmuc_checks[i];
         if (!fmuc_run_selected(filter, c)) {
             i++;

@@ -20,9 +20,14 @@ typedef void (*fmuc_run_progress)(const fmuc_result *r, size_t done, size_t tota
  *  verdicts under every profile then follow the new one (fmuc_result_relevel). */
 typedef int (*fmuc_level_override)(const char *check_id, fmuc_level *level, void *payload);
 
+/** Has the run been asked to stop (an interrupt)? The runner then starts no other check, and
+ *  neither do its lanes (asked in each lane's own process); may be NULL. */
+typedef int (*fmuc_run_should_stop)(void *payload);
+
 typedef struct fmuc_run_hooks {
     fmuc_run_progress progress;
     fmuc_level_override level_override;
+    fmuc_run_should_stop should_stop;
     void *payload;
 } fmuc_run_hooks;
 

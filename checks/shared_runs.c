@@ -28,6 +28,7 @@ typedef struct shared_entry {
                          * the first check that asks (then cleared) */
     int pending;        /* full is waiting for its owner */
     double sim_s;       /* wall time of the run without loading the library (s) */
+    double cpu_s;       /* CPU time of its worker (s): what tells a slow FMU (the horizon) */
     double span;        /* simulated time covered (stop or the time of a hang, minus start) */
     double start;
     int iface;          /* fmuc_iface */
@@ -59,6 +60,7 @@ struct fmuc_shared_runs {
     long lane_pos;
     int took[2];      /* the check now running took that report */
     long assumed[2];  /* ... acted as if the check at that position had taken it (-1: no) */
+    int none_seen[2]; /* ... acted as if none had taken it yet (owner_of) */
 };
 
 double fmuc_shared__now(void)
@@ -152,6 +154,7 @@ uint64_t fmuc_shared_runs_digest(const fmuc_shared_runs *sr)
         h = fnv(h, &sr->calls.e[i].ifaces, sizeof sr->calls.e[i].ifaces);
         h = fnv_str(h, sr->calls.e[i].by);
         h = fnv(h, &sr->calls.e[i].after_reset, sizeof sr->calls.e[i].after_reset);
+        h = fnv(h, &sr->calls.e[i].t, sizeof sr->calls.e[i].t);
     }
     return h;
 }
@@ -202,6 +205,8 @@ cJSON *fmuc_shared_runs_export(const fmuc_shared_runs *sr)
         cJSON_AddNumberToObject(x, "ifaces", sr->calls.e[i].ifaces);
         cJSON_AddStringToObject(x, "by", sr->calls.e[i].by);
         cJSON_AddNumberToObject(x, "after_reset", sr->calls.e[i].after_reset);
+        if (!isnan(sr->calls.e[i].t))
+            cJSON_AddNumberToObject(x, "t", sr->calls.e[i].t);
     }
     char key[96];
     snprintf(key, sizeof key, "%d %.17g %.17g", sr->calibrated, sr->opts.timeout_s,
@@ -269,16 +274,20 @@ int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex)
         h->ifaces = (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "ifaces"));
         snprintf(h->by, sizeof h->by, "%s", jstr(it, "by"));
         h->after_reset = cJSON_GetNumberValue(cJSON_GetObjectItem(it, "after_reset")) != 0.0;
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(it, "t");
+        h->t = cJSON_IsNumber(t) ? t->valuedouble : NAN;
     }
     return 0;
 }
 
-void fmuc_shared_runs_lane(fmuc_shared_runs *sr, _Atomic long *took, const char *const *ids)
+void fmuc_shared_runs_lane(fmuc_shared_runs *sr, int lane, _Atomic long *took,
+                           const char *const *ids)
 {
     if (!sr)
         return;
     sr->lane_took = took;
     sr->lane_ids = ids;
+    sr->opts.sandbox.scratch_lane = lane;
 }
 
 void fmuc_shared_runs_lane_begin(fmuc_shared_runs *sr, long pos)
@@ -289,6 +298,7 @@ void fmuc_shared_runs_lane_begin(fmuc_shared_runs *sr, long pos)
     for (int i = 0; i < 2; i++) {
         sr->took[i] = 0;
         sr->assumed[i] = -1;
+        sr->none_seen[i] = 0;
     }
 }
 
@@ -297,6 +307,10 @@ void fmuc_shared_runs_lane_end(const fmuc_shared_runs *sr, int took[2], long ass
     for (int i = 0; i < 2; i++) {
         took[i] = sr ? sr->took[i] : 0;
         assumed[i] = sr ? sr->assumed[i] : -1;
+        /* it saw none, then a taker before it (an earlier check in the other lane asked in
+         * between): what it said first is not what it would have said in order */
+        if (sr && sr->none_seen[i] && assumed[i] >= 0)
+            assumed[i] = -3;
     }
 }
 
@@ -305,6 +319,8 @@ int fmuc_shared_runs_claims_ok(const fmuc_shared_runs *sr, const int took[2],
 {
     for (int i = 0; sr && i < 2; i++) {
         const shared_entry *e = &sr->e[i];
+        if (assumed[i] < -2)
+            return 0; /* it acted on two different answers (fmuc_shared_runs_lane_end) */
         if (took[i] && !e->pending)
             return 0; /* an earlier check took it here */
         if (assumed[i] == -2 && !e->pending)
@@ -343,6 +359,7 @@ static const char *owner_of(fmuc_shared_runs *sr, int i)
     }
     if (sr->assumed[i] == -1)
         sr->assumed[i] = -2;
+    sr->none_seen[i] = 1;
     return e->owner;
 }
 
@@ -503,6 +520,8 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
         e->sim_s = o.end == FMUC_WORKER_TIMEOUT ? o.fmi_time_s : o.duration_s - o.lib_time_s;
         if (!(e->sim_s >= 0.0))
             e->sim_s = 0.0;
+        /* a hang spins until the limit: then the calls that returned tell, as for sim_s */
+        e->cpu_s = o.end == FMUC_WORKER_TIMEOUT ? e->sim_s : o.cpu_s >= 0.0 ? o.cpu_s : 0.0;
         e->start = r->start;
         e->span = rc == 0 ? r->end_time - r->start : NAN;
         if (h && isfinite(h->t) && h->t >= r->start && !(e->span <= h->t - r->start))
@@ -571,6 +590,7 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
     if (ci) {
         cJSON_AddNumberToObject(ci, "nominal_run_s", e->took);
         cJSON_AddNumberToObject(ci, "simulation_s", e->sim_s);
+        cJSON_AddNumberToObject(ci, "cpu_s", e->cpu_s);
         if (isfinite(e->span))
             cJSON_AddNumberToObject(ci, "span", e->span);
         if (e->timeout_s > 0)
@@ -734,7 +754,7 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
     const char *why = NULL;
     if (e->done && isfinite(e->span) && e->span > 0.0 && step > 0.0) {
         double n = floor(e->span / step + 1e-9);
-        double k = fmuc_shared_horizon_steps(n, e->sim_s > FMUC_HORIZON_SLOW_S);
+        double k = fmuc_shared_horizon_steps(n, e->cpu_s > FMUC_HORIZON_SLOW_S);
         if (k < n) {
             *t_end = t0 + k * step;
             why = "bounded horizon";
@@ -770,6 +790,7 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
                 cJSON_AddNumberToObject(o, "stop", *t_end);
                 cJSON_AddStringToObject(o, "reason", why);
                 cJSON_AddNumberToObject(o, "nominal_run_seconds", e->sim_s);
+                cJSON_AddNumberToObject(o, "nominal_run_cpu_seconds", e->cpu_s);
                 if (h)
                     cJSON_AddStringToObject(o, "hung", h->fn);
             }

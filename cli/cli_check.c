@@ -75,6 +75,13 @@ static void stop_runner(run_state *st, size_t done)
     st->filter->nskip = st->cli->nskip + 1;
 }
 
+/* The runner's and its lanes' question: interrupted? (each process's own signal flag) */
+static int should_stop(void *payload)
+{
+    (void)payload;
+    return fmuc_cli_signal_stop() != 0;
+}
+
 static void progress(const fmuc_result *r, size_t done, size_t total, void *payload)
 {
     run_state *st = payload;
@@ -389,6 +396,7 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
     run_state st = {.cli = cli, .filter = &filter};
     fmuc_run_hooks hooks = {.progress = progress,
                             .level_override = cli->config.path ? level_hook : NULL,
+                            .should_stop = should_stop,
                             .payload = &st};
     if (fmuc_cli_signal_stop()) {
         st.stopped = 1; /* interrupted while opening: no check starts */

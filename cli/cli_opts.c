@@ -194,6 +194,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
 {
     memset(cli, 0, sizeof *cli);
     fmuc_options_init(&cli->opts);
+    cli->opts.check_jobs = 0; /* two lanes where two CPUs are available (--check-jobs) */
     cli->opts.self_exe = argv[0];
     int c;
     opterr = 0;

@@ -3,10 +3,13 @@
  *
  * First signal: the stop flag is set (the runner stops starting checks, the batch stops starting
  * FMUs). In kill mode (checks running in this process) the handler also SIGKILLs every child
- * process of ours (the workers, and their process groups), and an interval timer repeats that
- * every 50 ms, so a check that starts another worker cannot hold the exit up. The checks in
- * progress come back with an error the CLI discards; the report is written marked incomplete.
- * A second signal restores the default action and re-raises it: fmucheck ends at once. */
+ * process of ours that leads its process group (the workers, and their groups), and an interval
+ * timer repeats that every 50 ms, so a check that starts another worker cannot hold the exit up.
+ * The runner's lanes (forked copies of this process in its group, checks/runner.c) get the
+ * signal itself, once: with this handler they stop their workers the same way, end the check in
+ * progress (its workers clean up) and start no other. The checks in progress come back with an
+ * error the CLI discards; the report is written marked incomplete. A second signal restores the
+ * default action and re-raises it: fmucheck ends at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,12 +21,37 @@
 
 static volatile sig_atomic_t stop_signal;  /* first SIGINT/SIGTERM, 0 while none */
 static volatile sig_atomic_t kill_mode;    /* kill our children from the handler */
-static char children_path[64];             /* /proc/self/task/<pid>/children (set at install) */
 
-/* Async-signal-safe: read the child list and SIGKILL every child and its process group. */
-static void kill_children(void)
+static void utoa(char *out, size_t n, unsigned long v);
+
+/* Async-signal-safe: one child: a process-group leader (a worker) is SIGKILLed with its group;
+ * another child (a lane of the runner) gets `forward` (0: nothing). */
+static void kill_child(long pid, int forward)
 {
-    int fd = open(children_path, O_RDONLY | O_CLOEXEC);
+    if (pid <= 1)
+        return;
+    if (getpgid((pid_t)pid) == (pid_t)pid) {
+        kill((pid_t)-pid, SIGKILL); /* a worker leads its own process group */
+        kill((pid_t)pid, SIGKILL);
+    } else if (forward) {
+        kill((pid_t)pid, forward);
+    }
+}
+
+/* Async-signal-safe: read our child list (/proc/self/task/<our pid>/children, built from
+ * getpid() now: a lane is a fork of the runner) and treat each child (kill_child). */
+static void kill_children(int forward)
+{
+    char path[64] = "/proc/self/task/", num[24];
+    utoa(num, sizeof num, (unsigned long)getpid());
+    size_t k = strlen(path);
+    for (size_t i = 0; num[i] && k + 1 < sizeof path; i++)
+        path[k++] = num[i];
+    const char tail[] = "/children";
+    for (size_t i = 0; tail[i] && k + 1 < sizeof path; i++)
+        path[k++] = tail[i];
+    path[k] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
     char buf[4096];
@@ -37,19 +65,14 @@ static void kill_children(void)
                 pid = pid * 10 + (c - '0');
                 have = 1;
             } else if (have) {
-                if (pid > 1) {
-                    kill((pid_t)-pid, SIGKILL); /* a worker leads its own process group */
-                    kill((pid_t)pid, SIGKILL);
-                }
+                kill_child(pid, forward);
                 pid = 0;
                 have = 0;
             }
         }
     }
-    if (have && pid > 1) {
-        kill((pid_t)-pid, SIGKILL);
-        kill((pid_t)pid, SIGKILL);
-    }
+    if (have)
+        kill_child(pid, forward);
     close(fd);
 }
 
@@ -69,7 +92,7 @@ static void on_signal(int sig)
     int saved = errno;
     if (sig == SIGALRM) {
         if (kill_mode && stop_signal)
-            kill_children();
+            kill_children(0);
         errno = saved;
         return;
     }
@@ -81,7 +104,7 @@ static void on_signal(int sig)
     }
     stop_signal = sig;
     if (kill_mode) {
-        kill_children();
+        kill_children(sig);
         arm_timer(1);
     }
     errno = saved;
@@ -103,9 +126,6 @@ static void utoa(char *out, size_t n, unsigned long v)
 
 void fmuc_cli_signals_install(void)
 {
-    char num[24];
-    utoa(num, sizeof num, (unsigned long)getpid());
-    snprintf(children_path, sizeof children_path, "/proc/self/task/%s/children", num);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -141,7 +161,7 @@ void fmuc_cli_signals_kill_children(int on)
     if (!on)
         arm_timer(0);
     else if (stop_signal) {
-        kill_children();
+        kill_children(stop_signal);
         arm_timer(1);
     }
     sigprocmask(SIG_SETMASK, &old, NULL);

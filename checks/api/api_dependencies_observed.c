@@ -545,6 +545,8 @@ typedef struct dep_run {
     double t;
     void *scratch; /* values of one group of unknowns (ny elements of 8 bytes, at least 1) */
     const dep_in *setting; /* the input the event iteration's hook sets */
+    const dval *set_all;   /* CS base steps (setting NULL): every input set to these values */
+    int u0_guessed;        /* an input's value could not be read (its start value stands in) */
     const dval *setval;
     int setst;
     size_t reported, undeclared, confirmed, unused, unsteady, dynamic, inputs_done,
@@ -867,12 +869,18 @@ static int cs_set_hook(void *user, fmuc_inst *in, double t)
     (void)in;
     (void)t;
     dep_run *r = user;
-    r->setst = r->setting ? set_value(r, r->setting, r->setval) : 0;
+    if (r->setting) {
+        r->setst = set_value(r, r->setting, r->setval);
+    } else {
+        r->setst = 0;
+        for (size_t k = 0; r->set_all && k < r->p->nin && !r->setst; k++)
+            r->setst = set_value(r, &r->p->in[k], &r->set_all[k]);
+    }
     return r->setst != 0;
 }
 
-/* One probe: the FMU state s0 set, input k set to u (k NULL: nothing set), one step of h from the
- * communication point (the step driver), the outputs read into y. 0; 1 the set of the input failed (r->setst);
+/* One probe: the FMU state s0 set, input k set to u (k NULL: every input set to r->set_all), one
+ * step of h from the communication point (the step driver), the outputs read into y. 0; 1 the set of the input failed (r->setst);
  * -1 the interface cannot be probed (why). */
 static int cs_run(dep_run *r, fmuc_stepper *sp, fmuc_fmu_state s0, const dep_in *k,
                   const dval *u, double h, dval *y, char *why, size_t wl)
@@ -1082,17 +1090,34 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
     fmuc_stepper_init(&sp, r->c, 0, 0, 0); /* Co-Simulation: allocates nothing */
     sp.inputs = cs_set_hook;
     sp.user = r;
-    int rc = 0;
+    r->set_all = u0; /* the base steps set every input to its value, as each probe sets one */
+    int rc = 0, any = 0;
+    for (size_t k = 0; k < p->nin && !any; k++) {
+        dval pv[2];
+        any = choose(&p->in[k], &u0[k], pv) > 0;
+    }
     if (!base) {
         meu_fatal(ctx, "out of memory");
         rc = -1;
+    } else if (!any) {
+        rc = 1; /* no input has another legal value: no step (the notes say why, below) */
     }
     fmuc_worker_phase(ctx, CS_PHASE " with every input at its value");
     for (int k = 0; k < 2 && !rc; k++)
         rc = cs_run(r, &sp, s0, NULL, NULL, p->h[k], ys[k], why, sizeof why);
-    if (rc < 0 && base)
+    if (rc < 0 && base) {
         meu_na(ctx, "%s: %s", p->iname, why);
-    else if (!rc && ignores_step(p, y0, ys)) {
+    } else if (rc > 0) {
+        if (any) /* a base step's set failed */
+            meu_note(ctx, "%s: setting the inputs to their own values before the base steps "
+                          "returned %s: not judged",
+                     p->iname, fmuc_status_name(p->ver, r->setst, sb, sizeof sb));
+        for (size_t k = 0; !any && k < p->nin; k++) {
+            dval pv[2];
+            perturbations(ctx, p, &p->in[k], &u0[k], pv); /* the note of each input */
+        }
+        rc = -1;
+    } else if (ignores_step(p, y0, ys)) {
         meu_na(ctx, "%s: the outputs changed alike from the communication point after "
                     "%s steps of %.17g and %.17g (none shrank with the step): the FMU "
                     "does not seem to honour communicationStepSize (see "
@@ -1108,9 +1133,12 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
         if (!np)
             continue;
         fmuc_worker_phase(ctx, CS_PHASE " of input '%s'", meu_name(in->var));
-        int full = 0;
+        /* without every input's value read, the base steps are no base for one input: each is
+         * probed in full against its own */
+        int full = r->u0_guessed;
         rc = cs_run(r, &sp, s0, in, &pv[0], p->h[1], yp[0][1], why, sizeof why);
-        if (!rc && !(full = screen_moves(p, md, in, ys[1], yp[0][1], &r->screen_declared))) {
+        if (!rc && !full &&
+            !(full = screen_moves(p, md, in, ys[1], yp[0][1], &r->screen_declared))) {
             /* back to its value at the communication point the step reached */
             r->setst = set_value(r, in, &u0[k]);
             rc = r->setst != 0;
@@ -1184,6 +1212,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             u0[k] = (dval){.f = p->in[k].var->start,
                            .i = isfinite(p->in[k].var->start) ? (int64_t)p->in[k].var->start
                                                               : 0};
+            r.u0_guessed = 1;
         }
     }
     if (r.worst)

@@ -48,4 +48,5 @@ void fmuc_options_init(fmuc_options *o)
     o->atol = 1e-9;
     o->capture_cap_bytes = 1u << 20;
     o->profile = FMUC_PROFILE_INTEROP;
+    o->check_jobs = 1; /* a library caller forks no lanes unless it asks (the CLI: 0, automatic) */
 }

@@ -246,17 +246,30 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
 
 /* The workers of one FMU run one after the other, so they share one scratch directory in the
  * FMU's private temp folder, emptied after each worker (a mkdir per worker costs more than the
- * worker's own setup). Workers without an FMU get their own. */
+ * worker's own setup). Workers without an FMU get their own. The runner's lanes run workers side
+ * by side: each lane has a scratch directory of its own (cfg->scratch_lane). */
 #define SHARED_SCRATCH "scratch"
+
+/* "<fmu_tmp_dir>/scratch" or ".../scratch-lane<k>" (malloc'ed), NULL: out of memory */
+static char *scratch_path(const fmuc_sandbox_plan *plan, const char *fmu_tmp_dir)
+{
+    size_t n = strlen(fmu_tmp_dir) + sizeof SHARED_SCRATCH + 32;
+    char *path = malloc(n);
+    if (!path)
+        return NULL;
+    if (plan->cfg->scratch_lane > 0)
+        snprintf(path, n, "%s/%s-lane%d", fmu_tmp_dir, SHARED_SCRATCH, plan->cfg->scratch_lane);
+    else
+        snprintf(path, n, "%s/%s", fmu_tmp_dir, SHARED_SCRATCH);
+    return path;
+}
 
 static int reuse_scratch(fmuc_sandbox_plan *plan, const char *fmu_tmp_dir)
 {
-    size_t n = strlen(fmu_tmp_dir) + sizeof SHARED_SCRATCH + 1;
-    char *path = malloc(n);
+    char *path = scratch_path(plan, fmu_tmp_dir);
     struct stat st;
     if (!path)
         return 0;
-    snprintf(path, n, "%s/%s", fmu_tmp_dir, SHARED_SCRATCH);
     /* only our own directory as we left it: no link, the owner the workers need */
     if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
         (plan->drop ? (int)st.st_uid != plan->uid : st.st_uid != geteuid())) {
@@ -276,19 +289,26 @@ static fmuc_err mk_scratch(fmuc_sandbox_plan *plan, const char *base, const char
     if (!templ)
         return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
     if (fmu_tmp_dir && *fmu_tmp_dir) {
-        snprintf(templ, n, "%s/%s", fmu_tmp_dir, SHARED_SCRATCH);
-        if (mkdir(templ, 0700) == 0) {
-            plan->scratch = templ;
+        char *path = scratch_path(plan, fmu_tmp_dir);
+        if (!path) {
+            free(templ);
+            return fmuc_diag_set(diag, FMUC_ENOMEM, "sandbox: out of memory");
+        }
+        if (mkdir(path, 0700) == 0) {
+            free(templ);
+            plan->scratch = path;
             plan->reused = 1;
             return FMUC_OK;
         }
         if (errno != EEXIST) {
             fmuc_err e = fmuc_diag_set(diag, FMUC_EIO,
                                        "sandbox: cannot create the worker's scratch directory "
-                                       "%s: %s", templ, strerror(errno));
+                                       "%s: %s", path, strerror(errno));
+            free(path);
             free(templ);
             return e;
         }
+        free(path);
     }
     snprintf(templ, n, "%s/scratch-XXXXXX", base);
     if (!mkdtemp(templ)) {

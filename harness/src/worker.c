@@ -114,7 +114,8 @@ void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e)
         return;
     for (size_t k = 0; k < h->n && k < FMUC_WORKER_HANGS_MAX; k++)
         if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, name) == 0 &&
-            (!h->e[k].after_reset || sh->after_reset)) {
+            (!h->e[k].after_reset || sh->after_reset) &&
+            (isnan(h->e[k].t) || e->d[0] == h->e[k].t)) {
             __atomic_store_n(&sh->hung_before, (uint32_t)k + 1, __ATOMIC_RELEASE);
             _exit(EXIT_HUNG_BEFORE);
         }
@@ -138,14 +139,18 @@ static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
     unsigned after = !hang_remembered(fn) && sh->after_reset;
     if (!(hang_remembered(fn) || after) || !libs)
         return;
+    /* a doStep after a reset: at that communication point only */
+    double t = after && strstr(fn, "DoStep") ? c->d[0] : NAN;
     for (size_t k = 0; k < h->n; k++)
         if (strcmp(h->e[k].fn, fn) == 0 && (h->e[k].ifaces & libs) == libs &&
-            h->e[k].after_reset == after)
+            h->e[k].after_reset == after &&
+            (isnan(t) ? isnan(h->e[k].t) : h->e[k].t == t))
             return;
     fmuc_worker_hang *e = &h->e[h->n++];
     snprintf(e->fn, sizeof e->fn, "%s", fn);
     e->ifaces = libs;
     e->after_reset = after;
+    e->t = t;
     snprintf(e->by, sizeof e->by, "%s", spec->label ? spec->label : "");
 }
 
@@ -847,7 +852,9 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         if (sr.total > sr.keep)
             reply_overflow = 1;
         if (alive) {
-            pid_t r = waitpid(pid, &status, WNOHANG);
+            struct rusage ru;
+            memset(&ru, 0, sizeof ru);
+            pid_t r = wait4(pid, &status, WNOHANG, &ru);
             if (r == pid) {
                 alive = 0;
             } else if (r < 0 && errno == ECHILD) {
@@ -857,13 +864,15 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
             } else if (now_s() >= deadline) {
                 kill(-pid, SIGKILL);
                 kill(pid, SIGKILL);
-                while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
                     ;
                 alive = 0;
                 timed_out = 1;
             }
             if (!alive) {
                 out->duration_s = now_s() - start;
+                out->cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                             (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
                 /* descendants may hold the pipes open: kill them all, then drain */
                 kill_group(pid);
                 sweep_escaped(token);

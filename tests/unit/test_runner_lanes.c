@@ -16,7 +16,8 @@
 #include "fmuc_test_util.h"
 
 /* The checks of a report as one text per check: id, the verdict under each profile, and the
- * messages with every digit replaced by '#' (worker timeouts and times differ between runs). */
+ * messages with every number replaced by '#' (worker timeouts scale with the nominal run's
+ * measured time, which differs between runs). */
 static char *report_lines(const char *dir, size_t *nchecks)
 {
     char path[4200];
@@ -41,8 +42,16 @@ static char *report_lines(const char *dir, size_t *nchecks)
         size_t n = strlen(t);
         while (len + n + 2 > cap)
             out = realloc(out, cap *= 2);
-        for (size_t i = 0; i < n; i++)
-            out[len++] = isdigit((unsigned char)t[i]) ? '#' : t[i];
+        /* a number (digits and points: "4", "1.25") becomes one '#' */
+        for (size_t i = 0; i < n; i++) {
+            if (!isdigit((unsigned char)t[i])) {
+                out[len++] = t[i];
+                continue;
+            }
+            out[len++] = '#';
+            while (i + 1 < n && (isdigit((unsigned char)t[i + 1]) || t[i + 1] == '.'))
+                i++;
+        }
         out[len++] = '\n';
         free(t);
         (*nchecks)++;
@@ -176,4 +185,46 @@ Test(runner_lanes, check_jobs_takes_one_or_two)
     cr_expect_eq(run.status, 64);
     cr_expect(strstr(run.err, "--check-jobs"), "%s", run.err);
     fmuc_test_run_free(&run);
+}
+
+/* SIGTERM to the runner while a check in a lane hangs (hostile/hang-after-reset with a 60 s
+ * limit: api-mandatory-functions hangs in the run after fmi2Reset): the runner passes the signal
+ * to its lanes, which stop their workers and start no other check; fmucheck exits 143 promptly
+ * with the report marked incomplete, no temp folder and no process of the run left. */
+Test(runner_lanes, sigterm_stops_the_lanes_promptly, .timeout = 120)
+{
+    char *dir = fmuc_test_mkdtemp("lanes-sig"), *tmp = fmuc_test_mkdtemp("lanes-sig-tmp");
+    cr_assert(dir && tmp);
+    char out[4200], so[4300], se[4300], rp[4300];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(so, sizeof so, "%s/stdout", dir);
+    snprintf(se, sizeof se, "%s/stderr", dir);
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    /* the later workers' limit is scaled from the nominal run (1 s here), times 60 */
+    char *argv[] = {FMUC_EXE, "--check-jobs", "2", "--timeout-multiplier", "60", "--tmpdir", tmp,
+                    "-o", out, FMUC_FMU_DIR "/hostile/hang-after-reset.fmu", NULL};
+    pid_t pid = fmuc_test_spawn(argv, NULL, so, se);
+    cr_assert(pid > 0);
+    /* the checks before the hang take well under a second; then it waits for its 60 s limit */
+    double t_start = fmuc_test_now();
+    while (fmuc_test_now() - t_start < 3.0)
+        usleep(50000);
+    double t0 = fmuc_test_now();
+    cr_assert(kill(pid, SIGTERM) == 0);
+    int code = -1;
+    cr_assert(fmuc_test_wait(pid, 30, &code) == 0, "fmucheck did not exit after SIGTERM");
+    double dt = fmuc_test_now() - t0;
+    cr_expect_eq(code, 143, "exit %d", code);
+    cr_expect(dt < 10, "took %.2f s to stop", dt);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep, "no report.json after SIGTERM");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(rep, "status")), "incomplete");
+    cJSON_Delete(rep);
+    usleep(200000); /* a lane's worker is reaped by the lane, the lane by the runner */
+    cr_expect_eq(fmuc_test_count_entries(tmp), 0, "temp folder left behind");
+    cr_expect_eq(fmuc_test_procs_with(out), 0, "a process of the run is left over");
+    fmuc_test_rm_rf(dir);
+    fmuc_test_rm_rf(tmp);
+    free(dir);
+    free(tmp);
 }

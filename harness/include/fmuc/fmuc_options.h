@@ -25,9 +25,10 @@ typedef struct fmuc_options {
     double rtol, atol;          /* tolerances for compare/reference */
     const char *energy_spec;    /* --energy-spec spec.json: me-energy-residual variables (opt-in) */
     unsigned soak;              /* --soak N: the nominal runs repeat N times in one process (B20) */
-    int check_jobs;             /* --check-jobs: 1 one check at a time, 2 two at a time once the
-                                 * nominal runs are made (checks/runner.c); 0: 2 when two CPUs
-                                 * are available to the process, else 1 */
+    int check_jobs;             /* --check-jobs: 1 one check at a time (fmuc_options_init), 2
+                                 * two at a time once the nominal runs are made
+                                 * (checks/runner.c); 0: 2 when two CPUs are available to the
+                                 * process, else 1 (the CLI's default) */
     const char *tmp_parent;     /* where private temp dirs go (NULL: $TMPDIR or /tmp) */
     const char *self_exe;       /* path of the running fmucheck (for worker re-exec if needed) */
     fmuc_fmu_limits limits;

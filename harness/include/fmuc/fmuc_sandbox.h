@@ -62,6 +62,10 @@ typedef struct fmuc_sandbox_config {
     size_t npass_env;
     int force_signal_seccomp;          /* tests: confine signals with the seccomp fallback even
                                           where Landlock scopes them */
+    int scratch_lane;                  /* 0: the workers of one FMU share the scratch folder
+                                          "scratch" of its temp folder; k > 0: "scratch-lane<k>"
+                                          (the runner's lane k runs its workers beside the other
+                                          lane's, checks/runner.c) */
 } fmuc_sandbox_config;
 
 /** What the kernel offers, probed without changing the calling process. */

@@ -63,6 +63,8 @@ typedef struct fmuc_worker_hang {
     char by[64];       /* the label of that worker (its check), "" when none */
     unsigned after_reset; /* 1: any call that hung after a reset of the worker's instance (no
                            * instance made since): made again only where no reset came first */
+    double t;             /* after_reset and a doStep: the communication point it hung at (the
+                           * same call at another time is made); NaN otherwise */
 } fmuc_worker_hang;
 typedef struct fmuc_worker_hangs {
     size_t n;
@@ -139,6 +141,9 @@ typedef struct fmuc_worker_outcome {
     double fmi_time_s;         /* wall time inside fmi2* calls that returned (CLOCK_MONOTONIC,
                                   measured around each traced call; callbacks included) */
     double lib_time_s;         /* wall time inside dlopen/dlclose of the FMU's library */
+    double cpu_s;              /* CPU time (user + system) of the worker process itself (wait4;
+                                  its descendants not counted): unlike the wall times, hardly
+                                  moved by other work on the machine */
     fmuc_isolation isolation;  /* what the sandbox achieved in this worker (fmuc_sandbox.h) */
     char sandbox_error[256];   /* the sandbox could not be set up ("" otherwise; run fails) */
     cJSON *sandbox_events;     /* array of {"kind","syscall","path"|"address","errno",
