@@ -118,6 +118,8 @@ static char *options_json(const fmuc_cli *cli)
     cJSON_AddNumberToObject(o, "timeoutMultiplier", op->timeout_multiplier);
     cJSON_AddNumberToObject(o, "rtol", op->rtol);
     cJSON_AddNumberToObject(o, "atol", op->atol);
+    if (op->has_stop_time)
+        cJSON_AddNumberToObject(o, "stopTime", op->stop_time);
     if (op->input_csv)
         cJSON_AddStringToObject(o, "input", op->input_csv);
     if (op->native)
@@ -361,6 +363,15 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
                 cli->config.pins[0], cli->config.npins > 1 ? ", ..." : "");
         rc = FMUC_EXIT_REJECTED;
         goto out;
+    }
+
+    if (cli->opts.has_stop_time && fmu.md_parsed) {
+        char why[256];
+        if (fmuc_md_override_stop_time(&fmu.md, cli->opts.stop_time, why, sizeof why) < 0) {
+            fprintf(stderr, "fmucheck: %s: --stop-time: %s\n", path, why);
+            rc = FMUC_EXIT_USAGE;
+            goto out;
+        }
     }
 
     rep.schema_version = 1;

@@ -1,5 +1,7 @@
 /* Command-line parsing. */
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +143,8 @@ void fmuc_cli_usage(FILE *out)
           "  2  at least one check ended in error (the FMU crashed or hung, or a check\n"
           "     could not be carried out)\n"
           "  3  input rejected: not a readable, safe FMU file\n"
-          "  4  an FMI 1.0 or 3.0 FMU: recognised but not supported yet\n"
+          "  4  an FMU of an FMI version no check judges (none today: 1.0, 2.0 and 3.0 are\n"
+          "     judged)\n"
           " 64  usage or environment error (bad option, bad config, unwritable output folder,\n"
           "     worker sandbox not available as required)\n"
           " 70  internal error in fmucheck\n"
@@ -155,7 +158,12 @@ static int parse_double(const char *opt, const char *s, double lo, double *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || !end || end == s || *end || !(v >= lo) || v != v) {
+    if (lo <= -DBL_MAX) { /* any finite number */
+        if (errno || !end || end == s || *end || !isfinite(v)) {
+            fprintf(stderr, "fmucheck: %s: '%s' is not a finite number\n", opt, s);
+            return -1;
+        }
+    } else if (errno || !end || end == s || *end || !(v >= lo) || v != v) {
         fprintf(stderr, "fmucheck: %s: '%s' is not a number >= %g\n", opt, s, lo);
         return -1;
     }
@@ -236,6 +244,11 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
                 return FMUC_EXIT_USAGE;
             cli->set_tmult = 1;
             cli->tmult_source = "option";
+            break;
+        case FMUC_OPT_STOP_TIME:
+            if (parse_double("--stop-time", optarg, -DBL_MAX, &cli->opts.stop_time) < 0)
+                return FMUC_EXIT_USAGE;
+            cli->opts.has_stop_time = 1;
             break;
         case FMUC_OPT_INPUT: cli->opts.input_csv = optarg; break;
         case FMUC_OPT_SOAK: {

@@ -24,11 +24,19 @@ tool=$build/tests/fmuc_tp_expect
 if [ -z "$from" ]; then
     [ -d "$shared" ] || { echo "no shared folder at $shared" >&2; exit 2; }
     fmus=()
+    opt_files=()
+    opt_args=()
+    # tests/thirdparty/options.tsv: FMUs checked with extra options, each in a batch of its own
+    while IFS=$'\t' read -r file args _; do
+        case "$file" in ''|'#'*) continue ;; esac
+        opt_files+=("$file")
+        opt_args+=("$args")
+    done < "$here/tests/thirdparty/options.tsv"
     if [ -f "$shared/thirdparty/manifest.tsv" ]; then
         while IFS=$'\t' read -r file _; do
-            # tests/thirdparty/slow.tsv: left out of the batch (too slow for the suite)
-            [ -n "$file" ] && ! grep -qF -- "$file"$'\t' "$here/tests/thirdparty/slow.tsv" 2>/dev/null &&
-                fmus+=("$shared/thirdparty/$file")
+            [ -n "$file" ] || continue
+            for o in "${opt_files[@]}"; do [ "$o" = "$file" ] && continue 2; done
+            fmus+=("$shared/thirdparty/$file")
         done < <(tail -n +2 "$shared/thirdparty/manifest.tsv")
     fi
     for f in "$shared"/reference-fmus/fmi2/*.fmu "$shared"/reference-fmus/fmi3/*.fmu \
@@ -37,8 +45,18 @@ if [ -z "$from" ]; then
     done
     from=$build/thirdparty-out
     rm -rf "$from"
-    echo "fmucheck on ${#fmus[@]} FMUs -> $from"
-    "$build/fmucheck" -j 2 -q -o "$from" "${fmus[@]}" || true # exit codes are verdicts
+    echo "fmucheck on ${#fmus[@]} FMUs -> $from/batch"
+    "$build/fmucheck" -j 2 -q -o "$from/batch" "${fmus[@]}" || true # exit codes are verdicts
+    indexes=("$from/batch/index.json")
+    for k in "${!opt_files[@]}"; do
+        [ -f "$shared/thirdparty/${opt_files[$k]}" ] || continue
+        echo "fmucheck ${opt_args[$k]} on ${opt_files[$k]} -> $from/options-$((k + 1))"
+        # shellcheck disable=SC2086 # the options column is split at spaces
+        "$build/fmucheck" -q --shard 1/1 -o "$from/options-$((k + 1))" ${opt_args[$k]} -- \
+            "$shared/thirdparty/${opt_files[$k]}" || true
+        indexes+=("$from/options-$((k + 1))/index.json")
+    done
+    "$build/fmucheck" merge "$from" "${indexes[@]}" > /dev/null || true
 fi
 "$tool" "$from" "$here/tests/thirdparty/expect"
 git -C "$here" --no-pager diff --stat -- tests/thirdparty/expect || true

@@ -1,7 +1,7 @@
 /* md-default-experiment: DefaultExperiment values are sensible: stopTime > startTime,
  * tolerance >= 0, stepSize > 0 and stepSize < stopTime - startTime (FMI 2.0.4 §2.2.5, B-111:
  * VDMCheck heuristics (T) and fmi2DoStep's positive step (D); warnings). startTime defaults to 0
- * when only stopTime is given. */
+ * when only stopTime is given. The file's values are judged, not those of --stop-time. */
 #include <math.h>
 
 #include "check.h"
@@ -9,7 +9,7 @@
 
 static void run(const fmuc_subject *s, fmuc_result *res)
 {
-    const fmuc_md_experiment *e = &s->fmu->md.experiment;
+    const fmuc_md_experiment *e = fmuc_md_declared_experiment(&s->fmu->md);
     char b1[32], b2[32];
     if (!e->present) {
         fmuc_result_na(res, "no DefaultExperiment");

@@ -951,6 +951,36 @@ const char *fmuc_md_cap_name(fmuc_cap cap)
     return r->attr[1] ? r->attr[1] : r->attr[2] ? r->attr[2] : r->attr[0];
 }
 
+int fmuc_md_override_stop_time(fmuc_md *md, double stop, char *why, size_t whylen)
+{
+    const fmuc_md_experiment *d = fmuc_md_declared_experiment(md);
+    double start = d->present && d->has_start ? d->start_time : 0.0;
+    if (!isfinite(stop) || !isfinite(start) || !(stop > start)) {
+        snprintf(why, whylen, "stop time %.17g is not after the start time %.17g (%s)", stop,
+                 start, d->present && d->has_start ? "DefaultExperiment startTime" : "default 0");
+        return -1;
+    }
+    if (d->present && d->has_step && isfinite(d->step_size) && d->step_size > 0 &&
+        !(d->step_size < stop - start)) {
+        snprintf(why, whylen, "stop time %.17g leaves an interval %.17g no longer than "
+                 "DefaultExperiment stepSize=%.17g", stop, stop - start, d->step_size);
+        return -1;
+    }
+    if (!md->experiment_overridden) {
+        md->experiment_declared = md->experiment;
+        md->experiment_overridden = 1;
+    }
+    md->experiment.present = 1;
+    md->experiment.has_stop = 1;
+    md->experiment.stop_time = stop;
+    return 0;
+}
+
+const fmuc_md_experiment *fmuc_md_declared_experiment(const fmuc_md *md)
+{
+    return md->experiment_overridden ? &md->experiment_declared : &md->experiment;
+}
+
 const fmuc_md_var_ext *fmuc_md_var_ext_of(const fmuc_md *md, size_t i)
 {
     if (!md || i >= md->nvars || !md->vars[i].ext)

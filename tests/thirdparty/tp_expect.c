@@ -250,6 +250,10 @@ int tp_report_read(const char *path, tp_report *r, char *err, size_t errlen)
     }
     r->status = dup_s(jstr(root, "status"));
     r->status_reason = jstr(root, "statusReason") ? dup_s(jstr(root, "statusReason")) : NULL;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "options"), "stopTime");
+    r->has_stop_time = cJSON_IsNumber(st);
+    r->stop_time = r->has_stop_time ? st->valuedouble : 0.0;
     int n = cJSON_GetArraySize(checks);
     r->v = calloc((size_t)(n > 0 ? n : 1), sizeof *r->v);
     const cJSON *c;
@@ -369,6 +373,8 @@ int tp_expect_write(const char *path, const char *rel, const tp_report *r, const
             "# <check-id> <standard> <interop> | <clause of FMI 2.0.4, or why not applicable>; "
             "unlisted checks pass\n",
             rel);
+    if (r->has_stop_time)
+        fprintf(f, "# Run with --stop-time %.17g (tests/thirdparty/options.tsv).\n", r->stop_time);
     if (strcmp(r->status, "complete") != 0) {
         const char *keep = old && old->status && strcmp(old->status, r->status) == 0
                                ? old->status_clause

@@ -38,6 +38,8 @@ typedef struct tp_got {
 typedef struct tp_report {
     char *status;        /* report.json "status" ("complete", "unsupported", ...) */
     char *status_reason; /* "statusReason", may be NULL */
+    int has_stop_time;   /* "options": {"stopTime"}: run with --stop-time (options.tsv) */
+    double stop_time;
     tp_got *v;
     size_t n;
 } tp_report;

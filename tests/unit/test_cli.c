@@ -318,6 +318,63 @@ Test(cli, usage_errors_and_help)
     fmuc_test_run_free(&r);
 }
 
+/* --stop-time: the runs end there, the file's DefaultExperiment is still the one judged, and a
+ * stop time the experiment cannot take is a usage error naming the option and the attribute. */
+Test(cli, stop_time_replaces_the_default_experiments_stop, .timeout = 120)
+{
+    fmuc_test_run r;
+    cr_assert(run_fmucheck(&r, NULL, NULL, "--stop-time", "abc", GOOD_FMU) == 0);
+    cr_expect_eq(r.status, 64);
+    cr_expect(strstr(r.err, "--stop-time: 'abc' is not a finite number"), "%s", r.err);
+    fmuc_test_run_free(&r);
+    cr_assert(run_fmucheck(&r, NULL, NULL, "--stop-time", "0", GOOD_FMU) == 0);
+    cr_expect_eq(r.status, 64);
+    cr_expect(strstr(r.err, "SpringMassDamper.fmu: --stop-time: stop time 0 is not after the "
+                            "start time 0 (DefaultExperiment startTime)"), "%s", r.err);
+    fmuc_test_run_free(&r);
+    cr_assert(run_fmucheck(&r, NULL, NULL, "--stop-time", "0.005", GOOD_FMU) == 0);
+    cr_expect_eq(r.status, 64);
+    cr_expect(strstr(r.err, "no longer than DefaultExperiment stepSize=0.01"), "%s", r.err);
+    fmuc_test_run_free(&r);
+
+    char *out = fmuc_test_mkdtemp("cli-stop-time");
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "-o", out, "--stop-time", "0.5", "--only",
+                    "cs-nominal-run,me-nominal-run,md-default-experiment",
+                    FMUC_FMU_DIR "/broken/md-default-experiment.fmu", NULL};
+    cr_assert(fmuc_test_exec(&r, argv, NULL) == 0);
+    cr_expect_eq(r.status, 0, "stderr %s", r.err);
+    char rp[4200];
+    snprintf(rp, sizeof rp, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rp);
+    cr_assert(rep);
+    const cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "stopTime");
+    cr_expect(cJSON_IsNumber(st) && st->valuedouble == 0.5, "options.stopTime is recorded");
+    int seen = 0;
+    cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(it, "id"));
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(it, "verdict"));
+        if (strcmp(id, "md-default-experiment") == 0) {
+            /* the file's negative tolerance is still judged */
+            cr_expect_str_eq(v, "warn");
+            seen++;
+            continue;
+        }
+        const cJSON *sim = cJSON_GetObjectItem(cJSON_GetObjectItem(it, "evidence"), "simulation");
+        cr_expect_str_eq(v, "pass", "%s", id);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(sim, "stop")), 0.5, "%s", id);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(sim, "end_time")), 0.5, "%s", id);
+        cr_expect_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(sim, "steps")) > 0, 1, "%s", id);
+        seen++;
+    }
+    cr_expect_eq(seen, 3);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
 Test(cli, only_and_skip_select_checks, .timeout = 120)
 {
     char *out = fmuc_test_mkdtemp("cli-only");

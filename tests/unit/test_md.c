@@ -262,6 +262,39 @@ Test(md, good_document_fills_every_element)
     fmuc_md_free(&md);
 }
 
+/* --stop-time (fmuc_md_override_stop_time): the runs' experiment gets the new stop, the file's
+ * stays readable; a stop before the start or within one stepSize is refused with the reason. */
+Test(md, stop_time_override_keeps_the_declared_experiment)
+{
+    fmuc_md md = parse_ok(GOOD);
+    char why[256] = "";
+    cr_assert_eq(fmuc_md_override_stop_time(&md, 0.0, why, sizeof why), -1);
+    cr_assert(strstr(why, "not after the start time 0 (DefaultExperiment startTime)"), "%s", why);
+    cr_assert_eq(fmuc_md_override_stop_time(&md, 0.01, why, sizeof why), -1);
+    cr_assert(strstr(why, "DefaultExperiment stepSize=0.01"), "%s", why);
+    cr_assert_eq(fmuc_md_override_stop_time(&md, NAN, why, sizeof why), -1);
+    cr_assert_eq(fmuc_md_declared_experiment(&md), &md.experiment, "nothing changed yet");
+    cr_assert_eq(fmuc_md_override_stop_time(&md, 3.0, why, sizeof why), 0);
+    cr_assert_float_eq(md.experiment.stop_time, 3.0, 0);
+    cr_assert_float_eq(md.experiment.step_size, 0.01, 0);
+    cr_assert_float_eq(fmuc_md_declared_experiment(&md)->stop_time, 10.5, 0);
+    cr_assert_eq(fmuc_md_override_stop_time(&md, 4.0, why, sizeof why), 0);
+    cr_assert_float_eq(fmuc_md_declared_experiment(&md)->stop_time, 10.5, 0, "a second override "
+                       "keeps the file's values");
+    fmuc_md_free(&md);
+
+    /* no DefaultExperiment: the runs get one with only the stop time; start 0 by default */
+    char *x = doc("<ScalarVariable name=\"x\" valueReference=\"1\"><Real/></ScalarVariable>\n", "");
+    md = parse_ok(x);
+    cr_assert_eq(fmuc_md_override_stop_time(&md, -1.0, why, sizeof why), -1);
+    cr_assert(strstr(why, "start time 0 (default 0)"), "%s", why);
+    cr_assert_eq(fmuc_md_override_stop_time(&md, 2.0, why, sizeof why), 0);
+    cr_assert(md.experiment.present && md.experiment.has_stop && !md.experiment.has_start);
+    cr_assert(!fmuc_md_declared_experiment(&md)->present);
+    fmuc_md_free(&md);
+    free(x);
+}
+
 Test(md, bad_numbers_booleans_and_enums_are_issues)
 {
     char *x = doc("<ScalarVariable name=\"a\" valueReference=\"4294967296\" causality=\"bogus\""

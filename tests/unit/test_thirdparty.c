@@ -1,7 +1,8 @@
 /* Third-party FMUs: fmucheck runs over every FMU of ../shared/thirdparty (manifest.tsv; FMI 1.0,
  * 2.0 and 3.0), ../shared/reference-fmus/fmi2 and ../shared/reference-fmus/fmi3 in one batch (-j 2), and each check's verdict in
  * the standard and interop profiles must equal tests/thirdparty/expect/<path with / as +>.expect
- * (format in tests/thirdparty/tp_expect.h, reasons in tests/thirdparty/TRIAGE.md). Any change, in
+ * (format in tests/thirdparty/tp_expect.h, reasons in tests/thirdparty/TRIAGE.md). FMUs named in
+ * tests/thirdparty/options.tsv run in a batch of their own with the options given there. Any change, in
  * either direction, fails with one line per FMU and check; the full list is also written to
  * <build>/thirdparty-diff.txt and the batch output stays in <build>/thirdparty-out for
  * scripts/thirdparty-expect.sh --from. Skipped when the shared folder is absent.
@@ -48,25 +49,57 @@ static char *cat(const char *a, const char *b)
     return s;
 }
 
-/* tests/thirdparty/slow.tsv names FMUs whose battery is too slow for the suite (file TAB why) */
-static int is_slow(const char *file)
+/* tests/thirdparty/options.tsv: FMUs checked with extra fmucheck options, each in a batch of its
+ * own (<file relative to thirdparty/> TAB <options separated by spaces> TAB why). */
+typedef struct tp_optioned {
+    char *file;     /* relative to thirdparty/ */
+    strv opts;      /* the options, one argument each */
+} tp_optioned;
+
+typedef struct tp_options {
+    tp_optioned *v;
+    size_t n;
+} tp_options;
+
+static void read_options(tp_options *o)
 {
-    FILE *f = fopen(FMUC_SOURCE_DIR "/tests/thirdparty/slow.tsv", "r");
+    FILE *f = fopen(FMUC_SOURCE_DIR "/tests/thirdparty/options.tsv", "r");
     char line[8192];
-    int slow = 0;
-    while (f && !slow && fgets(line, sizeof line, f)) {
-        if (line[0] == '#')
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
             continue;
-        line[strcspn(line, "\t\r\n")] = '\0';
-        slow = line[0] && strcmp(line, file) == 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        cr_assert(tab, "tests/thirdparty/options.tsv: '%s' has no options column", line);
+        *tab = '\0';
+        char *why = strchr(tab + 1, '\t');
+        cr_assert(why && why[1], "tests/thirdparty/options.tsv: %s gives no reason", line);
+        *why = '\0';
+        tp_optioned *nv = realloc(o->v, (o->n + 1) * sizeof *nv);
+        cr_assert(nv, "out of memory");
+        o->v = nv;
+        tp_optioned *e = &o->v[o->n++];
+        memset(e, 0, sizeof *e);
+        e->file = strdup(line);
+        for (char *save = NULL, *tok = strtok_r(tab + 1, " ", &save); tok;
+             tok = strtok_r(NULL, " ", &save))
+            strv_push(&e->opts, strdup(tok));
+        cr_assert(e->opts.n > 0, "tests/thirdparty/options.tsv: %s gives no options", line);
     }
     if (f)
         fclose(f);
-    return slow;
+}
+
+static const tp_optioned *optioned(const tp_options *o, const char *file)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->v[i].file, file) == 0)
+            return &o->v[i];
+    return NULL;
 }
 
 /* manifest.tsv: header line, then <file relative to thirdparty/> TAB ... */
-static void add_manifest(strv *fmus, const char *shared)
+static void add_manifest(strv *fmus, const tp_options *opt, strv *extra, const char *shared)
 {
     char *mpath = cat(shared, "thirdparty/manifest.tsv");
     FILE *f = fopen(mpath, "r");
@@ -81,10 +114,10 @@ static void add_manifest(strv *fmus, const char *shared)
             continue;
         }
         line[strcspn(line, "\t\r\n")] = '\0';
-        if (!line[0] || is_slow(line))
+        if (!line[0])
             continue;
         char *dir = cat(shared, "thirdparty");
-        strv_push(fmus, cat(dir, line));
+        strv_push(optioned(opt, line) ? extra : fmus, cat(dir, line));
         free(dir);
     }
     fclose(f);
@@ -127,46 +160,80 @@ static const char *report_of(const cJSON *index, const char *path)
     return NULL;
 }
 
+/* Runs fmucheck with argv (freed here) and fails unless it ends with a verdict's exit code. */
+static void run_fmucheck(strv *argv, const char *log)
+{
+    char out[512], err[512];
+    snprintf(out, sizeof out, "%s/%s.out", FMUC_BUILD_DIR, log);
+    snprintf(err, sizeof err, "%s/%s.err", FMUC_BUILD_DIR, log);
+    pid_t pid = fmuc_test_spawn(argv->v, NULL, out, err);
+    cr_assert(pid > 0, "cannot start %s", FMUC_EXE);
+    int code = -1;
+    cr_assert(fmuc_test_wait(pid, BATCH_TIMEOUT_S, &code) == 0,
+              "fmucheck (%s) did not finish within %.0f s", log, BATCH_TIMEOUT_S);
+    /* Exit codes 0..4 are verdicts (pass/fail/error/usage/unsupported); the expectations
+     * judge them per check. Anything else means fmucheck itself died. */
+    cr_assert((code >= 0 && code <= 4) || code == 64, "fmucheck exited %d (see %s)", code, err);
+    for (size_t i = 0; i < argv->n; i++)
+        free(argv->v[i]);
+    free(argv->v);
+    memset(argv, 0, sizeof *argv);
+}
+
+static void push_all(strv *argv, const char *const *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        strv_push(argv, strdup(a[i]));
+}
+
 Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
 {
     const char *shared = FMUC_SHARED_DIR;
-    strv fmus = {0};
-    add_manifest(&fmus, shared);
+    strv fmus = {0}, extra = {0};
+    tp_options opt = {0};
+    read_options(&opt);
+    add_manifest(&fmus, &opt, &extra, shared);
     add_reference(&fmus, shared, "reference-fmus/fmi2");
     add_reference(&fmus, shared, "reference-fmus/fmi3");
     add_reference(&fmus, shared, "reference-fmus/fmi1/me"); /* v0.0.39, FMI 1.0 (issue 20) */
     add_reference(&fmus, shared, "reference-fmus/fmi1/cs");
-    if (fmus.n == 0)
+    if (fmus.n + extra.n == 0)
         cr_skip_test("no third-party FMUs: %s/thirdparty/manifest.tsv and "
                      "%s/reference-fmus/fmi2, fmi3 are absent",
                      shared, shared);
 
-    /* One batch, two workers. FMUC_THIRDPARTY_REUSE=1 compares an existing batch output. */
+    /* One batch, two workers, then one batch per FMU of options.tsv with its options, merged
+     * into OUT_DIR. FMUC_THIRDPARTY_REUSE=1 compares an existing output. */
     const char *reuse = getenv("FMUC_THIRDPARTY_REUSE");
     char idx_path[] = OUT_DIR "/index.json";
     if (!(reuse && strcmp(reuse, "1") == 0 && access(idx_path, R_OK) == 0)) {
         fmuc_test_rm_rf(OUT_DIR);
-        strv argv = {0};
-        const char *fixed[] = {FMUC_EXE, "-j", "2", "-q", "-o", OUT_DIR};
-        for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-            strv_push(&argv, strdup(fixed[i]));
-        for (size_t i = 0; i < fmus.n; i++)
-            strv_push(&argv, strdup(fmus.v[i]));
-        pid_t pid = fmuc_test_spawn(argv.v, NULL, FMUC_BUILD_DIR "/thirdparty-batch.out",
-                                    FMUC_BUILD_DIR "/thirdparty-batch.err");
-        cr_assert(pid > 0, "cannot start %s", FMUC_EXE);
-        int code = -1;
-        cr_assert(fmuc_test_wait(pid, BATCH_TIMEOUT_S, &code) == 0,
-                  "the batch over %zu FMUs did not finish within %.0f s", fmus.n,
-                  BATCH_TIMEOUT_S);
-        /* Exit codes 0..4 are verdicts (pass/fail/error/usage/unsupported); the expectations
-         * judge them per check. Anything else means fmucheck itself died. */
-        cr_assert((code >= 0 && code <= 4) || code == 64,
-                  "fmucheck batch exited %d (see %s/thirdparty-batch.err)", code, FMUC_BUILD_DIR);
-        for (size_t i = 0; i < argv.n; i++)
-            free(argv.v[i]);
-        free(argv.v);
+        strv argv = {0}, merge = {0};
+        const char *fixed[] = {FMUC_EXE, "-j", "2", "-q", "-o", OUT_DIR "/batch"};
+        push_all(&argv, fixed, sizeof fixed / sizeof fixed[0]);
+        push_all(&argv, (const char *const *)fmus.v, fmus.n);
+        run_fmucheck(&argv, "thirdparty-batch");
+        const char *m[] = {FMUC_EXE, "merge", OUT_DIR, OUT_DIR "/batch/index.json"};
+        push_all(&merge, m, sizeof m / sizeof m[0]);
+        size_t skip = strlen(shared) + strlen("/thirdparty/");
+        for (size_t i = 0; i < extra.n; i++) {
+            const tp_optioned *e = optioned(&opt, extra.v[i] + skip);
+            cr_assert(e, "%s: not in options.tsv", extra.v[i]);
+            char dir[512], log[64];
+            snprintf(dir, sizeof dir, "%s/options-%zu", OUT_DIR, i + 1);
+            snprintf(log, sizeof log, "thirdparty-options-%zu", i + 1);
+            const char *head[] = {FMUC_EXE, "-q", "--shard", "1/1", "-o", dir}; /* a batch of one */
+            push_all(&argv, head, sizeof head / sizeof head[0]);
+            push_all(&argv, (const char *const *)e->opts.v, e->opts.n);
+            strv_push(&argv, strdup("--"));
+            strv_push(&argv, strdup(extra.v[i]));
+            run_fmucheck(&argv, log);
+            strv_push(&merge, cat(dir, "index.json"));
+        }
+        run_fmucheck(&merge, "thirdparty-merge");
     }
+    for (size_t i = 0; i < extra.n; i++)
+        strv_push(&fmus, strdup(extra.v[i]));
     cJSON *index = fmuc_test_read_json(idx_path);
     cr_assert(index, "no batch index %s", idx_path);
 
@@ -220,6 +287,16 @@ Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
     for (size_t i = 0; i < fmus.n; i++)
         free(fmus.v[i]);
     free(fmus.v);
+    for (size_t i = 0; i < extra.n; i++)
+        free(extra.v[i]);
+    free(extra.v);
+    for (size_t i = 0; i < opt.n; i++) {
+        for (size_t k = 0; k < opt.v[i].opts.n; k++)
+            free(opt.v[i].opts.v[k]);
+        free(opt.v[i].opts.v);
+        free(opt.v[i].file);
+    }
+    free(opt.v);
 }
 
 /* ---- the comparison and the regeneration themselves (no FMU needed) -------------------------- */

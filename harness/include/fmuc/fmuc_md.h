@@ -406,7 +406,10 @@ typedef struct fmuc_md {
     fmuc_md_type *types;
     size_t ncategories;
     fmuc_md_category *categories;
-    fmuc_md_experiment experiment;
+    fmuc_md_experiment experiment; /* what the runs use: the file's DefaultExperiment, or with
+                                    * fmuc_md_override_stop_time its stopTime replaced */
+    fmuc_md_experiment experiment_declared; /* as in the file; set when overridden */
+    int experiment_overridden;
     size_t ntools;
     const char **tools;        /* VendorAnnotations/Tool@name */
     uint32_t *tool_lines;
@@ -474,6 +477,15 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
 
 /** Free everything the model owns. */
 void fmuc_md_free(fmuc_md *md);
+
+/** Runs end at stop instead of DefaultExperiment@stopTime (fmucheck --stop-time): md->experiment
+ *  gets the new stop time (present, has_stop), the file's values stay in md->experiment_declared
+ *  (fmuc_md_declared_experiment). 0, or -1 with why (naming the attribute) when stop is not a
+ *  finite time after DefaultExperiment@startTime (else 0) or not longer than its stepSize. */
+int fmuc_md_override_stop_time(fmuc_md *md, double stop, char *why, size_t whylen);
+
+/** The DefaultExperiment as the file gives it (md->experiment unless overridden). */
+const fmuc_md_experiment *fmuc_md_declared_experiment(const fmuc_md *md);
 
 /** The extra record of variable i (0-based), NULL when it has none. */
 const fmuc_md_var_ext *fmuc_md_var_ext_of(const fmuc_md *md, size_t i);

@@ -19,6 +19,9 @@ typedef struct fmuc_options {
     uint64_t rlimit_fsize_bytes;/* worker file-size limit */
     uint64_t capture_cap_bytes; /* stdout/stderr bytes kept per worker */
     const char *input_csv;      /* --input: drives the FMU's inputs */
+    int has_stop_time;          /* --stop-time: the runs end at stop_time, not at the
+                                 * DefaultExperiment's stopTime (fmuc_md_override_stop_time) */
+    double stop_time;
     const char *native;         /* --native l2|l3|none; NULL: automatic for vdsim FMUs */
     const char *compare_fmu;    /* --compare other.fmu */
     const char *reference_csv;  /* --reference ref.csv */
