@@ -119,7 +119,8 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr);
  *  nominal run's report, which the lanes decide between them (fmuc_shared_runs_lane), nor the
  *  alias cache, a pure function of the model description): the runner
  *  compares it before and after a check to know whether the check changed what the next one
- *  sees (checks run two at a time, runner.c). 0 for NULL. */
+ *  sees (checks run two at a time, runner.c). The hash of fmuc_shared_runs_export's text, so
+ *  the two cannot disagree. 0 for NULL or out of memory: not known, to be taken as a change. */
 uint64_t fmuc_shared_runs_digest(const fmuc_shared_runs *sr);
 /** What of sr a check may change once the nominal runs are made (the digest's part): the
  *  unusable interfaces, the hangs, the calls not made again (who took each nominal run's report

@@ -495,7 +495,8 @@ static void lane_run(run_ctx *x, int lane, const size_t *idx, const char *const 
         fmuc_shared_runs_lane_begin(x->subj.shared, (long)k);
         run_one(x, c, &r, &ran);
         fmuc_shared_runs_lane_end(x->subj.shared, took, assumed);
-        int changed = fmuc_shared_runs_digest(x->subj.shared) != d;
+        uint64_t now = fmuc_shared_runs_digest(x->subj.shared);
+        int changed = now != d || now == 0; /* 0: not known (out of memory) */
         if (changed)
             atomic_store(&b->stop, 1);
         cJSON *o = result_to_json(&r, k, ran, changed);
@@ -606,6 +607,32 @@ static size_t take(run_ctx *x, const size_t *idx, const char *const *ids, size_t
     return taken;
 }
 
+/* Ends at once a lane whose check in progress can no longer be taken (its position is after a
+ * halt): the lane is stopped so it starts nothing more, each of its children (a worker leads
+ * its own process group) is killed with its group, then the lane itself. Saves waiting for a
+ * check whose result would be dropped, up to a hanging worker's timeout. */
+static void lane_kill(pid_t pid)
+{
+    char path[64], buf[4096];
+    kill(pid, SIGSTOP);
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t k = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    buf[k > 0 ? k : 0] = '\0';
+    for (char *p = buf, *end; *p; p = end) {
+        long c = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        if (c > 1) {
+            kill((pid_t)-c, SIGKILL);
+            kill((pid_t)c, SIGKILL);
+        }
+    }
+    kill(pid, SIGKILL);
+}
+
 /* Run the checks idx[0..n) in LANES lanes; returns how many results were taken in order;
  * *solo: the runner runs the next one itself (its result is missing or could not be taken). */
 static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc_err *err)
@@ -653,7 +680,7 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
         lanes[nl].pid = p;
         lanes[nl++].fd = pf[0];
     }
-    int halt = nl == 0;
+    int halt = nl == 0, killed = halt;
     size_t open = nl;
     *solo = 0;
     while (open) {
@@ -682,6 +709,13 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
         taken = take(x, idx, ids, n, got, taken, &halt, solo, err);
         if (halt || *err != FMUC_OK || stop_asked(x))
             atomic_store(&b->stop, 1); /* the lanes end their checks and stop */
+        /* every result before the halt is taken: what the lanes still run would be dropped */
+        if ((halt || *err != FMUC_OK) && !killed) {
+            killed = 1;
+            for (size_t i = 0; i < nl; i++)
+                if (lanes[i].fd >= 0)
+                    lane_kill(lanes[i].pid);
+        }
     }
     for (size_t i = 0; i < nl; i++) {
         if (lanes[i].fd >= 0)

@@ -124,41 +124,6 @@ static uint64_t fnv_str(uint64_t h, const char *s)
     return s ? fnv(h, s, strlen(s) + 1) : fnv(h, "\xff", 1);
 }
 
-uint64_t fmuc_shared_runs_digest(const fmuc_shared_runs *sr)
-{
-    if (!sr)
-        return 0;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < 2; i++) {
-        const shared_entry *e = &sr->e[i];
-        /* not pending and owner: who takes a nominal run's report is decided across the lanes
-         * (fmuc_shared_runs_lane) */
-        int f[5] = {e->done, e->rc, e->died, e->died_common, e->bufv != NULL};
-        h = fnv(h, f, sizeof f);
-        h = fnv(h, &e->timeout_s, sizeof e->timeout_s);
-        const fmuc_shared_hang *g = &sr->hang[i];
-        h = fnv(h, &g->seen, sizeof g->seen);
-        h = fnv_str(h, g->fn);
-        h = fnv(h, &g->t, sizeof g->t);
-        h = fnv_str(h, g->check);
-    }
-    for (size_t i = 0; i < 3; i++)
-        for (size_t k = 0; k < 2; k++)
-            h = fnv_str(h, sr->unusable[i][k]);
-    h = fnv(h, &sr->calibrated, sizeof sr->calibrated);
-    h = fnv(h, &sr->opts.timeout_s, sizeof sr->opts.timeout_s);
-    h = fnv(h, &sr->scaled_from, sizeof sr->scaled_from);
-    h = fnv(h, &sr->calls.n, sizeof sr->calls.n);
-    for (size_t i = 0; i < sr->calls.n && i < FMUC_WORKER_HANGS_MAX; i++) {
-        h = fnv_str(h, sr->calls.e[i].fn);
-        h = fnv(h, &sr->calls.e[i].ifaces, sizeof sr->calls.e[i].ifaces);
-        h = fnv_str(h, sr->calls.e[i].by);
-        h = fnv(h, &sr->calls.e[i].after_reset, sizeof sr->calls.e[i].after_reset);
-        h = fnv(h, &sr->calls.e[i].t, sizeof sr->calls.e[i].t);
-    }
-    return h;
-}
-
 static void put_str(cJSON *o, const char *key, const char *v)
 {
     if (v)
@@ -213,6 +178,19 @@ cJSON *fmuc_shared_runs_export(const fmuc_shared_runs *sr)
              sr->scaled_from);
     cJSON_AddStringToObject(o, "same", key);
     return o;
+}
+
+/* The digest is the hash of the export's text: one list of the fields a later check reads. */
+uint64_t fmuc_shared_runs_digest(const fmuc_shared_runs *sr)
+{
+    cJSON *ex = fmuc_shared_runs_export(sr);
+    char *text = ex ? cJSON_PrintUnformatted(ex) : NULL;
+    cJSON_Delete(ex);
+    if (!text)
+        return 0;
+    uint64_t h = fnv_str(14695981039346656037ull, text);
+    free(text);
+    return h ? h : 1; /* 0 stays "not known" */
 }
 
 static const char *jstr(const cJSON *o, const char *key)

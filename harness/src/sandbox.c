@@ -264,6 +264,22 @@ static char *scratch_path(const fmuc_sandbox_plan *plan, const char *fmu_tmp_dir
     return path;
 }
 
+static void empty_scratch(const char *dir);
+
+/* 1 when dir holds an entry (or cannot be read) */
+static int scratch_used(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 1;
+    const struct dirent *e;
+    int used = 0;
+    while (!used && (e = readdir(d)) != NULL)
+        used = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return used;
+}
+
 static int reuse_scratch(fmuc_sandbox_plan *plan, const char *fmu_tmp_dir)
 {
     char *path = scratch_path(plan, fmu_tmp_dir);
@@ -275,6 +291,15 @@ static int reuse_scratch(fmuc_sandbox_plan *plan, const char *fmu_tmp_dir)
         (plan->drop ? (int)st.st_uid != plan->uid : st.st_uid != geteuid())) {
         free(path);
         return 0;
+    }
+    /* a worker killed with its lane (checks/runner.c) or by a signal left its files: they go
+     * first, so no worker sees another's */
+    if (scratch_used(path)) {
+        empty_scratch(path);
+        if (lstat(path, &st) != 0) { /* could not be emptied, so removed: a new one is made */
+            free(path);
+            return 0;
+        }
     }
     plan->scratch = path;
     plan->reused = 1;

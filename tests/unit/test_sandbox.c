@@ -491,7 +491,8 @@ static int fn_leave_file(fmuc_worker_ctx *ctx, void *payload)
 }
 
 /* The workers of one FMU share a scratch folder, emptied (and its mode restored) after each: a
- * worker never sees what an earlier one left, and cannot spoil it for the next. */
+ * worker never sees what an earlier one left, and cannot spoil it for the next; what a killed
+ * one left (planted after worker 1 here) is gone before the next starts. */
 Test(sandbox, shared_scratch_is_emptied_between_workers)
 {
     fmuc_fmu fmu;
@@ -508,6 +509,14 @@ Test(sandbox, shared_scratch_is_emptied_between_workers)
         cr_expect_eq(reply_num(&o, "entries_before"), 0, "worker %d saw leftovers", k);
         cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o.reply, "wrote")), "worker %d", k);
         fmuc_worker_outcome_free(&o);
+        if (k == 1) {
+            /* what a worker killed with its lane leaves (the parent never emptied it) */
+            char p[4200];
+            snprintf(p, sizeof p, "%s/scratch/stale.txt", fmu.tmp_dir);
+            cr_assert_eq(fmuc_test_write_file(p, "x", 1), 0, "%s", p);
+            snprintf(p, sizeof p, "%s/scratch/stale-dir", fmu.tmp_dir);
+            cr_assert_eq(mkdir(p, 0500), 0, "%s", p);
+        }
     }
     fmuc_fmu_close(&fmu);
 }
