@@ -386,8 +386,8 @@ static fmuc_err finish_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int 
  * takes a nominal run's report (the first check in order that asks) is decided between the
  * lanes through the board (fmuc_shared_runs_lane) and checked when the result is taken
  * (fmuc_shared_runs_claims_ok). A result that cannot be taken makes the runner run that check
- * itself. A lane is never cut short inside a check (its workers clean up); a lane that dies
- * leaves its check to the runner. --check-jobs 1 runs every check in the runner. */
+ * itself. After a halt, what the lanes still run lies after it and is killed (lane_kill); a
+ * lane that dies leaves its check to the runner. --check-jobs 1 runs every check in the runner. */
 
 #define LANES 2
 
@@ -607,28 +607,88 @@ static size_t take(run_ctx *x, const size_t *idx, const char *const *ids, size_t
     return taken;
 }
 
-/* Ends at once a lane whose check in progress can no longer be taken (its position is after a
- * halt): the lane is stopped so it starts nothing more, each of its children (a worker leads
- * its own process group) is killed with its group, then the lane itself. Saves waiting for a
- * check whose result would be dropped, up to a hanging worker's timeout. */
-static void lane_kill(pid_t pid)
+/* Kills (with its process group) every child of the stopped lane pid not in seen[0..*n) and
+ * adds it there; returns how many were new. The list is read whole, and only numbers that end
+ * in a separator count (the lane is stopped: it reaps nothing, so no listed pid is reused). */
+static size_t lane_kill_children(pid_t pid, pid_t *seen, size_t *n, size_t cap)
 {
-    char path[64], buf[4096];
-    kill(pid, SIGSTOP);
+    char path[64];
     snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t k = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-    if (fd >= 0)
-        close(fd);
-    buf[k > 0 ? k : 0] = '\0';
-    for (char *p = buf, *end; *p; p = end) {
-        long c = strtol(p, &end, 10);
-        if (end == p)
-            break;
-        if (c > 1) {
-            kill((pid_t)-c, SIGKILL);
-            kill((pid_t)c, SIGKILL);
+    if (fd < 0)
+        return 0;
+    size_t fresh = 0;
+    long c = 0;
+    int digits = 0;
+    char buf[4096];
+    ssize_t k;
+    while ((k = read(fd, buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
+        for (ssize_t i = 0; i < k; i++) {
+            if (buf[i] >= '0' && buf[i] <= '9' && c < 100000000L) {
+                c = c * 10 + (buf[i] - '0');
+                digits = 1;
+                continue;
+            }
+            if (digits && c > 1) {
+                size_t j = 0;
+                while (j < *n && seen[j] != (pid_t)c)
+                    j++;
+                if (j == *n) {
+                    kill((pid_t)-c, SIGKILL); /* a worker leads its own process group */
+                    kill((pid_t)c, SIGKILL);
+                    if (*n < cap)
+                        seen[(*n)++] = (pid_t)c;
+                    fresh++;
+                }
+            }
+            c = 0;
+            digits = 0;
         }
+    }
+    close(fd);
+    return fresh;
+}
+
+/* 1 when process c has ended (a zombie not yet reaped, or gone) */
+static int proc_ended(pid_t c)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)c);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    ssize_t k = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (k <= 0)
+        return 1;
+    buf[k] = '\0';
+    const char *r = strrchr(buf, ')'); /* the name may hold anything; the state follows it */
+    return r && r[1] == ' ' && (r[2] == 'Z' || r[2] == 'X');
+}
+
+/* Ends at once a lane whose check in progress can no longer be taken (its position is after a
+ * halt): the lane is stopped so it starts and reaps nothing more, its children (workers, each
+ * leading its own process group, and what escaped from them to the lane, a subreaper) are
+ * killed until no new one appears, then the lane. Saves waiting for a check whose result
+ * would be dropped, up to a hanging worker's timeout. */
+static void lane_kill(pid_t pid)
+{
+    siginfo_t si;
+    kill(pid, SIGSTOP);
+    while (waitid(P_PID, pid, &si, WSTOPPED | WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    pid_t seen[512];
+    size_t n = 0;
+    /* until a round finds nothing new and every child killed has ended (its orphans move to
+     * the lane as it dies) */
+    for (int round = 0; round < 100; round++) {
+        int settled = lane_kill_children(pid, seen, &n, sizeof seen / sizeof seen[0]) == 0;
+        for (size_t j = 0; settled && j < n; j++)
+            settled = proc_ended(seen[j]);
+        if (settled)
+            break;
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
     }
     kill(pid, SIGKILL);
 }

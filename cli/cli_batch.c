@@ -876,7 +876,8 @@ int fmuc_cli_merge(int argc, char **argv)
         qsort(entries, nentries, sizeof *entries, cmp_entry);
     cJSON *idx = index_new();
     cJSON_AddNullToObject(idx, "shard");
-    cJSON_AddNumberToObject(idx, "totalFmus", total);
+    /* shards of one batch share their total; indexes of different batches add FMUs beyond it */
+    cJSON_AddNumberToObject(idx, "totalFmus", total > (double)nentries ? total : (double)nentries);
     cJSON_AddBoolToObject(idx, "incomplete", incomplete);
     cJSON *missing = cJSON_AddArrayToObject(idx, "shardsMissing");
     for (int s = 1; seen_shard && s <= shard_count; s++)

@@ -365,7 +365,7 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
         goto out;
     }
 
-    if (cli->opts.has_stop_time && fmu.md_parsed) {
+    if (cli->opts.has_stop_time && oerr == FMUC_OK && fmu.md_parsed) {
         char why[256];
         if (fmuc_md_override_stop_time(&fmu.md, cli->opts.stop_time, why, sizeof why) < 0) {
             fprintf(stderr, "fmucheck: %s: --stop-time: %s\n", path, why);

@@ -54,7 +54,7 @@ if [ -z "$from" ]; then
         # shellcheck disable=SC2086 # the options column is split at spaces
         "$build/fmucheck" -q --shard 1/1 -o "$from/options-$((k + 1))" ${opt_args[$k]} -- \
             "$shared/thirdparty/${opt_files[$k]}" || true
-        indexes+=("$from/options-$((k + 1))/index.json")
+        [ -f "$from/options-$((k + 1))/index.json" ] && indexes+=("$from/options-$((k + 1))/index.json")
     done
     "$build/fmucheck" merge "$from" "${indexes[@]}" > /dev/null || true
 fi

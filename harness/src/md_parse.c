@@ -951,19 +951,33 @@ const char *fmuc_md_cap_name(fmuc_cap cap)
     return r->attr[1] ? r->attr[1] : r->attr[2] ? r->attr[2] : r->attr[0];
 }
 
+/* the shortest %g form that reads back as v */
+static const char *num(char *buf, size_t n, double v)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 int fmuc_md_override_stop_time(fmuc_md *md, double stop, char *why, size_t whylen)
 {
     const fmuc_md_experiment *d = fmuc_md_declared_experiment(md);
     double start = d->present && d->has_start ? d->start_time : 0.0;
+    char a[32], b[32], c[32];
     if (!isfinite(stop) || !isfinite(start) || !(stop > start)) {
-        snprintf(why, whylen, "stop time %.17g is not after the start time %.17g (%s)", stop,
-                 start, d->present && d->has_start ? "DefaultExperiment startTime" : "default 0");
+        snprintf(why, whylen, "stop time %s is not after the start time %s (%s)",
+                 num(a, sizeof a, stop), num(b, sizeof b, start),
+                 d->present && d->has_start ? "DefaultExperiment startTime" : "default 0");
         return -1;
     }
     if (d->present && d->has_step && isfinite(d->step_size) && d->step_size > 0 &&
         !(d->step_size < stop - start)) {
-        snprintf(why, whylen, "stop time %.17g leaves an interval %.17g no longer than "
-                 "DefaultExperiment stepSize=%.17g", stop, stop - start, d->step_size);
+        snprintf(why, whylen, "stop time %s leaves an interval of %s, no longer than "
+                 "DefaultExperiment stepSize=%s", num(a, sizeof a, stop),
+                 num(b, sizeof b, stop - start), num(c, sizeof c, d->step_size));
         return -1;
     }
     if (!md->experiment_overridden) {

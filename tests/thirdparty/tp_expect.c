@@ -373,8 +373,15 @@ int tp_expect_write(const char *path, const char *rel, const tp_report *r, const
             "# <check-id> <standard> <interop> | <clause of FMI 2.0.4, or why not applicable>; "
             "unlisted checks pass\n",
             rel);
-    if (r->has_stop_time)
-        fprintf(f, "# Run with --stop-time %.17g (tests/thirdparty/options.tsv).\n", r->stop_time);
+    if (r->has_stop_time) {
+        char t[32];
+        for (int prec = 6; prec <= 17; prec++) { /* the shortest form that reads back */
+            snprintf(t, sizeof t, "%.*g", prec, r->stop_time);
+            if (strtod(t, NULL) == r->stop_time)
+                break;
+        }
+        fprintf(f, "# Run with --stop-time %s (tests/thirdparty/options.tsv).\n", t);
+    }
     if (strcmp(r->status, "complete") != 0) {
         const char *keep = old && old->status && strcmp(old->status, r->status) == 0
                                ? old->status_clause

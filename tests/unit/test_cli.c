@@ -334,7 +334,8 @@ Test(cli, stop_time_replaces_the_default_experiments_stop, .timeout = 120)
     fmuc_test_run_free(&r);
     cr_assert(run_fmucheck(&r, NULL, NULL, "--stop-time", "0.005", GOOD_FMU) == 0);
     cr_expect_eq(r.status, 64);
-    cr_expect(strstr(r.err, "no longer than DefaultExperiment stepSize=0.01"), "%s", r.err);
+    cr_expect(strstr(r.err, "leaves an interval of 0.005, no longer than DefaultExperiment "
+                            "stepSize=0.01"), "%s", r.err);
     fmuc_test_run_free(&r);
 
     char *out = fmuc_test_mkdtemp("cli-stop-time");

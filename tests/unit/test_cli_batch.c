@@ -193,6 +193,32 @@ Test(cli_batch, shards_partition_and_merge_combines, .timeout = 120)
     snprintf(p, sizeof p, "%s/index.html", m);
     cr_expect_eq(access(p, R_OK), 0);
 
+    /* two batches of their own (not shards of one): the merged total counts both */
+    char o3[4200], o4[4200], fa[4300], fb[4300], fc[4300], i3[4300], i4[4300], m2[4200];
+    snprintf(o3, sizeof o3, "%s/ab", dir);
+    snprintf(o4, sizeof o4, "%s/c", dir);
+    snprintf(m2, sizeof m2, "%s/merged2", dir);
+    snprintf(fa, sizeof fa, "%s/a.fmu", fmus);
+    snprintf(fb, sizeof fb, "%s/b.fmu", fmus);
+    snprintf(fc, sizeof fc, "%s/c.fmu", fmus);
+    snprintf(i3, sizeof i3, "%s/index.json", o3);
+    snprintf(i4, sizeof i4, "%s/index.json", o4);
+    char *a3[] = {FMUC_EXE, "-q", "-o", o3, "--no-html", "--only", STATIC_CHECKS, fa, fb, NULL};
+    char *a4[] = {FMUC_EXE, "-q", "--shard", "1/1", "-o", o4, "--no-html", "--only",
+                  STATIC_CHECKS, fc, NULL};
+    char *am2[] = {FMUC_EXE, "merge", m2, i3, i4, NULL};
+    char *const *steps[] = {a3, a4, am2};
+    for (int k = 0; k < 3; k++) {
+        cr_assert(fmuc_test_exec(&r, steps[k], NULL) == 0);
+        cr_expect_leq(r.status, 1, "step %d: %d %s", k, r.status, r.err);
+        fmuc_test_run_free(&r);
+    }
+    cJSON *mx2 = read_index(m2);
+    cr_assert(mx2);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(mx2, "fmus")), 3);
+    cr_expect_eq(cJSON_GetObjectItem(mx2, "totalFmus")->valueint, 3, "2 + 1, not the larger");
+    cJSON_Delete(mx2);
+
     /* a missing shard is visible and fails the merge */
     char *am1[] = {FMUC_EXE, "merge", m, i1, NULL};
     cr_assert(fmuc_test_exec(&r, am1, NULL) == 0);

@@ -82,7 +82,8 @@ static char *run_battery(const char *fmu, const char *jobs, const char *tag)
  * initialization or on an illegal call, fail after many instances, signal their parent, hang in
  * fmi2Reset (the hang is remembered in the shared state by a check in a lane and must reach the
  * later checks as in order) and hang in fmi2DoStep (the later checks name the check that took
- * the nominal run's report). */
+ * the nominal run's report), and start detached grandchildren (hostile/orphan-child). After the
+ * run with lanes no process of it is left (lanes killed after a halt, with their workers). */
 Test(runner_lanes, two_lanes_give_the_results_of_the_sequential_order, .timeout = 600)
 {
     static const char *const fmus[] = {
@@ -91,13 +92,16 @@ Test(runner_lanes, two_lanes_give_the_results_of_the_sequential_order, .timeout 
         "hostile/crash-on-illegal-call", "hostile/fails-after-instances",
         "hostile/signals-parent",        "hostile/hang-in-reset",
         "hostile/hang-in-dostep",        "hostile/hang-after-reset",
-        "broken/eq-determinism--reset-error",
+        "broken/eq-determinism--reset-error", "hostile/orphan-child",
     };
     for (size_t i = 0; i < sizeof fmus / sizeof fmus[0]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.fmu", FMUC_FMU_DIR, fmus[i]);
         char *d1 = run_battery(path, "1", "lanes1");
         char *d2 = run_battery(path, "2", "lanes2");
+        /* the lanes killed after a halt leave no worker nor what escaped from one */
+        cr_expect_eq(fmuc_test_procs_with(d2), 0, "%s: a process of the run is left over",
+                     fmus[i]);
         size_t n1 = 0, n2 = 0;
         char *a = report_lines(d1, &n1), *b = report_lines(d2, &n2);
         cr_assert(a && b, "%s: no report", fmus[i]);

@@ -228,7 +228,12 @@ Test(thirdparty, verdicts_match_expectations, .timeout = 3300)
             strv_push(&argv, strdup("--"));
             strv_push(&argv, strdup(extra.v[i]));
             run_fmucheck(&argv, log);
-            strv_push(&merge, cat(dir, "index.json"));
+            /* merge refuses a missing index: that FMU is then reported without a report */
+            char *ix = cat(dir, "index.json");
+            if (access(ix, R_OK) == 0)
+                strv_push(&merge, ix);
+            else
+                free(ix);
         }
         run_fmucheck(&merge, "thirdparty-merge");
     }
