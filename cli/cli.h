@@ -54,8 +54,8 @@ typedef struct fmuc_cli_config {
     size_t npins;
     const char *pass_env[FMUC_SANDBOX_MAX_ALLOW]; /* "passEnv": names added to --pass-env */
     size_t npass_env;
-    int has_rtol, has_atol, has_timeout, has_tmult;
-    double rtol, atol, timeout_s, tmult;
+    int has_rtol, has_atol, has_timeout, has_tmult, has_stop_time;
+    double rtol, atol, timeout_s, tmult, stop_time; /* stop_time: "stopTime" (as --stop-time) */
 } fmuc_cli_config;
 
 typedef struct fmuc_cli {

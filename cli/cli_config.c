@@ -1,6 +1,7 @@
 /* The gating config (--config FILE, JSON; schema in README.md "CI, gating and batches"):
  * profile, advisory checks, per-check levels, waivers, tolerances, timeouts, a pinned sha256. */
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +158,8 @@ static int parse_root(fmuc_cli_config *c, const cJSON *root)
     if (!cJSON_IsObject(root))
         return bad(c, "(top level)", "the config must be a JSON object%s", "");
     static const char *const allowed[] = {"profile", "advisory", "levels",   "waivers", "tolerances",
-                                          "timeouts", "sha256",  "passEnv", "comment", NULL};
+                                          "timeouts", "sha256",  "passEnv", "stopTime",
+                                          "comment", NULL};
     if (only_keys(c, root, "", allowed) < 0)
         return -1;
 
@@ -259,6 +261,14 @@ static int parse_root(fmuc_cli_config *c, const cJSON *root)
             return -1;
     }
 
+    v = cJSON_GetObjectItemCaseSensitive(root, "stopTime");
+    if (v) {
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+            return bad(c, "stopTime", "must be a finite number (as --stop-time)%s", "");
+        c->has_stop_time = 1;
+        c->stop_time = v->valuedouble;
+    }
+
     v = cJSON_GetObjectItemCaseSensitive(root, "passEnv");
     if (v) {
         if (!cJSON_IsArray(v))
@@ -355,6 +365,10 @@ int fmuc_cli_config_load(fmuc_cli *cli)
     if (c->has_timeout && !cli->set_timeout) {
         cli->opts.timeout_s = c->timeout_s;
         cli->opts.timeout_explicit = 1;
+    }
+    if (c->has_stop_time && !cli->opts.has_stop_time) {
+        cli->opts.has_stop_time = 1;
+        cli->opts.stop_time = c->stop_time;
     }
     if (c->has_profile && !cli->set_profile)
         cli->opts.profile = c->profile;

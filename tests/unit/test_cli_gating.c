@@ -273,6 +273,7 @@ Test(cli_gating, bad_config_is_a_usage_error_naming_file_and_key, .timeout = 60)
     expect_bad_config(&c, "{\"colour\": 1}", "colour");
     expect_bad_config(&c, "{\"passEnv\": [\"LICENSE_SERVER\", \"A=B\"]}", "passEnv[1]");
     expect_bad_config(&c, "{\"passEnv\": \"LICENSE_SERVER\"}", "passEnv");
+    expect_bad_config(&c, "{\"stopTime\": \"10\"}", "stopTime");
     expect_bad_config(&c, "{\"profile\": ", NULL);
     fmuc_test_run r;
     run(&r, &c, GOOD_FMU, "--config", "/nonexistent/gate.json", NULL, NULL);
@@ -286,7 +287,7 @@ Test(cli_gating, command_line_overrides_config_values, .timeout = 60)
     ctx c;
     ctx_init(&c, "gate-override");
     write_cfg(&c, "{\"tolerances\": {\"rtol\": 0.01, \"atol\": 0.5},"
-                  " \"timeouts\": {\"default\": 7, \"multiplier\": 3}}");
+                  " \"timeouts\": {\"default\": 7, \"multiplier\": 3}, \"stopTime\": 0.5}");
     fmuc_test_run r;
     run(&r, &c, GOOD_FMU, "--config", c.cfg, "--rtol", "0.25");
     cr_expect_eq(r.status, 0);
@@ -297,6 +298,15 @@ Test(cli_gating, command_line_overrides_config_values, .timeout = 60)
     cr_expect_eq(cJSON_GetObjectItem(o, "atol")->valuedouble, 0.5, "config applies");
     cr_expect_eq(cJSON_GetObjectItem(o, "timeoutSeconds")->valuedouble, 7);
     cr_expect_eq(cJSON_GetObjectItem(o, "timeoutMultiplier")->valuedouble, 3);
+    cr_expect_eq(cJSON_GetObjectItem(o, "stopTime")->valuedouble, 0.5, "config's stopTime");
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&r);
+    run(&r, &c, GOOD_FMU, "--config", c.cfg, "--stop-time", "0.25");
+    cr_expect_eq(r.status, 0);
+    rep = fmuc_test_read_json(c.report);
+    cr_assert(rep);
+    o = cJSON_GetObjectItem(rep, "options");
+    cr_expect_eq(cJSON_GetObjectItem(o, "stopTime")->valuedouble, 0.25, "--stop-time wins");
     cJSON_Delete(rep);
     fmuc_test_run_free(&r);
     ctx_free(&c);
