@@ -34,7 +34,8 @@ typedef struct shared_entry {
     int iface;          /* fmuc_iface */
     double took;        /* calibration: wall time of making it (s), worker included */
     double timeout_s;   /* calibration: the scaled timeout of the later workers (0: none) */
-    int died;           /* calibration: the run's worker 1: exited early, 2: crashed or hung */
+    int died;           /* calibration: the run's worker 1: exited early between FMI calls,
+                         * 2: crashed, hung or exited inside a call */
     int died_common;    /* ... in a phase every dynamic check needs (apiu_common_phase) */
     char death[600];    /* ... apiu_death_text */
     cJSON *bufv;        /* the run's worker's buffer_violations (owned; NULL when none) */
@@ -480,10 +481,12 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
         apiu_death_text(&o, why, sizeof why);
         if (check_id && check_id[0]) {
             apiu_note_death(s, res, iface, &o);
-            if (o.end != FMUC_WORKER_EXITED_EARLY)
+            /* an exit inside an FMI call is the FMU's, as a crash is; an early exit between
+             * calls may be the worker's own failure */
+            if (o.end != FMUC_WORKER_EXITED_EARLY || o.call_in_progress)
                 fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, why);
         } else if (e) {
-            e->died = o.end == FMUC_WORKER_EXITED_EARLY ? 1 : 2;
+            e->died = o.end == FMUC_WORKER_EXITED_EARLY && !o.call_in_progress ? 1 : 2;
             e->died_common = apiu_common_phase(&o);
             snprintf(e->death, sizeof e->death, "%s", why);
         }

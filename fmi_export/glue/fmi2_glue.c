@@ -1575,6 +1575,9 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
 #ifdef FMUC_HOSTILE_CRASH_IN_DOSTEP
     raise(SIGSEGV);
 #endif
+#ifdef FMUC_HOSTILE_EXIT_IN_DOSTEP
+    exit(0); /* ends the process as a crash would, with status 0 */
+#endif
 #ifdef FMUC_HOSTILE_HANG_IN_DOSTEP
     for (volatile int spin = 1; spin;) {
     }

@@ -482,13 +482,55 @@ static int proc_has_token(long pid, const char *needle, size_t nlen)
     return found;
 }
 
-/* B10: descendants that escaped the process group (setsid/setpgid) were reparented to us while
- * we are a child subreaper; they still map the shared region, a memfd whose name carries the
- * token ("/memfd:fmuc-worker-<token>" in /proc/<pid>/maps): find them by it and kill them. */
-/* Kill pid if it is our child carrying the worker's token; 1 when killed. */
-static int sweep_one(long pid, pid_t self, const char *needle, size_t nlen)
+/* The children we had before the worker was made (the process making workers has none of its
+ * own as a rule; a test keeps one): every other child after it ran descends from it. */
+typedef struct known_children {
+    pid_t pid[64];
+    size_t n;
+    int ok; /* read, and complete */
+} known_children;
+
+static void known_children_read(known_children *k)
 {
-    if (pid <= 0 || proc_ppid(pid) != self || !proc_has_token(pid, needle, nlen))
+    char path[64];
+    memset(k, 0, sizeof *k);
+    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    long v;
+    k->ok = 1;
+    while (fscanf(f, "%ld", &v) == 1) {
+        if (k->n == sizeof k->pid / sizeof k->pid[0]) {
+            k->ok = 0; /* too many to know: the token alone decides */
+            break;
+        }
+        k->pid[k->n++] = (pid_t)v;
+    }
+    fclose(f);
+}
+
+static int known_child(const known_children *k, long pid)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (k->pid[i] == (pid_t)pid)
+            return 1;
+    return 0;
+}
+
+/* B10: descendants that escaped the process group (setsid/setpgid) were reparented to us while
+ * we are a child subreaper. They map the shared region, a memfd whose name carries the token
+ * ("/memfd:fmuc-worker-<token>" in /proc/<pid>/maps), unless they exec'ed another program: so
+ * a child of ours that was not one before the worker was made counts too (the process making
+ * workers forks nothing else while one runs; fmucheck's runner and lanes do not). */
+/* Kill pid if it is our child carrying the worker's token or new since the worker was made
+ * (known: the children before; not ok: unknown); 1 when killed. */
+static int sweep_one(long pid, pid_t self, const char *needle, size_t nlen,
+                     const known_children *known)
+{
+    if (pid <= 0 || proc_ppid(pid) != self)
+        return 0;
+    if (!proc_has_token(pid, needle, nlen) && !(known->ok && !known_child(known, pid)))
         return 0;
     kill((pid_t)pid, SIGKILL);
     waitpid((pid_t)pid, NULL, 0);
@@ -499,7 +541,8 @@ static int sweep_one(long pid, pid_t self, const char *needle, size_t nlen)
  * subreaper), so /proc/self/task/<pid>/children lists every candidate; reading it costs one
  * file instead of a scan of every process on the machine. Falls back to the scan where the
  * kernel lacks that file. Returns how many were killed, -1 when /proc is unusable. */
-static int sweep_pass(pid_t self, const char *needle, size_t nlen)
+static int sweep_pass(pid_t self, const char *needle, size_t nlen,
+                      const known_children *known)
 {
     char path[64];
     int killed = 0;
@@ -512,7 +555,7 @@ static int sweep_pass(pid_t self, const char *needle, size_t nlen)
             n++;
         fclose(f);
         for (size_t i = 0; i < n; i++)
-            killed += sweep_one(pids[i], self, needle, nlen);
+            killed += sweep_one(pids[i], self, needle, nlen, known);
         return killed;
     }
     DIR *d = opendir("/proc");
@@ -523,19 +566,19 @@ static int sweep_pass(pid_t self, const char *needle, size_t nlen)
         char *end;
         long pid = strtol(de->d_name, &end, 10);
         if (!*end)
-            killed += sweep_one(pid, self, needle, nlen);
+            killed += sweep_one(pid, self, needle, nlen, known);
     }
     closedir(d);
     return killed;
 }
 
-static void sweep_escaped(const char *token)
+static void sweep_escaped(const char *token, const known_children *known)
 {
     char needle[96];
     size_t nlen = (size_t)snprintf(needle, sizeof needle, "fmuc-worker-%s ", token);
     pid_t self = getpid();
     for (int round = 0; round < 20; round++)
-        if (sweep_pass(self, needle, nlen) <= 0)
+        if (sweep_pass(self, needle, nlen, known) <= 0)
             return;
 }
 
@@ -697,6 +740,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     double start, deadline, drain_until = 0, timeout;
     char token[64];
     pid_t pid = -1;
+    known_children known = {{0}, 0, 0}; /* our children before the worker (sweep_escaped) */
     fmuc_err err = FMUC_OK;
     child_args ca;
     fmuc_sandbox_plan plan;
@@ -789,6 +833,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     ca.plan = &plan;
 
     fflush(NULL); /* no buffered parent output duplicated by a worker that calls exit() */
+    known_children_read(&known);
     start = now_s();
     pid = fork();
     if (pid < 0) {
@@ -875,7 +920,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                              (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
                 /* descendants may hold the pipes open: kill them all, then drain */
                 kill_group(pid);
-                sweep_escaped(token);
+                sweep_escaped(token, &known);
                 drain_until = now_s() + DRAIN_GRACE_S;
             }
         } else if ((so.fd < 0 && se.fd < 0 && sr.fd < 0) || now_s() >= drain_until) {
@@ -891,7 +936,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         out->duration_s = now_s() - start;
     }
     kill_group(pid);
-    sweep_escaped(token);
+    sweep_escaped(token, &known);
     if (err < 0)
         goto out;
 
@@ -938,6 +983,17 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                            sr.total);
         } else {
             parse_reply(&sr, reply_overflow, spec.reply_max_bytes, out);
+            /* the worker replies after every FMI call it made has returned: a reply while
+             * one is still running was written by FMU code (which shares the process) */
+            if (out->end == FMUC_WORKER_OK && out->call_in_progress) {
+                out->end = FMUC_WORKER_EXITED_EARLY;
+                cJSON_Delete(out->reply);
+                out->reply = NULL;
+                set_detail(out, "exit status 0 during %s, after %" PRIu64 " reply bytes "
+                                "written by FMU code (a reply before the call returned is not "
+                                "fmucheck's and is not read)",
+                           out->last_call[0] ? out->last_call : "an FMI call", sr.total);
+            }
         }
     } else {
         out->end = FMUC_WORKER_PROTOCOL;

@@ -577,6 +577,13 @@ Test(worker, setsid_daemon_is_killed, .timeout = 30)
     orphan_case("orphan_setsid:");
 }
 
+/* a daemon that exec'ed another program maps nothing of the worker: it is known as a child
+ * (by then reparented to the worker's parent, a subreaper) started after the worker */
+Test(worker, daemon_that_execs_is_killed, .timeout = 30)
+{
+    orphan_case("orphan_exec:");
+}
+
 Test(worker, huge_allocation_via_callback_fails_cleanly, .timeout = 30)
 {
     fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
@@ -651,6 +658,22 @@ Test(worker, fake_frame_from_fmu_is_protocol_error, .timeout = 30)
     run(&s, fn_hostile, "garbage_reply", &o);
     cr_assert_eq(o.end, FMUC_WORKER_PROTOCOL);
     cr_assert_null(o.reply);
+    fmuc_worker_outcome_free(&o);
+}
+
+/* FMU code shares the worker's process and can write a well-formed reply itself: one written
+ * while an FMI call has not returned is not the worker's, so it is not read (the call is the
+ * one the worker ended in, as an exit there) */
+Test(worker, reply_written_inside_a_call_is_not_trusted, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "forged_reply", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_EXITED_EARLY, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert_null(o.reply);
+    cr_assert_eq(o.call_in_progress, 1);
+    cr_assert(strstr(o.detail, "written by FMU code"), "%s", o.detail);
     fmuc_worker_outcome_free(&o);
 }
 
