@@ -836,6 +836,40 @@ static inline int apiu_probe_worker(fmuc_worker_ctx *ctx, void *payload)
     return 0;
 }
 
+/* internal: when every probe that ran (two at least) ended the worker in its cleanup, in the same
+ * call (e.g. fmi2FreeInstance hanging for any instance), the cleanup fails by itself, not
+ * because of what was probed: those results become "not judged" strings */
+static inline void apiu_probes_cleanup_systematic(cJSON **results, size_t n)
+{
+    const char *call = NULL, *why = NULL;
+    size_t ran = 0, same = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *d, *st;
+        if (!results[i] || cJSON_IsString(results[i]))
+            continue; /* not carried out */
+        ran++;
+        if (!apiu_probe_died(results[i], &d, &st) || strcmp(st, APIU_PROBE_CLEANUP) != 0)
+            continue;
+        const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(results[i], "call"));
+        if (!c || (call && strcmp(c, call) != 0))
+            continue;
+        call = c;
+        why = why ? why : d;
+        same++;
+    }
+    if (ran < 2 || same != ran)
+        return;
+    char text[800];
+    snprintf(text, sizeof text, "not judged: the cleanup after every probe ended the worker in %s "
+                                "(first: %s), whatever the probe did",
+             call, why);
+    for (size_t i = 0; i < n; i++)
+        if (results[i] && !cJSON_IsString(results[i])) {
+            cJSON_Delete(results[i]);
+            results[i] = cJSON_CreateString(text);
+        }
+}
+
 /** Run all probes of set; results[i] (owned by the caller, cJSON_Delete each) is the probe's
  *  item, an apiu_probe_died item when the worker died in its probed call or cleanup (res keeps
  *  its verdict: the caller judges that), or NULL when it was not carried out: the worker died
@@ -900,6 +934,9 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             cJSON *item = cJSON_CreateObject();
             cJSON_AddStringToObject(item, "died", why);
             cJSON_AddStringToObject(item, "stage", stage);
+            char fn[64];
+            snprintf(fn, sizeof fn, "%.*s", (int)strcspn(o.last_call, "("), o.last_call);
+            cJSON_AddStringToObject(item, "call", fn);
             results[k] = item;
         } else {
             /* reaching the probe's state: legal calls, not what is probed (the worker evidence
@@ -948,6 +985,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         if (job.skip[i] && !results[i])
             results[i] = cJSON_CreateString(job.skip_why);
     free(job.skip);
+    apiu_probes_cleanup_systematic(results, set->n);
     return 0;
 }
 

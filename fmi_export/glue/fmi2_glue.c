@@ -780,6 +780,10 @@ void fmi2FreeInstance(fmi2Component comp)
     fmuc_m_ctx *c = ctx_of(comp);
     if (!c)
         return;
+#ifdef FMUC_HOSTILE_HANG_IN_FREE_INSTANCE
+    for (volatile int spin = 1; spin;) { /* never returns for an instance (NULL is ignored) */
+    }
+#endif
     free_ctx(c);
 }
 

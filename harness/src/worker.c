@@ -85,14 +85,35 @@ void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fm
 /* ---- calls that hung before (fmuc_worker_hangs) --------------------------------------------- */
 
 /* The calls whose hang is remembered: those whose behaviour does not depend on the simulated
- * time (a stepping call that hung bounds the horizon instead, checks/shared_runs.c) */
+ * time (a stepping call that hung bounds the horizon instead, checks/shared_runs.c): the
+ * resets, and the end of a life cycle, which every worker reaches (a hang in fmi2FreeInstance
+ * cost every later worker its timeout, dozens of them in the probe sets) */
+/* a reset function (after it, the run repeats from the start: fmuc_worker_hang.after_reset) */
+static int is_reset(const char *fn)
+{
+    return strcmp(fn, "fmi2Reset") == 0 || strcmp(fn, "fmiResetSlave") == 0 ||
+           strcmp(fn, "fmi3Reset") == 0;
+}
+
 static int hang_remembered(const char *fn)
 {
-    static const char *const fns[] = {"fmi2Reset", "fmiResetSlave", "fmi3Reset"};
+    static const char *const fns[] = {"fmi2Reset",         "fmiResetSlave",        "fmi3Reset",
+                                      "fmi2Terminate",     "fmiTerminate",         "fmiTerminateSlave",
+                                      "fmi3Terminate",     "fmi2FreeInstance",     "fmiFreeModelInstance",
+                                      "fmiFreeSlaveInstance", "fmi3FreeInstance"};
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         if (strcmp(fn, fns[i]) == 0)
             return 1;
     return 0;
+}
+
+/* The name a hang of call e is remembered by: the function's, with "(NULL)" when its instance
+ * argument was NULL (fmi2FreeInstance(NULL) must be ignored: its hang is not the instance's) */
+static const char *hang_key(const fmuc_w_call *e, char *buf, size_t n)
+{
+    const char *name = fmuc_trace__fn_name(e->fn);
+    snprintf(buf, n, "%s%s", name, (e->flags & FMUC_W_A_NULLP) ? "(NULL)" : "");
+    return buf;
 }
 
 /* exit status of a worker that stopped before a call that hung before (the parent trusts it only
@@ -105,15 +126,17 @@ void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e)
     unsigned libs = (ctx->handle[0] ? 1u : 0u) | (ctx->handle[1] ? 2u : 0u) | (ctx->handle[2] ? 4u : 0u);
     sh->libs = libs;
     const char *name = fmuc_trace__fn_name(e->fn);
-    if (hang_remembered(name))
+    if (is_reset(name))
         sh->after_reset = 1;
     else if (strstr(name, "Instantiate"))
         sh->after_reset = 0;
     const fmuc_worker_hangs *h = ctx->spec->hangs;
     if (!h || !h->n)
         return;
+    char key[sizeof h->e[0].fn];
+    hang_key(e, key, sizeof key);
     for (size_t k = 0; k < h->n && k < FMUC_WORKER_HANGS_MAX; k++)
-        if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, name) == 0 &&
+        if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, key) == 0 &&
             (!h->e[k].after_reset || sh->after_reset) &&
             (isnan(h->e[k].t) || e->d[0] == h->e[k].t)) {
             __atomic_store_n(&sh->hung_before, (uint32_t)k + 1, __ATOMIC_RELEASE);
@@ -135,6 +158,8 @@ static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
     if (c->seq != n - 1 || c->state != FMUC_W_CALL_RUNNING)
         return;
     const char *fn = fmuc_trace__fn_name(c->fn);
+    char key[sizeof h->e[0].fn];
+    hang_key(c, key, sizeof key);
     unsigned libs = sh->libs & 7u;
     unsigned after = !hang_remembered(fn) && sh->after_reset;
     if (!(hang_remembered(fn) || after) || !libs)
@@ -142,12 +167,12 @@ static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
     /* a doStep after a reset: at that communication point only */
     double t = after && strstr(fn, "DoStep") ? c->d[0] : NAN;
     for (size_t k = 0; k < h->n; k++)
-        if (strcmp(h->e[k].fn, fn) == 0 && (h->e[k].ifaces & libs) == libs &&
+        if (strcmp(h->e[k].fn, key) == 0 && (h->e[k].ifaces & libs) == libs &&
             h->e[k].after_reset == after &&
             (isnan(t) ? isnan(h->e[k].t) : h->e[k].t == t))
             return;
     fmuc_worker_hang *e = &h->e[h->n++];
-    snprintf(e->fn, sizeof e->fn, "%s", fn);
+    snprintf(e->fn, sizeof e->fn, "%s", key);
     e->ifaces = libs;
     e->after_reset = after;
     e->t = t;
