@@ -1024,10 +1024,20 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "unexpected wait status 0x%x", (unsigned)status);
     }
-    if (out->sandbox_error[0]) /* an environment error, never a verdict on the FMU */
+    if (out->sandbox_error[0] && (out->ncalls > 0 || out->load_attempted)) {
+        /* the sandbox is set up before the FMU's library is loaded: a failure recorded after
+         * that was written by FMU code into the worker's shared record, not by the worker */
+        out->end = FMUC_WORKER_PROTOCOL;
+        set_detail(out, "the worker's record says its sandbox setup failed (\"%s\"), but the "
+                        "FMU's library had been loaded and %" PRIu64 " FMI calls made: the record "
+                        "was written by FMU code and is not trusted",
+                   out->sandbox_error, (uint64_t)out->ncalls);
+        out->sandbox_error[0] = '\0';
+    } else if (out->sandbox_error[0]) { /* an environment error, never a verdict on the FMU */
         err = fmuc_diag_set(diag, FMUC_ERROR, "worker sandbox setup failed%s%s: %s",
                             spec.label ? " for " : "", spec.label ? spec.label : "",
                             out->sandbox_error);
+    }
 
 out:
     if (pidfd >= 0)

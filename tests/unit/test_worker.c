@@ -15,6 +15,7 @@
 
 #include "fmuc/fmuc_worker.h"
 #include "fmuc_test_util.h"
+#include "../../harness/src/worker_internal.h" /* the shared record, as FMU code sees it */
 
 #define HOSTILE_DIR FMUC_BUILD_DIR "/tests/fixtures/hostile"
 
@@ -674,6 +675,49 @@ Test(worker, reply_written_inside_a_call_is_not_trusted, .timeout = 30)
     cr_assert_null(o.reply);
     cr_assert_eq(o.call_in_progress, 1);
     cr_assert(strstr(o.detail, "written by FMU code"), "%s", o.detail);
+    fmuc_worker_outcome_free(&o);
+}
+
+/* What FMU code can do to the worker's shared record (it shares the process): mark the sandbox
+ * setup as failed after the library was loaded. Reached through the record's memfd in
+ * /proc/self/maps, as an FMU would find it. */
+static int fn_forge_sandbox_failure(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    if (!fmuc_worker_load(ctx, fmi2CoSimulation))
+        return 1;
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (!strstr(line, "fmuc-worker-") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+            continue;
+        fmuc_w_shared *sh = (fmuc_w_shared *)lo;
+        if (sh->magic != FMUC_W_MAGIC)
+            continue;
+        sh->sandbox.reported = 1;
+        sh->sandbox.setup_failed = 1;
+        snprintf(sh->sandbox.setup_error, sizeof sh->sandbox.setup_error, "forged");
+    }
+    if (f)
+        fclose(f);
+    return 0;
+}
+
+/* A sandbox failure is an environment error (the run stops with 64): one recorded after the
+ * FMU's library was loaded can only come from FMU code, and is reported as the worker's
+ * record not being trusted, never as the machine's fault. */
+Test(worker, sandbox_failure_written_after_load_is_not_an_environment_error, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_worker_run(&s, fn_forge_sandbox_failure, NULL, &o, &d), FMUC_OK,
+                 "an environment error: %s", d.msg);
+    cr_assert_eq(o.end, FMUC_WORKER_PROTOCOL, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert(o.detail && strstr(o.detail, "written by FMU code"), "%s", o.detail);
+    cr_assert_eq(o.sandbox_error[0], '\0');
     fmuc_worker_outcome_free(&o);
 }
 
