@@ -262,9 +262,10 @@ static void send_reply(fmuc_worker_ctx *ctx, int fn_status)
     if (text) {
         size_t len = strlen(text);
         snprintf(hdr, sizeof hdr, "%s%016" PRIx64 "\n", REPLY_MAGIC, (uint64_t)len);
-        if (fmuc_worker_write_all(ctx->reply_fd, hdr, REPLY_HDR_LEN) == 0 &&
-            fmuc_worker_write_all(ctx->reply_fd, text, len) == 0)
-            fmuc_worker_write_all(ctx->reply_fd, REPLY_END, sizeof REPLY_END - 1);
+        if (fmuc_worker_write_all(ctx->reply_fd, hdr, REPLY_HDR_LEN) != 0 ||
+            fmuc_worker_write_all(ctx->reply_fd, text, len) != 0 ||
+            fmuc_worker_write_all(ctx->reply_fd, REPLY_END, sizeof REPLY_END - 1) != 0)
+            ctx->sh->reply_errno = errno ? errno : EIO; /* the parent names it */
     }
     free(text);
     cJSON_Delete(env);
@@ -1003,9 +1004,13 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         out->exit_code = WEXITSTATUS(status);
         if (out->exit_code != 0 || sr.total == 0) {
             out->end = FMUC_WORKER_EXITED_EARLY;
-            if (sr.total)
-                set_detail(out, "exit status %d after %" PRIu64 " reply bytes", out->exit_code,
-                           sr.total);
+            int re = sh->reply_errno;
+            if (re && !out->call_in_progress)
+                set_detail(out, "the worker could not write its reply (%s): its reply "
+                                "descriptor was closed or replaced, which only FMU code in the "
+                                "worker does", strerror(re));
+            else if (sr.total)
+                set_detail(out, "%" PRIu64 " reply bytes sent", sr.total);
         } else {
             parse_reply(&sr, reply_overflow, spec.reply_max_bytes, out);
             /* the worker replies after every FMI call it made has returned: a reply while
@@ -1014,10 +1019,9 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                 out->end = FMUC_WORKER_EXITED_EARLY;
                 cJSON_Delete(out->reply);
                 out->reply = NULL;
-                set_detail(out, "exit status 0 during %s, after %" PRIu64 " reply bytes "
-                                "written by FMU code (a reply before the call returned is not "
-                                "fmucheck's and is not read)",
-                           out->last_call[0] ? out->last_call : "an FMI call", sr.total);
+                set_detail(out, "%" PRIu64 " reply bytes were written by FMU code while %s had "
+                                "not returned (not the worker's reply; not read)",
+                           sr.total, out->last_call[0] ? out->last_call : "an FMI call");
             }
         }
     } else {
@@ -1164,8 +1168,8 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
             fmuc_result_error(res, "worker timed out %s: %s", wh, o->detail ? o->detail : "");
         break;
     case FMUC_WORKER_EXITED_EARLY:
-        fmuc_result_error(res, "worker exited with status %d without completing its reply %s",
-                          o->exit_code, wh);
+        fmuc_result_error(res, "worker exited with status %d without completing its reply %s%s%s",
+                          o->exit_code, wh, o->detail ? ": " : "", o->detail ? o->detail : "");
         break;
     case FMUC_WORKER_PROTOCOL:
         fmuc_result_error(res, "worker reply rejected %s: %s", wh, o->detail ? o->detail : "");

@@ -150,6 +150,8 @@ typedef struct fmuc_w_shared {
     uint32_t hung_before;    /* k + 1: the worker ended before the call in progress because it
                               * is spec->hangs->e[k] (fmuc_worker__before_call) */
     uint32_t after_reset;    /* 1: a reset function was called and no instance made since */
+    int32_t reply_errno;     /* the reply could not be written: write's errno (EBADF: FMU code
+                              * closed the worker's reply descriptor) */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {

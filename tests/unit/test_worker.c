@@ -678,6 +678,20 @@ Test(worker, reply_written_inside_a_call_is_not_trusted, .timeout = 30)
     fmuc_worker_outcome_free(&o);
 }
 
+/* FMU code that closes every descriptor leaves the worker no way to reply: the outcome says so,
+ * naming the closed reply descriptor, not just "exited without a reply" */
+Test(worker, closed_reply_descriptor_is_named, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "close_fds", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_EXITED_EARLY, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert(o.detail && strstr(o.detail, "reply descriptor was closed or replaced"), "%s",
+              o.detail ? o.detail : "(no detail)");
+    fmuc_worker_outcome_free(&o);
+}
+
 /* What FMU code can do to the worker's shared record (it shares the process): mark the sandbox
  * setup as failed after the library was loaded. Reached through the record's memfd in
  * /proc/self/maps, as an FMU would find it. */
