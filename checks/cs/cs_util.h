@@ -128,13 +128,18 @@ static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id
 
 /** A worker died (scratch carries the ERROR of fmuc_worker_outcome_to_result) in the very call
  *  the check probes: that is the check's result (issue 16: a crash in answer to the probed call
- *  fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here).
- *  The worker evidence goes to evidence[key]. scratch is cleared. */
+ *  fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here);
+ *  a garbled reply (the worker did not die in a call) stays an ERROR. The worker evidence goes
+ *  to evidence[key]. scratch is cleared. */
 static inline void csu_probe_died(fmuc_result *res, fmuc_result *scratch, int must,
                                   const char *what, const char *key)
 {
     const char *m = scratch->nmessages ? scratch->messages[0] : "the worker ended abnormally";
-    if (strstr(m, "timed out"))
+    if (strstr(m, "worker reply rejected"))
+        /* the worker did not die: its reply came back garbled (e.g. an FMU that forked and whose
+         * copy carried on writing): nothing was judged */
+        fmuc_result_error(res, "%s: %s", what, m);
+    else if (strstr(m, "timed out"))
         fmuc_result_warn(res, "%s: %s", what, m);
     else if (must)
         fmuc_result_violation(res, "%s: %s", what, m);
