@@ -81,7 +81,7 @@ static void one3(fmuc_result *res, const fmuc_md_interface *f, const char *el, i
     if (f->has_fixed_internal_step_size && !(f->fixed_internal_step_size > 0))
         fmuc_result_warn(res, "line %u: <CoSimulation> fixedInternalStepSize=\"%s\" is not a "
                          "positive step size", (unsigned)f->line,
-                         fmuc_mdu__fmt_double(b, f->fixed_internal_step_size));
+                         fmuc_md_fmt_double(b, f->fixed_internal_step_size));
     if (f->has_recommended_intermediate_input_smoothness &&
         f->recommended_intermediate_input_smoothness < 0)
         fmuc_result_warn(res, "line %u: <CoSimulation> recommendedIntermediateInputSmoothness="

@@ -66,10 +66,10 @@ static void one(const fmuc_md *md, const fmuc_md_var *v, const fmuc_md_var_ext *
         if (!periodic(iv))
             fmuc_result_violation(res, "%s: intervalDecimal=\"%s\" on a %s clock; only periodic "
                                   "clocks (constant, fixed, tunable) have one", d,
-                                  fmuc_mdu__fmt_double(b, x->interval_decimal), iv_name(iv));
+                                  fmuc_md_fmt_double(b, x->interval_decimal), iv_name(iv));
         else if (!(x->interval_decimal > 0))
             fmuc_result_violation(res, "%s: intervalDecimal=\"%s\" is not > 0", d,
-                                  fmuc_mdu__fmt_double(b, x->interval_decimal));
+                                  fmuc_md_fmt_double(b, x->interval_decimal));
     } else if (iv == FMUC_IV_CONSTANT && !typed) {
         fmuc_result_violation(res, "%s: a constant periodic Clock without intervalDecimal", d);
     } else if ((iv == FMUC_IV_FIXED || iv == FMUC_IV_TUNABLE) && !typed &&
@@ -81,7 +81,7 @@ static void one(const fmuc_md *md, const fmuc_md_var *v, const fmuc_md_var_ext *
     if (HAS(x, FMUC_CLK_SHIFT_DECIMAL)) {
         if (!(x->shift_decimal >= 0))
             fmuc_result_violation(res, "%s: shiftDecimal=\"%s\" is negative", d,
-                                  fmuc_mdu__fmt_double(b, x->shift_decimal));
+                                  fmuc_md_fmt_double(b, x->shift_decimal));
         if (!HAS(x, FMUC_CLK_INTERVAL_DECIMAL) && !typed)
             fmuc_result_violation(res, "%s: shiftDecimal without intervalDecimal", d);
     }

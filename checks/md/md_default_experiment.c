@@ -19,20 +19,20 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     double start = e->has_start ? e->start_time : 0.0;
     if (e->has_stop && isfinite(e->stop_time) && isfinite(start) && !(e->stop_time > start))
         fmuc_result_violation(res, "line %u: DefaultExperiment stopTime=\"%s\" is not after "
-                              "startTime=\"%s\"%s", line, fmuc_mdu__fmt_double(b1, e->stop_time),
-                              fmuc_mdu__fmt_double(b2, start), e->has_start ? "" : " (default)");
+                              "startTime=\"%s\"%s", line, fmuc_md_fmt_double(b1, e->stop_time),
+                              fmuc_md_fmt_double(b2, start), e->has_start ? "" : " (default)");
     if (e->has_tolerance && e->tolerance < 0)
         fmuc_result_violation(res, "line %u: DefaultExperiment tolerance=\"%s\" is negative", line,
-                              fmuc_mdu__fmt_double(b1, e->tolerance));
+                              fmuc_md_fmt_double(b1, e->tolerance));
     if (e->has_step && e->step_size <= 0)
         fmuc_result_violation(res, "line %u: DefaultExperiment stepSize=\"%s\" must be > 0", line,
-                              fmuc_mdu__fmt_double(b1, e->step_size));
+                              fmuc_md_fmt_double(b1, e->step_size));
     else if (e->has_step && e->has_stop && e->stop_time > start && isfinite(e->step_size) &&
              e->step_size >= e->stop_time - start)
         fmuc_result_violation(res, "line %u: DefaultExperiment stepSize=\"%s\" is not smaller than "
                               "stopTime - startTime = %s", line,
-                              fmuc_mdu__fmt_double(b1, e->step_size),
-                              fmuc_mdu__fmt_double(b2, e->stop_time - start));
+                              fmuc_md_fmt_double(b1, e->step_size),
+                              fmuc_md_fmt_double(b2, e->stop_time - start));
 }
 
 const fmuc_check fmuc_check_md_default_experiment = {

@@ -26,7 +26,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                       "inverse=\"true\" with offset=\"%s\"; an inverse display "
                                       "unit has offset 0", (unsigned)du->line,
                                       fmuc_mdu__str(u->name), fmuc_mdu__str(du->name),
-                                      fmuc_mdu__fmt_double(b1, du->offset));
+                                      fmuc_md_fmt_double(b1, du->offset));
         }
         if (u->ndisplay < 2)
             continue;

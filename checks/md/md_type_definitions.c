@@ -81,11 +81,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                   (unsigned)t->line, el, n, (unsigned)t->ntypes);
         if ((t->has & FMUC_HAS_MIN) && (t->has & FMUC_HAS_MAX) && t->min > t->max)
             FMUC_MDU_VIOLATION_V1_WARN(md, res, "line %u: %s '%.200s': min=\"%s\" > max=\"%s\"",
-                                  (unsigned)t->line, el, n, fmuc_mdu__fmt_double(b1, t->min),
-                                  fmuc_mdu__fmt_double(b2, t->max));
+                                  (unsigned)t->line, el, n, fmuc_md_fmt_double(b1, t->min),
+                                  fmuc_md_fmt_double(b2, t->max));
         if ((t->has & FMUC_HAS_NOMINAL) && t->nominal <= 0)
             FMUC_MDU_VIOLATION_V1_WARN(md, res, "line %u: %s '%.200s': nominal=\"%s\" must be > 0",
-                                  (unsigned)t->line, el, n, fmuc_mdu__fmt_double(b1, t->nominal));
+                                  (unsigned)t->line, el, n, fmuc_md_fmt_double(b1, t->nominal));
         if (!fmi1 && t->unit && !fmuc_mdu__map_get(&units, t->unit, NULL))
             fmuc_result_violation(res, "line %u: %s '%.200s': unit=\"%.200s\" is not defined "
                                   "in UnitDefinitions", (unsigned)t->line, el, n, t->unit);

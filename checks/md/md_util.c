@@ -272,14 +272,6 @@ void fmuc_mdu__imap_free(fmuc_mdu_imap *m)
 
 /* ---------------------------------------------------------------- formatting */
 
-const char *fmuc_mdu__fmt_double(char buf[32], double v)
-{
-    snprintf(buf, 32, "%.15g", v);
-    if (isfinite(v) && strtod(buf, NULL) != v)
-        snprintf(buf, 32, "%.17g", v);
-    return buf;
-}
-
 const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v)
 {
     char vr[16];

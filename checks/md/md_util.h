@@ -70,8 +70,6 @@ void fmuc_mdu__imap_free(fmuc_mdu_imap *m);
 uint64_t fmuc_mdu__hash(const char *s);
 
 /* ---- formatting ---- */
-/** Shortest of %.15g / %.17g that reads back as v; buf must hold 32 bytes. Returns buf. */
-const char *fmuc_mdu__fmt_double(char buf[32], double v);
 /** "variable 'x' (vr 3, line 42)" into buf (name shortened to 200 bytes). Returns buf. */
 const char *fmuc_mdu__var_desc(char *buf, size_t n, const fmuc_md_var *v);
 #define FMUC_MDU_DESC_LEN 288

@@ -40,12 +40,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             if ((v->has & FMUC_HAS_MIN) && isfinite(v->min) && (v->min < lo || v->min > hi))
                 fmuc_result_violation(res, "%s: min=\"%s\" is outside the range of %s",
                                       fmuc_mdu__var_desc(d, sizeof d, v),
-                                      fmuc_mdu__fmt_double(b1, v->min),
+                                      fmuc_md_fmt_double(b1, v->min),
                                       fmuc_mdu__var_type_name(md, v));
             if ((v->has & FMUC_HAS_MAX) && isfinite(v->max) && (v->max < lo || v->max > hi))
                 fmuc_result_violation(res, "%s: max=\"%s\" is outside the range of %s",
                                       fmuc_mdu__var_desc(d, sizeof d, v),
-                                      fmuc_mdu__fmt_double(b1, v->max),
+                                      fmuc_md_fmt_double(b1, v->max),
                                       fmuc_mdu__var_type_name(md, v));
         }
         if (!(v->has & (FMUC_HAS_MIN | FMUC_HAS_MAX | FMUC_HAS_NOMINAL)))
@@ -54,14 +54,14 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_mdu__effective(&e, v, fmuc_mdu__var_type(md, &types, v));
         if (e.has_min && e.has_max && e.min > e.max && (v->has & (FMUC_HAS_MIN | FMUC_HAS_MAX)))
             FMUC_MDU_VIOLATION_V1_WARN(md, res, "%s: min=\"%s\"%s > max=\"%s\"%s",
-                                  fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__fmt_double(b1, e.min),
+                                  fmuc_mdu__var_desc(d, sizeof d, v), fmuc_md_fmt_double(b1, e.min),
                                   (v->has & FMUC_HAS_MIN) ? "" : " (declaredType)",
-                                  fmuc_mdu__fmt_double(b2, e.max),
+                                  fmuc_md_fmt_double(b2, e.max),
                                   (v->has & FMUC_HAS_MAX) ? "" : " (declaredType)");
         if ((v->has & FMUC_HAS_NOMINAL) && v->nominal <= 0)
             FMUC_MDU_VIOLATION_V1_WARN(md, res, "%s: nominal=\"%s\" must be > 0",
                                   fmuc_mdu__var_desc(d, sizeof d, v),
-                                  fmuc_mdu__fmt_double(b1, v->nominal));
+                                  fmuc_md_fmt_double(b1, v->nominal));
     }
     fmuc_mdu__map_free(&types);
 }

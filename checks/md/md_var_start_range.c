@@ -75,7 +75,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                 fmuc_result_violation(res, "%s: start element %u = %.100s is %s %s=\"%s\"",
                                       fmuc_mdu__var_desc(d, sizeof d, v), k + 1, t,
                                       l2 ? "below" : "above", l2 ? "min" : "max",
-                                      fmuc_mdu__fmt_double(b1, l2 ? e.min : e.max));
+                                      fmuc_md_fmt_double(b1, l2 ? e.min : e.max));
         }
         int lo = e.has_min && v->start < e.min, hi = e.has_max && v->start > e.max;
         if (!lo && !hi)
@@ -83,7 +83,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         FMUC_MDU_VIOLATION_V1_WARN(md, res, "%s: start=\"%.100s\" is %s %s=\"%s\"%s",
                               fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__str(v->start_text),
                               lo ? "below" : "above", lo ? "min" : "max",
-                              fmuc_mdu__fmt_double(b1, lo ? e.min : e.max),
+                              fmuc_md_fmt_double(b1, lo ? e.min : e.max),
                               (lo ? (v->has & FMUC_HAS_MIN) : (v->has & FMUC_HAS_MAX))
                                   ? ""
                                   : " (from its declaredType)");

@@ -951,14 +951,11 @@ const char *fmuc_md_cap_name(fmuc_cap cap)
     return r->attr[1] ? r->attr[1] : r->attr[2] ? r->attr[2] : r->attr[0];
 }
 
-/* the shortest %g form that reads back as v */
-static const char *num(char *buf, size_t n, double v)
+const char *fmuc_md_fmt_double(char buf[32], double v)
 {
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    snprintf(buf, 32, "%.15g", v);
+    if (isfinite(v) && strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
     return buf;
 }
 
@@ -969,15 +966,15 @@ int fmuc_md_override_stop_time(fmuc_md *md, double stop, char *why, size_t whyle
     char a[32], b[32], c[32];
     if (!isfinite(stop) || !isfinite(start) || !(stop > start)) {
         snprintf(why, whylen, "stop time %s is not after the start time %s (%s)",
-                 num(a, sizeof a, stop), num(b, sizeof b, start),
+                 fmuc_md_fmt_double(a, stop), fmuc_md_fmt_double(b, start),
                  d->present && d->has_start ? "DefaultExperiment startTime" : "default 0");
         return -1;
     }
     if (d->present && d->has_step && isfinite(d->step_size) && d->step_size > 0 &&
         !(d->step_size < stop - start)) {
         snprintf(why, whylen, "stop time %s leaves an interval of %s, no longer than "
-                 "DefaultExperiment stepSize=%s", num(a, sizeof a, stop),
-                 num(b, sizeof b, stop - start), num(c, sizeof c, d->step_size));
+                 "DefaultExperiment stepSize=%s", fmuc_md_fmt_double(a, stop),
+                 fmuc_md_fmt_double(b, stop - start), fmuc_md_fmt_double(c, d->step_size));
         return -1;
     }
     if (!md->experiment_overridden) {

@@ -946,8 +946,8 @@ Test(md_util, special_doubles_and_maps)
     fmuc_mdu__imap_free(&im);
 
     char b[32];
-    cr_expect_str_eq(fmuc_mdu__fmt_double(b, 0.1), "0.1");
-    cr_expect_str_eq(fmuc_mdu__fmt_double(b, 1.0 / 3.0), "0.33333333333333331");
+    cr_expect_str_eq(fmuc_md_fmt_double(b, 0.1), "0.1");
+    cr_expect_str_eq(fmuc_md_fmt_double(b, 1.0 / 3.0), "0.33333333333333331");
 }
 
 Test(md_util, cell_table)

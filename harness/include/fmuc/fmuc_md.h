@@ -478,6 +478,10 @@ fmuc_err fmuc_md_parse(fmuc_md *out, const char *xml, size_t len, const fmuc_md_
 /** Free everything the model owns. */
 void fmuc_md_free(fmuc_md *md);
 
+/** v as the shortest of %.15g / %.17g that reads back as v (messages naming attribute values);
+ *  buf must hold 32 bytes. Returns buf. */
+const char *fmuc_md_fmt_double(char buf[32], double v);
+
 /** Runs end at stop instead of DefaultExperiment@stopTime (fmucheck --stop-time): md->experiment
  *  gets the new stop time (present, has_stop), the file's values stay in md->experiment_declared
  *  (fmuc_md_declared_experiment). 0, or -1 with why (naming the attribute) when stop is not a
