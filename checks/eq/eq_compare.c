@@ -139,6 +139,8 @@ static void run_all(const fmuc_subject *s, fmuc_result *res)
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
     fmuc_iface ia[2], ib[2];
     size_t na = equ_interfaces(s->fmu, ia), nb = equ_interfaces(&other, ib), done = 0;
+    if (na && !(na = equ_usable_interfaces(s, res, ia)))
+        goto out; /* an earlier check found this FMU's interfaces unusable */
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)
             if (ia[i] == ib[j]) {

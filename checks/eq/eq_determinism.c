@@ -528,6 +528,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no interface with a binary for this platform");
         return;
     }
+    ni = equ_usable_interfaces(s, res, ifaces);
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
     for (size_t i = 0; i < ni; i++)
         run_iface(s, res, ifaces[i], level);

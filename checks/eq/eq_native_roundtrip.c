@@ -366,6 +366,8 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
         fmuc_result_na(res, "no interface with a binary for this platform");
         return;
     }
+    if (!(ni = equ_usable_interfaces(s, res, ifaces)))
+        return;
     cJSON_AddNumberToObject(fmuc_result_evidence(res), "native_level", level);
     for (size_t i = 0; i < ni; i++) {
         equ_plan p;

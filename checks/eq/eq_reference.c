@@ -183,6 +183,8 @@ static void run_all(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no interface with a binary for this platform");
         goto out;
     }
+    if (!(ni = equ_usable_interfaces(s, res, ifaces)))
+        goto out;
     cJSON *ev = fmuc_result_evidence(res);
     cJSON_AddStringToObject(ev, "reference", ref.name);
     cJSON_AddNumberToObject(ev, "rows", (double)ref.nrows);

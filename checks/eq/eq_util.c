@@ -27,6 +27,37 @@ size_t equ_interfaces(const fmuc_fmu *fmu, fmuc_iface ifaces[2])
     return n;
 }
 
+/* The interfaces of in[0..n) that runs can use (fmuc_shared_unusable); those left out are noted
+ * in res, or make it not applicable when none is left. */
+static size_t keep_usable(const fmuc_subject *s, fmuc_result *res, const fmuc_iface *in, size_t n,
+                          fmuc_iface out[2])
+{
+    const char *gone[2] = {NULL, NULL};
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *u = fmuc_shared_unusable(s, in[i], FMUC_UNUSABLE_RUN);
+        if (u)
+            gone[i - k] = u;
+        else
+            out[k++] = in[i];
+    }
+    if (!gone[0])
+        return k;
+    if (k) /* each reason names its interface and the check that saw it */
+        fmuc_result_note(res, "not run on every interface: %s", gone[0]);
+    else if (gone[1])
+        fmuc_result_na(res, "%s; %s", gone[0], gone[1]);
+    else
+        fmuc_result_na(res, "%s", gone[0]);
+    return k;
+}
+
+size_t equ_usable_interfaces(const fmuc_subject *s, fmuc_result *res, fmuc_iface ifaces[2])
+{
+    fmuc_iface all[2];
+    return keep_usable(s, res, all, equ_interfaces(s->fmu, all), ifaces);
+}
+
 int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap)
 {
     const fmuc_md_interface *i = iface == FMUC_IFACE_ME ? &fmu->md.me : &fmu->md.cs;
@@ -36,20 +67,23 @@ int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap)
 void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
                      equ_iface_fn fn)
 {
-    fmuc_iface ifaces[2];
-    size_t ni = equ_interfaces(s->fmu, ifaces), done = 0;
+    fmuc_iface ifaces[2], capable[2], usable[2];
+    size_t ni = equ_interfaces(s->fmu, ifaces), nc = 0;
     char why[512];
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
     for (size_t i = 0; i < ni; i++) {
         const fmuc_md_interface *itf =
             ifaces[i] == FMUC_IFACE_ME ? &s->fmu->md.me : &s->fmu->md.cs;
-        if (!itf->present || (itf->caps & caps) != caps)
-            continue;
-        fn(s, res, ifaces[i], level);
-        done++;
+        if (itf->present && (itf->caps & caps) == caps)
+            capable[nc++] = ifaces[i];
     }
-    if (!done)
+    if (!nc) {
         fmuc_result_na(res, "no interface with a binary declares %s", need);
+        return;
+    }
+    size_t nu = keep_usable(s, res, capable, nc, usable);
+    for (size_t i = 0; i < nu; i++)
+        fn(s, res, usable[i], level);
 }
 
 const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name)

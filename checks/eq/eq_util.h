@@ -125,6 +125,11 @@ const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name);
 /** The interfaces to run: ME and/or CS that are declared and whose library was extracted.
  *  Returns the count (0..2), fills ifaces. */
 size_t equ_interfaces(const fmuc_fmu *fmu, fmuc_iface ifaces[2]);
+/** equ_interfaces without those an earlier check found unusable for runs (a crash or hang in
+ *  loading, instantiation, initialization or the nominal run: fmuc_shared_unusable): each one
+ *  left out gets a note in res naming the check that saw it. When every interface is left out,
+ *  res is not applicable with that reason. Returns the count (0..2), fills ifaces. */
+size_t equ_usable_interfaces(const fmuc_subject *s, fmuc_result *res, fmuc_iface ifaces[2]);
 int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap);
 const char *equ_iface_name(fmuc_iface t);
 /** The FMU-state checks: fn(s, res, iface, vdsim level) for every interface with a binary whose

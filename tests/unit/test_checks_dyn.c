@@ -476,7 +476,10 @@ Test(verdicts, a_crash_in_initialization_is_one_error_and_the_rest_not_applicabl
 Test(verdicts, a_crash_in_the_nominal_run_spares_the_checks_that_do_not_simulate, .timeout = 120)
 {
     fmuc_report rep;
-    run_runner(HOSTILE("crash-in-dostep"), &rep);
+    static const char *const with_eq[] = {"load-dlopen", "api-*", "cs-nominal-run",
+                                          "me-nominal-run", "me-events", "eq-*"};
+    fmuc_test_run_checks(HOSTILE("crash-in-dostep"), with_eq, sizeof with_eq / sizeof with_eq[0],
+                         &rep);
     /* the CS nominal run crashed in fmi2DoStep: one error on the check that made it */
     cr_expect_eq(fmuc_test_result_of(&rep, "api-status-codes")->verdict, FMUC_VERDICT_ERROR);
     const fmuc_result *cs = fmuc_test_result_of(&rep, "cs-nominal-run");
@@ -490,6 +493,19 @@ Test(verdicts, a_crash_in_the_nominal_run_spares_the_checks_that_do_not_simulate
     const fmuc_result *rr = fmuc_test_result_of(&rep, "api-resources-released");
     cr_expect_eq(rr->verdict, FMUC_VERDICT_PASS);
     cr_expect(any_message(rr, "CoSimulation not probed", "api-status-codes"));
+    /* so do the eq-* checks: they judge ME and name the check that saw CS crash */
+    const char *eq[] = {"eq-determinism", "eq-fmu-state", "eq-serialize", "eq-serialize-corrupt"};
+    for (size_t i = 0; i < sizeof eq / sizeof eq[0]; i++) {
+        const fmuc_result *r = fmuc_test_result_of(&rep, eq[i]);
+        cr_expect_eq(r->verdict, FMUC_VERDICT_PASS, "%s: %s", eq[i], fmuc_verdict_name(r->verdict));
+        cr_expect(any_message(r, "CoSimulation interface is unusable", "(seen by check "
+                                                                        "api-status-codes)"),
+                  "%s", eq[i]);
+    }
+    /* the crash is one error, on the check that saw it */
+    for (size_t i = 0; i < rep.nresults; i++)
+        if (strcmp(rep.results[i].id, "api-status-codes") != 0)
+            cr_expect_neq(rep.results[i].verdict, FMUC_VERDICT_ERROR, "%s", rep.results[i].id);
     fmuc_report_free(&rep);
     no_children_left();
 }
