@@ -181,7 +181,9 @@ const char *fmuc_worker_end_name(fmuc_worker_end e);
 
 /** Describe the outcome in res: a crash/timeout/early exit/protocol error becomes an ERROR with a
  *  message naming the signal and the call or phase ("worker terminated by SIGSEGV during
- *  fmi2DoStep(t=0.5, h=0.1, noSet=0)") and the last calls; evidence "worker" gets the end, trace
+ *  fmi2DoStep(t=0.5, h=0.1, noSet=0)") and the last calls, except a stop before a call that hung
+ *  in an earlier worker (hung_before), which is NOT_APPLICABLE ("worker stopped ... hung in an
+ *  earlier worker ... (its check)": that check judged the hang); evidence "worker" gets the end, trace
  *  excerpt, log excerpt, output byte counts and allocation stats, duration_s, fmi_time_s and
  *  lib_time_s, and running totals over the check's workers so far ("workers",
  *  "fmi_time_total_s", "duration_total_s"). Returns nonzero when the check must not interpret
