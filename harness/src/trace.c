@@ -16,7 +16,7 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static fmuc_w_call *slot(fmuc_w_shared *sh, uint64_t seq)
+fmuc_w_call *fmuc_trace__slot(fmuc_w_shared *sh, uint64_t seq)
 {
     return seq < FMUC_W_TRACE_HEAD ? &sh->head[seq] : &sh->tail[seq % FMUC_W_TRACE_TAIL];
 }
@@ -30,7 +30,7 @@ static void fold_previous(fmuc_w_shared *sh, uint64_t seq)
     fmuc_w_call *p;
     if (seq == 0)
         return;
-    p = slot(sh, seq - 1);
+    p = fmuc_trace__slot(sh, seq - 1);
     if (p->seq != seq - 1 || p->state == FMUC_W_CALL_RUNNING || !p->timed)
         return;
     if (p->timed == 1)
@@ -43,12 +43,15 @@ static void fold_previous(fmuc_w_shared *sh, uint64_t seq)
 fmuc_w_call *fmuc_trace__begin(fmuc_worker_ctx *ctx, unsigned fn)
 {
     fmuc_w_shared *sh = ctx->sh;
-    uint64_t seq = sh->ncalls;
+    uint64_t seq;
     fmuc_w_call *e;
 
+    fmuc_worker__fork_guard(ctx); /* a forked copy of the worker calls nothing */
+    ctx->last_fn = fn;
+    seq = sh->ncalls;
     if (ctx->pwatch)
         fmuc_pstate__before_begin(ctx); /* before the slot of the call watched may be reused */
-    e = slot(sh, seq);
+    e = fmuc_trace__slot(sh, seq);
     fold_previous(sh, seq);
     e->state = FMUC_W_CALL_EMPTY;
     e->seq = seq;
@@ -86,7 +89,7 @@ void fmuc_trace__buffer_violation(fmuc_worker_ctx *ctx, unsigned kind, const cha
     v->amount = amount;
     snprintf(v->array, sizeof v->array, "%s", array ? array : "");
     if (sh->ncalls > 0) {
-        const fmuc_w_call *e = slot(sh, sh->ncalls - 1);
+        const fmuc_w_call *e = fmuc_trace__slot(sh, sh->ncalls - 1);
         v->call = *e;
     } else {
         memset(&v->call, 0, sizeof v->call);

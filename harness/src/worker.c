@@ -203,9 +203,23 @@ cJSON *fmuc_worker_reply(fmuc_worker_ctx *ctx)
     return ctx->reply;
 }
 
+void fmuc_worker__fork_guard(fmuc_worker_ctx *ctx)
+{
+    if (getpid() == ctx->pid)
+        return;
+    fmuc_w_shared *sh = ctx->sh;
+    /* the call this copy came back from is the last one begun in its own (private) ctx; the
+     * shared trace moves on with the worker */
+    if (__atomic_fetch_add(&sh->forked_copies, 1, __ATOMIC_ACQ_REL) == 0)
+        snprintf(sh->forked_call, sizeof sh->forked_call, "%s",
+                 ctx->last_fn < FMUC_W_FN_COUNT ? fmuc_trace__fn_name(ctx->last_fn) : "");
+    _exit(0);
+}
+
 void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
+    fmuc_worker__fork_guard(ctx);
     va_start(ap, fmt);
     ctx->sh->phase_at = 0;
     ctx->phase_label = NULL;
@@ -216,6 +230,7 @@ void fmuc_worker_phase(fmuc_worker_ctx *ctx, const char *fmt, ...)
 void fmuc_worker_phase_at(fmuc_worker_ctx *ctx, const char *label, long long k, double t)
 {
     fmuc_w_shared *sh = ctx->sh;
+    fmuc_worker__fork_guard(ctx);
     if (label != ctx->phase_label || !sh->phase_at) {
         sh->phase_at = 0; /* a crash while copying leaves a plain (maybe partial) label */
         snprintf(sh->phase, sizeof sh->phase, "%s", label ? label : "");
@@ -253,6 +268,7 @@ static void send_reply(fmuc_worker_ctx *ctx, int fn_status)
     char *text = NULL;
     char hdr[REPLY_HDR_LEN + 1];
 
+    fmuc_worker__fork_guard(ctx);
     if (env) {
         cJSON_AddNumberToObject(env, "fn_status", fn_status);
         if (ctx->reply)
@@ -371,6 +387,8 @@ static void worker_child(const child_args *a)
     memset(&ctx, 0, sizeof ctx);
     ctx.spec = a->spec;
     ctx.sh = a->sh;
+    ctx.pid = getpid();
+    ctx.last_fn = FMUC_W_FN_COUNT; /* none yet */
     ctx.reply_fd = 3;
     ctx.alloc_cap = a->spec->rlimit_as_bytes;
     ctx.reply = cJSON_CreateObject();
@@ -380,6 +398,7 @@ static void worker_child(const child_args *a)
 
     long threads0 = fmuc_worker_thread_count();
     rc = a->fn(&ctx, a->payload);
+    fmuc_worker__fork_guard(&ctx);
 
     fmuc_loader__unload_all(&ctx);
     long threads = threads0 >= 0 ? fmuc_worker_thread_count() : -1;
@@ -968,6 +987,11 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
 
     fmuc_trace__decode(sh, out);
     fmuc_sandbox__decode(&sh->sandbox, out);
+    out->forked_copies = __atomic_load_n(&sh->forked_copies, __ATOMIC_ACQUIRE);
+    if (out->forked_copies) {
+        memcpy(out->forked_call, (const char *)sh->forked_call, sizeof out->forked_call);
+        out->forked_call[sizeof out->forked_call - 1] = '\0';
+    }
     capture_out(&out->out, &so);
     capture_out(&out->err, &se);
 
@@ -1185,6 +1209,12 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     }
     if (bad && o->load_attempted && !o->load_ok && o->load_error[0])
         fmuc_result_note(res, "load: %s", o->load_error);
+    if (o->forked_copies)
+        fmuc_result_note(res, "FMU code forked the worker and %" PRIu64 " cop%s came back into "
+                              "fmucheck's code (the first from %s); %s ended there, unheard",
+                         o->forked_copies, o->forked_copies == 1 ? "y" : "ies",
+                         o->forked_call[0] ? o->forked_call : "an FMI call",
+                         o->forked_copies == 1 ? "it was" : "they were");
     if (o->sandbox_violations > 0) {
         /* what the FMU attempted outside its sandbox, seen by whichever worker */
         char first[700] = "";
@@ -1227,6 +1257,10 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
         cJSON_AddStringToObject(w, "last_call", o->last_call);
     if (o->hung_before)
         cJSON_AddStringToObject(w, "not_called_again_hung_in", o->hung_by);
+    if (o->forked_copies) {
+        cJSON_AddNumberToObject(w, "forked_copies_ended", (double)o->forked_copies);
+        cJSON_AddStringToObject(w, "forked_after", o->forked_call);
+    }
     cJSON_AddNumberToObject(w, "fmi_calls", (double)o->ncalls);
     if (bad && o->trace)
         cJSON_AddItemToObject(w, "trace", cJSON_Duplicate(o->trace, 1));

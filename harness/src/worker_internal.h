@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fmi1/fmi1.h"
 #include "fmi3/fmi3.h"
@@ -152,6 +153,9 @@ typedef struct fmuc_w_shared {
     uint32_t after_reset;    /* 1: a reset function was called and no instance made since */
     int32_t reply_errno;     /* the reply could not be written: write's errno (EBADF: FMU code
                               * closed the worker's reply descriptor) */
+    uint64_t forked_copies;  /* copies of the worker made by FMU code (fork inside an FMI call)
+                              * that returned into the worker's code and were ended there */
+    char forked_call[160];   /* the last call the first such copy returned from */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -162,6 +166,8 @@ typedef struct fmuc_w_alloc_slot {
 struct fmuc_worker_ctx {
     const fmuc_worker_spec *spec;
     fmuc_w_shared *sh;
+    pid_t pid;               /* the worker's process: a copy FMU code forked has another */
+    unsigned last_fn;        /* FMUC_W_FN_* of the last traced call begun in this process */
     cJSON *reply;
     int reply_fd;
     uint64_t alloc_cap;      /* largest single allocateMemory request honoured */
@@ -210,6 +216,11 @@ const char *fmuc_trace__fn_name(unsigned fn);
 /** Worker, right before a traced call is made (fmuc_trace__go): records which libraries are
  *  loaded and ends the worker (_exit) when the call is one that hung before (spec->hangs). */
 void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e);
+/** Worker: a copy of the worker that FMU code made with fork() (or clone) inside an FMI call
+ *  and that came back into the worker's code ends here, recorded in the shared record, before
+ *  it calls the FMU again, announces a phase or writes a reply: only the worker itself speaks
+ *  for the check. Called at those points; nothing happens in the worker itself. */
+void fmuc_worker__fork_guard(fmuc_worker_ctx *ctx);
 void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
 /** Worker: keep list k (0 or 1) of value references (the first FMUC_W_VR_KEPT and the count). */
 void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr);
@@ -220,6 +231,8 @@ void fmuc_trace__reals(fmuc_w_call *e, const double *v, size_t n);
 void fmuc_trace__str(fmuc_w_call *e, int k, const char *s);
 /** Parent: the text of a call ("fmi2DoStep(t=0.5, h=0.25, noSet=0)"), from untrusted fields. */
 void fmuc_trace__format(const fmuc_w_call *e, char *buf, size_t n);
+/** The trace entry of call seq (head or tail ring). */
+fmuc_w_call *fmuc_trace__slot(fmuc_w_shared *sh, uint64_t seq);
 /** Worker: record a buffer violation of the call that returned last (kind FMUC_W_BUFV_*). */
 void fmuc_trace__buffer_violation(fmuc_worker_ctx *ctx, unsigned kind, const char *array,
                                   uint64_t length, uint32_t elem_size, uint64_t amount);

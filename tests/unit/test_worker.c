@@ -692,6 +692,32 @@ Test(worker, closed_reply_descriptor_is_named, .timeout = 30)
     fmuc_worker_outcome_free(&o);
 }
 
+/* FMU code that forks inside an FMI call and lets both processes return: the copy is ended as
+ * soon as it is back in the worker's code (its next FMI call), so only the worker replies; the
+ * outcome and the result name the call the copy came from */
+Test(worker, forked_copy_that_returns_is_ended_unheard, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_hostile, "fork_continue", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s %s", fmuc_worker_end_name(o.end),
+                 o.detail ? o.detail : "");
+    cr_assert_eq(o.forked_copies, 1);
+    cr_assert_str_eq(o.forked_call, "fmi2DoStep");
+    /* the worker's own reply: three steps, one status each, read once */
+    cr_assert_eq(cJSON_GetArraySize(o.reply), 4, "%d items", cJSON_GetArraySize(o.reply));
+    fmuc_result_init(&res, "t-fork", "t", "spec", FMUC_LEVEL_MUST);
+    cr_assert_eq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_assert_eq(res.verdict, FMUC_VERDICT_PASS);
+    cr_assert(res.nmessages == 1 && strstr(res.messages[0], "forked the worker") &&
+                  strstr(res.messages[0], "fmi2DoStep"),
+              "%s", res.nmessages ? res.messages[0] : "(no message)");
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
 /* What FMU code can do to the worker's shared record (it shares the process): mark the sandbox
  * setup as failed after the library was loaded. Reached through the record's memfd in
  * /proc/self/maps, as an FMU would find it. */

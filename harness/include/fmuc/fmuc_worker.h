@@ -159,6 +159,11 @@ typedef struct fmuc_worker_outcome {
     int hung_before;               /* TIMEOUT without waiting: the call in progress (last_call)
                                       hung in an earlier worker (hung_by) and was not made again */
     char hung_by[64];
+    uint64_t forked_copies;        /* copies of the worker FMU code forked inside an FMI call
+                                      that came back into the worker's code: ended there, before
+                                      they could call, announce or reply (the worker's own reply
+                                      is the one read) */
+    char forked_call[160];         /* the call the first of them returned from */
 } fmuc_worker_outcome;
 
 /** What runs in the worker. Return 0 normally; the value comes back as fn_status. */
