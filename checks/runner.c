@@ -18,6 +18,8 @@
 
 #include "runner.h"
 
+#include "fmuc/fmuc_proc.h"
+
 int fmuc_run_selected(const fmuc_run_filter *f, const fmuc_check *c)
 {
     if (!f)
@@ -608,62 +610,26 @@ static size_t take(run_ctx *x, const size_t *idx, const char *const *ids, size_t
 }
 
 /* Kills (with its process group) every child of the stopped lane pid not in seen[0..*n) and
- * adds it there; returns how many were new. The list is read whole, and only numbers that end
- * in a separator count (the lane is stopped: it reaps nothing, so no listed pid is reused). */
+ * adds it there; returns how many were new. The lane is stopped: it reaps nothing, so no listed
+ * pid is reused. */
 static size_t lane_kill_children(pid_t pid, pid_t *seen, size_t *n, size_t cap)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
+    pid_t kids[4096]; /* more than a worker's RLIMIT_NPROC (FMUC_WORKER_NPROC_LIMIT) */
+    long nk = fmuc_proc_children(pid, kids, sizeof kids / sizeof kids[0], NULL);
     size_t fresh = 0;
-    long c = 0;
-    int digits = 0;
-    char buf[4096];
-    ssize_t k;
-    while ((k = read(fd, buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
-        for (ssize_t i = 0; i < k; i++) {
-            if (buf[i] >= '0' && buf[i] <= '9' && c < 100000000L) {
-                c = c * 10 + (buf[i] - '0');
-                digits = 1;
-                continue;
-            }
-            if (digits && c > 1) {
-                size_t j = 0;
-                while (j < *n && seen[j] != (pid_t)c)
-                    j++;
-                if (j == *n) {
-                    kill((pid_t)-c, SIGKILL); /* a worker leads its own process group */
-                    kill((pid_t)c, SIGKILL);
-                    if (*n < cap)
-                        seen[(*n)++] = (pid_t)c;
-                    fresh++;
-                }
-            }
-            c = 0;
-            digits = 0;
-        }
+    for (long i = 0; i < nk; i++) {
+        size_t j = 0;
+        while (j < *n && seen[j] != kids[i])
+            j++;
+        if (j < *n || kids[i] <= 1)
+            continue;
+        kill(-kids[i], SIGKILL); /* a worker leads its own process group */
+        kill(kids[i], SIGKILL);
+        if (*n < cap)
+            seen[(*n)++] = kids[i];
+        fresh++;
     }
-    close(fd);
     return fresh;
-}
-
-/* 1 when process c has ended (a zombie not yet reaped, or gone) */
-static int proc_ended(pid_t c)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)c);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 1;
-    ssize_t k = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (k <= 0)
-        return 1;
-    buf[k] = '\0';
-    const char *r = strrchr(buf, ')'); /* the name may hold anything; the state follows it */
-    return r && r[1] == ' ' && (r[2] == 'Z' || r[2] == 'X');
 }
 
 /* Ends at once a lane whose check in progress can no longer be taken (its position is after a
@@ -677,14 +643,14 @@ static void lane_kill(pid_t pid)
     kill(pid, SIGSTOP);
     while (waitid(P_PID, pid, &si, WSTOPPED | WEXITED | WNOWAIT) < 0 && errno == EINTR)
         ;
-    pid_t seen[512];
+    pid_t seen[4096];
     size_t n = 0;
     /* until a round finds nothing new and every child killed has ended (its orphans move to
      * the lane as it dies) */
     for (int round = 0; round < 100; round++) {
         int settled = lane_kill_children(pid, seen, &n, sizeof seen / sizeof seen[0]) == 0;
         for (size_t j = 0; settled && j < n; j++)
-            settled = proc_ended(seen[j]);
+            settled = fmuc_proc_ended(seen[j]);
         if (settled)
             break;
         struct timespec ts = {0, 5 * 1000 * 1000};

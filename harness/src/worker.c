@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmuc/fmuc_proc.h"
 #include "worker_internal.h"
 
 /* How long a worker waits after unloading when the FMU left threads running (B18). */
@@ -477,33 +478,6 @@ static int pidfd_open_(pid_t pid)
 #endif
 }
 
-/* Parse "/proc/<pid>/stat" for the parent pid (field 4, after the ')' of the comm). */
-static pid_t proc_ppid(long pid)
-{
-    char path[64], buf[512];
-    int fd;
-    ssize_t n;
-    char *p, *end;
-    long v;
-
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    p = strrchr(buf, ')');
-    if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
-        return -1;
-    v = strtol(p + 4, &end, 10);
-    if (end == p + 4)
-        return -1;
-    return (pid_t)v;
-}
-
 static int proc_has_token(long pid, const char *needle, size_t nlen)
 {
     char path[64];
@@ -537,22 +511,11 @@ typedef struct known_children {
 
 static void known_children_read(known_children *k)
 {
-    char path[64];
+    int complete;
     memset(k, 0, sizeof *k);
-    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)getpid());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    long v;
-    k->ok = 1;
-    while (fscanf(f, "%ld", &v) == 1) {
-        if (k->n == sizeof k->pid / sizeof k->pid[0]) {
-            k->ok = 0; /* too many to know: the token alone decides */
-            break;
-        }
-        k->pid[k->n++] = (pid_t)v;
-    }
-    fclose(f);
+    long n = fmuc_proc_children(getpid(), k->pid, sizeof k->pid / sizeof k->pid[0], &complete);
+    k->n = n > 0 ? (size_t)n : 0;
+    k->ok = n >= 0 && complete; /* else unknown: the token alone decides */
 }
 
 static int known_child(const known_children *k, long pid)
@@ -573,7 +536,7 @@ static int known_child(const known_children *k, long pid)
 static int sweep_one(long pid, pid_t self, const char *needle, size_t nlen,
                      const known_children *known)
 {
-    if (pid <= 0 || proc_ppid(pid) != self)
+    if (pid <= 0 || fmuc_proc_ppid((pid_t)pid) != self)
         return 0;
     if (!proc_has_token(pid, needle, nlen) && !(known->ok && !known_child(known, pid)))
         return 0;
@@ -589,17 +552,12 @@ static int sweep_one(long pid, pid_t self, const char *needle, size_t nlen,
 static int sweep_pass(pid_t self, const char *needle, size_t nlen,
                       const known_children *known)
 {
-    char path[64];
     int killed = 0;
-    snprintf(path, sizeof path, "/proc/self/task/%ld/children", (long)self);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        long pids[1024];
-        size_t n = 0;
-        while (n < sizeof pids / sizeof pids[0] && fscanf(f, "%ld", &pids[n]) == 1)
-            n++;
-        fclose(f);
-        for (size_t i = 0; i < n; i++)
+    pid_t pids[1024];
+    /* more than fit: the next pass (sweep_escaped repeats while it kills) sees the rest */
+    long n = fmuc_proc_children(self, pids, sizeof pids / sizeof pids[0], NULL);
+    if (n >= 0) {
+        for (long i = 0; i < n; i++)
             killed += sweep_one(pids[i], self, needle, nlen, known);
         return killed;
     }

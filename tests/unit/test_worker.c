@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmuc/fmuc_proc.h"
 #include "fmuc/fmuc_worker.h"
 #include "fmuc_test_util.h"
 #include "../../harness/src/worker_internal.h" /* the shared record, as FMU code sees it */
@@ -842,4 +843,45 @@ Test(worker, parked_thread_does_not_fail_the_worker, .timeout = 30)
     run(&s, fn_hostile, "thread_parked", &o);
     cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s", fmuc_worker_end_name(o.end));
     fmuc_worker_outcome_free(&o);
+}
+
+/* ---- fmuc_proc: the /proc facts the sweeps and the lane kill use ---------------------------- */
+
+Test(proc, children_parent_and_end_of_own_children, .timeout = 30)
+{
+    pid_t run = fork();
+    if (run == 0) {
+        pause();
+        _exit(0);
+    }
+    pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    cr_assert(run > 0 && gone > 0);
+    /* the second child ends: a zombie until reaped */
+    for (int i = 0; i < 500 && !fmuc_proc_ended(gone); i++)
+        usleep(2000);
+    pid_t kids[16];
+    int complete = 0;
+    long n = fmuc_proc_children(getpid(), kids, 16, &complete);
+    int have_run = 0, have_gone = 0;
+    for (long i = 0; i < n; i++) {
+        have_run |= kids[i] == run;
+        have_gone |= kids[i] == gone;
+    }
+    cr_expect(n >= 2 && complete, "n=%ld complete=%d", n, complete);
+    cr_expect(have_run && have_gone, "both children listed");
+    cr_expect_eq(fmuc_proc_ppid(run), getpid());
+    cr_expect_eq(fmuc_proc_ended(run), 0, "a sleeping child runs");
+    cr_expect_eq(fmuc_proc_ended(gone), 1, "an exited child not yet reaped has ended");
+    /* a list longer than the room given: the first ones, and not complete */
+    n = fmuc_proc_children(getpid(), kids, 1, &complete);
+    cr_expect(n == 1 && !complete, "n=%ld complete=%d", n, complete);
+    kill(run, SIGKILL);
+    waitpid(run, NULL, 0);
+    waitpid(gone, NULL, 0);
+    /* reaped: gone from /proc */
+    cr_expect_eq(fmuc_proc_ended(gone), 1);
+    cr_expect_eq(fmuc_proc_ppid(gone), -1);
+    cr_expect_eq(fmuc_proc_children(gone, kids, 16, NULL), -1);
 }

@@ -1,0 +1,24 @@
+/* Facts about other processes from /proc, for the code that cleans up after workers: the
+ * worker's sweep of escaped descendants (worker.c) and the runner's lane kill (checks/runner.c).
+ * Plain reads, no allocation; not async-signal-safe in general (cli/cli_signal.c keeps its own
+ * reader for a signal handler). */
+#ifndef FMUC_PROC_H
+#define FMUC_PROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/** The children of process pid (/proc/<pid>/task/<pid>/children, which lists the children of
+ *  every thread of it on current kernels), read whole: the first cap into out. Only numbers
+ *  followed by a separator count, so a number cut off by the read is never taken for another
+ *  pid. *complete (may be NULL) is 1 when every child listed fit into out. Returns the count,
+ *  or -1 when the file cannot be read (no such process, or a kernel without it). */
+long fmuc_proc_children(pid_t pid, pid_t *out, size_t cap, int *complete);
+
+/** The parent of process pid (/proc/<pid>/stat), or -1 when it cannot be read. */
+pid_t fmuc_proc_ppid(pid_t pid);
+
+/** 1 when process pid has ended: a zombie not yet reaped, or gone; 0 while it runs. */
+int fmuc_proc_ended(pid_t pid);
+
+#endif

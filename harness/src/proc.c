@@ -1,0 +1,90 @@
+/* Facts about other processes from /proc (fmuc_proc.h). */
+#include "fmuc/fmuc_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+long fmuc_proc_children(pid_t pid, pid_t *out, size_t cap, int *complete)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (complete)
+        *complete = 0;
+    if (fd < 0)
+        return -1;
+    size_t n = 0;
+    int all = 1, digits = 0;
+    long c = 0;
+    ssize_t k;
+    /* read to the end: the list may be longer than one read */
+    while ((k = read(fd, buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
+        for (ssize_t i = 0; i < k; i++) {
+            if (buf[i] >= '0' && buf[i] <= '9' && c < 100000000L) {
+                c = c * 10 + (buf[i] - '0');
+                digits = 1;
+                continue;
+            }
+            if (digits && c > 0) {
+                if (n < cap)
+                    out[n++] = (pid_t)c;
+                else
+                    all = 0;
+            }
+            c = 0;
+            digits = 0;
+        }
+    }
+    close(fd);
+    if (k < 0)
+        return -1;
+    if (complete)
+        *complete = all;
+    return (long)n;
+}
+
+/* The state letter (field 3) and the parent (field 4) of /proc/<pid>/stat: they follow the last
+ * ')', the command name before it may hold anything. 0, or -1 when it cannot be read. */
+static int stat_fields(pid_t pid, char *state, pid_t *ppid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+        return -1;
+    char *end;
+    long v = strtol(p + 4, &end, 10);
+    if (end == p + 4)
+        return -1;
+    *state = p[2];
+    *ppid = (pid_t)v;
+    return 0;
+}
+
+pid_t fmuc_proc_ppid(pid_t pid)
+{
+    char state;
+    pid_t ppid;
+    return stat_fields(pid, &state, &ppid) == 0 ? ppid : -1;
+}
+
+int fmuc_proc_ended(pid_t pid)
+{
+    char state;
+    pid_t ppid;
+    if (stat_fields(pid, &state, &ppid) != 0)
+        return 1;
+    return state == 'Z' || state == 'X';
+}
