@@ -129,17 +129,25 @@ static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id
 /** A worker died (scratch carries the ERROR of fmuc_worker_outcome_to_result) in the very call
  *  the check probes: that is the check's result (issue 16: a crash in answer to the probed call
  *  fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here);
- *  a garbled reply (the worker did not die in a call) stays an ERROR. The worker evidence goes
- *  to evidence[key]. scratch is cleared. */
+ *  a garbled reply (the worker did not die in a call) stays an ERROR; a stop before a call that
+ *  hung in an earlier worker is not applicable. How the worker ended is read from the evidence
+ *  (worker.end), not from the message. The worker evidence goes to evidence[key]. scratch is
+ *  cleared. */
 static inline void csu_probe_died(fmuc_result *res, fmuc_result *scratch, int must,
                                   const char *what, const char *key)
 {
     const char *m = scratch->nmessages ? scratch->messages[0] : "the worker ended abnormally";
-    if (strstr(m, "worker reply rejected"))
-        /* the worker did not die: its reply came back garbled (e.g. an FMU that forked and whose
-         * copy carried on writing): nothing was judged */
+    /* how the worker ended, as fmuc_worker_outcome_to_result recorded it */
+    const cJSON *w = scratch->evidence ? cJSON_GetObjectItemCaseSensitive(scratch->evidence, "worker")
+                                       : NULL;
+    const char *end = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "end"));
+    if (scratch->verdict == FMUC_VERDICT_NA)
+        /* stopped before a call that hung in an earlier worker, which judged it */
+        fmuc_result_na(res, "%s: %s", what, m);
+    else if (end && strcmp(end, fmuc_worker_end_name(FMUC_WORKER_PROTOCOL)) == 0)
+        /* the worker did not die: its reply came back garbled or forged: nothing was judged */
         fmuc_result_error(res, "%s: %s", what, m);
-    else if (strstr(m, "timed out"))
+    else if (end && strcmp(end, fmuc_worker_end_name(FMUC_WORKER_TIMEOUT)) == 0)
         fmuc_result_warn(res, "%s: %s", what, m);
     else if (must)
         fmuc_result_violation(res, "%s: %s", what, m);
