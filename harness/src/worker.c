@@ -117,6 +117,15 @@ static const char *hang_key(const fmuc_w_call *e, char *buf, size_t n)
     return buf;
 }
 
+/* hang_key(e) == key, without formatting it (made before every FMI call once a hang is known) */
+static int hang_key_is(const char *key, const fmuc_w_call *e)
+{
+    const char *name = fmuc_trace__fn_name(e->fn);
+    size_t n = strlen(name);
+    return strncmp(key, name, n) == 0 &&
+           strcmp(key + n, (e->flags & FMUC_W_A_NULLP) ? "(NULL)" : "") == 0;
+}
+
 /* exit status of a worker that stopped before a call that hung before (the parent trusts it only
  * with sh->hung_before naming an entry of the spec's list) */
 #define EXIT_HUNG_BEFORE 121
@@ -134,10 +143,8 @@ void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e)
     const fmuc_worker_hangs *h = ctx->spec->hangs;
     if (!h || !h->n)
         return;
-    char key[sizeof h->e[0].fn];
-    hang_key(e, key, sizeof key);
     for (size_t k = 0; k < h->n && k < FMUC_WORKER_HANGS_MAX; k++)
-        if ((h->e[k].ifaces & libs) && strcmp(h->e[k].fn, key) == 0 &&
+        if ((h->e[k].ifaces & libs) && hang_key_is(h->e[k].fn, e) &&
             (!h->e[k].after_reset || sh->after_reset) &&
             (isnan(h->e[k].t) || e->d[0] == h->e[k].t)) {
             __atomic_store_n(&sh->hung_before, (uint32_t)k + 1, __ATOMIC_RELEASE);
@@ -154,8 +161,7 @@ static void note_hang(const fmuc_worker_spec *spec, const fmuc_w_shared *sh,
     uint64_t n = sh->ncalls;
     if (!h || !out->call_in_progress || n == 0 || h->n >= FMUC_WORKER_HANGS_MAX)
         return;
-    const fmuc_w_call *c = n - 1 < FMUC_W_TRACE_HEAD ? &sh->head[n - 1]
-                                                     : &sh->tail[(n - 1) % FMUC_W_TRACE_TAIL];
+    const fmuc_w_call *c = fmuc_trace__slot((fmuc_w_shared *)sh, n - 1);
     if (c->seq != n - 1 || c->state != FMUC_W_CALL_RUNNING)
         return;
     const char *fn = fmuc_trace__fn_name(c->fn);
