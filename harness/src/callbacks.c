@@ -93,6 +93,8 @@ static void log_record(fmuc_worker_ctx *ctx, uint32_t flags, const char *instanc
 {
     fmuc_w_shared *sh = ctx->sh;
     fmuc_w_log *l;
+    if (fmuc_worker__in_copy(ctx))
+        return; /* a copy forked by FMU code: the record is the worker's */
     uint64_t idx = sh->log_total++;
     if (idx >= FMUC_W_LOG_KEPT)
         return;
@@ -155,7 +157,7 @@ void fmuc_callbacks__fmi3_log(fmi3InstanceEnvironment env, fmi3Status status,
     uint32_t flags = FMUC_W_LOG_FMI3;
     uint64_t idx;
 
-    if (!ctx)
+    if (!ctx || fmuc_worker__in_copy(ctx))
         return;
     if (env != (fmi3InstanceEnvironment)ctx)
         flags |= FMUC_W_LOG_ENV_MISMATCH;
@@ -226,8 +228,11 @@ static void *allocate_memory(size_t nobj, size_t size)
         nobj = 1;
         size = 1; /* calloc(0) may return NULL or a pointer; hand out a real one */
     }
+    /* a copy forked by FMU code gets memory but leaves the worker's counts alone */
+    int own = !fmuc_worker__in_copy(ctx);
     if (size > SIZE_MAX / nobj || (uint64_t)nobj * size > ctx->alloc_cap) {
-        ctx->sh->refused_allocs++;
+        if (own)
+            ctx->sh->refused_allocs++;
         return NULL;
     }
     total = nobj * size;
@@ -242,8 +247,10 @@ static void *allocate_memory(size_t nobj, size_t size)
     ctx->slots[h].ptr = p;
     ctx->slots[h].size = total;
     ctx->nused++;
-    ctx->sh->allocs++;
-    ctx->sh->live_bytes += total;
+    if (own) {
+        ctx->sh->allocs++;
+        ctx->sh->live_bytes += total;
+    }
     return p;
 }
 
@@ -258,8 +265,10 @@ static void free_memory(void *obj)
         h = slot_hash(obj, ctx->nslots);
         for (probes = 0; probes < ctx->nslots && ctx->slots[h].ptr; probes++) {
             if (ctx->slots[h].ptr == obj) {
-                ctx->sh->live_bytes -= ctx->slots[h].size;
-                ctx->sh->frees++;
+                if (!fmuc_worker__in_copy(ctx)) {
+                    ctx->sh->live_bytes -= ctx->slots[h].size;
+                    ctx->sh->frees++;
+                }
                 ctx->slots[h].ptr = TOMBSTONE;
                 ctx->slots[h].size = 0;
                 ctx->nused--;
@@ -269,7 +278,8 @@ static void free_memory(void *obj)
             h = (h + 1) & (ctx->nslots - 1);
         }
     }
-    ctx->sh->bad_frees++; /* not ours (or freed twice): recorded, never passed to free() */
+    if (!fmuc_worker__in_copy(ctx))
+        ctx->sh->bad_frees++; /* not ours (or freed twice): recorded, never passed to free() */
 }
 
 static void step_finished(fmi2ComponentEnvironment env, fmi2Status status)
@@ -277,7 +287,7 @@ static void step_finished(fmi2ComponentEnvironment env, fmi2Status status)
     fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
     (void)env;
     (void)status;
-    if (ctx)
+    if (ctx && !fmuc_worker__in_copy(ctx))
         ctx->sh->step_finished++;
 }
 
@@ -312,7 +322,7 @@ static void step_finished_fmi1(fmiComponent c, fmiStatus status)
     fmuc_worker_ctx *ctx = worker_ctx_slot(NULL);
     (void)c;
     (void)status;
-    if (ctx)
+    if (ctx && !fmuc_worker__in_copy(ctx))
         ctx->sh->step_finished++;
 }
 

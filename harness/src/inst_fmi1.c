@@ -99,7 +99,7 @@ static void not_provided(fmuc_worker_ctx *ctx, unsigned fn)
 {
     fmuc_w_call *e = fmuc_trace__begin(ctx, fn);
     fmuc_trace__go(ctx, e);
-    fmuc_trace__end(e, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
+    fmuc_trace__end(ctx, e, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
 }
 
 static fmuc_w_call *begin(const fmi1_lib *l, unsigned fn)
@@ -109,9 +109,9 @@ static fmuc_w_call *begin(const fmi1_lib *l, unsigned fn)
     return e;
 }
 
-static fmuc_status end(fmuc_w_call *e, fmiStatus st)
+static fmuc_status end(const fmi1_lib *l, fmuc_w_call *e, fmiStatus st)
 {
-    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(l->ctx, e, (int)st, FMUC_W_CALL_RETURNED);
     return (fmuc_status)st;
 }
 
@@ -128,7 +128,7 @@ static fmuc_status end(fmuc_w_call *e, fmiStatus st)
         fill;                                                                                  \
         fmuc_trace__go((l)->ctx, e);                                                           \
         st_ = (l)->name(__VA_ARGS__);                                                          \
-        return end(e, st_);                                                                    \
+        return end((l), e, st_);                                                                    \
     } while (0)
 
 #define NOFILL_ ((void)e)
@@ -188,7 +188,7 @@ static const char *string_fn(const fmi1_lib *l, unsigned fn, const char *(*f)(vo
     e = begin(l, fn);
     fmuc_trace__go(l->ctx, e);
     r = f();
-    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(l->ctx, e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
 }
 
@@ -219,7 +219,7 @@ static void free_call(const fmi1_lib *l, int cs, fmiComponent c)
         e->flags |= FMUC_W_A_NULLP;
     fmuc_trace__go(l->ctx, e);
     f(c);
-    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
+    fmuc_trace__end(l->ctx, e, 0, FMUC_W_CALL_RETURNED_VOID);
 }
 
 static void lib_free_null(const void *lib)
@@ -301,7 +301,7 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
         fmuc_trace__go(l->ctx, e);
         c = l->fmiInstantiateModel(a->name, guid, cb, (fmiBoolean)(a->logging_on != 0));
     }
-    fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(l->ctx, e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
     return c;
 }
 
@@ -365,7 +365,7 @@ static fmuc_status exit_initialization_mode(fmuc_inst *in)
         fmuc_trace__go(l->ctx, e);
         st = l->fmiInitialize(C_(in), (fmiBoolean)tc, tol, &p->init_ei);
         p->pending = (st == fmiOK || st == fmiWarning) && p->init_ei.iterationConverged;
-        return end(e, st);
+        return end(l, e, st);
     }
 }
 
@@ -408,7 +408,7 @@ static fmuc_status get_booleans(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, in
         fmuc_trace__vrs(e, 0, VR_(vr), nvr);
         fmuc_trace__go(l->ctx, e);
         st = l->fmiGetBoolean(C_(in), VR_(vr), nvr, tmp);
-        end(e, st);
+        end(l, e, st);
         for (size_t i = 0; tmp && i < nvr; i++)
             values[i] = tmp[i] != fmiFalse;
         for (size_t i = BOOL_GUARD; tmp && i > 0; i--)
@@ -497,7 +497,7 @@ static fmuc_status set_booleans(fmuc_inst *in, const fmuc_vr *vr, size_t nvr, co
         keep_ints(e, values, nvr);
         fmuc_trace__go(l->ctx, e);
         st = l->fmiSetBoolean(C_(in), VR_(vr), nvr, tmp);
-        end(e, st);
+        end(l, e, st);
     }
     if (tmp != &one)
         free(tmp);
@@ -679,7 +679,7 @@ static fmuc_status update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *i
     fmuc_trace__go(l->ctx, e);
     st = l->fmiEventUpdate(C_(in), fmiFalse, &ei);
     event_info_out(&ei, info);
-    return end(e, st);
+    return end(l, e, st);
 }
 
 static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, int *enter, int *term)
@@ -702,7 +702,7 @@ static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, in
     st = l->fmiCompletedIntegratorStep(C_(in), enter ? &call_event_update : NULL);
     if (enter && (unsigned char)call_event_update != FMUC_INST__BOOL_FILL)
         *enter = (unsigned char)call_event_update;
-    return end(e, st);
+    return end(l, e, st);
 }
 
 static fmuc_status set_continuous_states(fmuc_inst *in, const double *x, size_t nx)

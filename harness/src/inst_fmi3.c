@@ -117,7 +117,7 @@ static fmuc_status not_provided(fmuc_worker_ctx *ctx, unsigned fn)
 {
     fmuc_w_call *e = fmuc_trace__begin(ctx, fn);
     fmuc_trace__go(ctx, e);
-    fmuc_trace__end(e, (int)FMUC_STATUS_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
+    fmuc_trace__end(ctx, e, (int)FMUC_STATUS_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
     return FMUC_STATUS_NOT_PROVIDED;
 }
 
@@ -133,7 +133,7 @@ static fmuc_status not_provided(fmuc_worker_ctx *ctx, unsigned fn)
         args;                                                                                \
         fmuc_trace__go(L_->ctx, e_);                                                         \
         st_ = call;                                                                          \
-        fmuc_trace__end(e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
+        fmuc_trace__end(L_->ctx, e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
         return (fmuc_status)st_;                                                             \
     } while (0)
 #define NOARGS_ ((void)e_)
@@ -150,7 +150,7 @@ static const char *lib_version(const void *lib)
     e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3GetVersion);
     fmuc_trace__go(L->ctx, e);
     r = L->fmi3GetVersion();
-    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(L->ctx, e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
 }
 
@@ -166,7 +166,7 @@ static void free_call(const fmi3_lib *L, fmi3Instance c)
         e->flags |= FMUC_W_A_NULLP;
     fmuc_trace__go(L->ctx, e);
     L->fmi3FreeInstance(c);
-    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
+    fmuc_trace__end(L->ctx, e, 0, FMUC_W_CALL_RETURNED_VOID);
 }
 
 static void lib_free_null(const void *lib)
@@ -372,7 +372,7 @@ static void *instantiate(fmuc_inst *in, const fmuc_inst_args *a)
         c = L->fmi3InstantiateModelExchange(a->name, token, res, a->visible != 0,
                                             a->logging_on != 0, (fmi3InstanceEnvironment)ctx,
                                             log);
-    fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(ctx, e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!c && ctx->iu_last == p)
         ctx->iu_last = NULL; /* the handle and its log go */
     if (!c && ctx->se_last == p)
@@ -612,7 +612,7 @@ static void iu_access(fmi3_priv *p, unsigned flags, fmuc_inst_iu_call *rec)
     fmuc_w_call *se = p->step_e;
     int suspend = se && se->seq == p->step_seq;
     if (suspend)
-        fmuc_trace__end(se, 0, FMUC_W_CALL_SUSPENDED);
+        fmuc_trace__end(p->ctx, se, 0, FMUC_W_CALL_SUSPENDED);
     for (int k = 0; do_get && k < 2; k++) {
         size_t n = p->n_iu_get[k];
         if (!n)
@@ -711,9 +711,9 @@ static fmuc_status do_step(fmuc_inst *in, double t, double h, int no_set_prior,
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3DoStep(I_(in), t, h, no_set_prior != 0, &ehn, &term, &early, &last);
     if (!p)
-        fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+        fmuc_trace__end(L->ctx, e, (int)st, FMUC_W_CALL_RETURNED);
     else if (p->step_e && p->step_e->seq == p->step_seq) /* the entry in progress (resumed) */
-        fmuc_trace__end(p->step_e, (int)st, FMUC_W_CALL_RETURNED);
+        fmuc_trace__end(L->ctx, p->step_e, (int)st, FMUC_W_CALL_RETURNED);
     if (p)
         p->step_e = NULL;
     L->ctx->iu_active = active;
@@ -763,7 +763,7 @@ static fmuc_status update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *i
     e = fmuc_trace__begin(L->ctx, FMUC_W_FN_fmi3UpdateDiscreteStates);
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3UpdateDiscreteStates(I_(in), &need, &term, &nom, &val, &ned, &net);
-    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(L->ctx, e, (int)st, FMUC_W_CALL_RETURNED);
     info->new_discrete_states_needed = need;
     info->terminate_simulation = term;
     info->nominals_changed = nom;
@@ -792,7 +792,7 @@ static fmuc_status completed_integrator_step(fmuc_inst *in, int no_set_prior, in
     e->i[0] = no_set_prior;
     fmuc_trace__go(L->ctx, e);
     st = L->fmi3CompletedIntegratorStep(I_(in), no_set_prior != 0, &b_enter, &b_term);
-    fmuc_trace__end(e, (int)st, FMUC_W_CALL_RETURNED);
+    fmuc_trace__end(L->ctx, e, (int)st, FMUC_W_CALL_RETURNED);
     memcpy(&u, &b_enter, 1);
     if (enter && u != FMUC_INST__BOOL_FILL)
         *enter = u;
@@ -963,7 +963,7 @@ static void unlock_preemption(void)
 static void end_activation_entry(fmi3_priv *p, int status, uint32_t state)
 {
     if (p->act_e && p->act_e->seq == p->act_seq)
-        fmuc_trace__end(p->act_e, status, state);
+        fmuc_trace__end(p->ctx, p->act_e, status, state);
     p->act_e = NULL;
 }
 

@@ -118,7 +118,7 @@ void *fmuc_loader__open(fmuc_worker_ctx *ctx, int k)
     }
     if (ctx->libm && !h)
         h = dlmopen((Lmid_t)ctx->lmid, path, RTLD_NOW | RTLD_LOCAL);
-    fmuc_trace__end(e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(ctx, e, h != NULL, FMUC_W_CALL_RETURNED_PTR);
     if (!h) {
         const char *msg = dlerror();
         set_load_error(ctx, "dlopen failed: %s%s",
@@ -190,7 +190,7 @@ void fmuc_loader__unload_all(fmuc_worker_ctx *ctx)
         fmuc_trace__str(e, 0, strrchr(ctx->lib_path[k], '/') + 1);
         fmuc_trace__go(ctx, e);
         dlclose(ctx->handle[k]);
-        fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
+        fmuc_trace__end(ctx, e, 0, FMUC_W_CALL_RETURNED_VOID);
         ctx->handle[k] = NULL;
         ctx->loaded[k] = 0;
     }
@@ -226,7 +226,7 @@ static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
     do {                                                                                     \
         fmuc_w_call *np_ = fmuc_trace__begin(f->ctx, FMUC_W_FN_##name);                      \
         fmuc_trace__go(f->ctx, np_);                                                         \
-        fmuc_trace__end(np_, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);          \
+        fmuc_trace__end(f->ctx, np_, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);          \
         return ret;                                                                          \
     } while (0)
 
@@ -241,7 +241,7 @@ static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
         args;                                                                                \
         fmuc_trace__go(f->ctx, e_);                                                          \
         st_ = call;                                                                          \
-        fmuc_trace__end(e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
+        fmuc_trace__end(f->ctx, e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
         return st_;                                                                          \
     } while (0)
 
@@ -262,7 +262,7 @@ const char *fmuc_fmi_getTypesPlatform(const fmuc_fmi *f)
     e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2GetTypesPlatform);
     fmuc_trace__go(f->ctx, e);
     r = f->raw.fmi2GetTypesPlatform();
-    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(f->ctx, e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
 }
 
@@ -275,7 +275,7 @@ const char *fmuc_fmi_getVersion(const fmuc_fmi *f)
     e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2GetVersion);
     fmuc_trace__go(f->ctx, e);
     r = f->raw.fmi2GetVersion();
-    fmuc_trace__end(e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(f->ctx, e, r != NULL, FMUC_W_CALL_RETURNED_PTR);
     return r;
 }
 
@@ -306,7 +306,7 @@ fmi2Component fmuc_fmi_instantiate_ex(const fmuc_fmi *f, const char *instance_na
     fmuc_trace__go(f->ctx, e);
     c = f->raw.fmi2Instantiate(instance_name, type, guid, resource_uri, functions, visible,
                                logging_on);
-    fmuc_trace__end(e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
+    fmuc_trace__end(f->ctx, e, c != NULL, FMUC_W_CALL_RETURNED_PTR);
     return c;
 }
 
@@ -325,14 +325,14 @@ void fmuc_fmi_freeInstance(const fmuc_fmi *f, fmi2Component c)
     fmuc_w_call *e = fmuc_trace__begin(f->ctx, FMUC_W_FN_fmi2FreeInstance);
     if (!f->raw.fmi2FreeInstance) {
         fmuc_trace__go(f->ctx, e);
-        fmuc_trace__end(e, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
+        fmuc_trace__end(f->ctx, e, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);
         return;
     }
     if (!c)
         e->flags |= FMUC_W_A_NULLP;
     fmuc_trace__go(f->ctx, e);
     f->raw.fmi2FreeInstance(c);
-    fmuc_trace__end(e, 0, FMUC_W_CALL_RETURNED_VOID);
+    fmuc_trace__end(f->ctx, e, 0, FMUC_W_CALL_RETURNED_VOID);
 }
 
 fmi2Status fmuc_fmi_setupExperiment(const fmuc_fmi *f, fmi2Component c, int tol_defined,

@@ -132,8 +132,9 @@ void fmuc_trace__str(fmuc_w_call *e, int k, const char *s)
     e->s[k][len] = '\0';
 }
 
-void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state)
+void fmuc_trace__end(fmuc_worker_ctx *ctx, fmuc_w_call *e, int status, uint32_t state)
 {
+    fmuc_worker__fork_guard(ctx);
     if (e->timed)
         e->dt_ns = mono_ns() - e->t0_ns;
     e->status = status;

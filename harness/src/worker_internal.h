@@ -155,7 +155,9 @@ typedef struct fmuc_w_shared {
                               * closed the worker's reply descriptor) */
     uint64_t forked_copies;  /* copies of the worker made by FMU code (fork inside an FMI call)
                               * that returned into the worker's code and were ended there */
-    char forked_call[160];   /* the last call the first such copy returned from */
+    uint32_t forked_claim;   /* 1: a copy took the right to write forked_call */
+    uint32_t forked_ready;   /* 1: forked_call is written whole */
+    char forked_call[160];   /* the call the first such copy returned from */
 } fmuc_w_shared;
 
 typedef struct fmuc_w_alloc_slot {
@@ -167,6 +169,9 @@ struct fmuc_worker_ctx {
     const fmuc_worker_spec *spec;
     fmuc_w_shared *sh;
     pid_t pid;               /* the worker's process: a copy FMU code forked has another */
+    volatile unsigned char *fork_mark; /* a private page advised MADV_WIPEONFORK: 1 in the
+                              * worker, 0 in any copy forked from it (no system call to tell);
+                              * NULL where the kernel lacks it: the pid tells */
     unsigned last_fn;        /* FMUC_W_FN_* of the last traced call begun in this process */
     cJSON *reply;
     int reply_fd;
@@ -221,7 +226,13 @@ void fmuc_worker__before_call(fmuc_worker_ctx *ctx, const fmuc_w_call *e);
  *  it calls the FMU again, announces a phase or writes a reply: only the worker itself speaks
  *  for the check. Called at those points; nothing happens in the worker itself. */
 void fmuc_worker__fork_guard(fmuc_worker_ctx *ctx);
-void fmuc_trace__end(fmuc_w_call *e, int status, uint32_t state);
+/** Worker: 1 in a copy of the worker forked by FMU code (the callbacks, which such a copy may
+ *  still call from FMU code, then leave the shared record alone), 0 in the worker itself. */
+int fmuc_worker__in_copy(const fmuc_worker_ctx *ctx);
+/** Worker: the call of entry e returned (or was suspended) with status. A forked copy of the
+ *  worker coming back from the call ends here first (fmuc_worker__fork_guard), before it
+ *  touches the entry the worker is still in. */
+void fmuc_trace__end(fmuc_worker_ctx *ctx, fmuc_w_call *e, int status, uint32_t state);
 /** Worker: keep list k (0 or 1) of value references (the first FMUC_W_VR_KEPT and the count). */
 void fmuc_trace__vrs(fmuc_w_call *e, int k, const fmi2ValueReference *vr, size_t nvr);
 /** Worker: keep a Real array argument (the first FMUC_W_VAL_KEPT values in d[] and the count

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -715,6 +716,52 @@ Test(worker, forked_copy_that_returns_is_ended_unheard, .timeout = 30)
     cr_assert(res.nmessages == 1 && strstr(res.messages[0], "forked the worker") &&
                   strstr(res.messages[0], "fmi2DoStep"),
               "%s", res.nmessages ? res.messages[0] : "(no message)");
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+/* The daemon pattern inside fmi2DoStep: the worker itself exits in the call and its copy comes
+ * back. The copy ends before it can mark the call as returned in the shared trace: the worker
+ * ended inside fmi2DoStep, as with a plain exit there */
+Test(worker, forked_copy_cannot_mark_the_workers_call_returned, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_outcome o;
+    run(&s, fn_hostile, "fork_parent_exits", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_EXITED_EARLY, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert_eq(o.call_in_progress, 1, "last call %s", o.last_call);
+    cr_assert(strncmp(o.last_call, "fmi2DoStep(t=0,", 15) == 0, "%s", o.last_call);
+    cr_assert_eq(o.forked_copies, 1);
+    cr_assert_str_eq(o.forked_call, "fmi2DoStep");
+    fmuc_worker_outcome_free(&o);
+}
+
+/* a stop before a call that hung in an earlier worker: that worker's check judged the hang, so
+ * this result is not applicable (not an error), naming it */
+Test(worker, stop_before_a_remembered_hang_is_not_applicable, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 5);
+    fmuc_worker_hangs hangs;
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    memset(&hangs, 0, sizeof hangs);
+    hangs.n = 1;
+    snprintf(hangs.e[0].fn, sizeof hangs.e[0].fn, "fmi2Terminate");
+    hangs.e[0].ifaces = 2; /* CS */
+    snprintf(hangs.e[0].by, sizeof hangs.e[0].by, "api-example");
+    hangs.e[0].t = NAN;
+    s.hangs = &hangs;
+    run(&s, fn_hostile, "ok", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_TIMEOUT, "end=%s", fmuc_worker_end_name(o.end));
+    cr_assert_eq(o.hung_before, 1);
+    fmuc_result_init(&res, "t-hung", "t", "spec", FMUC_LEVEL_MUST);
+    cr_assert_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_assert_eq(res.verdict, FMUC_VERDICT_NA, "%s", fmuc_verdict_name(res.verdict));
+    cr_assert(strstr(res.messages[0], "fmi2Terminate hung in an earlier worker") &&
+                  strstr(res.messages[0], "(api-example)"),
+              "%s", res.messages[0]);
     fmuc_result_clear(&res);
     fmuc_worker_outcome_free(&o);
 }
