@@ -85,7 +85,11 @@ static inline void apiu_death_text(const fmuc_worker_outcome *o, char *buf, size
         else
             snprintf(what, sizeof what, "signal %d", o->signal);
         break;
-    case FMUC_WORKER_TIMEOUT: snprintf(what, sizeof what, "a hang (wall-clock limit)"); break;
+    case FMUC_WORKER_TIMEOUT:
+        snprintf(what, sizeof what, "%s",
+                 o->hung_before ? "a hang (in an earlier worker, not called again)"
+                                : "a hang (wall-clock limit)");
+        break;
     case FMUC_WORKER_EXITED_EARLY: snprintf(what, sizeof what, "exit status %d", o->exit_code); break;
     default: snprintf(what, sizeof what, "a broken worker reply"); break;
     }
@@ -127,7 +131,8 @@ static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmuc_
                                   const fmuc_worker_outcome *o)
 {
     char why[600];
-    if (!apiu_common_phase(o))
+    /* a stop before a call that hung in an earlier worker: that worker's check recorded it */
+    if (o->hung_before || !apiu_common_phase(o))
         return 0;
     int first = fmuc_shared_unusable(s, iface, FMUC_UNUSABLE_INSTANCE) == NULL;
     apiu_death_text(o, why, sizeof why);
@@ -151,7 +156,7 @@ static inline void apiu_absorb_probed_death(const fmuc_worker_outcome *o, fmuc_r
     cJSON *tev = fmuc_result_evidence(&tmp);
     if (prev && tev)
         cJSON_AddItemToObject(tev, "worker", cJSON_Duplicate(prev, 1));
-    fmuc_worker_outcome_to_result(o, &tmp); /* its messages: the ERROR text, the last calls */
+    fmuc_worker_outcome_to_result(o, &tmp); /* its messages: the death's text, the last calls */
     cJSON *w = tev ? cJSON_DetachItemFromObjectCaseSensitive(tev, "worker") : NULL;
     if (w && ev) {
         cJSON_DeleteItemFromObjectCaseSensitive(ev, "worker");

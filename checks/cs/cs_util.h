@@ -109,7 +109,11 @@ static inline int csu_nominal_usable_iface(const fmuc_subject *s, fmuc_iface ifa
     fmuc_sim_result own;
     fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
     const fmuc_sim_result *r = fmuc_shared_nominal_run(s, iface, check_id, &scratch, &own);
-    int ok = r != NULL || scratch.verdict != FMUC_VERDICT_ERROR;
+    /* an ERROR, or a stop before a call that hung in an earlier worker (not applicable) */
+    int ok = r != NULL || (scratch.verdict != FMUC_VERDICT_ERROR &&
+                           !cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(scratch.evidence, "worker"),
+                               "not_called_again_hung_in"));
     if (!ok)
         fmuc_result_na(res, "%s: the nominal run ended abnormally, so the phase this check needs "
                             "is not available (see %s): %s",
@@ -126,8 +130,8 @@ static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id
     return csu_nominal_usable_iface(s, FMUC_IFACE_CS, check_id, res);
 }
 
-/** A worker died (scratch carries the ERROR of fmuc_worker_outcome_to_result) in the very call
- *  the check probes: that is the check's result (issue 16: a crash in answer to the probed call
+/** A worker ended abnormally (scratch carries what fmuc_worker_outcome_to_result made of it) in
+ *  the very call the check probes: that is the check's result (issue 16: a crash in answer to the probed call
  *  fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here);
  *  a garbled reply (the worker did not die in a call) stays an ERROR; a stop before a call that
  *  hung in an earlier worker is not applicable. How the worker ended is read from the evidence
@@ -144,10 +148,13 @@ static inline void csu_probe_died(fmuc_result *res, fmuc_result *scratch, int mu
     if (scratch->verdict == FMUC_VERDICT_NA)
         /* stopped before a call that hung in an earlier worker, which judged it */
         fmuc_result_na(res, "%s: %s", what, m);
-    else if (end && strcmp(end, fmuc_worker_end_name(FMUC_WORKER_PROTOCOL)) == 0)
+    else if (!end)
+        /* no worker ran (it could not be started): nothing was probed */
+        fmuc_result_error(res, "%s: %s", what, m);
+    else if (strcmp(end, fmuc_worker_end_name(FMUC_WORKER_PROTOCOL)) == 0)
         /* the worker did not die: its reply came back garbled or forged: nothing was judged */
         fmuc_result_error(res, "%s: %s", what, m);
-    else if (end && strcmp(end, fmuc_worker_end_name(FMUC_WORKER_TIMEOUT)) == 0)
+    else if (strcmp(end, fmuc_worker_end_name(FMUC_WORKER_TIMEOUT)) == 0)
         fmuc_result_warn(res, "%s: %s", what, m);
     else if (must)
         fmuc_result_violation(res, "%s: %s", what, m);

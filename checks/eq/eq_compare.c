@@ -138,18 +138,21 @@ static void run_all(const fmuc_subject *s, fmuc_result *res)
     char why[512];
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
     fmuc_iface ia[2], ib[2];
-    size_t na = equ_interfaces(s->fmu, ia), nb = equ_interfaces(&other, ib), done = 0;
-    if (na && !(na = equ_usable_interfaces(s, res, ia)))
-        goto out; /* an earlier check found this FMU's interfaces unusable */
+    fmuc_iface both[2], usable[2];
+    size_t na = equ_interfaces(s->fmu, ia), nb = equ_interfaces(&other, ib), nboth = 0;
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)
-            if (ia[i] == ib[j]) {
-                run_iface(s, res, &other, ia[i], have_inp ? &inp : NULL, level);
-                done++;
-            }
-    if (!done)
+            if (ia[i] == ib[j])
+                both[nboth++] = ia[i];
+    if (!nboth) {
         fmuc_result_na(res, "%s and %s share no interface with a binary for this platform",
                        s->fmu->file_name, other.file_name);
+        goto out;
+    }
+    /* of those, the ones an earlier check did not find unusable in this FMU */
+    size_t nu = equ_keep_usable(s, res, both, nboth, usable);
+    for (size_t i = 0; i < nu; i++)
+        run_iface(s, res, &other, usable[i], have_inp ? &inp : NULL, level);
 out:
     fmuc_refcsv_free(&inp);
     fmuc_fmu_close(&other);

@@ -254,8 +254,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                 fmuc_result_note(res, "§2.1.8 defines fmi2DeSerializeFMUstate for the bytes that "
                                       "fmi2SerializeFMUstate produced; for other bytes the "
                                       "behaviour is undefined, so a crash warns");
-            if (res->verdict == FMUC_VERDICT_ERROR)
-                break;
+            if (res->verdict == FMUC_VERDICT_ERROR || res->verdict == FMUC_VERDICT_NA)
+                break; /* not a death in the probe: the later probes would end the same way */
             continue;
         }
         const char *pe = cJSON_GetStringValue(cJSON_GetObjectItem(po.reply, "run_error"));

@@ -27,10 +27,8 @@ size_t equ_interfaces(const fmuc_fmu *fmu, fmuc_iface ifaces[2])
     return n;
 }
 
-/* The interfaces of in[0..n) that runs can use (fmuc_shared_unusable); those left out are noted
- * in res, or make it not applicable when none is left. */
-static size_t keep_usable(const fmuc_subject *s, fmuc_result *res, const fmuc_iface *in, size_t n,
-                          fmuc_iface out[2])
+size_t equ_keep_usable(const fmuc_subject *s, fmuc_result *res, const fmuc_iface *in, size_t n,
+                       fmuc_iface out[2])
 {
     const char *gone[2] = {NULL, NULL};
     size_t k = 0;
@@ -55,7 +53,7 @@ static size_t keep_usable(const fmuc_subject *s, fmuc_result *res, const fmuc_if
 size_t equ_usable_interfaces(const fmuc_subject *s, fmuc_result *res, fmuc_iface ifaces[2])
 {
     fmuc_iface all[2];
-    return keep_usable(s, res, all, equ_interfaces(s->fmu, all), ifaces);
+    return equ_keep_usable(s, res, all, equ_interfaces(s->fmu, all), ifaces);
 }
 
 int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap)
@@ -81,7 +79,7 @@ void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, con
         fmuc_result_na(res, "no interface with a binary declares %s", need);
         return;
     }
-    size_t nu = keep_usable(s, res, capable, nc, usable);
+    size_t nu = equ_keep_usable(s, res, capable, nc, usable);
     for (size_t i = 0; i < nu; i++)
         fn(s, res, usable[i], level);
 }

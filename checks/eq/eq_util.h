@@ -130,6 +130,9 @@ size_t equ_interfaces(const fmuc_fmu *fmu, fmuc_iface ifaces[2]);
  *  left out gets a note in res naming the check that saw it. When every interface is left out,
  *  res is not applicable with that reason. Returns the count (0..2), fills ifaces. */
 size_t equ_usable_interfaces(const fmuc_subject *s, fmuc_result *res, fmuc_iface ifaces[2]);
+/** The same for a list of interfaces in[0..n) (n <= 2): the usable ones into out. */
+size_t equ_keep_usable(const fmuc_subject *s, fmuc_result *res, const fmuc_iface *in, size_t n,
+                       fmuc_iface out[2]);
 int equ_cap(const fmuc_fmu *fmu, fmuc_iface iface, fmuc_cap cap);
 const char *equ_iface_name(fmuc_iface t);
 /** The FMU-state checks: fn(s, res, iface, vdsim level) for every interface with a binary whose

@@ -296,7 +296,8 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_resu
 /** The worker round trip: run fmuc_sim_run for cfg in a worker (label for messages) and rebuild
  *  the result in the parent. Returns 0 when *out is valid; 1 when the library does not load
  *  (res is then NOT-APPLICABLE, "see load-dlopen"); -1 when res already carries an ERROR (crash,
- *  timeout, early exit, harness failure, input CSV error: fmuc_worker_outcome_to_result). The
+ *  timeout, early exit, harness failure, input CSV error: fmuc_worker_outcome_to_result), or is
+ *  NOT-APPLICABLE for a stop before a call that hung in an earlier worker. The
  *  FMU log of the worker is appended to the evidence "log". *o and *out are always initialised
  *  (free both). */
 int fmuc_sim_run_isolated(const fmuc_fmu *fmu, const fmuc_options *opts,
