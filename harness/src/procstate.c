@@ -2,9 +2,11 @@
  * no change of settings that affect other threads or processes; changes of the calling thread's
  * own settings, such as the floating-point control registers, undone before returning or calling
  * back). While a worker watches (fmuc_inst_watch_process_state), the state is taken right before
- * each traced FMI call (fmuc_trace__go) and compared when the next traced call begins, which is
- * after the call returned or, for a call suspended in a callback (FMI 3.0 clockUpdate), when the
- * FMU called back, or when the findings are read. When the FMU calls the logger in the middle of
+ * each traced FMI call (fmuc_trace__go) and compared when the call returns (fmuc_trace__end:
+ * fmuc_pstate__after_call) or, for a call suspended in a callback (FMI 3.0 clockUpdate), when
+ * the next traced call begins, or when the findings are read. In every worker, watching or not,
+ * the floating-point control is put back after each call that returned (a trap the FMU unmasked
+ * would otherwise hit fmucheck's own code). When the FMU calls the logger in the middle of
  * a call (fmuc_pstate__at_callback, the first CB_LOOKS logger calls of each FMI call), the state
  * is compared too but nothing is undone: the call goes on with the FMU's settings, and a change
  * seen there is recorded once per call. A change is recorded with the call's trace
@@ -322,6 +324,43 @@ void fmuc_pstate__before_call(fmuc_worker_ctx *ctx, fmuc_w_call *e)
     w->seq = e->seq;
     w->cb_looks = 0;
     w->cb_found = 0;
+}
+
+void fmuc_pstate__fp_take(fmuc_worker_ctx *ctx)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned m = 0;
+    unsigned short cw = 0;
+    __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+    ctx->fp_mxcsr = m & 0xffc0u;
+    ctx->fp_x87 = cw & 0x1f3fu;
+#else
+    ctx->fp_round = fegetround();
+#endif
+}
+
+void fmuc_pstate__after_call(fmuc_worker_ctx *ctx)
+{
+    settle(ctx); /* the watch's comparison of the call that returned (none when not watching) */
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned m = 0;
+    unsigned short cw = 0;
+    __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+    if ((m & 0xffc0u) != ctx->fp_mxcsr) {
+        m = ctx->fp_mxcsr | (m & 0x3fu); /* the status flags the FMU raised stay */
+        __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
+    }
+    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+    if ((cw & 0x1f3fu) != ctx->fp_x87) {
+        cw = (unsigned short)((cw & ~0x1f3fu) | ctx->fp_x87);
+        __asm__ __volatile__("fnclex");
+        __asm__ __volatile__("fldcw %0" : : "m"(cw));
+    }
+#else
+    if (fegetround() != ctx->fp_round)
+        fesetround(ctx->fp_round);
+#endif
 }
 
 int fmuc_inst_watch_process_state(fmuc_worker_ctx *ctx, int on)

@@ -135,6 +135,8 @@ void fmuc_trace__str(fmuc_w_call *e, int k, const char *s)
 void fmuc_trace__end(fmuc_worker_ctx *ctx, fmuc_w_call *e, int status, uint32_t state)
 {
     fmuc_worker__fork_guard(ctx);
+    if (state != FMUC_W_CALL_SUSPENDED)
+        fmuc_pstate__after_call(ctx);
     if (e->timed)
         e->dt_ns = mono_ns() - e->t0_ns;
     e->status = status;

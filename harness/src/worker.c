@@ -395,7 +395,6 @@ static void worker_child(const child_args *a)
     cpu = (rlim_t)ceil(a->timeout_s) + 1;
     set_limit(RLIMIT_CPU, cpu);
     set_limit(RLIMIT_FSIZE, (rlim_t)a->spec->rlimit_fsize_bytes);
-    set_limit(RLIMIT_NPROC, NPROC_LIMIT);
 #if !FMUC_ASAN
     /* ASan reserves terabytes of shadow address space: RLIMIT_AS would break it. */
     set_limit(RLIMIT_AS, (rlim_t)a->spec->rlimit_as_bytes);
@@ -403,11 +402,16 @@ static void worker_child(const child_args *a)
     /* B11, B12, E08: no_new_privs, network, privilege drop, Landlock, recording (sandbox.c) */
     if (fmuc_sandbox__apply(a->plan, &a->sh->sandbox, (int)a->parent) < 0)
         _exit(124);
+    /* B10: after the sandbox's own thread started: the limit counts every process and thread
+     * of the worker's user, so another worker's FMU holding them must not keep this worker's
+     * recording thread from starting (that was an error on api-sandbox) */
+    set_limit(RLIMIT_NPROC, NPROC_LIMIT);
     memset(&ctx, 0, sizeof ctx);
     ctx.spec = a->spec;
     ctx.sh = a->sh;
     ctx.pid = getpid();
     ctx.last_fn = FMUC_W_FN_COUNT; /* none yet */
+    fmuc_pstate__fp_take(&ctx);
     {
         /* a page a forked copy sees zeroed: telling a copy costs a load, not a system call
          * (getpid passes the seccomp filters: about 0.7 us on every FMI call) */
@@ -609,7 +613,10 @@ static void sweep_escaped(const char *token, const known_children *known)
     char needle[96];
     size_t nlen = (size_t)snprintf(needle, sizeof needle, "fmuc-worker-%s ", token);
     pid_t self = getpid();
-    for (int round = 0; round < 20; round++)
+    /* a pass kills our children; their own children come to us when they die, for the next
+     * pass: a chain of escaped processes (each setsid and fork) goes one level a pass, so the
+     * passes go on until one kills nothing, up to the most processes a worker's user may have */
+    for (int round = 0; round < FMUC_WORKER_NPROC_LIMIT + 64; round++)
         if (sweep_pass(self, needle, nlen, known) <= 0)
             return;
 }

@@ -173,6 +173,9 @@ struct fmuc_worker_ctx {
                               * worker, 0 in any copy forked from it (no system call to tell);
                               * NULL where the kernel lacks it: the pid tells */
     unsigned last_fn;        /* FMUC_W_FN_* of the last traced call begun in this process */
+    unsigned fp_mxcsr, fp_x87; /* the worker's floating-point control before any FMU code
+                              * (fmuc_pstate__fp_take): put back after every FMI call */
+    int fp_round;
     cJSON *reply;
     int reply_fd;
     uint64_t alloc_cap;      /* largest single allocateMemory request honoured */
@@ -209,6 +212,15 @@ void fmuc_pstate__before_call(fmuc_worker_ctx *ctx, fmuc_w_call *e);
  *  call (thread settings must be restored before calling back, FMI 2.0.4 §2.1, FMI 3.0.2
  *  §2.2.1); records a change, undoes nothing. */
 void fmuc_pstate__at_callback(fmuc_worker_ctx *ctx);
+/** Worker, before any FMU code: keep the floating-point control (x86: MXCSR control bits and
+ *  the x87 control word; else the rounding mode) as the worker's own. */
+void fmuc_pstate__fp_take(fmuc_worker_ctx *ctx);
+/** Worker, in fmuc_trace__end of a call that returned: first the process-state watch's
+ *  comparison of that call (when watching: recorded, then undone), then the floating-point
+ *  control put back silently in every worker, so that an FMU that unmasks floating-point
+ *  exceptions or changes the rounding cannot trap or skew fmucheck's own code between calls
+ *  nor its later calls (api-process-state is the check that reports the change). */
+void fmuc_pstate__after_call(fmuc_worker_ctx *ctx);
 /* trace.c */
 /** Worker: take the next trace slot for function fn (FMUC_W_FN_*) and clear its arguments; fill
  *  them (fmuc_trace__vrs, e->d, ...) and then publish the call with fmuc_trace__go right before
