@@ -139,6 +139,14 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
     st = equ_inst_status(&ia, fmuc_inst_serialized_state_size(ia.c, sa, &sz2));
     cJSON_AddNumberToObject(reply, "size1", (double)sz);
     cJSON_AddNumberToObject(reply, "size2", st == FMUC_STATUS_OK ? (double)sz2 : -1.0);
+    char exact[2][32]; /* the sizes as given (a double rounds SIZE_MAX up) */
+    snprintf(exact[0], sizeof exact[0], "%zu", sz);
+    if (st == FMUC_STATUS_OK)
+        snprintf(exact[1], sizeof exact[1], "%zu", sz2);
+    else
+        snprintf(exact[1], sizeof exact[1], "(no size: the call failed)");
+    cJSON_AddStringToObject(reply, "size1_text", exact[0]);
+    cJSON_AddStringToObject(reply, "size2_text", exact[1]);
     if (st != FMUC_STATUS_OK || sz == 0 || sz > ((size_t)1 << 30))
         goto out;
     buf = malloc(sz);
@@ -338,15 +346,17 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         fmuc_result_violation(res, "%s: fmi2SerializedFMUstateSize gives 0 bytes", ifn);
         goto out;
     }
+    const char *t1 = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "size1_text"));
+    const char *t2 = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "size2_text"));
     if (s1 > (double)((size_t)1 << 30)) {
-        fmuc_result_violation(res, "%s: fmi2SerializedFMUstateSize gives %.0f bytes (over 1 GiB)",
-                              ifn, s1);
+        fmuc_result_violation(res, "%s: fmi2SerializedFMUstateSize gives %s bytes (over 1 GiB)",
+                              ifn, t1 ? t1 : "?");
         goto out;
     }
     if (s2 != s1)
         fmuc_result_violation(res, "%s: fmi2SerializedFMUstateSize is inconsistent for the same "
-                                   "state: %.0f then %.0f bytes",
-                              ifn, s1, s2);
+                                   "state: %s then %s bytes",
+                              ifn, t1 ? t1 : "?", t2 ? t2 : "?");
     if (!status_ok(res, rp, "serialize", "fmi2SerializeFMUstate", ifn))
         goto out;
     if (re) {

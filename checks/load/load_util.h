@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "api/api_util.h"
@@ -86,6 +87,30 @@ static inline const char *loadu_string_fn_name(int version, fmuc_iface iface, in
     return what == LOADU_GET_VERSION ? "fmi2GetVersion" : "fmi2GetTypesPlatform";
 }
 
+/* Worker side: copy the string at v (at most n - 1 bytes) into buf through a pipe, so that a
+ * pointer the FMU returned that cannot be read ends in -1 (write's EFAULT), not in a crash of
+ * the worker's own code; the copied length otherwise. */
+static inline long loadu_copy_string(const char *v, char *buf, size_t n)
+{
+    int p[2];
+    size_t i = 0;
+    if (pipe(p) != 0)
+        return -2;
+    for (; i + 1 < n; i++) {
+        if (write(p[1], v + i, 1) != 1 || read(p[0], buf + i, 1) != 1) {
+            close(p[0]);
+            close(p[1]);
+            return -1;
+        }
+        if (!buf[i])
+            break;
+    }
+    buf[i] = '\0';
+    close(p[0]);
+    close(p[1]);
+    return (long)i;
+}
+
 /* Worker side: load the library, report {"loaded", "error", "missing", "provided", "value"}. */
 static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
 {
@@ -118,11 +143,20 @@ static inline int loadu_worker(fmuc_worker_ctx *ctx, void *payload)
         return 0;
     }
     char buf[257];
-    size_t len = strnlen(v, sizeof buf - 1);
-    memcpy(buf, v, len);
-    buf[len] = '\0';
+    long len = loadu_copy_string(v, buf, sizeof buf);
+    if (len == -2) { /* no pipe: read it directly */
+        len = (long)strnlen(v, sizeof buf - 1);
+        memcpy(buf, v, (size_t)len);
+        buf[len] = '\0';
+    }
+    if (len < 0) {
+        char at[32];
+        snprintf(at, sizeof at, "%p", (const void *)v);
+        cJSON_AddStringToObject(reply, "unreadable", at);
+        return 0;
+    }
     cJSON_AddStringToObject(reply, "value", buf);
-    if (len == sizeof buf - 1)
+    if (len == (long)sizeof buf - 1)
         cJSON_AddTrueToObject(reply, "truncated");
     return 0;
 }
@@ -299,7 +333,13 @@ static inline void loadu_check_string_fn(const fmuc_subject *s, fmuc_result *res
         } else {
             ran = 1;
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, "value");
-            if (!cJSON_IsString(v))
+            const char *bad = cJSON_GetStringValue(
+                cJSON_GetObjectItemCaseSensitive(reply, "unreadable"));
+            if (bad)
+                fmuc_result_violation(res, "%s: %s() returned %s, a pointer whose string cannot "
+                                           "be read; expected \"%s\"",
+                                      libs[i].entry, fnl, bad, expected);
+            else if (!cJSON_IsString(v))
                 fmuc_result_violation(res, "%s: %s() returned NULL; expected \"%s\"", libs[i].entry,
                                       fnl, expected);
             else if (prefix ? strncmp(v->valuestring, expected, elen - 1) != 0

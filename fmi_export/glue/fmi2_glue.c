@@ -552,6 +552,8 @@ const char *fmi2GetVersion(void)
 {
 #ifdef FMUC_DEFECT_WRONG_VERSION
     return "1.0";
+#elif defined FMUC_DEFECT_UNREADABLE_VERSION
+    return (const char *)16; /* a pointer no string can be read at */
 #else
     return fmi2Version;
 #endif

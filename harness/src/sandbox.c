@@ -591,9 +591,10 @@ fmuc_err fmuc_sandbox__plan_access(fmuc_sandbox_plan *plan, const char *const *r
 
 extern char **environ;
 
-/* The environment block the kernel gave the process (env_start..env_end, fields 50 and 51 of
- * /proc/self/stat): what /proc/self/environ shows. 0 and *start = *end = 0 when unknown. */
-static int env_block(uintptr_t *start, uintptr_t *end)
+/* A block the kernel gave the process, from fields `field` and `field + 1` of /proc/self/stat:
+ * the arguments (48, arg_start..arg_end: what /proc/self/cmdline shows) or the environment (50,
+ * env_start..env_end: /proc/self/environ). 0 and *start = *end = 0 when unknown. */
+static int stat_block(int first, uintptr_t *start, uintptr_t *end)
 {
     char buf[2048];
     *start = *end = 0;
@@ -614,9 +615,9 @@ static int env_block(uintptr_t *start, uintptr_t *end)
         if (!p)
             return -1;
         p++;
-        if (field + 1 == 50)
+        if (field + 1 == first)
             *start = (uintptr_t)strtoull(p, NULL, 10);
-        else if (field + 1 == 51)
+        else if (field + 1 == first + 1)
             *end = (uintptr_t)strtoull(p, NULL, 10);
     }
     if (!*start || *end <= *start || *end - *start > (64u << 20)) {
@@ -644,11 +645,26 @@ static int under_valgrind(void)
     return found;
 }
 
+/* The caller's command line (its files, options and --pass-env names) is the caller's too: the
+ * arguments after the program's name are overwritten in the kernel's block that
+ * /proc/self/cmdline shows, when the program's name is in it (not under valgrind). */
+static void clear_arguments(void)
+{
+    uintptr_t start, end;
+    const char *name = program_invocation_name;
+    if (stat_block(48, &start, &end) != 0 || !name || (uintptr_t)name != start)
+        return;
+    size_t keep = strnlen(name, end - start) + 1;
+    if (keep < end - start)
+        memset((char *)start + keep, 0, end - start - keep);
+}
+
 static int set_minimal_env(const fmuc_sandbox_plan *plan)
 {
     uintptr_t start, end;
     int in_block = 0;
-    env_block(&start, &end);
+    clear_arguments();
+    stat_block(50, &start, &end);
     for (char **e = environ; e && *e; e++) {
         uintptr_t a = (uintptr_t)*e;
         if (a >= start && a < end)

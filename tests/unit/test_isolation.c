@@ -305,6 +305,16 @@ Test(isolation, caller_environment_never_reaches_fmu_code, .timeout = 300)
     cr_expect(strstr(r.report, "LANG=C"), "the minimal LANG is logged");
     cr_expect(strstr(r.report, pe), "a --pass-env variable reaches FMU code");
     cr_expect_str_eq(iso_field(r.rep, "environment"), "minimal");
+    /* the caller's command line (its files and options) is not shown to FMU code either: the
+     * arguments after the program's name are overwritten in the worker */
+    const char *cl = strstr(r.report, "/proc/self/cmdline: ");
+    cr_expect(cl, "the fixture logs its command line");
+    if (cl) {
+        const char *q = strchr(cl, '"');
+        size_t len = q ? (size_t)(q - cl) : strlen(cl);
+        cr_expect(!memmem(cl, len, "--pass-env", 10) && !memmem(cl, len, out, strlen(out)),
+                  "the command line reaches FMU code: %.*s", (int)len, cl);
+    }
     iso_result_free(&r);
     fmuc_test_rm_rf(out);
     free(out);

@@ -1,6 +1,6 @@
 /* hostile logs-environment: fmi2Instantiate logs the whole environment it sees, through the
  * logger callback and stdout: its environ, its /proc/self/environ and its parent's
- * /proc/<ppid>/environ, one message each (issue 16, cause 1: no variable of the caller may
+ * /proc/<ppid>/environ, and its command line (/proc/self/cmdline), one message each (issue 16, cause 1: no variable of the caller may
  * reach FMU code or the report). tests/unit/test_isolation.c sets a secret variable for fmucheck
  * and looks for it in report.json. */
 #include <fcntl.h>
@@ -60,6 +60,7 @@ static fmi2Status dump(fmuc_m_ctx *c, void *data)
     fmuc_m_log(c, fmi2OK, NULL, "%s", text);
     printf("%s\n", text);
     log_file(c, "/proc/self/environ", "/proc/self/environ");
+    log_file(c, "/proc/self/cmdline", "/proc/self/cmdline");
     snprintf(path, sizeof path, "/proc/%ld/environ", (long)getppid());
     log_file(c, "parent environ", path);
     fflush(stdout);
