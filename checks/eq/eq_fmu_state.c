@@ -37,14 +37,14 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     const equ_plan *p = equ_worker_plan(&copy, job->plan);
     size_t n = (p->nsteps + 1) * p->nout, w = p->nout;
     double *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *c = calloc(n, sizeof *c),
-           *e = calloc(n, sizeof *e);
+           *e = calloc(n, sizeof *e), *d = calloc(n, sizeof *d);
     equ_inst in;
     fmuc_fmu_state s = NULL;
     int st;
     int a_ok = 0; /* a holds the original run up to t2 */
     memset(&in, 0, sizeof in);
     int f_loaded = fmuc_inst_load(ctx, (fmuc_iface)(p->iface)) == 0;
-    if (!f_loaded || !a || !b || !c || !e) {
+    if (!f_loaded || !a || !b || !c || !e || !d) {
         cJSON_AddStringToObject(reply, "run_error", f_loaded ? "out of memory"
                                                       : fmuc_worker_load_error(ctx));
         goto out;
@@ -87,6 +87,35 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
             goto out;
         }
         cJSON_AddItemToObject(reply, r ? "c" : "b", fmuc_worker_f64_to_json(restored[r], n));
+    }
+    /* a second state with *FMUstate == NULL is a new allocation (§2.1.8): the first one still
+     * restores t1 while it exists */
+    fmuc_worker_phase(ctx, "fmi2GetFMUstate at t2 into a new pointer");
+    fmuc_fmu_state fresh = NULL;
+    st = equ_inst_status(&in, fmuc_inst_get_state(in.c, &fresh));
+    equ_put_status(reply, "getnew", st);
+    if (st != FMUC_STATUS_OK)
+        fresh = NULL; /* the output of a failed call is not used */
+    if (fresh) {
+        cJSON_AddBoolToObject(reply, "getnew_same_pointer", fresh == s);
+        fmuc_worker_phase(ctx, "fmi2SetFMUstate to t1 after a new state was taken, run to t2");
+        st = equ_inst_status(&in, fmuc_inst_set_state(in.c, s));
+        equ_put_status(reply, "setold", st);
+        int went = st == FMUC_STATUS_OK;
+        if (went && (equ_inst_restore(&in, &snap1) < 0 ||
+                     equ_inst_record(&in, d + job->k1 * w) < 0 ||
+                     equ_inst_run_to(&in, job->k2, d) < 0)) {
+            cJSON_AddStringToObject(reply, "setold_error", in.err);
+            went = 0;
+        }
+        if (went)
+            cJSON_AddItemToObject(reply, "d", fmuc_worker_f64_to_json(d, n));
+        fmuc_worker_phase(ctx, "fmi2FreeFMUstate of the new state");
+        if (fresh != s && equ_inst_usable(&in)) /* the same pointer: freed with the first */
+            equ_inst_status(&in, fmuc_inst_free_state(in.c, &fresh));
+        fresh = NULL;
+        if (!went)
+            goto out;
     }
     fmuc_worker_phase(ctx, "fmi2GetFMUstate at t2 into the same pointer");
     fmuc_fmu_state before = s;
@@ -139,6 +168,7 @@ out:
     free(b);
     free(c);
     free(e);
+    free(d);
     return 0;
 }
 
@@ -153,7 +183,7 @@ static int status_of(const cJSON *reply, const char *key, int *st)
 
 /* The series of one worker run. */
 typedef struct st_series {
-    double *a, *b, *c, *e;
+    double *a, *b, *c, *d, *e;
 } st_series;
 
 static void series_get(st_series *x, const cJSON *rp, size_t n)
@@ -161,6 +191,7 @@ static void series_get(st_series *x, const cJSON *rp, size_t n)
     x->a = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "a"), n);
     x->b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "b"), n);
     x->c = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "c"), n);
+    x->d = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "d"), n);
     x->e = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "e"), n);
 }
 
@@ -169,21 +200,24 @@ static void series_free(st_series *x)
     free(x->a);
     free(x->b);
     free(x->c);
+    free(x->d);
     free(x->e);
 }
 
-/* The three comparisons: restored (b, c) against the original over [k1, k2], the overwritten
- * state (e) against the continuation over [k2, k3]. */
-enum { CMP_B = 0, CMP_C, CMP_E, NCMP };
+/* The four comparisons: restored (b, c, and d after a new state was taken) against the
+ * original over [k1, k2], the overwritten state (e) against the continuation over [k2, k3]. */
+enum { CMP_B = 0, CMP_C, CMP_D, CMP_E, NCMP };
 static const char *const cmp_what[NCMP] = {
     "restored state at t1, run again to t2",
     "second restore of the same state (the copy must stay valid)",
+    "restore of the state of t1 after a new one was taken at t2 with *FMUstate == NULL (a new "
+    "allocation: the first state must stay as it was)",
     "a second fmi2GetFMUstate with the same pointer (taken at t2) must overwrite it; restoring "
     "it"};
 
 static const double *cmp_series(const st_series *x, int k)
 {
-    return k == CMP_B ? x->b : k == CMP_C ? x->c : x->e;
+    return k == CMP_B ? x->b : k == CMP_C ? x->c : k == CMP_D ? x->d : x->e;
 }
 
 static void cmp_range(const st_job *job, int k, size_t *from, size_t *to)
@@ -316,7 +350,29 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         }
     }
     if (!stop) {
-        if (!status_of(rp, "get2", &st) || st != FMUC_STATUS_OK) {
+        if (status_of(rp, "getnew", &st) && st != FMUC_STATUS_OK)
+            fmuc_result_violation(res, "%s: fmi2GetFMUstate with *FMUstate == NULL at t=%.17g, "
+                                       "while the state of t=%.17g was held, returned %s",
+                                  ifn, p.t[job.k2], p.t[job.k1],
+                                  fmuc_status_name(2, (int)st, sb, sizeof sb));
+        else if (cJSON_IsTrue(cJSON_GetObjectItem(rp, "getnew_same_pointer")))
+            fmuc_result_violation(res, "%s: fmi2GetFMUstate with *FMUstate == NULL returned the "
+                                       "pointer of the state taken at t=%.17g, which was still "
+                                       "held: \"a new allocation is required\"",
+                                  ifn, p.t[job.k1]);
+        if (status_of(rp, "setold", &st) && st != FMUC_STATUS_OK)
+            fmuc_result_violation(res, "%s: fmi2SetFMUstate of the state of t=%.17g after a new "
+                                       "state was taken returned %s",
+                                  ifn, p.t[job.k1], fmuc_status_name(2, (int)st, sb, sizeof sb));
+        else if (cJSON_GetObjectItem(rp, "setold_error"))
+            fmuc_result_violation(
+                res, "%s: after restoring the state of t=%.17g (a new state held) the run fails: %s",
+                ifn, p.t[job.k1], cJSON_GetStringValue(cJSON_GetObjectItem(rp, "setold_error")));
+        int setold_bad = cJSON_GetObjectItem(rp, "setold_error") ||
+                         (status_of(rp, "setold", &st) && st != FMUC_STATUS_OK);
+        if (setold_bad) {
+            /* the worker stopped there: the overwrite of a state was not reached */
+        } else if (!status_of(rp, "get2", &st) || st != FMUC_STATUS_OK) {
             fmuc_result_violation(res, "%s: fmi2GetFMUstate into an existing state returned %s",
                                   ifn,
                                   fmuc_status_name(2, status_of(rp, "get2", &st) ? (int)st : -1,

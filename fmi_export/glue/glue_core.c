@@ -422,6 +422,10 @@ int fmuc_gc_state_get(const fmuc_gc_states *fs, void **state)
     if (!caps_state(fs, fn, FMUC_M_CAP_GET_SET_STATE))
         return fmi2Error;
     fmuc_gc_state *old = *state;
+#ifdef FMUC_DEFECT_STATE_REUSED
+    if (!old && *fs->head)
+        old = *fs->head; /* one state object for every fmi2GetFMUstate, not a new allocation */
+#endif
     if (old && !owned(fs, old)) {
         fmuc_m_log(fs->c, fmi2Error, NULL, "%s: *%s is not an FMU state of this instance", fn,
                    fs->kind->arg);
