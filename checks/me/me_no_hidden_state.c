@@ -74,9 +74,21 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             skipped[p] = 1;
             continue;
         }
+        if (!meu_ok(st) && seen[p]) {
+            /* the same point evaluated fine before: its answer depends on what came between */
+            meu_violation(ctx, "point P%d (t = %.17g, x = %s) evaluated at first, but failed with "
+                               "%s when evaluated again after other points (hidden state)",
+                          p, pt[p], meu_vec(vb, sizeof vb, px + p * nx, nx),
+                          meu_stname(s.ver, st, sb, sizeof sb));
+            goto out;
+        }
         if (!meu_ok(st)) {
-            meu_fatal(ctx, "evaluating point P%d (t = %.17g, x = %s) failed with %s", p, pt[p],
-                      meu_vec(vb, sizeof vb, px + p * nx, nx), meu_stname(s.ver, st, sb, sizeof sb));
+            /* the FMU's own failure at a point near its start (the nominal run's checks judge
+             * it): no point to compare */
+            meu_na(ctx, "evaluating point P%d (t = %.17g, x = %s) failed with %s, so hidden "
+                        "state is not assessed (see me-nominal-run)",
+                   p, pt[p], meu_vec(vb, sizeof vb, px + p * nx, nx),
+                   meu_stname(s.ver, st, sb, sizeof sb));
             goto out;
         }
         if (!seen[p]) {
