@@ -164,18 +164,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_process_state = {
     .id = "api-process-state",
-    .title = "FMI calls leave the process state (FPU control, locale, cwd, umask, signals) as "
-             "they found it",
+    .title = "FMI calls leave the process state (FPU control, locale, cwd, umask, signals, "
+             "resource limits) as they found it",
     .spec = "FMI 2.0.4 §2.1 (fmi2-rules C-03); FMI 3.0.2 §2.2.1 (no change of global settings; "
             "thread settings such as the floating-point control registers restored before "
             "returning or calling back)",
     .level = FMUC_LEVEL_MUST,
-    .why = "A call that leaves another rounding mode, FTZ or masked exceptions, a locale, a "
-           "working directory or signal handlers behind silently changes the importer's and other "
-           "FMUs' arithmetic, number parsing, relative paths and crash handling.",
+    .why = "A call that leaves the rounding mode, FTZ, exception masks, locale, working "
+           "directory, signal handlers or resource limits changed alters the importer's and other "
+           "FMUs' arithmetic, parsing, paths and crash handling.",
     .fix = "Save the FPU control registers (fegetenv) and any locale or directory you must "
            "switch on entry and restore them before every return and callback; never install "
-           "signal handlers or change the umask.",
+           "signal handlers, change the umask or set resource limits (setrlimit).",
     .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,

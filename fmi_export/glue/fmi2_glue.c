@@ -14,6 +14,9 @@
 #include <signal.h>
 #include <sys/stat.h>
 #endif
+#ifdef FMUC_DEFECT_PROCESS_RLIMIT
+#include <sys/resource.h>
+#endif
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
     defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
@@ -845,6 +848,16 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
     setlocale(LC_ALL, "C.UTF-8");
     umask(077);
     signal(SIGPIPE, SIG_IGN);
+#endif
+#ifdef FMUC_DEFECT_PROCESS_RLIMIT
+    {
+        /* a process-wide resource limit lowered for good: at most 64 open files */
+        struct rlimit rl;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 64)) {
+            rl.rlim_cur = 64;
+            setrlimit(RLIMIT_NOFILE, &rl);
+        }
+    }
 #endif
     fmi2Status st = fmi2OK;
     c->dirty = 1;

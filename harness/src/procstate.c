@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,15 @@ static const int watched_signals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRA
                                       SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,
                                       SIGALRM, SIGTERM, SIGCHLD, SIGXCPU, SIGXFSZ};
 #define NWATCHED (sizeof watched_signals / sizeof watched_signals[0])
+/* the resource limits compared: process-wide settings every thread of the host lives under */
+static const struct {
+    int res;
+    const char *name;
+} watched_limits[] = {{RLIMIT_CPU, "RLIMIT_CPU"},       {RLIMIT_AS, "RLIMIT_AS"},
+                      {RLIMIT_DATA, "RLIMIT_DATA"},     {RLIMIT_STACK, "RLIMIT_STACK"},
+                      {RLIMIT_NOFILE, "RLIMIT_NOFILE"}, {RLIMIT_FSIZE, "RLIMIT_FSIZE"},
+                      {RLIMIT_NPROC, "RLIMIT_NPROC"},   {RLIMIT_CORE, "RLIMIT_CORE"}};
+#define NLIMITS (sizeof watched_limits / sizeof watched_limits[0])
 #define CB_LOOKS 16 /* logger callbacks compared per call (taking the state reads /proc) */
 
 typedef struct pstate {
@@ -50,6 +60,8 @@ typedef struct pstate {
     mode_t umask;
     sigset_t mask;
     struct sigaction sa[NWATCHED];
+    struct rlimit lim[NLIMITS];
+    int lim_ok[NLIMITS];
 } pstate;
 
 typedef char *(*setlocale_fn)(int, const char *);
@@ -139,6 +151,18 @@ static void take(const struct fmuc_w_pwatch *w, pstate *p)
     for (size_t i = 0; i < NWATCHED; i++)
         if (sigaction(watched_signals[i], NULL, &p->sa[i]) != 0)
             memset(&p->sa[i], 0, sizeof p->sa[i]);
+    for (size_t i = 0; i < NLIMITS; i++)
+        p->lim_ok[i] = getrlimit(watched_limits[i].res, &p->lim[i]) == 0;
+}
+
+/* a limit as text: "unlimited" or the number */
+static const char *lim_text(rlim_t v, char *buf, size_t n)
+{
+    if (v == RLIM_INFINITY)
+        snprintf(buf, n, "unlimited");
+    else
+        snprintf(buf, n, "%llu", (unsigned long long)v);
+    return buf;
 }
 
 static const char *rc_name(unsigned rc)
@@ -266,6 +290,21 @@ static void diff(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w, const pstate *b,
                    name ? name : "?");
         else
             record(ctx, w, "the disposition of SIG%s at %s (was %s)", name ? name : "?", ta, tb);
+    }
+    for (size_t i = 0; i < NLIMITS; i++) {
+        const struct rlimit *la = &a->lim[i], *lb = &b->lim[i];
+        if (!a->lim_ok[i] || !b->lim_ok[i] ||
+            (la->rlim_cur == lb->rlim_cur && la->rlim_max == lb->rlim_max))
+            continue;
+        char s1[24], s2[24], s3[24], s4[24];
+        record(ctx, w, "the process's resource limit %s at %s (hard %s; was %s, hard %s)",
+               watched_limits[i].name, lim_text(la->rlim_cur, s1, sizeof s1),
+               lim_text(la->rlim_max, s2, sizeof s2), lim_text(lb->rlim_cur, s3, sizeof s3),
+               lim_text(lb->rlim_max, s4, sizeof s4));
+        if (undo) /* a hard limit the FMU lowered cannot be raised again: then the soft one */
+            if (setrlimit(watched_limits[i].res, lb) != 0 && lb->rlim_cur <= la->rlim_max)
+                setrlimit(watched_limits[i].res,
+                          &(struct rlimit){lb->rlim_cur, la->rlim_max});
     }
     for (int s = 1; s < NSIG; s++) {
         int ia = sigismember(&a->mask, s), ib = sigismember(&b->mask, s);
