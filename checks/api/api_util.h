@@ -217,6 +217,51 @@ static inline size_t apiu_usable_ifaces_with_se(const fmuc_subject *s, fmuc_resu
     return apiu_keep_usable(s, res, level, all, n, out);
 }
 
+/** The check that judges the optional FMI function the worker of check self_id ended in (a
+ *  crash, a hang, or an exit inside the call), when that is another check: "eq-fmu-state" for
+ *  the FMU-state functions, "eq-serialize" for their serialization, "me-directional-
+ *  derivatives" (ME), "cs-input-derivatives" and "cs-output-derivatives" (CS). NULL otherwise.
+ *  Such a death is the judging check's finding, not a failure to carry out self_id. */
+static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fmuc_iface iface,
+                                                const char *self_id)
+{
+    static const struct {
+        const char *fn, *check;
+        int iface; /* -1: any */
+    } by[] = {
+        {"fmi2GetFMUstate", "eq-fmu-state", -1},
+        {"fmi2SetFMUstate", "eq-fmu-state", -1},
+        {"fmi2FreeFMUstate", "eq-fmu-state", -1},
+        {"fmi3GetFMUState", "eq-fmu-state", -1},
+        {"fmi3SetFMUState", "eq-fmu-state", -1},
+        {"fmi3FreeFMUState", "eq-fmu-state", -1},
+        {"fmi2SerializedFMUstateSize", "eq-serialize", -1},
+        {"fmi2SerializeFMUstate", "eq-serialize", -1},
+        {"fmi2DeSerializeFMUstate", "eq-serialize", -1},
+        {"fmi3SerializedFMUStateSize", "eq-serialize", -1},
+        {"fmi3SerializeFMUState", "eq-serialize", -1},
+        {"fmi3DeserializeFMUState", "eq-serialize", -1},
+        {"fmi2GetDirectionalDerivative", "me-directional-derivatives", FMUC_IFACE_ME},
+        {"fmi3GetDirectionalDerivative", "me-directional-derivatives", FMUC_IFACE_ME},
+        {"fmi2SetRealInputDerivatives", "cs-input-derivatives", FMUC_IFACE_CS},
+        {"fmiSetRealInputDerivatives", "cs-input-derivatives", FMUC_IFACE_CS},
+        {"fmi2GetRealOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
+        {"fmiGetRealOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
+        {"fmi3GetOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
+    };
+    if (!o->call_in_progress || o->hung_before ||
+        (o->end != FMUC_WORKER_CRASHED && o->end != FMUC_WORKER_TIMEOUT &&
+         o->end != FMUC_WORKER_EXITED_EARLY))
+        return NULL;
+    for (size_t i = 0; i < sizeof by / sizeof by[0]; i++) {
+        size_t n = strlen(by[i].fn);
+        if (strncmp(o->last_call, by[i].fn, n) == 0 && o->last_call[n] == '(' &&
+            (by[i].iface < 0 || by[i].iface == (int)iface))
+            return strcmp(by[i].check, self_id) == 0 ? NULL : by[i].check;
+    }
+    return NULL;
+}
+
 /** Run fn in a worker for interface iface. Returns the reply (owned by *o) or NULL when the
  *  worker did not end well. The FMU log goes to evidence "log". When the worker died, and
  *  probed is non-NULL and the worker's phase began with it, the death is the probed behaviour:
@@ -243,6 +288,17 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
         strncmp(o->phase, probed, strlen(probed)) == 0) {
         apiu_absorb_probed_death(o, res);
         *probed_death = 1;
+        return NULL;
+    }
+    const char *judge = apiu_judged_elsewhere(o, iface, res->id);
+    if (judge) {
+        /* e.g. a crash in fmi2GetFMUstate, which this check uses and eq-fmu-state judges */
+        char why[600];
+        apiu_death_text(o, why, sizeof why);
+        apiu_absorb_probed_death(o, res);
+        fmuc_result_na(res, "%s: not judged: the worker ended with %s, a call that check %s "
+                            "judges",
+                       apiu_iface_name(iface), why, judge);
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res)) {
