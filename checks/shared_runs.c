@@ -460,13 +460,18 @@ static double timeout_cap(const fmuc_options *o)
     return FMUC_NOMINAL_TIMEOUT_S;
 }
 
+/* the label of the worker that makes a nominal run (and of the hangs it leaves) */
+static const char *nominal_label(fmuc_iface iface)
+{
+    return iface == FMUC_IFACE_ME ? "the nominal ModelExchange run" : "the nominal CoSimulation run";
+}
+
 static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmuc_result *res,
                 shared_entry *e, const char *check_id)
 {
     fmuc_sim_config cfg;
     fmuc_worker_outcome o;
-    const char *label = iface == FMUC_IFACE_ME ? "the nominal ModelExchange run"
-                                                   : "the nominal CoSimulation run";
+    const char *label = nominal_label(iface);
     fmuc_shared_nominal_config(s, iface, &cfg);
     fmuc_options no = *s->opts;
     if (s->shared && s->shared->bound)
@@ -531,6 +536,14 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
                       const char *check_id)
 {
     fmuc_result_merge(res, &e->full);
+    /* a hang the calibration's run left in the remembered calls is named by this check from now
+     * on: it judges the run, and later stops name it ("... hung in an earlier worker of this FMU
+     * (api-status-codes)") */
+    const char *label = nominal_label((fmuc_iface)e->iface);
+    fmuc_worker_hangs *calls = &s->shared->calls;
+    for (size_t k = 0; check_id && check_id[0] && k < calls->n && k < FMUC_WORKER_HANGS_MAX; k++)
+        if (strcmp(calls->e[k].by, label) == 0)
+            snprintf(calls->e[k].by, sizeof calls->e[k].by, "%s", check_id);
     if (e->died) {
         /* the calibration's run died: this check is the first to see it (one ERROR here, the
          * later checks that need the interface are not applicable naming it) */
