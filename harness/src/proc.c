@@ -47,12 +47,13 @@ long fmuc_proc_children(pid_t pid, pid_t *out, size_t cap, int *complete)
     return (long)n;
 }
 
-/* The state letter (field 3) and the parent (field 4) of /proc/<pid>/stat: they follow the last
- * ')', the command name before it may hold anything. 0, or -1 when it cannot be read. */
-static int stat_fields(pid_t pid, char *state, pid_t *ppid)
+int fmuc_proc_stat(pid_t pid, char *state, int first, int count, unsigned long long *out)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    char path[64], buf[2048];
+    if (pid > 0)
+        snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    else
+        snprintf(path, sizeof path, "/proc/self/stat");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
@@ -62,29 +63,36 @@ static int stat_fields(pid_t pid, char *state, pid_t *ppid)
         return -1;
     buf[n] = '\0';
     const char *p = strrchr(buf, ')');
-    if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+    if (!p || p[1] != ' ' || !p[2])
         return -1;
-    char *end;
-    long v = strtol(p + 4, &end, 10);
-    if (end == p + 4)
-        return -1;
-    *state = p[2];
-    *ppid = (pid_t)v;
+    if (state)
+        *state = p[2];
+    p += 3; /* at the space before field 4 */
+    for (int field = 4; field < first + count; field++) {
+        if (*p != ' ')
+            return -1;
+        p++;
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p)
+            return -1;
+        if (field >= first)
+            out[field - first] = v;
+        p = end;
+    }
     return 0;
 }
 
 pid_t fmuc_proc_ppid(pid_t pid)
 {
-    char state;
-    pid_t ppid;
-    return stat_fields(pid, &state, &ppid) == 0 ? ppid : -1;
+    unsigned long long ppid;
+    return fmuc_proc_stat(pid, NULL, 4, 1, &ppid) == 0 ? (pid_t)ppid : -1;
 }
 
 int fmuc_proc_ended(pid_t pid)
 {
     char state;
-    pid_t ppid;
-    if (stat_fields(pid, &state, &ppid) != 0)
+    if (fmuc_proc_stat(pid, &state, 4, 0, NULL) != 0)
         return 1;
     return state == 'Z' || state == 'X';
 }

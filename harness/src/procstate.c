@@ -125,20 +125,27 @@ static mode_t read_umask(void)
     return m;
 }
 
-static void take(const struct fmuc_w_pwatch *w, pstate *p)
+/* The floating-point control of the calling thread: x86, the MXCSR control bits and the x87
+ * control word (round 0); elsewhere the rounding mode (the others 0). */
+static void fp_read(unsigned *mxcsr, unsigned *x87cw, int *round)
 {
 #if defined(__x86_64__) || defined(__i386__)
     unsigned m = 0;
     unsigned short cw = 0;
     __asm__ __volatile__("stmxcsr %0" : "=m"(m));
     __asm__ __volatile__("fnstcw %0" : "=m"(cw));
-    p->mxcsr = m & 0xffc0u;
-    p->x87cw = cw & 0x1f3fu;
-    p->round = 0;
+    *mxcsr = m & 0xffc0u;
+    *x87cw = cw & 0x1f3fu;
+    *round = 0;
 #else
-    p->mxcsr = p->x87cw = 0;
-    p->round = fegetround();
+    *mxcsr = *x87cw = 0;
+    *round = fegetround();
 #endif
+}
+
+static void take(const struct fmuc_w_pwatch *w, pstate *p)
+{
+    fp_read(&p->mxcsr, &p->x87cw, &p->round);
     const char *l = w->set_locale(LC_ALL, NULL);
     p->locale_ok = l != NULL;
     snprintf(p->locale, sizeof p->locale, "%s", l ? l : "");
@@ -367,16 +374,7 @@ void fmuc_pstate__before_call(fmuc_worker_ctx *ctx, fmuc_w_call *e)
 
 void fmuc_pstate__fp_take(fmuc_worker_ctx *ctx)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned m = 0;
-    unsigned short cw = 0;
-    __asm__ __volatile__("stmxcsr %0" : "=m"(m));
-    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
-    ctx->fp_mxcsr = m & 0xffc0u;
-    ctx->fp_x87 = cw & 0x1f3fu;
-#else
-    ctx->fp_round = fegetround();
-#endif
+    fp_read(&ctx->fp_mxcsr, &ctx->fp_x87, &ctx->fp_round);
 }
 
 void fmuc_pstate__after_call(fmuc_worker_ctx *ctx)

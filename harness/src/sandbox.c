@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fmuc/fmuc_proc.h"
 #include "sandbox_internal.h"
 #include "worker_internal.h"
 
@@ -596,34 +597,14 @@ extern char **environ;
  * env_start..env_end: /proc/self/environ). 0 and *start = *end = 0 when unknown. */
 static int stat_block(int first, uintptr_t *start, uintptr_t *end)
 {
-    char buf[2048];
+    unsigned long long v[2];
     *start = *end = 0;
-    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (fmuc_proc_stat(0, NULL, first, 2, v) != 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
+    if (!v[0] || v[1] <= v[0] || v[1] - v[0] > (64u << 20))
         return -1;
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    if (!p)
-        return -1;
-    p++;
-    for (int field = 2; field < 51; field++) { /* p is at field `field`'s leading space */
-        p = strchr(p, ' ');
-        if (!p)
-            return -1;
-        p++;
-        if (field + 1 == first)
-            *start = (uintptr_t)strtoull(p, NULL, 10);
-        else if (field + 1 == first + 1)
-            *end = (uintptr_t)strtoull(p, NULL, 10);
-    }
-    if (!*start || *end <= *start || *end - *start > (64u << 20)) {
-        *start = *end = 0;
-        return -1;
-    }
+    *start = (uintptr_t)v[0];
+    *end = (uintptr_t)v[1];
     return 0;
 }
 

@@ -15,6 +15,12 @@
  *  or -1 when the file cannot be read (no such process, or a kernel without it). */
 long fmuc_proc_children(pid_t pid, pid_t *out, size_t cap, int *complete);
 
+/** Numeric fields first .. first + count - 1 of /proc/<pid>/stat (numbered as in proc(5), 4 and
+ *  up: after the command name, which may hold anything, and the state) into out, and the state
+ *  letter (field 3) into *state when not NULL. pid 0: the calling process. 0, or -1 when the file
+ *  cannot be read or has fewer fields. */
+int fmuc_proc_stat(pid_t pid, char *state, int first, int count, unsigned long long *out);
+
 /** The parent of process pid (/proc/<pid>/stat), or -1 when it cannot be read. */
 pid_t fmuc_proc_ppid(pid_t pid);
 
