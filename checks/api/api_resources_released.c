@@ -150,6 +150,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             } else {
                 tested++;
                 judge(r, ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE), res);
+                if (o.after_reply[0]) /* B18: the worker replied, then the unload ended it */
+                    fmuc_result_violation(
+                        res, "%s: after %s, unloading the FMU's library ended the process with "
+                             "%s: a host that unloads the FMU crashes (a thread the FMU left "
+                             "running in its code, or the library's destructor)",
+                        ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE), o.after_reply);
                 cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
                 static const char *const keys[] = {"allocs",    "blocks_kept",  "bytes_kept",
                                                    "bad_frees", "threads_left", "session_stop_time"};

@@ -434,6 +434,12 @@ static void worker_child(const child_args *a)
     rc = a->fn(&ctx, a->payload);
     fmuc_worker__fork_guard(&ctx);
 
+    /* the reply goes before the library is unloaded: a library whose unloading ends the process
+     * (a destructor that crashes, a thread left running in code dlclose unmaps) has had its
+     * calls judged; the parent takes the reply and notes how the unload ended (B18) */
+    fmuc_worker_phase(&ctx, "reply");
+    __atomic_store_n(&ctx.sh->replied, 1u, __ATOMIC_RELEASE);
+    send_reply(&ctx, rc);
     fmuc_loader__unload_all(&ctx);
     long threads = threads0 >= 0 ? fmuc_worker_thread_count() : -1;
     if (threads > threads0) {
@@ -445,8 +451,6 @@ static void worker_child(const child_args *a)
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
             ;
     }
-    fmuc_worker_phase(&ctx, "reply");
-    send_reply(&ctx, rc);
     _exit(0);
 }
 
@@ -758,6 +762,42 @@ static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_out
     fmuc_worker__decode_reply(r->buf, r->len, max, out);
 }
 
+/* B18: the worker replied, then unloading the FMU's library ended it (a crash, a hang or an exit
+ * in dlclose or in the wait after it). The reply stands: the calls were judged; how the unload
+ * ended goes to out->after_reply. When the reply does not parse, the end stays as it was. */
+static void take_reply_before_unload(const sink *r, size_t max, fmuc_worker_outcome *out)
+{
+    char what[64], how[sizeof out->after_reply];
+    switch (out->end) {
+    case FMUC_WORKER_CRASHED:
+        if (sigabbrev_np(out->signal))
+            snprintf(what, sizeof what, "SIG%s", sigabbrev_np(out->signal));
+        else
+            snprintf(what, sizeof what, "signal %d", out->signal);
+        break;
+    case FMUC_WORKER_TIMEOUT: snprintf(what, sizeof what, "a hang (wall-clock limit)"); break;
+    case FMUC_WORKER_EXITED_EARLY: snprintf(what, sizeof what, "exit status %d", out->exit_code); break;
+    default: return;
+    }
+    if (out->call_in_progress && out->last_call[0])
+        snprintf(how, sizeof how, "%s during %s", what, out->last_call);
+    else
+        snprintf(how, sizeof how, "%s in phase '%s'", what, out->phase);
+    fmuc_worker_outcome keep = *out;
+    fmuc_worker__decode_reply(r->buf, r->len, max, out);
+    if (out->end != FMUC_WORKER_OK) { /* not a reply after all: the end as it was */
+        free(out->detail);
+        out->detail = keep.detail;
+        out->end = keep.end;
+        return;
+    }
+    free(keep.detail);
+    out->detail = NULL;
+    out->signal = 0;
+    out->exit_code = 0;
+    snprintf(out->after_reply, sizeof out->after_reply, "%s", how);
+}
+
 static void capture_out(fmuc_worker_capture *c, sink *s)
 {
     c->bytes = s->total;
@@ -1046,6 +1086,9 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         out->end = FMUC_WORKER_PROTOCOL;
         set_detail(out, "unexpected wait status 0x%x", (unsigned)status);
     }
+    if (out->end != FMUC_WORKER_OK && !out->hung_before && !reply_overflow && sr.total > 0 &&
+        __atomic_load_n(&sh->replied, __ATOMIC_ACQUIRE) && strncmp(out->phase, "unload", 6) == 0)
+        take_reply_before_unload(&sr, spec.reply_max_bytes, out);
     if (out->sandbox_error[0] && (out->ncalls > 0 || out->load_attempted)) {
         /* the sandbox is set up before the FMU's library is loaded: a failure recorded after
          * that was written by FMU code into the worker's shared record, not by the worker */
@@ -1203,6 +1246,11 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     }
     if (bad && o->load_attempted && !o->load_ok && o->load_error[0])
         fmuc_result_note(res, "load: %s", o->load_error);
+    if (o->after_reply[0])
+        fmuc_result_note(res, "after its reply the worker ended with %s, while unloading the "
+                              "FMU's library (a host that unloads it ends the same way; "
+                              "api-resources-released judges it)",
+                         o->after_reply);
     if (o->forked_copies)
         fmuc_result_note(res, "FMU code forked the worker and %" PRIu64 " cop%s came back into "
                               "fmucheck's code (the first from %s); %s ended there, unheard",
@@ -1251,6 +1299,8 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
         cJSON_AddStringToObject(w, "last_call", o->last_call);
     if (o->hung_before)
         cJSON_AddStringToObject(w, "not_called_again_hung_in", o->hung_by);
+    if (o->after_reply[0])
+        cJSON_AddStringToObject(w, "unload_ended", o->after_reply);
     if (o->forked_copies) {
         cJSON_AddNumberToObject(w, "forked_copies_ended", (double)o->forked_copies);
         cJSON_AddStringToObject(w, "forked_after", o->forked_call);

@@ -155,6 +155,7 @@ typedef struct fmuc_w_shared {
                               * closed the worker's reply descriptor) */
     uint64_t forked_copies;  /* copies of the worker made by FMU code (fork inside an FMI call)
                               * that returned into the worker's code and were ended there */
+    uint32_t replied;        /* 1: the worker sent its reply (before unloading the library) */
     uint32_t forked_claim;   /* 1: a copy took the right to write forked_call */
     uint32_t forked_ready;   /* 1: forked_call is written whole */
     char forked_call[160];   /* the call the first such copy returned from */

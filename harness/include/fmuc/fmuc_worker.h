@@ -164,6 +164,10 @@ typedef struct fmuc_worker_outcome {
                                       they could call, announce or reply (the worker's own reply
                                       is the one read) */
     char forked_call[160];         /* the call the first of them returned from */
+    char after_reply[400];         /* OK: how unloading the FMU's library ended the worker after
+                                      its reply ("SIGSEGV during dlclose(x.so)"; B18: a crashing
+                                      destructor, a thread left running in unmapped code), ""
+                                      when it ended well */
 } fmuc_worker_outcome;
 
 /** What runs in the worker. Return 0 normally; the value comes back as fn_status. */
