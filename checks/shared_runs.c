@@ -37,7 +37,7 @@ typedef struct shared_entry {
     int died;           /* calibration: the run's worker 1: exited early between FMI calls,
                          * 2: crashed, hung or exited inside a call */
     int died_common;    /* ... in a phase every dynamic check needs (apiu_common_phase) */
-    char death[600];    /* ... apiu_death_text */
+    char death[600];    /* ... fmuc_worker_death_text */
     cJSON *bufv;        /* the run's worker's buffer_violations (owned; NULL when none) */
 } shared_entry;
 
@@ -483,7 +483,7 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
     if (o.end == FMUC_WORKER_CRASHED || o.end == FMUC_WORKER_TIMEOUT ||
         o.end == FMUC_WORKER_EXITED_EARLY) {
         char why[600];
-        apiu_death_text(&o, why, sizeof why);
+        fmuc_worker_death_text(&o, why, sizeof why);
         if (check_id && check_id[0]) {
             apiu_note_death(s, res, iface, &o);
             /* an exit inside an FMI call is the FMU's, as a crash is; an early exit between

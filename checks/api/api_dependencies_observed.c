@@ -1359,7 +1359,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (died && nwhy < 2) {
             /* a probe step of a size the FMU declares it handles: cs-variable-step's finding */
             char dt[400];
-            apiu_death_text(&o, dt, sizeof dt);
+            fmuc_worker_death_text(&o, dt, sizeof dt);
             snprintf(wname[nwhy], sizeof wname[0], "%s", ifs[i].name);
             snprintf(why[nwhy++], sizeof why[0], "a probe step (%s of %.17g) ended the worker "
                                                  "with %.300s (cs-nominal-run and cs-variable-step judge "

@@ -277,7 +277,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                          &job, &o, "probe evaluate", &died);
         if (died) {
             char why[600];
-            apiu_death_text(&o, why, sizeof why);
+            fmuc_worker_death_text(&o, why, sizeof why);
             fmuc_result_violation(res, "%s: fmi3EvaluateDiscreteStates (providesEvaluateDiscrete"
                                        "States=\"true\") ended the worker with %s",
                                   ifs[i].name, why);

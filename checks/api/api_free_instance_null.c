@@ -45,7 +45,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                          &ifs[i].type, &o, PHASE, &died);
         if (died) {
             char why[600];
-            apiu_death_text(&o, why, sizeof why);
+            fmuc_worker_death_text(&o, why, sizeof why);
             fmuc_result_violation(res, "%s library: %s(NULL) must be ignored, but the "
                                        "worker ended with %s",
                                   ifs[i].name, fmuc_inst_op_name(apiu_version(s), FMUC_INST_OP_FREE),

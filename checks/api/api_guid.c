@@ -83,7 +83,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                  &died2);
         if (died || died2) {
             char why[600];
-            apiu_death_text(died ? &o : &o2, why, sizeof why);
+            fmuc_worker_death_text(died ? &o : &o2, why, sizeof why);
             fmuc_result_violation(res, "%s: %s with the wrong %s \"%s\" did not "
                                        "return NULL: the worker ended with %s",
                                   ifs[i].name, inst, arg, md->guid && strcmp(md->guid, WRONG_GUID_A) == 0

@@ -88,7 +88,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                              &o, "free instance", &died);
             if (died) { /* freeing a fresh instance is part of what this check probes */
                 char why[600];
-                apiu_death_text(&o, why, sizeof why);
+                fmuc_worker_death_text(&o, why, sizeof why);
                 fmuc_result_violation(res, "%s: %s of a fresh instance did not "
                                            "return: the worker ended with %s",
                                       ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE),

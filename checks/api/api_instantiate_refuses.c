@@ -82,7 +82,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             /* the probed fmi2Instantiate itself crashed or hung instead of returning NULL */
             char why[600];
             const fmuc_worker_outcome *d = died ? &o : &o2;
-            apiu_death_text(d, why, sizeof why);
+            fmuc_worker_death_text(d, why, sizeof why);
             fmuc_result_violation(res, "%s library: %s did not return NULL: the worker ended with %s",
                                   ifs[i].name, d->phase, why);
             tested++;

@@ -515,7 +515,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                          PROBE, &died);
         if (died) {
             char why[600];
-            apiu_death_text(&o, why, sizeof why);
+            fmuc_worker_death_text(&o, why, sizeof why);
             fmuc_result_violation(res, "%s: getting the start values in Initialization Mode "
                                        "ended the worker with %s",
                                   ifs[k].name, why);

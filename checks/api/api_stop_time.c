@@ -253,7 +253,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                          PROBE, &died);
         if (died) {
             char why[600];
-            apiu_death_text(&o, why, sizeof why);
+            fmuc_worker_death_text(&o, why, sizeof why);
             fmuc_result_violation(res, "%s: computing past stopTime %.10g (to t=%.10g) must be "
                                        "answered with %s, but the worker ended with %s",
                                   ifs[i].name, job.stop, job.stop + job.h,

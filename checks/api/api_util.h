@@ -72,35 +72,6 @@ static inline const char *apiu_fn(int version, fmuc_iface t, fmuc_inst_op op)
     return n ? n : "?";
 }
 
-/** What ended the worker, in a few words: "SIGSEGV in fmi2FreeInstance(NULL)", "a hang (wall-clock
- *  limit) in fmi2DoStep(...)", "exit status 3 in phase '...'". */
-static inline void apiu_death_text(const fmuc_worker_outcome *o, char *buf, size_t len)
-{
-    char what[64];
-    const char *abbr = o->end == FMUC_WORKER_CRASHED ? sigabbrev_np(o->signal) : NULL;
-    switch (o->end) {
-    case FMUC_WORKER_CRASHED:
-        if (abbr)
-            snprintf(what, sizeof what, "SIG%s", abbr);
-        else
-            snprintf(what, sizeof what, "signal %d", o->signal);
-        break;
-    case FMUC_WORKER_TIMEOUT:
-        snprintf(what, sizeof what, "%s",
-                 o->hung_before ? "a hang (in an earlier worker, not called again)"
-                                : "a hang (wall-clock limit)");
-        break;
-    case FMUC_WORKER_EXITED_EARLY: snprintf(what, sizeof what, "exit status %d", o->exit_code); break;
-    default: snprintf(what, sizeof what, "a broken worker reply"); break;
-    }
-    if (o->call_in_progress && o->last_call[0])
-        snprintf(buf, len, "%s in %s", what, o->last_call);
-    else if (o->phase[0])
-        snprintf(buf, len, "%s in phase '%s'", what, o->phase);
-    else
-        snprintf(buf, len, "%s", what);
-}
-
 /** The FMU ended the worker (crash, hang, exit) while loading its library or in a call every
  *  dynamic check of the interface needs: fmi2Instantiate, fmi2SetupExperiment,
  *  fmi2EnterInitializationMode, fmi2ExitInitializationMode. */
@@ -135,7 +106,7 @@ static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmuc_
     if (o->hung_before || !apiu_common_phase(o))
         return 0;
     int first = fmuc_shared_unusable(s, iface, FMUC_UNUSABLE_INSTANCE) == NULL;
-    apiu_death_text(o, why, sizeof why);
+    fmuc_worker_death_text(o, why, sizeof why);
     fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, res->id, why);
     if (first)
         fmuc_result_note(res, "%s: %s, a phase every dynamic check needs: the later checks of this "
@@ -146,7 +117,7 @@ static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmuc_
 
 /** The worker died in the very call the check probes: that is the check's finding, not a check
  *  that could not be carried out. Copies the worker evidence (with its last calls) into res
- *  without changing its verdict; the caller judges the death (apiu_death_text). */
+ *  without changing its verdict; the caller judges the death (fmuc_worker_death_text). */
 static inline void apiu_absorb_probed_death(const fmuc_worker_outcome *o, fmuc_result *res)
 {
     fmuc_result tmp;
@@ -294,7 +265,7 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
     if (judge) {
         /* e.g. a crash in fmi2GetFMUstate, which this check uses and eq-fmu-state judges */
         char why[600];
-        apiu_death_text(o, why, sizeof why);
+        fmuc_worker_death_text(o, why, sizeof why);
         apiu_absorb_probed_death(o, res);
         fmuc_result_na(res, "%s: not judged: the worker ended with %s, a call that check %s "
                             "judges",
@@ -353,7 +324,7 @@ static inline const cJSON *apiu_probe_reply(const fmuc_subject *s, fmuc_result *
     const cJSON *r = apiu_run_probed(s, &scratch, label, t, fn, payload, o, probed, &died);
     if (!r && died) {
         char death[640];
-        apiu_death_text(o, death, sizeof death);
+        fmuc_worker_death_text(o, death, sizeof death);
         fmuc_result_violation(res, "%s: the FMU ended (%s)", what, death);
         *judged = 1;
     } else if (!r) {
@@ -850,7 +821,7 @@ static inline void apiu_probe_phase(fmuc_worker_ctx *ctx, size_t i, const char *
 }
 
 /** A probe's item when the worker died in its probed call or its cleanup:
- *  {"died": "<apiu_death_text>", "stage": "call"|"cleanup"}. */
+ *  {"died": "<fmuc_worker_death_text>", "stage": "call"|"cleanup"}. */
 static inline int apiu_probe_died(const cJSON *item, const char **why, const char **stage)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(item, "died");
@@ -979,7 +950,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         if (!probed || got < 1 || k < from || k >= to) {
             if (probed) { /* a phase "probe ..." that is none of ours */
                 char why[600];
-                apiu_death_text(&o, why, sizeof why);
+                fmuc_worker_death_text(&o, why, sizeof why);
                 fmuc_result_error(res, "%s: the worker died outside a probe: %s",
                                   apiu_iface_name(set->iface), why);
                 apiu_note_death(s, res, set->iface, &o);
@@ -991,7 +962,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
                                   strcmp(stage, APIU_PROBE_CLEANUP) == 0);
         if (in_probe) {
             char why[600];
-            apiu_death_text(&o, why, sizeof why);
+            fmuc_worker_death_text(&o, why, sizeof why);
             cJSON *item = cJSON_CreateObject();
             cJSON_AddStringToObject(item, "died", why);
             cJSON_AddStringToObject(item, "stage", stage);
@@ -1003,7 +974,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             /* reaching the probe's state: legal calls, not what is probed (the worker evidence
              * is in res already) */
             char why[600];
-            apiu_death_text(&o, why, sizeof why);
+            fmuc_worker_death_text(&o, why, sizeof why);
             fmuc_result_error(res, "%s: the worker died before probe %zu (%s) could be made: %s",
                               apiu_iface_name(set->iface), k,
                               describe ? describe(k, set->user) : "?", why);

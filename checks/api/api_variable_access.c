@@ -572,7 +572,7 @@ static void judge_b(const fmuc_subject *s, fmuc_result *res, va_job *job, const 
                                      PROBE_B, &died);
     if (died) {
         char why[600];
-        apiu_death_text(&o, why, sizeof why);
+        fmuc_worker_death_text(&o, why, sizeof why);
         fmuc_result_warn(res, "%s: %s of the scalar '%s' with nValues = 2 ended the worker with "
                               "%s (an illegal argument: fmi3Error expected; derived)",
                          f->name, fn, v->name ? v->name : "?", why);
@@ -669,7 +669,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                              &job, &o, PROBE_A, &died);
             if (died) {
                 char why[600];
-                apiu_death_text(&o, why, sizeof why);
+                fmuc_worker_death_text(&o, why, sizeof why);
                 fmuc_result_violation(res, "%s: setting and reading back values in "
                                            "Initialization Mode ended the worker with %s",
                                       ifs[k].name, why);

@@ -180,7 +180,7 @@ static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib
     }
     if (o->end != FMUC_WORKER_OK && o->load_attempted && !o->load_ok && apiu_common_phase(o)) {
         char why[600];
-        apiu_death_text(o, why, sizeof why);
+        fmuc_worker_death_text(o, why, sizeof why);
         apiu_absorb_probed_death(o, res);
         fmuc_result_violation(res, "%s does not load: the worker ended with %s while loading it",
                               lib->entry, why);

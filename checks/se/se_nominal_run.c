@@ -587,7 +587,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                          &o, PHASE_CAM, &died);
     if (died) {
         char why[600];
-        apiu_death_text(&o, why, sizeof why);
+        fmuc_worker_death_text(&o, why, sizeof why);
         fmuc_result_violation(res, "ScheduledExecution: in Clock Activation Mode the worker ended "
                                    "with %s (§5.2: an activation returns a status)",
                               why);

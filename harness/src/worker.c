@@ -762,37 +762,54 @@ static void parse_reply(const sink *r, int overflow, size_t max, fmuc_worker_out
     fmuc_worker__decode_reply(r->buf, r->len, max, out);
 }
 
+void fmuc_worker_death_text(const fmuc_worker_outcome *o, char *buf, size_t len)
+{
+    char what[64];
+    const char *abbr = o->end == FMUC_WORKER_CRASHED ? sigabbrev_np(o->signal) : NULL;
+    switch (o->end) {
+    case FMUC_WORKER_CRASHED:
+        if (abbr)
+            snprintf(what, sizeof what, "SIG%s", abbr);
+        else
+            snprintf(what, sizeof what, "signal %d", o->signal);
+        break;
+    case FMUC_WORKER_TIMEOUT:
+        snprintf(what, sizeof what, "%s",
+                 o->hung_before ? "a hang (in an earlier worker, not called again)"
+                                : "a hang (wall-clock limit)");
+        break;
+    case FMUC_WORKER_EXITED_EARLY: snprintf(what, sizeof what, "exit status %d", o->exit_code); break;
+    default: snprintf(what, sizeof what, "a broken worker reply"); break;
+    }
+    if (o->call_in_progress && o->last_call[0])
+        snprintf(buf, len, "%s in %s", what, o->last_call);
+    else if (o->phase[0])
+        snprintf(buf, len, "%s in phase '%s'", what, o->phase);
+    else
+        snprintf(buf, len, "%s", what);
+}
+
 /* B18: the worker replied, then unloading the FMU's library ended it (a crash, a hang or an exit
  * in dlclose or in the wait after it). The reply stands: the calls were judged; how the unload
  * ended goes to out->after_reply. When the reply does not parse, the end stays as it was. */
 static void take_reply_before_unload(const sink *r, size_t max, fmuc_worker_outcome *out)
 {
-    char what[64], how[sizeof out->after_reply];
-    switch (out->end) {
-    case FMUC_WORKER_CRASHED:
-        if (sigabbrev_np(out->signal))
-            snprintf(what, sizeof what, "SIG%s", sigabbrev_np(out->signal));
-        else
-            snprintf(what, sizeof what, "signal %d", out->signal);
-        break;
-    case FMUC_WORKER_TIMEOUT: snprintf(what, sizeof what, "a hang (wall-clock limit)"); break;
-    case FMUC_WORKER_EXITED_EARLY: snprintf(what, sizeof what, "exit status %d", out->exit_code); break;
-    default: return;
-    }
-    if (out->call_in_progress && out->last_call[0])
-        snprintf(how, sizeof how, "%s during %s", what, out->last_call);
-    else
-        snprintf(how, sizeof how, "%s in phase '%s'", what, out->phase);
-    fmuc_worker_outcome keep = *out;
+    char how[sizeof out->after_reply];
+    if (out->end != FMUC_WORKER_CRASHED && out->end != FMUC_WORKER_TIMEOUT &&
+        out->end != FMUC_WORKER_EXITED_EARLY)
+        return;
+    fmuc_worker_death_text(out, how, sizeof how);
+    fmuc_worker_end end = out->end;
+    char *detail = out->detail; /* decoding replaces out->detail when it fails */
+    out->detail = NULL;
     fmuc_worker__decode_reply(r->buf, r->len, max, out);
     if (out->end != FMUC_WORKER_OK) { /* not a reply after all: the end as it was */
         free(out->detail);
-        out->detail = keep.detail;
-        out->end = keep.end;
+        out->detail = detail;
+        out->end = end;
         return;
     }
-    free(keep.detail);
-    out->detail = NULL;
+    free(detail);
     out->signal = 0;
     out->exit_code = 0;
     snprintf(out->after_reply, sizeof out->after_reply, "%s", how);

@@ -855,12 +855,36 @@ Test(worker, crash_at_unload_is_reported, .timeout = 30)
     cr_assert_eq(o.end, FMUC_WORKER_OK, "end=%s %s", fmuc_worker_end_name(o.end),
                  o.detail ? o.detail : "");
     cr_assert(o.reply, "the reply sent before unloading is read");
-    cr_expect(strncmp(o.after_reply, "SIGSEGV during dlclose(", 23) == 0, "%s", o.after_reply);
+    cr_expect(strncmp(o.after_reply, "SIGSEGV in dlclose(", 19) == 0, "%s", o.after_reply);
     fmuc_result_init(&res, "t-unload", "t", "spec", FMUC_LEVEL_MUST);
     cr_expect_eq(fmuc_worker_outcome_to_result(&o, &res), 0);
     cr_expect_eq(res.verdict, FMUC_VERDICT_PASS);
     cr_expect(res.nmessages >= 1 && strstr(res.messages[0], "while unloading the FMU's library"),
               "%s", res.nmessages ? res.messages[0] : "(no message)");
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+/* A destructor that appends bytes to the reply pipe, then exits: the reply no longer parses, so
+ * the worker's end stays the exit in dlclose, its detail intact (it was freed under the outcome
+ * before: take_reply_before_unload) */
+Test(worker, garbled_reply_before_an_exit_at_unload_keeps_the_exit, .timeout = 30)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 10);
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_hostile, "junk_exit_at_unload", &o);
+    cr_assert_eq(o.end, FMUC_WORKER_EXITED_EARLY, "end=%s", fmuc_worker_end_name(o.end));
+    cr_expect_eq(o.exit_code, 3);
+    cr_expect(o.detail && strstr(o.detail, "reply bytes sent"), "%s",
+              o.detail ? o.detail : "(no detail)");
+    cr_expect_null(o.reply);
+    cr_expect_str_eq(o.after_reply, "");
+    cr_expect(strncmp(o.last_call, "dlclose(", 8) == 0, "%s", o.last_call);
+    fmuc_result_init(&res, "t-unload", "t", "spec", FMUC_LEVEL_MUST);
+    cr_expect_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_expect_eq(res.verdict, FMUC_VERDICT_ERROR);
     fmuc_result_clear(&res);
     fmuc_worker_outcome_free(&o);
 }

@@ -188,6 +188,10 @@ void fmuc_worker_outcome_free(fmuc_worker_outcome *o);
 /** Short names: "ok", "crashed", "timeout", "exited-early", "protocol-error". */
 const char *fmuc_worker_end_name(fmuc_worker_end e);
 
+/** What ended the worker, in a few words: "SIGSEGV in fmi2FreeInstance(NULL)", "a hang (wall-clock
+ *  limit) in fmi2DoStep(...)", "exit status 3 in phase '...'", "a broken worker reply". */
+void fmuc_worker_death_text(const fmuc_worker_outcome *o, char *buf, size_t len);
+
 /** Describe the outcome in res: a crash/timeout/early exit/protocol error becomes an ERROR with a
  *  message naming the signal and the call or phase ("worker terminated by SIGSEGV during
  *  fmi2DoStep(t=0.5, h=0.1, noSet=0)") and the last calls, except a stop before a call that hung
