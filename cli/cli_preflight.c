@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fmuc/fmuc_proc.h"
 #include "fmuc/fmuc_worker.h"
 
 /* Descriptors: the FMU file, the zip, the private folder, per worker three pipes, the shared
@@ -21,15 +22,6 @@
  * caps, the simulation buffers and the FMU's own allocations in the worker need the rest.
  * Below this an FMU's allocations fail for reasons of ours and would look like FMU errors. */
 #define MEM_NEED_MIB 256u
-
-static const char *rlim_str(rlim_t v, char *buf, size_t n)
-{
-    if (v == RLIM_INFINITY)
-        snprintf(buf, n, "unlimited");
-    else
-        snprintf(buf, n, "%llu", (unsigned long long)v);
-    return buf;
-}
 
 /* 0 when limit res is (or could be raised to) at least need; -1 after printing why not. unit
  * scales the message's numbers (unit_name), uunit is the unit of `ulimit flag` (KiB for -v). */
@@ -52,8 +44,10 @@ static int ensure(fmuc_cli *cli, int res, const char *what, const char *flag, rl
     fprintf(stderr,
             "fmucheck: %s limit %s %s (ulimit %s; hard limit %s) is below the %llu %s fmucheck "
             "needs; raise it (ulimit %s %llu) and run again\n",
-            what, rlim_str(rl.rlim_cur / unit, cur, sizeof cur), unit_name, flag,
-            rl.rlim_max == RLIM_INFINITY ? "unlimited" : rlim_str(rl.rlim_max / unit, hard, sizeof hard),
+            what, fmuc_proc_limit_text(rl.rlim_cur / unit, cur, sizeof cur), unit_name, flag,
+            rl.rlim_max == RLIM_INFINITY ? "unlimited"
+                                         : fmuc_proc_limit_text(rl.rlim_max / unit, hard,
+                                                                sizeof hard),
             (unsigned long long)(need / unit), unit_name, flag,
             (unsigned long long)(need / uunit));
     return -1;

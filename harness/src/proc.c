@@ -96,3 +96,12 @@ int fmuc_proc_ended(pid_t pid)
         return 1;
     return state == 'Z' || state == 'X';
 }
+
+const char *fmuc_proc_limit_text(rlim_t v, char *buf, size_t n)
+{
+    if (v == RLIM_INFINITY)
+        snprintf(buf, n, "unlimited");
+    else
+        snprintf(buf, n, "%llu", (unsigned long long)v);
+    return buf;
+}

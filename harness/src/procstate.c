@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "fmuc/fmuc_inst.h"
+#include "fmuc/fmuc_proc.h"
 #include "worker_internal.h"
 
 /* the signals whose disposition is compared: those an importer, a runtime or a shell relies on */
@@ -143,6 +144,32 @@ static void fp_read(unsigned *mxcsr, unsigned *x87cw, int *round)
 #endif
 }
 
+/* Put the floating-point control fp_read gave back where the thread's differs now; the status
+ * flags the FMU raised stay (computation, not a setting). */
+static void fp_put(unsigned mxcsr, unsigned x87cw, int round)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned m = 0;
+    unsigned short cw = 0;
+    (void)round;
+    __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+    if ((m & 0xffc0u) != mxcsr) {
+        m = mxcsr | (m & 0x3fu);
+        __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
+    }
+    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
+    if ((cw & 0x1f3fu) != x87cw) {
+        cw = (unsigned short)((cw & ~0x1f3fu) | x87cw);
+        __asm__ __volatile__("fldcw %0" : : "m"(cw));
+    }
+#else
+    (void)mxcsr;
+    (void)x87cw;
+    if (fegetround() != round)
+        fesetround(round);
+#endif
+}
+
 static void take(const struct fmuc_w_pwatch *w, pstate *p)
 {
     fp_read(&p->mxcsr, &p->x87cw, &p->round);
@@ -162,15 +189,6 @@ static void take(const struct fmuc_w_pwatch *w, pstate *p)
         p->lim_ok[i] = getrlimit(watched_limits[i].res, &p->lim[i]) == 0;
 }
 
-/* a limit as text: "unlimited" or the number */
-static const char *lim_text(rlim_t v, char *buf, size_t n)
-{
-    if (v == RLIM_INFINITY)
-        snprintf(buf, n, "unlimited");
-    else
-        snprintf(buf, n, "%llu", (unsigned long long)v);
-    return buf;
-}
 
 static const char *rc_name(unsigned rc)
 {
@@ -233,9 +251,6 @@ static void diff(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w, const pstate *b,
                            "(was FTZ=%u DAZ=%u)",
                    (a->mxcsr >> 15) & 1u, (a->mxcsr >> 6) & 1u, (b->mxcsr >> 15) & 1u,
                    (b->mxcsr >> 6) & 1u);
-        unsigned m = b->mxcsr | (a->mxcsr & 0x3fu); /* keep the status flags the FMU raised */
-        if (undo)
-            __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
     }
     if (a->x87cw != b->x87cw) {
         unsigned rc_a = (a->x87cw >> 10) & 3u, rc_b = (b->x87cw >> 10) & 3u;
@@ -247,19 +262,13 @@ static void diff(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w, const pstate *b,
             record(ctx, w, "the x87 precision at %s (was %s)", pc_name(pc_a), pc_name(pc_b));
         if ((a->x87cw ^ b->x87cw) & 0x103fu)
             record(ctx, w, "the x87 control word at 0x%04x (was 0x%04x)", a->x87cw, b->x87cw);
-        unsigned short cw;
-        __asm__ __volatile__("fnstcw %0" : "=m"(cw));
-        cw = (unsigned short)((cw & ~0x1f3fu) | b->x87cw);
-        if (undo)
-            __asm__ __volatile__("fldcw %0" : : "m"(cw));
     }
 #else
-    if (a->round != b->round) {
+    if (a->round != b->round)
         record(ctx, w, "the floating-point rounding mode at %d (was %d)", a->round, b->round);
-        if (undo)
-            fesetround(b->round);
-    }
 #endif
+    if (undo)
+        fp_put(b->mxcsr, b->x87cw, b->round);
     if (a->locale_ok && b->locale_ok && strcmp(a->locale, b->locale) != 0) {
         record(ctx, w, "the locale (setlocale LC_ALL) at '%s' (was '%s')", a->locale, b->locale);
         if (undo)
@@ -305,9 +314,10 @@ static void diff(fmuc_worker_ctx *ctx, struct fmuc_w_pwatch *w, const pstate *b,
             continue;
         char s1[24], s2[24], s3[24], s4[24];
         record(ctx, w, "the process's resource limit %s at %s (hard %s; was %s, hard %s)",
-               watched_limits[i].name, lim_text(la->rlim_cur, s1, sizeof s1),
-               lim_text(la->rlim_max, s2, sizeof s2), lim_text(lb->rlim_cur, s3, sizeof s3),
-               lim_text(lb->rlim_max, s4, sizeof s4));
+               watched_limits[i].name, fmuc_proc_limit_text(la->rlim_cur, s1, sizeof s1),
+               fmuc_proc_limit_text(la->rlim_max, s2, sizeof s2),
+               fmuc_proc_limit_text(lb->rlim_cur, s3, sizeof s3),
+               fmuc_proc_limit_text(lb->rlim_max, s4, sizeof s4));
         if (undo) /* a hard limit the FMU lowered cannot be raised again: then the soft one */
             if (setrlimit(watched_limits[i].res, lb) != 0 && lb->rlim_cur <= la->rlim_max)
                 setrlimit(watched_limits[i].res,
@@ -380,24 +390,7 @@ void fmuc_pstate__fp_take(fmuc_worker_ctx *ctx)
 void fmuc_pstate__after_call(fmuc_worker_ctx *ctx)
 {
     settle(ctx); /* the watch's comparison of the call that returned (none when not watching) */
-#if defined(__x86_64__) || defined(__i386__)
-    unsigned m = 0;
-    unsigned short cw = 0;
-    __asm__ __volatile__("stmxcsr %0" : "=m"(m));
-    if ((m & 0xffc0u) != ctx->fp_mxcsr) {
-        m = ctx->fp_mxcsr | (m & 0x3fu); /* the status flags the FMU raised stay */
-        __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
-    }
-    __asm__ __volatile__("fnstcw %0" : "=m"(cw));
-    if ((cw & 0x1f3fu) != ctx->fp_x87) {
-        cw = (unsigned short)((cw & ~0x1f3fu) | ctx->fp_x87);
-        __asm__ __volatile__("fnclex");
-        __asm__ __volatile__("fldcw %0" : : "m"(cw));
-    }
-#else
-    if (fegetround() != ctx->fp_round)
-        fesetround(ctx->fp_round);
-#endif
+    fp_put(ctx->fp_mxcsr, ctx->fp_x87, ctx->fp_round);
 }
 
 int fmuc_inst_watch_process_state(fmuc_worker_ctx *ctx, int on)

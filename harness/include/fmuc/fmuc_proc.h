@@ -6,6 +6,7 @@
 #define FMUC_PROC_H
 
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /** The children of process pid (/proc/<pid>/task/<pid>/children, which lists the children of
@@ -26,5 +27,8 @@ pid_t fmuc_proc_ppid(pid_t pid);
 
 /** 1 when process pid has ended: a zombie not yet reaped, or gone; 0 while it runs. */
 int fmuc_proc_ended(pid_t pid);
+
+/** A resource limit as text: "unlimited" or the number. Returns buf. */
+const char *fmuc_proc_limit_text(rlim_t v, char *buf, size_t n);
 
 #endif
