@@ -463,7 +463,8 @@ static double timeout_cap(const fmuc_options *o)
 /* the label of the worker that makes a nominal run (and of the hangs it leaves) */
 static const char *nominal_label(fmuc_iface iface)
 {
-    return iface == FMUC_IFACE_ME ? "the nominal ModelExchange run" : "the nominal CoSimulation run";
+    return iface == FMUC_IFACE_ME ? "the nominal ModelExchange run"
+                                  : "the nominal CoSimulation run";
 }
 
 static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmuc_result *res,

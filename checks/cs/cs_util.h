@@ -131,8 +131,8 @@ static inline int csu_nominal_usable(const fmuc_subject *s, const char *check_id
 }
 
 /** A worker ended abnormally (scratch carries what fmuc_worker_outcome_to_result made of it) in
- *  the very call the check probes: that is the check's result (issue 16: a crash in answer to the probed call
- *  fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here);
+ *  the very call the check probes: that is the check's result (issue 16: a crash in answer to
+ *  the probed call fails a MUST rule). A timeout only warns (a slow FMU cannot be told from a hanging one here);
  *  a garbled reply (the worker did not die in a call) stays an ERROR; a stop before a call that
  *  hung in an earlier worker is not applicable. How the worker ended is read from the evidence
  *  (worker.end), not from the message. The worker evidence goes to evidence[key]. scratch is
@@ -142,8 +142,7 @@ static inline void csu_probe_died(fmuc_result *res, fmuc_result *scratch, int mu
 {
     const char *m = scratch->nmessages ? scratch->messages[0] : "the worker ended abnormally";
     /* how the worker ended, as fmuc_worker_outcome_to_result recorded it */
-    const cJSON *w = scratch->evidence ? cJSON_GetObjectItemCaseSensitive(scratch->evidence, "worker")
-                                       : NULL;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(scratch->evidence, "worker");
     const char *end = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "end"));
     if (scratch->verdict == FMUC_VERDICT_NA)
         /* stopped before a call that hung in an earlier worker, which judged it */

@@ -360,17 +360,17 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                                        "pointer of the state taken at t=%.17g, which was still "
                                        "held: \"a new allocation is required\"",
                                   ifn, p.t[job.k1]);
-        if (status_of(rp, "setold", &st) && st != FMUC_STATUS_OK)
+        const char *setold_error = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "setold_error"));
+        int setold_failed = status_of(rp, "setold", &st) && st != FMUC_STATUS_OK;
+        if (setold_failed)
             fmuc_result_violation(res, "%s: fmi2SetFMUstate of the state of t=%.17g after a new "
                                        "state was taken returned %s",
                                   ifn, p.t[job.k1], fmuc_status_name(2, (int)st, sb, sizeof sb));
-        else if (cJSON_GetObjectItem(rp, "setold_error"))
-            fmuc_result_violation(
-                res, "%s: after restoring the state of t=%.17g (a new state held) the run fails: %s",
-                ifn, p.t[job.k1], cJSON_GetStringValue(cJSON_GetObjectItem(rp, "setold_error")));
-        int setold_bad = cJSON_GetObjectItem(rp, "setold_error") ||
-                         (status_of(rp, "setold", &st) && st != FMUC_STATUS_OK);
-        if (setold_bad) {
+        else if (setold_error)
+            fmuc_result_violation(res, "%s: after restoring the state of t=%.17g (a new state "
+                                       "held) the run fails: %s",
+                                  ifn, p.t[job.k1], setold_error);
+        if (setold_failed || setold_error) {
             /* the worker stopped there: the overwrite of a state was not reached */
         } else if (!status_of(rp, "get2", &st) || st != FMUC_STATUS_OK) {
             fmuc_result_violation(res, "%s: fmi2GetFMUstate into an existing state returned %s",

@@ -128,7 +128,7 @@ static fmuc_status end(const fmi1_lib *l, fmuc_w_call *e, fmiStatus st)
         fill;                                                                                  \
         fmuc_trace__go((l)->ctx, e);                                                           \
         st_ = (l)->name(__VA_ARGS__);                                                          \
-        return end((l), e, st_);                                                                    \
+        return end((l), e, st_);                                                                 \
     } while (0)
 
 #define NOFILL_ ((void)e)

@@ -133,7 +133,7 @@ static fmuc_status not_provided(fmuc_worker_ctx *ctx, unsigned fn)
         args;                                                                                \
         fmuc_trace__go(L_->ctx, e_);                                                         \
         st_ = call;                                                                          \
-        fmuc_trace__end(L_->ctx, e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
+        fmuc_trace__end(L_->ctx, e_, (int)st_, FMUC_W_CALL_RETURNED);                            \
         return (fmuc_status)st_;                                                             \
     } while (0)
 #define NOARGS_ ((void)e_)

@@ -226,7 +226,7 @@ static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
     do {                                                                                     \
         fmuc_w_call *np_ = fmuc_trace__begin(f->ctx, FMUC_W_FN_##name);                      \
         fmuc_trace__go(f->ctx, np_);                                                         \
-        fmuc_trace__end(f->ctx, np_, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);          \
+        fmuc_trace__end(f->ctx, np_, (int)FMUC_FMI_NOT_PROVIDED, FMUC_W_CALL_NOT_PROVIDED);      \
         return ret;                                                                          \
     } while (0)
 
@@ -241,7 +241,7 @@ static void keep_ints(fmuc_w_call *e, const int *v, size_t n)
         args;                                                                                \
         fmuc_trace__go(f->ctx, e_);                                                          \
         st_ = call;                                                                          \
-        fmuc_trace__end(f->ctx, e_, (int)st_, FMUC_W_CALL_RETURNED);                                 \
+        fmuc_trace__end(f->ctx, e_, (int)st_, FMUC_W_CALL_RETURNED);                             \
         return st_;                                                                          \
     } while (0)
 
