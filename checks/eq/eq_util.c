@@ -324,6 +324,7 @@ int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, size_t max
     for (size_t k = 0; k <= n; k++)
         p->t[k] = t0 + (double)k * dt; /* never accumulated */
     p->stop = p->t[n];
+    p->span = p->t[n] - p->t[0];
     return plan_alloc_inputs(p);
 }
 
@@ -360,42 +361,31 @@ static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, co
     }
     memcpy(p->t, t, nt * sizeof *t);
     p->stop = t[nt - 1];
+    p->span = t[nt - 1] - t[0];
     return plan_alloc_inputs(p);
 }
 
 void equ_plan_excite(equ_plan *p)
 {
-    double t0 = p->t[0], span = p->t[p->nsteps] - p->t[0];
-    double period = span > 0 ? span / 2.0 : 1.0;
+    double t0 = p->t[0], span = p->span > 0.0 ? p->span : p->t[p->nsteps] - p->t[0];
+    fmuc_sim_input in;
+    fmuc_diag d = {{0}, FMUC_OK};
+    /* the simulation driver's excitation over the planned run (one shape for every check that
+     * moves inputs: within [min, max] of the variable or its type, near the start value, its
+     * sign kept); out of memory: the start values stay */
+    if (fmuc_sim_input_excitation(&in, &p->fmu->md, t0, t0 + (span > 0.0 ? span : 1.0), &d) < 0)
+        return;
     for (size_t j = 0; j < p->nin; j++) {
         const fmuc_md_var *v = equ_md_find(&p->fmu->md, p->in[j].name);
-        if (!v)
+        size_t c = 0;
+        while (c < in.ncols && in.cols[c].var != v)
+            c++;
+        if (!v || c == in.ncols)
             continue;
-        int hmin = (v->has & FMUC_HAS_MIN) && isfinite(v->min);
-        int hmax = (v->has & FMUC_HAS_MAX) && isfinite(v->max);
-        double base = (v->has & FMUC_HAS_START) && isfinite(v->start) ? v->start : 0.0;
-        if (hmin && base < v->min)
-            base = v->min;
-        if (hmax && base > v->max)
-            base = v->max;
-        double amp;
-        if (hmin && hmax && v->max > v->min)
-            amp = 0.05 * (v->max - v->min);
-        else {
-            double ref = fabs(base);
-            if ((v->has & FMUC_HAS_NOMINAL) && isfinite(v->nominal) && fabs(v->nominal) > ref)
-                ref = fabs(v->nominal);
-            amp = 0.1 * (ref > 1.0 ? ref : 1.0);
-        }
-        for (size_t k = 0; k <= p->nsteps; k++) {
-            double u = base + amp * sin(2.0 * M_PI * (p->t[k] - t0) / period + (double)j);
-            if (hmin && u < v->min)
-                u = v->min;
-            if (hmax && u > v->max)
-                u = v->max;
-            p->in_values[k * p->nin + j] = u;
-        }
+        for (size_t k = 0; k <= p->nsteps; k++)
+            p->in_values[k * p->nin + j] = fmuc_sim_input_value(&in, c, p->t[k]);
     }
+    fmuc_sim_input_free(&in);
 }
 
 size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab)
@@ -454,6 +444,7 @@ void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
     if (p->nsteps > max_steps) {
         p->nsteps = max_steps;
         p->stop = p->t[max_steps];
+        p->span = p->stop - p->t[0]; /* a shorter run of its own (the FMU is told this stop) */
     }
 }
 

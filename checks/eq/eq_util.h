@@ -63,6 +63,9 @@ typedef struct equ_plan {
     size_t nsteps;          /* communication steps; nsteps + 1 rows are recorded */
     double *t;              /* nsteps + 1 communication points, t[0] = start time */
     double stop;            /* stopTime passed to fmi2SetupExperiment (defined) */
+    double span;            /* the planned run's length: the excitation's period is half of it
+                             * (a bounded horizon cuts nsteps, not this: its run is the start
+                             * of the planned one, inputs included) */
     int stop_undefined;     /* pass stopTimeDefined=false (stop is then passed as it is) */
     int tol_defined;
     double tol;
@@ -95,9 +98,11 @@ int equ_plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const
 /** Same, also when the model has nothing to record (the caller sets the outputs). */
 int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, const double *t,
                            size_t nt);
-/** Fill in_values with the deterministic excitation: start (clamped) + A sin(2 pi (t-t0)/T + i),
- *  A = 5 % of [min,max] (else 10 % of max(|start|, nominal, 1)), T = half the run, clamped to
- *  [min, max]. Pure function of the model description and the grid. */
+/** Fill in_values with the simulation driver's excitation (fmuc_sim_input_excitation: a
+ *  one-sided swing from the start value, within [min, max] of the variable or its declared type,
+ *  its sign kept) over the planned run [t[0], t[0] + span] (the same after equ_plan_horizon,
+ *  whose run is the start of the planned one). Pure function of the model description and the
+ *  grid; out of memory, the start values stay. */
 void equ_plan_excite(equ_plan *p);
 /** Fill in_values from a table (zero-order hold at t[k]: the last row with time <= t[k], the
  *  first row before the table starts); columns matched by input name; inputs without a column
