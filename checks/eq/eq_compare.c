@@ -33,7 +33,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, const fmuc_fmu *o
     if (inputs)
         equ_plan_inputs_from_table(&pa, inputs);
     else
-        equ_plan_excite(&pa);
+        equ_plan_excite(&pa, res);
     for (size_t j = 0; j < pb.nin; j++)
         for (size_t i = 0; i < pa.nin; i++)
             if (strcmp(pb.in[j].name, pa.in[i].name) == 0)

@@ -316,7 +316,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         return;
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
-    equ_plan_excite(&p);
+    equ_plan_excite(&p, res);
     size_t n = (p.nsteps + 1) * p.nout;
     int once = equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS);
     det_job j1 = {&p, 0, !once, once, 0, 0}, j2 = {&p, 1, 0, once, 0, 0},

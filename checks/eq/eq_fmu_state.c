@@ -287,7 +287,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         return;
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
-    equ_plan_excite(&p);
+    equ_plan_excite(&p, res);
     st_job job = {&p, p.nsteps / 4, p.nsteps / 2, (3 * p.nsteps) / 4};
     char what[64];
     snprintf(what, sizeof what, "%s: the FMU state calls", ifn);

@@ -407,7 +407,7 @@ void fmuc_eq__native_roundtrip(const fmuc_subject *s, fmuc_result *res,
             continue;
         }
         equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_LONG);
-        equ_plan_excite(&p);
+        equ_plan_excite(&p, res);
         rt_job job = {&p, level, tweak};
         if (equ_worker(s, fmu, "eq-native-roundtrip", rt_worker, &job, &o, res) < 0) {
             equ_plan_free(&p);

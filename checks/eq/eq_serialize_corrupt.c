@@ -204,7 +204,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         return;
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
-    equ_plan_excite(&p);
+    equ_plan_excite(&p, res);
     cor_job job = {&p, p.nsteps / 4,
                    equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS),
                    0, NULL, 0};

@@ -365,16 +365,33 @@ static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, co
     return plan_alloc_inputs(p);
 }
 
-void equ_plan_excite(equ_plan *p)
+void equ_plan_excite(equ_plan *p, fmuc_result *res)
 {
     double t0 = p->t[0], span = p->span > 0.0 ? p->span : p->t[p->nsteps] - p->t[0];
+    double t1 = t0 + (span > 0.0 ? span : 1.0);
     fmuc_sim_input in;
     fmuc_diag d = {{0}, FMUC_OK};
     /* the simulation driver's excitation over the planned run (one shape for every check that
      * moves inputs: within [min, max] of the variable or its type, near the start value, its
      * sign kept); out of memory: the start values stay */
-    if (fmuc_sim_input_excitation(&in, &p->fmu->md, t0, t0 + (span > 0.0 ? span : 1.0), &d) < 0)
+    if (fmuc_sim_input_excitation(&in, &p->fmu->md, t0, t1, &d) < 0)
         return;
+    cJSON *ev = res && p->nin ? fmuc_result_evidence(res) : NULL;
+    cJSON *all = ev ? cJSON_GetObjectItemCaseSensitive(ev, "inputs") : NULL;
+    if (ev && !all)
+        all = cJSON_AddObjectToObject(ev, "inputs");
+    cJSON *mine = NULL, *cols = NULL;
+    if (all && !cJSON_GetObjectItemCaseSensitive(all, equ_iface_name(p->iface))) {
+        /* "inputs": {"CS": {"source", "t0", "t1", "inputs": [{name, vr, offset, amplitude,
+         * cycles}]}}: u = offset + amplitude (1 - cos(2 pi cycles (t - t0) / (t1 - t0))) / 2 */
+        mine = cJSON_AddObjectToObject(all, equ_iface_name(p->iface));
+        if (mine) {
+            cJSON_AddStringToObject(mine, "source", "excitation");
+            cJSON_AddNumberToObject(mine, "t0", t0);
+            cJSON_AddNumberToObject(mine, "t1", t1);
+            cols = cJSON_AddArrayToObject(mine, "inputs");
+        }
+    }
     for (size_t j = 0; j < p->nin; j++) {
         const fmuc_md_var *v = equ_md_find(&p->fmu->md, p->in[j].name);
         size_t c = 0;
@@ -384,6 +401,16 @@ void equ_plan_excite(equ_plan *p)
             continue;
         for (size_t k = 0; k <= p->nsteps; k++)
             p->in_values[k * p->nin + j] = fmuc_sim_input_value(&in, c, p->t[k]);
+        cJSON *o = cols ? cJSON_CreateObject() : NULL;
+        if (o) {
+            cJSON_AddStringToObject(o, "name", p->in[j].name);
+            cJSON_AddNumberToObject(o, "vr", p->in[j].vr);
+            cJSON_AddStringToObject(o, "pattern", in.cols[c].kind);
+            cJSON_AddNumberToObject(o, "offset", in.cols[c].c);
+            cJSON_AddNumberToObject(o, "amplitude", in.cols[c].a);
+            cJSON_AddNumberToObject(o, "cycles", in.cols[c].cycles);
+            cJSON_AddItemToArray(cols, o);
+        }
     }
     fmuc_sim_input_free(&in);
 }

@@ -102,8 +102,11 @@ int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, c
  *  one-sided swing from the start value, within [min, max] of the variable or its declared type,
  *  its sign kept) over the planned run [t[0], t[0] + span] (the same after equ_plan_horizon,
  *  whose run is the start of the planned one). Pure function of the model description and the
- *  grid; out of memory, the start values stay. */
-void equ_plan_excite(equ_plan *p);
+ *  grid; out of memory, the start values stay. With res, the excitation goes into its evidence
+ *  ("inputs": {"<interface>": {"source", "t0", "t1", "inputs": [{"name", "vr", "offset",
+ *  "amplitude", "cycles"}]}}; u = offset + amplitude (1 - cos(2 pi cycles tau)) / 2,
+ *  tau = (t - t0) / (t1 - t0)) when the run has inputs. */
+void equ_plan_excite(equ_plan *p, fmuc_result *res);
 /** Fill in_values from a table (zero-order hold at t[k]: the last row with time <= t[k], the
  *  first row before the table starts); columns matched by input name; inputs without a column
  *  keep their start value. Returns the number of inputs driven by the table. */

@@ -270,6 +270,73 @@ Test(eq_determinism, vdsim_and_good_pass)
     expect_verdict(GOOD("SpringMassDamper"), "eq-determinism", FMUC_VERDICT_PASS);
 }
 
+/* the eq-* checks drive their inputs with the simulation driver's excitation over the planned
+ * run, recorded in the evidence: within [min, max], starting at the start value, its sign kept */
+Test(eq_determinism, inputs_are_the_drivers_excitation_in_the_evidence)
+{
+    eq_run r;
+    open_fmu(&r, VDSIM(2));
+    cr_assert_eq(run_check(&r, "eq-determinism"), FMUC_VERDICT_PASS);
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(r.res.evidence, "inputs"), "CS");
+    cr_assert(cs, "no inputs.CS in the evidence");
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cs, "source")),
+                     "excitation");
+    const fmuc_md_experiment *e = &r.fmu.md.experiment;
+    cr_assert(e->present && e->has_stop);
+    /* the planned run: within the experiment */
+    double t1 = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cs, "t1"));
+    cr_assert(t1 > e->start_time && t1 <= e->stop_time * (1.0 + 1e-12), "t1 %g outside (%g, %g]",
+              t1, e->start_time, e->stop_time);
+    const cJSON *it;
+    size_t n = 0;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(cs, "inputs"))
+    {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+        const fmuc_md_var *v = equ_md_find(&r.fmu.md, name ? name : "");
+        cr_assert(v, "input '%s' not in the model description", name ? name : "?");
+        double c = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "offset"));
+        double a = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "amplitude"));
+        cr_expect(a != 0.0, "%s: the input does not move", name);
+        if (v->has & FMUC_HAS_START)
+            cr_expect_float_eq(c, v->start, 1e-12, "%s: starts at %g, not its start", name, c);
+        if (v->has & FMUC_HAS_MIN)
+            cr_expect(c >= v->min && c + a >= v->min, "%s: below min", name);
+        if (v->has & FMUC_HAS_MAX)
+            cr_expect(c <= v->max && c + a <= v->max, "%s: above max", name);
+        cr_expect(c * (c + a) >= 0.0, "%s: the excitation changes the sign of %g", name, c);
+        n++;
+    }
+    cr_assert_gt(n, 0, "vdsim_l2 has inputs");
+    close_run(&r);
+}
+
+/* a run cut short (the bounded horizon cuts nsteps) sees the beginning of the planned run's
+ * inputs, not the whole excitation squeezed into its shorter time */
+Test(eq_determinism, a_cut_run_gets_the_start_of_the_planned_excitation)
+{
+    eq_run r;
+    equ_plan full, cut;
+    open_fmu(&r, VDSIM(2));
+    cr_assert_eq(equ_plan_init(&full, &r.fmu, FMUC_IFACE_CS, 200), 0, "%s", full.why);
+    cr_assert_eq(equ_plan_init(&cut, &r.fmu, FMUC_IFACE_CS, 200), 0, "%s", cut.why);
+    cr_assert_gt(full.nin, 0);
+    cut.nsteps = 20; /* what equ_plan_horizon does */
+    equ_plan_excite(&full, NULL);
+    equ_plan_excite(&cut, NULL);
+    int moved = 0;
+    for (size_t k = 0; k <= cut.nsteps; k++)
+        for (size_t j = 0; j < cut.nin; j++) {
+            cr_assert_eq(cut.in_values[k * cut.nin + j], full.in_values[k * full.nin + j],
+                         "input %zu at step %zu", j, k);
+            moved |= cut.in_values[k * cut.nin + j] != cut.in_values[j];
+        }
+    cr_assert(moved, "the inputs do not move within the cut run");
+    equ_plan_free(&full);
+    equ_plan_free(&cut);
+    close_run(&r);
+}
+
 /* FMI 2.0.4 does not require reproducible results: noise seeded from the clock differs between
  * processes (4), which warns, and leaves (1) to (3) unjudged */
 Test(eq_determinism, clock_seeded_noise_warns)
