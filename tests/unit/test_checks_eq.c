@@ -337,6 +337,59 @@ Test(eq_determinism, a_cut_run_gets_the_start_of_the_planned_excitation)
     close_run(&r);
 }
 
+/* An interface an earlier check found unusable (a crash or hang in a phase every run needs) is
+ * left out, naming that check; with none left the check is not applicable, not an error */
+static fmuc_verdict run_with_unusable(eq_run *r, const char *id, int me, int cs)
+{
+    const fmuc_check *c = fmuc_check_find(id);
+    cr_assert(c, "check %s not registered", id);
+    fmuc_shared_runs *sr = fmuc_shared_runs_new();
+    cr_assert(sr);
+    fmuc_subject s = {.fmu = &r->fmu, .shared = sr};
+    s.opts = fmuc_shared_runs_bind(sr, &r->opts);
+    if (me)
+        fmuc_shared_mark_unusable(&s, FMUC_IFACE_ME, FMUC_UNUSABLE_RUN, "check-me",
+                                  "crashed in fmi2EnterInitializationMode");
+    if (cs)
+        fmuc_shared_mark_unusable(&s, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN, "check-cs",
+                                  "hung in fmi2ExitInitializationMode");
+    fmuc_result_clear(&r->res);
+    fmuc_result_init(&r->res, c->id, c->title, c->spec, c->level);
+    c->run(&s, &r->res);
+    fmuc_shared_runs_free(sr);
+    return r->res.verdict;
+}
+
+static int has_message(const fmuc_result *res, const char *a, const char *b)
+{
+    for (size_t i = 0; i < res->nmessages; i++)
+        if (strstr(res->messages[i], a) && (!b || strstr(res->messages[i], b)))
+            return 1;
+    return 0;
+}
+
+Test(eq_determinism, unusable_interfaces_are_left_out_naming_the_check, .timeout = 120)
+{
+    static const char *const ids[] = {"eq-determinism", "eq-fmu-state", "eq-serialize",
+                                      "eq-serialize-corrupt"};
+    eq_run r;
+    open_fmu(&r, GOOD("SpringMassDamper"));
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        fmuc_verdict v = run_with_unusable(&r, ids[i], 1, 1);
+        cr_expect_eq(v, FMUC_VERDICT_NA, "%s with no usable interface: %s", ids[i],
+                     fmuc_verdict_name(v));
+        cr_expect(has_message(&r.res, "check-me", "check-cs"), "%s: both checks named", ids[i]);
+        cr_expect(!cJSON_GetObjectItemCaseSensitive(r.res.evidence, "worker"),
+                  "%s: no worker ran", ids[i]);
+    }
+    /* one left: judged there, the other named */
+    fmuc_verdict v = run_with_unusable(&r, "eq-determinism", 0, 1);
+    cr_expect_eq(v, FMUC_VERDICT_PASS, "ME judged: %s", fmuc_verdict_name(v));
+    cr_expect(has_message(&r.res, "not run on every interface", "check-cs"));
+    cr_expect(!has_message(&r.res, "CS:", NULL), "CS not run");
+    close_run(&r);
+}
+
 /* FMI 2.0.4 does not require reproducible results: noise seeded from the clock differs between
  * processes (4), which warns, and leaves (1) to (3) unjudged */
 Test(eq_determinism, clock_seeded_noise_warns)
