@@ -8,8 +8,9 @@
  * successor; intermediate update takes its place, fmi3-rules E-14): 3.0 is not judged.
  * Every continuous Real input follows a slow ramp over a bounded horizon (a tenth of the default
  * experiment's grid, 10 to 50 steps, cs_util.h): from its start value (clamped to [min, max]) by
- * 5 % of its [min, max] span towards the farther bound (10 % of max(|start|, nominal) without
- * both bounds), never leaving [min, max]. Three runs, each a fresh instance in its own worker:
+ * the simulation driver's excitation amplitude (10 % of |start|, else of the nominal, else 1,
+ * away from zero, cut to the room before the bound: its sign is kept), never leaving
+ * [min, max]. Three runs, each a fresh instance in its own worker:
  * (0) the inputs held at their start values, (1) the ramp set with fmi2SetReal at every
  * communication point (held over the step), (2) the same with fmi2SetRealInputDerivatives
  * (order 1, the ramp's slope) after fmi2SetReal. The order-1 call must return fmi2OK or
@@ -143,21 +144,17 @@ out:
     return 0;
 }
 
-/* Ramp of input j: its amplitude (signed), kept inside [min, max]. */
-static double ramp_delta(const fmuc_md *md, const fmuc_md_var *v, double u0)
+/* The ramp's change of input v: the simulation driver's signed amplitude (fmuc_sim_input_
+ * excitation: 10 % of |start| (else nominal, else 1) away from zero, cut to the room before
+ * [min, max] of the variable or its declared type), so that a ramp never changes an input's sign
+ * (a pressure stays positive, a flow keeps its direction: issue 16 cause 5); 0 when the
+ * excitation has no column for it. */
+static double ramp_delta(const fmuc_sim_input *ex, const equ_var *v)
 {
-    double lo = 0, hi = 0;
-    int hl = v && apiu_min(md, v, &lo), hh = v && apiu_max(md, v, &hi);
-    if (hl && hh)
-        return (hi - u0 >= u0 - lo ? 1.0 : -1.0) * 0.05 * (hi - lo);
-    double nom = v && (v->has & FMUC_HAS_NOMINAL) && isfinite(v->nominal) ? fabs(v->nominal) : 1.0;
-    double a = 0.1 * fmax(fabs(u0), nom);
-    double dlt = hh ? -a : a; /* away from the one bound there is */
-    if (hl && u0 + dlt < lo)
-        dlt = lo - u0;
-    if (hh && u0 + dlt > hi)
-        dlt = hi - u0;
-    return dlt;
+    for (size_t c = 0; c < ex->ncols; c++)
+        if (ex->cols[c].var->line == v->line && ex->cols[c].var->value_reference == v->vr)
+            return ex->cols[c].a;
+    return 0.0;
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)
@@ -198,14 +195,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         goto out;
     }
     double t0 = p[0].t[0], T = p[0].t[n] - t0;
+    fmuc_sim_input ex;
+    fmuc_diag d = {{0}, FMUC_OK};
+    if (fmuc_sim_input_excitation(&ex, md, t0, t0 + T, &d) < 0) {
+        fmuc_result_error(res, "out of memory");
+        goto out;
+    }
     cJSON *ev = fmuc_result_evidence(res);
     cJSON *ins = cJSON_AddArrayToObject(ev, "inputs");
     for (int r = 0; r < NRUNS; r++)
         csu_clamp_inputs(&p[r]);
     for (size_t j = 0; j < nin; j++) {
-        const fmuc_md_var *v = equ_md_find(md, p[0].in[j].name);
         double u0 = p[0].in_values[j];
-        double dlt = ramp_delta(md, v, u0);
+        double dlt = ramp_delta(&ex, &p[0].in[j]);
         slope[j] = dlt / T;
         for (size_t k = 0; k <= n; k++)
             for (int r = RUN_RAMP; r < NRUNS; r++)
@@ -217,6 +219,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         cJSON_AddNumberToObject(o, "derivative", slope[j]);
         cJSON_AddItemToArray(ins, o);
     }
+    fmuc_sim_input_free(&ex);
     for (int r = RUN_RAMP; r < NRUNS; r++)
         csu_clamp_inputs(&p[r]); /* rounding at the bound */
     for (int r = 0; r < NRUNS; r++) {

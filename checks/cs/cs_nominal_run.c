@@ -1,5 +1,5 @@
 /* cs-nominal-run: the Co-Simulation run from startTime to stopTime of the DefaultExperiment at
- * its step size, inputs from --input or the deterministic excitation: every call returns
+ * its step size, inputs from --input or held at their start values: every call returns
  * fmi2OK/fmi2Warning, outputs are finite and within [min,max] (FMI 2.0.4 §4.2.2, §2.1.3, §2.2.3);
  * fmi2Discard from fmi2DoStep is handled via fmi2GetBooleanStatus/GetRealStatus. FMI 3.0: the
  * same run through fmi3DoStep (without Event Mode; its terminateSimulation and lastSuccessfulTime

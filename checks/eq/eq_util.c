@@ -324,6 +324,7 @@ int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, size_t max
     for (size_t k = 0; k <= n; k++)
         p->t[k] = t0 + (double)k * dt; /* never accumulated */
     p->stop = p->t[n];
+    p->nplanned = n;
     p->span = p->t[n] - p->t[0];
     return plan_alloc_inputs(p);
 }
@@ -361,6 +362,7 @@ static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, co
     }
     memcpy(p->t, t, nt * sizeof *t);
     p->stop = t[nt - 1];
+    p->nplanned = nt - 1;
     p->span = t[nt - 1] - t[0];
     return plan_alloc_inputs(p);
 }
@@ -393,11 +395,12 @@ void equ_plan_excite(equ_plan *p, fmuc_result *res)
         }
     }
     for (size_t j = 0; j < p->nin; j++) {
-        const fmuc_md_var *v = equ_md_find(&p->fmu->md, p->in[j].name);
+        /* the column of this very variable (its line: names may repeat in a bad file) */
         size_t c = 0;
-        while (c < in.ncols && in.cols[c].var != v)
+        while (c < in.ncols && !(in.cols[c].var->line == p->in[j].line &&
+                                 in.cols[c].var->value_reference == p->in[j].vr))
             c++;
-        if (!v || c == in.ncols)
+        if (c == in.ncols)
             continue;
         for (size_t k = 0; k <= p->nsteps; k++)
             p->in_values[k * p->nin + j] = fmuc_sim_input_value(&in, c, p->t[k]);
@@ -468,8 +471,12 @@ void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
     size_t max_steps = budget / (size_t)(p->nsub > 0 ? p->nsub : 1);
     if (max_steps < 10)
         max_steps = 10;
-    if (p->nsteps > max_steps) {
-        p->nsteps = max_steps;
+    /* against the planned run, not a horizon's cut of it: the budgeted run is the planned one,
+     * whether or not the horizon cut it shorter still (its stop and excitation are the same) */
+    if (p->nplanned > max_steps) {
+        p->nplanned = max_steps;
+        if (p->nsteps > max_steps)
+            p->nsteps = max_steps;
         p->stop = p->t[max_steps];
         p->span = p->stop - p->t[0]; /* a shorter run of its own (the FMU is told this stop) */
     }

@@ -312,16 +312,22 @@ Test(eq_determinism, inputs_are_the_drivers_excitation_in_the_evidence)
 }
 
 /* a run cut short (the bounded horizon cuts nsteps) sees the beginning of the planned run's
- * inputs, not the whole excitation squeezed into its shorter time */
-Test(eq_determinism, a_cut_run_gets_the_start_of_the_planned_excitation)
+ * inputs, not the whole excitation squeezed into its shorter time; for ME also when the
+ * substep budget (vdsim: 40 RK4 substeps a step) shortens the planned run after the cut */
+static void cut_run_case(fmuc_iface iface)
 {
     eq_run r;
     equ_plan full, cut;
     open_fmu(&r, VDSIM(2));
-    cr_assert_eq(equ_plan_init(&full, &r.fmu, FMUC_IFACE_CS, 200), 0, "%s", full.why);
-    cr_assert_eq(equ_plan_init(&cut, &r.fmu, FMUC_IFACE_CS, 200), 0, "%s", cut.why);
+    cr_assert_eq(equ_plan_init(&full, &r.fmu, iface, EQU_STEPS_SHORT), 0, "%s", full.why);
+    cr_assert_eq(equ_plan_init(&cut, &r.fmu, iface, EQU_STEPS_SHORT), 0, "%s", cut.why);
     cr_assert_gt(full.nin, 0);
-    cut.nsteps = 20; /* what equ_plan_horizon does */
+    cut.nsteps = 20; /* what equ_plan_horizon does, before the budget */
+    equ_plan_me_budget(&full, 2, EQU_ME_SUBSTEPS_SHORT);
+    equ_plan_me_budget(&cut, 2, EQU_ME_SUBSTEPS_SHORT);
+    cr_assert_gt(full.nsteps, cut.nsteps, "the cut run is shorter");
+    cr_assert_eq(cut.span, full.span, "the same planned run");
+    cr_assert_eq(cut.stop, full.stop, "the FMU is told the same stop time");
     equ_plan_excite(&full, NULL);
     equ_plan_excite(&cut, NULL);
     int moved = 0;
@@ -335,6 +341,16 @@ Test(eq_determinism, a_cut_run_gets_the_start_of_the_planned_excitation)
     equ_plan_free(&full);
     equ_plan_free(&cut);
     close_run(&r);
+}
+
+Test(eq_determinism, a_cut_run_gets_the_start_of_the_planned_excitation)
+{
+    cut_run_case(FMUC_IFACE_CS);
+}
+
+Test(eq_determinism, a_cut_me_run_gets_the_start_of_the_budgeted_excitation)
+{
+    cut_run_case(FMUC_IFACE_ME);
 }
 
 /* An interface an earlier check found unusable (a crash or hang in a phase every run needs) is
