@@ -807,7 +807,8 @@ static int mf_run_worker(const fmuc_subject *s, mf_job *job, fmuc_worker_outcome
         return -1;
     }
     int hit = -1;
-    if (o->end == FMUC_WORKER_CRASHED || (o->end == FMUC_WORKER_TIMEOUT && o->call_in_progress))
+    if ((o->end == FMUC_WORKER_CRASHED && !o->own_limit[0]) ||
+        (o->end == FMUC_WORKER_TIMEOUT && o->call_in_progress))
         for (size_t i = 0; i < np && hit < 0; i++)
             if (strncmp(o->phase, ph[i], strlen(ph[i])) == 0)
                 hit = (int)i;

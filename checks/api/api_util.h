@@ -220,7 +220,7 @@ static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fm
         {"fmiGetRealOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
         {"fmi3GetOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
     };
-    if (!o->call_in_progress || o->hung_before ||
+    if (!o->call_in_progress || o->hung_before || o->own_limit[0] ||
         (o->end != FMUC_WORKER_CRASHED && o->end != FMUC_WORKER_TIMEOUT &&
          o->end != FMUC_WORKER_EXITED_EARLY))
         return NULL;
@@ -255,7 +255,8 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
         return NULL;
     }
     fmuc_sim_add_log(o, fmuc_result_evidence(res));
-    if (o->end != FMUC_WORKER_OK && probed && probed_death &&
+    /* a death by a limit the FMU lowered answers nothing probed (fmuc_worker_outcome_to_result) */
+    if (o->end != FMUC_WORKER_OK && !o->own_limit[0] && probed && probed_death &&
         strncmp(o->phase, probed, strlen(probed)) == 0) {
         apiu_absorb_probed_death(o, res);
         *probed_death = 1;

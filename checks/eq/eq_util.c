@@ -1100,7 +1100,8 @@ int equ_worker_probe(const fmuc_subject *s, const fmuc_fmu *fmu, const char *lab
     /* a crash, or a timeout while an FMI call of the probed phase had not returned: the worker's
      * limit is many times the nominal run's worker (fmuc_shared_scaled_timeout), so a call still
      * running then is a hang in answer to the probe (issue 16, cause 3), not a slow run */
-    if (o->end == FMUC_WORKER_CRASHED || (o->end == FMUC_WORKER_TIMEOUT && o->call_in_progress))
+    if ((o->end == FMUC_WORKER_CRASHED && !o->own_limit[0]) ||
+        (o->end == FMUC_WORKER_TIMEOUT && o->call_in_progress))
         for (size_t i = 0; probe_phases && probe_phases[i] && !probed; i++)
             probed = strncmp(o->phase, probe_phases[i], strlen(probe_phases[i])) == 0;
     if (!probed) {

@@ -105,3 +105,49 @@ const char *fmuc_proc_limit_text(rlim_t v, char *buf, size_t n)
         snprintf(buf, n, "%llu", (unsigned long long)v);
     return buf;
 }
+
+/* one field of /proc/<pid>/limits: a number or "unlimited"; the text after it in *end */
+static int limit_field(const char *p, rlim_t *v, const char **end)
+{
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "unlimited", 9) == 0) {
+        *v = RLIM_INFINITY;
+        *end = p + 9;
+        return 0;
+    }
+    char *e;
+    errno = 0;
+    unsigned long long x = strtoull(p, &e, 10);
+    if (e == p || errno)
+        return -1;
+    *v = (rlim_t)x;
+    *end = e;
+    return 0;
+}
+
+int fmuc_proc_cpu_limit(pid_t pid, struct rlimit *out)
+{
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/%ld/limits", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    static const char key[] = "Max cpu time";
+    const char *line = buf;
+    while (strncmp(line, key, sizeof key - 1) != 0) {
+        line = strchr(line, '\n');
+        if (!line)
+            return -1;
+        line++;
+    }
+    const char *p = line + sizeof key - 1;
+    if (limit_field(p, &out->rlim_cur, &p) < 0 || limit_field(p, &out->rlim_max, &p) < 0)
+        return -1;
+    return 0;
+}

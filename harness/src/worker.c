@@ -23,6 +23,9 @@
 #include "fmuc/fmuc_proc.h"
 #include "worker_internal.h"
 
+/* SIGXCPU this far below the CPU limit fmucheck set is not the limit it set (seconds). */
+#define XCPU_MARGIN_S 0.5
+
 /* How long a worker waits after unloading when the FMU left threads running (B18). */
 #define UNLOAD_GRACE_MS 50
 
@@ -769,7 +772,8 @@ void fmuc_worker_death_text(const fmuc_worker_outcome *o, char *buf, size_t len)
     switch (o->end) {
     case FMUC_WORKER_CRASHED:
         if (abbr)
-            snprintf(what, sizeof what, "SIG%s", abbr);
+            snprintf(what, sizeof what, "SIG%s%s", abbr,
+                     o->own_limit[0] ? " (its own lowered CPU limit)" : "");
         else
             snprintf(what, sizeof what, "signal %d", o->signal);
         break;
@@ -955,6 +959,8 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     set_nonblock(sr.fd);
     pidfd = pidfd_open_(pid);
     deadline = start + timeout;
+    struct rlimit cpu_lim;
+    int cpu_lim_ok = 0;
 
     for (;;) {
         struct pollfd pfd[4];
@@ -995,7 +1001,18 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         if (alive) {
             struct rusage ru;
             memset(&ru, 0, sizeof ru);
-            pid_t r = wait4(pid, &status, WNOHANG, &ru);
+            /* before reaping: the CPU limit the worker ended with (FMU code may have lowered
+             * the one fmucheck set, and then be killed by it) */
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            pid_t r = 0;
+            if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+                r = -1; /* ECHILD: below */
+            } else if (si.si_pid == pid) {
+                cpu_lim_ok = fmuc_proc_cpu_limit(pid, &cpu_lim) == 0;
+                while ((r = wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
+                    ;
+            }
             if (r == pid) {
                 alive = 0;
             } else if (r < 0 && errno == ECHILD) {
@@ -1068,10 +1085,37 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         set_detail(out, "worker exit status unavailable (SIGCHLD ignored by the host process?)");
     } else if (WIFSIGNALED(status)) {
         out->signal = WTERMSIG(status);
-        if (out->signal == SIGXCPU) {
+        /* the CPU limit fmucheck set (worker_main: ceil(timeout) + 1 s); SIGXCPU well before
+         * it comes from FMU code that lowered RLIMIT_CPU (or raised the signal itself): the FMU
+         * ended its own process, a crash, not a hang to remember */
+        double cpu_limit = ceil(timeout) + 1;
+        int lowered = cpu_lim_ok && (out->signal == SIGXCPU || out->signal == SIGKILL) &&
+                      ((double)cpu_lim.rlim_cur + XCPU_MARGIN_S < cpu_limit ||
+                       (double)cpu_lim.rlim_max + XCPU_MARGIN_S < cpu_limit);
+        if (lowered) {
+            /* killed by a CPU limit FMU code lowered (SIGXCPU at the soft one, SIGKILL at the
+             * hard one): the FMU ended its own process (fmuc_worker_outcome_to_result) */
+            char a[24], b[24];
+            out->end = FMUC_WORKER_CRASHED;
+            snprintf(out->own_limit, sizeof out->own_limit,
+                     "RLIMIT_CPU at %s%s (hard %s%s; fmucheck set %g s)",
+                     fmuc_proc_limit_text(cpu_lim.rlim_cur, a, sizeof a),
+                     cpu_lim.rlim_cur == RLIM_INFINITY ? "" : " s",
+                     fmuc_proc_limit_text(cpu_lim.rlim_max, b, sizeof b),
+                     cpu_lim.rlim_max == RLIM_INFINITY ? "" : " s", cpu_limit);
+            set_detail(out, "killed by its CPU time limit after %.2f s of CPU time: FMU code "
+                            "lowered the process's %s",
+                       out->cpu_s, out->own_limit);
+        } else if (out->signal == SIGXCPU && out->cpu_s + XCPU_MARGIN_S >= cpu_limit) {
             out->end = FMUC_WORKER_TIMEOUT;
-            set_detail(out, "CPU time limit of %g s exceeded (SIGXCPU)", ceil(timeout) + 1);
+            set_detail(out, "CPU time limit of %g s exceeded (SIGXCPU)", cpu_limit);
             note_hang(&spec, sh, out);
+        } else if (out->signal == SIGXCPU) {
+            out->end = FMUC_WORKER_CRASHED;
+            set_detail(out, "SIGXCPU after %.2f s of CPU time, below the limit of %g s fmucheck "
+                            "set: FMU code lowered the process's CPU time limit (RLIMIT_CPU) or "
+                            "raised the signal itself",
+                       out->cpu_s, cpu_limit);
         } else {
             out->end = FMUC_WORKER_CRASHED;
         }
@@ -1236,8 +1280,17 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
     case FMUC_WORKER_OK:
         break;
     case FMUC_WORKER_CRASHED:
-        fmuc_result_error(res, "worker terminated by %s %s", sig_name(o->signal, sig, sizeof sig),
-                          wh);
+        if (o->own_limit[0])
+            /* the FMU lowered a limit of its process and was killed by it: api-process-state
+             * judges that (C-03); what this worker was to show is not known */
+            fmuc_result_na(res, "worker terminated by %s %s: FMU code lowered the process's %s "
+                                "and was killed by it; not judged (api-process-state judges "
+                                "process-wide settings)",
+                           sig_name(o->signal, sig, sizeof sig), wh, o->own_limit);
+        else
+            fmuc_result_error(res, "worker terminated by %s %s%s%s",
+                              sig_name(o->signal, sig, sizeof sig), wh, o->detail ? ": " : "",
+                              o->detail ? o->detail : "");
         break;
     case FMUC_WORKER_TIMEOUT:
         /* a call that hung in an earlier worker, which judged it (issue 16 cause 3: the later
@@ -1318,6 +1371,8 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
         cJSON_AddStringToObject(w, "not_called_again_hung_in", o->hung_by);
     if (o->after_reply[0])
         cJSON_AddStringToObject(w, "unload_ended", o->after_reply);
+    if (o->own_limit[0])
+        cJSON_AddStringToObject(w, "own_limit", o->own_limit);
     if (o->forked_copies) {
         cJSON_AddNumberToObject(w, "forked_copies_ended", (double)o->forked_copies);
         cJSON_AddStringToObject(w, "forked_after", o->forked_call);

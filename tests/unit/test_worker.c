@@ -845,6 +845,54 @@ Test(worker, nothing_left_running_and_no_fd_leak, .timeout = 30)
 /* B18: a library whose destructor crashes at dlclose, after a complete run. The worker replies
  * before it unloads the library, so the calls stand judged; how the unload ended is in the
  * outcome (after_reply) and a note, never hidden */
+/* A CPU time limit FMU code lowered kills the worker (SIGXCPU at the soft limit, SIGKILL at the
+ * hard one), read from the zombie before it is reaped: the FMU ended its own process. Not a hang
+ * to remember, not the answer to what a check probed: not applicable, naming the limit */
+static void own_cpu_limit_case(const char *mode, int sig)
+{
+    fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");
+    fmuc_worker_spec s = spec_for(&fmu, 10);
+    fmuc_worker_hangs hangs;
+    memset(&hangs, 0, sizeof hangs);
+    s.hangs = &hangs;
+    fmuc_worker_outcome o;
+    fmuc_result res;
+    run(&s, fn_hostile, (void *)mode, &o);
+    cr_assert_eq(o.end, FMUC_WORKER_CRASHED, "end=%s %s", fmuc_worker_end_name(o.end),
+                 o.detail ? o.detail : "");
+    cr_assert_eq(o.signal, sig, "signal %d", o.signal);
+    cr_assert_eq(o.call_in_progress, 1);
+    /* the kernel keeps a soft limit of 0 as 1 s */
+    cr_assert(strncmp(o.own_limit, "RLIMIT_CPU at 0 s", 17) == 0 ||
+                  strncmp(o.own_limit, "RLIMIT_CPU at 1 s", 17) == 0,
+              "own_limit '%s'", o.own_limit);
+    cr_expect(strstr(o.own_limit, "fmucheck set 11 s"), "%s", o.own_limit);
+    cr_assert_eq(hangs.n, 0, "no hang remembered");
+    char why[600];
+    fmuc_worker_death_text(&o, why, sizeof why);
+    cr_expect(strstr(why, "its own lowered CPU limit"), "%s", why);
+    fmuc_result_init(&res, "t-limit", "t", "spec", FMUC_LEVEL_MUST);
+    cr_expect_neq(fmuc_worker_outcome_to_result(&o, &res), 0);
+    cr_expect_eq(res.verdict, FMUC_VERDICT_NA, "%s", fmuc_verdict_name(res.verdict));
+    cr_expect(res.nmessages && strstr(res.messages[0], "api-process-state"), "%s",
+              res.nmessages ? res.messages[0] : "");
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                         cJSON_GetObjectItemCaseSensitive(res.evidence, "worker"), "own_limit")),
+                     o.own_limit);
+    fmuc_result_clear(&res);
+    fmuc_worker_outcome_free(&o);
+}
+
+Test(worker, a_lowered_soft_cpu_limit_is_the_fmus_doing, .timeout = 30)
+{
+    own_cpu_limit_case("lower_cpu_limit", SIGXCPU);
+}
+
+Test(worker, a_lowered_hard_cpu_limit_is_the_fmus_doing, .timeout = 30)
+{
+    own_cpu_limit_case("lower_cpu_limit_hard", SIGKILL);
+}
+
 Test(worker, crash_at_unload_is_reported, .timeout = 30)
 {
     fmuc_fmu fmu = fake_fmu(HOSTILE_DIR "/hostile.so");

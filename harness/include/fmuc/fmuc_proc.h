@@ -28,6 +28,11 @@ pid_t fmuc_proc_ppid(pid_t pid);
 /** 1 when process pid has ended: a zombie not yet reaped, or gone; 0 while it runs. */
 int fmuc_proc_ended(pid_t pid);
 
+/** The CPU time limit (RLIMIT_CPU, soft and hard, RLIM_INFINITY for "unlimited") of process
+ *  pid from /proc/<pid>/limits, which anyone may read (prlimit needs the target's uid or
+ *  CAP_SYS_RESOURCE) and which stays readable while pid is a zombie not yet reaped. 0, or -1. */
+int fmuc_proc_cpu_limit(pid_t pid, struct rlimit *out);
+
 /** A resource limit as text: "unlimited" or the number. Returns buf. */
 const char *fmuc_proc_limit_text(rlim_t v, char *buf, size_t n);
 

@@ -164,6 +164,10 @@ typedef struct fmuc_worker_outcome {
                                       they could call, announce or reply (the worker's own reply
                                       is the one read) */
     char forked_call[160];         /* the call the first of them returned from */
+    char own_limit[96];            /* CRASHED by a CPU time limit FMU code lowered (SIGXCPU,
+                                      SIGKILL): "RLIMIT_CPU at 0 s (hard 0 s; fmucheck set 11 s)";
+                                      fmuc_worker_outcome_to_result makes it NOT_APPLICABLE, and
+                                      no check takes it for the answer to what it probed */
     char after_reply[400];         /* OK: how unloading the FMU's library ended the worker after
                                       its reply ("SIGSEGV during dlclose(x.so)"; B18: a crashing
                                       destructor, a thread left running in unmapped code), ""
