@@ -102,6 +102,19 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_init(&scratch, res->id, res->title, res->spec, res->level);
         const cJSON *r = apiu_run(s, &scratch, "api-process-state", ifs[i].type, probe,
                                   &ifs[i].type, &o);
+        if (!r && o.own_limit[0]) {
+            /* killed by a CPU limit FMU code lowered before the watch could report it: the
+             * change this check judges, seen through its effect */
+            char death[600];
+            fmuc_worker_death_text(&o, death, sizeof death);
+            fmuc_result_violation(res, "%s: FMU code lowered the process's %s and the worker was "
+                                       "killed by it: %s",
+                                  ifs[i].name, o.own_limit, death);
+            judged++;
+            fmuc_result_clear(&scratch);
+            fmuc_worker_outcome_free(&o);
+            continue;
+        }
         if (!r) {
             /* the life cycle crashed or hung: reported by the nominal-run checks */
             snprintf(why, sizeof why, "%s: the life cycle ended abnormally (%s)", ifs[i].name,

@@ -14,7 +14,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #endif
-#ifdef FMUC_DEFECT_PROCESS_RLIMIT
+#if defined(FMUC_DEFECT_PROCESS_RLIMIT) || defined(FMUC_DEFECT_PROCESS_CPU_LIMIT)
 #include <sys/resource.h>
 #endif
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
@@ -857,6 +857,14 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
             rl.rlim_cur = 64;
             setrlimit(RLIMIT_NOFILE, &rl);
         }
+    }
+#endif
+#ifdef FMUC_DEFECT_PROCESS_CPU_LIMIT
+    {
+        /* the process's CPU time limit lowered to 0 for good, the hard one too: the kernel
+         * kills the process (SIGKILL) at its next check of the CPU time, a few ms later */
+        struct rlimit rl = {0, 0};
+        setrlimit(RLIMIT_CPU, &rl);
     }
 #endif
     fmi2Status st = fmi2OK;
