@@ -8,6 +8,20 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The start of a small /proc file into buf (NUL-terminated): its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return n;
+}
+
 long fmuc_proc_children(pid_t pid, pid_t *out, size_t cap, int *complete)
 {
     char path[64], buf[4096];
@@ -54,14 +68,8 @@ int fmuc_proc_stat(pid_t pid, char *state, int first, int count, unsigned long l
         snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
     else
         snprintf(path, sizeof path, "/proc/self/stat");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (read_small(path, buf, sizeof buf) < 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
     const char *p = strrchr(buf, ')');
     if (!p || p[1] != ' ' || !p[2])
         return -1;
@@ -130,14 +138,8 @@ int fmuc_proc_cpu_limit(pid_t pid, struct rlimit *out)
 {
     char path[64], buf[4096];
     snprintf(path, sizeof path, "/proc/%ld/limits", (long)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (read_small(path, buf, sizeof buf) < 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
     static const char key[] = "Max cpu time";
     const char *line = buf;
     while (strncmp(line, key, sizeof key - 1) != 0) {

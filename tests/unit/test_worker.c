@@ -1007,3 +1007,26 @@ Test(proc, children_parent_and_end_of_own_children, .timeout = 30)
     cr_expect_eq(fmuc_proc_ppid(gone), -1);
     cr_expect_eq(fmuc_proc_children(gone, kids, 16, NULL), -1);
 }
+
+/* The CPU limit of another process, also of a zombie not yet reaped (what the worker's parent
+ * reads before reaping it), "unlimited" as RLIM_INFINITY; gone once reaped */
+Test(proc, cpu_limit_of_a_zombie, .timeout = 30)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        struct rlimit r = {7, RLIM_INFINITY};
+        setrlimit(RLIMIT_CPU, &r);
+        _exit(0);
+    }
+    cr_assert(p > 0);
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    cr_assert_eq(waitid(P_PID, (id_t)p, &si, WEXITED | WNOWAIT), 0);
+    struct rlimit got;
+    cr_assert_eq(fmuc_proc_cpu_limit(p, &got), 0);
+    cr_expect_eq(got.rlim_cur, (rlim_t)7);
+    cr_expect_eq(got.rlim_max, RLIM_INFINITY);
+    cr_expect_eq(fmuc_proc_cpu_limit(getpid(), &got), 0, "our own");
+    waitpid(p, NULL, 0);
+    cr_expect_eq(fmuc_proc_cpu_limit(p, &got), -1, "reaped: gone");
+}
