@@ -74,12 +74,26 @@ static inline const char *apiu_fn(int version, fmuc_iface t, fmuc_inst_op op)
 
 /** The FMU ended the worker (crash, hang, exit) while loading its library or in a call every
  *  dynamic check of the interface needs: fmi2Instantiate, fmi2SetupExperiment,
- *  fmi2EnterInitializationMode, fmi2ExitInitializationMode. */
+ *  fmi2EnterInitializationMode, fmi2ExitInitializationMode, and their FMI 1.0 (fmiInstantiateModel,
+ *  fmiInstantiateSlave, fmiInitialize, fmiInitializeSlave) and FMI 3.0 forms
+ *  (fmi3InstantiateModelExchange, ...CoSimulation, ...ScheduledExecution,
+ *  fmi3EnterInitializationMode, fmi3ExitInitializationMode). */
 static inline int apiu_common_phase(const fmuc_worker_outcome *o)
 {
-    static const char *const calls[] = {"fmi2Instantiate", "fmi2SetupExperiment",
-                                        "fmi2EnterInitializationMode",
-                                        "fmi2ExitInitializationMode"};
+    static const char *const calls[] = {
+        "fmi2Instantiate",
+        "fmi2SetupExperiment",
+        "fmi2EnterInitializationMode",
+        "fmi2ExitInitializationMode",
+        "fmiInstantiateModel",
+        "fmiInstantiateSlave",
+        "fmiInitialize",
+        "fmiInitializeSlave",
+        "fmi3InstantiateModelExchange",
+        "fmi3InstantiateCoSimulation",
+        "fmi3InstantiateScheduledExecution",
+        "fmi3EnterInitializationMode",
+        "fmi3ExitInitializationMode"};
     if (o->end != FMUC_WORKER_CRASHED && o->end != FMUC_WORKER_TIMEOUT &&
         o->end != FMUC_WORKER_EXITED_EARLY)
         return 0;

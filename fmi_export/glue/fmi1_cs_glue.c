@@ -7,6 +7,9 @@
  * uses (same arithmetic, so a 1.0 and a 2.0 FMU of one model give the same numbers). */
 #include <math.h>
 #include <string.h>
+#ifdef FMUC_HOSTILE_ABORT_IN_INSTANTIATE
+#include <signal.h>
+#endif
 
 #include "fmi1_glue.h"
 #include "glue_core.h"
@@ -116,6 +119,9 @@ fmiComponent FMUC_FMI1_FULL_NAME(fmiInstantiateSlave)(fmiString instanceName, fm
     (void)timeout;
     (void)visible;
     (void)interactive;
+#ifdef FMUC_HOSTILE_ABORT_IN_INSTANTIATE
+    raise(SIGABRT);
+#endif
     fmuc_m_ctx *c = fmuc_g1__new(G1_CS, "fmiInstantiateSlave", instanceName, fmuGUID,
                                  functions.logger, functions.allocateMemory,
                                  functions.freeMemory, functions.stepFinished, loggingOn);
@@ -341,6 +347,14 @@ fmiStatus FMUC_FMI1_FULL_NAME(fmiDoStep)(fmiComponent comp, fmiReal currentCommu
         return fmuc_g1__done(c, fmiError);
     }
     fmiStatus st;
+#ifdef FMUC_DEFECT_DISCARD_FROM_0_2
+    if (tc >= c->start_time + 0.2) {
+        /* legal: the slave cannot go on (fmiGetStatus(fmiDoStepStatus) answers fmiDiscard,
+         * fmiGetRealStatus(fmiLastSuccessfulTime) the time reached) */
+        fmuc_g1__log(c, fmiDiscard, "fmiDoStep: the model ends at t=%.17g", tc);
+        st = fmiDiscard;
+    } else
+#endif
     if (c->desc->do_step)
         st = (fmiStatus)c->desc->do_step(c, c->data, tc, h);
     else

@@ -1042,6 +1042,11 @@ static int run_cs(sim *s, fmuc_diag *diag)
             if (s->ver == 3) { /* fmi3DoStep returned them (§4.2.1): no call */
                 s1 = so.st_terminated;
                 s2 = so.st_last;
+            } else if (s->ver == 1) {
+                /* 1.0 has no fmiTerminated status kind (the instance layer made no call): only
+                 * fmiGetRealStatus(fmiLastSuccessfulTime) was asked */
+                s1 = so.st_terminated;
+                s2 = rec(s, FMUC_SIM_FN_GetRealStatus, so.st_last, tc, "fmiLastSuccessfulTime");
             } else {
                 s1 = rec(s, FMUC_SIM_FN_GetBooleanStatus, so.st_terminated, tc, "fmi2Terminated");
                 s2 = rec(s, FMUC_SIM_FN_GetRealStatus, so.st_last, tc, "fmi2LastSuccessfulTime");
