@@ -288,9 +288,11 @@ static void report_all(fmuc_result *res, const char *where, const cJSON *list)
             snprintf(again, sizeof again, " (%d calls like it among those recorded)", seen);
         if (strcmp(str_of(v, "kind"), "overrun") == 0) {
             double el = num_of(v, "elementsPast");
-            fmuc_result_violation(res, "%s: %s wrote %.0f bytes (%.0f element%s) past the end of "
-                                       "%s[%.0f]%s",
-                                  where, str_of(v, "call"), num_of(v, "bytesPast"), el,
+            int more = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, "beyondGuard"));
+            fmuc_result_violation(res, "%s: %s wrote %s%.0f bytes (%.0f element%s) past the end "
+                                       "of %s[%.0f]%s",
+                                  where, str_of(v, "call"), more ? "at least " : "",
+                                  num_of(v, "bytesPast"), el,
                                   el == 1 ? "" : "s", str_of(v, "array"), num_of(v, "length"),
                                   again);
         } else {
@@ -319,10 +321,34 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
         probe_arg a = {ifs[i].type, &s->fmu->md};
         fmuc_worker_outcome o;
-        const cJSON *r = apiu_run(s, res, "api-buffer-bounds", ifs[i].type, probe, &a, &o);
+        int died = 0;
+        const cJSON *r = apiu_run_probed(s, res, "api-buffer-bounds", ifs[i].type, probe, &a, &o,
+                                         "guarded calls", &died);
         snprintf(where, sizeof where, "%s probe", ifs[i].name);
         /* a worker that died still reports what it saw before */
         report_all(res, where, o.buffer_violations);
+        if (died) {
+            char why[600];
+            fmuc_worker_death_text(&o, why, sizeof why);
+            if (cJSON_GetArraySize(o.buffer_violations) > 0)
+                /* the FMU wrote past an array, then the worker died in the calls that followed:
+                 * most likely of the memory it overwrote (the guard zone shows only its start) */
+                fmuc_result_note(res, "%s: after the writes past the end the worker ended with %s",
+                                 ifs[i].name, why);
+            else if (apiu_judged_elsewhere(&o, ifs[i].type, res->id))
+                /* e.g. fmi2GetFMUstate, which the probe only uses to reach the serialization */
+                fmuc_result_na(res, "%s: not judged: the worker ended with %s, a call that check "
+                                    "%s judges",
+                               ifs[i].name, why, apiu_judged_elsewhere(&o, ifs[i].type, res->id));
+            else
+                /* the probed call did not return: a getter given arrays of the size its count
+                 * says crashed or hung (a write far past the end hits unmapped memory before
+                 * the guard zone can be checked); an importer calling it so ends the same way */
+                fmuc_result_violation(res, "%s: the worker ended with %s, a call given arrays of "
+                                           "the size its count says (a write past the end beyond "
+                                           "the guard zone, or another fault in the call)",
+                                      ifs[i].name, why);
+        }
         if (r && !apiu_load_failed(r, res, ifs[i].type)) {
             const char *un = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "unreached"));
             if (un)

@@ -1014,6 +1014,12 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
     if (t == FMUC_M_REAL)
         ((fmi2Real *)value)[nvr] = ((fmi2Real *)value)[nvr - 1];
 #endif
+#ifdef FMUC_DEFECT_GET_REAL_OVERRUN_FAR
+    /* eight elements past nvr (64 bytes: the whole guard zone behind a small array) */
+    if (t == FMUC_M_REAL)
+        for (size_t k = 0; k < 8; k++)
+            ((fmi2Real *)value)[nvr + k] = ((fmi2Real *)value)[nvr - 1];
+#endif
 #ifdef FMUC_DEFECT_GET_MODIFIES_VR
     /* writes through the const vr[] it was given (the last reference, cast away) */
     ((fmi2ValueReference *)vr)[nvr - 1] = 0xFFFFFFFFu;

@@ -292,7 +292,10 @@ void fmuc_inst__gout_end(fmuc_inst *in, guard_out *g, const char *array)
             break;
         }
     if (past)
-        fmuc_trace__buffer_violation(in->ctx, FMUC_W_BUFV_OVERRUN, array, g->n,
+        fmuc_trace__buffer_violation(in->ctx,
+                                     past == g->guard ? FMUC_W_BUFV_OVERRUN_ALL
+                                                      : FMUC_W_BUFV_OVERRUN,
+                                     array, g->n,
                                      (uint32_t)g->es, past);
     memcpy(g->user, g->buf, g->bytes);
     free(g->buf);

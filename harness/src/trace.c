@@ -800,14 +800,17 @@ void fmuc_trace__decode(const fmuc_w_shared *sh, fmuc_worker_outcome *out)
             cJSON_AddStringToObject(o, "call", text);
             copy_str(arr, sizeof arr, v->array, sizeof v->array);
             cJSON_AddStringToObject(o, "array", arr);
-            cJSON_AddStringToObject(o, "kind", v->kind == FMUC_W_BUFV_OVERRUN ? "overrun"
+            int over = v->kind == FMUC_W_BUFV_OVERRUN || v->kind == FMUC_W_BUFV_OVERRUN_ALL;
+            cJSON_AddStringToObject(o, "kind", over ? "overrun"
                                                : v->kind == FMUC_W_BUFV_INPUT_CHANGED
                                                    ? "input-changed"
                                                    : "?");
             cJSON_AddNumberToObject(o, "length", (double)v->length);
             cJSON_AddNumberToObject(o, "elementSize", (double)v->elem_size);
-            if (v->kind == FMUC_W_BUFV_OVERRUN) {
+            if (over) {
                 cJSON_AddNumberToObject(o, "bytesPast", (double)v->amount);
+                /* the whole guard zone: the FMU wrote at least that far */
+                cJSON_AddBoolToObject(o, "beyondGuard", v->kind == FMUC_W_BUFV_OVERRUN_ALL);
                 cJSON_AddNumberToObject(
                     o, "elementsPast",
                     v->elem_size ? (double)((v->amount + v->elem_size - 1) / v->elem_size)

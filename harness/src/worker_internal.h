@@ -115,7 +115,9 @@ typedef struct fmuc_w_log {
 /* A buffer violation seen by the instance layer (inst.c, issue 18): the FMU wrote past the end of
  * an output array the harness lent it, or changed an array it may only read. */
 #define FMUC_W_BUFV_KEPT 16
-enum { FMUC_W_BUFV_OVERRUN = 1, FMUC_W_BUFV_INPUT_CHANGED = 2 };
+/* OVERRUN_ALL: the whole guard zone behind the array was overwritten (the FMU may have written
+ * further: amount is a lower bound) */
+enum { FMUC_W_BUFV_OVERRUN = 1, FMUC_W_BUFV_INPUT_CHANGED = 2, FMUC_W_BUFV_OVERRUN_ALL = 3 };
 typedef struct fmuc_w_bufv {
     uint32_t kind;       /* FMUC_W_BUFV_* */
     uint32_t elem_size;  /* bytes per element */

@@ -311,6 +311,10 @@ static void open_overrun(void)
 {
     open_path(FMUC_FMU_DIR "/broken/api-buffer-bounds.fmu");
 }
+static void open_overrun_far(void)
+{
+    open_path(FMUC_FMU_DIR "/broken/api-buffer-bounds--far.fmu");
+}
 static void open_const_vr(void)
 {
     open_path(FMUC_FMU_DIR "/broken/api-buffer-bounds--const-vr.fmu");
@@ -373,6 +377,20 @@ Test(inst, a_write_past_nvr_is_caught_and_the_callers_memory_kept, .init = open_
     cr_assert_eq(jnum(v, "length"), 2);
     cr_assert_eq(jnum(v, "bytesPast"), 8);
     cr_assert_eq(jnum(v, "elementsPast"), 1);
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(v, "beyondGuard")));
+    fmuc_worker_outcome_free(&o);
+}
+
+/* a write over the whole guard zone: the distance seen is a lower bound (beyondGuard) */
+Test(inst, a_write_over_the_whole_guard_is_a_lower_bound, .init = open_overrun_far,
+     .fini = close_smd, .timeout = 60)
+{
+    fmuc_worker_outcome o;
+    run(guarded_get, &o);
+    const cJSON *v = only_violation(&o);
+    cr_assert_str_eq(jstr(v, "kind"), "overrun");
+    cr_assert_eq(jnum(v, "bytesPast"), 64);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(v, "beyondGuard")));
     fmuc_worker_outcome_free(&o);
 }
 
