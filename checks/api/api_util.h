@@ -205,7 +205,9 @@ static inline size_t apiu_usable_ifaces_with_se(const fmuc_subject *s, fmuc_resu
 /** The check that judges the optional FMI function the worker of check self_id ended in (a
  *  crash, a hang, or an exit inside the call), when that is another check: "eq-fmu-state" for
  *  the FMU-state functions, "eq-serialize" for their serialization, "me-directional-
- *  derivatives" (ME), "cs-input-derivatives" and "cs-output-derivatives" (CS). NULL otherwise.
+ *  derivatives" (ME), "cs-input-derivatives" and "cs-output-derivatives" (CS), "api-instantiate"
+ *  for the free of an instance (every worker's last call; not of NULL), "api-mandatory-functions"
+ *  for the Co-Simulation status queries. NULL otherwise.
  *  Such a death is the judging check's finding, not a failure to carry out self_id. */
 static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fmuc_iface iface,
                                                 const char *self_id)
@@ -233,6 +235,23 @@ static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fm
         {"fmi2GetRealOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
         {"fmiGetRealOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
         {"fmi3GetOutputDerivatives", "cs-output-derivatives", FMUC_IFACE_CS},
+        /* the end of every worker's life cycle: api-instantiate probes it on a fresh instance
+         * (a NULL instance is api-free-instance-null's, excluded below) */
+        {"fmi2FreeInstance", "api-instantiate", -1},
+        {"fmi3FreeInstance", "api-instantiate", -1},
+        {"fmiFreeModelInstance", "api-instantiate", FMUC_IFACE_ME},
+        {"fmiFreeSlaveInstance", "api-instantiate", FMUC_IFACE_CS},
+        /* Co-Simulation status queries: api-mandatory-functions asks each after a step */
+        {"fmi2GetStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmi2GetRealStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmi2GetIntegerStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmi2GetBooleanStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmi2GetStringStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmiGetStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmiGetRealStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmiGetIntegerStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmiGetBooleanStatus", "api-mandatory-functions", FMUC_IFACE_CS},
+        {"fmiGetStringStatus", "api-mandatory-functions", FMUC_IFACE_CS},
     };
     if (!o->call_in_progress || o->hung_before || o->own_limit[0] ||
         (o->end != FMUC_WORKER_CRASHED && o->end != FMUC_WORKER_TIMEOUT &&
@@ -241,6 +260,7 @@ static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fm
     for (size_t i = 0; i < sizeof by / sizeof by[0]; i++) {
         size_t n = strlen(by[i].fn);
         if (strncmp(o->last_call, by[i].fn, n) == 0 && o->last_call[n] == '(' &&
+            strncmp(o->last_call + n, "(NULL)", 6) != 0 &&
             (by[i].iface < 0 || by[i].iface == (int)iface))
             return strcmp(by[i].check, self_id) == 0 ? NULL : by[i].check;
     }

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #endif
 #if defined(FMUC_HOSTILE_CRASH_IN_DOSTEP) || defined(FMUC_HOSTILE_ABORT_IN_INSTANTIATE) || \
+    defined(FMUC_HOSTILE_CRASH_IN_FREE_INSTANCE) || \
     defined(FMUC_HOSTILE_ONCE_PER_PROCESS) || defined(FMUC_HOSTILE_CRASH_ON_ILLEGAL_CALL) ||    \
     defined(FMUC_HOSTILE_CRASH_ON_UNKNOWN_VR) || defined(FMUC_DEFECT_FIXED_COMM_STEP_CRASH)
 #include <signal.h>
@@ -790,6 +791,9 @@ void fmi2FreeInstance(fmi2Component comp)
     }
 #endif
     free_ctx(c);
+#ifdef FMUC_HOSTILE_CRASH_IN_FREE_INSTANCE
+    raise(SIGSEGV); /* after freeing an instance (NULL is ignored above) */
+#endif
 }
 
 /* --- initialization, termination, reset ---------------------------------------------------- */
