@@ -477,7 +477,7 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         fmuc_result_note(res, "%s: the FMU asked to terminate (terminateSimulation=true)", rn);
     /* the intermediate update callback */
     const cJSON *iu = cJSON_GetObjectItem(rp, "iu");
-    size_t niu = (size_t)cJSON_GetArraySize(iu), bad_iu = 0, outside = 0, back = 0;
+    size_t niu = (size_t)cJSON_GetArraySize(iu), bad_iu = 0, outside = 0, back = 0, env = 0;
     double total = cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "iu_total"));
     double finished_at = -INFINITY;
     size_t n_get = 0, n_set = 0, bad_get = 0, bad_set = 0, nonfinite = 0;
@@ -488,6 +488,13 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
         int nan_t = num(e, IU_NANT) != 0.0;
         if (job->iu)
             judge_ium_access(res, rn, job->iu, e, &n_get, &n_set, &bad_get, &bad_set, &nonfinite);
+        if ((fl & FMUC_INST_IU_FOREIGN_ENV) && env++ < 1)
+            fmuc_result_violation(res, "%s: the intermediateUpdate callback got an "
+                                       "instanceEnvironment other than the one given to "
+                                       "fmi3InstantiateCoSimulation (intermediateUpdateTime=%.17g; "
+                                       "FMI 3.0.2 §2.3.1: it \"needs to be passed to all of the "
+                                       "callback functions\")",
+                                  rn, t);
         if (fl & FMUC_INST_IU_OUTSIDE_DO_STEP) {
             if (outside++ < 1)
                 fmuc_result_warn(res, "%s: the intermediateUpdate callback was called outside "

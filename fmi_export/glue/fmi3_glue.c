@@ -2911,7 +2911,12 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
             /* the step is finished: no variable access, no early return (§4.2.2) */
             fmi3Boolean req = false;
             fmi3Float64 req_t = 0.0;
+#ifdef FMUC_DEFECT_IU_NULL_ENV
+            /* the callback without the importer's instanceEnvironment (§2.3.1) */
+            c->cs_intermediate_update(NULL, c->time, false, false, true, false, &req, &req_t);
+#else
             c->cs_intermediate_update(c->env, c->time, false, false, true, false, &req, &req_t);
+#endif
         }
     } else if (st == fmi3Discard) {
         c->time = tc;

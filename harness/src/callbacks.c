@@ -75,6 +75,11 @@ static fmuc_worker_ctx *worker_ctx_slot(fmuc_worker_ctx *set)
     return ctx;
 }
 
+fmuc_worker_ctx *fmuc_callbacks__ctx(void)
+{
+    return worker_ctx_slot(NULL);
+}
+
 static void copy_name(char *dst, size_t n, const char *src, uint32_t *flags, uint32_t null_flag)
 {
     if (!src) {

@@ -230,9 +230,10 @@ static void intermediate_update(fmi3InstanceEnvironment env, fmi3Float64 time,
                                 fmi3Boolean canReturnEarly, fmi3Boolean *earlyReturnRequested,
                                 fmi3Float64 *earlyReturnTime)
 {
-    fmuc_worker_ctx *ctx = (fmuc_worker_ctx *)env;
+    /* the worker's own context: a foreign environment pointer is flagged, never followed */
+    fmuc_worker_ctx *ctx = fmuc_callbacks__ctx();
     fmi3_priv *p;
-    unsigned flags = 0;
+    unsigned flags = env == (fmi3InstanceEnvironment)ctx ? 0 : FMUC_INST_IU_FOREIGN_ENV;
     if (earlyReturnRequested)
         *earlyReturnRequested = false;
     if (earlyReturnTime)

@@ -279,6 +279,9 @@ void fmuc_callbacks__init(fmuc_worker_ctx *ctx);
 fmiMECallbackFunctions fmuc_callbacks__fmi1_me(fmuc_worker_ctx *ctx);
 fmiCSCallbackFunctions fmuc_callbacks__fmi1_cs(fmuc_worker_ctx *ctx);
 void fmuc_callbacks__fini(fmuc_worker_ctx *ctx);
+/** The worker's context as the callbacks know it (set before any FMU code runs), whatever
+ *  environment pointer the FMU passes back; NULL outside a worker. */
+fmuc_worker_ctx *fmuc_callbacks__ctx(void);
 /** The FMI 3.0 logMessage callback (§2.3.1; instanceEnvironment is the worker context). */
 void fmuc_callbacks__fmi3_log(fmi3InstanceEnvironment env, fmi3Status status,
                               fmi3String category, fmi3String message);

@@ -518,6 +518,8 @@ typedef struct fmuc_inst_iu_call {
 #define FMUC_INST_IU_OUTSIDE_DO_STEP 0x20u /* called while no fmi3DoStep of it was running */
 #define FMUC_INST_IU_NESTED 0x40u /* called while the harness was still in an earlier call's
                                      Intermediate Update Mode (nothing accessed) */
+#define FMUC_INST_IU_FOREIGN_ENV 0x80u /* instanceEnvironment was not the one the harness passed
+                                         (FMI 3.0.2 §2.3.1); never dereferenced */
 #define FMUC_INST_IU_KEPT 1024             /* calls kept per instance (the count goes on) */
 /** The intermediateUpdate calls logged for in (at most FMUC_INST_IU_KEPT, the first ones) in
  *  *calls; returns how many were made in all. 0 for an instance without the callback. */
