@@ -329,17 +329,18 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         report_all(res, where, o.buffer_violations);
         if (died) {
             char why[600];
+            const char *judge = apiu_judged_elsewhere(&o, ifs[i].type, res->id);
             fmuc_worker_death_text(&o, why, sizeof why);
             if (cJSON_GetArraySize(o.buffer_violations) > 0)
                 /* the FMU wrote past an array, then the worker died in the calls that followed:
                  * most likely of the memory it overwrote (the guard zone shows only its start) */
                 fmuc_result_note(res, "%s: after the writes past the end the worker ended with %s",
                                  ifs[i].name, why);
-            else if (apiu_judged_elsewhere(&o, ifs[i].type, res->id))
+            else if (judge)
                 /* e.g. fmi2GetFMUstate, which the probe only uses to reach the serialization */
                 fmuc_result_na(res, "%s: not judged: the worker ended with %s, a call that check "
                                     "%s judges",
-                               ifs[i].name, why, apiu_judged_elsewhere(&o, ifs[i].type, res->id));
+                               ifs[i].name, why, judge);
             else
                 /* the probed call did not return: a getter given arrays of the size its count
                  * says crashed or hung (a write far past the end hits unmapped memory before

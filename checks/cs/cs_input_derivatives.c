@@ -151,10 +151,8 @@ out:
  * excitation has no column for it. */
 static double ramp_delta(const fmuc_sim_input *ex, const equ_var *v)
 {
-    for (size_t c = 0; c < ex->ncols; c++)
-        if (ex->cols[c].var->line == v->line && ex->cols[c].var->value_reference == v->vr)
-            return ex->cols[c].a;
-    return 0.0;
+    size_t c = equ_excite_column(ex, v);
+    return c < ex->ncols ? ex->cols[c].a : 0.0;
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)

@@ -325,7 +325,6 @@ int equ_plan_init(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, size_t max
         p->t[k] = t0 + (double)k * dt; /* never accumulated */
     p->stop = p->t[n];
     p->nplanned = n;
-    p->span = p->t[n] - p->t[0];
     return plan_alloc_inputs(p);
 }
 
@@ -363,13 +362,21 @@ static int plan_init_grid(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, co
     memcpy(p->t, t, nt * sizeof *t);
     p->stop = t[nt - 1];
     p->nplanned = nt - 1;
-    p->span = t[nt - 1] - t[0];
     return plan_alloc_inputs(p);
+}
+
+size_t equ_excite_column(const fmuc_sim_input *in, const equ_var *v)
+{
+    size_t c = 0;
+    while (c < in->ncols &&
+           !(in->cols[c].var->line == v->line && in->cols[c].var->value_reference == v->vr))
+        c++;
+    return c;
 }
 
 void equ_plan_excite(equ_plan *p, fmuc_result *res)
 {
-    double t0 = p->t[0], span = p->span > 0.0 ? p->span : p->t[p->nsteps] - p->t[0];
+    double t0 = p->t[0], span = p->t[p->nplanned > 0 ? p->nplanned : p->nsteps] - t0;
     double t1 = t0 + (span > 0.0 ? span : 1.0);
     fmuc_sim_input in;
     fmuc_diag d = {{0}, FMUC_OK};
@@ -384,8 +391,8 @@ void equ_plan_excite(equ_plan *p, fmuc_result *res)
         all = cJSON_AddObjectToObject(ev, "inputs");
     cJSON *mine = NULL, *cols = NULL;
     if (all && !cJSON_GetObjectItemCaseSensitive(all, equ_iface_name(p->iface))) {
-        /* "inputs": {"CS": {"source", "t0", "t1", "inputs": [{name, vr, offset, amplitude,
-         * cycles}]}}: u = offset + amplitude (1 - cos(2 pi cycles (t - t0) / (t1 - t0))) / 2 */
+        /* "inputs": {"CS": {"source", "t0", "t1", "inputs": [{name, vr, pattern, offset,
+         * amplitude, cycles}]}} (eq_util.h) */
         mine = cJSON_AddObjectToObject(all, equ_iface_name(p->iface));
         if (mine) {
             cJSON_AddStringToObject(mine, "source", "excitation");
@@ -395,11 +402,7 @@ void equ_plan_excite(equ_plan *p, fmuc_result *res)
         }
     }
     for (size_t j = 0; j < p->nin; j++) {
-        /* the column of this very variable (its line: names may repeat in a bad file) */
-        size_t c = 0;
-        while (c < in.ncols && !(in.cols[c].var->line == p->in[j].line &&
-                                 in.cols[c].var->value_reference == p->in[j].vr))
-            c++;
+        size_t c = equ_excite_column(&in, &p->in[j]);
         if (c == in.ncols)
             continue;
         for (size_t k = 0; k <= p->nsteps; k++)
@@ -478,7 +481,6 @@ void equ_plan_me_budget(equ_plan *p, int level, size_t budget)
         if (p->nsteps > max_steps)
             p->nsteps = max_steps;
         p->stop = p->t[max_steps];
-        p->span = p->stop - p->t[0]; /* a shorter run of its own (the FMU is told this stop) */
     }
 }
 

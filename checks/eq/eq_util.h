@@ -16,6 +16,7 @@
 #include "fmi2/fmi2.h"
 #include "fmuc/fmuc_inst.h"
 #include "fmuc/fmuc_refcsv.h"
+#include "fmuc/fmuc_sim.h"
 #include "fmuc/fmuc_step.h"
 #include "fmuc/fmuc_worker.h"
 
@@ -62,12 +63,10 @@ typedef struct equ_plan {
     fmuc_iface iface;
     size_t nsteps;          /* communication steps; nsteps + 1 rows are recorded */
     size_t nplanned;        /* steps of the planned run (t has nplanned + 1 points); a bounded
-                             * horizon cuts nsteps below it */
+                             * horizon cuts nsteps below it, not this: its run is the start of
+                             * the planned one, inputs included (equ_plan_excite) */
     double *t;              /* nsteps + 1 communication points, t[0] = start time */
     double stop;            /* stopTime passed to fmi2SetupExperiment (defined) */
-    double span;            /* the planned run's length, t[nplanned] - t[0]: the excitation
-                             * runs over it (a bounded horizon cuts nsteps, not this: its run is
-                             * the start of the planned one, inputs included) */
     int stop_undefined;     /* pass stopTimeDefined=false (stop is then passed as it is) */
     int tol_defined;
     double tol;
@@ -102,13 +101,16 @@ int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, c
                            size_t nt);
 /** Fill in_values with the simulation driver's excitation (fmuc_sim_input_excitation: a
  *  one-sided swing from the start value, within [min, max] of the variable or its declared type,
- *  its sign kept) over the planned run [t[0], t[0] + span] (the same after equ_plan_horizon,
+ *  its sign kept) over the planned run [t[0], t[nplanned]] (the same after equ_plan_horizon,
  *  whose run is the start of the planned one). Pure function of the model description and the
  *  grid; out of memory, the start values stay. With res, the excitation goes into its evidence
  *  ("inputs": {"<interface>": {"source", "t0", "t1", "inputs": [{"name", "vr", "pattern",
  *  "offset", "amplitude", "cycles"}]}}; "swing": u = offset + amplitude (1 - cos(2 pi cycles
  *  tau)) / 2, tau = (t - t0) / (t1 - t0)) when the run has inputs. */
 void equ_plan_excite(equ_plan *p, fmuc_result *res);
+/** The column of variable v in an excitation (fmuc_sim_input_excitation), matched by its line
+ *  and value reference (names may repeat in a bad file); in->ncols when it has none. */
+size_t equ_excite_column(const fmuc_sim_input *in, const equ_var *v);
 /** Fill in_values from a table (zero-order hold at t[k]: the last row with time <= t[k], the
  *  first row before the table starts); columns matched by input name; inputs without a column
  *  keep their start value. Returns the number of inputs driven by the table. */
