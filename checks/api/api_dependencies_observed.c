@@ -35,7 +35,8 @@
  *                  input is set before the next doStep (FMI 2.0.4 §4.2.4, fmi2-rules D-01:
  *                  "no feed-through evaluation at a communication point"; FMI 3.0.2 Step
  *                  Mode, fmi3-rules condition 18). From the FMU state taken at the
- *                  communication point after initialization (fmi2GetFMUstate /
+ *                  communication point reached by one step of h1 (below) after
+ *                  initialization (cs_first_step; fmi2GetFMUstate /
  *                  fmi3GetFMUState), each input (non-clocked discrete ones too) is set to
  *                  each perturbation value and then to its own value before one step of h1 =
  *                  1e-3 of the nominal communication step (the DefaultExperiment's stepSize,
@@ -46,7 +47,8 @@
  *                  no unknown outside its declared dependencies there cannot fail (a failure
  *                  needs a move after both sizes for every value), so only the others get the
  *                  full set of steps (issue 16: a slow FMU restarts its solver at every
- *                  restored state; Dymola's FS_OPSC, 13 inputs, went from 30 s to 5 s).
+ *                  restored state; Dymola's FS_OPSC, 13 inputs, went from 30 s to 5 s, and to
+ *                  1.4 s with the first step: its steps from the start time cost 0.25 s each).
  *                  A direct feedthrough changes the output by about as much after either step
  *                  (a float one keeps more than half of its change at h2); a dependency
  *                  through the dynamics shrinks with h (about h2/h1 = 1/10) and is counted,
@@ -135,7 +137,8 @@ typedef struct dep_plan {
     size_t skipped_type, skipped_multiset, skipped_bounds, skipped_array, skipped_clocked,
         unk_array;
     int dx_arrays; /* FMI 3.0: a state derivative is an array (derivatives not watched) */
-    double h[2];   /* CS: the two probe step sizes (h[1] = h[0] / CS_H_RATIO) */
+    double h[3];   /* CS: the two probe step sizes (h[1] = h[0] / CS_H_RATIO) and the
+                    * confirmation step (h[2] = h[1] / CS_H_RATIO^2) */
 } dep_plan;
 
 static void plan_free(dep_plan *p)
@@ -418,6 +421,7 @@ static int plan_build(const fmuc_md *md, fmuc_iface iface, dep_plan *p, char *wh
                         : (t1 - t0) / 500.0;
         p->h[0] = CS_H1_REL * dt;
         p->h[1] = p->h[0] / CS_H_RATIO;
+        p->h[2] = p->h[1] / (CS_H_RATIO * CS_H_RATIO);
     }
     return 0;
 }
@@ -554,6 +558,7 @@ typedef struct dep_run {
     size_t screened; /* CS: inputs whose screening step moved nothing outside their declared
                       * dependencies (not probed further) */
     size_t screen_declared; /* CS: declared (input, unknown) pairs that moved in those steps */
+    size_t late_shrink;     /* CS: of dynamic, the changes that shrank only at h3 (stiff) */
 } dep_run;
 
 static int st_of(dep_run *r, int st)
@@ -923,11 +928,18 @@ static int cs_run(dep_run *r, fmuc_stepper *sp, fmuc_fmu_state s0, const dep_in 
 /* Judge input k from the steps of both sizes: yb[s] with the input at u0, yp[j][s] with it at
  * pv[j] (s: step size index). A float output whose change keeps more than CS_KEEP of itself
  * when the step shrinks by CS_H_RATIO, beyond noise at both sizes, for every perturbation
- * value, follows the input directly (a discrete one: differs at both sizes). */
-static void judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *u0,
-                     const dval *pv, int np, dval *const *yb, dval *const (*yp)[2])
+ * value, follows the input directly (a discrete one: differs at both sizes). With c3 (the
+ * confirmation steps of h3: c3[j] at pv[j], c3[2] at u0) the change must also keep more than
+ * CS_KEEP of itself at h3: a stiff mode faster than h2 moves an output at h1 and h2 alike,
+ * but a change through the dynamics vanishes as the step goes to 0 and a direct one does not.
+ * Only suspects (judge 0: cs_suspects counts them) ask for c3. Returns the number of
+ * suspects: unknowns the declaration leaves out that moved directly by h1 and h2. */
+static int judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *u0,
+                    const dval *pv, int np, dval *const *yb, dval *const (*yp)[2],
+                    dval *const *c3, int judge)
 {
     const dep_plan *p = r->p;
+    int suspects = 0;
     for (size_t i = 0; i < p->ny; i++) {
         const dep_unk *q = &p->unk[i];
         int flt = is_float_base(q->ib), fin = 1;
@@ -943,7 +955,7 @@ static void judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval 
         }
         if (!fin)
             continue;
-        int direct = 1, any = 0;
+        int direct = 1, any = 0, late = 0;
         for (int j = 0; j < np; j++) {
             int m0 = differs(p, i, &yp[j][0][i], &yb[0][i], thr[0]);
             int m1 = differs(p, i, &yp[j][1][i], &yb[1][i], thr[1]);
@@ -953,7 +965,35 @@ static void judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval 
             direct = direct && m0 && m1 && (!flt || d1 > CS_KEEP * d0);
         }
         int decl = declares(md, q, k);
-        if (direct && decl) {
+        if (direct && !decl) {
+            suspects++;
+            if (!judge)
+                continue;
+        }
+        if (!judge)
+            continue;
+        if (direct && !decl && c3) {
+            /* the confirmation: still moved, by more than CS_KEEP of the change at h1 */
+            double t3 = 0.0;
+            if (flt) {
+                double sc = fabs(c3[2][i].f);
+                for (int j = 0; j < np; j++)
+                    sc = fmax(sc, fabs(c3[j][i].f));
+                t3 = (q->ib == FMUC_INST_FLOAT32 ? 1e-5 : REL_MOVE) * sc + ABS_MOVE * q->nom;
+            }
+            for (int j = 0; j < np && direct; j++) {
+                int m3 = isfinite(c3[j][i].f) && isfinite(c3[2][i].f) &&
+                         differs(p, i, &c3[j][i], &c3[2][i], t3);
+                double d0 = flt ? fabs(yp[j][0][i].f - yb[0][i].f) : 0.0;
+                double d3 = flt ? fabs(c3[j][i].f - c3[2][i].f) : 0.0;
+                direct = m3 && (!flt || d3 > CS_KEEP * d0);
+            }
+            late = !direct;
+        }
+        if (late) {
+            r->dynamic++;
+            r->late_shrink++; /* a stiff mode: shrank only at h3 */
+        } else if (direct && decl) {
             r->confirmed++;
         } else if (!direct && decl && explicit_list(md, q)) {
             r->unused++;
@@ -971,18 +1011,27 @@ static void judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval 
             val_text(q->ib, &yb[1][i], v[3], sizeof v[3]);
             val_text(k->ib, u0, v[4], sizeof v[4]);
             val_text(k->ib, &pv[0], v[5], sizeof v[5]);
+            char c3t[160] = "";
+            if (c3) {
+                char a[40], b[40];
+                val_text(q->ib, &c3[0][i], a, sizeof a);
+                val_text(q->ib, &c3[2][i], b, sizeof b);
+                snprintf(c3t, sizeof c3t, " and %s instead of %s after one of %.17g", a, b,
+                         p->h[2]);
+            }
             meu_violation(r->ctx,
                           "%s: output '%s' (vr %u) was %s instead of %s after %s(%.17g, %.17g) "
-                          "and %s instead of %s after a step of %.17g, both from the same FMU "
+                          "and %s instead of %s after a step of %.17g%s, all from the same FMU "
                           "state, with input '%s' (vr %u, index %u) set to %s instead of %s "
                           "before the step%s: a change that does not shrink with the step "
                           "follows the input directly, but %s",
                           p->iname, meu_name(q->var), q->var->value_reference, v[0], v[1],
-                          do_step_name(p->ver), r->t, p->h[0], v[2], v[3], p->h[1],
+                          do_step_name(p->ver), r->t, p->h[0], v[2], v[3], p->h[1], c3t,
                           meu_name(k->var), k->var->value_reference, k->index, v[5], v[4],
                           np > 1 ? " (the other perturbation value too)" : "", decl_buf);
         }
     }
+    return suspects;
 }
 
 /* The screening step of input k (the first perturbation value, the smaller step h2, against the
@@ -1059,12 +1108,70 @@ static int perturbations(fmuc_worker_ctx *ctx, const dep_plan *p, const dep_in *
                                                  : " within [min, max]");
     return np;
 }
+/* Co-Simulation: one step of h1 (the larger probe step) from the start time, every input at its
+ * value, before the probes (issue 16: a Dymola FMU spends a quarter of a second in any step that
+ * begins at the start time, restored or not, and a fiftieth of that in one that begins a little
+ * later; the probes, a dozen restores for a dozen inputs, paid it each). The declared
+ * dependencies hold at every communication point, and after so short a step the states are
+ * still those of the start (an output at rest stays near rest: the noise band, relative to the
+ * output, stays as narrow). When the step does not end at t + h1 as an ordinary one (an FMI 3.0
+ * early return, event handling or termination requested, Discard) the state taken before it
+ * is set back and the probes stay at the start time. 0, or -1 with an NA recorded. */
+static int cs_first_step(dep_run *r)
+{
+    const dep_plan *p = r->p;
+    fmuc_worker_ctx *ctx = r->ctx;
+    char sb[32];
+    fmuc_fmu_state si = NULL;
+    fmuc_worker_phase(ctx, "%s at the start time", state_fn(p->ver, 0));
+    int st = st_of(r, fmuc_inst_get_state(r->c, &si));
+    if (!fmuc_status_ok(st) || !si) {
+        meu_na(ctx, "%s: %s at the communication point t = %.17g after initialization returned "
+                    "%s%s: no state to repeat the probe steps from",
+               p->iname, state_fn(p->ver, 0), r->t, fmuc_status_name(p->ver, st, sb, sizeof sb),
+               fmuc_status_ok(st) ? " and no state" : "");
+        return -1;
+    }
+    fmuc_worker_phase(ctx, CS_PHASE ": first a step of %.17g", p->h[0]);
+    fmuc_inst_step_info info;
+    memset(&info, 0, sizeof info);
+    st = fmuc_drive_do_step(r->c, r->t, p->h[0], 0, &info, NULL);
+    if (st == FMUC_STATUS_ERROR || st == FMUC_STATUS_FATAL) {
+        st_of(r, st);
+        meu_na(ctx, "%s: the first %s(%.17g, %.17g) before the probes returned %s (see "
+                    "cs-nominal-run)",
+               p->iname, do_step_name(p->ver), r->t, p->h[0],
+               fmuc_status_name(p->ver, st, sb, sizeof sb));
+        return -1;
+    }
+    int rc = 0;
+    if (fmuc_status_ok(st) && !info.early_return && !info.event_handling_needed &&
+        !info.terminate_simulation) {
+        r->t += p->h[0];
+    } else {
+        fmuc_worker_phase(ctx, "%s back to the start time", state_fn(p->ver, 1));
+        st = st_of(r, fmuc_inst_set_state(r->c, si));
+        if (!fmuc_status_ok(st)) {
+            meu_na(ctx, "%s: %s back to the start time t = %.17g after a first step that "
+                        "was no ordinary one returned %s",
+                   p->iname, state_fn(p->ver, 1), r->t,
+                   fmuc_status_name(p->ver, st, sb, sizeof sb));
+            rc = -1;
+        }
+    }
+    if (r->worst != FMUC_STATUS_FATAL && r->worst != FMUC_STATUS_ERROR)
+        fmuc_inst_free_state(r->c, &si);
+    return rc;
+}
+
 static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, size_t nu)
 {
     const dep_plan *p = r->p;
     fmuc_worker_ctx *ctx = r->ctx;
     char why[320] = "", sb[32], nb[64];
     fmuc_fmu_state s0 = NULL;
+    if (cs_first_step(r) < 0)
+        return;
     /* the outputs at the communication point (read before any input is set) */
     int st = read_unknowns(r, blk + 6 * nu);
     if (st) {
@@ -1084,8 +1191,11 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
     dval *const yb[2] = {blk, blk + nu};
     dval *const yp[2][2] = {{blk + 2 * nu, blk + 3 * nu}, {blk + 4 * nu, blk + 5 * nu}};
     dval *y0 = blk + 6 * nu;
-    dval *base = calloc(2 * nu, sizeof *base); /* the shared base steps, h1 and h2 */
+    /* the shared base steps (h1, h2), then the confirmation steps of h3 (pv[0], pv[1], u0) */
+    dval *base = calloc(5 * nu, sizeof *base);
     dval *const ys[2] = {base, base ? base + nu : NULL};
+    dval *const c3[3] = {base ? base + 2 * nu : NULL, base ? base + 3 * nu : NULL,
+                         base ? base + 4 * nu : NULL};
     fmuc_stepper sp;
     fmuc_stepper_init(&sp, r->c, 0, 0, 0); /* Co-Simulation: allocates nothing */
     sp.inputs = cs_set_hook;
@@ -1160,10 +1270,34 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
             break;
         }
         r->inputs_done++;
-        if (full)
-            judge_cs(r, md, in, &u0[k], pv, np, yb, yp);
-        else
+        if (!full) {
             r->screened++;
+            continue;
+        }
+        int have3 = 0;
+        if (judge_cs(r, md, in, &u0[k], pv, np, yb, yp, NULL, 0) > 0) {
+            /* a suspect: the confirmation steps of h3, the base last (the input left at its
+             * value) */
+            char why3[320] = "";
+            fmuc_worker_phase(ctx, CS_PHASE " of input '%s', confirmation", meu_name(in->var));
+            int rc3 = 0;
+            for (int j = 0; j <= np && !rc3; j++)
+                rc3 = cs_run(r, &sp, s0, in, j < np ? &pv[j] : &u0[k], p->h[2],
+                             j < np ? c3[j] : c3[2], why3, sizeof why3);
+            if (rc3 < 0 && r->worst) { /* Error or Fatal: nothing more is called */
+                meu_na(ctx, "%s: %s", p->iname, why3);
+                break;
+            }
+            have3 = rc3 == 0;
+            if (!have3) {
+                meu_note(ctx, "%s: input '%s' (vr %u): the confirmation steps of %.17g were not "
+                              "made (%s): judged on the steps of %.17g and %.17g",
+                         p->iname, meu_name(in->var), in->var->value_reference, p->h[2],
+                         rc3 > 0 ? "setting the input failed" : why3, p->h[0], p->h[1]);
+                r->setst = set_value(r, in, &u0[k]); /* back to its value */
+            }
+        }
+        judge_cs(r, md, in, &u0[k], pv, np, yb, yp, have3 ? c3 : NULL, 1);
     }
     free(base);
     fmuc_stepper_free(&sp);
@@ -1277,6 +1411,8 @@ out:;
     if (p->iface == FMUC_IFACE_CS) {
         cJSON_AddNumberToObject(o, "screened_out", (double)r.screened);
         cJSON_AddNumberToObject(o, "declared_moved_screened", (double)r.screen_declared);
+        cJSON_AddNumberToObject(o, "probe_time", r.t); /* the communication point probed */
+        cJSON_AddNumberToObject(o, "shrank_only_at_h3", (double)r.late_shrink);
     }
     if (r.reported > MAX_REPORTED)
         meu_note(ctx, "%s: %zu undeclared dependencies, the first %d reported", p->iname,
@@ -1361,10 +1497,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             char dt[400];
             fmuc_worker_death_text(&o, dt, sizeof dt);
             snprintf(wname[nwhy], sizeof wname[0], "%s", ifs[i].name);
-            snprintf(why[nwhy++], sizeof why[0], "a probe step (%s of %.17g) ended the worker "
+            snprintf(why[nwhy++], sizeof why[0], "a step (%s, phase '%.100s') ended the worker "
                                                  "with %.300s (cs-nominal-run and cs-variable-step judge "
                                                  "the step)",
-                     p.ver == 3 ? "fmi3DoStep" : "fmi2DoStep", p.h[0], dt);
+                     p.ver == 3 ? "fmi3DoStep" : "fmi2DoStep", o.phase, dt);
         }
         if (reply && !apiu_load_failed(reply, res, ifs[i].type)) {
             int na = 0;
@@ -1393,7 +1529,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                                    "undeclared", "confirmed",
                                                    "declared_unobserved", "not_restored",
                                                    "through_dynamics", "screened_out",
-                                                   "declared_moved_screened"};
+                                                   "declared_moved_screened", "probe_time",
+                                                   "shrank_only_at_h3"};
                 for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
                     const cJSON *v = cJSON_GetObjectItemCaseSensitive(reply, keys[k]);
                     if (v)
@@ -1425,21 +1562,28 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     cJSON_GetObjectItemCaseSensitive(reply, "declared_moved_screened");
                 int nsd = cJSON_IsNumber(sd) ? sd->valueint : 0;
                 int ndn = cJSON_IsNumber(dn) ? dn->valueint : 0;
+                const cJSON *pt = cJSON_GetObjectItemCaseSensitive(reply, "probe_time");
+                const cJSON *l3 = cJSON_GetObjectItemCaseSensitive(reply, "shrank_only_at_h3");
                 if (ifs[i].type == FMUC_IFACE_CS)
                     fmuc_result_note(res, "%s: each input set to its first perturbation value "
                                           "before a step of %.17g from one FMU state at the "
-                                          "communication point; %d input%s moved no output "
+                                          "communication point t = %.17g; %d input%s moved no output "
                                           "outside %s declared dependencies there (%d "
                                           "declared pair%s moved; not probed further); the "
                                           "other %d also set to each value before steps of "
                                           "%.17g and %.17g: %d undeclared (input, output) "
                                           "pair%s moved only through the dynamics (the change "
-                                          "shrank with the step)",
-                                     ifs[i].name, p.h[1], nso, nso == 1 ? "" : "s",
+                                          "shrank with the step; %d of them only at the "
+                                          "confirmation step of %.17g: a mode faster than the "
+                                          "probe steps)",
+                                     ifs[i].name, p.h[1],
+                                     cJSON_IsNumber(pt) ? pt->valuedouble : NAN, nso,
+                                     nso == 1 ? "" : "s",
                                      nso == 1 ? "its" : "their", nsd, nsd == 1 ? "" : "s",
                                      ndn - nso, p.h[0], p.h[1],
                                      cJSON_IsNumber(dy) ? dy->valueint : 0,
-                                     cJSON_IsNumber(dy) && dy->valueint == 1 ? "" : "s");
+                                     cJSON_IsNumber(dy) && dy->valueint == 1 ? "" : "s",
+                                     cJSON_IsNumber(l3) ? l3->valueint : 0, p.h[2]);
                 if (cJSON_IsNumber(un) && un->valueint > 0)
                     fmuc_result_note(res, "%s: %d declared dependenc%s did not move in the "
                                           "experiment%s (declaring more than is used is "

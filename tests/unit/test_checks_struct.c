@@ -6,6 +6,7 @@
  * declared right.
  * Asserts on verdicts and evidence counts, not on message text. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,10 @@ Test(dependencies_observed, good_fmus_pass_or_do_not_apply, .timeout = 120)
     cr_expect_eq(ev_num(&r.res, "CoSimulation", "inputs_perturbed"), 1.0);
     cr_expect_eq(ev_num(&r.res, "ModelExchange", "confirmed"), 1.0);
     cr_expect_eq(ev_num(&r.res, "ModelExchange", "undeclared"), 0.0);
+    /* CS probes from the communication point a first step of h1 (1e-3 of the nominal step)
+     * reached: not the start time, which some FMUs make every step from expensive */
+    double tp = ev_num(&r.res, "CoSimulation", "probe_time");
+    cr_expect(fabs(tp - 1e-5) < 1e-15, "probe_time %.17g, not h1 = 1e-3 * 0.01", tp);
     done(&r);
     /* no inputs: nothing to perturb */
     run_check(&r, "good", "BouncingBall", &fmuc_check_api_dependencies_observed);
@@ -226,6 +231,27 @@ Test(dependencies_observed, co_simulation_tells_feedthrough_from_the_dynamics, .
     /* v moves outside its declaration in the screening step, so F is probed in full */
     cr_expect_geq(ev_num(&r.res, "CoSimulation", "through_dynamics"), 1.0);
     cr_expect_eq(ev_num(&r.res, "CoSimulation", "screened_out"), 0.0);
+    done(&r);
+}
+
+/* A lag of 1e-7 s between the input F and the output E (declared on x and v only): E moves by
+ * as much after h1 and h2, like a direct feedthrough; the confirmation step h3 < the lag shows
+ * it shrinking, so it is counted as dynamics, not failed. */
+Test(dependencies_observed, a_mode_faster_than_the_probe_steps_is_told_by_the_confirmation,
+     .timeout = 120)
+{
+    st_run r;
+    run_check(&r, "broken", "api-dependencies-observed--stiff",
+              &fmuc_check_api_dependencies_observed);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_PASS);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 0.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "through_dynamics"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "shrank_only_at_h3"), 1.0);
+    done(&r);
+    /* the direct feedthrough keeps its change at h3 too */
+    run_check(&r, "broken", "api-dependencies-observed", &fmuc_check_api_dependencies_observed);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 1.0);
+    cr_expect_eq(ev_num(&r.res, "CoSimulation", "shrank_only_at_h3"), 0.0);
     done(&r);
 }
 
