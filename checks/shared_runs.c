@@ -661,6 +661,23 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int le
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;
 }
 
+const char *fmuc_shared_nominal_died_in(const fmuc_subject *s, fmuc_iface iface,
+                                        const char *last_call)
+{
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS) || !last_call)
+        return NULL;
+    size_t n = strcspn(last_call, "(");
+    char pat[96];
+    if (n == 0 || !last_call[n] || n + 6 > sizeof pat)
+        return NULL;
+    snprintf(pat, sizeof pat, " in %.*s(", (int)n, last_call);
+    const shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
+    if (e->died == 2 && strstr(e->death, pat))
+        return e->death;
+    const char *u = s->shared->unusable[iface][FMUC_UNUSABLE_RUN - 1];
+    return u && strstr(u, pat) ? u : NULL;
+}
+
 /* ---- calibration, scaled timeout, horizon ---------------------------------------------------- */
 
 double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s)

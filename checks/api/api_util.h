@@ -1010,10 +1010,26 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
              * is in res already) */
             char why[600];
             fmuc_worker_death_text(&o, why, sizeof why);
-            fmuc_result_error(res, "%s: the worker died before probe %zu (%s) could be made: %s",
-                              apiu_iface_name(set->iface), k,
-                              describe ? describe(k, set->user) : "?", why);
-            apiu_note_death(s, res, set->iface, &o);
+            /* (a phase every check needs keeps its one error and unusable interface) */
+            const char *nominal = o.call_in_progress && !o.own_limit[0] && !apiu_common_phase(&o)
+                                      ? fmuc_shared_nominal_died_in(s, set->iface, o.last_call)
+                                      : NULL;
+            if (nominal) {
+                /* a legal call that ended the nominal run too: that run's check reports it */
+                char *t = NULL;
+                if (asprintf(&t, "not run: reaching its state ended the worker with %s, in "
+                                 "the function in which the nominal run ended too (%.300s)",
+                             why, nominal) >= 0) {
+                    results[k] = cJSON_CreateString(t);
+                    free(t);
+                }
+            } else {
+                fmuc_result_error(res,
+                                  "%s: the worker died before probe %zu (%s) could be made: %s",
+                                  apiu_iface_name(set->iface), k,
+                                  describe ? describe(k, set->user) : "?", why);
+                apiu_note_death(s, res, set->iface, &o);
+            }
         }
         int unusable = !in_probe && apiu_common_phase(&o);
         /* a call that hung is not made again the same way: the later probes of the same

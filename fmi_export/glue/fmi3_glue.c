@@ -13,6 +13,7 @@
  * serialization use a checked blob (§2.2.7.4). Memory: the FMU allocates itself (FMI 3.0 has no
  * memory callbacks); models reach calloc/free through fmuc_m_alloc/fmuc_m_free. */
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -2510,6 +2511,13 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     REQUIRE_PTR(valuesOfContinuousStatesChanged, UpdateDiscreteStates);
     REQUIRE_PTR(nextEventTimeDefined, UpdateDiscreteStates);
     REQUIRE_PTR(nextEventTime, UpdateDiscreteStates);
+#ifdef FMUC_HOSTILE_CRASH_IN_THIRD_UDS
+    /* a crash from the third call of the process on: the nominal run dies in it, and every
+     * other worker that reaches an event iteration (the probes' legal calls) dies there too */
+    static int calls; /* the hostile part: state shared by every instance of the process */
+    if (++calls >= 3)
+        raise(SIGSEGV);
+#endif
     fmi2EventInfo info;
     memset(&info, 0, sizeof info);
     fmi3Status st = run_calc(c);

@@ -405,6 +405,15 @@ static void shared_error(const char *path, double timeout, const char *a, const 
     cr_assert(u && strstr(u, "api-status-codes") && strstr(u, "fmi2DoStep"), "%s", u ? u : "-");
     cr_expect_null(fmuc_shared_unusable(&e.s, FMUC_IFACE_CS, FMUC_UNUSABLE_INSTANCE),
                    "instantiation and initialization still work");
+    /* a probe that dies in the same function learns nothing new: matched by function name */
+    const char *d = fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2DoStep(0x5, 0.5, 0.1)");
+    cr_expect(d && strstr(d, "fmi2DoStep("), "%s", d ? d : "-");
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2GetReal(0x5)"));
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2Do(0x5)"));
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2DoStep"),
+                   "a last call without arguments names no call in progress");
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_ME, "fmi2DoStep(0x5)"),
+                   "the other interface's nominal run did not die");
     fmuc_result_clear(&st);
     fmuc_result_clear(&cs);
     shared_close(&e);
