@@ -219,7 +219,11 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
         report(j, "violations", /* never harmless: no importer can go on */
                "%s event at t = %.17g: %s ended the iteration with %s = true and nextEventTime "
                "= %.17g, which is not after the current time",
-               kind_name(kind), t, j->nm.update, j->nm.ned, info->next_event_time);
+               kind_name(kind), t,
+               /* FMI 1.0: fmiInitialize's eventInfo is the first answer (inst_fmi1.c) */
+               j->ver == 1 && kind == FMUC_SIM_EV_INIT && it == 1 ? "fmiInitialize"
+                                                                   : j->nm.update,
+               j->nm.ned, info->next_event_time);
     if (!j->have_before)
         return 0;
     int ra = read_both(j, in, j->xa, j->na);

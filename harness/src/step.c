@@ -454,10 +454,14 @@ static int cv_event_iteration(fmuc_stepper *sp, double t, int kind, int root, un
     }
     if (ev.info.next_event_time_defined) {
         if (!isfinite(ev.info.next_event_time) || ev.info.next_event_time <= t) {
+            /* FMI 1.0: the first answer after initialization is fmiInitialize's eventInfo
+             * (inst_fmi1.c), handed out without an fmiEventUpdate */
             hstop(sp, "%s at t=%.17g announced nextEventTime=%.17g (not "
                       "finite or not after the current time)",
-                  fnname(sp, FMUC_SIM_FN_NewDiscreteStates, nb, sizeof nb), t,
-                  ev.info.next_event_time);
+                  ver_of(sp) == 1 && kind == FMUC_SIM_EV_INIT && it == 1
+                      ? "fmiInitialize"
+                      : fnname(sp, FMUC_SIM_FN_NewDiscreteStates, nb, sizeof nb),
+                  t, ev.info.next_event_time);
             return -1;
         }
         sp->tnext = ev.info.next_event_time;
