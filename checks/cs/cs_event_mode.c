@@ -430,13 +430,13 @@ static void judge(const fmuc_subject *s, fmuc_result *res, const equ_plan *p, co
                                                "earlyReturnAllowed=false (FMI 3.0.2 §2.3.1: the "
                                                "FMU must not return early; §4.2.1)",
                                           rn, tc, h, last);
-                continue;
-            }
-            if (!might && n_undeclared++ < 1)
+            } else if (!might && n_undeclared++ < 1) {
                 fmuc_result_warn(res, "%s: fmi3DoStep(t=%.17g, h=%.17g) returned earlyReturn=true "
                                       "although <CoSimulation> (line %u) does not declare "
                                       "mightReturnEarlyFromDoStep=\"true\" (FMI 3.0.2 §4.4)",
                                  rn, tc, h, md->cs.line);
+            }
+            /* a time outside the step is wrong whether or not the return was allowed */
             if (nan_last || !(last >= tc - tol && last <= end + tol)) {
                 if (n_bad_last++ < CSEM_MAX_REPORTED)
                     fmuc_result_violation(res, "%s: fmi3DoStep(t=%.17g, h=%.17g) returned early "

@@ -2933,6 +2933,12 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
         return done(c, st);
     }
     *lastSuccessfulTime = c->time;
+#ifdef FMUC_DEFECT_EARLY_RETURN_LAST_PAST
+    /* broken FMU (cs-event-mode--early-last-past): an early return that reports a time past the
+     * end of the step as reached */
+    if (*earlyReturn)
+        *lastSuccessfulTime = tc + 2.0 * communicationStepSize;
+#endif
 #ifdef FMUC_DEFECT_EARLY_RETURN_DISCARD
     /* broken FMU (cs-event-mode--early-discard): an early return reported as a failure */
     if (*earlyReturn && st <= fmi3Warning)

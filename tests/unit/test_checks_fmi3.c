@@ -1725,6 +1725,24 @@ Test(fmi3_cs_event_mode, early_return_without_permission_fails, .timeout = 300)
     fmuc_result_clear(&r);
 }
 
+/* An early return without permission that also reports a lastSuccessfulTime past the step: both
+ * are reported in run A (the time used to be judged only where early returns were allowed). */
+Test(fmi3_cs_event_mode, early_return_past_the_step_is_reported_without_permission_too,
+     .timeout = 300)
+{
+    fmuc_result r;
+    cr_expect_eq(run_built3("broken/cs-event-mode--early-last-past", &fmuc_check_cs_event_mode,
+                            &r),
+                 FMUC_VERDICT_FAIL);
+    cr_expect(message_has(&r, "run A (earlyReturnAllowed=false): fmi3DoStep(t=0.9",
+                          "earlyReturnAllowed=false (FMI 3.0.2 §2.3.1"));
+    cr_expect(message_has(&r, "run A (earlyReturnAllowed=false): fmi3DoStep(t=0.9",
+                          "lastSuccessfulTime=1.1000000000000001 outside [tc, tc+h]"));
+    cr_expect(message_has(&r, "run B (earlyReturnAllowed=true): fmi3DoStep(t=0.9",
+                          "outside [tc, tc+h]"));
+    fmuc_result_clear(&r);
+}
+
 /* D-03: Stair with its steps off the grid (0.55, 1.55, ...) returns early in run B; the fixture
  * reports that early return with fmi3Discard: a failure naming the step, the status and
  * lastSuccessfulTime. */
