@@ -930,7 +930,7 @@ static int cs_run(dep_run *r, fmuc_stepper *sp, fmuc_fmu_state s0, const dep_in 
  * when the step shrinks by CS_H_RATIO, beyond noise at both sizes, for every perturbation
  * value, follows the input directly (a discrete one: differs at both sizes). With c3 (the
  * confirmation steps of h3: c3[j] at pv[j], c3[2] at u0) the change must also keep more than
- * CS_KEEP of itself at h3: a stiff mode faster than h2 moves an output at h1 and h2 alike,
+ * CS_KEEP of its size at h2 at h3 (a non-finite value there: judged on h1 and h2): a stiff mode faster than h2 moves an output at h1 and h2 alike,
  * but a change through the dynamics vanishes as the step goes to 0 and a direct one does not.
  * Only suspects (judge 0: cs_suspects counts them) ask for c3. Returns the number of
  * suspects: unknowns the declaration leaves out that moved directly by h1 and h2. */
@@ -972,8 +972,13 @@ static int judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *
         }
         if (!judge)
             continue;
-        if (direct && !decl && c3) {
-            /* the confirmation: still moved, by more than CS_KEEP of the change at h1 */
+        int fin3 = c3 != NULL;
+        for (int j = 0; fin3 && flt && j <= np; j++)
+            fin3 = isfinite(c3[j < np ? j : 2][i].f); /* else judged on h1 and h2 */
+        if (direct && !decl && fin3) {
+            /* the confirmation: still moved, by more than CS_KEEP of the change at h2 (a
+             * direct part with a dynamic one on top shrinks from h1 to h2 by less than
+             * CS_KEEP and stays at h3) */
             double t3 = 0.0;
             if (flt) {
                 double sc = fabs(c3[2][i].f);
@@ -982,11 +987,10 @@ static int judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *
                 t3 = (q->ib == FMUC_INST_FLOAT32 ? 1e-5 : REL_MOVE) * sc + ABS_MOVE * q->nom;
             }
             for (int j = 0; j < np && direct; j++) {
-                int m3 = isfinite(c3[j][i].f) && isfinite(c3[2][i].f) &&
-                         differs(p, i, &c3[j][i], &c3[2][i], t3);
-                double d0 = flt ? fabs(yp[j][0][i].f - yb[0][i].f) : 0.0;
+                int m3 = differs(p, i, &c3[j][i], &c3[2][i], t3);
+                double d1 = flt ? fabs(yp[j][1][i].f - yb[1][i].f) : 0.0;
                 double d3 = flt ? fabs(c3[j][i].f - c3[2][i].f) : 0.0;
-                direct = m3 && (!flt || d3 > CS_KEEP * d0);
+                direct = m3 && (!flt || d3 > CS_KEEP * d1);
             }
             late = !direct;
         }
@@ -1012,7 +1016,7 @@ static int judge_cs(dep_run *r, const fmuc_md *md, const dep_in *k, const dval *
             val_text(k->ib, u0, v[4], sizeof v[4]);
             val_text(k->ib, &pv[0], v[5], sizeof v[5]);
             char c3t[160] = "";
-            if (c3) {
+            if (fin3) {
                 char a[40], b[40];
                 val_text(q->ib, &c3[0][i], a, sizeof a);
                 val_text(q->ib, &c3[2][i], b, sizeof b);
@@ -1084,7 +1088,7 @@ static int ignores_step(const dep_plan *p, const dval *y0, dval *const *yb)
     return moving;
 }
 
-/* Co-Simulation: from the FMU state at the communication point after initialization, the base
+/* Co-Simulation: from the FMU state at the communication point cs_first_step reached, the base
  * steps of both sizes once (every input at its value), then for each input a screening step (its
  * first perturbation value, the smaller step); an input that moves an unknown outside its
  * declared dependencies there is probed in full: both perturbation values and the base at both
@@ -1126,7 +1130,7 @@ static int cs_first_step(dep_run *r)
     fmuc_worker_phase(ctx, "%s at the start time", state_fn(p->ver, 0));
     int st = st_of(r, fmuc_inst_get_state(r->c, &si));
     if (!fmuc_status_ok(st) || !si) {
-        meu_na(ctx, "%s: %s at the communication point t = %.17g after initialization returned "
+        meu_na(ctx, "%s: %s at the start time t = %.17g after initialization returned "
                     "%s%s: no state to repeat the probe steps from",
                p->iname, state_fn(p->ver, 0), r->t, fmuc_status_name(p->ver, st, sb, sizeof sb),
                fmuc_status_ok(st) ? " and no state" : "");
@@ -1182,7 +1186,7 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
     fmuc_worker_phase(ctx, "%s at the communication point", state_fn(p->ver, 0));
     st = st_of(r, fmuc_inst_get_state(r->c, &s0));
     if (!fmuc_status_ok(st) || !s0) {
-        meu_na(ctx, "%s: %s at the communication point t = %.17g after initialization returned "
+        meu_na(ctx, "%s: %s at the communication point t = %.17g returned "
                     "%s%s: no state to repeat the probe steps from",
                p->iname, state_fn(p->ver, 0), r->t, fmuc_status_name(p->ver, st, sb, sizeof sb),
                fmuc_status_ok(st) ? " and no state" : "");
@@ -1284,17 +1288,36 @@ static void cs_probe(dep_run *r, const fmuc_md *md, const dval *u0, dval *blk, s
             for (int j = 0; j <= np && !rc3; j++)
                 rc3 = cs_run(r, &sp, s0, in, j < np ? &pv[j] : &u0[k], p->h[2],
                              j < np ? c3[j] : c3[2], why3, sizeof why3);
-            if (rc3 < 0 && r->worst) { /* Error or Fatal: nothing more is called */
-                meu_na(ctx, "%s: %s", p->iname, why3);
+            char what[320];
+            if (rc3 > 0)
+                snprintf(what, sizeof what, "%s of input '%s' before the step returned %s",
+                         fn_name(p->ver, 1, in->ib, nb, sizeof nb), meu_name(in->var),
+                         fmuc_status_name(p->ver, r->setst, sb, sizeof sb));
+            else
+                snprintf(what, sizeof what, "%s", why3);
+            if (r->worst) { /* Error or Fatal (a step or a set): nothing more is called */
+                meu_na(ctx, "%s: a confirmation step of %.17g: %s", p->iname, p->h[2], what);
                 break;
             }
             have3 = rc3 == 0;
             if (!have3) {
                 meu_note(ctx, "%s: input '%s' (vr %u): the confirmation steps of %.17g were not "
                               "made (%s): judged on the steps of %.17g and %.17g",
-                         p->iname, meu_name(in->var), in->var->value_reference, p->h[2],
-                         rc3 > 0 ? "setting the input failed" : why3, p->h[0], p->h[1]);
-                r->setst = set_value(r, in, &u0[k]); /* back to its value */
+                         p->iname, meu_name(in->var), in->var->value_reference, p->h[2], what,
+                         p->h[0], p->h[1]);
+                /* back to the communication point (legal after a Discard, which leaves no set
+                 * of an input legal) and the input to its value */
+                st = st_of(r, fmuc_inst_set_state(r->c, s0));
+                if (fmuc_status_ok(st))
+                    r->setst = set_value(r, in, &u0[k]);
+                if (!fmuc_status_ok(st) || r->worst) {
+                    meu_na(ctx, "%s: after the confirmation steps, %s returned %s", p->iname,
+                           fmuc_status_ok(st) ? fn_name(p->ver, 1, in->ib, nb, sizeof nb)
+                                              : state_fn(p->ver, 1),
+                           fmuc_status_name(p->ver, fmuc_status_ok(st) ? r->setst : st, sb,
+                                            sizeof sb));
+                    break;
+                }
             }
         }
         judge_cs(r, md, in, &u0[k], pv, np, yb, yp, have3 ? c3 : NULL, 1);
@@ -1497,10 +1520,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             char dt[400];
             fmuc_worker_death_text(&o, dt, sizeof dt);
             snprintf(wname[nwhy], sizeof wname[0], "%s", ifs[i].name);
-            snprintf(why[nwhy++], sizeof why[0], "a step (%s, phase '%.100s') ended the worker "
-                                                 "with %.300s (cs-nominal-run and cs-variable-step judge "
-                                                 "the step)",
-                     p.ver == 3 ? "fmi3DoStep" : "fmi2DoStep", o.phase, dt);
+            snprintf(why[nwhy++], sizeof why[0], "the worker ended with %.300s in phase "
+                                                 "'%.100s' (cs-nominal-run and cs-variable-step "
+                                                 "judge the %s step)",
+                     dt, o.phase, p.ver == 3 ? "fmi3DoStep" : "fmi2DoStep");
         }
         if (reply && !apiu_load_failed(reply, res, ifs[i].type)) {
             int na = 0;

@@ -252,6 +252,11 @@ Test(dependencies_observed, a_mode_faster_than_the_probe_steps_is_told_by_the_co
     run_check(&r, "broken", "api-dependencies-observed", &fmuc_check_api_dependencies_observed);
     cr_expect_eq(ev_num(&r.res, "CoSimulation", "undeclared"), 1.0);
     cr_expect_eq(ev_num(&r.res, "CoSimulation", "shrank_only_at_h3"), 0.0);
+    int confirmed = 0;
+    for (size_t i = 0; i < r.res.nmessages; i++)
+        confirmed |= strstr(r.res.messages[i], "CoSimulation: output 'E'") &&
+                     strstr(r.res.messages[i], "after one of 1.0000000000000002e-08");
+    cr_expect(confirmed, "the failure names the confirmation step h3");
     done(&r);
 }
 
