@@ -181,12 +181,13 @@ void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int leve
  *  check that needs level (FMUC_UNUSABLE_RUN also reports an unusable instance), else NULL.
  *  The text lives in the subject. */
 const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int level);
-/** The nominal run of iface (ME or CS) crashed or hung inside a call of the function that
- *  last_call ("fn(args)") names: how it ended ("SIGSEGV in fn(...)", from the calibration or the
- *  FMUC_UNUSABLE_RUN record), else NULL. A probe that dies in that function's legal call learns
+/** The nominal run of iface (ME or CS) ended the way death (fmuc_worker_death_text of a worker
+ *  that died inside a call: "SIGSEGV in fn(args)", "a hang (...) in fn(args)") says, inside a
+ *  call of the same function: how it ended (from the calibration or the FMUC_UNUSABLE_RUN
+ *  record), else NULL. A probe that dies the same way in that function's legal call learns
  *  nothing the nominal run's check does not report. The text lives in the subject. */
 const char *fmuc_shared_nominal_died_in(const fmuc_subject *s, fmuc_iface iface,
-                                        const char *last_call);
+                                        const char *death);
 
 /** The variables sorted by alias key (fmuc_ms__alias_sort in md/md_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */

@@ -661,21 +661,51 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int le
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;
 }
 
-const char *fmuc_shared_nominal_died_in(const fmuc_subject *s, fmuc_iface iface,
-                                        const char *last_call)
+/* How a worker ended, from a death text: the words before the " in fn(" at 'at' (after any
+ * "...: " prefix), without a parenthesis: "SIGSEGV", "a hang", "exit status 0". */
+static void death_kind(const char *text, const char *at, char *buf, size_t n)
 {
-    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS) || !last_call)
+    const char *b = text;
+    for (const char *c = text; c < at; c++)
+        if (c[0] == ':' && c[1] == ' ')
+            b = c + 2;
+    size_t len = (size_t)(at - b);
+    const char *par = memchr(b, '(', len);
+    if (par)
+        len = (size_t)(par - b);
+    while (len && b[len - 1] == ' ')
+        len--;
+    snprintf(buf, n, "%.*s", (int)len, b);
+}
+
+const char *fmuc_shared_nominal_died_in(const fmuc_subject *s, fmuc_iface iface,
+                                        const char *death)
+{
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS) || !death)
         return NULL;
-    size_t n = strcspn(last_call, "(");
-    char pat[96];
-    if (n == 0 || !last_call[n] || n + 6 > sizeof pat)
+    /* the probe's "<kind> in fn(...)" */
+    const char *in = strstr(death, " in ");
+    if (!in)
         return NULL;
-    snprintf(pat, sizeof pat, " in %.*s(", (int)n, last_call);
+    const char *fn = in + 4;
+    size_t n = strcspn(fn, "(");
+    char pat[96], k1[64], k2[64];
+    if (n == 0 || !fn[n] || n + 6 > sizeof pat)
+        return NULL;
+    snprintf(pat, sizeof pat, " in %.*s(", (int)n, fn);
+    death_kind(death, in, k1, sizeof k1);
     const shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
-    if (e->died == 2 && strstr(e->death, pat))
-        return e->death;
     const char *u = s->shared->unusable[iface][FMUC_UNUSABLE_RUN - 1];
-    return u && strstr(u, pat) ? u : NULL;
+    const char *cand[2] = {e->died == 2 ? e->death : NULL, u};
+    for (int i = 0; i < 2; i++) {
+        const char *at = cand[i] ? strstr(cand[i], pat) : NULL;
+        if (!at)
+            continue;
+        death_kind(cand[i], at, k2, sizeof k2);
+        if (strcmp(k1, k2) == 0)
+            return cand[i];
+    }
+    return NULL;
 }
 
 /* ---- calibration, scaled timeout, horizon ---------------------------------------------------- */

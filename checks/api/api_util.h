@@ -307,6 +307,22 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
                        apiu_iface_name(iface), why, judge);
         return NULL;
     }
+    /* a legal call that ended the nominal run too, the same way (e.g. every
+     * fmi3UpdateDiscreteStates crashes): that run's check reports it; a phase every check needs
+     * keeps its one error and unusable interface (below) */
+    char death[600];
+    fmuc_worker_death_text(o, death, sizeof death);
+    const char *nominal = o->end != FMUC_WORKER_OK && !o->own_limit[0] && o->call_in_progress &&
+                                  !apiu_common_phase(o)
+                              ? fmuc_shared_nominal_died_in(s, iface, death)
+                              : NULL;
+    if (nominal) {
+        apiu_absorb_probed_death(o, res);
+        fmuc_result_na(res, "%s: not judged: the worker ended with %s, in the function in which "
+                            "the nominal run ended too (%.300s)",
+                       apiu_iface_name(iface), death, nominal);
+        return NULL;
+    }
     if (fmuc_worker_outcome_to_result(o, res)) {
         apiu_note_death(s, res, iface, o);
         return NULL;
@@ -952,12 +968,13 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
     apiu_probe_job job = {set, NULL, ""};
     /* every probe instantiates: one worker per probe for a once-per-process FMU (X10) */
     size_t chunk = apiu_once_per_process(s->fmu, set->iface) ? 1 : set->n;
+    size_t solo = (size_t)-1; /* a probe run again alone (see below) */
     for (size_t i = 0; i < set->n; i++)
         results[i] = NULL;
     while (from < set->n) {
         fmuc_worker_outcome o;
-        int probed = 0;
-        size_t to = from + chunk < set->n ? from + chunk : set->n;
+        int probed = 0, retry = 0;
+        size_t to = from == solo ? from + 1 : from + chunk < set->n ? from + chunk : set->n;
         set->from = from;
         set->to = to;
         /* every probe is a session of its own: the scaled timeout for that many */
@@ -1012,17 +1029,23 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
             fmuc_worker_death_text(&o, why, sizeof why);
             /* (a phase every check needs keeps its one error and unusable interface) */
             const char *nominal = o.call_in_progress && !o.own_limit[0] && !apiu_common_phase(&o)
-                                      ? fmuc_shared_nominal_died_in(s, set->iface, o.last_call)
+                                      ? fmuc_shared_nominal_died_in(s, set->iface, why)
                                       : NULL;
-            if (nominal) {
-                /* a legal call that ended the nominal run too: that run's check reports it */
+            if (nominal && k != solo) {
+                /* the earlier probes of this worker may have brought the FMU there (a count
+                 * per process): probe k once more alone, in a fresh worker */
+                retry = 1;
+            } else if (nominal) {
+                /* a legal call that ended the nominal run too, the same way, with this probe
+                 * alone: that run's check reports it */
                 char *t = NULL;
                 if (asprintf(&t, "not run: reaching its state ended the worker with %s, in "
                                  "the function in which the nominal run ended too (%.300s)",
-                             why, nominal) >= 0) {
-                    results[k] = cJSON_CreateString(t);
-                    free(t);
-                }
+                             why, nominal) < 0)
+                    t = NULL;
+                results[k] = cJSON_CreateString(t ? t : "not run: reaching its state ended the "
+                                                        "worker as the nominal run ended");
+                free(t);
             } else {
                 fmuc_result_error(res,
                                   "%s: the worker died before probe %zu (%s) could be made: %s",
@@ -1062,7 +1085,9 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
         }
         if (unusable)
             break; /* every further probe needs the phase that crashed */
-        from = k + 1;
+        from = retry ? k : k + 1;
+        if (retry)
+            solo = k;
     }
     for (size_t i = 0; job.skip && i < set->n; i++)
         if (job.skip[i] && !results[i])

@@ -2511,11 +2511,11 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
     REQUIRE_PTR(valuesOfContinuousStatesChanged, UpdateDiscreteStates);
     REQUIRE_PTR(nextEventTimeDefined, UpdateDiscreteStates);
     REQUIRE_PTR(nextEventTime, UpdateDiscreteStates);
-#ifdef FMUC_HOSTILE_CRASH_IN_THIRD_UDS
-    /* a crash from the third call of the process on: the nominal run dies in it, and every
-     * other worker that reaches an event iteration (the probes' legal calls) dies there too */
+#ifdef FMUC_HOSTILE_CRASH_IN_UDS_FROM
+    /* a crash from the N-th call of the process on: the nominal run dies in it, and so does
+     * every other worker that reaches that many event iterations (the probes' legal calls) */
     static int calls; /* the hostile part: state shared by every instance of the process */
-    if (++calls >= 3)
+    if (++calls >= FMUC_HOSTILE_CRASH_IN_UDS_FROM)
         raise(SIGSEGV);
 #endif
     fmi2EventInfo info;

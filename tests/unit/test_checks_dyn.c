@@ -391,7 +391,8 @@ Test(shared_runs, one_nominal_run_per_interface_judged_by_several_checks, .timeo
 /* A broken shared CS run: api-status-codes makes it and reports the error (message with a and
  * b); cs-nominal-run is not-applicable naming it, without a worker of its own: one error, not
  * one per check (issue 16). */
-static void shared_error(const char *path, double timeout, const char *a, const char *b)
+static void shared_error(const char *path, double timeout, const char *a, const char *b,
+                         const char *kind)
 {
     shared_env e;
     shared_open(&e, path, timeout);
@@ -405,14 +406,29 @@ static void shared_error(const char *path, double timeout, const char *a, const 
     cr_assert(u && strstr(u, "api-status-codes") && strstr(u, "fmi2DoStep"), "%s", u ? u : "-");
     cr_expect_null(fmuc_shared_unusable(&e.s, FMUC_IFACE_CS, FMUC_UNUSABLE_INSTANCE),
                    "instantiation and initialization still work");
-    /* a probe that dies in the same function learns nothing new: matched by function name */
-    const char *d = fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2DoStep(0x5, 0.5, 0.1)");
-    cr_expect(d && strstr(d, "fmi2DoStep("), "%s", d ? d : "-");
-    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2GetReal(0x5)"));
-    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2Do(0x5)"));
-    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, "fmi2DoStep"),
-                   "a last call without arguments names no call in progress");
-    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_ME, "fmi2DoStep(0x5)"),
+    /* a probe that dies the same way in the same function learns nothing new: matched by the
+     * kind of death and the function's name */
+    char t[160];
+    snprintf(t, sizeof t, "%s in fmi2DoStep(0x5, 0.5, 0.1)", kind);
+    const char *d = fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, t);
+    cr_expect(d && strstr(d, "fmi2DoStep("), "%s: %s", t, d ? d : "-");
+    if (strcmp(kind, "a hang") == 0) /* a later worker that stopped before the call */
+        cr_expect_not_null(fmuc_shared_nominal_died_in(
+            &e.s, FMUC_IFACE_CS, "a hang (in an earlier worker, not called again) in fmi2DoStep(0x5)"));
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS,
+                                               strcmp(kind, "SIGSEGV") == 0
+                                                   ? "a hang (wall-clock limit) in fmi2DoStep(0x5)"
+                                                   : "SIGSEGV in fmi2DoStep(0x5)"),
+                   "another kind of death");
+    snprintf(t, sizeof t, "%s in fmi2GetReal(0x5)", kind);
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, t));
+    snprintf(t, sizeof t, "%s in fmi2Do(0x5)", kind);
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, t));
+    snprintf(t, sizeof t, "%s in phase 'step 1'", kind);
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_CS, t),
+                   "a death between calls names no function");
+    snprintf(t, sizeof t, "%s in fmi2DoStep(0x5)", kind);
+    cr_expect_null(fmuc_shared_nominal_died_in(&e.s, FMUC_IFACE_ME, t),
                    "the other interface's nominal run did not die");
     fmuc_result_clear(&st);
     fmuc_result_clear(&cs);
@@ -422,13 +438,13 @@ static void shared_error(const char *path, double timeout, const char *a, const 
 
 Test(shared_runs, a_crash_in_the_shared_run_is_one_error, .timeout = 60)
 {
-    shared_error(HOSTILE("crash-in-dostep"), 0, "SIGSEGV", "fmi2DoStep");
+    shared_error(HOSTILE("crash-in-dostep"), 0, "SIGSEGV", "fmi2DoStep", "SIGSEGV");
 }
 
 /* and a hang costs one timeout, not one per check */
 Test(shared_runs, a_hang_costs_one_timeout, .timeout = 60)
 {
-    shared_error(HOSTILE("hang-in-dostep"), 1.0, "timed out", "step 1");
+    shared_error(HOSTILE("hang-in-dostep"), 1.0, "timed out", "step 1", "a hang");
 }
 
 Test(shared_runs, without_a_cache_each_check_makes_its_own, .timeout = 60)
@@ -515,6 +531,35 @@ Test(verdicts, a_crash_in_the_nominal_run_spares_the_checks_that_do_not_simulate
     for (size_t i = 0; i < rep.nresults; i++)
         if (strcmp(rep.results[i].id, "api-status-codes") != 0)
             cr_expect_neq(rep.results[i].verdict, FMUC_VERDICT_ERROR, "%s", rep.results[i].id);
+    fmuc_report_free(&rep);
+    no_children_left();
+}
+
+/* FMI 3.0 BouncingBall whose every fmi3UpdateDiscreteStates crashes: the ME nominal run's check
+ * has the one error; the probes and checks that die in that legal call on their way are not
+ * errors of their own but name the nominal run's death. */
+Test(verdicts, a_legal_call_that_ended_the_nominal_run_is_no_error_of_a_probe, .timeout = 240)
+{
+    fmuc_report rep;
+    run_runner(HOSTILE("crash-in-update-discrete-states--fmi3-first"), &rep);
+    const fmuc_result *sc = fmuc_test_result_of(&rep, "api-status-codes");
+    cr_expect_eq(sc->verdict, FMUC_VERDICT_ERROR);
+    cr_expect(any_message(sc, "SIGSEGV", "fmi3UpdateDiscreteStates"));
+    for (size_t i = 0; i < rep.nresults; i++)
+        if (strcmp(rep.results[i].id, "api-status-codes") != 0)
+            cr_expect(rep.results[i].verdict != FMUC_VERDICT_ERROR &&
+                          rep.results[i].verdict != FMUC_VERDICT_FAIL,
+                      "%s: %s", rep.results[i].id, fmuc_verdict_name(rep.results[i].verdict));
+    /* the state-machine probes that reach Event Mode are not run (each tried alone once) */
+    const fmuc_result *ic = fmuc_test_result_of(&rep, "api-illegal-calls-fmi3");
+    cr_expect(any_message(ic, "not run: reaching its state ended the worker with SIGSEGV in "
+                              "fmi3UpdateDiscreteStates()",
+                          "in the function in which the nominal run ended too"));
+    /* a check with one worker is not applicable for the interface, naming the same */
+    const fmuc_result *bb = fmuc_test_result_of(&rep, "api-buffer-bounds");
+    cr_expect(any_message(bb, "ModelExchange: not judged: the worker ended with SIGSEGV in "
+                              "fmi3UpdateDiscreteStates()",
+                          "in which the nominal run ended too"));
     fmuc_report_free(&rep);
     no_children_left();
 }
