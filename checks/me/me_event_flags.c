@@ -221,8 +221,7 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
                "= %.17g, which is not after the current time",
                kind_name(kind), t,
                /* FMI 1.0: fmiInitialize's eventInfo is the first answer (inst_fmi1.c) */
-               j->ver == 1 && kind == FMUC_SIM_EV_INIT && it == 1 ? "fmiInitialize"
-                                                                   : j->nm.update,
+               info->from_initialize ? "fmiInitialize" : j->nm.update,
                j->nm.ned, info->next_event_time);
     if (!j->have_before)
         return 0;

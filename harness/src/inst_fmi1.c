@@ -667,6 +667,7 @@ static fmuc_status update_discrete_states(fmuc_inst *in, fmuc_inst_event_info *i
     if (p->pending) {
         p->pending = 0;
         event_info_out(&p->init_ei, info);
+        info->from_initialize = 1;
         return FMUC_STATUS_OK;
     }
     if (!l->fmiEventUpdate) {

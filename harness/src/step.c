@@ -458,7 +458,7 @@ static int cv_event_iteration(fmuc_stepper *sp, double t, int kind, int root, un
              * (inst_fmi1.c), handed out without an fmiEventUpdate */
             hstop(sp, "%s at t=%.17g announced nextEventTime=%.17g (not "
                       "finite or not after the current time)",
-                  ver_of(sp) == 1 && kind == FMUC_SIM_EV_INIT && it == 1
+                  ev.info.from_initialize
                       ? "fmiInitialize"
                       : fnname(sp, FMUC_SIM_FN_NewDiscreteStates, nb, sizeof nb),
                   t, ev.info.next_event_time);

@@ -327,6 +327,8 @@ typedef struct fmuc_inst_event_info {
     int values_changed;
     int next_event_time_defined;
     double next_event_time;
+    int from_initialize; /* FMI 1.0: this answer is fmiInitialize's eventInfo (it converged),
+                          * handed out as the first of the iteration without an fmiEventUpdate */
 } fmuc_inst_event_info;
 
 fmuc_status fmuc_inst_enter_event_mode(fmuc_inst *in);
