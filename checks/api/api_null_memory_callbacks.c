@@ -69,7 +69,16 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             double t = job->t0 + (double)k * job->h;
             fmuc_step_cs_out o;
             fmuc_worker_phase_at(ctx, "step", k, t);
-            if (fmuc_step_interval(&sp, t, t + job->h, &o) != FMUC_STEP_OK) {
+            fmuc_step_rc rc = fmuc_step_interval(&sp, t, t + job->h, &o);
+            if (rc == FMUC_STEP_TERMINATE ||
+                (rc == FMUC_STEP_FAILED && o.status == FMUC_STATUS_DISCARD)) {
+                /* the slave ends the simulation or computed only part of the step: its right
+                 * (FMI 2.0.4 §4.2.2 fmi2Discard, fmi2Terminated; the nominal run judges it);
+                 * fmi2Terminate follows, which both states allow */
+                cJSON_AddNumberToObject(reply, "ended_early_at", t);
+                break;
+            }
+            if (rc != FMUC_STEP_OK) {
                 st = o.status;
                 call = apiu_fn(ver, job->iface, FMUC_INST_OP_DO_STEP);
             }
@@ -166,8 +175,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(r, "bad_status")),
                                       b, sizeof b));
         } else if (cJSON_IsTrue(cJSON_GetObjectItem(r, "done"))) {
-            fmuc_result_note(res, "%s: a session with allocateMemory=freeMemory=NULL succeeded",
-                             ifs[i].name);
+            const cJSON *ee = cJSON_GetObjectItem(r, "ended_early_at");
+            if (cJSON_IsNumber(ee))
+                fmuc_result_note(res, "%s: a session with allocateMemory=freeMemory=NULL "
+                                      "succeeded; the FMU ended the steps at t = %.17g (Discard "
+                                      "or terminate requested, cs-nominal-run judges that)",
+                                 ifs[i].name, ee->valuedouble);
+            else
+                fmuc_result_note(res, "%s: a session with allocateMemory=freeMemory=NULL "
+                                      "succeeded",
+                                 ifs[i].name);
         }
         fmuc_worker_outcome_free(&o);
     }

@@ -337,8 +337,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     const char *le = cJSON_GetStringValue(cJSON_GetObjectItem(o1.reply, "load_error"));
     const char *e1 = get_err(o1.reply, RUN_SEQ1);
     if (le || e1) {
-        fmuc_result_na(res, "%s: the nominal run failed (%s); determinism not assessed", ifn,
-                       le ? le : e1);
+        fmuc_result_na(res,
+                       "%s: this check's own run on the nominal grid did not reach its "
+                       "end (%s); determinism not assessed",
+                       ifn, le ? le : e1);
         fmuc_worker_outcome_free(&o1);
         equ_plan_free(&p);
         return;

@@ -61,7 +61,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     st = equ_inst_status(&in, fmuc_inst_get_state(in.c, &s));
     equ_put_status(reply, "get1", st);
     cJSON_AddBoolToObject(reply, "get1_null", s == NULL);
-    if (st != FMUC_STATUS_OK) {
+    if (!fmuc_status_ok(st)) {
         s = NULL; /* the output of a failed call is not used */
         goto out;
     }
@@ -79,7 +79,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
         fmuc_worker_phase(ctx, "fmi2SetFMUstate to t1 (#%d), run to t2", r + 1);
         st = equ_inst_status(&in, fmuc_inst_set_state(in.c, s));
         equ_put_status(reply, keys[r], st);
-        if (st != FMUC_STATUS_OK)
+        if (!fmuc_status_ok(st))
             goto out;
         if (equ_inst_restore(&in, &snap1) < 0 || equ_inst_record(&in, restored[r] + job->k1 * w) < 0 ||
             equ_inst_run_to(&in, job->k2, restored[r]) < 0) {
@@ -94,14 +94,14 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_fmu_state fresh = NULL;
     st = equ_inst_status(&in, fmuc_inst_get_state(in.c, &fresh));
     equ_put_status(reply, "getnew", st);
-    if (st != FMUC_STATUS_OK)
+    if (!fmuc_status_ok(st))
         fresh = NULL; /* the output of a failed call is not used */
     if (fresh) {
         cJSON_AddBoolToObject(reply, "getnew_same_pointer", fresh == s);
         fmuc_worker_phase(ctx, "fmi2SetFMUstate to t1 after a new state was taken, run to t2");
         st = equ_inst_status(&in, fmuc_inst_set_state(in.c, s));
         equ_put_status(reply, "setold", st);
-        int went = st == FMUC_STATUS_OK;
+        int went = fmuc_status_ok(st);
         if (went && (equ_inst_restore(&in, &snap1) < 0 ||
                      equ_inst_record(&in, d + job->k1 * w) < 0 ||
                      equ_inst_run_to(&in, job->k2, d) < 0)) {
@@ -123,7 +123,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     st = equ_inst_status(&in, fmuc_inst_get_state(in.c, &s));
     equ_put_status(reply, "get2", st);
     cJSON_AddBoolToObject(reply, "get2_same_pointer", s == before);
-    if (st != FMUC_STATUS_OK || !s) {
+    if (!fmuc_status_ok(st) || !s) {
         /* what the failed call left in the pointer is not used; the instance goes away with
          * fmi2FreeInstance, which frees its states */
         s = NULL;
@@ -137,7 +137,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     fmuc_worker_phase(ctx, "fmi2SetFMUstate to t2, run to t3");
     st = equ_inst_status(&in, fmuc_inst_set_state(in.c, s));
     equ_put_status(reply, "set3", st);
-    if (st == FMUC_STATUS_OK) {
+    if (fmuc_status_ok(st)) {
         if (equ_inst_restore(&in, &snap2) < 0 || equ_inst_record(&in, e + job->k2 * w) < 0 ||
             equ_inst_run_to(&in, job->k3, e) < 0)
             cJSON_AddStringToObject(reply, "set3_error", in.err);
@@ -151,7 +151,7 @@ static int st_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_put_status(reply, "free", st);
     cJSON_AddBoolToObject(reply, "free_nulls", s == NULL);
     s = NULL;
-    if (st != FMUC_STATUS_OK)
+    if (!fmuc_status_ok(st))
         goto out;
     fmuc_fmu_state none = NULL;
     fmuc_worker_phase(ctx, "fmi2FreeFMUstate(NULL state)");
@@ -258,7 +258,7 @@ static double st_rerun(const fmuc_subject *s, const equ_plan *q, void *ctx, fmuc
     double d = -1.0;
     st_series x;
     series_get(&x, rp, (q->nsteps + 1) * q->nout);
-    if (!status_of(rp, "set2", &st) || st != FMUC_STATUS_OK || !x.a || !x.b || !x.c) {
+    if (!status_of(rp, "set2", &st) || !fmuc_status_ok(st) || !x.a || !x.b || !x.c) {
         const char *re = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "run_error"));
         snprintf(why, whysz, "%s", re ? re : "a state call or the run after it failed");
     } else {
@@ -303,10 +303,13 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     st_series x;
     memset(&x, 0, sizeof x);
     if (re && !status_of(rp, "get1", &st)) {
-        fmuc_result_na(res, "%s: the nominal run failed (%s); FMU state not assessed", ifn, re);
+        fmuc_result_na(res,
+                       "%s: this check's own run on the nominal grid did not reach its "
+                       "end (%s); FMU state not assessed",
+                       ifn, re);
         goto out;
     }
-    if (!status_of(rp, "get1", &st) || st != FMUC_STATUS_OK) {
+    if (!status_of(rp, "get1", &st) || !fmuc_status_ok(st)) {
         fmuc_result_violation(res, "%s: fmi2GetFMUstate at t=%.17g returned %s although "
                                    "canGetAndSetFMUstate=\"true\"",
                               ifn, p.t[job.k1],
@@ -335,7 +338,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         char ek[16];
         snprintf(ek, sizeof ek, "%s_error", setkeys[r]);
         const char *se = cJSON_GetStringValue(cJSON_GetObjectItem(rp, ek));
-        if (!status_of(rp, setkeys[r], &st) || st != FMUC_STATUS_OK) {
+        if (!status_of(rp, setkeys[r], &st) || !fmuc_status_ok(st)) {
             fmuc_result_violation(res, "%s: fmi2SetFMUstate (%s restore of the state of t=%.17g) "
                                        "returned %s",
                                   ifn, r ? "second" : "first", p.t[job.k1],
@@ -350,7 +353,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         }
     }
     if (!stop) {
-        if (status_of(rp, "getnew", &st) && st != FMUC_STATUS_OK)
+        if (status_of(rp, "getnew", &st) && !fmuc_status_ok(st))
             fmuc_result_violation(res, "%s: fmi2GetFMUstate with *FMUstate == NULL at t=%.17g, "
                                        "while the state of t=%.17g was held, returned %s",
                                   ifn, p.t[job.k2], p.t[job.k1],
@@ -361,7 +364,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                                        "held: \"a new allocation is required\"",
                                   ifn, p.t[job.k1]);
         const char *setold_error = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "setold_error"));
-        int setold_failed = status_of(rp, "setold", &st) && st != FMUC_STATUS_OK;
+        int setold_failed = status_of(rp, "setold", &st) && !fmuc_status_ok(st);
         if (setold_failed)
             fmuc_result_violation(res, "%s: fmi2SetFMUstate of the state of t=%.17g after a new "
                                        "state was taken returned %s",
@@ -372,7 +375,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
                                   ifn, p.t[job.k1], setold_error);
         if (setold_failed || setold_error) {
             /* the worker stopped there: the overwrite of a state was not reached */
-        } else if (!status_of(rp, "get2", &st) || st != FMUC_STATUS_OK) {
+        } else if (!status_of(rp, "get2", &st) || !fmuc_status_ok(st)) {
             fmuc_result_violation(res, "%s: fmi2GetFMUstate into an existing state returned %s",
                                   ifn,
                                   fmuc_status_name(2, status_of(rp, "get2", &st) ? (int)st : -1,
@@ -381,7 +384,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
             fmuc_result_note(res, "%s: the run after the second fmi2GetFMUstate failed (%s); "
                                   "the overwritten state was not assessed",
                              ifn, re);
-        } else if (!status_of(rp, "set3", &st) || st != FMUC_STATUS_OK) {
+        } else if (!status_of(rp, "set3", &st) || !fmuc_status_ok(st)) {
             fmuc_result_violation(res, "%s: fmi2SetFMUstate of an overwritten state returned %s",
                                   ifn,
                                   fmuc_status_name(2, status_of(rp, "set3", &st) ? (int)st : -1,
@@ -443,14 +446,14 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         }
     }
     if (status_of(rp, "free", &st)) {
-        if (st != FMUC_STATUS_OK)
+        if (!fmuc_status_ok(st))
             fmuc_result_violation(res, "%s: fmi2FreeFMUstate returned %s", ifn,
                                   fmuc_status_name(2, (int)st, sb, sizeof sb));
         else if (!cJSON_IsTrue(cJSON_GetObjectItem(rp, "free_nulls")))
             fmuc_result_violation(res, "%s: fmi2FreeFMUstate did not set *FMUstate to NULL",
                                   ifn);
     }
-    if (status_of(rp, "free_null", &st) && st != FMUC_STATUS_OK)
+    if (status_of(rp, "free_null", &st) && !fmuc_status_ok(st))
         fmuc_result_violation(res, "%s: fmi2FreeFMUstate with *FMUstate == NULL must be a no-op "
                                    "returning fmi2OK, got %s",
                               ifn, fmuc_status_name(2, (int)st, sb, sizeof sb));

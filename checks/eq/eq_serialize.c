@@ -48,13 +48,13 @@ static void continue_fresh(fmuc_worker_ctx *ctx, const equ_plan *p,
     fmuc_worker_phase(ctx, "fmi2DeSerializeFMUstate and fmi2SetFMUstate in the fresh instance");
     int st = equ_inst_status(&ib, fmuc_inst_deserialize_state(ib.c, buf, sz, &sb));
     equ_put_status(reply, "deserialize", st);
-    if (st != FMUC_STATUS_OK || !sb) {
+    if (!fmuc_status_ok(st) || !sb) {
         sb = NULL; /* the output of a failed call is not used */
         goto out;
     }
     st = equ_inst_status(&ib, fmuc_inst_set_state(ib.c, sb));
     equ_put_status(reply, "set", st);
-    if (st != FMUC_STATUS_OK)
+    if (!fmuc_status_ok(st))
         goto out;
     fmuc_worker_phase(ctx, "run on from the deserialized state to t2");
     if (equ_inst_restore(&ib, snap) < 0 || equ_inst_record(&ib, b + job->k1 * p->nout) < 0 ||
@@ -128,33 +128,33 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
     equ_inst_snap(&ia, &snap);
     st = equ_inst_status(&ia, fmuc_inst_get_state(ia.c, &sa));
     equ_put_status(reply, "get", st);
-    if (st != FMUC_STATUS_OK || !sa) {
+    if (!fmuc_status_ok(st) || !sa) {
         sa = NULL; /* the output of a failed call is not used */
         goto out;
     }
     st = equ_inst_status(&ia, fmuc_inst_serialized_state_size(ia.c, sa, &sz));
     equ_put_status(reply, "size", st);
-    if (st != FMUC_STATUS_OK)
+    if (!fmuc_status_ok(st))
         goto out;
     st = equ_inst_status(&ia, fmuc_inst_serialized_state_size(ia.c, sa, &sz2));
     cJSON_AddNumberToObject(reply, "size1", (double)sz);
-    cJSON_AddNumberToObject(reply, "size2", st == FMUC_STATUS_OK ? (double)sz2 : -1.0);
+    cJSON_AddNumberToObject(reply, "size2", fmuc_status_ok(st) ? (double)sz2 : -1.0);
     char exact[2][32]; /* the sizes as given (a double rounds SIZE_MAX up) */
     snprintf(exact[0], sizeof exact[0], "%zu", sz);
-    if (st == FMUC_STATUS_OK)
+    if (fmuc_status_ok(st))
         snprintf(exact[1], sizeof exact[1], "%zu", sz2);
     else
         snprintf(exact[1], sizeof exact[1], "(no size: the call failed)");
     cJSON_AddStringToObject(reply, "size1_text", exact[0]);
     cJSON_AddStringToObject(reply, "size2_text", exact[1]);
-    if (st != FMUC_STATUS_OK || sz == 0 || sz > ((size_t)1 << 30))
+    if (!fmuc_status_ok(st) || sz == 0 || sz > ((size_t)1 << 30))
         goto out;
     buf = malloc(sz);
     if (!buf)
         goto out;
     st = equ_inst_status(&ia, fmuc_inst_serialize_state(ia.c, sa, buf, sz));
     equ_put_status(reply, "serialize", st);
-    if (st != FMUC_STATUS_OK)
+    if (!fmuc_status_ok(st))
         goto out;
     fmuc_worker_phase(ctx, "run on after fmi2SerializeFMUstate to t2");
     if (equ_inst_run_to(&ia, job->k2, a) < 0) {
@@ -290,7 +290,8 @@ static int status_ok(fmuc_result *res, const cJSON *rp, const char *key, const c
 {
     const cJSON *j = cJSON_GetObjectItem(rp, key);
     char sb[32];
-    if (cJSON_IsNumber(j) && j->valueint == FMUC_STATUS_OK)
+    /* fmi2Warning too: "the computation can continue" (§2.1.3) */
+    if (cJSON_IsNumber(j) && fmuc_status_ok(j->valueint))
         return 1;
     fmuc_result_violation(res, "%s: %s returned %s although canSerializeFMUstate=\"true\"", ifn,
                           what,
@@ -333,8 +334,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     size_t n = (p.nsteps + 1) * p.nout;
     double *a = NULL, *b = NULL;
     if (re && !cJSON_GetObjectItem(rp, "get")) {
-        fmuc_result_na(res, "%s: the nominal run failed (%s); serialization not assessed", ifn,
-                       re);
+        fmuc_result_na(res,
+                       "%s: this check's own run on the nominal grid did not reach its "
+                       "end (%s); serialization not assessed",
+                       ifn, re);
         goto out;
     }
     if (!status_ok(res, rp, "get", "fmi2GetFMUstate", ifn) ||

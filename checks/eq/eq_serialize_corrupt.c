@@ -56,14 +56,14 @@ static int make_bytes(fmuc_worker_ctx *ctx, const cor_job *job,
         return -1;
     }
     fmuc_worker_phase(ctx, "fmi2GetFMUstate and fmi2SerializeFMUstate at t1");
-    if (equ_inst_status(in, fmuc_inst_get_state(in->c, &sa)) != FMUC_STATUS_OK || !sa) {
+    if (!fmuc_status_ok(equ_inst_status(in, fmuc_inst_get_state(in->c, &sa))) || !sa) {
         sa = NULL;
         goto out;
     }
-    if (equ_inst_status(in, fmuc_inst_serialized_state_size(in->c, sa, sz)) != FMUC_STATUS_OK ||
+    if (!fmuc_status_ok(equ_inst_status(in, fmuc_inst_serialized_state_size(in->c, sa, sz))) ||
         *sz == 0 || *sz > ((size_t)1 << 30) || !(*buf = malloc(*sz)))
         goto out;
-    if (equ_inst_status(in, fmuc_inst_serialize_state(in->c, sa, *buf, *sz)) != FMUC_STATUS_OK)
+    if (!fmuc_status_ok(equ_inst_status(in, fmuc_inst_serialize_state(in->c, sa, *buf, *sz))))
         goto out;
     rc = 0;
 out:
