@@ -481,8 +481,11 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
     /* a crash or hang in it: the interface cannot be simulated (in instantiation or
      * initialization: not used at all) by the checks that follow. Made by the calibration (no
      * check yet), it is recorded for the first check that takes the run (hand_over). */
-    if (o.end == FMUC_WORKER_CRASHED || o.end == FMUC_WORKER_TIMEOUT ||
-        o.end == FMUC_WORKER_EXITED_EARLY) {
+    /* (a kill under a CPU limit the FMU lowered itself is api-process-state's finding: the
+     * interface stays usable, and each later worker that dies so is not applicable naming it) */
+    if ((o.end == FMUC_WORKER_CRASHED || o.end == FMUC_WORKER_TIMEOUT ||
+         o.end == FMUC_WORKER_EXITED_EARLY) &&
+        !o.own_limit[0]) {
         char why[600];
         fmuc_worker_death_text(&o, why, sizeof why);
         if (check_id && check_id[0]) {
