@@ -267,6 +267,19 @@ static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fm
     return NULL;
 }
 
+/** The worker o died (death: its fmuc_worker_death_text) inside a call, the same way and in
+ *  the same function as the nominal run of iface: how that run ended, else NULL. Not for a
+ *  death under the FMU's own CPU limit, nor in a phase every check needs (that keeps its one
+ *  error and unusable interface). */
+static inline const char *apiu_died_as_nominal(const fmuc_subject *s, fmuc_iface iface,
+                                               const fmuc_worker_outcome *o, const char *death)
+{
+    if (o->end == FMUC_WORKER_OK || !o->call_in_progress || o->own_limit[0] ||
+        apiu_common_phase(o))
+        return NULL;
+    return fmuc_shared_nominal_died_in(s, iface, death);
+}
+
 /** Run fn in a worker for interface iface. Returns the reply (owned by *o) or NULL when the
  *  worker did not end well. The FMU log goes to evidence "log". When the worker died, and
  *  probed is non-NULL and the worker's phase began with it, the death is the probed behaviour:
@@ -308,14 +321,10 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
         return NULL;
     }
     /* a legal call that ended the nominal run too, the same way (e.g. every
-     * fmi3UpdateDiscreteStates crashes): that run's check reports it; a phase every check needs
-     * keeps its one error and unusable interface (below) */
+     * fmi3UpdateDiscreteStates crashes): that run's check reports it */
     char death[600];
     fmuc_worker_death_text(o, death, sizeof death);
-    const char *nominal = o->end != FMUC_WORKER_OK && !o->own_limit[0] && o->call_in_progress &&
-                                  !apiu_common_phase(o)
-                              ? fmuc_shared_nominal_died_in(s, iface, death)
-                              : NULL;
+    const char *nominal = apiu_died_as_nominal(s, iface, o, death);
     if (nominal) {
         apiu_absorb_probed_death(o, res);
         fmuc_result_na(res, "%s: not judged: the worker ended with %s, in the function in which "
@@ -1027,10 +1036,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
              * is in res already) */
             char why[600];
             fmuc_worker_death_text(&o, why, sizeof why);
-            /* (a phase every check needs keeps its one error and unusable interface) */
-            const char *nominal = o.call_in_progress && !o.own_limit[0] && !apiu_common_phase(&o)
-                                      ? fmuc_shared_nominal_died_in(s, set->iface, why)
-                                      : NULL;
+            const char *nominal = apiu_died_as_nominal(s, set->iface, &o, why);
             if (nominal && k != solo) {
                 /* the earlier probes of this worker may have brought the FMU there (a count
                  * per process): probe k once more alone, in a fresh worker */

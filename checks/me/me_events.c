@@ -359,8 +359,8 @@ static void compare_runs(const fmuc_sim_result *a, const fmuc_sim_result *b,
                                        "%.17g: |Δt| = %.3g s > %.3g s%s",
                                   kind_name(ea[i]->kind), i + 1, ea[i]->t, REF_TOL, eb[i]->t, d,
                                   lim,
-                                  em ? ", and it does not shrink with the tolerance (at 1e-09: "
-                                       "not below half of it)"
+                                  em ? ", and it does not shrink with the tolerance (not "
+                                       "below half of it at the third run's tolerance)"
                                      : "");
     }
     if (mid) {
