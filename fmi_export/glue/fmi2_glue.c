@@ -156,6 +156,9 @@ struct fmuc_m_ctx {
 #ifdef FMUC_HOSTILE_HANG_AFTER_RESET
     int was_reset; /* fmi2Reset was called on this instance: its next fmi2DoStep never returns */
 #endif
+#ifdef FMUC_GLUE_CONSTANT_STEP
+    double const_h; /* the first communicationStepSize since instantiation or reset (0: none) */
+#endif
 };
 
 static const char *const default_categories[] = {
@@ -907,6 +910,9 @@ fmi2Status fmi2Reset(fmi2Component comp)
 #ifdef FMUC_HOSTILE_HANG_AFTER_RESET
     c->was_reset = 1;
 #endif
+#ifdef FMUC_GLUE_CONSTANT_STEP
+    c->const_h = 0.0;
+#endif
 #ifdef FMUC_DEFECT_RESET_ERROR
     glog(c, fmi2Error, "fmi2Reset: not supported");
     return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */
@@ -1592,6 +1598,19 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
         glog(c, fmi2Error, "fmi2DoStep: communicationStepSize %.17g must be > 0", h);
         return done(c, fmi2Error);
     }
+#ifdef FMUC_GLUE_CONSTANT_STEP
+    /* no defect: canHandleVariableCommunicationStepSize="false" (xml.sed) taken at its word, the
+     * step size compared bit for bit with the first one (§4.3.1: the master keeps it constant),
+     * a last step that ends at the stop time excepted */
+    if (c->const_h == 0.0) {
+        c->const_h = h;
+    } else if (h != c->const_h &&
+               !(c->stop_defined && fabs(tc + h - c->stop_time) <= time_tol(tc + h, c->stop_time))) {
+        glog(c, fmi2Error, "fmi2DoStep: communicationStepSize %.17g is not the constant step "
+                           "size %.17g", h, c->const_h);
+        return done(c, fmi2Error);
+    }
+#endif
 #ifdef FMUC_DEFECT_FIXED_COMM_STEP
     if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
 #ifdef FMUC_DEFECT_FIXED_COMM_STEP_CRASH

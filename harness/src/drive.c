@@ -1,4 +1,5 @@
 /* The life-cycle driver's start: one way into every state of the state machine (fmuc_drive.h). */
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -109,10 +110,37 @@ term:
     return step(in, st, out, FMUC_INST_OP_TERMINATE, fmuc_inst_terminate(in));
 }
 
+/* The distance between two representable numbers at |x| */
+static double ulp(double x)
+{
+    x = fabs(x);
+    return nextafter(x, INFINITY) - x;
+}
+
+double fmuc_drive_step_size(const fmuc_inst *in, double t, double h)
+{
+    if (fmuc_inst_iface(in) != FMUC_IFACE_CS || !fmuc_inst_ctx(in))
+        return h;
+    const fmuc_fmu *fmu = fmuc_worker_fmu(fmuc_inst_ctx(in));
+    if (!fmu || (fmu->md.cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u)
+        return h;
+    double prev = fmuc_inst_last_step_size(in);
+    if (!(prev > 0.0) || !isfinite(h) || !isfinite(t) || h == prev)
+        return h;
+    /* two grid points t0 + k*h, each rounded, differ from h by a few units in the last place of
+     * the time; a step meant to be another size differs by far more */
+    if (fabs(h - prev) > 4.0 * ulp(fabs(t) + fabs(h)) + 4.0 * ulp(prev))
+        return h;
+    const fmuc_inst_experiment *e = fmuc_inst_experiment_set(in);
+    if (e->stop_defined && t + prev > e->stop && !(t + h > e->stop))
+        return h; /* the constant step would pass the stop time the step stays within */
+    return prev;
+}
+
 fmuc_status fmuc_drive_do_step(fmuc_inst *in, double t, double h, int no_set_prior,
                                fmuc_inst_step_info *info, int *pending)
 {
-    fmuc_status st = fmuc_inst_do_step(in, t, h, no_set_prior, info);
+    fmuc_status st = fmuc_inst_do_step(in, t, fmuc_drive_step_size(in, t, h), no_set_prior, info);
     long wait_ns = 100000;
     if (pending)
         *pending = st == FMUC_STATUS_PENDING;

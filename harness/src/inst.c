@@ -247,6 +247,16 @@ fmuc_worker_ctx *fmuc_inst_ctx(const fmuc_inst *in)
     return in->ctx;
 }
 
+double fmuc_inst_last_step_size(const fmuc_inst *in)
+{
+    return in->last_h;
+}
+
+const fmuc_inst_experiment *fmuc_inst_experiment_set(const fmuc_inst *in)
+{
+    return &in->exp;
+}
+
 /* ---- guarded buffers ---------------------------------------------------------------------- */
 
 #define GUARD_MIN 64           /* bytes of guard behind every output array */
@@ -465,6 +475,7 @@ fmuc_status fmuc_inst_set_binary(fmuc_inst *in, const fmuc_vr *vr, size_t nvr,
 fmuc_status fmuc_inst_do_step(fmuc_inst *in, double t, double h, int no_set_prior,
                               fmuc_inst_step_info *info)
 {
+    in->last_h = h;
     DISPATCH_(do_step, t, h, no_set_prior, info);
 }
 

@@ -150,6 +150,7 @@ struct fmuc_inst {
     void *c;             /* the FMU's instance (fmi2Component ...) */
     fmuc_inst_experiment exp; /* kept by setup_experiment for versions that pass it later */
     fmuc_inst_step_info last_step; /* 3.0: the last step's outputs for cs_status */
+    double last_h;       /* communicationStepSize of the last do_step call (0: none yet) */
     void *priv;          /* the version's own data (2.0: a callbacks copy); free()d with the handle */
 };
 

@@ -145,3 +145,86 @@ Test(step, rk4_combine_is_the_core_arithmetic)
     double z = fmuc_step_rk4_combine(-1e-210, 0.0, 0, 0, 0, 0);
     cr_assert(z == 0.0 && signbit(z));
 }
+
+/* ---- a constant communication step without canHandleVariableCommunicationStepSize ---------- */
+
+#define CONST_STEP FMUC_FMU_DIR "/broken/cs-nominal-run--constant-step.fmu"
+
+/* reply: the step sizes fmuc_drive_step_size gives in the cases below (as numbers, compared bit
+ * for bit), and rc of a run of ten grid intervals k/10 over [0, 1] in a fresh instance */
+static int const_step_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    if (fmuc_inst_load(ctx, FMUC_IFACE_CS) < 0)
+        return 1;
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, &fmuc_worker_fmu(ctx)->md);
+    ds.exp.stop_defined = 1;
+    ds.exp.stop = 1.0;
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "const-step");
+    if (!in || fmuc_drive_reach(in, FMUC_ST_SC, &ds, &dr) != 0)
+        return 1;
+    cJSON_AddNumberToObject(reply, "first", fmuc_drive_step_size(in, 0.0, 0.3 - 0.2));
+    if (!fmuc_status_ok(fmuc_drive_do_step(in, 0.0, 0.1, 0, NULL, NULL)))
+        return 1;
+    cJSON_AddNumberToObject(reply, "rounded", fmuc_drive_step_size(in, 0.1, 0.3 - 0.2));
+    cJSON_AddNumberToObject(reply, "shorter", fmuc_drive_step_size(in, 0.1, 0.05));
+    double t = nextafter(0.9, 1.0); /* 0.1 from here ends past stopTime = 1 */
+    cJSON_AddNumberToObject(reply, "last", fmuc_drive_step_size(in, t, 1.0 - t));
+    fmuc_inst_free(in);
+    in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "const-step-run");
+    if (!in || fmuc_drive_reach(in, FMUC_ST_SC, &ds, &dr) != 0)
+        return 1;
+    fmuc_stepper sp;
+    fmuc_stepper_init(&sp, in, 0, 0, 0);
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < 10; k++)
+        rc = (int)fmuc_step_interval(&sp, k / 10.0, (k + 1) / 10.0, NULL);
+    cJSON_AddNumberToObject(reply, "rc", rc);
+    fmuc_stepper_free(&sp);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(step, without_variable_steps_the_step_size_stays_constant_bit_for_bit, .timeout = 30)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_fmu f;
+    cr_assert_eq(fmuc_fmu_open(&f, CONST_STEP, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
+    cr_assert(!((f.md.cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u));
+    fmuc_options_init(&opts);
+    fmuc_worker_spec spec;
+    fmuc_worker_outcome o;
+    fmuc_worker_spec_init(&spec, &f, &opts);
+    cr_assert_eq(fmuc_worker_run(&spec, const_step_worker, NULL, &o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o.end));
+    cr_assert_not_null(o.reply);
+    double rounded = 0.3 - 0.2;
+    cr_assert_neq(rounded, 0.1); /* the grid difference this is about */
+    cr_assert_eq(num(o.reply, "first"), rounded, "a first step is passed as it is");
+    cr_assert_eq(num(o.reply, "rounded"), 0.1, "the previous step size, bit for bit");
+    cr_assert_eq(num(o.reply, "shorter"), 0.05, "a step meant to be shorter keeps its size");
+    double t = nextafter(0.9, 1.0);
+    cr_assert_eq(num(o.reply, "last"), 1.0 - t, "never past the stop time");
+    /* the fixture refuses any other step size: the grid k/10 runs to its end */
+    cr_assert_eq(num(o.reply, "rc"), FMUC_STEP_OK);
+    fmuc_worker_outcome_free(&o);
+    fmuc_fmu_close(&f);
+}
+
+Test(step, with_variable_steps_the_step_size_is_passed_as_it_is, .init = open_smd,
+     .fini = close_smd, .timeout = 30)
+{
+    cr_assert((fmu.md.cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u);
+    fmuc_worker_spec spec;
+    fmuc_worker_outcome o;
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_worker_spec_init(&spec, &fmu, &opts);
+    cr_assert_eq(fmuc_worker_run(&spec, const_step_worker, NULL, &o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o.end));
+    cr_assert_eq(num(o.reply, "rounded"), 0.3 - 0.2);
+    cr_assert_eq(num(o.reply, "rc"), FMUC_STEP_OK);
+    fmuc_worker_outcome_free(&o);
+}

@@ -62,7 +62,18 @@ static inline unsigned fmuc_drive_after_init_state(fmuc_iface iface)
 int fmuc_drive_reach(fmuc_inst *in, unsigned target, const fmuc_drive_start *st,
                      fmuc_drive_reached *out);
 
-/** One communication step as a master makes it (Co-Simulation): fmuc_inst_do_step, and when the
+/** The communicationStepSize a master passes for a step of h from t (Co-Simulation). Without
+ *  canHandleVariableCommunicationStepSize the master keeps the step size constant (FMI 2.0.4
+ *  §4.3.1, FMI 3.0.2 §4.4 and the 1.0 CS capability of the same name): an h that differs from
+ *  the instance's previous step size only by the rounding of two grid points (t0 + (k+1)*h minus
+ *  t0 + k*h: a few units in the last place of t) is passed as that previous size, bit for bit,
+ *  unless the previous size would take the step past a stopTime that h stays within. Any other
+ *  h (a first step, a step meant to be shorter, an FMU with the capability, Model Exchange) is
+ *  passed as it is. */
+double fmuc_drive_step_size(const fmuc_inst *in, double t, double h);
+
+/** One communication step as a master makes it (Co-Simulation): fmuc_inst_do_step with
+ *  fmuc_drive_step_size's step size, and when the
  *  step returns Pending (an asynchronous step, FMI 2.0 §4.2.2, FMI 1.0 CS §3.4), the wait for it:
  *  the DoStep status is polled (fmuc_inst_cs_status FMUC_INST_Q_DO_STEP_STATUS, backing off from
  *  0.1 ms to 10 ms; the worker's time limit bounds a step that never ends) until it is no longer

@@ -197,6 +197,8 @@ void fmuc_inst_abandon(fmuc_inst *in);
 fmuc_iface fmuc_inst_iface(const fmuc_inst *in);
 int fmuc_inst_fmi_version(const fmuc_inst *in);
 fmuc_worker_ctx *fmuc_inst_ctx(const fmuc_inst *in);
+/** communicationStepSize of the last fmuc_inst_do_step call on this instance (0: none yet). */
+double fmuc_inst_last_step_size(const fmuc_inst *in);
 
 /* ---------------------------------------------------------------------------------------------
  * Life cycle
@@ -209,6 +211,8 @@ typedef struct fmuc_inst_experiment {
     int stop_defined;
     double stop;
 } fmuc_inst_experiment;
+/** The experiment fmuc_inst_setup_experiment was given (zeros before it). */
+const fmuc_inst_experiment *fmuc_inst_experiment_set(const fmuc_inst *in);
 
 fmuc_status fmuc_inst_set_debug_logging(fmuc_inst *in, int logging_on, size_t ncat,
                                         const char *const cats[]);
