@@ -379,7 +379,6 @@ static int run_intervals(cJSON *reply, fmuc_inst *in, const fmuc_md *md, const c
     if (fmuc_stepper_init(&st, in, me, nx, nz) < 0)
         return -1;
     st.cs_no_set_prior = 1;
-    st.cs_h = h;
     st.nsub = 10; /* ME: RK4 substeps of at most 1e-4 (h <= 1e-3): stiff models stay stable */
     fmuc_step_rc rc = me ? fmuc_step_me_enter_ctm(&st) : FMUC_STEP_OK;
     for (int k = 0; k < NSTEPS && rc == FMUC_STEP_OK; k++)

@@ -61,15 +61,17 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         st = dr.status;
     }
     if (!call && job->iface == FMUC_IFACE_CS) {
-        /* the step-wise driver: DoStep(t0 + k*h, h) */
+        /* the step-wise driver on the grid t0 + k*h, as every run (each step from one grid
+         * point to the next: tc + h is the next tc; fmuc_drive_step_size keeps h constant,
+         * bit for bit, without canHandleVariableCommunicationStepSize) */
         fmuc_stepper sp;
         fmuc_stepper_init(&sp, c, 0, 0, 0); /* Co-Simulation: allocates nothing */
-        sp.cs_h = job->h;
         for (int k = 0; k < CSMEM_STEPS && !call; k++) {
             double t = job->t0 + (double)k * job->h;
             fmuc_step_cs_out o;
             fmuc_worker_phase_at(ctx, "step", k, t);
-            fmuc_step_rc rc = fmuc_step_interval(&sp, t, t + job->h, &o);
+            fmuc_step_rc rc =
+                fmuc_step_interval(&sp, t, job->t0 + (double)(k + 1) * job->h, &o);
             if (rc == FMUC_STEP_TERMINATE ||
                 (rc == FMUC_STEP_FAILED && o.status == FMUC_STATUS_DISCARD)) {
                 /* the slave ends the simulation or computed only part of the step: its right

@@ -39,7 +39,6 @@ void apiu_short_steps(fmuc_worker_ctx *ctx, fmuc_inst *in, fmuc_iface t, int nst
         return;
     }
     sp.cs_no_set_prior = 1;
-    sp.cs_h = h;
     fmuc_step_rc rc = t == FMUC_IFACE_ME ? fmuc_step_me_enter_ctm(&sp) : FMUC_STEP_OK;
     for (int k = 0; k < nsteps && rc == FMUC_STEP_OK; k++) {
         fmuc_worker_phase(ctx, "step %d", k + 1);

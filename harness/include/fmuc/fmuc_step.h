@@ -129,8 +129,10 @@ typedef struct fmuc_stepper {
     long long step_no;
     int query_discard;        /* CS: after Discard ask terminated / last successful time */
     int cs_no_set_prior;      /* CS: noSetFMUStatePriorToCurrentPoint of each step (0: false) */
-    double cs_h;              /* CS: when > 0, the communicationStepSize of each step (a master
-                               * stepping t0 + k*h by a fixed h) instead of tb - ta */
+    double cs_h;              /* CS: when > 0, the communicationStepSize of each step instead of
+                               * tb - ta (a probe of exact step sizes from one point; a run on a
+                               * grid passes tb - ta, so that tc + h is the next tc, and
+                               * fmuc_drive_step_size keeps it constant where it must be) */
     /* ME with CVODE: the run's side, its state and counters */
     const fmuc_step_host *host;
     double t;                 /* time reached */
