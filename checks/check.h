@@ -174,20 +174,22 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmuc_iface
  *  FMUC_UNUSABLE_RUN: the nominal run crashed or hung (checks with FMUC_NEEDS_RUN need it). */
 enum { FMUC_UNUSABLE_INSTANCE = 1, FMUC_UNUSABLE_RUN = 2 };
 /** Record that iface is unusable at level (the first record per interface and level stays).
- *  check_id names the check that saw it, why what happened. No-op without a cache. */
+ *  check_id names the check that saw it, why what happened, o the worker whose death it was
+ *  (NULL: no worker's; fmuc_shared_nominal_died_in compares with it). No-op without a cache. */
 void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
-                               const char *check_id, const char *why);
+                               const char *check_id, const char *why,
+                               const fmuc_worker_outcome *o);
 /** "the <iface> interface is unusable: <why> (seen by check <id>)" when iface cannot serve a
  *  check that needs level (FMUC_UNUSABLE_RUN also reports an unusable instance), else NULL.
  *  The text lives in the subject. */
 const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int level);
-/** The nominal run of iface (ME or CS) ended the way death (fmuc_worker_death_text of a worker
- *  that died inside a call: "SIGSEGV in fn(args)", "a hang (...) in fn(args)") says, inside a
- *  call of the same function: how it ended (from the calibration or the FMUC_UNUSABLE_RUN
- *  record), else NULL. A probe that dies the same way in that function's legal call learns
- *  nothing the nominal run's check does not report. The text lives in the subject. */
+/** The nominal run of iface (ME or CS) ended as death d did (fmuc_worker_death_same: the same
+ *  kind of death inside the same FMI function): how it ended (the text of the calibration or
+ *  of the FMUC_UNUSABLE_RUN record), else NULL. A probe that dies the same way in that
+ *  function's legal call learns nothing the nominal run's check does not report. The text
+ *  lives in the subject. */
 const char *fmuc_shared_nominal_died_in(const fmuc_subject *s, fmuc_iface iface,
-                                        const char *death);
+                                        const fmuc_worker_death *d);
 
 /** The variables sorted by alias key (fmuc_ms__alias_sort in md/md_util.h), made once per FMU;
  *  NULL (and *n = 0) without a cache or when out of memory. */

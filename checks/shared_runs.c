@@ -38,12 +38,14 @@ typedef struct shared_entry {
                          * 2: crashed, hung or exited inside a call */
     int died_common;    /* ... in a phase every dynamic check needs (apiu_common_phase) */
     char death[600];    /* ... fmuc_worker_death_text */
+    fmuc_worker_death sig; /* ... the same as data (fmuc_shared_nominal_died_in) */
     cJSON *bufv;        /* the run's worker's buffer_violations (owned; NULL when none) */
 } shared_entry;
 
 struct fmuc_shared_runs {
     shared_entry e[2]; /* [FMUC_IFACE_ME], [FMUC_IFACE_CS] */
     char *unusable[3][2]; /* [interface ME, CS, SE][FMUC_UNUSABLE_INSTANCE - 1, FMUC_UNUSABLE_RUN - 1] */
+    fmuc_worker_death unusable_death[3][2]; /* the death behind it, when a worker's (else 0) */
     int alias_done;
     uint64_t *alias;   /* fmuc_ms__alias_sort's, NULL when it ran out of memory */
     size_t nalias;
@@ -163,6 +165,12 @@ cJSON *fmuc_shared_runs_export(const fmuc_shared_runs *sr)
             cJSON *x = cJSON_CreateObject();
             cJSON_AddItemToArray(us, x);
             put_str(x, "why", sr->unusable[i][k]);
+            const fmuc_worker_death *d = &sr->unusable_death[i][k];
+            if (d->end) {
+                cJSON_AddNumberToObject(x, "end", d->end);
+                cJSON_AddNumberToObject(x, "code", d->code);
+                cJSON_AddStringToObject(x, "fn", d->fn);
+            }
         }
     for (size_t i = 0; i < sr->calls.n && i < FMUC_WORKER_HANGS_MAX; i++) {
         cJSON *x = cJSON_CreateObject();
@@ -218,8 +226,12 @@ int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex)
              bufv == (sr->e[i].bufv != NULL);
     }
     for (int i = 0; ok && i < 6; i++) {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(us, i), "why");
-        ok = !w || cJSON_IsString(w);
+        const cJSON *u = cJSON_GetArrayItem(us, i);
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(u, "why");
+        const cJSON *end = cJSON_GetObjectItemCaseSensitive(u, "end");
+        ok = (!w || cJSON_IsString(w)) &&
+             (!end || (cJSON_IsNumber(end) && cJSON_IsNumber(cJSON_GetObjectItem(u, "code")) &&
+                       jstr(u, "fn") && strlen(jstr(u, "fn")) < sizeof sr->unusable_death[0][0].fn));
     }
     const cJSON *it;
     cJSON_ArrayForEach(it, cs) ok = ok && jstr(it, "fn") && jstr(it, "by") &&
@@ -238,7 +250,15 @@ int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex)
         g->t = cJSON_IsNumber(t) ? t->valuedouble : NAN;
     }
     for (int i = 0; i < 6; i++) {
-        const char *w = jstr(cJSON_GetArrayItem(us, i), "why");
+        const cJSON *u = cJSON_GetArrayItem(us, i);
+        const char *w = jstr(u, "why");
+        fmuc_worker_death *d = &sr->unusable_death[i / 2][i % 2];
+        memset(d, 0, sizeof *d);
+        if (cJSON_IsNumber(cJSON_GetObjectItem(u, "end"))) {
+            d->end = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(u, "end"));
+            d->code = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(u, "code"));
+            snprintf(d->fn, sizeof d->fn, "%s", jstr(u, "fn"));
+        }
         char **slot = &sr->unusable[i / 2][i % 2];
         if (w && *slot && strcmp(w, *slot) == 0)
             continue;
@@ -467,6 +487,9 @@ static const char *nominal_label(fmuc_iface iface)
                                   : "the nominal CoSimulation run";
 }
 
+static void mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
+                          const char *check_id, const char *why, const fmuc_worker_death *d);
+
 static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmuc_result *res,
                 shared_entry *e, const char *check_id)
 {
@@ -493,11 +516,12 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
             /* an exit inside an FMI call is the FMU's, as a crash is; an early exit between
              * calls may be the worker's own failure */
             if (o.end != FMUC_WORKER_EXITED_EARLY || o.call_in_progress)
-                fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, why);
+                fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, why, &o);
         } else if (e) {
             e->died = o.end == FMUC_WORKER_EXITED_EARLY && !o.call_in_progress ? 1 : 2;
             e->died_common = apiu_common_phase(&o);
             snprintf(e->death, sizeof e->death, "%s", why);
+            fmuc_worker_death_of(&o, &e->sig);
         }
     }
     if (e) {
@@ -553,9 +577,9 @@ static void hand_over(const fmuc_subject *s, shared_entry *e, fmuc_result *res,
          * later checks that need the interface are not applicable naming it) */
         fmuc_iface iface = (fmuc_iface)e->iface;
         if (e->died_common)
-            fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, check_id, e->death);
+            mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, check_id, e->death, &e->sig);
         if (e->died == 2)
-            fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, e->death);
+            mark_unusable(s, iface, FMUC_UNUSABLE_RUN, check_id, e->death, &e->sig);
     }
     if (e->full.evidence) {
         cJSON *ev = fmuc_result_evidence(res), *it;
@@ -641,8 +665,9 @@ const fmuc_sim_result *fmuc_shared_nominal_run(const fmuc_subject *s, fmuc_iface
     return e->rc == 0 ? &e->r : NULL;
 }
 
-void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
-                               const char *check_id, const char *why)
+/* the record, with the death behind it as data (d may be NULL) */
+static void mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
+                          const char *check_id, const char *why, const fmuc_worker_death *d)
 {
     if (!s->shared || (level != FMUC_UNUSABLE_INSTANCE && level != FMUC_UNUSABLE_RUN))
         return;
@@ -650,8 +675,25 @@ void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int leve
     if (*slot)
         return;
     if (asprintf(slot, "the %s interface is unusable: %s (seen by check %s)",
-                 apiu_iface_name(iface), why, check_id) < 0)
+                 apiu_iface_name(iface), why, check_id) < 0) {
         *slot = NULL;
+        return;
+    }
+    fmuc_worker_death *keep = &s->shared->unusable_death[iface][level - 1];
+    if (d)
+        *keep = *d;
+    else
+        memset(keep, 0, sizeof *keep);
+}
+
+void fmuc_shared_mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
+                               const char *check_id, const char *why,
+                               const fmuc_worker_outcome *o)
+{
+    fmuc_worker_death d;
+    if (o)
+        fmuc_worker_death_of(o, &d);
+    mark_unusable(s, iface, level, check_id, why, o ? &d : NULL);
 }
 
 const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int level)
@@ -664,50 +706,17 @@ const char *fmuc_shared_unusable(const fmuc_subject *s, fmuc_iface iface, int le
     return level == FMUC_UNUSABLE_RUN ? u[FMUC_UNUSABLE_RUN - 1] : NULL;
 }
 
-/* How a worker ended, from a death text: the words before the " in fn(" at 'at' (after any
- * "...: " prefix), without a parenthesis: "SIGSEGV", "a hang", "exit status 0". */
-static void death_kind(const char *text, const char *at, char *buf, size_t n)
-{
-    const char *b = text;
-    for (const char *c = text; c < at; c++)
-        if (c[0] == ':' && c[1] == ' ')
-            b = c + 2;
-    size_t len = (size_t)(at - b);
-    const char *par = memchr(b, '(', len);
-    if (par)
-        len = (size_t)(par - b);
-    while (len && b[len - 1] == ' ')
-        len--;
-    snprintf(buf, n, "%.*s", (int)len, b);
-}
-
 const char *fmuc_shared_nominal_died_in(const fmuc_subject *s, fmuc_iface iface,
-                                        const char *death)
+                                        const fmuc_worker_death *d)
 {
-    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS) || !death)
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS) || !d)
         return NULL;
-    /* the probe's "<kind> in fn(...)" */
-    const char *in = strstr(death, " in ");
-    if (!in)
-        return NULL;
-    const char *fn = in + 4;
-    size_t n = strcspn(fn, "(");
-    char pat[96], k1[64], k2[64];
-    if (n == 0 || !fn[n] || n + 6 > sizeof pat)
-        return NULL;
-    snprintf(pat, sizeof pat, " in %.*s(", (int)n, fn);
-    death_kind(death, in, k1, sizeof k1);
     const shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
+    if (e->died == 2 && fmuc_worker_death_same(d, &e->sig))
+        return e->death;
     const char *u = s->shared->unusable[iface][FMUC_UNUSABLE_RUN - 1];
-    const char *cand[2] = {e->died == 2 ? e->death : NULL, u};
-    for (int i = 0; i < 2; i++) {
-        const char *at = cand[i] ? strstr(cand[i], pat) : NULL;
-        if (!at)
-            continue;
-        death_kind(cand[i], at, k2, sizeof k2);
-        if (strcmp(k1, k2) == 0)
-            return cand[i];
-    }
+    if (u && fmuc_worker_death_same(d, &s->shared->unusable_death[iface][FMUC_UNUSABLE_RUN - 1]))
+        return u;
     return NULL;
 }
 

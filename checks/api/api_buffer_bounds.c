@@ -338,7 +338,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                  ifs[i].name, why);
             else if (judge)
                 /* e.g. fmi2GetFMUstate, which the probe only uses to reach the serialization */
-                fmuc_result_na(res, "%s: not judged: the worker ended with %s, a call that check "
+                fmuc_result_na_part(res, "%s: not judged: the worker ended with %s, a call that check "
                                     "%s judges",
                                ifs[i].name, why, judge);
             else
@@ -361,7 +361,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         fmuc_worker_outcome_free(&o);
     }
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    fmuc_result_parts_judged(res, tested);
+    if (!tested && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no library could be loaded");
 }
 

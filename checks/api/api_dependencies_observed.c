@@ -1623,6 +1623,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     for (size_t i = 0; tested && i < nwhy; i++) /* the other interface was judged */
         fmuc_result_note(res, "%s%s%s (not judged there)", wname[i], wname[i][0] ? ": " : "",
                          why[i]);
+    fmuc_result_parts_judged(res, tested);
     if (!tested && res->verdict == FMUC_VERDICT_PASS) {
         if (!n)
             fmuc_result_na(res, "no usable interface with a binary for this platform");

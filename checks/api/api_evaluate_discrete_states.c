@@ -307,7 +307,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                             "CoSimulation");
         return;
     }
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    fmuc_result_parts_judged(res, tested);
+    if (!tested && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no interface could be probed");
 }
 

@@ -116,7 +116,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_worker_outcome_free(&o2);
         fmuc_worker_outcome_free(&o);
     }
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    fmuc_result_parts_judged(res, tested);
+    if (!tested && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no library could be loaded");
 }
 

@@ -172,6 +172,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         fmuc_worker_outcome_free(&o);
     }
+    fmuc_result_parts_judged(res, probed);
     if (probed && judged == 0 && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "the FMU logged nothing with loggingOn=true, debug logging on and an "
                             "unknown valueReference read: no logger call to judge");

@@ -175,9 +175,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_note(res, "FMI 3.0 has no memory callbacks: the FMU's own allocations are not "
                               "visible to the host; only the threads left after %s are judged",
                          apiu_fn(ver, ifs[0].type, FMUC_INST_OP_FREE));
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS && why[0])
+    fmuc_result_parts_judged(res, tested);
+    if (!tested && res->verdict == FMUC_VERDICT_PASS && why[0])
         fmuc_result_na(res, "%s", why);
-    else if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    else if (!tested && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no interface could be instantiated");
 }
 

@@ -556,7 +556,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     free(job.vars);
     free(job.nelem);
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    fmuc_result_parts_judged(res, tested);
+    if (!tested && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no value could be compared");
 }
 

@@ -121,7 +121,7 @@ static inline int apiu_note_death(const fmuc_subject *s, fmuc_result *res, fmuc_
         return 0;
     int first = fmuc_shared_unusable(s, iface, FMUC_UNUSABLE_INSTANCE) == NULL;
     fmuc_worker_death_text(o, why, sizeof why);
-    fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, res->id, why);
+    fmuc_shared_mark_unusable(s, iface, FMUC_UNUSABLE_INSTANCE, res->id, why, o);
     if (first)
         fmuc_result_note(res, "%s: %s, a phase every dynamic check needs: the later checks of this "
                               "interface are not applicable",
@@ -267,17 +267,18 @@ static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fm
     return NULL;
 }
 
-/** The worker o died (death: its fmuc_worker_death_text) inside a call, the same way and in
- *  the same function as the nominal run of iface: how that run ended, else NULL. Not for a
- *  death under the FMU's own CPU limit, nor in a phase every check needs (that keeps its one
- *  error and unusable interface). */
+/** The worker o died inside a call, the same way and in the same function as the nominal run
+ *  of iface: how that run ended, else NULL. Not for a death under the FMU's own CPU limit, nor
+ *  in a phase every check needs (that keeps its one error and unusable interface). */
 static inline const char *apiu_died_as_nominal(const fmuc_subject *s, fmuc_iface iface,
-                                               const fmuc_worker_outcome *o, const char *death)
+                                               const fmuc_worker_outcome *o)
 {
     if (o->end == FMUC_WORKER_OK || !o->call_in_progress || o->own_limit[0] ||
         apiu_common_phase(o))
         return NULL;
-    return fmuc_shared_nominal_died_in(s, iface, death);
+    fmuc_worker_death d;
+    fmuc_worker_death_of(o, &d);
+    return fmuc_shared_nominal_died_in(s, iface, &d);
 }
 
 /** Run fn in a worker for interface iface. Returns the reply (owned by *o) or NULL when the
@@ -315,7 +316,7 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
         char why[600];
         fmuc_worker_death_text(o, why, sizeof why);
         apiu_absorb_probed_death(o, res);
-        fmuc_result_na(res, "%s: not judged: the worker ended with %s, a call that check %s "
+        fmuc_result_na_part(res, "%s: not judged: the worker ended with %s, a call that check %s "
                             "judges",
                        apiu_iface_name(iface), why, judge);
         return NULL;
@@ -324,10 +325,10 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
      * fmi3UpdateDiscreteStates crashes): that run's check reports it */
     char death[600];
     fmuc_worker_death_text(o, death, sizeof death);
-    const char *nominal = apiu_died_as_nominal(s, iface, o, death);
+    const char *nominal = apiu_died_as_nominal(s, iface, o);
     if (nominal) {
         apiu_absorb_probed_death(o, res);
-        fmuc_result_na(res, "%s: not judged: the worker ended with %s, in the function in which "
+        fmuc_result_na_part(res, "%s: not judged: the worker ended with %s, in the function in which "
                             "the nominal run ended too (%.300s)",
                        apiu_iface_name(iface), death, nominal);
         return NULL;
@@ -1036,7 +1037,7 @@ static inline int apiu_run_probes(const fmuc_subject *s, fmuc_result *res, const
              * is in res already) */
             char why[600];
             fmuc_worker_death_text(&o, why, sizeof why);
-            const char *nominal = apiu_died_as_nominal(s, set->iface, &o, why);
+            const char *nominal = apiu_died_as_nominal(s, set->iface, &o);
             if (nominal && k != solo) {
                 /* the earlier probes of this worker may have brought the FMU there (a count
                  * per process): probe k once more alone, in a fresh worker */

@@ -713,7 +713,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     free(vars);
     free(nelem);
     free(strs);
-    if (!tested && res->verdict <= FMUC_VERDICT_PASS)
+    fmuc_result_parts_judged(res, tested);
+    if (!tested && res->verdict == FMUC_VERDICT_PASS)
         fmuc_result_na(res, "no variable settable in Initialization Mode and no String variable");
 }
 

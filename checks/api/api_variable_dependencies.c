@@ -679,6 +679,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
         fmuc_worker_outcome_free(&o);
     }
+    fmuc_result_parts_judged(res, judged);
     if (judged)
         fmuc_result_note(res, "asked %zu InitialUnknowns in Initialization Mode and %zu Outputs "
                               "(and ContinuousStateDerivatives: %zu, ClockedStates: %zu) after "

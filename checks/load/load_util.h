@@ -188,7 +188,7 @@ static inline const cJSON *loadu_run(const fmuc_subject *s, const loadu_lib *lib
         static const fmuc_iface by_bit[3] = {FMUC_IFACE_ME, FMUC_IFACE_CS, FMUC_IFACE_SE};
         for (int k = 0; k < 3; k++)
             if (lib->ifaces & (1u << k))
-                fmuc_shared_mark_unusable(s, by_bit[k], FMUC_UNUSABLE_INSTANCE, res->id, why);
+                fmuc_shared_mark_unusable(s, by_bit[k], FMUC_UNUSABLE_INSTANCE, res->id, why, NULL);
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res))

@@ -85,8 +85,26 @@ void fmuc_result_na(fmuc_result *r, const char *fmt, ...)
     va_start(ap, fmt);
     add_message(r, fmt, ap);
     va_end(ap);
+    r->na_whole = 1;
     if (r->verdict == FMUC_VERDICT_PASS)
         r->verdict = FMUC_VERDICT_NA;
+}
+
+void fmuc_result_na_part(fmuc_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(r, fmt, ap);
+    va_end(ap);
+    r->na_parts++;
+    if (r->verdict == FMUC_VERDICT_PASS)
+        r->verdict = FMUC_VERDICT_NA;
+}
+
+void fmuc_result_parts_judged(fmuc_result *r, size_t judged)
+{
+    if (judged > 0 && r->verdict == FMUC_VERDICT_NA && !r->na_whole && r->na_parts > 0)
+        r->verdict = FMUC_VERDICT_PASS;
 }
 
 void fmuc_result_note(fmuc_result *r, const char *fmt, ...)
@@ -110,6 +128,8 @@ void fmuc_result_merge(fmuc_result *dst, const fmuc_result *src)
     for (size_t i = 0; i < src->nmessages; i++)
         add_text(dst, "%s", src->messages[i]);
     dst->messages_dropped += src->messages_dropped;
+    dst->na_whole |= src->na_whole;
+    dst->na_parts += src->na_parts;
     if (src->verdict == FMUC_VERDICT_NA) {
         if (dst->verdict == FMUC_VERDICT_PASS)
             dst->verdict = FMUC_VERDICT_NA;

@@ -793,6 +793,29 @@ void fmuc_worker_death_text(const fmuc_worker_outcome *o, char *buf, size_t len)
         snprintf(buf, len, "%s", what);
 }
 
+void fmuc_worker_death_of(const fmuc_worker_outcome *o, fmuc_worker_death *d)
+{
+    memset(d, 0, sizeof *d);
+    if (o->end != FMUC_WORKER_CRASHED && o->end != FMUC_WORKER_TIMEOUT &&
+        o->end != FMUC_WORKER_EXITED_EARLY)
+        return;
+    d->end = (int)o->end;
+    d->code = o->end == FMUC_WORKER_CRASHED       ? o->signal
+              : o->end == FMUC_WORKER_EXITED_EARLY ? o->exit_code
+                                                   : 0;
+    if (o->call_in_progress && o->last_call[0]) {
+        size_t n = strcspn(o->last_call, "(");
+        if (n < sizeof d->fn)
+            memcpy(d->fn, o->last_call, n);
+    }
+}
+
+int fmuc_worker_death_same(const fmuc_worker_death *a, const fmuc_worker_death *b)
+{
+    return a->end != 0 && a->end == b->end && a->code == b->code && a->fn[0] &&
+           strcmp(a->fn, b->fn) == 0;
+}
+
 /* B18: the worker replied, then unloading the FMU's library ended it (a crash, a hang or an exit
  * in dlclose or in the wait after it). The reply stands: the calls were judged; how the unload
  * ended goes to out->after_reply. When the reply does not parse, the end stays as it was. */

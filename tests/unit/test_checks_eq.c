@@ -366,10 +366,10 @@ static fmuc_verdict run_with_unusable(eq_run *r, const char *id, int me, int cs)
     s.opts = fmuc_shared_runs_bind(sr, &r->opts);
     if (me)
         fmuc_shared_mark_unusable(&s, FMUC_IFACE_ME, FMUC_UNUSABLE_RUN, "check-me",
-                                  "crashed in fmi2EnterInitializationMode");
+                                  "crashed in fmi2EnterInitializationMode", NULL);
     if (cs)
         fmuc_shared_mark_unusable(&s, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN, "check-cs",
-                                  "hung in fmi2ExitInitializationMode");
+                                  "hung in fmi2ExitInitializationMode", NULL);
     fmuc_result_clear(&r->res);
     fmuc_result_init(&r->res, c->id, c->title, c->spec, c->level);
     c->run(&s, &r->res);

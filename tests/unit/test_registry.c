@@ -245,6 +245,47 @@ Test(result, merge_messages_and_verdicts)
     fmuc_result_clear(&src);
 }
 
+/* A part not judged (one interface) does not outweigh the parts judged; a whole-check
+ * not-applicable, a finding or nothing judged at all keep their verdict. */
+Test(result, a_part_not_judged_leaves_the_judged_parts_to_decide)
+{
+    fmuc_result r;
+    fmuc_result_init(&r, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_na_part(&r, "ModelExchange: not judged: the worker ended with SIGSEGV");
+    cr_expect_eq(r.verdict, FMUC_VERDICT_NA, "alone, it is not applicable");
+    fmuc_result_parts_judged(&r, 0);
+    cr_expect_eq(r.verdict, FMUC_VERDICT_NA, "nothing judged");
+    fmuc_result_parts_judged(&r, 1);
+    cr_expect_eq(r.verdict, FMUC_VERDICT_PASS, "CoSimulation judged: it decides");
+    cr_assert_eq(r.nmessages, 1, "the reason stays");
+    fmuc_result_clear(&r);
+
+    fmuc_result_init(&r, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_na_part(&r, "ModelExchange: not judged");
+    fmuc_result_na(&r, "the check does not apply");
+    fmuc_result_parts_judged(&r, 1);
+    cr_expect_eq(r.verdict, FMUC_VERDICT_NA, "a whole-check not-applicable stays");
+    fmuc_result_clear(&r);
+
+    fmuc_result_init(&r, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_na_part(&r, "ModelExchange: not judged");
+    fmuc_result_violation(&r, "CoSimulation: a finding");
+    fmuc_result_parts_judged(&r, 1);
+    cr_expect_eq(r.verdict, FMUC_VERDICT_FAIL, "a finding is never lowered");
+    fmuc_result_clear(&r);
+
+    /* merged from a scratch result, a whole not-applicable stays whole */
+    fmuc_result src;
+    fmuc_result_init(&src, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_na(&src, "the CoSimulation library does not load");
+    fmuc_result_init(&r, "a", "t", "s", FMUC_LEVEL_MUST);
+    fmuc_result_merge(&r, &src);
+    fmuc_result_parts_judged(&r, 1);
+    cr_expect_eq(r.verdict, FMUC_VERDICT_NA);
+    fmuc_result_clear(&r);
+    fmuc_result_clear(&src);
+}
+
 /* Profiles (README "Profiles"): a check downgraded under interop says why (the downgrade only
  * changes anything for a must-level check). */
 Test(registry, interop_downgrades_carry_a_reason)

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,8 +139,14 @@ Test(runner_lanes, the_shared_state_travels_from_a_lane_to_the_runner)
     fmuc_subject runner = {.fmu = &fmu, .opts = &opts, .shared = fmuc_shared_runs_new()};
     cr_assert(lane.shared && runner.shared);
     cr_expect_eq(fmuc_shared_runs_digest(lane.shared), fmuc_shared_runs_digest(runner.shared));
+    fmuc_worker_outcome crash; /* the death behind the record goes along, as data */
+    memset(&crash, 0, sizeof crash);
+    crash.end = FMUC_WORKER_CRASHED;
+    crash.signal = SIGSEGV;
+    crash.call_in_progress = 1;
+    snprintf(crash.last_call, sizeof crash.last_call, "fmi2DoStep(t=0.2, h=0.1, noSet=0)");
     fmuc_shared_mark_unusable(&lane, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN, "check-a",
-                              "crashed in fmi2DoStep");
+                              "crashed in fmi2DoStep", &crash);
     fmuc_worker_outcome o;
     memset(&o, 0, sizeof o);
     o.end = FMUC_WORKER_TIMEOUT;
@@ -170,6 +177,11 @@ Test(runner_lanes, the_shared_state_travels_from_a_lane_to_the_runner)
     const char *u = fmuc_shared_unusable(&runner, FMUC_IFACE_CS, FMUC_UNUSABLE_RUN);
     cr_assert(u);
     cr_expect(strstr(u, "crashed in fmi2DoStep"), "%s", u);
+    fmuc_worker_death d;
+    snprintf(crash.last_call, sizeof crash.last_call, "fmi2DoStep(t=0.7, h=0.1, noSet=0)");
+    fmuc_worker_death_of(&crash, &d);
+    cr_expect_eq(fmuc_shared_nominal_died_in(&runner, FMUC_IFACE_CS, &d), u,
+                 "the imported record knows the death it came from");
     /* a state the runner cannot take (here: another scaled timeout) is refused */
     cJSON *same = cJSON_GetObjectItem(back, "same");
     cJSON_SetValuestring(same, "1 99 99");

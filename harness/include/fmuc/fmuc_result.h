@@ -56,6 +56,8 @@ typedef struct fmuc_result {
     const char *why, *fix;         /* the check's "why it matters" and "how to fix" (static) */
     unsigned char letter_fail;     /* a failure came from fmuc_result_violation_letter */
     unsigned char other_fail;      /* a failure came from anything else */
+    unsigned char na_whole;        /* fmuc_result_na was called: the check is not applicable */
+    unsigned na_parts;             /* fmuc_result_na_part calls: parts (interfaces) not judged */
 } fmuc_result;
 
 void fmuc_result_init(fmuc_result *r, const char *id, const char *title, const char *spec,
@@ -77,6 +79,15 @@ void fmuc_result_warn(fmuc_result *r, const char *fmt, ...) __attribute__((forma
 void fmuc_result_error(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Not applicable, with the reason; only takes effect while the verdict is still PASS/NA. */
 void fmuc_result_na(fmuc_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** One part of the check (an interface, say) could not be judged, with the reason: the verdict
+ *  becomes not-applicable like fmuc_result_na, until fmuc_result_parts_judged says that other
+ *  parts were judged. */
+void fmuc_result_na_part(fmuc_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/** The end of a check judged part by part: when judged > 0 parts were judged and the verdict is
+ *  not-applicable only through fmuc_result_na_part, the judged parts decide (PASS; the reasons
+ *  stay as messages). Anything else is left as it is. */
+void fmuc_result_parts_judged(fmuc_result *r, size_t judged);
 /** Fill r->verdicts from the verdict the check reached at its own (the text's) level: standard
  *  is that verdict; interop warns instead of failing when interop_warn is set (the whole check)
  *  or every failure came from fmuc_result_violation_letter; strict fails every warning. Then

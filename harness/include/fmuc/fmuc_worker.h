@@ -196,6 +196,18 @@ const char *fmuc_worker_end_name(fmuc_worker_end e);
  *  limit) in fmi2DoStep(...)", "exit status 3 in phase '...'", "a broken worker reply". */
 void fmuc_worker_death_text(const fmuc_worker_outcome *o, char *buf, size_t len);
 
+/** How a worker ended, as data: what fmuc_worker_death_text says, to compare two deaths. */
+typedef struct fmuc_worker_death {
+    int end;      /* fmuc_worker_end: FMUC_WORKER_CRASHED, _TIMEOUT or _EXITED_EARLY (0: none) */
+    int code;     /* the signal (crashed) or the exit status (exited early); 0 for a hang */
+    char fn[64];  /* the FMI function in progress ("fmi3UpdateDiscreteStates"), "" when none */
+} fmuc_worker_death;
+
+/** o's death (end FMUC_WORKER_OK when it did not die: all zero). */
+void fmuc_worker_death_of(const fmuc_worker_outcome *o, fmuc_worker_death *d);
+/** 1 when a and b are deaths of the same kind (end and code) inside the same FMI function. */
+int fmuc_worker_death_same(const fmuc_worker_death *a, const fmuc_worker_death *b);
+
 /** Describe the outcome in res: a crash/timeout/early exit/protocol error becomes an ERROR with a
  *  message naming the signal and the call or phase ("worker terminated by SIGSEGV during
  *  fmi2DoStep(t=0.5, h=0.1, noSet=0)") and the last calls, except a stop before a call that hung
