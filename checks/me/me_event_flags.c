@@ -12,10 +12,12 @@
  *     nominalsOfContinuousStatesChanged = fmi2True, then the nominal values of the states have
  *     changed due to the function call and can be inquired with
  *     fmi2GetNominalsOfContinuousStates");
- *   - nextEventTime, when defined by the call that ends the iteration, lies after the current
- *     time ("the simulation shall integrate at most until time = nextEventTime, and shall call
- *     fmi2EnterEventMode at this time instant": a time at or before the instant just handled
- *     cannot be reached).
+ *   - nextEventTime, when defined by the call that ends the iteration, does not lie before the
+ *     current time ("the simulation shall integrate at most until time = nextEventTime, and
+ *     shall call fmi2EnterEventMode at this time instant": a time before the instant just
+ *     handled cannot be reached; the instant itself can, by entering Event Mode again at once,
+ *     which is legal, if odd: an FMU that needs another iteration at the same time has
+ *     newDiscreteStatesNeeded for it).
  * FMI 3.0 (§2.3.5, Event Mode): fmi3UpdateDiscreteStates returns the same flags under the same
  * names ("fmi3GetContinuousStates ... must be called if fmi3UpdateDiscreteStates returned with
  * valuesOfContinuousStatesChanged == fmi3True"; nominalsOfContinuousStatesChanged: "at least one
@@ -215,10 +217,10 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
     if (info->new_discrete_states_needed && !info->terminate_simulation)
         return 0; /* the iteration goes on */
     if (!info->terminate_simulation && info->next_event_time_defined &&
-        !(info->next_event_time > t))
-        report(j, "violations", /* never harmless: no importer can go on */
+        !(info->next_event_time >= t))
+        report(j, "violations", /* never harmless: no importer can go back */
                "%s event at t = %.17g: %s ended the iteration with %s = true and nextEventTime "
-               "= %.17g, which is not after the current time",
+               "= %.17g, which is before the current time",
                kind_name(kind), t,
                /* FMI 1.0: fmiInitialize's eventInfo is the first answer (inst_fmi1.c) */
                info->from_initialize ? "fmiInitialize" : j->nm.update,
@@ -364,7 +366,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_me_event_flags = {
     .id = "me-event-flags",
-    .title = "The event iteration reports changed states and nominals; nextEventTime is ahead",
+    .title = "The event iteration reports changed states and nominals; nextEventTime is not past",
     .spec = "FMI 2.0.4 §3.2.2, §3.2.4; FMI 3.0.2 §2.3.5 (fmi3UpdateDiscreteStates), §3.2.1; "
             "FMI 1.0 ME (fmiEventInfo of fmiInitialize and fmiEventUpdate, "
             "fmiGetContinuousStates, fmiGetNominalContinuousStates)",
@@ -376,7 +378,7 @@ const fmuc_check fmuc_check_me_event_flags = {
            "changed; a silent reinit is lost and the run goes on from the old state.",
     .fix = "Set valuesOfContinuousStatesChanged (nominalsOfContinuousStatesChanged; FMI 1.0: "
            "stateValuesChanged) whenever the event update changes a state (a nominal); "
-           "announce only future nextEventTime.",
+           "never announce a nextEventTime before the current time.",
     .applies = FMUC_APPLIES_ME,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,

@@ -453,11 +453,14 @@ static int cv_event_iteration(fmuc_stepper *sp, double t, int kind, int root, un
         return -1;
     }
     if (ev.info.next_event_time_defined) {
-        if (!isfinite(ev.info.next_event_time) || ev.info.next_event_time <= t) {
+        /* "integrate at most until time = nextEventTime" (FMI 2.0.4 §3.2.2): a time event at
+         * the instant just handled is due at once (the loop enters Event Mode again at t, the
+         * event limit bounds a repeat); one before it cannot be reached */
+        if (!isfinite(ev.info.next_event_time) || ev.info.next_event_time < t - sp->eps) {
             /* FMI 1.0: the first answer after initialization is fmiInitialize's eventInfo
              * (inst_fmi1.c), handed out without an fmiEventUpdate */
             hstop(sp, "%s at t=%.17g announced nextEventTime=%.17g (not "
-                      "finite or not after the current time)",
+                      "finite or before the current time)",
                   ev.info.from_initialize
                       ? "fmiInitialize"
                       : fnname(sp, FMUC_SIM_FN_NewDiscreteStates, nb, sizeof nb),
