@@ -12,7 +12,11 @@
  * <ContinuousStateDerivative>): a non-zero entry the XML does not declare is a violation (a
  * declared dependency that is zero is fine).
  * FMI 2.0.4 §2.1.9 (E-09, E-11), §2.2.8 (B-406); FMI 3.0.2 §2.2.11 (partial derivatives,
- * directional and adjoint), §2.4.8 (ModelStructure dependencies). */
+ * directional and adjoint), §2.4.8 (ModelStructure dependencies).
+ * The central differences are of the states the FMU holds: when it keeps them to fewer digits
+ * than were set (read back after each set; float32 states, say), J is asked along the
+ * difference of the states read back, not the direction that was set (a note says so), as the
+ * rounding would otherwise be blamed on its directional derivative. */
 #include <float.h>
 
 #include "me_util.h"
@@ -54,6 +58,20 @@ static double norm2(const double *a, size_t n)
 }
 
 /* Same sign of every event indicator (the points are in one continuous region). */
+/* After meu_eval set x: the states the FMU holds, into xa (x itself when they cannot be read).
+ * 1 when they are x, bit for bit. */
+static int held_states(meu_session *s, const double *x, double *xa, size_t nx)
+{
+    if (!nx || !meu_ok(meu_st(s, fmuc_inst_get_continuous_states(s->c, xa, nx)))) {
+        memcpy(xa, x, nx * sizeof *xa);
+        return 1;
+    }
+    for (size_t i = 0; i < nx; i++)
+        if (!isfinite(xa[i]))
+            xa[i] = x[i];
+    return memcmp(x, xa, nx * sizeof *xa) == 0;
+}
+
 static int same_region(const double *z0, const double *z, size_t ni)
 {
     for (size_t j = 0; j < ni; j++)
@@ -166,6 +184,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     size_t nb = nx + 1, zb = ni + 1;
     double *x0 = calloc(nb, sizeof(double)), *nom = calloc(nb, sizeof(double));
     double *x = calloc(nb, sizeof(double)), *xp = calloc(nb, sizeof(double));
+    double *xa = calloc(nb, sizeof(double)), *xb = calloc(nb, sizeof(double));
     double *f = calloc(nb, sizeof(double)), *fp = calloc(nb, sizeof(double));
     double *fm = calloc(nb, sizeof(double)), *fd = calloc(nb, sizeof(double));
     double *jv = calloc(nb, sizeof(double)), *v = calloc(nb, sizeof(double));
@@ -176,7 +195,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     double *w = calloc(nb, sizeof(double)), *adj = calloc(nb, sizeof(double));
     double *wj = calloc(nb, sizeof(double)), *e = calloc(nb, sizeof(double));
     fmuc_vr *uvr = calloc(nb, sizeof(fmuc_vr)), *kvr = calloc(nb, sizeof(fmuc_vr));
-    if (!x0 || !nom || !x || !xp || !f || !fp || !fm || !fd || !jv || !v || !z0 || !z ||
+    if (!x0 || !nom || !x || !xp || !xa || !xb || !f || !fp || !fm || !fd || !jv || !v || !z0 || !z ||
         !colmax || !rowscale || !jdd || !w || !adj || !wj || !e || !uvr || !kvr) {
         meu_fatal(ctx, "out of memory");
         goto out;
@@ -192,7 +211,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     size_t nu = distinct_vrs(m->dxvar, m->dxvr, nx, uvr);
     size_t nk = distinct_vrs(m->xvar, m->xvr, nx, kvr);
     uint64_t rng = SEED;
-    size_t evaluated = 0, failed = 0, adj_evaluated = 0;
+    size_t evaluated = 0, failed = 0, adj_evaluated = 0, rounded_dirs = 0;
     double worst = 0.0, worst_adj = 0.0;
     cJSON *adjoints = job->adjoint ? cJSON_AddArrayToObject(reply, "adjoint") : NULL;
     for (int p = 0; p < NPOINTS; p++) {
@@ -226,11 +245,20 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             for (size_t i = 0; i < nx; i++)
                 xp[i] = x[i] + delta * v[i];
             int s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
+            int held = held_states(&s, xp, xa, nx);
             int region = same_region(z0, z, ni);
             for (size_t i = 0; i < nx; i++)
                 xp[i] = x[i] - delta * v[i];
             int s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
+            held = held_states(&s, xp, xb, nx) && held;
             region = region && same_region(z0, z, ni);
+            if (meu_ok(s1) && meu_ok(s2) && !held) {
+                /* the FMU keeps the states to fewer digits (me-state-roundtrip warns): the
+                 * difference is of the states it held, so J is asked along (xa - xb) / 2δ */
+                for (size_t i = 0; i < nx; i++)
+                    v[i] = (xa[i] - xb[i]) / (2.0 * delta);
+                rounded_dirs++;
+            }
             if (!meu_ok(s1) || !meu_ok(s2)) {
                 meu_note(ctx, "point %d direction %d: evaluation at x ± δv returned %s; skipped",
                          p, d, meu_status(s1 > s2 ? s1 : s2, sb, sizeof sb));
@@ -317,12 +345,15 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             memcpy(xp, x, nx * sizeof *x);
             xp[j] = x[j] + dj;
             int s1 = meu_eval(&s, nx, ni, t, xp, fp, z);
+            double hi = held_states(&s, xp, xa, nx) ? xp[j] : xa[j];
             int region = same_region(z0, z, ni);
             xp[j] = x[j] - dj;
             int s2 = meu_eval(&s, nx, ni, t, xp, fm, z);
+            double lo = held_states(&s, xp, xb, nx) ? xp[j] : xb[j];
             region = region && same_region(z0, z, ni);
-            if (!meu_ok(s1) || !meu_ok(s2) || !region)
+            if (!meu_ok(s1) || !meu_ok(s2) || !region || !(hi > lo))
                 continue;
+            dj = (hi - lo) / 2.0; /* the step of the states the FMU held */
             double sj = fabs(x[j]) > 1.0 ? fabs(x[j]) : 1.0;
             for (size_t i = 0; i < nx; i++) {
                 double dij = fabs((fp[i] - fm[i]) / (2.0 * dj));
@@ -370,12 +401,19 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddNumberToObject(reply, "adjoint_evaluated", (double)adj_evaluated);
         cJSON_AddNumberToObject(reply, "worst_eps_adj", isfinite(worst_adj) ? worst_adj : 1e300);
     }
+    if (rounded_dirs)
+        meu_note(ctx, "%zu direction%s taken along the states the FMU held: it keeps them to "
+                      "fewer digits than were set (see me-state-roundtrip), so the central "
+                      "difference is of the states read back",
+                 rounded_dirs, rounded_dirs == 1 ? "" : "s");
     (void)failed;
 out:
     free(x0);
     free(nom);
     free(x);
     free(xp);
+    free(xa);
+    free(xb);
     free(f);
     free(fp);
     free(fm);

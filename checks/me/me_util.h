@@ -252,6 +252,18 @@ static inline void meu_violation_letter(fmuc_worker_ctx *ctx, const char *fmt, .
     va_end(ap);
 }
 
+/** A finding no FMI text forbids but an importer should know (forwarded as fmuc_result_warn:
+ *  a warning under every profile but strict, whatever the check's level). */
+static inline void meu_warn(fmuc_worker_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline void meu_warn(fmuc_worker_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    meu_vmsg(ctx, "warnings", fmt, ap);
+    va_end(ap);
+}
+
 /** Information (forwarded as fmuc_result_note). */
 static inline void meu_note(fmuc_worker_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -488,6 +500,11 @@ static inline const cJSON *meu_run(const fmuc_subject *s, fmuc_result *res, cons
     {
         if (cJSON_IsString(item))
             fmuc_result_violation_letter(res, "%s", item->valuestring);
+    }
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o->reply, "warnings"))
+    {
+        if (cJSON_IsString(item))
+            fmuc_result_warn(res, "%s", item->valuestring);
     }
     cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(o->reply, "notes"))
     {
