@@ -814,6 +814,17 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
             why = "bounded horizon";
         }
     }
+    if (e->done && e->rc == 0 && e->r.terminated_by_fmu && isfinite(e->r.end_time) &&
+        e->r.end_time > t0) {
+        /* the nominal run ended where the FMU asked to (terminateSimulation, fmi2Terminated):
+         * a later run ends before that instant, so that what it compares is a run the FMU
+         * completes (an importer stops at the request) */
+        double before = e->r.end_time - 1e-9 * fmax(1.0, fabs(e->r.end_time));
+        if (before < *t_end) {
+            *t_end = before;
+            why = "ends before the FMU's request to terminate";
+        }
+    }
     if (h) {
         const char *ow = h->check[0] ? "" : owner_of(s->shared, iface == FMUC_IFACE_ME ? 0 : 1);
         const char *by = h->check[0] ? h->check : ow[0] ? ow : "the nominal run";

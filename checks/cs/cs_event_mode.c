@@ -202,8 +202,8 @@ static int em_worker(fmuc_worker_ctx *ctx, void *payload)
                                (double)k + 1,
                                !isfinite(so.info.last_successful_time)};
             cJSON_AddItemToArray(steps, num_row(row, S_N));
-            if (rc != FMUC_STEP_OK)
-                goto log; /* the status is in the step's row */
+            if (rc != FMUC_STEP_OK && rc != FMUC_STEP_TERMINATE)
+                goto log; /* the status is in the step's row (terminateSimulation: below) */
             if (so.info.terminate_simulation)
                 terminate = 1;
             double last = so.info.last_successful_time;

@@ -307,7 +307,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     char after_reset[64];
     snprintf(after_reset, sizeof after_reset, "(2) after %s", rst);
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0) {
-        fmuc_result_na(res, "%s: %s", ifn, p.why);
+        fmuc_result_na_part(res, "%s: %s", ifn, p.why);
         equ_plan_free(&p);
         return;
     }
@@ -337,10 +337,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     const char *le = cJSON_GetStringValue(cJSON_GetObjectItem(o1.reply, "load_error"));
     const char *e1 = get_err(o1.reply, RUN_SEQ1);
     if (le || e1) {
-        fmuc_result_na(res,
-                       "%s: this check's own run on the nominal grid did not reach its "
-                       "end (%s); determinism not assessed",
-                       ifn, le ? le : e1);
+        fmuc_result_na_part(res,
+                            "%s: this check's own run on the nominal grid did not reach its "
+                            "end (%s); determinism not assessed",
+                            ifn, le ? le : e1);
         fmuc_worker_outcome_free(&o1);
         equ_plan_free(&p);
         return;
@@ -532,8 +532,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     }
     ni = equ_usable_interfaces(s, res, ifaces);
     int level = fmuc_eq__vdsim_level(s->fmu, s->opts, why, sizeof why);
-    for (size_t i = 0; i < ni; i++)
-        run_iface(s, res, ifaces[i], level);
+    equ_each_interface(s, res, ifaces, ni, level, run_iface);
     equ_v3_names(s, res, 0);
 }
 

@@ -276,13 +276,14 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     char sb[32];
     const char *ifn = equ_iface_name(iface);
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0 || p.nsteps < 4) {
-        fmuc_result_na(res, "%s: %s", ifn, p.why[0] ? p.why : "fewer than 4 steps");
+        fmuc_result_na_part(res, "%s: %s", ifn, p.why[0] ? p.why : "fewer than 4 steps");
         equ_plan_free(&p);
         return;
     }
     if (equ_plan_horizon(&p, s, res) != 0 || p.nsteps < 4) {
         if (p.nsteps < 4)
-            fmuc_result_na(res, "%s: fewer than 4 steps before the horizon", equ_iface_name(iface));
+            fmuc_result_na_part(res, "%s: fewer than 4 steps before the horizon",
+                                equ_iface_name(iface));
         equ_plan_free(&p);
         return;
     }
@@ -303,10 +304,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     st_series x;
     memset(&x, 0, sizeof x);
     if (re && !status_of(rp, "get1", &st)) {
-        fmuc_result_na(res,
-                       "%s: this check's own run on the nominal grid did not reach its "
-                       "end (%s); FMU state not assessed",
-                       ifn, re);
+        fmuc_result_na_part(res,
+                            "%s: this check's own run on the nominal grid did not reach its "
+                            "end (%s); FMU state not assessed",
+                            ifn, re);
         goto out;
     }
     if (!status_of(rp, "get1", &st) || !fmuc_status_ok(st)) {
@@ -325,9 +326,9 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     }
     if (re && !status_of(rp, "set1", &st)) {
         /* the original run itself, not a restored one */
-        fmuc_result_na(res, "%s: the run after fmi2GetFMUstate failed (%s); FMU state not "
+        fmuc_result_na_part(res, "%s: the run after fmi2GetFMUstate failed (%s); FMU state not "
                             "assessed",
-                       ifn, re);
+                            ifn, re);
         goto out;
     }
     series_get(&x, rp, n);

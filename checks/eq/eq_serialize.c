@@ -194,10 +194,10 @@ static int second_half(const fmuc_subject *s, const ser_job *job, cJSON *rp, fmu
     const char *ifn = equ_iface_name(job->plan->iface);
     const cJSON *big = cJSON_GetObjectItem(rp, "handover_too_large");
     if (big) {
-        fmuc_result_na(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
+        fmuc_result_na_part(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
                             "serialized bytes, more than fmucheck hands to a second process; not "
                             "restored",
-                       ifn, cJSON_GetNumberValue(big));
+                            ifn, cJSON_GetNumberValue(big));
         return -1;
     }
     fresh_job fj = {job, NULL, (size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "size1")),
@@ -305,14 +305,15 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     equ_plan p;
     fmuc_worker_outcome o;
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0 || p.nsteps < 2) {
-        fmuc_result_na(res, "%s: %s", equ_iface_name(iface),
-                       p.why[0] ? p.why : "fewer than 2 steps");
+        fmuc_result_na_part(res, "%s: %s", equ_iface_name(iface),
+                            p.why[0] ? p.why : "fewer than 2 steps");
         equ_plan_free(&p);
         return;
     }
     if (equ_plan_horizon(&p, s, res) != 0 || p.nsteps < 2) {
         if (p.nsteps < 2)
-            fmuc_result_na(res, "%s: fewer than 2 steps before the horizon", equ_iface_name(iface));
+            fmuc_result_na_part(res, "%s: fewer than 2 steps before the horizon",
+                                equ_iface_name(iface));
         equ_plan_free(&p);
         return;
     }
@@ -334,10 +335,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     size_t n = (p.nsteps + 1) * p.nout;
     double *a = NULL, *b = NULL;
     if (re && !cJSON_GetObjectItem(rp, "get")) {
-        fmuc_result_na(res,
-                       "%s: this check's own run on the nominal grid did not reach its "
-                       "end (%s); serialization not assessed",
-                       ifn, re);
+        fmuc_result_na_part(res,
+                            "%s: this check's own run on the nominal grid did not reach its "
+                            "end (%s); serialization not assessed",
+                            ifn, re);
         goto out;
     }
     if (!status_ok(res, rp, "get", "fmi2GetFMUstate", ifn) ||
@@ -363,19 +364,20 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     if (!status_ok(res, rp, "serialize", "fmi2SerializeFMUstate", ifn))
         goto out;
     if (re) {
-        fmuc_result_na(res, "%s: the run after serializing failed (%s)", ifn, re);
+        fmuc_result_na_part(res, "%s: the run after serializing failed (%s)", ifn, re);
         goto out;
     }
     if (cJSON_GetObjectItem(rp, "handover_too_large")) {
-        fmuc_result_na(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
+        fmuc_result_na_part(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
                             "serialized bytes, more than fmucheck hands to a second process; not "
                             "restored",
-                       ifn, cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "handover_too_large")));
+                            ifn,
+                            cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "handover_too_large")));
         goto out;
     }
     if (cJSON_GetObjectItem(rp, "fresh_error")) {
-        fmuc_result_na(res, "%s: a second instance could not be initialized (%s)", ifn,
-                       cJSON_GetStringValue(cJSON_GetObjectItem(rp, "fresh_error")));
+        fmuc_result_na_part(res, "%s: a second instance could not be initialized (%s)", ifn,
+                            cJSON_GetStringValue(cJSON_GetObjectItem(rp, "fresh_error")));
         goto out;
     }
     if (!status_ok(res, rp, "deserialize",

@@ -193,13 +193,14 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     const char *ifn = equ_iface_name(iface);
     unsigned char *bytes = NULL;
     if (equ_plan_init(&p, s->fmu, iface, EQU_STEPS_SHORT) < 0 || p.nsteps < 2) {
-        fmuc_result_na(res, "%s: %s", ifn, p.why[0] ? p.why : "fewer than 2 steps");
+        fmuc_result_na_part(res, "%s: %s", ifn, p.why[0] ? p.why : "fewer than 2 steps");
         equ_plan_free(&p);
         return;
     }
     if (equ_plan_horizon(&p, s, res) != 0 || p.nsteps < 2) {
         if (p.nsteps < 2)
-            fmuc_result_na(res, "%s: fewer than 2 steps before the horizon", equ_iface_name(iface));
+            fmuc_result_na_part(res, "%s: fewer than 2 steps before the horizon",
+                                equ_iface_name(iface));
         equ_plan_free(&p);
         return;
     }
@@ -219,8 +220,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     const char *se = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "serialize_error"));
     double size = cJSON_GetNumberValue(cJSON_GetObjectItem(o.reply, "size"));
     if (re || se || !(size > 0)) {
-        fmuc_result_na(res, "%s: %s; damaged bytes not tried", ifn,
-                       re ? re : se ? se : "no serialized state");
+        fmuc_result_na_part(res, "%s: %s; damaged bytes not tried", ifn,
+                            re ? re : se ? se : "no serialized state");
         goto out;
     }
     job.sz = (size_t)size;

@@ -80,8 +80,20 @@ void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, con
         return;
     }
     size_t nu = equ_keep_usable(s, res, capable, nc, usable);
-    for (size_t i = 0; i < nu; i++)
-        fn(s, res, usable[i], level);
+    equ_each_interface(s, res, usable, nu, level, fn);
+}
+
+void equ_each_interface(const fmuc_subject *s, fmuc_result *res, const fmuc_iface *ifaces,
+                        size_t n, int level, equ_iface_fn fn)
+{
+    size_t judged = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned parts = res->na_parts;
+        unsigned char whole = res->na_whole;
+        fn(s, res, ifaces[i], level);
+        judged += res->na_parts == parts && res->na_whole == whole;
+    }
+    fmuc_result_parts_judged(res, judged);
 }
 
 const fmuc_md_var *equ_md_find(const fmuc_md *md, const char *name)

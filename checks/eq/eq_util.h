@@ -153,6 +153,11 @@ const char *equ_iface_name(fmuc_iface t);
 typedef void (*equ_iface_fn)(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level);
 void equ_for_capable(const fmuc_subject *s, fmuc_result *res, unsigned caps, const char *need,
                      equ_iface_fn fn);
+/** fn for each of the n interfaces; an interface fn could not judge (fmuc_result_na_part, as
+ *  when its own run on the nominal grid ended early) leaves the check not applicable only when
+ *  no other one was judged (fmuc_result_parts_judged). */
+void equ_each_interface(const fmuc_subject *s, fmuc_result *res, const fmuc_iface *ifaces,
+                        size_t n, int level, equ_iface_fn fn);
 /** A status into a worker reply, as a number. */
 static inline void equ_put_status(cJSON *reply, const char *key, int st)
 {

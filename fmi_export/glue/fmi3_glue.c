@@ -2867,6 +2867,17 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
         return done(c, fmi3Error);
     }
 #endif
+#ifdef FMUC_GLUE_TERMINATE_FROM
+    /* no defect (fixture cs-nominal-run--fmi3-terminate): the model ends FMUC_GLUE_TERMINATE_FROM
+     * after the start; the step that gets there returns terminateSimulation = true and the FMU
+     * takes no step from there (FMI 3.0.2 §4.2.1: the importer should stop) */
+    double t_end = c->start_time + FMUC_GLUE_TERMINATE_FROM;
+    if (tc >= t_end - time_tol(tc, t_end)) {
+        glog(c, fmi2Error, "fmi3DoStep: the model ended at t=%.17g (terminateSimulation); no step "
+                           "from t=%.17g", t_end, tc);
+        return done(c, fmi3Error);
+    }
+#endif
 #ifdef FMUC_DEFECT_FIXED_COMM_STEP
     /* canHandleVariableCommunicationStepSize is declared, yet only the default step is taken */
     if (fabs(h - c->desc->experiment.step) > 1e-9 * c->desc->experiment.step) {
@@ -2912,6 +2923,12 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
     if (st <= fmi3Warning) {
         c->time = tc + h_eff;
         *earlyReturn = early != 0;
+#ifdef FMUC_GLUE_TERMINATE_FROM
+        if (c->time >= t_end - time_tol(c->time, t_end)) {
+            *terminateSimulation = true;
+            glog(c, fmi2OK, "fmi3DoStep: the model ends at t=%.17g", c->time);
+        }
+#endif
         *eventHandlingNeeded = at_event && c->cs_event_mode_used;
         if (at_event)
             c->cs_next_event_defined = 0; /* Event Mode announces the next one */

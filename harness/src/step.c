@@ -132,6 +132,13 @@ static fmuc_step_rc cs_step(fmuc_stepper *sp, double ta, double h, fmuc_step_cs_
                  ta, h);
         return failed(sp, cb, o->status);
     }
+    if (o->info.terminate_simulation && fmuc_inst_fmi_version(sp->in) == 3) {
+        /* fmi3DoStep's terminateSimulation: the FMU asks to stop and the importer should
+         * (FMI 3.0.2 §4.2.1); the step itself succeeded */
+        snprintf(sp->why, sizeof sp->why,
+                 "fmi3DoStep(t=%.17g, h=%.17g) returned terminateSimulation = true", ta, h);
+        return FMUC_STEP_TERMINATE;
+    }
     return FMUC_STEP_OK;
 }
 

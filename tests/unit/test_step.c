@@ -228,3 +228,53 @@ Test(step, with_variable_steps_the_step_size_is_passed_as_it_is, .init = open_sm
     cr_assert_eq(num(o.reply, "rc"), FMUC_STEP_OK);
     fmuc_worker_outcome_free(&o);
 }
+
+/* ---- FMI 3.0: a step that returns terminateSimulation ends the run -------------------------- */
+
+#define TERMINATE3 FMUC_FMU_DIR "/broken/cs-nominal-run--fmi3-terminate.fmu"
+
+/* reply: rc of the first interval that was not OK, its index, the stepper's why, and the
+ * status of one more step (made only to show the FMU refuses it) */
+static int terminate_worker(fmuc_worker_ctx *ctx, void *payload)
+{
+    (void)payload;
+    cJSON *reply = fmuc_worker_reply(ctx);
+    if (fmuc_inst_load(ctx, FMUC_IFACE_CS) < 0)
+        return 1;
+    fmuc_inst *in = fmuc_inst_instantiate(ctx, FMUC_IFACE_CS, NULL, "terminate");
+    fmuc_drive_start ds;
+    fmuc_drive_reached dr;
+    fmuc_drive_start_init(&ds, &fmuc_worker_fmu(ctx)->md);
+    if (!in || fmuc_drive_reach(in, FMUC_ST_SC, &ds, &dr) != 0)
+        return 1;
+    fmuc_stepper sp;
+    fmuc_stepper_init(&sp, in, 0, 0, 0);
+    int rc = 0, k = 0;
+    for (; rc == 0 && k < 30; k++)
+        rc = (int)fmuc_step_interval(&sp, k / 10.0, (k + 1) / 10.0, NULL);
+    cJSON_AddNumberToObject(reply, "rc", rc);
+    cJSON_AddNumberToObject(reply, "k", k);
+    cJSON_AddStringToObject(reply, "why", sp.why);
+    fmuc_stepper_free(&sp);
+    fmuc_inst_free(in);
+    return 0;
+}
+
+Test(step, an_fmi3_step_that_requests_termination_ends_the_run, .timeout = 30)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    fmuc_fmu f;
+    cr_assert_eq(fmuc_fmu_open(&f, TERMINATE3, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
+    fmuc_options_init(&opts);
+    fmuc_worker_spec spec;
+    fmuc_worker_outcome o;
+    fmuc_worker_spec_init(&spec, &f, &opts);
+    cr_assert_eq(fmuc_worker_run(&spec, terminate_worker, NULL, &o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o.end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o.end));
+    cr_assert_eq(num(o.reply, "rc"), FMUC_STEP_TERMINATE);
+    cr_expect_eq(num(o.reply, "k"), 15, "the step to t = 1.5 asks to terminate");
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "why"));
+    cr_expect(why && strstr(why, "terminateSimulation = true"), "%s", why ? why : "-");
+    fmuc_worker_outcome_free(&o);
+    fmuc_fmu_close(&f);
+}
