@@ -229,8 +229,10 @@ int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex)
         const cJSON *u = cJSON_GetArrayItem(us, i);
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(u, "why");
         const cJSON *end = cJSON_GetObjectItemCaseSensitive(u, "end");
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(u, "code");
         ok = (!w || cJSON_IsString(w)) &&
-             (!end || (cJSON_IsNumber(end) && cJSON_IsNumber(cJSON_GetObjectItem(u, "code")) &&
+             (!end || (cJSON_IsNumber(end) && end->valuedouble >= 0 && end->valuedouble <= 255 &&
+                       cJSON_IsNumber(code) && fabs(code->valuedouble) <= 65535 &&
                        jstr(u, "fn") && strlen(jstr(u, "fn")) < sizeof sr->unusable_death[0][0].fn));
     }
     const cJSON *it;

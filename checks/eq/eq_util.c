@@ -459,7 +459,7 @@ int equ_plan_horizon(equ_plan *p, const fmuc_subject *s, fmuc_result *res)
         return 0;
     if (fmuc_shared_horizon(s, p->iface, p->t[0], p->t[1] - p->t[0], &t_end, res, why,
                             sizeof why) != 0) {
-        fmuc_result_na(res, "%s", why);
+        fmuc_result_na_part(res, "%s", why); /* this interface; the other may be judged */
         return 1;
     }
     size_t n = p->nsteps;

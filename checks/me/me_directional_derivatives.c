@@ -57,7 +57,6 @@ static double norm2(const double *a, size_t n)
     return sqrt(s);
 }
 
-/* Same sign of every event indicator (the points are in one continuous region). */
 /* After meu_eval set x: the states the FMU holds, into xa (x itself when they cannot be read).
  * 1 when they are x, bit for bit. */
 static int held_states(meu_session *s, const double *x, double *xa, size_t nx)
@@ -72,6 +71,7 @@ static int held_states(meu_session *s, const double *x, double *xa, size_t nx)
     return memcmp(x, xa, nx * sizeof *xa) == 0;
 }
 
+/* Same sign of every event indicator (the points are in one continuous region). */
 static int same_region(const double *z0, const double *z, size_t ni)
 {
     for (size_t j = 0; j < ni; j++)

@@ -49,6 +49,7 @@
  * (fmuc_sim_run, hook in_event) on the nominal run's configuration over the bounded horizon of
  * check.h. */
 #include "fmuc/fmuc_sim.h"
+#include "fmuc/fmuc_step.h"
 #include "me_util.h"
 
 #define REL_CHANGE 1e-12 /* a value "changed" beyond rounding of a recomputation */
@@ -92,6 +93,8 @@ typedef struct ef_job {
     int vflag, nflag;          /* or-ed flags of this instant */
     unsigned instants, compared, reported, read_failures;
     unsigned by_kind[5];
+    double now_t;              /* the instant last announced as its own nextEventTime */
+    unsigned now_n;            /* ... how many times in a row */
 } ef_job;
 
 static const char *kind_name(int k)
@@ -217,10 +220,23 @@ static int in_event(void *user, fmuc_inst *in, double t, int kind, unsigned it,
     if (info->new_discrete_states_needed && !info->terminate_simulation)
         return 0; /* the iteration goes on */
     if (!info->terminate_simulation && info->next_event_time_defined &&
+        info->next_event_time == t) {
+        /* legal once (the importer enters Event Mode again at once); without end, time never
+         * advances: the host stops after FMUC_STEP_SAME_INSTANT_MAX */
+        j->now_n = j->now_t == t ? j->now_n + 1 : 1;
+        j->now_t = t;
+        if (j->now_n == FMUC_STEP_SAME_INSTANT_MAX)
+            report(j, "violations",
+                   "%s event at t = %.17g: %s ended the event iteration %u times in a row at "
+                   "this instant with %s = true and nextEventTime = the current time: time "
+                   "never advances",
+                   kind_name(kind), t, j->nm.update, j->now_n, j->nm.ned);
+    }
+    if (!info->terminate_simulation && info->next_event_time_defined &&
         !(info->next_event_time >= t))
         report(j, "violations", /* never harmless: no importer can go back */
                "%s event at t = %.17g: %s ended the iteration with %s = true and nextEventTime "
-               "= %.17g, which is before the current time",
+               "= %.17g, which is before the current time (or not a number)",
                kind_name(kind), t,
                /* FMI 1.0: fmiInitialize's eventInfo is the first answer (inst_fmi1.c) */
                info->from_initialize ? "fmiInitialize" : j->nm.update,

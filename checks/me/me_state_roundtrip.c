@@ -3,8 +3,8 @@
  * the new (continuous) state vector") for several state vectors (the start state, negated, tiny
  * and large values on the nominal scale, values inside declared min/max); every call with nx =
  * the declared number of states succeeds; the nominals are positive and finite. No text asks for
- * the same bits: a value within 1e-6 of max(|x|, nominal) (a state kept as float32, say) warns,
- * one beyond fails (the FMU does not hold the state it was given).
+ * the same bits: a value within 1e-6 of |x| (a state kept as float32, say) warns, one beyond
+ * fails (the FMU does not hold the state it was given); +0.0 and -0.0 are the same value.
  * FMI 2.0.4 §3.2.2, §2.2.8 (fmi2-rules F-06, F-07, F-10): nx = the number of <Derivatives>.
  * FMI 3.0.2 §3.2.1 (fmi3SetContinuousStates), §2.3.3 (fmi3GetContinuousStates,
  * fmi3GetNominalsOfContinuousStates: "It is required that nominals[i] > 0.0"), §2.4.8: nx = the
@@ -16,8 +16,8 @@
 #include "me_util.h"
 
 #define NVEC 6
-/* a read-back within this much of max(|x|, nominal) is a rounding (a warning), beyond it the
- * FMU does not hold the state it was given (a violation) */
+/* a read-back within this much of |x| is a rounding (a warning), beyond it the FMU does not
+ * hold the state it was given (a violation) */
 #define ROUNDED_REL 1e-6
 #define ROUNDED_NAMED 5
 
@@ -118,10 +118,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         }
         compared++;
         for (size_t i = 0; i < nx; i++) {
-            if (memcmp(&x[i], &y[i], sizeof(double)) == 0)
+            if (x[i] == y[i]) /* the same value (+0.0 and -0.0 too) */
                 continue;
-            /* a state kept with fewer digits (float32: 6e-8 relative) reads back rounded */
-            double scale = fmax(fabs(x[i]), nom[i]);
+            /* a state kept with fewer digits (float32: 6e-8 relative) reads back rounded,
+             * relative to the value itself */
+            double scale = fabs(x[i]);
             if (isfinite(y[i]) && fabs(y[i] - x[i]) <= ROUNDED_REL * scale) {
                 rounded++;
                 if (rounded <= ROUNDED_NAMED)

@@ -129,14 +129,15 @@ static fmuc_step_rc cs_step(fmuc_stepper *sp, double ta, double h, fmuc_step_cs_
         snprintf(cb, sizeof cb, "%s(t=%.17g, h=%.17g)",
                  fmuc_sim_fn_name_v(fmuc_inst_fmi_version(sp->in), FMUC_IFACE_CS,
                                     FMUC_SIM_FN_DoStep, nb, sizeof nb),
-                 ta, h);
+                 ta, fmuc_inst_last_step_size(sp->in)); /* the size passed (fmuc_drive_step_size) */
         return failed(sp, cb, o->status);
     }
     if (o->info.terminate_simulation && fmuc_inst_fmi_version(sp->in) == 3) {
         /* fmi3DoStep's terminateSimulation: the FMU asks to stop and the importer should
          * (FMI 3.0.2 §4.2.1); the step itself succeeded */
         snprintf(sp->why, sizeof sp->why,
-                 "fmi3DoStep(t=%.17g, h=%.17g) returned terminateSimulation = true", ta, h);
+                 "fmi3DoStep(t=%.17g, h=%.17g) returned terminateSimulation = true", ta,
+                 fmuc_inst_last_step_size(sp->in));
         return FMUC_STEP_TERMINATE;
     }
     return FMUC_STEP_OK;
@@ -461,8 +462,8 @@ static int cv_event_iteration(fmuc_stepper *sp, double t, int kind, int root, un
     }
     if (ev.info.next_event_time_defined) {
         /* "integrate at most until time = nextEventTime" (FMI 2.0.4 §3.2.2): a time event at
-         * the instant just handled is due at once (the loop enters Event Mode again at t, the
-         * event limit bounds a repeat); one before it cannot be reached */
+         * the instant just handled is due at once (the loop enters Event Mode again at t, at
+         * most FMUC_STEP_SAME_INSTANT_MAX times in a row); one before it cannot be reached */
         if (!isfinite(ev.info.next_event_time) || ev.info.next_event_time < t - sp->eps) {
             /* FMI 1.0: the first answer after initialization is fmiInitialize's eventInfo
              * (inst_fmi1.c), handed out without an fmiEventUpdate */
@@ -798,6 +799,20 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
         }
         int time_ev = sp->tnext <= t + eps;
         int state_ev = flag == CV_ROOT_RETURN;
+        /* a time event at the instant just handled, again and again: time does not advance */
+        if (time_ev && !stepped) {
+            sp->same_instant_events = sp->same_instant_t == t ? sp->same_instant_events + 1 : 1;
+            sp->same_instant_t = t;
+            if (sp->same_instant_events > FMUC_STEP_SAME_INSTANT_MAX) {
+                hstop(sp, "nextEventTime=%.17g announced at t=%.17g %u times in a row: time does "
+                          "not advance",
+                      t, t, sp->same_instant_events - 1);
+                sp->term_after = FMUC_STEP_TERM_YES;
+                return FMUC_STEP_STOPPED;
+            }
+        } else if (stepped) {
+            sp->same_instant_events = 0;
+        }
         int at_grid = fabs(t - tout) <= eps;
         int input_ev = at_grid && h->discrete_change(h->user, t);
         if (time_ev || state_ev || enter || input_ev) {

@@ -352,6 +352,13 @@ Test(event_flags, next_event_time_in_the_past_fails, .timeout = 120)
                    FMUC_VERDICT_FAIL);
 }
 
+/* the instant just handled announced every time: time never advances */
+Test(event_flags, next_event_time_now_forever_fails, .timeout = 120)
+{
+    expect_verdict("broken", "me-event-flags--next-event-stuck", &fmuc_check_me_event_flags,
+                   FMUC_VERDICT_FAIL);
+}
+
 /* nextEventTime at the instant just handled: the host enters Event Mode again at once */
 Test(event_flags, next_event_time_now_passes, .timeout = 120)
 {

@@ -66,6 +66,11 @@ typedef void (*fmuc_step_on_call_fn)(void *user, fmuc_inst_op op, int status, un
 int fmuc_step_event_iteration(fmuc_inst *in, unsigned max, fmuc_step_in_event_fn in_event,
                               fmuc_step_on_call_fn on_call, void *user, fmuc_step_event *out);
 
+/** Time events in a row at one instant (nextEventTime = the current time each time) before the
+ *  host stops: time does not advance (legal once, FMI 2.0.4 §3.2.2; me-event-flags fails the
+ *  endless repeat). */
+#define FMUC_STEP_SAME_INSTANT_MAX 100u
+
 /* ME solvers */
 typedef enum {
     FMUC_STEP_RK4 = 0,        /* fixed-step RK4 substeps, events at substep ends (the eq-* runs) */
@@ -144,6 +149,8 @@ typedef struct fmuc_stepper {
     int terminated_by_fmu;    /* the FMU asked to end (CompletedIntegratorStep, an event) */
     int event_iteration_overflow; /* an event iteration did not settle */
     unsigned long long steps, rhs_evals, root_evals;
+    double same_instant_t;        /* ME/CVODE: time events at one instant without a step between */
+    unsigned same_instant_events; /* ... how many in a row (FMUC_STEP_SAME_INSTANT_MAX) */
     struct fmuc_step_cvode *cvode;
     /* the failure of the last call that failed: FMUC_STEP_FAILED */
     char call[160];           /* the call in FMI 2.0 wording ("fmi2SetTime(0.5)") */
