@@ -277,8 +277,8 @@ const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmuc_iface 
 /** The horizon of a run beyond the nominal one that starts at t0 with communication steps of
  *  step: *t_end (HUGE_VAL: unbounded; before the instant at which the nominal run ended at the
  *  FMU's request to terminate, when it did); records evidence["horizon"][<interface>] in res
- *  when it bounds the run. Returns 1 when not one step fits before a call that hung: why_na then names
- *  the call, its time and the check that saw it (the caller makes that interface
+ *  when it bounds the run. Returns 1 when not one step fits before a call that hung: why_na
+ *  then names the call, its time and the check that saw it (the caller makes that interface
  *  not-applicable); else 0. */
 int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, double step,
                         double *t_end, fmuc_result *res, char *why_na, size_t why_len);

@@ -233,7 +233,8 @@ int fmuc_shared_runs_import(fmuc_shared_runs *sr, const cJSON *ex)
         ok = (!w || cJSON_IsString(w)) &&
              (!end || (cJSON_IsNumber(end) && end->valuedouble >= 0 && end->valuedouble <= 255 &&
                        cJSON_IsNumber(code) && fabs(code->valuedouble) <= 65535 &&
-                       jstr(u, "fn") && strlen(jstr(u, "fn")) < sizeof sr->unusable_death[0][0].fn));
+                       jstr(u, "fn") &&
+                       strlen(jstr(u, "fn")) < sizeof sr->unusable_death[0][0].fn));
     }
     const cJSON *it;
     cJSON_ArrayForEach(it, cs) ok = ok && jstr(it, "fn") && jstr(it, "by") &&

@@ -338,9 +338,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                  ifs[i].name, why);
             else if (judge)
                 /* e.g. fmi2GetFMUstate, which the probe only uses to reach the serialization */
-                fmuc_result_na_part(res, "%s: not judged: the worker ended with %s, a call that check "
-                                    "%s judges",
-                               ifs[i].name, why, judge);
+                fmuc_result_na_part(res,
+                                    "%s: not judged: the worker ended with %s, a call that "
+                                    "check %s judges",
+                                    ifs[i].name, why, judge);
             else
                 /* the probed call did not return: a getter given arrays of the size its count
                  * says crashed or hung (a write far past the end hits unmapped memory before

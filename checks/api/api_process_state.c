@@ -90,12 +90,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         /* the life cycle would reach a call that hung before: not again */
         if (fmuc_shared_horizon(s, ifs[i].type, t0, h, &t_end, NULL, why, sizeof why) != 0 ||
             t_end < t0 + NSTEPS * h) {
-            if (!why[0])
-                snprintf(why, sizeof why,
-                         "%s: the horizon of later runs ends within the first %d steps (a call "
-                         "hung there, or the nominal run ended there at the FMU's request)",
-                         ifs[i].name, NSTEPS);
-            fmuc_result_note(res, "%s", why);
+            apiu_note_short_horizon(res, why, sizeof why, ifs[i].name, NSTEPS);
             continue;
         }
         why[0] = '\0';

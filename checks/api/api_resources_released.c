@@ -130,12 +130,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_sim_config_init(&cfg, ifs[i].type);
         cfg.max_steps = POINTS;
         if (fmuc_shared_run_config(s, &cfg, res, why, sizeof why) != 0 || cfg.max_steps < POINTS) {
-            if (!why[0])
-                snprintf(why, sizeof why,
-                         "%s: the horizon of later runs ends within the first %d steps (a call "
-                         "hung there, or the nominal run ended there at the FMU's request)",
-                         ifs[i].name, (int)POINTS);
-            fmuc_result_note(res, "%s", why);
+            apiu_note_short_horizon(res, why, sizeof why, ifs[i].name, (int)POINTS);
             continue;
         }
         why[0] = '\0';

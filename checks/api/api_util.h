@@ -267,6 +267,20 @@ static inline const char *apiu_judged_elsewhere(const fmuc_worker_outcome *o, fm
     return NULL;
 }
 
+/** A check whose short life cycle of n steps does not fit before the horizon of later runs
+ *  (fmuc_shared_horizon, fmuc_shared_run_config) notes why, in why (kept when the horizon
+ *  already said it), and skips the interface. */
+static inline void apiu_note_short_horizon(fmuc_result *res, char *why, size_t len,
+                                           const char *iface, int n)
+{
+    if (!why[0])
+        snprintf(why, len,
+                 "%s: the horizon of later runs ends within the first %d steps (a call hung "
+                 "there, or the nominal run ended there at the FMU's request)",
+                 iface, n);
+    fmuc_result_note(res, "%s", why);
+}
+
 /** The worker o died inside a call, the same way and in the same function as the nominal run
  *  of iface: how that run ended, else NULL. Not for a death under the FMU's own CPU limit, nor
  *  in a phase every check needs (that keeps its one error and unusable interface). */
@@ -316,9 +330,10 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
         char why[600];
         fmuc_worker_death_text(o, why, sizeof why);
         apiu_absorb_probed_death(o, res);
-        fmuc_result_na_part(res, "%s: not judged: the worker ended with %s, a call that check %s "
+        fmuc_result_na_part(res,
+                            "%s: not judged: the worker ended with %s, a call that check %s "
                             "judges",
-                       apiu_iface_name(iface), why, judge);
+                            apiu_iface_name(iface), why, judge);
         return NULL;
     }
     /* a legal call that ended the nominal run too, the same way (e.g. every
@@ -328,9 +343,10 @@ static inline const cJSON *apiu_run_probed(const fmuc_subject *s, fmuc_result *r
     const char *nominal = apiu_died_as_nominal(s, iface, o);
     if (nominal) {
         apiu_absorb_probed_death(o, res);
-        fmuc_result_na_part(res, "%s: not judged: the worker ended with %s, in the function in which "
-                            "the nominal run ended too (%.300s)",
-                       apiu_iface_name(iface), death, nominal);
+        fmuc_result_na_part(res,
+                            "%s: not judged: the worker ended with %s, in the function in "
+                            "which the nominal run ended too (%.300s)",
+                            apiu_iface_name(iface), death, nominal);
         return NULL;
     }
     if (fmuc_worker_outcome_to_result(o, res)) {

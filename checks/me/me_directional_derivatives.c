@@ -195,8 +195,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     double *w = calloc(nb, sizeof(double)), *adj = calloc(nb, sizeof(double));
     double *wj = calloc(nb, sizeof(double)), *e = calloc(nb, sizeof(double));
     fmuc_vr *uvr = calloc(nb, sizeof(fmuc_vr)), *kvr = calloc(nb, sizeof(fmuc_vr));
-    if (!x0 || !nom || !x || !xp || !xa || !xb || !f || !fp || !fm || !fd || !jv || !v || !z0 || !z ||
-        !colmax || !rowscale || !jdd || !w || !adj || !wj || !e || !uvr || !kvr) {
+    if (!x0 || !nom || !x || !xp || !xa || !xb || !f || !fp || !fm || !fd || !jv || !v || !z0 ||
+        !z || !colmax || !rowscale || !jdd || !w || !adj || !wj || !e || !uvr || !kvr) {
         meu_fatal(ctx, "out of memory");
         goto out;
     }

@@ -79,26 +79,32 @@ void fmuc_result_violation_letter(fmuc_result *r, const char *fmt, ...)
 FMUC_RESULT_FN(fmuc_result_warn, FMUC_VERDICT_WARN)
 FMUC_RESULT_FN(fmuc_result_error, FMUC_VERDICT_ERROR)
 
+/* not applicable, as a whole (part 0) or for one part, with the reason */
+static void not_applicable(fmuc_result *r, int part, const char *fmt, va_list ap)
+{
+    add_message(r, fmt, ap);
+    if (part)
+        r->na_parts++;
+    else
+        r->na_whole = 1;
+    if (r->verdict == FMUC_VERDICT_PASS)
+        r->verdict = FMUC_VERDICT_NA;
+}
+
 void fmuc_result_na(fmuc_result *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_message(r, fmt, ap);
+    not_applicable(r, 0, fmt, ap);
     va_end(ap);
-    r->na_whole = 1;
-    if (r->verdict == FMUC_VERDICT_PASS)
-        r->verdict = FMUC_VERDICT_NA;
 }
 
 void fmuc_result_na_part(fmuc_result *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add_message(r, fmt, ap);
+    not_applicable(r, 1, fmt, ap);
     va_end(ap);
-    r->na_parts++;
-    if (r->verdict == FMUC_VERDICT_PASS)
-        r->verdict = FMUC_VERDICT_NA;
 }
 
 void fmuc_result_parts_judged(fmuc_result *r, size_t judged)

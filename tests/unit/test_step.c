@@ -14,13 +14,17 @@
 #define SMD FMUC_FMU_DIR "/good/SpringMassDamper.fmu"
 
 static fmuc_fmu fmu;
-static fmuc_options opts;
+
+/* a fixture FMU, opened (the tests' own FMU: SMD into fmu, open_smd) */
+static void open_fixture(fmuc_fmu *f, const char *path)
+{
+    fmuc_diag d = {{0}, FMUC_OK};
+    cr_assert_eq(fmuc_fmu_open(f, path, NULL, NULL, &d), FMUC_OK, "%s: %s", path, d.msg);
+}
 
 static void open_smd(void)
 {
-    fmuc_diag d = {{0}, FMUC_OK};
-    cr_assert_eq(fmuc_fmu_open(&fmu, SMD, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
-    fmuc_options_init(&opts);
+    open_fixture(&fmu, SMD);
 }
 
 static void close_smd(void)
@@ -97,16 +101,25 @@ static int step_worker(fmuc_worker_ctx *ctx, void *payload)
     return 0;
 }
 
-static cJSON *run(job *j, fmuc_worker_outcome *o)
+/* fn(payload) in a worker on f, which must end well with a reply */
+static cJSON *run_on(fmuc_fmu *f, fmuc_worker_fn fn, void *payload, fmuc_worker_outcome *o)
 {
+    fmuc_options wo;
     fmuc_worker_spec spec;
     fmuc_diag d = {{0}, FMUC_OK};
-    fmuc_worker_spec_init(&spec, &fmu, &opts);
-    cr_assert_eq(fmuc_worker_run(&spec, step_worker, j, o, &d), FMUC_OK, "%s", d.msg);
+    fmuc_options_init(&wo);
+    fmuc_worker_spec_init(&spec, f, &wo);
+    cr_assert_eq(fmuc_worker_run(&spec, fn, payload, o, &d), FMUC_OK, "%s", d.msg);
     cr_assert_eq(o->end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o->end));
     cr_assert_not_null(o->reply);
     return o->reply;
 }
+
+static cJSON *run(job *j, fmuc_worker_outcome *o)
+{
+    return run_on(&fmu, step_worker, j, o);
+}
+
 
 static double num(const cJSON *r, const char *k)
 {
@@ -190,17 +203,11 @@ static int const_step_worker(fmuc_worker_ctx *ctx, void *payload)
 
 Test(step, without_variable_steps_the_step_size_stays_constant_bit_for_bit, .timeout = 30)
 {
-    fmuc_diag d = {{0}, FMUC_OK};
     fmuc_fmu f;
-    cr_assert_eq(fmuc_fmu_open(&f, CONST_STEP, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
+    open_fixture(&f, CONST_STEP);
     cr_assert(!((f.md.cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u));
-    fmuc_options_init(&opts);
-    fmuc_worker_spec spec;
     fmuc_worker_outcome o;
-    fmuc_worker_spec_init(&spec, &f, &opts);
-    cr_assert_eq(fmuc_worker_run(&spec, const_step_worker, NULL, &o, &d), FMUC_OK, "%s", d.msg);
-    cr_assert_eq(o.end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o.end));
-    cr_assert_not_null(o.reply);
+    run_on(&f, const_step_worker, NULL, &o);
     double rounded = 0.3 - 0.2;
     cr_assert_neq(rounded, 0.1); /* the grid difference this is about */
     cr_assert_eq(num(o.reply, "first"), rounded, "a first step is passed as it is");
@@ -218,12 +225,8 @@ Test(step, with_variable_steps_the_step_size_is_passed_as_it_is, .init = open_sm
      .fini = close_smd, .timeout = 30)
 {
     cr_assert((fmu.md.cs.caps >> FMUC_CAP_CAN_HANDLE_VARIABLE_COMMUNICATION_STEP_SIZE) & 1u);
-    fmuc_worker_spec spec;
     fmuc_worker_outcome o;
-    fmuc_diag d = {{0}, FMUC_OK};
-    fmuc_worker_spec_init(&spec, &fmu, &opts);
-    cr_assert_eq(fmuc_worker_run(&spec, const_step_worker, NULL, &o, &d), FMUC_OK, "%s", d.msg);
-    cr_assert_eq(o.end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o.end));
+    run_on(&fmu, const_step_worker, NULL, &o);
     cr_assert_eq(num(o.reply, "rounded"), 0.3 - 0.2);
     cr_assert_eq(num(o.reply, "rc"), FMUC_STEP_OK);
     fmuc_worker_outcome_free(&o);
@@ -262,15 +265,10 @@ static int terminate_worker(fmuc_worker_ctx *ctx, void *payload)
 
 Test(step, an_fmi3_step_that_requests_termination_ends_the_run, .timeout = 30)
 {
-    fmuc_diag d = {{0}, FMUC_OK};
     fmuc_fmu f;
-    cr_assert_eq(fmuc_fmu_open(&f, TERMINATE3, NULL, NULL, &d), FMUC_OK, "%s", d.msg);
-    fmuc_options_init(&opts);
-    fmuc_worker_spec spec;
+    open_fixture(&f, TERMINATE3);
     fmuc_worker_outcome o;
-    fmuc_worker_spec_init(&spec, &f, &opts);
-    cr_assert_eq(fmuc_worker_run(&spec, terminate_worker, NULL, &o, &d), FMUC_OK, "%s", d.msg);
-    cr_assert_eq(o.end, FMUC_WORKER_OK, "worker: %s", fmuc_worker_end_name(o.end));
+    run_on(&f, terminate_worker, NULL, &o);
     cr_assert_eq(num(o.reply, "rc"), FMUC_STEP_TERMINATE);
     cr_expect_eq(num(o.reply, "k"), 15, "the step to t = 1.5 asks to terminate");
     const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "why"));

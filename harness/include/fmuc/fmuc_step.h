@@ -177,13 +177,13 @@ typedef struct fmuc_step_cs_out {
 /** Advance from ta to tb: inputs(ta), before_step(ta, h) (h = tb - ta, CS: cs_h when set),
  *  then CS: one step (cs: its outcome, may be NULL; a step that is not OK/Warning is
  *  FMUC_STEP_FAILED, an FMI 3.0 step that returned terminateSimulation FMUC_STEP_TERMINATE
- *  with why: the importer should stop there); ME with RK4: nsub substeps, each followed by CompletedIntegratorStep
- *  and, when an indicator changed sign, a time event is due or the FMU asked for it, Event
- *  Mode, the event iteration and Continuous-Time Mode with the states re-read. ME with CVODE
- *  (ta is sp->t): integrator steps (host hooks before and after each) up to tb, stopping at
- *  time events, with CompletedIntegratorStep, state, time, step and (at tb) input events
- *  handled; FMUC_STEP_OK at tb, FMUC_STEP_TERMINATE when the FMU asked to end (the run is
- *  complete), else FMUC_STEP_STOPPED (host->stop said why; term_after). */
+ *  with why: the importer should stop there); ME with RK4: nsub substeps, each followed by
+ *  CompletedIntegratorStep and, when an indicator changed sign, a time event is due or the FMU
+ *  asked for it, Event Mode, the event iteration and Continuous-Time Mode with the states
+ *  re-read. ME with CVODE (ta is sp->t): integrator steps (host hooks before and after each) up
+ *  to tb, stopping at time events, with CompletedIntegratorStep, state, time, step and (at tb)
+ *  input events handled; FMUC_STEP_OK at tb, FMUC_STEP_TERMINATE when the FMU asked to end (the
+ *  run is complete), else FMUC_STEP_STOPPED (host->stop said why; term_after). */
 fmuc_step_rc fmuc_step_interval(fmuc_stepper *sp, double ta, double tb, fmuc_step_cs_out *cs);
 
 /** ME (RK4), in Event Mode: the event iteration (max_event_iterations), Continuous-Time Mode,

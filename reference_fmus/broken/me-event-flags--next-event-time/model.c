@@ -2,17 +2,37 @@
  * t = 4 s ends its event iteration announcing nextEventTime = 3.5 s, a time already passed,
  * instead of the next whole second: no host can integrate "until time = nextEventTime" from
  * there (FMI 2.0.4 §3.2.2). (The instant just handled, 4 s, would be legal: the host enters
- * Event Mode again at once; fixture me-event-flags--next-event-now.) */
+ * Event Mode again at once; fixture me-event-flags--next-event-now.)
+ * The fixtures me-event-flags--next-event-now and --next-event-stuck are this file with
+ * STAIR_ANNOUNCE_NOW_ONCE or STAIR_ANNOUNCE_NOW defined: the same event announcing 4 s, once
+ * or every time. */
 #define fmuc_model stair_base_model
 #include "../../good/Stair/model.c"
 #undef fmuc_model
 
-static fmi2Status stale_event_update(fmuc_m_ctx *ctx, void *data, fmi2EventInfo *info)
+/* which calls of the event at t = 4 s (the counter at 5, "before" its value before the call)
+ * announce what */
+#if defined(STAIR_ANNOUNCE_NOW_ONCE)
+#define ANNOUNCES(before, s) ((before) == 4 && (s)->counter == 5) /* the call that stepped it */
+#define ANNOUNCED(s) ((s)->next_t - 1.0)                         /* 4 s: the instant itself */
+#define DESCRIPTION "Stair whose event at t = 4 s announces nextEventTime = 4 s once (fixture)"
+#elif defined(STAIR_ANNOUNCE_NOW)
+#define ANNOUNCES(before, s) ((void)(before), (s)->counter == 5) /* every call at 4 s */
+#define ANNOUNCED(s) ((s)->next_t - 1.0)                         /* 4 s, every time */
+#define DESCRIPTION "Stair whose events at t = 4 s announce nextEventTime = 4 s forever (fixture)"
+#else
+#define ANNOUNCES(before, s) ((void)(before), (s)->counter == 5)
+#define ANNOUNCED(s) ((s)->next_t - 1.5) /* the defect: half a second before now */
+#define DESCRIPTION "Stair whose event at t = 4 s announces nextEventTime = 3.5 s (fixture)"
+#endif
+
+static fmi2Status announcing_event_update(fmuc_m_ctx *ctx, void *data, fmi2EventInfo *info)
 {
-    fmi2Status st = event_update(ctx, data, info);
     const stair *s = data;
-    if (s->counter == 5 && info->nextEventTimeDefined)
-        info->nextEventTime = s->next_t - 1.5; /* the defect: half a second before now */
+    int before = s->counter;
+    fmi2Status st = event_update(ctx, data, info);
+    if (ANNOUNCES(before, s) && info->nextEventTimeDefined)
+        info->nextEventTime = ANNOUNCED(s);
     return st;
 }
 
@@ -21,7 +41,7 @@ const fmuc_m_desc fmuc_model = {
     .model_name = "Stair",
     .model_identifier = "Stair",
     .version = "1.0",
-    .description = "Stair whose event at t = 4 s announces nextEventTime = 3.5 s (fixture)",
+    .description = DESCRIPTION,
     .author = "fmucheck",
     .caps = FMUC_M_CAP_ME | FMUC_M_CAP_GET_SET_STATE | FMUC_M_CAP_SERIALIZE |
             FMUC_M_CAP_COMPLETED_STEP_NOT_NEEDED,
@@ -32,5 +52,5 @@ const fmuc_m_desc fmuc_model = {
     .data_size = sizeof(stair),
     .start = start,
     .calc = calc,
-    .event_update = stale_event_update,
+    .event_update = announcing_event_update,
 };
