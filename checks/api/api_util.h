@@ -748,6 +748,18 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
             continue;
         }
         explained++;
+        if (ver == 1 && r->iface == FMUC_IFACE_CS && c->status == fmi2Error && c->t == r->start &&
+            (c->fn == FMUC_SIM_FN_GetReal || c->fn == FMUC_SIM_FN_GetInteger ||
+             c->fn == FMUC_SIM_FN_GetBoolean)) {
+            /* the run went on (sim.c): the 1.0 CS chart allows reads after the first step only */
+            fmuc_result_warn(res, "%s (%s) returned %s at t=%.9g, before the first fmiDoStep: the "
+                                  "Co-Simulation 1.0 state chart allows reads only after a step "
+                                  "(erratum #80), but nearly every master reads right after "
+                                  "fmiInitializeSlave (fmi1-rules D.2 condition 4); the values at "
+                                  "the start time are not recorded",
+                             fn, c->detail, fmuc_status_name(ver, c->status, b, sizeof b), c->t);
+            continue;
+        }
         if (c->status == fmi2Error || c->status == fmi2Fatal)
             fmuc_result_violation(res, "%s (%s) returned %s at t=%.9g", fn, c->detail,
                                   fmuc_status_name(ver, c->status, b, sizeof b), c->t);

@@ -225,10 +225,14 @@ static void host_run(const fmuc_subject *s, int ver, int needed, fmuc_result *re
     if (!rp->completed && rp->stop_reason && bad == 0)
         fmuc_result_note(res, "the default-experiment run ended early at t = %.17g (%s); see "
                               "me-nominal-run / me-events", rp->end_time, rp->stop_reason);
+    char kept[96] = "";
+    if (rp->events_dropped)
+        snprintf(kept, sizeof kept, " among the first %zu of %zu events (the ones kept)",
+                 rp->nevents, rp->nevents + rp->events_dropped);
     fmuc_result_note(res, "default-experiment run: %llu accepted steps, %llu %s calls, %zu step "
-                          "events%s",
+                          "events%s%s",
                      (unsigned long long)rp->steps, (unsigned long long)calls, cis, step_events,
-                     rp->terminated_by_fmu ? ", terminated by the FMU" : "");
+                     kept, rp->terminated_by_fmu ? ", terminated by the FMU" : "");
     fmuc_sim_result_free(&own);
 }
 

@@ -398,6 +398,15 @@ fmiStatus fmuc_g1__get(fmuc_m_ctx *c, const char *fn, fmuc_m_type t, const fmiVa
         fmuc_g1__log(c, fmiError, "%s: vr or value is NULL with nvr = %zu", fn, nvr);
         return fmuc_g1__done(c, fmiError);
     }
+#ifdef FMUC_GLUE_FMI1_CS_GETS_AFTER_STEP
+    /* a slave that keeps to the letter of the Co-Simulation 1.0 state chart (fmi1-rules D.2
+     * condition 4, erratum #80): no reads between fmiInitializeSlave and the first fmiDoStep;
+     * refused, and the slave stays usable */
+    if (c->kind == G1_CS && c->state == G1_INITD && c->time == c->start_time) {
+        fmuc_g1__log(c, fmiError, "%s: no values before the first fmiDoStep", fn);
+        return fmiError;
+    }
+#endif
 #ifdef FMUC_DEFECT_GET_AFTER_TERMINATE
     if (c->state == G1_TERM && t == FMUC_M_REAL) { /* ME 1.0 fmiTerminate: the final values can
                                                       be inquired */

@@ -553,6 +553,12 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         row[k] = NAN;
     r->times[r->npoints] = t;
     int bad = 0;
+    /* FMI 1.0 CS: the state chart allows reads only after the first fmiDoStep (fmi1-rules D.2
+     * condition 4, erratum #80); nearly every master reads right after fmiInitializeSlave, and
+     * so does fmucheck, but a refusal there answers a call the chart forbids: the row keeps NaN
+     * for what was refused and the run goes on (the refusal stays in the bad calls) */
+    int chart_forbids = s->ver == 1 && s->cfg->iface == FMUC_IFACE_CS && r->npoints == 0;
+    int error_before = s->error, refused = 0;
     for (int b = 0; s->ver == 3 && b < FMUC_INST_NBASE && !bad; b++) {
         rec_group *g = &s->grp[b];
         if (!g->nvr)
@@ -582,6 +588,8 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         if (ok(st))
             for (size_t k = 0; k < s->nr; k++)
                 row[s->rr[k].col] = s->rr[k].negated ? -s->rbuf[k] : s->rbuf[k];
+        else if (chart_forbids && st != FMUC_STATUS_FATAL)
+            refused = 1;
         else if (st != FMUC_STATUS_DISCARD) {
             stop_call(s, FMUC_SIM_FN_GetReal, st, t);
             bad = 1;
@@ -596,6 +604,8 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         if (ok(st))
             for (size_t k = 0; k < s->ni_; k++)
                 row[s->ri[k].col] = s->ri[k].negated ? -(double)s->ibuf[k] : (double)s->ibuf[k];
+        else if (chart_forbids && st != FMUC_STATUS_FATAL)
+            refused = 1;
         else {
             stop_call(s, FMUC_SIM_FN_GetInteger, st, t);
             bad = 1;
@@ -610,6 +620,8 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         if (ok(st))
             for (size_t k = 0; k < s->nb; k++)
                 row[s->rb[k].col] = s->bbuf[k] ? 1.0 : 0.0;
+        else if (chart_forbids && st != FMUC_STATUS_FATAL)
+            refused = 1;
         else {
             stop_call(s, FMUC_SIM_FN_GetBoolean, st, t);
             bad = 1;
@@ -618,6 +630,10 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
     r->npoints++;
     if (bad)
         return -1;
+    if (refused) {
+        s->error = error_before;
+        return 0; /* NaN where refused, none of them an output value */
+    }
     int nf = 0;
     for (size_t k = 0; s->ver == 3 && k < r->ncols; k++) {
         double v = row[k];
@@ -1114,8 +1130,7 @@ static void add_event(sim *s, double t, int kind, unsigned iter, int changed, in
 {
     fmuc_sim_result *r = s->r;
     if (r->nevents >= MAX_EVENTS_KEPT) {
-        r->events_dropped++;
-        r->nevents++;
+        r->events_dropped++; /* counted, not kept (as bad calls and non-finite values) */
         return;
     }
     fmuc_sim_event *e = &r->events[r->nevents++];
@@ -1159,7 +1174,7 @@ static int h_discrete_change(void *user, double t)
 static int h_event_limit(void *user, double t)
 {
     sim *s = user;
-    if (s->r->nevents >= s->cfg->max_events) {
+    if (s->r->nevents + s->r->events_dropped >= s->cfg->max_events) {
         stop(s, "more than %zu events; the run was stopped at t=%.17g", s->cfg->max_events, t);
         return 1;
     }

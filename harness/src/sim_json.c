@@ -102,8 +102,7 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
     cJSON_AddItemToObject(j, "times", fmuc_worker_f64_to_json(r->times, r->npoints));
     cJSON_AddItemToObject(j, "values", fmuc_worker_f64_to_json(r->values, r->npoints * r->ncols));
     cJSON *ev = cJSON_AddArrayToObject(j, "events");
-    size_t kept = r->nevents - r->events_dropped;
-    for (size_t i = 0; ev && i < kept; i++) {
+    for (size_t i = 0; ev && i < r->nevents; i++) {
         cJSON *e = cJSON_CreateObject();
         add_num(e, "t", r->events[i].t);
         cJSON_AddStringToObject(e, "kind", event_kind_name(r->events[i].kind));
@@ -112,7 +111,7 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
         add_num(e, "root", r->events[i].root);
         cJSON_AddItemToArray(ev, e);
     }
-    add_num(j, "nevents", (double)r->nevents);
+    add_num(j, "nevents", (double)(r->nevents + r->events_dropped)); /* every event */
     cJSON *calls = cJSON_AddObjectToObject(j, "calls");
     for (int fn = 0; calls && fn < FMUC_SIM_NFN; fn++) {
         cJSON *o = NULL;
@@ -247,10 +246,9 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
         double root = jnum(it, "root");
         e->root = isfinite(root) ? (int)root : -1;
     }
-    r->nevents = jcount(jnum(j, "nevents"));
-    if (r->nevents < nev)
-        r->nevents = nev;
-    r->events_dropped = r->nevents - nev;
+    size_t all = jcount(jnum(j, "nevents"));
+    r->nevents = nev;
+    r->events_dropped = all > nev ? all - nev : 0;
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(j, "calls");
     for (int fn = 0; fn < FMUC_SIM_NFN; fn++) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(calls, fmuc_sim_fn_name(fn));
@@ -429,9 +427,11 @@ void fmuc_sim_add_summary(const fmuc_sim_result *r, cJSON *evidence)
     }
     if (r->nevents) {
         cJSON *ev = cJSON_AddObjectToObject(evidence, "events");
-        add_num(ev, "count", (double)r->nevents);
+        add_num(ev, "count", (double)(r->nevents + r->events_dropped));
         size_t counts[5] = {0};
-        size_t kept = r->nevents - r->events_dropped;
+        size_t kept = r->nevents;
+        if (r->events_dropped)
+            add_num(ev, "kept", (double)kept); /* the kinds below count these */
         for (size_t i = 0; i < kept; i++)
             if (r->events[i].kind >= 0 && r->events[i].kind < 5)
                 counts[r->events[i].kind]++;

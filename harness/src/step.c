@@ -690,11 +690,12 @@ fmuc_step_rc fmuc_step_cvode_init(fmuc_stepper *sp, double t0, double rtol, doub
     return FMUC_STEP_OK;
 }
 
-/* Event Mode at t, iteration, back to CTM, states/nominals re-read. 0 go on, 1 terminate,
- * -1 stop. */
+/* Event Mode at t, iteration, back to CTM, states/nominals re-read (*changed: either changed).
+ * 0 go on, 1 terminate, -1 stop. */
 static int handle_event(fmuc_stepper *sp, double t, int kind, int root, int input_change,
-                        double *y)
+                        double *y, int *changed)
 {
+    *changed = 0;
     const fmuc_step_host *h = sp->host;
     if (h->event_limit(h->user, t))
         return -1;
@@ -716,6 +717,7 @@ static int handle_event(fmuc_stepper *sp, double t, int kind, int root, int inpu
         stop_call(sp, FMUC_SIM_FN_EnterContinuousTimeMode, st, t);
         return -1;
     }
+    *changed = sc || nc;
     if ((sc || nc) && read_states(sp, t, nc) < 0)
         return -1;
     if (sp->nx && sc)
@@ -799,6 +801,23 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
         }
         int time_ev = sp->tnext <= t + eps;
         int state_ev = flag == CV_ROOT_RETURN;
+        if (time_ev && sp->tnext > t && !state_ev) {
+            /* announced within eps ahead (a grid point just before it, or the rounding of the
+             * FMU's own sum of periods): "integrate at most until time = nextEventTime" and
+             * enter Event Mode "at this time instant", so time moves on to it (the states over
+             * so short an interval are kept); handled at t, the FMU would rightly not see its
+             * event yet and announce it again */
+            t = sp->t = sp->tnext;
+            int ks = sync_fmu(sp, t, yv);
+            if (ks) {
+                if (ks > 0)
+                    hstop(sp, "%s returned %s at t=%.17g (nextEventTime)",
+                          fnname(sp, FMUC_SIM_FN_SetContinuousStates, nb, sizeof nb),
+                          fmuc_status_name(ver_of(sp), FMUC_STATUS_DISCARD, db, sizeof db), t);
+                sp->term_after = FMUC_STEP_TERM_UNLESS_ERROR;
+                return FMUC_STEP_STOPPED;
+            }
+        }
         /* a time event at the instant just handled, again and again: time does not advance */
         if (time_ev && !stepped) {
             sp->same_instant_events = sp->same_instant_t == t ? sp->same_instant_events + 1 : 1;
@@ -806,7 +825,7 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
             if (sp->same_instant_events > FMUC_STEP_SAME_INSTANT_MAX) {
                 hstop(sp, "nextEventTime=%.17g announced at t=%.17g %u times in a row: time does "
                           "not advance",
-                      t, t, sp->same_instant_events - 1);
+                      sp->tnext, t, sp->same_instant_events - 1);
                 sp->term_after = FMUC_STEP_TERM_YES;
                 return FMUC_STEP_STOPPED;
             }
@@ -827,14 +846,25 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
                        : time_ev ? FMUC_SIM_EV_TIME
                        : enter   ? FMUC_SIM_EV_STEP
                                  : FMUC_SIM_EV_INPUT;
-            int ke = handle_event(sp, t, kind, root, input_ev, yv);
+            double hlast = 0.0;
+            if (kind == FMUC_SIM_EV_STEP && CVodeGetCurrentStep(c->cv, &hlast) != CV_SUCCESS)
+                hlast = 0.0;
+            int changed = 0;
+            int ke = handle_event(sp, t, kind, root, input_ev, yv, &changed);
             if (ke < 0) {
                 sp->term_after = FMUC_STEP_TERM_UNLESS_ERROR_FATAL;
                 return FMUC_STEP_STOPPED;
             }
             if (ke > 0)
                 return FMUC_STEP_TERMINATE;
-            if (CVodeReInit(c->cv, t, c->y) < 0) {
+            /* after a step event that changed neither states nor nominals (an FMU may ask for
+             * Event Mode after every completed step, §3.2.2) the integration goes on with the
+             * step size CVODE had planned next: from its small first step again, the next step
+             * event would follow at once, and time would hardly advance */
+            if (CVodeReInit(c->cv, t, c->y) < 0 ||
+                CVodeSetInitStep(c->cv, kind == FMUC_SIM_EV_STEP && !changed && hlast > 0.0
+                                            ? hlast
+                                            : 0.0) < 0) {
                 hstop(sp, "CVODE re-initialization failed at t=%.17g: %s", t, c->msg);
                 sp->term_after = FMUC_STEP_TERM_YES;
                 return FMUC_STEP_STOPPED;

@@ -264,8 +264,8 @@ typedef struct fmuc_sim_result {
     size_t npoints;           /* rows recorded */
     double *times;            /* npoints */
     double *values;           /* npoints * ncols, row-major (NaN for a failed read) */
-    size_t nevents, events_dropped;
-    fmuc_sim_event *events;   /* the first 1000 */
+    size_t nevents, events_dropped; /* events kept, further events counted, not kept */
+    fmuc_sim_event *events;   /* the first 1000 (nevents) */
     uint64_t status_counts[FMUC_SIM_NFN][FMUC_SIM_NSTATUS];
     size_t nbad, bad_dropped;
     fmuc_sim_bad_call *bad;
