@@ -3,11 +3,16 @@
  * fmi2DeSerializeFMUstate + fmi2SetFMUstate) continues the original run; the size query is
  * consistent. CS and ME where canSerializeFMUstate="true". FMI 2.0.4 §2.1.8 (rule E-05).
  *
- * The first instance is freed before the fresh one is made, so that nothing of it can linger in
- * the second; with canBeInstantiatedOnlyOncePerProcess the fresh instance lives in a second
- * worker. As in eq-fmu-state, the continuation must give the same values (-0.0 = +0.0, NaN =
- * NaN), up to an integrator restart (a difference that shrinks with the tolerance,
- * equ_restart_test). A crash in a serialization call or in the run from the deserialized state
+ * The bytes are restored twice, each time in a fresh instance: in the process that serialized
+ * them (after the first instance is freed, so that nothing of it can linger) and in a second
+ * worker process, which gets them from the first: the byte vector is "a copy of the serialized
+ * data" from which fmi2DeSerializeFMUstate "constructs a copy of the FMU state" (§2.1.8), made so
+ * that it can be stored, e.g. on file, and restored later; bytes that only decode in the process
+ * that wrote them (pointers into its memory) fail. With canBeInstantiatedOnlyOncePerProcess only
+ * the second process restores; bytes over the handover (HANDOVER_MAX) stay in the first (noted;
+ * with the flag: not restored). As in eq-fmu-state, each continuation must give the same values
+ * (-0.0 = +0.0, NaN = NaN), up to an integrator restart (a difference that shrinks with the
+ * tolerance, equ_restart_test). A crash in a serialization call or in the run from the deserialized state
  * is this check's failure. FMI 3.0: fmi3SerializedFMUStateSize / fmi3SerializeFMUState /
  * fmi3DeserializeFMUState with canSerializeFMUState (FMI 3.0.2 §2.2.7.4, fmi3-rules E-05). */
 #include <stdio.h>
@@ -19,8 +24,10 @@
 typedef struct ser_job {
     const equ_plan *plan;
     size_t k1, k2;
-    int once; /* canBeInstantiatedOnlyOncePerProcess: the fresh instance lives in a second
-               * worker process, which gets the serialized bytes from this one's reply */
+    int once;        /* canBeInstantiatedOnlyOncePerProcess: no second instance in the process
+                      * that serialized; only the restore in another process */
+    const char *pre; /* the reply keys of the restore the tolerance comparison reads: "" (the
+                      * process that serialized) or "x_" (another process) */
 } ser_job;
 
 /* Serialized bytes handed from one worker to the next: at most this many (the reply carries
@@ -71,7 +78,7 @@ out:
     equ_inst_free(&ib);
 }
 
-/* The second worker of a once-per-process FMU: the bytes and position come from the first. */
+/* The second worker: the bytes and the host position come from the first. */
 typedef struct fresh_job {
     const ser_job *job;
     const uint8_t *buf;
@@ -162,17 +169,16 @@ static int ser_worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     cJSON_AddItemToObject(reply, "a", fmuc_worker_f64_to_json(a, n));
-    if (job->once) { /* hand the bytes and the host position to a fresh process */
-        if (sz > HANDOVER_MAX) {
-            cJSON_AddNumberToObject(reply, "handover_too_large", (double)sz);
-            goto out;
-        }
+    if (sz <= HANDOVER_MAX) { /* the bytes and the host position, for a second process */
         cJSON_AddItemToObject(reply, "bytes", fmuc_worker_bytes_to_json(buf, sz));
         cJSON_AddNumberToObject(reply, "snap_k", (double)snap.k);
         cJSON_AddBoolToObject(reply, "snap_event_defined", snap.next_event_defined);
         cJSON_AddItemToObject(reply, "snap_event", fmuc_worker_f64_to_json(&snap.next_event, 1));
-        goto out;
+    } else {
+        cJSON_AddNumberToObject(reply, "handover_too_large", (double)sz);
     }
+    if (job->once)
+        goto out;
     go_on = 1;
 out:
     fmuc_worker_phase(ctx, "free the first instance");
@@ -187,19 +193,11 @@ out:
     return 0;
 }
 
-/* Once per process: the second half runs in a second worker; its reply items join the first's
- * (rp), as if one worker had done both. */
+/* The restore in a second worker; its reply items join the first's (rp) with the prefix "x_"
+ * ("x_crashed" when the worker died: res has the failure). -1 on a malformed reply. */
 static int second_half(const fmuc_subject *s, const ser_job *job, cJSON *rp, fmuc_result *res)
 {
     const char *ifn = equ_iface_name(job->plan->iface);
-    const cJSON *big = cJSON_GetObjectItem(rp, "handover_too_large");
-    if (big) {
-        fmuc_result_na_part(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
-                            "serialized bytes, more than fmucheck hands to a second process; not "
-                            "restored",
-                            ifn, cJSON_GetNumberValue(big));
-        return -1;
-    }
     fresh_job fj = {job, NULL, (size_t)cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "size1")),
                     {0, 0, 0.0}};
     double k = cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "snap_k"));
@@ -220,27 +218,31 @@ static int second_half(const fmuc_subject *s, const ser_job *job, cJSON *rp, fmu
     fj.snap.next_event = ev[0];
     free(ev);
     fmuc_worker_outcome o2;
-    char what[64];
-    snprintf(what, sizeof what, "%s: the deserialized state", ifn);
-    int rc = equ_worker_probe(s, s->fmu, "eq-serialize (fresh process)", fresh_worker, &fj, &o2,
-                              res, probe_phases, FMUC_VERDICT_FAIL, what);
+    char what[96];
+    snprintf(what, sizeof what, "%s: the state deserialized in another process", ifn);
+    int rc = equ_worker_probe(s, s->fmu, "eq-serialize (another process)", fresh_worker, &fj,
+                              &o2, res, probe_phases, FMUC_VERDICT_FAIL, what);
     if (rc == 0) {
         static const char *const keys[] = {"fresh_error", "deserialize", "set",
                                            "restored_error", "b"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
             const cJSON *it = cJSON_GetObjectItem(o2.reply, keys[i]);
+            char key[32];
+            snprintf(key, sizeof key, "x_%s", keys[i]);
             if (it)
-                cJSON_AddItemToObject(rp, keys[i], cJSON_Duplicate(it, 1));
+                cJSON_AddItemToObject(rp, key, cJSON_Duplicate(it, 1));
         }
-    }
-    if (rc == 0)
         fmuc_worker_outcome_free(&o2);
+    } else {
+        cJSON_AddTrueToObject(rp, "x_crashed");
+    }
     free(buf);
-    return rc;
+    return 0;
 }
 
-/* Both halves (one worker, or two with once): 0 and the reply in o (to be freed), or -1 (a crash
- * or the like, in res). */
+/* The serialization with its restore in the same process, then (when the bytes were handed
+ * over) the restore in a second worker: 0 and the reply in o (to be freed), or -1 (a crash of
+ * the first worker or the like, in res). */
 static int ser_exec(const fmuc_subject *s, const ser_job *job, fmuc_result *res,
                     fmuc_worker_outcome *o)
 {
@@ -249,9 +251,7 @@ static int ser_exec(const fmuc_subject *s, const ser_job *job, fmuc_result *res,
     if (equ_worker_probe(s, s->fmu, "eq-serialize", ser_worker, (void *)job, o, res,
                          probe_phases, FMUC_VERDICT_FAIL, what) < 0)
         return -1;
-    const cJSON *rp = o->reply;
-    if (job->once && cJSON_GetObjectItem(rp, "bytes") &&
-        second_half(s, job, o->reply, res) < 0) {
+    if (cJSON_GetObjectItem(o->reply, "bytes") && second_half(s, job, o->reply, res) < 0) {
         fmuc_worker_outcome_free(o);
         return -1;
     }
@@ -268,15 +268,18 @@ static double ser_rerun(const fmuc_subject *s, const equ_plan *q, void *ctx,
     if (ser_exec(s, &job, scratch, &o) < 0)
         return -1.0;
     size_t n = (q->nsteps + 1) * q->nout, w = q->nout;
+    char kb[16], kr[40];
+    snprintf(kb, sizeof kb, "%sb", job.pre);
+    snprintf(kr, sizeof kr, "%srestored_error", job.pre);
     double *a = fmuc_worker_f64_from_json(cJSON_GetObjectItem(o.reply, "a"), n);
-    double *b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(o.reply, "b"), n);
+    double *b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(o.reply, kb), n);
     double d = -1.0;
     if (a && b) {
         d = equ_deviation(a + job.k1 * w, b + job.k1 * w, job.k2 - job.k1 + 1, w, NULL, NULL);
     } else {
         const char *e = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "run_error"));
         if (!e)
-            e = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, "restored_error"));
+            e = cJSON_GetStringValue(cJSON_GetObjectItem(o.reply, kr));
         snprintf(why, whysz, "%s", e ? e : "a serialization call or the run after it failed");
     }
     free(a);
@@ -300,6 +303,86 @@ static int status_ok(fmuc_result *res, const cJSON *rp, const char *key, const c
     return 0;
 }
 
+/* One restore of the bytes (the reply keys with the prefix pre: "" in the process that
+ * serialized, "x_" in another), judged against the original run a: 0 continued (bit for bit or
+ * up to an integrator restart), 1 failed (res has the violation), -1 not judged. The evidence
+ * goes into ev. */
+static int judge_restore(const fmuc_subject *s, fmuc_result *res, ser_job *job, const cJSON *rp,
+                         const double *a, const char *pre, const char *where, cJSON *ev)
+{
+    const equ_plan *p = job->plan;
+    const char *ifn = equ_iface_name(p->iface);
+    char k[40], what[200];
+    size_t n = (p->nsteps + 1) * p->nout, w = p->nout, r, c;
+#define KEY(name) (snprintf(k, sizeof k, "%s%s", pre, name), k)
+    if (cJSON_GetObjectItem(rp, KEY("crashed")))
+        return 1; /* the worker's death is in res */
+    if (cJSON_GetObjectItem(rp, KEY("fresh_error"))) {
+        fmuc_result_na_part(res, "%s: a fresh instance of %s could not be initialized (%s)", ifn,
+                            where, cJSON_GetStringValue(cJSON_GetObjectItem(rp, k)));
+        return -1;
+    }
+    snprintf(what, sizeof what,
+             "fmi2DeSerializeFMUstate of the bytes from fmi2SerializeFMUstate (in a fresh "
+             "instance of %s)",
+             where);
+    if (!status_ok(res, rp, KEY("deserialize"), what, ifn))
+        return 1;
+    snprintf(what, sizeof what, "fmi2SetFMUstate of the state deserialized in %s", where);
+    if (!status_ok(res, rp, KEY("set"), what, ifn))
+        return 1;
+    if (cJSON_GetObjectItem(rp, KEY("restored_error"))) {
+        fmuc_result_violation(res, "%s: the run from the state deserialized in %s fails: %s", ifn,
+                              where, cJSON_GetStringValue(cJSON_GetObjectItem(rp, k)));
+        return 1;
+    }
+    double *b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, KEY("b")), n);
+#undef KEY
+    if (!b) {
+        fmuc_result_error(res, "%s: malformed series in the worker reply", ifn);
+        return -1;
+    }
+    int failed = 0;
+    int mism = equ_first_mismatch(a + job->k1 * w, b + job->k1 * w, job->k2 - job->k1 + 1, w, &r,
+                                  &c);
+    cJSON_AddBoolToObject(ev, "bit_identical", !mism);
+    if (mism) {
+        equ_restart rs;
+        char rt[640];
+        double d = equ_deviation(a + job->k1 * w, b + job->k1 * w, job->k2 - job->k1 + 1, w,
+                                 NULL, NULL);
+        job->pre = pre;
+        equ_restart_test(s, p, d, ser_rerun, job, &rs);
+        equ_restart_evidence(ev, "continuation_differs", &rs);
+        equ_restart_text(&rs, rt, sizeof rt);
+        if (rs.verdict > 0) {
+            fmuc_result_note(res, "%s: the continuation from the state deserialized in %s is not "
+                                  "bit-identical to the original, but the difference shrinks "
+                                  "with the tolerance (%s): the integrator restarts, the state "
+                                  "was restored",
+                             ifn, where, rt);
+        } else {
+            char b1[64], b2[64];
+            failed = 1;
+            r += job->k1;
+            fmuc_result_violation(res,
+                                  "%s: continuing from the state serialized at t=%.17g in a "
+                                  "fresh instance of %s: '%s' (vr %u) differs at t=%.17g (step "
+                                  "%zu): original %s, deserialized %s",
+                                  ifn, p->t[job->k1], where, p->out[c].name, p->out[c].vr,
+                                  p->t[r], r, equ_fmt_bits(a[r * w + c], b1, sizeof b1),
+                                  equ_fmt_bits(b[r * w + c], b2, sizeof b2));
+            fmuc_result_note(res, "%s: %s%s", ifn, rt,
+                             rs.verdict == 0 ? ": the difference does not shrink with the "
+                                               "tolerance, so part of the state is lost on the "
+                                               "way (not an integrator restart)"
+                                             : "");
+        }
+    }
+    free(b);
+    return failed;
+}
+
 static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface, int level)
 {
     equ_plan p;
@@ -320,11 +403,7 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
     equ_plan_excite(&p, res);
     ser_job job = {&p, p.nsteps / 2, p.nsteps,
-                   equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS)};
-    if (job.once)
-        fmuc_result_note(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\": the serialized "
-                              "state is restored in a fresh instance of a second worker process",
-                         equ_iface_name(iface));
+                   equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS), ""};
     if (ser_exec(s, &job, res, &o) < 0) {
         equ_plan_free(&p);
         return;
@@ -333,7 +412,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     const char *ifn = equ_iface_name(iface);
     const char *re = cJSON_GetStringValue(cJSON_GetObjectItem(rp, "run_error"));
     size_t n = (p.nsteps + 1) * p.nout;
-    double *a = NULL, *b = NULL;
+    double *a = NULL;
+    cJSON *evi = cJSON_AddObjectToObject(fmuc_result_evidence(res), ifn);
     if (re && !cJSON_GetObjectItem(rp, "get")) {
         fmuc_result_na_part(res,
                             "%s: this check's own run on the nominal grid did not reach its "
@@ -367,77 +447,37 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         fmuc_result_na_part(res, "%s: the run after serializing failed (%s)", ifn, re);
         goto out;
     }
-    if (cJSON_GetObjectItem(rp, "handover_too_large")) {
-        fmuc_result_na_part(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
-                            "serialized bytes, more than fmucheck hands to a second process; not "
-                            "restored",
-                            ifn,
-                            cJSON_GetNumberValue(cJSON_GetObjectItem(rp, "handover_too_large")));
-        goto out;
-    }
-    if (cJSON_GetObjectItem(rp, "fresh_error")) {
-        fmuc_result_na_part(res, "%s: a second instance could not be initialized (%s)", ifn,
-                            cJSON_GetStringValue(cJSON_GetObjectItem(rp, "fresh_error")));
-        goto out;
-    }
-    if (!status_ok(res, rp, "deserialize",
-                   "fmi2DeSerializeFMUstate of the bytes from fmi2SerializeFMUstate (in a fresh "
-                   "instance)",
-                   ifn) ||
-        !status_ok(res, rp, "set", "fmi2SetFMUstate of the deserialized state", ifn))
-        goto out;
-    if (cJSON_GetObjectItem(rp, "restored_error")) {
-        fmuc_result_violation(res, "%s: the run from the deserialized state fails: %s", ifn,
-                              cJSON_GetStringValue(cJSON_GetObjectItem(rp, "restored_error")));
-        goto out;
-    }
-    a = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "a"), n);
-    b = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "b"), n);
-    if (!a || !b) {
-        fmuc_result_error(res, "%s: malformed series in the worker reply", ifn);
-        goto out;
-    }
-    size_t w = p.nout, r, c;
-    cJSON *evi = cJSON_AddObjectToObject(fmuc_result_evidence(res), ifn);
-    int mism = equ_first_mismatch(a + job.k1 * w, b + job.k1 * w, job.k2 - job.k1 + 1, w, &r, &c);
-    cJSON_AddBoolToObject(evi, "bit_identical", !mism);
-    if (mism) {
-        equ_restart rs;
-        char rt[640];
-        double d = equ_deviation(a + job.k1 * w, b + job.k1 * w, job.k2 - job.k1 + 1, w, NULL,
-                                 NULL);
-        equ_restart_test(s, &p, d, ser_rerun, &job, &rs);
-        equ_restart_evidence(evi, "continuation_differs", &rs);
-        equ_restart_text(&rs, rt, sizeof rt);
-        if (rs.verdict > 0) {
-            fmuc_result_note(res, "%s: the continuation from the deserialized state is not "
-                                  "bit-identical to the original, but the difference shrinks "
-                                  "with the tolerance (%s): the integrator restarts, the state "
-                                  "was restored",
-                             ifn, rt);
-        } else {
-            char b1[64], b2[64];
-            r += job.k1;
-            fmuc_result_violation(res,
-                                  "%s: continuing from the state serialized at t=%.17g in a "
-                                  "fresh instance: '%s' (vr %u) differs at t=%.17g (step %zu): "
-                                  "original %s, deserialized %s",
-                                  ifn, p.t[job.k1], p.out[c].name, p.out[c].vr, p.t[r], r,
-                                  equ_fmt_bits(a[r * w + c], b1, sizeof b1),
-                                  equ_fmt_bits(b[r * w + c], b2, sizeof b2));
-            fmuc_result_note(res, "%s: %s%s", ifn, rt,
-                             rs.verdict == 0 ? ": the difference does not shrink with the "
-                                               "tolerance, so part of the state is lost on the "
-                                               "way (not an integrator restart)"
-                                             : "");
-        }
-    }
     cJSON_AddNumberToObject(evi, "serialized_bytes", s1);
     cJSON_AddNumberToObject(evi, "t1", p.t[job.k1]);
     cJSON_AddNumberToObject(evi, "t2", p.t[job.k2]);
+    a = fmuc_worker_f64_from_json(cJSON_GetObjectItem(rp, "a"), n);
+    if (!a) {
+        fmuc_result_error(res, "%s: malformed series in the worker reply", ifn);
+        goto out;
+    }
+    int same = -1, other = -1;
+    if (!job.once)
+        same = judge_restore(s, res, &job, rp, a, "", "the process that serialized", evi);
+    if (cJSON_GetObjectItem(rp, "bytes")) {
+        cJSON *ex = job.once ? evi : cJSON_AddObjectToObject(evi, "another_process");
+        other = judge_restore(s, res, &job, rp, a, "x_", "another process", ex);
+    } else if (job.once) {
+        fmuc_result_na_part(res, "%s: canBeInstantiatedOnlyOncePerProcess=\"true\" and %.0f "
+                            "serialized bytes, more than fmucheck hands to a second process; not "
+                            "restored",
+                            ifn, s1);
+    } else {
+        fmuc_result_note(res, "%s: %.0f serialized bytes, more than fmucheck hands to a second "
+                              "process: restored only in the process that serialized them",
+                         ifn, s1);
+    }
+    if (same == 0 && other == 1)
+        fmuc_result_note(res, "%s: in a fresh instance of the process that serialized them, the "
+                              "same bytes continue the run: they only work in that process, so "
+                              "a state stored on file cannot be restored later",
+                         ifn);
 out:
     free(a);
-    free(b);
     fmuc_worker_outcome_free(&o);
     equ_plan_free(&p);
 }

@@ -9,6 +9,10 @@
 #ifdef FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT
 #include <signal.h>
 #endif
+#ifdef FMUC_DEFECT_SERIALIZE_PROCESS_BOUND
+#include <stdint.h>
+#include <unistd.h>
+#endif
 
 const fmuc_m_var *fmuc_gc_find_vr(const fmuc_m_desc *d, unsigned vr, fmuc_m_type t)
 {
@@ -501,6 +505,19 @@ int fmuc_gc_state_size(const fmuc_gc_states *fs, void *state, size_t *size)
     return fmi2OK;
 }
 
+#ifdef FMUC_DEFECT_SERIALIZE_PROCESS_BOUND
+/* broken FMUs (eq-serialize--process-bound): serialized bytes masked with a key of the process
+ * (its pid and the library's load address), so that only the process that wrote them reads
+ * them back, as bytes that hold pointers into the writer's memory would be */
+static void process_mask(unsigned char *b, size_t n)
+{
+    uint64_t k = (uint64_t)getpid() * UINT64_C(0x9E3779B97F4A7C15) ^
+                 (uint64_t)(uintptr_t)&process_mask;
+    for (size_t i = 0; i < n; i++)
+        b[i] ^= (unsigned char)(k >> (8 * (i % 8)));
+}
+#endif
+
 int fmuc_gc_state_serialize(const fmuc_gc_states *fs, void *state, unsigned char *buf,
                             size_t size)
 {
@@ -516,6 +533,9 @@ int fmuc_gc_state_serialize(const fmuc_gc_states *fs, void *state, unsigned char
         return fmi2Error;
     }
     memcpy(buf, s->bytes, s->size);
+#ifdef FMUC_DEFECT_SERIALIZE_PROCESS_BOUND
+    process_mask(buf, s->size);
+#endif
     return fmi2OK;
 }
 
@@ -533,6 +553,14 @@ int fmuc_gc_state_deserialize(const fmuc_gc_states *fs, const unsigned char *buf
     *state = NULL;
     return fmuc_gc_state_get(fs, state);
 #else
+#ifdef FMUC_DEFECT_SERIALIZE_PROCESS_BOUND
+    unsigned char *own = size ? fmuc_m_alloc(fs->c, 1, size) : NULL;
+    if (own) {
+        memcpy(own, buf, size);
+        process_mask(own, size);
+        buf = own;
+    }
+#endif
     const char *why = blob_invalid(fs, buf, size);
     if (why) {
 #ifdef FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT
@@ -542,14 +570,21 @@ int fmuc_gc_state_deserialize(const fmuc_gc_states *fs, const unsigned char *buf
         *state = (void *)garbage_state; /* and the FreeFMUstate of it aborts */
 #endif
         fmuc_m_log(fs->c, fmi2Error, NULL, "%s: refused: %s", fn, why);
+#ifdef FMUC_DEFECT_SERIALIZE_PROCESS_BOUND
+        fmuc_m_free(fs->c, own);
+#endif
         return fmi2Error;
     }
     fmuc_gc_state *s = node_new(fs, size);
+    if (s)
+        memcpy(s->bytes, buf, size);
+#ifdef FMUC_DEFECT_SERIALIZE_PROCESS_BOUND
+    fmuc_m_free(fs->c, own);
+#endif
     if (!s) {
         fmuc_m_log(fs->c, fmi2Error, NULL, "%s: out of memory", fn);
         return fmi2Error;
     }
-    memcpy(s->bytes, buf, size);
     *state = s;
     return fmi2OK;
 #endif

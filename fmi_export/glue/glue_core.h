@@ -69,8 +69,8 @@ int fmuc_gc_rk4(void *inst, fmuc_gc_deriv_fn deriv, size_t nx, double *work, dou
  * version's fmuc_m_alloc/fmuc_m_free/fmuc_m_log. Statuses are the version's codes as int; the
  * caller passes an Error/Fatal result through its own transition into the error state.
  * FMUC_DEFECT_PARTIAL_SET_FMUSTATE, FMUC_DEFECT_DESERIALIZE_IGNORES_BYTES,
- * FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT, FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR: the broken
- * variants. */
+ * FMUC_DEFECT_DESERIALIZE_CRASH_ON_CORRUPT, FMUC_DEFECT_DESERIALIZE_GARBAGE_ON_ERROR,
+ * FMUC_DEFECT_SERIALIZE_PROCESS_BOUND: the broken variants. */
 typedef struct fmuc_gc_state fmuc_gc_state;
 
 /* The FMI functions of FMU states, in the order of fmuc_gc_state_kind.names */
