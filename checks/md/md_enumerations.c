@@ -42,8 +42,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                     goto oom;
                 if (r == 0)
                     fmuc_result_violation(res, "line %u: Enumeration type '%.200s': Item '%.200s' "
-                                          "value=\"%d\" repeats the value of Item '%.200s' (line %u)",
-                                          (unsigned)it->line, tn, fmuc_mdu__str(it->name), it->value,
+                                          "value=\"%lld\" repeats the value of Item '%.200s' (line %u)",
+                                          (unsigned)it->line, tn, fmuc_mdu__str(it->name),
+                                          (long long)it->value,
                                           fmuc_mdu__str(t->items[first].name),
                                           (unsigned)t->items[first].line);
             }

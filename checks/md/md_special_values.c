@@ -7,9 +7,24 @@
 #include "check.h"
 #include "md_util.h"
 
+/* The xs:double spellings of the special values: NaN, INF, -INF (and +INF, which XSD 1.1 added);
+ * "nan", "inf", "Infinity" and the like are no xs:double (strtod reads them, a schema validator
+ * does not). */
+static int xsd_spelling(const char *v)
+{
+    while (*v == ' ' || *v == '\t' || *v == '\n' || *v == '\r')
+        v++;
+    size_t n = strlen(v);
+    while (n && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\n' || v[n - 1] == '\r'))
+        n--;
+    return (n == 3 && (strncmp(v, "NaN", 3) == 0 || strncmp(v, "INF", 3) == 0)) ||
+           (n == 4 && (strncmp(v, "-INF", 4) == 0 || strncmp(v, "+INF", 4) == 0));
+}
+
 /* FMI 3.0 (§2.4; fmi3-rules B-008, S/T): NaN and INF are valid xs:double literals. They are
  * suspicious where they bound or scale a value (min, max, nominal, clock intervals and shifts):
- * a warning there, a note elsewhere. */
+ * a warning there, a note elsewhere. Other spellings of them are no xs:double: a violation of
+ * the schema's letter (a C importer's strtod reads them). */
 static void run3(const fmuc_md *md, fmuc_result *res)
 {
     static const char *const doubtful[] = {"min", "max", "nominal", "intervalDecimal",
@@ -18,6 +33,14 @@ static void run3(const fmuc_md *md, fmuc_result *res)
         const fmuc_md_issue *is = &md->issues[i];
         if (strcmp(fmuc_mdu__issue_owner(md, is), "md-special-values") != 0)
             continue;
+        if (!xsd_spelling(fmuc_mdu__str(is->value))) {
+            fmuc_result_violation_letter(res, "line %u: <%s> %s=\"%s\" is not a valid xs:double "
+                                              "(the special values are spelled NaN, INF and "
+                                              "-INF)",
+                                         (unsigned)is->line, fmuc_mdu__str(is->element),
+                                         fmuc_mdu__str(is->attribute), fmuc_mdu__str(is->value));
+            continue;
+        }
         int warn = 0;
         for (size_t k = 0; k < sizeof doubtful / sizeof doubtful[0]; k++)
             warn |= is->attribute && strcmp(is->attribute, doubtful[k]) == 0;

@@ -3,9 +3,25 @@
 #include "check.h"
 #include "md_util.h"
 
-static uint64_t key(size_t type_index, int value)
+static uint64_t key(size_t type_index, int64_t value)
 {
     return ((uint64_t)type_index << 32) | (uint32_t)value;
+}
+
+/* Is v the value of an Item of t? The map is keyed by the low 32 bits (FMI 3.0 values are
+ * xs:long): a hit is confirmed on the Item it names; anything else is searched. */
+static int is_item(const fmuc_mdu_imap *items, const fmuc_md_type *t, size_t ti, double v)
+{
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0) || (double)(int64_t)v != v)
+        return 0;
+    int64_t x = (int64_t)v;
+    size_t k;
+    if (fmuc_mdu__imap_get(items, key(ti, x), &k) && k < t->nitems && t->items[k].value == x)
+        return 1;
+    for (k = 0; k < t->nitems; k++)
+        if (t->items[k].has_value && t->items[k].value == x)
+            return 1;
+    return 0;
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)
@@ -37,9 +53,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (!t || t->type != FMUC_TYPE_ENUMERATION || !t->nitems)
             continue; /* md-var-declared-type / md-enumerations */
         nchecked++;
-        double sv = v->start;
-        if (!(sv >= -2147483648.0 && sv <= 2147483647.0) || (double)(int)sv != sv ||
-            !fmuc_mdu__imap_get(&items, key((size_t)(t - md->types), (int)sv), NULL))
+        if (!is_item(&items, t, (size_t)(t - md->types), v->start))
             fmuc_result_violation(res, "%s: start=\"%.100s\" is not the value of an Item of "
                                   "Enumeration type '%.200s' (line %u)",
                                   fmuc_mdu__var_desc(d, sizeof d, v), fmuc_mdu__str(v->start_text),

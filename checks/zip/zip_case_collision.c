@@ -24,7 +24,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     size_t n = 0, ndup = 0;
     char a[512], b[512];
     for (size_t i = 0; i < l->nentries; i++) {
-        if (!(l->entries[i].problems & FMUC_ZIP_DUPLICATE_OTHER))
+        uint32_t pr = l->entries[i].problems;
+        if (!(pr & (FMUC_ZIP_DUPLICATE_OTHER | FMUC_ZIP_DUPLICATE)))
             continue;
         int first = 1; /* one message per name, at its first copy */
         for (size_t j = 0; j < i && first; j++)
@@ -32,8 +33,12 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (first && ndup++ < 20)
             fmuc_result_violation(res,
                                   "entry '%s' is stored more than once: which copy an unpacker "
-                                  "keeps depends on the tool",
-                                  zipu_show(a, sizeof a, l->entries[i].name));
+                                  "keeps depends on the tool%s",
+                                  zipu_show(a, sizeof a, l->entries[i].name),
+                                  pr & FMUC_ZIP_DUPLICATE
+                                      ? " (an entry an importer reads: fmucheck refuses the "
+                                        "archive)"
+                                      : "");
     }
     if (ndup > 20)
         fmuc_result_note(res, "%zu more names stored more than once", ndup - 20);

@@ -188,11 +188,11 @@ static int parse_u64_digits(const char *s, size_t n, uint64_t limit, uint64_t *o
     for (size_t i = 0; i < n; i++) {
         if (!is_digit(s[i]))
             return -1;
-        if (!over) {
-            v = v * 10 + (uint64_t)(s[i] - '0');
-            if (v > limit)
-                over = 1;
-        }
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (!over && v > (limit - d) / 10) /* v * 10 + d > limit, without wrapping */
+            over = 1;
+        if (!over)
+            v = v * 10 + d;
     }
     if (over)
         return -2;
@@ -217,6 +217,41 @@ int fmuc_md__parse_int32(const char *s, int32_t *out)
         return -2;
     *out = neg ? (int32_t)(-(int64_t)v) : (int32_t)v;
     return 0;
+}
+
+int fmuc_md__parse_int64(const char *s, int64_t *out)
+{
+    size_t n;
+    s = trim(s, &n);
+    int neg = 0;
+    if (n > 0 && (s[0] == '+' || s[0] == '-')) {
+        neg = s[0] == '-';
+        s++, n--;
+    }
+    uint64_t v;
+    int rc = parse_u64_digits(s, n, (uint64_t)INT64_MAX + 1, &v);
+    if (rc < 0)
+        return rc;
+    if (!neg && v > (uint64_t)INT64_MAX)
+        return -2;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return 0;
+}
+
+int fmuc_md__parse_uint64(const char *s, uint64_t *out)
+{
+    size_t n;
+    s = trim(s, &n);
+    if (n > 0 && s[0] == '+')
+        s++, n--;
+    else if (n > 1 && s[0] == '-') {
+        for (size_t i = 1; i < n; i++) /* "-0" only */
+            if (s[i] != '0')
+                return is_digit(s[i]) ? -2 : -1;
+        *out = 0;
+        return 0;
+    }
+    return parse_u64_digits(s, n, UINT64_MAX, out);
 }
 
 int fmuc_md__parse_uint32(const char *s, uint32_t *out)

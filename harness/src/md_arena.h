@@ -24,6 +24,10 @@ void fmuc_md__arena_free(fmuc_md__arena *a);
  * (for doubles: NaN/INF spelled out or overflow, both forbidden by FMI 2.0 §2.2). */
 int fmuc_md__parse_double(const char *s, double *out);
 int fmuc_md__parse_int32(const char *s, int32_t *out);
+/* xs:long: 0, -1 (syntax) or -2 (out of range) */
+int fmuc_md__parse_int64(const char *s, int64_t *out);
+/* xs:unsignedLong: as fmuc_md__parse_int64 */
+int fmuc_md__parse_uint64(const char *s, uint64_t *out);
 int fmuc_md__parse_uint32(const char *s, uint32_t *out);
 int fmuc_md__parse_bool(const char *s, int *out);
 

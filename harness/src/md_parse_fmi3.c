@@ -8,7 +8,9 @@
 
 typedef enum {
     S3_ROOT = 1, S3_IFACE, S3_UNITDEFS, S3_UNIT, S3_TYPEDEFS, S3_TYPE, S3_LOGCATS, S3_MODELVARS,
-    S3_VAR, S3_MODELSTRUCT, S3_LEAF, S3_SKIP, S3_ANNOTS
+    S3_VAR, S3_MODELSTRUCT, S3_LEAF, S3_SKIP, S3_ANNOTS,
+    S3_ANNOTATED /* an element whose one child may be <Annotations> (fmi3ModelDescription.xsd
+                  * DefaultExperiment; fmi3VariableDependency.xsd fmi3Unknown) */
 } state3;
 
 enum { K3_NONE = 0, K3_ME, K3_CS, K3_SE };
@@ -130,11 +132,15 @@ static int a_item(parser *p, const char *n, const char *v, void *obj)
     else if (strcmp(n, "description") == 0)
         it->description = dup(p, v);
     else if (strcmp(n, "value") == 0) {
-        double d;
-        if (fmuc_md__parse_double(v, &d) == 0 && d == floor(d) && fabs(d) < 9.3e18)
-            it->value = (int)d, it->has_value = 1;
-        else
-            attr_int(p, n, v, &(int32_t){0});
+        /* xs:long (fmi3Type.xsd) */
+        if (fmuc_md__parse_int64(v, &it->value) == 0) {
+            it->has_value = 1;
+        } else {
+            char b[80];
+            ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, n, v,
+                  "%s at line %u: attribute %s=\"%s\" is not a valid xs:long", p->elem, p->line,
+                  n, shorten(b, v));
+        }
     } else
         return 0;
     return 1;
@@ -142,18 +148,70 @@ static int a_item(parser *p, const char *n, const char *v, void *obj)
 
 /* ---- variables ---- */
 
-static double number_of(parser *p, int bt, const char *attr, const char *v)
+/* Is v (an integral number d) within the range of an integer base type's XSD type
+ * (fmi3Variable.xsd: xs:byte for Int8 ... xs:unsignedLong for UInt64; xs:long for Enumeration)?
+ * 1 when it is or the type has no such range; else 0 with *xs naming the type and its range. The
+ * 64-bit types are read as exact integers where the text is a plain one (a double cannot tell
+ * 2^64 - 1 from 2^64). */
+static int int_in_range(int bt, const char *v, double d, const char **xs)
+{
+    static const struct {
+        int bt;
+        double lo, hi;
+        const char *xs;
+    } r[] = {{FMUC_BT_INT8, -128.0, 127.0, "xs:byte, -128 to 127"},
+             {FMUC_BT_UINT8, 0.0, 255.0, "xs:unsignedByte, 0 to 255"},
+             {FMUC_BT_INT16, -32768.0, 32767.0, "xs:short, -32768 to 32767"},
+             {FMUC_BT_UINT16, 0.0, 65535.0, "xs:unsignedShort, 0 to 65535"},
+             {FMUC_BT_INT32, -2147483648.0, 2147483647.0, "xs:int, -2147483648 to 2147483647"},
+             {FMUC_BT_UINT32, 0.0, 4294967295.0, "xs:unsignedInt, 0 to 4294967295"},
+             {FMUC_BT_INT64, -9223372036854775808.0, 9223372036854775808.0,
+              "xs:long, -9223372036854775808 to 9223372036854775807"},
+             {FMUC_BT_UINT64, 0.0, 18446744073709551616.0,
+              "xs:unsignedLong, 0 to 18446744073709551615"},
+             {FMUC_BT_ENUMERATION, -9223372036854775808.0, 9223372036854775808.0,
+              "xs:long, -9223372036854775808 to 9223372036854775807"}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        if (r[i].bt != bt)
+            continue;
+        *xs = r[i].xs;
+        int wide = bt == FMUC_BT_INT64 || bt == FMUC_BT_UINT64 || bt == FMUC_BT_ENUMERATION;
+        if (wide) {
+            int64_t x;
+            uint64_t u;
+            int rc = bt == FMUC_BT_UINT64 ? fmuc_md__parse_uint64(v, &u)
+                                          : fmuc_md__parse_int64(v, &x);
+            if (rc != -1) /* a plain integer: exact */
+                return rc == 0;
+            return d >= r[i].lo && d < r[i].hi; /* 64-bit bounds exclusive as doubles */
+        }
+        return d >= r[i].lo && d <= r[i].hi;
+    }
+    return 1;
+}
+
+/* The number in v; range: also the range of an integer type (start values: min and max outside
+ * it are md-var-min-max's). */
+static double number_of(parser *p, int bt, const char *attr, const char *v, int range)
 {
     if (bt == FMUC_BT_BOOLEAN) {
         int b;
         return attr_bool(p, attr, v, &b) == 0 ? (double)b : NAN;
     }
     double d;
+    const char *xs = NULL;
+    char b[80];
     int rc = fmuc_md__parse_double(v, &d);
     if (rc == 0 && (kind_of(bt) != FMUC_TYPE_INTEGER || d == floor(d)) &&
-        (bt != FMUC_BT_ENUMERATION || d == floor(d)))
-        return d;
-    char b[80];
+        (bt != FMUC_BT_ENUMERATION || d == floor(d))) {
+        if (!range || int_in_range(bt, v, d, &xs))
+            return d;
+        ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, attr, v,
+              "%s at line %u: attribute %s=\"%s\" is not a valid %s value (out of the range of "
+              "%s)",
+              p->elem, p->line, attr, shorten(b, v), var_elems[bt - 1], xs);
+        return NAN;
+    }
     ISSUE(p, FMUC_ISSUE_ATTR_SYNTAX, attr, v,
           "%s at line %u: attribute %s=\"%s\" is not a valid %s value", p->elem, p->line, attr,
           shorten(b, v), var_elems[bt - 1]);
@@ -196,7 +254,7 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
         if (bt == FMUC_BT_STRING) {
             var->start = NAN;
         } else if (cnt <= 1) {
-            var->start = number_of(p, bt, n, v);
+            var->start = number_of(p, bt, n, v, 1);
         } else if ((e = ext_of_last(p))) {
             /* an array's start values: the list, and the first as the number */
             const char *s = v;
@@ -207,8 +265,9 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
                 if (!slot)
                     break;
                 *slot = dup_i(p, tok);
+                double x = number_of(p, bt, n, tok, 1); /* each one's syntax and range */
                 if (e->nstarts == 1)
-                    var->start = number_of(p, bt, n, tok);
+                    var->start = x;
             }
         }
     } else if ((kind_of(bt) == FMUC_TYPE_REAL || kind_of(bt) == FMUC_TYPE_INTEGER ||
@@ -218,10 +277,10 @@ static int a_var(parser *p, const char *n, const char *v, void *obj)
             var->quantity = dup_i(p, v);
             var->has |= FMUC_HAS_QUANTITY;
         } else if (n[1] == 'i') {
-            var->min = number_of(p, bt, n, v);
+            var->min = number_of(p, bt, n, v, 0);
             var->has |= FMUC_HAS_MIN;
         } else {
-            var->max = number_of(p, bt, n, v);
+            var->max = number_of(p, bt, n, v, 0);
             var->has |= FMUC_HAS_MAX;
         }
     } else if (kind_of(bt) == FMUC_TYPE_REAL && a_var_real(p, n, v, var)) {
@@ -572,8 +631,8 @@ static void start_root_child(parser *p, frame *f)
         push(p, S3_ANNOTS, K3_NONE);
         return;
     }
-    static const uint8_t next[9] = {[3] = S3_UNITDEFS, [4] = S3_TYPEDEFS, [5] = S3_LOGCATS,
-                                    [6] = S3_LEAF,     [7] = S3_MODELVARS, [8] = S3_MODELSTRUCT};
+    static const uint8_t next[9] = {[3] = S3_UNITDEFS, [4] = S3_TYPEDEFS,  [5] = S3_LOGCATS,
+                                    [6] = S3_ANNOTATED, [7] = S3_MODELVARS, [8] = S3_MODELSTRUCT};
     start_root_section(p);
     push(p, next[idx], K3_NONE);
 }
@@ -716,13 +775,23 @@ static void start_element(parser *p)
         if (k >= 0) {
             child_order(p, f, "ModelStructure", k, 0);
             start_unknown(p, k);
-            push(p, S3_LEAF, K3_NONE);
+            push(p, S3_ANNOTATED, K3_NONE);
             return;
         }
         unknown_element(p, "ModelStructure");
         break;
     case S3_LEAF:
         leaf_child(p);
+        break;
+    case S3_ANNOTATED:
+        if (strcmp(e, "Annotations") == 0 && f->nchild == 1) {
+            push(p, S3_ANNOTS, K3_NONE);
+            return;
+        }
+        ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
+              "element <%s> at line %u is not allowed here (the parent element has one "
+              "<Annotations> at most in the %s schema)",
+              e, p->line, p->ops->schema);
         break;
     case S3_SKIP:
     default:

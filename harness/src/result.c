@@ -285,6 +285,9 @@ void fmuc_report_tally(fmuc_report *r)
         if (v > r->overall)
             r->overall = v;
     }
+    /* an archive refused as unsafe is no pass, whatever the checks that ran before said */
+    if (r->rejected && r->overall < FMUC_VERDICT_FAIL)
+        r->overall = FMUC_VERDICT_FAIL;
 }
 
 fmuc_verdict fmuc_report_overall_under(const fmuc_report *r, fmuc_profile p)
@@ -300,5 +303,5 @@ fmuc_verdict fmuc_report_overall_under(const fmuc_report *r, fmuc_profile p)
         if (v > o)
             o = v;
     }
-    return o;
+    return r->rejected && o < FMUC_VERDICT_FAIL ? FMUC_VERDICT_FAIL : o;
 }

@@ -29,8 +29,14 @@ static void expect_rejected(bi_env *e, const char *fmu, const char *const needle
     cr_expect(!needles || found, "%s: reason does not name '%s'\nstderr: %s\nstatusReason: %s", fmu,
               needles ? needles[0] : "", r.err,
               cJSON_GetStringValue(cJSON_GetObjectItem(rep, "statusReason")));
-    if (rep)
+    if (rep) {
         cr_expect_str_eq(bi_status(rep), "rejected", "%s: a report for a rejected FMU says so", fmu);
+        /* and its summary is no pass (the archive checks that ran may all have passed) */
+        const char *v = cJSON_GetStringValue(
+            cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "summary"), "verdict"));
+        cr_expect(v && strcmp(v, "fail") == 0, "%s: summary verdict %s for a rejected FMU", fmu,
+                  v ? v : "(none)");
+    }
     cJSON_Delete(rep);
     fmuc_test_run_free(&r);
 }

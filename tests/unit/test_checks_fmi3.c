@@ -2228,3 +2228,111 @@ Test(fmi3_zip_external_dependencies, unshipped_library_must_be_documented)
                  FMUC_VERDICT_NA);
     fmuc_result_clear(&r);
 }
+
+/* Red-team round 5: what fmi3ModelDescription.xsd, fmi3VariableDependency.xsd, fmi3Type.xsd and
+ * fmi3Variable.xsd allow and forbid beyond the FMI 2.0 schema's shapes. */
+Test(fmi3_md, annotations_in_default_experiment_and_unknowns)
+{
+    /* fmi3Unknown and DefaultExperiment each hold one optional <Annotations> */
+    const char *vars = "<Float64 name=\"y\" valueReference=\"1\" causality=\"output\"/>";
+    PASSES("md-xml-schema",
+           doc3(vars, "<Output valueReference=\"1\"><Annotations><Annotation type=\"com.x\"/>"
+                      "</Annotations></Output>"));
+    FAILS("md-xml-schema", doc3(vars, "<Output valueReference=\"1\"><Dimension start=\"1\"/>"
+                                      "</Output>"));
+    FAILS("md-xml-schema",
+          doc3(vars, "<Output valueReference=\"1\"><Annotations><Annotation type=\"com.x\"/>"
+                     "</Annotations><Annotations><Annotation type=\"com.y\"/></Annotations>"
+                     "</Output>"));
+    char buf[8192];
+    const char *base = doc3(vars, "<Output valueReference=\"1\"/>");
+    const char *at = strstr(base, "<ModelVariables>");
+    cr_assert_not_null(at);
+    snprintf(buf, sizeof buf,
+             "%.*s<DefaultExperiment stopTime=\"1\"><Annotations><Annotation type=\"com.x\"/>"
+             "</Annotations></DefaultExperiment>\n%s",
+             (int)(at - base), base, at);
+    PASSES("md-xml-schema", buf);
+}
+
+Test(fmi3_md, integer_start_values_within_their_xsd_types)
+{
+    FAILS("md-attribute-syntax", doc3("<Int8 name=\"i\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\" "
+                                      "start=\"200\"/>",
+                                      ""));
+    PASSES("md-attribute-syntax", doc3("<Int8 name=\"i\" valueReference=\"1\" "
+                                       "causality=\"parameter\" variability=\"fixed\" "
+                                       "start=\"-128\"/>",
+                                       ""));
+    /* every element of an array's start list */
+    FAILS("md-attribute-syntax", doc3("<UInt8 name=\"a\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\" "
+                                      "start=\"1 2 256\"><Dimension start=\"3\"/></UInt8>",
+                                      ""));
+    /* the 64-bit bounds exactly (a double cannot tell 2^64 - 1 from 2^64) */
+    PASSES("md-attribute-syntax", doc3("<UInt64 name=\"u\" valueReference=\"1\" "
+                                       "causality=\"parameter\" variability=\"fixed\" "
+                                       "start=\"18446744073709551615\"/>",
+                                       ""));
+    FAILS("md-attribute-syntax", doc3("<UInt64 name=\"u\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\" "
+                                      "start=\"18446744073709551616\"/>",
+                                      ""));
+    FAILS("md-attribute-syntax", doc3("<UInt64 name=\"u\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\" "
+                                      "start=\"-1\"/>",
+                                      ""));
+    PASSES("md-attribute-syntax", doc3("<Int64 name=\"l\" valueReference=\"1\" "
+                                       "causality=\"parameter\" variability=\"fixed\" "
+                                       "start=\"-9223372036854775808\"/>",
+                                       ""));
+    FAILS("md-attribute-syntax", doc3("<Int64 name=\"l\" valueReference=\"1\" "
+                                      "causality=\"parameter\" variability=\"fixed\" "
+                                      "start=\"20000000000000000000\"/>",
+                                      ""));
+}
+
+Test(fmi3_md, enumeration_items_are_xs_long)
+{
+    char buf[8192];
+    const char *base = doc3("<Enumeration name=\"e\" valueReference=\"1\" declaredType=\"E\" "
+                            "causality=\"parameter\" variability=\"fixed\" "
+                            "start=\"5000000000\"/>",
+                            "");
+    const char *at = strstr(base, "<ModelVariables>");
+    cr_assert_not_null(at);
+    snprintf(buf, sizeof buf,
+             "%.*s<TypeDefinitions><EnumerationType name=\"E\"><Item name=\"a\" "
+             "value=\"5000000000\"/><Item name=\"b\" value=\"6000000000\"/></EnumerationType>"
+             "</TypeDefinitions>\n%s",
+             (int)(at - base), base, at);
+    PASSES("md-enumerations", buf);
+    PASSES("md-var-enumeration-start", buf);
+    PASSES("md-attribute-syntax", buf);
+    /* two items whose values agree in their low 32 bits only are different values */
+    char buf2[8192];
+    snprintf(buf2, sizeof buf2, "%s", buf);
+    char *six = strstr(buf2, "6000000000");
+    cr_assert_not_null(six);
+    memcpy(six, "0705032704", 10); /* 5000000000 - 2^32 */
+    PASSES("md-enumerations", buf2);
+}
+
+Test(fmi3_md, special_values_only_in_their_xsd_spelling)
+{
+    PASSES("md-special-values", doc3("<Float64 name=\"p\" valueReference=\"1\" "
+                                     "causality=\"parameter\" variability=\"fixed\" "
+                                     "start=\"INF\"/>",
+                                     ""));
+    cr_expect_neq(run_xml("md-special-values",
+                          doc3("<Float64 name=\"p\" valueReference=\"1\" causality=\"parameter\" "
+                               "variability=\"fixed\" start=\"nan\"/>",
+                               "")),
+                  FMUC_VERDICT_PASS, "start=\"nan\" is no xs:double");
+    cr_expect_neq(run_xml("md-special-values",
+                          doc3("<Float64 name=\"p\" valueReference=\"1\" causality=\"parameter\" "
+                               "variability=\"fixed\" start=\"Infinity\"/>",
+                               "")),
+                  FMUC_VERDICT_PASS, "start=\"Infinity\" is no xs:double");
+}

@@ -399,6 +399,9 @@ Test(reports, html_minimal_report)
     r.rejected = 1;
     r.rejected_reason = xstrdup("not a zip <archive>");
     fmuc_report_tally(&r);
+    /* an archive refused as unsafe is no pass, whatever ran before (red-team round 5) */
+    cr_assert_eq(r.overall, FMUC_VERDICT_FAIL);
+    cr_assert_eq(fmuc_report_overall_under(&r, FMUC_PROFILE_INTEROP), FMUC_VERDICT_FAIL);
     size_t len;
     char *html = render(fmuc_report_html_write, &r, &len);
     cr_assert_not_null(strstr(html, "not a zip &lt;archive&gt;"));

@@ -279,7 +279,7 @@ typedef struct fmuc_md_unit {
 typedef struct fmuc_md_item {
     const char *name;
     const char *description;
-    int value;
+    int64_t value; /* FMI 3.0: xs:long; 2.0: xs:int; 1.0: the item's number from 1 */
     int has_value;
     uint32_t line;
 } fmuc_md_item;
