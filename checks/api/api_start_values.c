@@ -31,7 +31,8 @@
  * does not give every element, value references shared by variables with different start
  * values or with a variable that is not exact (md-alias-start and md-var-initial judge those).
  * A refused get is a note (api-status-codes judges statuses); a crash in the probe's gets
- * fails. */
+ * fails. Then, in the same instance, the reset probe (reset_probe): parameters set before a
+ * reset must not keep those values after it. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -304,6 +305,110 @@ static void report_misses(cJSON *reply, const sv_job *job, int ver, const sv_sta
                      apiu_iface_name(job->type), more, late, exit_fn);
 }
 
+#define RESET_MAX 256 /* Float64 parameters set before the reset probe's fmi2Reset, at most */
+
+/* fmi2Reset: "The FMU goes into the same state as if fmi2Instantiate would have been called.
+ * All variables have their default values" (FMI 2.0.4 §2.1.6, fmi2-rules C-16, M; FMI 3.0.2
+ * §2.3.1 fmi3Reset the same): in the instance of the probe, reset, the scalar Float64 parameters
+ * set to other values (1e-3 relative, within [min, max]) in the Instantiated state, the
+ * initialization made with them (Initialization Mode left), reset again after it, as an importer
+ * does between two runs, Initialization Mode entered again: a parameter that still has the
+ * value set before the reset fails (red-team round 5: a reset that kept a parameter passed every
+ * check). A refused call ends the probe, noted (api-mandatory-functions judges the reset
+ * itself). */
+static void reset_probe(fmuc_worker_ctx *ctx, fmuc_inst *in, const sv_job *job, cJSON *reply,
+                        int ver)
+{
+    const fmuc_md *md = job->md;
+    const char *ifn = apiu_iface_name(job->type);
+    const char *reset = apiu_fn(ver, job->type, FMUC_INST_OP_RESET);
+    const char *set = ver == 3 ? "fmi3SetFloat64" : "fmi2SetReal";
+    const char *get = ver == 3 ? "fmi3GetFloat64" : "fmi2GetReal";
+    char b[32];
+    fmuc_vr vr[RESET_MAX];
+    size_t var[RESET_MAX], n = 0;
+    double val[RESET_MAX], back[RESET_MAX];
+    for (size_t j = 0; j < job->nvars && n < RESET_MAX; j++) {
+        const fmuc_md_var *v = &md->vars[job->vars[j]];
+        if (v->causality != FMUC_CAUS_PARAMETER || v->base != FMUC_BT_FLOAT64 ||
+            job->nelem[j] != 1 || !isfinite(v->start) ||
+            (v->variability != FMUC_VAR_FIXED && v->variability != FMUC_VAR_TUNABLE))
+            continue;
+        double d = fmax(1e-3 * fabs(v->start), 1e-6), x = v->start + d;
+        if ((v->has & FMUC_HAS_MAX) && x > v->max)
+            x = v->start - d;
+        if ((v->has & FMUC_HAS_MIN) && x < v->min)
+            continue;
+        var[n] = job->vars[j];
+        vr[n] = v->value_reference;
+        val[n++] = x;
+    }
+    if (!n || !reset)
+        return;
+    fmuc_worker_phase(ctx, "%s probe: %s", reset, reset);
+    fmuc_status st = fmuc_inst_reset(in);
+    if (st == FMUC_STATUS_NOT_PROVIDED)
+        return;
+    if (!fmuc_status_ok(st)) {
+        apiu_finding(reply, "note", "%s: %s after the start values were read returned %s: the "
+                                    "parameters after a reset are not probed",
+                     ifn, reset, fmuc_status_name(ver, st, b, sizeof b));
+        return;
+    }
+    fmuc_worker_phase(ctx, "%s probe: %s of %zu parameters", reset, set, n);
+    st = fmuc_inst_set_float64(in, vr, n, val);
+    if (!fmuc_status_ok(st)) {
+        apiu_finding(reply, "note", "%s: %s of %zu parameters to other values after %s returned "
+                                    "%s: the parameters after a reset are not probed",
+                     ifn, set, n, reset, fmuc_status_name(ver, st, b, sizeof b));
+        return;
+    }
+    fmuc_drive_start ds;
+    fmuc_drive_reached r;
+    fmuc_drive_start_init(&ds, md);
+    fmuc_worker_phase(ctx, "%s probe: initialization with the parameters set", reset);
+    if (fmuc_drive_reach(in, fmuc_drive_after_init_state(job->type), &ds, &r) != 0) {
+        apiu_finding(reply, "note", "%s: the initialization with %zu parameters moved by 1e-3 "
+                                    "failed: the parameters after a reset are not probed",
+                     ifn, n);
+        return;
+    }
+    fmuc_worker_phase(ctx, "%s probe: %s after the initialization", reset, reset);
+    st = fmuc_inst_reset(in);
+    if (!fmuc_status_ok(st) || fmuc_drive_reach(in, FMUC_ST_INIT, &ds, &r) != 0) {
+        apiu_finding(reply, "note", "%s: %s after the initialization with the parameters set, or "
+                                    "the Initialization Mode after it, failed: the parameters "
+                                    "after a reset are not probed",
+                     ifn, reset);
+        return;
+    }
+    fmuc_worker_phase(ctx, "%s probe: %s in Initialization Mode", reset, get);
+    for (size_t k = 0; k < n; k++)
+        back[k] = NAN;
+    st = fmuc_inst_get_float64(in, vr, n, back);
+    if (!fmuc_status_ok(st)) {
+        apiu_finding(reply, "note", "%s: %s of the parameters after %s returned %s: not compared",
+                     ifn, get, reset, fmuc_status_name(ver, st, b, sizeof b));
+        return;
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (back[k] != val[k] || val[k] == md->vars[var[k]].start)
+            continue;
+        if (kept++ < MAX_FINDINGS)
+            apiu_finding(reply, "fail",
+                         "%s: parameter '%s' (vr %u) set to %.17g before %s still has that value "
+                         "in Initialization Mode after it, not its start value %.17g: the "
+                         "reset must put the FMU into the state it had after instantiation",
+                         ifn, md->vars[var[k]].name, (unsigned)vr[k], val[k], reset,
+                         md->vars[var[k]].start);
+    }
+    if (kept > MAX_FINDINGS)
+        apiu_finding(reply, "fail", "%s: %zu more parameters keep their value across %s", ifn,
+                     kept - MAX_FINDINGS, reset);
+    cJSON_AddNumberToObject(reply, "reset_parameters", (double)n);
+}
+
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const sv_job *job = payload;
@@ -386,6 +491,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                      "the start values changes the model",
                      apiu_iface_name(job->type), st->c.rounded, REL_TOL, st->rounded_name,
                      st->rounded_text, st->rounded_got);
+    if (fmuc_status_ok(worst) && ver >= 2)
+        reset_probe(ctx, in, job, reply, ver);
     fmuc_worker_phase(ctx, "cleanup");
     cJSON_AddNumberToObject(reply, "compared", (double)st->c.compared);
     cJSON_AddNumberToObject(reply, "differ", (double)st->c.differ);
@@ -563,9 +670,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_api_start_values = {
     .id = "api-start-values",
-    .title = "Variables initialized with their start value have it in Initialization Mode",
-    .spec = "FMI 2.0.4 §2.2.7 (initial = exact, inputs); FMI 3.0.2 §2.4.7.5 (initial), §2.4 "
-            "(modelDescription.xml must not be edited)",
+    .title = "Variables initialized with their start value have it in Initialization Mode, "
+             "also after a reset",
+    .spec = "FMI 2.0.4 §2.2.7 (initial = exact, inputs), §2.1.6 (fmi2Reset); FMI 3.0.2 "
+            "§2.4.7.5 (initial), §2.4 (modelDescription.xml must not be edited), §2.3.1 "
+            "(fmi3Reset)",
     .level = FMUC_LEVEL_MUST,
     .interop = FMUC_INTEROP_SOME,
     .interop_why = "a start value applied only when initialization ends is the value the model "

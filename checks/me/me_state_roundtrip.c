@@ -12,7 +12,16 @@
  * FMI 1.0 ME (fmiSetContinuousStates, fmiGetContinuousStates, fmiGetNominalContinuousStates:
  * "it is required that x_nominal[i] > 0.0"): nx = numberOfContinuousStates, after fmiInitialize
  * (1.0 has no Continuous-Time Mode; the calls are allowed once initialized, fmi1-rules F-07). The
- * 1.0 XML does not say which variables the states are, so no min/max is applied there. */
+ * 1.0 XML does not say which variables the states are, so no min/max is applied there.
+ * At each vector the state and derivative variables read with fmi2GetReal (FMI 2.0; FMI 3.0:
+ * scalar Float64 ones, fmi3GetFloat64) must be the vectors of fmi2GetContinuousStates and
+ * fmi2GetDerivatives: §2.2.8 lists in <Derivatives> the variables whose values the derivative
+ * vector holds, in its order, and each names its state with `derivative`; an importer that plots
+ * or logs der(x) by its value reference, or a master that reads a state variable, would get
+ * another number than the solver (red-team round 5: GetReal of der(x1) 10 % off). The same
+ * tolerance as the states: the same value or within 1e-9 of it. FMI 3.0 also: the counts of
+ * fmi3GetNumberOfContinuousStates and fmi3GetNumberOfEventIndicators are the model
+ * description's (§2.3.2, fmi3-rules C-28). */
 #include "me_util.h"
 
 #define NVEC 6
@@ -20,6 +29,103 @@
  * hold the state it was given (a violation) */
 #define ROUNDED_REL 1e-6
 #define ROUNDED_NAMED 5
+
+#define VAR_REL 1e-9   /* a variable read is its vector entry within this much of the entry */
+#define VAR_NAMED 5
+
+/* A scalar Float64 variable (FMI 2.0 Real; FMI 3.0 without dimensions). */
+static int scalar_f64(const fmuc_md *md, const fmuc_md_var *v)
+{
+    if (!v || v->base != FMUC_BT_FLOAT64)
+        return 0;
+    const fmuc_md_var_ext *e = v->ext ? fmuc_md_var_ext_of(md, (size_t)(v - md->vars)) : NULL;
+    return !e || e->ndims == 0;
+}
+
+/* The state and derivative variables, read by their value references, against the vectors x
+ * and dx at the kind of vector named; *named counts the violations named so far. */
+static void vars_agree(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m,
+                       const fmuc_md *md, const double *x, const double *dx, const char *kind,
+                       size_t *named, size_t *compared)
+{
+    size_t nx = m->nx, n = 0;
+    char sb[32];
+    fmuc_vr *vr = calloc(2 * nx + 1, sizeof *vr);
+    size_t *entry = calloc(2 * nx + 1, sizeof *entry);
+    double *val = calloc(2 * nx + 1, sizeof *val);
+    if (!vr || !entry || !val)
+        goto out;
+    for (size_t i = 0; i < nx; i++) {
+        if (scalar_f64(md, m->xvar[i]))
+            vr[n] = m->xvr[i], entry[n++] = i;
+        if (scalar_f64(md, m->dxvar[i]))
+            vr[n] = m->dxvr[i], entry[n++] = nx + i;
+    }
+    if (!n)
+        goto out;
+    const char *get = s->ver == 3 ? "fmi3GetFloat64" : "fmi2GetReal";
+    int st = meu_st(s, fmuc_inst_get_float64(s->c, vr, n, val));
+    if (!meu_ok(st)) {
+        if (st != FMUC_STATUS_DISCARD)
+            meu_violation(ctx, "%s of the %zu state and derivative variables at the %s vector "
+                               "returned %s",
+                          get, n, kind, meu_stname(s->ver, st, sb, sizeof sb));
+        goto out;
+    }
+    (*compared)++;
+    for (size_t k = 0; k < n; k++) {
+        size_t e = entry[k];
+        int is_x = e < nx;
+        double ref = is_x ? x[e] : dx[e - nx], got = val[k];
+        if (ref == got || (isnan(ref) && isnan(got)) ||
+            fabs(got - ref) <= VAR_REL * fmax(fabs(ref), fabs(got)))
+            continue;
+        if ((*named)++ >= VAR_NAMED)
+            continue;
+        const fmuc_md_var *v = is_x ? m->xvar[e] : m->dxvar[e - nx];
+        meu_violation(ctx, "%s '%s' (vr %u) at the %s vector: %s gives %.17g, %s gives %.17g "
+                           "(entry %zu of the vector; §2.2.8: the variable %s)",
+                      is_x ? "state" : "derivative", meu_name(v), (unsigned)v->value_reference,
+                      kind, get, got,
+                      meu_fn(s->ver, is_x ? FMUC_INST_OP_GET_STATES : FMUC_INST_OP_GET_DERIVATIVES),
+                      ref, (is_x ? e : e - nx) + 1,
+                      is_x ? "is the continuous state"
+                           : "listed in <Derivatives> is the state derivative at this position");
+    }
+out:
+    free(vr);
+    free(entry);
+    free(val);
+}
+
+/* FMI 3.0.2 §2.3.2 (fmi3-rules C-28, M): fmi3GetNumberOfContinuousStates and
+ * fmi3GetNumberOfEventIndicators return the numbers the model description gives while no
+ * structural parameter has changed (api-configuration-mode compares them after a change). */
+static void counts_agree(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m)
+{
+    static const char *const fn[2] = {"fmi3GetNumberOfContinuousStates",
+                                      "fmi3GetNumberOfEventIndicators"};
+    static const char *const what[2] = {"the elements of the <ContinuousStateDerivative> "
+                                        "variables",
+                                        "the elements of the <EventIndicator> variables"};
+    const size_t want[2] = {m->nx, m->ni};
+    char sb[32];
+    for (int i = 0; i < 2; i++) {
+        size_t got = 0;
+        fmuc_status st = i == 0 ? fmuc_inst_get_number_of_continuous_states(s->c, &got)
+                                : fmuc_inst_get_number_of_event_indicators(s->c, &got);
+        if (st == FMUC_STATUS_NOT_PROVIDED)
+            continue; /* a missing function: api-mandatory-functions */
+        st = meu_st(s, st);
+        if (!meu_ok(st))
+            meu_note(ctx, "%s returned %s; not compared with the model description", fn[i],
+                     meu_stname(3, st, sb, sizeof sb));
+        else if (got != want[i])
+            meu_violation(ctx, "%s returns %zu, the model description %zu (%s; no structural "
+                               "parameter was changed)",
+                          fn[i], got, want[i], what[i]);
+    }
+}
 
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
@@ -40,6 +146,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         goto out;
     }
     const int v = s.ver;
+    if (v == 3)
+        counts_agree(ctx, &s, m);
     const char *gcs = meu_fn(v, FMUC_INST_OP_GET_STATES), *scs = meu_fn(v, FMUC_INST_OP_SET_STATES);
     const char *gdx = meu_fn(v, FMUC_INST_OP_GET_DERIVATIVES);
     int st = meu_st(&s, fmuc_inst_get_continuous_states(s.c, x0, nx));
@@ -78,7 +186,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     static const char *const kinds[NVEC] = {"start state", "negated", "tiny (1e-10 * nominal)",
                                             "large (100 * nominal)", "odd mantissa",
                                             "start state again"};
-    size_t compared = 0, refused = 0, mismatches = 0, rounded = 0;
+    size_t compared = 0, refused = 0, mismatches = 0, rounded = 0, var_named = 0, var_compared = 0;
     for (int k = 0; k < NVEC; k++) {
         for (size_t i = 0; i < nx; i++) {
             double a = fabs(x0[i]) > 0.0 ? fabs(x0[i]) : nom[i];
@@ -143,7 +251,14 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         if (!meu_ok(st) && st != FMUC_STATUS_DISCARD)
             meu_violation(ctx, "%s(nx = %zu) at the %s vector returned %s", gdx, nx, kinds[k],
                           meu_stname(v, st, sb, sizeof sb));
+        else if (meu_ok(st) && v != 1)
+            vars_agree(ctx, &s, m, md, y, dx, kinds[k], &var_named, &var_compared);
     }
+    cJSON_AddNumberToObject(reply, "variables_compared", (double)var_compared);
+    if (var_named > VAR_NAMED)
+        meu_note(ctx, "%zu state or derivative variables in all differ from their vector entry "
+                      "(the first %d named)",
+                 var_named, VAR_NAMED);
     cJSON_AddNumberToObject(reply, "vectors_compared", (double)compared);
     cJSON_AddNumberToObject(reply, "vectors_refused", (double)refused);
     cJSON_AddNumberToObject(reply, "mismatches", (double)mismatches);
@@ -183,7 +298,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                                                      : meu_xname(&m, i, xn, sizeof xn)));
         }
         static const char *const keys[] = {"nominals", "x_start", "vectors_compared",
-                                           "vectors_refused", "mismatches", "rounded"};
+                                           "vectors_refused", "mismatches", "rounded",
+                                           "variables_compared"};
         meu_evidence_from_reply(res, reply, keys, sizeof keys / sizeof keys[0]);
     }
     fmuc_worker_outcome_free(&o);
@@ -192,8 +308,9 @@ static void run(const fmuc_subject *s, fmuc_result *res)
 
 const fmuc_check fmuc_check_me_state_roundtrip = {
     .id = "me-state-roundtrip",
-    .title = "Continuous states set are the states read back; nominals positive",
-    .spec = "FMI 2.0.4 §3.2.2, §2.2.8; FMI 3.0.2 §3.2.1, §2.3.3, §2.4.8; FMI 1.0 ME "
+    .title = "Continuous states set are the states read back, their variables agree; nominals "
+             "positive",
+    .spec = "FMI 2.0.4 §3.2.2, §2.2.8; FMI 3.0.2 §3.2.1, §2.3.2, §2.3.3, §2.4.8; FMI 1.0 ME "
             "(fmiSetContinuousStates, fmiGetContinuousStates, fmiGetNominalContinuousStates)",
     .level = FMUC_LEVEL_MUST,
     .why = "Solvers set states with SetContinuousStates and read them back; a state that "

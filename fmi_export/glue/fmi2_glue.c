@@ -918,10 +918,25 @@ fmi2Status fmi2Reset(fmi2Component comp)
     return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */
 #endif
 #ifndef FMUC_DEFECT_RESET_KEEPS_STATE
+#ifdef FMUC_DEFECT_RESET_KEEPS_PARAMETERS
+    /* broken FMUs (api-start-values--reset-keeps-parameters): the Real parameters keep the
+     * values set before fmi2Reset instead of going back to their start values (§2.1.6) */
+    double keep[64];
+    size_t nk = 0;
+    for (size_t i = 0; i < d->nvars && nk < 64; i++)
+        if (d->vars[i].causality == FMUC_M_PARAMETER && d->vars[i].type == FMUC_M_REAL)
+            keep[nk++] = *(const double *)field(c, &d->vars[i]);
+#endif
     if (d->release)
         d->release(c, c->data);
     memset(c->data, 0, d->data_size);
     fmuc_gc_write_starts(c->desc, c->data);
+#ifdef FMUC_DEFECT_RESET_KEEPS_PARAMETERS
+    nk = 0;
+    for (size_t i = 0; i < d->nvars && nk < 64; i++)
+        if (d->vars[i].causality == FMUC_M_PARAMETER && d->vars[i].type == FMUC_M_REAL)
+            *(double *)field(c, &d->vars[i]) = keep[nk++];
+#endif
     if (d->start)
         st = d->start(c, c->data);
     c->time = 0.0;
@@ -1000,6 +1015,12 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
             ((fmi2Real *)value)[i] = v->causality == FMUC_M_INDEPENDENT
                                          ? c->time
                                          : *(const double *)field(c, v);
+#ifdef FMUC_DEFECT_DERIVATIVE_VARIABLE_OFF
+            /* broken FMUs (me-state-roundtrip--derivative-variable): a derivative variable read
+             * by fmi2GetReal is 10 % off the value fmi2GetDerivatives returns */
+            if (v->derivative_of)
+                ((fmi2Real *)value)[i] *= 1.1;
+#endif
             break;
         case FMUC_M_INTEGER:
         case FMUC_M_BOOLEAN:

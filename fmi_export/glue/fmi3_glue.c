@@ -2754,6 +2754,10 @@ fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance, size_t *nConti
     for (size_t i = 0; i < c->nxv; i++)
         *nContinuousStates += fmuc_g3sp_elements_at_start(c->desc, &c->desc->vars[c->xi[i]]);
 #endif
+#ifdef FMUC_DEFECT_NSTATES_PLUS_ONE
+    /* defect: one state more than the model description declares (§2.3.2) */
+    *nContinuousStates += 1;
+#endif
     return fmi3OK;
 }
 
