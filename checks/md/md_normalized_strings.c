@@ -2,7 +2,10 @@
  * modelIdentifier, File@name, unit and type names, quantity, unit, displayUnit, declaredType,
  * Category/Tool/Item/ScalarVariable names) contain no carriage return, line feed or tab
  * (FMI 2.0.4 §2.2, B-007). Such characters survive XML attribute normalisation only as character
- * references (&#10; &#13; &#9;), which is what this catches. fmiVersion: md-fmi-version. */
+ * references (&#10; &#13; &#9;), which is what this catches. A should: the whiteSpace facet of
+ * xs:normalizedString is "replace", so a schema validator turns them into spaces before it
+ * validates and accepts the file (red-team round 5: this failed a valid file); a reader without
+ * the schema keeps them, and the names then differ between tools. fmiVersion: md-fmi-version. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,7 +18,8 @@ static void chk(fmuc_result *res, uint32_t line, const char *what, const char *a
         return;
     size_t at = strcspn(v, "\r\n\t");
     fmuc_result_violation(res, "line %u: %s: %s contains a %s at offset %zu (normalizedString "
-                          "allows no CR, LF or TAB)", (unsigned)line, what, attr,
+                          "values hold no CR, LF or TAB: a schema validator reads a space there, a plain "
+                          "XML reader this character)", (unsigned)line, what, attr,
                           v[at] == '\t' ? "tab" : v[at] == '\n' ? "line feed" : "carriage return",
                           at);
 }
@@ -87,7 +91,7 @@ const fmuc_check fmuc_check_md_normalized_strings = {
     .id = "md-normalized-strings",
     .title = "normalizedString attributes contain no CR, LF or TAB",
     .spec = "FMI 2.0.4 §2.2; FMI 3.0.2 §2.4; FMI 1.0 ME (fmiModelDescription.xsd normalizedString attributes)",
-    .level = FMUC_LEVEL_MUST,
+    .level = FMUC_LEVEL_SHOULD,
     .why = "Names and identifiers with CR, LF or TAB are altered by XML attribute normalisation "
            "in some parsers and not in others, so lookups by name or identifier fail between "
            "tools.",

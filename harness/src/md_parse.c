@@ -762,6 +762,12 @@ fmuc_err fmuc_md_parse_stream(fmuc_md *out, fmuc_md_read_fn read, void *ctx, uin
             }
             int empty = xmlTextReaderIsEmptyElement(p->r) == 1;
             size_t d0 = p->depth;
+            const char *ns = (const char *)xmlTextReaderConstNamespaceUri(p->r);
+            if (p->depth == 0 && ns) /* inherited by every element below it */
+                ISSUE(p, FMUC_ISSUE_ELEMENT_UNKNOWN, NULL, NULL,
+                      "the root element <%s> at line %u is in the XML namespace '%.200s': the "
+                      "FMI schema has no target namespace, its elements are in none",
+                      p->elem, p->line, ns);
             if (p->depth == 0)
                 choose_version(p);
             p->ops->start(p);

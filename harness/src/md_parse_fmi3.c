@@ -681,7 +681,14 @@ static void start_element(parser *p)
         unknown_element(p, "UnitDefinitions");
         break;
     case S3_UNIT: {
+        /* fmi3Unit.xsd: BaseUnit?, DisplayUnit*, Annotations? in this order */
         fmuc_md_unit *u = &md->units[md->nunits - 1];
+        int rank = strcmp(e, "BaseUnit") == 0      ? 0
+                   : strcmp(e, "DisplayUnit") == 0 ? 1
+                   : strcmp(e, "Annotations") == 0 ? 2
+                                                    : -1;
+        if (rank >= 0)
+            child_order(p, f, "Unit", rank, rank != 1);
         if (strcmp(e, "BaseUnit") == 0) {
             u->has_base_unit = 1;
             for_attrs(p, a_baseunit, u);

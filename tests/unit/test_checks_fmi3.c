@@ -2336,3 +2336,23 @@ Test(fmi3_md, special_values_only_in_their_xsd_spelling)
                                "")),
                   FMUC_VERDICT_PASS, "start=\"Infinity\" is no xs:double");
 }
+
+Test(fmi3_md, unit_children_in_schema_order)
+{
+    /* fmi3Unit.xsd: BaseUnit?, DisplayUnit*, Annotations? */
+    char buf[8192];
+    const char *base = doc3("<Float64 name=\"p\" valueReference=\"1\" unit=\"m\"/>", "");
+    const char *at = strstr(base, "<ModelVariables>");
+    cr_assert_not_null(at);
+    snprintf(buf, sizeof buf,
+             "%.*s<UnitDefinitions><Unit name=\"m\"><BaseUnit m=\"1\"/><DisplayUnit "
+             "name=\"mm\" factor=\"1000\"/><Annotations><Annotation type=\"com.x\"/>"
+             "</Annotations></Unit></UnitDefinitions>\n%s",
+             (int)(at - base), base, at);
+    PASSES("md-element-order", buf);
+    snprintf(buf, sizeof buf,
+             "%.*s<UnitDefinitions><Unit name=\"m\"><DisplayUnit name=\"mm\" "
+             "factor=\"1000\"/><BaseUnit m=\"1\"/></Unit></UnitDefinitions>\n%s",
+             (int)(at - base), base, at);
+    FAILS("md-element-order", buf);
+}
