@@ -20,6 +20,7 @@
  * fmi2GetIntegerStatus, fmi2GetBooleanStatus, fmi2GetStringStatus; FMI 1.0's fmiGet*Status)
  * fill one value through the pointer they get (§4.2.3): the probe asks each once after a step,
  * its value guarded like an array of one element. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,33 @@ static size_t elements_of(const fmuc_md *md, const fmuc_md_unknown *u, size_t n)
     return total;
 }
 
+/* The value arrays of the set functions are const (fmi2SetReal ..., fmi3SetFloat64 ...): the FMU
+ * gets a guarded copy (inst.c) and a write into it is a violation. The Float64 inputs (in Model
+ * Exchange the continuous ones, which Continuous-Time Mode allows) are set to values 1e-6 off
+ * their current ones: the nominal runs set inputs that are often 0, into which a write of 0
+ * shows nothing (red-team round 5: an fmi2SetReal that zeroed value[] passed). */
+static void set_inputs(fmuc_inst *in, const fmuc_md *md, int me)
+{
+    fmuc_vr *vr = malloc(MAX_VRS * sizeof *vr);
+    double *v = malloc(MAX_VRS * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; vr && v && i < md->nvars && n < MAX_VRS; i++) {
+        const fmuc_md_var *x = &md->vars[i];
+        const fmuc_md_var_ext *e = x->ext ? fmuc_md_var_ext_of(md, i) : NULL;
+        if (x->causality != FMUC_CAUS_INPUT || x->base != FMUC_BT_FLOAT64 || (e && e->ndims) ||
+            (me && x->variability != FMUC_VAR_CONTINUOUS) || (e && e->nclocks))
+            continue;
+        vr[n++] = x->value_reference;
+    }
+    if (n && fmuc_status_ok(fmuc_inst_get_float64(in, vr, n, v))) {
+        for (size_t k = 0; k < n; k++)
+            v[k] += 1e-6 * (fabs(v[k]) > 1.0 ? fabs(v[k]) : 1.0);
+        fmuc_inst_set_float64(in, vr, n, v);
+    }
+    free(vr);
+    free(v);
+}
+
 static int probe(fmuc_worker_ctx *ctx, void *payload)
 {
     const probe_arg *a = payload;
@@ -157,6 +185,7 @@ static int probe(fmuc_worker_ctx *ctx, void *payload)
         if (md->fmi == FMUC_FMI2)
             get_enums(in, md);
     }
+    set_inputs(in, md, a->t == FMUC_IFACE_ME);
 
     size_t nx = md->fmi == FMUC_FMI1 ? md->number_of_continuous_states : md->nderivatives;
     size_t nz = md->number_of_event_indicators;

@@ -775,6 +775,25 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
     }
     if (r->bad_dropped)
         fmuc_result_note(res, "%zu further failed calls not listed", r->bad_dropped);
+    if (r->time_mismatches) {
+        /* FMI 2.0.4 §2.2.7 causality "independent": its value is initialized with
+         * fmi2SetupExperiment and set by fmi2SetTime (ME) or by the arguments of fmi2DoStep
+         * (CS); "The actual value can be inquired with fmi2GetReal" */
+        const char *name = "?";
+        for (size_t i = 0; i < md->nvars; i++)
+            if (md->vars[i].causality == FMUC_CAUS_INDEPENDENT &&
+                md->vars[i].value_reference == r->time_vr && md->vars[i].name)
+                name = md->vars[i].name;
+        explained++;
+        /* the letter: an importer keeps its own time and rarely reads this variable (interop
+         * warns; the Reference-FMUs 2.0 Feedthrough and Resource read 0 there in CS) */
+        fmuc_result_violation_letter(res, "the independent variable '%s' (vr %u) reads %.17g at "
+                                   "t=%.17g (fmi2GetReal), and another time at %zu of %zu recorded "
+                                   "points: its value is the time fmi2SetupExperiment, fmi2SetTime "
+                                   "and fmi2DoStep set (§2.2.7)",
+                              name, (unsigned)r->time_vr, r->time_bad_value, r->time_bad_t,
+                              r->time_mismatches, r->npoints);
+    }
     for (size_t i = 0; i < r->nnonfinite; i++) {
         const fmuc_sim_nonfinite *n = &r->nonfinite[i];
         long col = fmuc_sim_column_find(r, n->name);

@@ -1015,6 +1015,11 @@ static fmi2Status get_values(fmi2Component comp, int fn, fmuc_m_type t,
             ((fmi2Real *)value)[i] = v->causality == FMUC_M_INDEPENDENT
                                          ? c->time
                                          : *(const double *)field(c, v);
+#ifdef FMUC_DEFECT_TIME_VARIABLE_ZERO
+            /* broken FMUs (cs-nominal-run--time-variable): the independent variable reads 0 */
+            if (v->causality == FMUC_M_INDEPENDENT)
+                ((fmi2Real *)value)[i] = 0.0;
+#endif
 #ifdef FMUC_DEFECT_DERIVATIVE_VARIABLE_OFF
             /* broken FMUs (me-state-roundtrip--derivative-variable): a derivative variable read
              * by fmi2GetReal is 10 % off the value fmi2GetDerivatives returns */
@@ -1179,7 +1184,16 @@ fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t 
 fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                        const fmi2Real value[])
 {
+#ifdef FMUC_DEFECT_SET_CLOBBERS_VALUES
+    /* broken FMUs (api-buffer-bounds--set-clobbers): the values are taken, then the caller's
+     * const value[] is zeroed */
+    fmi2Status st = set_values(c, FN_SetReal, FMUC_M_REAL, vr, nvr, value);
+    if (value)
+        memset((void *)(uintptr_t)value, 0, nvr * sizeof *value);
+    return st;
+#else
     return set_values(c, FN_SetReal, FMUC_M_REAL, vr, nvr, value);
+#endif
 }
 
 fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,

@@ -152,7 +152,9 @@ typedef struct sim {
     rec_var *rr, *ri, *rb;
     size_t nr, ni_, nb;
     fmuc_vr *vbuf;
-    double *rbuf;
+    double *rbuf;     /* nr values, and the independent variable's after them (has_indep) */
+    int has_indep;    /* FMI 2.0: the independent variable is read with the Real columns */
+    fmuc_vr indep_vr;
     int32_t *ibuf;
     int *bbuf;
     size_t cap_points;
@@ -484,9 +486,19 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
     s->rr = calloc(n ? n : 1, sizeof *s->rr);
     s->ri = calloc(n ? n : 1, sizeof *s->ri);
     s->rb = calloc(n ? n : 1, sizeof *s->rb);
-    s->vbuf = calloc(n ? n : 1, sizeof *s->vbuf);
-    s->rbuf = calloc(n ? n : 1, sizeof *s->rbuf);
+    s->vbuf = calloc(n + 1, sizeof *s->vbuf);
+    s->rbuf = calloc(n + 1, sizeof *s->rbuf);
     s->ibuf = calloc(n ? n : 1, sizeof *s->ibuf);
+    /* FMI 2.0.4 §2.2.7: the independent variable's value is set by fmi2SetupExperiment, then
+     * fmi2SetTime / fmi2DoStep: "The actual value can be inquired with fmi2GetReal" */
+    for (size_t i = 0; i < md->nvars && s->ver == 2; i++)
+        if (md->vars[i].causality == FMUC_CAUS_INDEPENDENT &&
+            md->vars[i].type == FMUC_TYPE_REAL &&
+            (md->vars[i].has & FMUC_HAS_VALUE_REFERENCE)) {
+            s->has_indep = 1;
+            s->indep_vr = md->vars[i].value_reference;
+            break;
+        }
     s->bbuf = calloc(n ? n : 1, sizeof *s->bbuf);
     if (!r->cols || !s->rr || !s->ri || !s->rb || !s->vbuf || !s->rbuf || !s->ibuf || !s->bbuf)
         return fmuc_diag_set(diag, FMUC_ENOMEM, "simulation: out of memory");
@@ -539,6 +551,20 @@ static fmuc_err grow_points(sim *s, fmuc_diag *diag)
     return FMUC_OK;
 }
 
+/* The independent variable read at the recorded time t: another value (beyond the rounding of a
+ * sum of steps) is counted, the first kept. */
+static void check_time(sim *s, double t, double v)
+{
+    fmuc_sim_result *r = s->r;
+    if (v == t || fabs(v - t) <= 1e-9 * fmax(1.0, fabs(t)))
+        return;
+    if (!r->time_mismatches++) {
+        r->time_bad_t = t;
+        r->time_bad_value = v;
+        r->time_vr = s->indep_vr;
+    }
+}
+
 /* Read every recorded column at time t into a new row. Returns 0, or -1 when a read failed
  * hard (Error/Fatal) or an output was not finite (the run stops). */
 static int record_row(sim *s, double t, fmuc_diag *diag)
@@ -580,15 +606,21 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
             bad = 1;
         }
     }
-    if (s->nr) {
+    if (s->nr || s->has_indep) {
+        size_t nget = s->nr;
         for (size_t k = 0; k < s->nr; k++)
             s->vbuf[k] = s->rr[k].vr;
-        fmuc_status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_inst_get_float64(s->in_, s->vbuf, s->nr, s->rbuf),
-                            t, "%zu outputs", s->nr);
-        if (ok(st))
+        if (s->has_indep)
+            s->vbuf[nget++] = s->indep_vr;
+        fmuc_status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_inst_get_float64(s->in_, s->vbuf, nget, s->rbuf),
+                            t, s->has_indep ? "%zu outputs and the independent variable"
+                                            : "%zu outputs", s->nr);
+        if (ok(st)) {
             for (size_t k = 0; k < s->nr; k++)
                 row[s->rr[k].col] = s->rr[k].negated ? -s->rbuf[k] : s->rbuf[k];
-        else if (chart_forbids && st != FMUC_STATUS_FATAL)
+            if (s->has_indep)
+                check_time(s, t, s->rbuf[s->nr]);
+        } else if (chart_forbids && st != FMUC_STATUS_FATAL)
             refused = 1;
         else if (st != FMUC_STATUS_DISCARD) {
             stop_call(s, FMUC_SIM_FN_GetReal, st, t);

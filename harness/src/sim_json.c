@@ -153,6 +153,12 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
     cJSON_AddBoolToObject(j, "event_iteration_overflow", r->event_iteration_overflow);
     add_num(j, "end_time", r->end_time);
     add_num(j, "last_successful_time", r->last_successful_time);
+    if (r->time_mismatches) {
+        add_num(j, "time_mismatches", (double)r->time_mismatches);
+        add_num(j, "time_bad_t", r->time_bad_t);
+        add_num(j, "time_bad_value", r->time_bad_value);
+        add_num(j, "time_vr", r->time_vr);
+    }
     if (r->stop_reason)
         cJSON_AddStringToObject(j, "stop_reason", r->stop_reason);
     if (r->inputs)
@@ -297,6 +303,12 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
     r->event_iteration_overflow = jbool(j, "event_iteration_overflow");
     r->end_time = jnum(j, "end_time");
     r->last_successful_time = jnum(j, "last_successful_time");
+    r->time_mismatches = jcount(jnum(j, "time_mismatches"));
+    if (r->time_mismatches) {
+        r->time_bad_t = jnum(j, "time_bad_t");
+        r->time_bad_value = jnum(j, "time_bad_value");
+        r->time_vr = (uint32_t)jcount(jnum(j, "time_vr"));
+    }
     r->stop_reason = jstrdup(j, "stop_reason");
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(j, "inputs");
     if (in)

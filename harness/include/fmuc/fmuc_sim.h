@@ -280,6 +280,9 @@ typedef struct fmuc_sim_result {
     double end_time;          /* last time reached */
     double last_successful_time; /* CS after Discard (NaN if not asked or failed) */
     char *stop_reason;        /* why the run ended early (NULL when completed normally) */
+    size_t time_mismatches;   /* FMI 2.0: points where the independent variable read another time */
+    double time_bad_t, time_bad_value; /* the first of them: the time and the value read */
+    uint32_t time_vr;         /* the independent variable's value reference */
     cJSON *inputs;            /* fmuc_sim_input_to_json of the driving inputs */
 } fmuc_sim_result;
 
