@@ -149,9 +149,23 @@ static void set_inputs(fmuc_inst *in, const fmuc_md *md, int me)
         vr[n++] = x->value_reference;
     }
     if (n && fmuc_status_ok(fmuc_inst_get_float64(in, vr, n, v))) {
-        for (size_t k = 0; k < n; k++)
-            v[k] += 1e-6 * (fabs(v[k]) > 1.0 ? fabs(v[k]) : 1.0);
-        fmuc_inst_set_float64(in, vr, n, v);
+        size_t m = 0; /* the inputs that stay within [min, max] when moved */
+        for (size_t k = 0; k < n; k++) {
+            const fmuc_md_var *x = NULL;
+            for (size_t i = 0; i < md->nvars && !x; i++)
+                if (md->vars[i].causality == FMUC_CAUS_INPUT &&
+                    md->vars[i].value_reference == vr[k] && md->vars[i].base == FMUC_BT_FLOAT64)
+                    x = &md->vars[i];
+            double d = 1e-6 * (fabs(v[k]) > 1.0 ? fabs(v[k]) : 1.0), y = v[k] + d;
+            if (x && (x->has & FMUC_HAS_MAX) && y > x->max)
+                y = v[k] - d;
+            if (x && (x->has & FMUC_HAS_MIN) && y < x->min)
+                continue;
+            vr[m] = vr[k];
+            v[m++] = y;
+        }
+        if (m)
+            fmuc_inst_set_float64(in, vr, m, v);
     }
     free(vr);
     free(v);

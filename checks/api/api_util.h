@@ -785,9 +785,10 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
                 md->vars[i].value_reference == r->time_vr && md->vars[i].name)
                 name = md->vars[i].name;
         explained++;
-        /* the letter: an importer keeps its own time and rarely reads this variable (interop
-         * warns; the Reference-FMUs 2.0 Feedthrough and Resource read 0 there in CS) */
-        fmuc_result_violation_letter(res, "the independent variable '%s' (vr %u) reads %.17g at "
+        /* a warning: the normative text says how the value is set, the sentence that it can be
+         * read is bracketed (informative); an importer keeps its own time (the Reference-FMUs
+         * 2.0 Feedthrough and Resource read 0 there in CS) */
+        fmuc_result_warn(res, "the independent variable '%s' (vr %u) reads %.17g at "
                                    "t=%.17g (fmi2GetReal), and another time at %zu of %zu recorded "
                                    "points: its value is the time fmi2SetupExperiment, fmi2SetTime "
                                    "and fmi2DoStep set (§2.2.7)",

@@ -45,8 +45,8 @@ static int scalar_f64(const fmuc_md *md, const fmuc_md_var *v)
 /* The state and derivative variables, read by their value references, against the vectors x
  * and dx at the kind of vector named; *named counts the violations named so far. */
 static void vars_agree(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m,
-                       const fmuc_md *md, const double *x, const double *dx, const char *kind,
-                       size_t *named, size_t *compared)
+                       const fmuc_md *md, const double *x, const double *dx, const double *nom,
+                       const char *kind, size_t *named, size_t *compared)
 {
     size_t nx = m->nx, n = 0;
     char sb[32];
@@ -66,10 +66,11 @@ static void vars_agree(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m,
     const char *get = s->ver == 3 ? "fmi3GetFloat64" : "fmi2GetReal";
     int st = meu_st(s, fmuc_inst_get_float64(s->c, vr, n, val));
     if (!meu_ok(st)) {
-        if (st != FMUC_STATUS_DISCARD)
-            meu_violation(ctx, "%s of the %zu state and derivative variables at the %s vector "
-                               "returned %s",
-                          get, n, kind, meu_stname(s->ver, st, sb, sizeof sb));
+        /* a tool may evaluate every equation on a get (an output sqrt(x) at the negated
+         * vector): noted, api-status-codes judges statuses */
+        meu_note(ctx, "%s of the %zu state and derivative variables at the %s vector returned "
+                      "%s: not compared there",
+                 get, n, kind, meu_stname(s->ver, st, sb, sizeof sb));
         goto out;
     }
     (*compared)++;
@@ -77,8 +78,10 @@ static void vars_agree(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m,
         size_t e = entry[k];
         int is_x = e < nx;
         double ref = is_x ? x[e] : dx[e - nx], got = val[k];
-        if (ref == got || (isnan(ref) && isnan(got)) ||
-            fabs(got - ref) <= VAR_REL * fmax(fabs(ref), fabs(got)))
+        /* relative to the value, at least to the state's nominal (a derivative of 0 computed
+         * two ways may come out as 1e-18) */
+        double scale = fmax(fmax(fabs(ref), fabs(got)), nom[is_x ? e : e - nx]);
+        if (ref == got || (isnan(ref) && isnan(got)) || fabs(got - ref) <= VAR_REL * scale)
             continue;
         if ((*named)++ >= VAR_NAMED)
             continue;
@@ -252,7 +255,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             meu_violation(ctx, "%s(nx = %zu) at the %s vector returned %s", gdx, nx, kinds[k],
                           meu_stname(v, st, sb, sizeof sb));
         else if (meu_ok(st) && v != 1)
-            vars_agree(ctx, &s, m, md, y, dx, kinds[k], &var_named, &var_compared);
+            vars_agree(ctx, &s, m, md, y, dx, nom, kinds[k], &var_named, &var_compared);
     }
     cJSON_AddNumberToObject(reply, "variables_compared", (double)var_compared);
     if (var_named > VAR_NAMED)

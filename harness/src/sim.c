@@ -606,21 +606,15 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
             bad = 1;
         }
     }
-    if (s->nr || s->has_indep) {
-        size_t nget = s->nr;
+    if (s->nr) {
         for (size_t k = 0; k < s->nr; k++)
             s->vbuf[k] = s->rr[k].vr;
-        if (s->has_indep)
-            s->vbuf[nget++] = s->indep_vr;
-        fmuc_status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_inst_get_float64(s->in_, s->vbuf, nget, s->rbuf),
-                            t, s->has_indep ? "%zu outputs and the independent variable"
-                                            : "%zu outputs", s->nr);
+        fmuc_status st = rec(s, FMUC_SIM_FN_GetReal, fmuc_inst_get_float64(s->in_, s->vbuf, s->nr, s->rbuf),
+                            t, "%zu outputs", s->nr);
         if (ok(st)) {
             for (size_t k = 0; k < s->nr; k++)
                 row[s->rr[k].col] = s->rr[k].negated ? -s->rbuf[k] : s->rbuf[k];
-            if (s->has_indep)
-                check_time(s, t, s->rbuf[s->nr]);
-        } else if (chart_forbids && st != FMUC_STATUS_FATAL)
+        } else if (chart_forbids && st == FMUC_STATUS_ERROR)
             refused = 1;
         else if (st != FMUC_STATUS_DISCARD) {
             stop_call(s, FMUC_SIM_FN_GetReal, st, t);
@@ -636,7 +630,7 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         if (ok(st))
             for (size_t k = 0; k < s->ni_; k++)
                 row[s->ri[k].col] = s->ri[k].negated ? -(double)s->ibuf[k] : (double)s->ibuf[k];
-        else if (chart_forbids && st != FMUC_STATUS_FATAL)
+        else if (chart_forbids && st == FMUC_STATUS_ERROR)
             refused = 1;
         else {
             stop_call(s, FMUC_SIM_FN_GetInteger, st, t);
@@ -652,7 +646,7 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         if (ok(st))
             for (size_t k = 0; k < s->nb; k++)
                 row[s->rb[k].col] = s->bbuf[k] ? 1.0 : 0.0;
-        else if (chart_forbids && st != FMUC_STATUS_FATAL)
+        else if (chart_forbids && st == FMUC_STATUS_ERROR)
             refused = 1;
         else {
             stop_call(s, FMUC_SIM_FN_GetBoolean, st, t);
@@ -662,6 +656,15 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
     r->npoints++;
     if (bad)
         return -1;
+    if (s->has_indep) {
+        /* a call of its own, not counted among the run's calls: a refusal only ends these
+         * reads (the outputs of the row are kept; the text's "can be inquired" is bracketed) */
+        double tv = NAN;
+        if (ok(fmuc_inst_get_float64(s->in_, &s->indep_vr, 1, &tv)))
+            check_time(s, t, tv);
+        else
+            s->has_indep = 0;
+    }
     if (refused) {
         s->error = error_before;
         return 0; /* NaN where refused, none of them an output value */

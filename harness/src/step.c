@@ -305,6 +305,7 @@ struct fmuc_step_cvode {
     char msg[256];            /* CVODE's last error message */
     double t_synced;          /* time last given to SetTime, with the continuous inputs */
     int synced;               /* t_synced is valid */
+    double stop;              /* the run's stop time (time never moves past it) */
 };
 
 static int ok(fmuc_status st) { return fmuc_status_ok(st); }
@@ -675,6 +676,7 @@ fmuc_step_rc fmuc_step_cvode_init(fmuc_stepper *sp, double t0, double rtol, doub
         yv[i] = sp->nx ? sp->x[i] : 0.0;
         av[i] = rtol * sp->nom[i];
     }
+    c->stop = stop;
     if (CVodeSetErrHandlerFn(c->cv, cvode_err, sp) < 0 || CVodeInit(c->cv, rhs, t0, c->y) < 0 ||
         CVodeSVtolerances(c->cv, rtol, c->atol) < 0 || CVodeSetUserData(c->cv, sp) < 0 ||
         CVodeSetLinearSolver(c->cv, c->LS, c->A) < 0 || CVodeSetMaxNumSteps(c->cv, 100000) < 0 ||
@@ -801,6 +803,9 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
         }
         int time_ev = sp->tnext <= t + eps;
         int state_ev = flag == CV_ROOT_RETURN;
+        if (time_ev && sp->tnext > t && sp->tnext > c->stop)
+            time_ev = 0; /* due after the stop time: not within the run (§2.1.6: no time past
+                          * stopTime) */
         if (time_ev && sp->tnext > t && !state_ev) {
             /* announced within eps ahead (a grid point just before it, or the rounding of the
              * FMU's own sum of periods): "integrate at most until time = nextEventTime" and
