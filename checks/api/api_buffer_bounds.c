@@ -139,27 +139,25 @@ static void set_inputs(fmuc_inst *in, const fmuc_md *md, int me)
 {
     fmuc_vr *vr = malloc(MAX_VRS * sizeof *vr);
     double *v = malloc(MAX_VRS * sizeof *v);
+    const fmuc_md_var **var = malloc(MAX_VRS * sizeof *var);
     size_t n = 0;
-    for (size_t i = 0; vr && v && i < md->nvars && n < MAX_VRS; i++) {
+    for (size_t i = 0; vr && v && var && i < md->nvars && n < MAX_VRS; i++) {
         const fmuc_md_var *x = &md->vars[i];
         const fmuc_md_var_ext *e = x->ext ? fmuc_md_var_ext_of(md, i) : NULL;
         if (x->causality != FMUC_CAUS_INPUT || x->base != FMUC_BT_FLOAT64 || (e && e->ndims) ||
             (me && x->variability != FMUC_VAR_CONTINUOUS) || (e && e->nclocks))
             continue;
+        var[n] = x;
         vr[n++] = x->value_reference;
     }
     if (n && fmuc_status_ok(fmuc_inst_get_float64(in, vr, n, v))) {
         size_t m = 0; /* the inputs that stay within [min, max] when moved */
         for (size_t k = 0; k < n; k++) {
-            const fmuc_md_var *x = NULL;
-            for (size_t i = 0; i < md->nvars && !x; i++)
-                if (md->vars[i].causality == FMUC_CAUS_INPUT &&
-                    md->vars[i].value_reference == vr[k] && md->vars[i].base == FMUC_BT_FLOAT64)
-                    x = &md->vars[i];
+            const fmuc_md_var *x = var[k];
             double d = 1e-6 * (fabs(v[k]) > 1.0 ? fabs(v[k]) : 1.0), y = v[k] + d;
-            if (x && (x->has & FMUC_HAS_MAX) && y > x->max)
+            if ((x->has & FMUC_HAS_MAX) && y > x->max)
                 y = v[k] - d;
-            if (x && (x->has & FMUC_HAS_MIN) && y < x->min)
+            if ((x->has & FMUC_HAS_MIN) && y < x->min)
                 continue;
             vr[m] = vr[k];
             v[m++] = y;
@@ -169,6 +167,7 @@ static void set_inputs(fmuc_inst *in, const fmuc_md *md, int me)
     }
     free(vr);
     free(v);
+    free(var);
 }
 
 static int probe(fmuc_worker_ctx *ctx, void *payload)

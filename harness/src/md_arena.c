@@ -200,25 +200,6 @@ static int parse_u64_digits(const char *s, size_t n, uint64_t limit, uint64_t *o
     return 0;
 }
 
-int fmuc_md__parse_int32(const char *s, int32_t *out)
-{
-    size_t n;
-    s = trim(s, &n);
-    int neg = 0;
-    if (n > 0 && (s[0] == '+' || s[0] == '-')) {
-        neg = s[0] == '-';
-        s++, n--;
-    }
-    uint64_t v;
-    int rc = parse_u64_digits(s, n, (uint64_t)INT32_MAX + 1, &v);
-    if (rc < 0)
-        return rc;
-    if (!neg && v > (uint64_t)INT32_MAX)
-        return -2;
-    *out = neg ? (int32_t)(-(int64_t)v) : (int32_t)v;
-    return 0;
-}
-
 int fmuc_md__parse_int64(const char *s, int64_t *out)
 {
     size_t n;
@@ -254,24 +235,26 @@ int fmuc_md__parse_uint64(const char *s, uint64_t *out)
     return parse_u64_digits(s, n, UINT64_MAX, out);
 }
 
-int fmuc_md__parse_uint32(const char *s, uint32_t *out)
+int fmuc_md__parse_int32(const char *s, int32_t *out)
 {
-    size_t n;
-    s = trim(s, &n);
-    if (n > 0 && s[0] == '+')
-        s++, n--;
-    else if (n > 1 && s[0] == '-') {
-        /* "-0" is a valid xs:unsignedInt spelling; any other negative is out of range */
-        for (size_t i = 1; i < n; i++)
-            if (s[i] != '0')
-                return is_digit(s[i]) ? -2 : -1;
-        *out = 0;
-        return 0;
-    }
-    uint64_t v;
-    int rc = parse_u64_digits(s, n, UINT32_MAX, &v);
+    int64_t v;
+    int rc = fmuc_md__parse_int64(s, &v);
     if (rc < 0)
         return rc;
+    if (v < INT32_MIN || v > INT32_MAX)
+        return -2;
+    *out = (int32_t)v;
+    return 0;
+}
+
+int fmuc_md__parse_uint32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    int rc = fmuc_md__parse_uint64(s, &v);
+    if (rc < 0)
+        return rc;
+    if (v > UINT32_MAX)
+        return -2;
     *out = (uint32_t)v;
     return 0;
 }

@@ -152,8 +152,8 @@ typedef struct sim {
     rec_var *rr, *ri, *rb;
     size_t nr, ni_, nb;
     fmuc_vr *vbuf;
-    double *rbuf;     /* nr values, and the independent variable's after them (has_indep) */
-    int has_indep;    /* FMI 2.0: the independent variable is read with the Real columns */
+    double *rbuf;
+    int has_indep;    /* FMI 2.0: the independent variable is read after each row (until refused) */
     fmuc_vr indep_vr;
     int32_t *ibuf;
     int *bbuf;
@@ -486,8 +486,8 @@ static fmuc_err setup_columns(sim *s, fmuc_diag *diag)
     s->rr = calloc(n ? n : 1, sizeof *s->rr);
     s->ri = calloc(n ? n : 1, sizeof *s->ri);
     s->rb = calloc(n ? n : 1, sizeof *s->rb);
-    s->vbuf = calloc(n + 1, sizeof *s->vbuf);
-    s->rbuf = calloc(n + 1, sizeof *s->rbuf);
+    s->vbuf = calloc(n ? n : 1, sizeof *s->vbuf);
+    s->rbuf = calloc(n ? n : 1, sizeof *s->rbuf);
     s->ibuf = calloc(n ? n : 1, sizeof *s->ibuf);
     /* FMI 2.0.4 §2.2.7: the independent variable's value is set by fmi2SetupExperiment, then
      * fmi2SetTime / fmi2DoStep: "The actual value can be inquired with fmi2GetReal" */

@@ -569,6 +569,24 @@ static int sync_fmu(fmuc_stepper *sp, double t, const double *y)
     return 0;
 }
 
+/* sync_fmu at an accepted point (at_event 0) or at the nextEventTime time moved on to
+ * (at_event 1); when it fails the run stops (a Discard named here, other statuses by
+ * sync_fmu). 0, or -1 with the run stopped. */
+static int sync_or_stop(fmuc_stepper *sp, double t, const double *y, int at_event)
+{
+    char nb[64], db[32];
+    int ks = sync_fmu(sp, t, y);
+    if (!ks)
+        return 0;
+    if (ks > 0)
+        hstop(sp, at_event ? "%s returned %s at t=%.17g (nextEventTime)"
+                           : "%s returned %s at an accepted step (t=%.17g)",
+              fnname(sp, FMUC_SIM_FN_SetContinuousStates, nb, sizeof nb),
+              fmuc_status_name(ver_of(sp), FMUC_STATUS_DISCARD, db, sizeof db), t);
+    sp->term_after = FMUC_STEP_TERM_UNLESS_ERROR;
+    return -1;
+}
+
 static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *ud)
 {
     fmuc_stepper *sp = ud;
@@ -735,7 +753,6 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
     const fmuc_sim_hooks *hk = h->hooks;
     double *yv = N_VGetArrayPointer(c->y);
     double eps = sp->eps;
-    char nb[64], db[32];
     for (;;) {
         double t = sp->t;
         double tstop = sp->tnext < tout ? sp->tnext : tout;
@@ -765,15 +782,8 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
                 tret = tstop;
             t = sp->t = tret;
             /* the accepted point: the FMU sees exactly CVODE's solution there */
-            int ks = sync_fmu(sp, t, yv);
-            if (ks) {
-                if (ks > 0)
-                    hstop(sp, "%s returned %s at an accepted step (t=%.17g)",
-                          fnname(sp, FMUC_SIM_FN_SetContinuousStates, nb, sizeof nb),
-                          fmuc_status_name(ver_of(sp), FMUC_STATUS_DISCARD, db, sizeof db), t);
-                sp->term_after = FMUC_STEP_TERM_UNLESS_ERROR;
+            if (sync_or_stop(sp, t, yv, 0) < 0)
                 return FMUC_STEP_STOPPED;
-            }
             if (all_finite(sp, t, VEC_STATES, yv, NULL, sp->nx) < 0) {
                 sp->term_after = FMUC_STEP_TERM_YES;
                 return FMUC_STEP_STOPPED;
@@ -813,15 +823,8 @@ static fmuc_step_rc cvode_interval(fmuc_stepper *sp, double tout)
              * so short an interval are kept); handled at t, the FMU would rightly not see its
              * event yet and announce it again */
             t = sp->t = sp->tnext;
-            int ks = sync_fmu(sp, t, yv);
-            if (ks) {
-                if (ks > 0)
-                    hstop(sp, "%s returned %s at t=%.17g (nextEventTime)",
-                          fnname(sp, FMUC_SIM_FN_SetContinuousStates, nb, sizeof nb),
-                          fmuc_status_name(ver_of(sp), FMUC_STATUS_DISCARD, db, sizeof db), t);
-                sp->term_after = FMUC_STEP_TERM_UNLESS_ERROR;
+            if (sync_or_stop(sp, t, yv, 1) < 0)
                 return FMUC_STEP_STOPPED;
-            }
         }
         /* a time event at the instant just handled, again and again: time does not advance */
         if (time_ev && !stepped) {
