@@ -2,7 +2,9 @@
  * ../shared/thirdparty (manifest.tsv) against the target "wall time <= 3 x the nominal runs + 2 s"
  * (the nominal runs: the calibration figures in the report, evidence "calibration", one run per
  * interface), and the hostile fixture whose fmi2DoStep never returns against "wall time <= 2 x the
- * timeout" with the number of timeouts. One run per FMU (each takes seconds to minutes).
+ * timeout" with the number of timeouts. One run per FMU (each takes seconds to minutes), with the
+ * default time budget (checks/check.h): the column "not run" counts the checks it left out, and an
+ * FMU with any is run once more with --time-budget off to show what the whole battery costs.
  *   bench_time_bounds [--fmucheck PATH] [--json FILE] [--timeout S] [--hang FMU] [FMU ...] */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +22,8 @@
 typedef struct row {
     char path[2048], name[256], tool[64], ver[8];
     double wall, nominal, limit;
-    int exit_code, errors, timeouts, met;
+    int exit_code, errors, timeouts, met, not_run;
+    double budget, wall_full; /* the budget that applied (0: none); the battery without it */
 } row;
 
 static char *slurp(const char *path)
@@ -42,9 +45,9 @@ static char *slurp(const char *path)
     return b;
 }
 
-/* fmucheck -q --no-html -o outdir [--timeout T] fmu; wall seconds, exit code */
+/* fmucheck -q --no-html -o outdir [--timeout T] --time-budget B fmu; wall seconds, exit code */
 static int run_fmucheck(const char *exe, const char *fmu, const char *outdir, const char *timeout,
-                        double *wall)
+                        const char *budget, double *wall)
 {
     double t0 = bench_now_s();
     pid_t pid = fork();
@@ -57,10 +60,11 @@ static int run_fmucheck(const char *exe, const char *fmu, const char *outdir, co
             dup2(fd, 2);
         }
         if (timeout)
-            execl(exe, exe, "-q", "--no-html", "--timeout", timeout, "-o", outdir, fmu,
-                  (char *)NULL);
+            execl(exe, exe, "-q", "--no-html", "--timeout", timeout, "--time-budget", budget,
+                  "-o", outdir, fmu, (char *)NULL);
         else
-            execl(exe, exe, "-q", "--no-html", "-o", outdir, fmu, (char *)NULL);
+            execl(exe, exe, "-q", "--no-html", "--time-budget", budget, "-o", outdir, fmu,
+                  (char *)NULL);
         _exit(127);
     }
     int st = 0;
@@ -100,6 +104,10 @@ static void read_report(const char *outdir, row *r)
             r->nominal += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(i, "nominal_run_s"));
         }
     }
+    const cJSON *tb = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rep, "summary"), "timeBudget");
+    r->budget = tb ? cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(tb, "seconds")) : 0.0;
+    r->not_run = tb ? (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(tb, "notRun")) : 0;
     cJSON_Delete(rep);
 }
 
@@ -170,24 +178,32 @@ int main(int argc, char **argv)
         printf("warning: load average %.1f exceeds the %ld CPUs: wall times are inflated\n",
                load[0], sysconf(_SC_NPROCESSORS_ONLN));
     printf("Battery wall time against 3 x the nominal runs + 2 s (one run each)\n");
-    printf("%-44s %-14s %4s %9s %9s %9s %4s %4s  %s\n", "FMU", "tool", "FMI", "wall s",
-           "nominal s", "limit s", "err", "t/o", "target");
+    printf("%-44s %-14s %4s %9s %9s %9s %4s %4s %7s  %s\n", "FMU", "tool", "FMI", "wall s",
+           "nominal s", "limit s", "err", "t/o", "not run", "target");
     size_t met = 0, judged = 0;
     double sum_wall = 0;
     for (size_t i = 0; i < n; i++) {
         row *r = &rows[i];
         char dir[256];
         snprintf(dir, sizeof dir, "%s/%zu", out, i);
-        r->exit_code = run_fmucheck(exe, r->path, dir, NULL, &r->wall);
+        r->exit_code = run_fmucheck(exe, r->path, dir, NULL, "auto", &r->wall);
         read_report(dir, r);
         r->limit = 3.0 * r->nominal + 2.0;
         r->met = r->wall <= r->limit;
         judged++;
         met += (size_t)r->met;
         sum_wall += r->wall;
-        printf("%-44.44s %-14.14s %4.4s %9.2f %9.2f %9.2f %4d %4d  %s\n", r->name, r->tool,
-               r->ver, r->wall, r->nominal, r->limit, r->errors, r->timeouts,
+        printf("%-44.44s %-14.14s %4.4s %9.2f %9.2f %9.2f %4d %4d %7d  %s\n", r->name, r->tool,
+               r->ver, r->wall, r->nominal, r->limit, r->errors, r->timeouts, r->not_run,
                r->met ? "met" : "MISSED");
+        if (r->not_run) {
+            char full[300];
+            snprintf(full, sizeof full, "%s/%zu-full", out, i);
+            run_fmucheck(exe, r->path, full, NULL, "off", &r->wall_full);
+            printf("  %s: budget %.2f s left %d check(s) out; the whole battery "
+                   "(--time-budget off) takes %.2f s\n", r->name, r->budget, r->not_run,
+                   r->wall_full);
+        }
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "fmu", r->name);
         cJSON_AddStringToObject(o, "tool", r->tool);
@@ -198,6 +214,10 @@ int main(int argc, char **argv)
         cJSON_AddNumberToObject(o, "errors", r->errors);
         cJSON_AddNumberToObject(o, "timeouts", r->timeouts);
         cJSON_AddNumberToObject(o, "exit", r->exit_code);
+        cJSON_AddNumberToObject(o, "time_budget_s", r->budget);
+        cJSON_AddNumberToObject(o, "not_run", r->not_run);
+        if (r->not_run)
+            cJSON_AddNumberToObject(o, "wall_without_budget_s", r->wall_full);
         cJSON_AddBoolToObject(o, "met", r->met);
         cJSON_AddItemToArray(arr, o);
     }
@@ -212,7 +232,7 @@ int main(int argc, char **argv)
         memset(&h, 0, sizeof h);
         char dir[256];
         snprintf(dir, sizeof dir, "%s/hang", out);
-        h.exit_code = run_fmucheck(exe, hang, dir, timeout, &h.wall);
+        h.exit_code = run_fmucheck(exe, hang, dir, timeout, "auto", &h.wall);
         read_report(dir, &h);
         double lim = 2.0 * strtod(timeout, NULL);
         printf("hang-in-dostep (--timeout %s): %.2f s, %d timeout(s), limit 2 x timeout = %.1f s: "
@@ -234,7 +254,7 @@ int main(int argc, char **argv)
         memset(&h, 0, sizeof h);
         char dir[256];
         snprintf(dir, sizeof dir, "%s/hang-reset", out);
-        h.exit_code = run_fmucheck(exe, hang_reset, dir, timeout, &h.wall);
+        h.exit_code = run_fmucheck(exe, hang_reset, dir, timeout, "auto", &h.wall);
         read_report(dir, &h);
         double lim = 2.0 * strtod(timeout, NULL);
         printf("hang-in-reset (--timeout %s): %.2f s, %d timeout(s), limit 2 x timeout = %.1f s: "

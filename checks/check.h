@@ -84,6 +84,10 @@ typedef struct fmuc_check {
                                * state"): the not-applicable reason for a 1.0 FMU, else the
                                * generic "a rule of FMI 2.0" (NULL) */
     unsigned needs;     /* FMUC_NEEDS_* */
+    unsigned sessions;  /* instances the check starts and steps per interface, as a rule, for the
+                         * time budget's estimate (fmuc_shared_check_cost); 0: the check costs
+                         * the FMU no start of its own (or the user asked for it, as
+                         * --compare): the budget never leaves it out */
     void (*run)(const fmuc_subject *s, fmuc_result *res);
 } fmuc_check;
 
@@ -249,6 +253,54 @@ typedef struct fmuc_shared_hang {
     double t;         /* its simulation time ("t=" in the call or the phase), NaN: unknown */
     char check[64];   /* the check whose worker hung ("" for the calibration run) */
 } fmuc_shared_hang;
+
+/* ---- the time budget (shared_runs.c, runner.c; issue 16: the battery's wall time at most 3 x
+ * the nominal run of each interface + 2 s) ---------------------------------------------------
+ * The horizon bounds what each run covers; an FMU whose every instance start costs a second
+ * (Dymola's FS_OPSC fits its polynomials in the first fmi2DoStep of every instance) still spends
+ * (instances started) x (start cost), and the battery starts some thirty. With a budget
+ * (fmuc_options.time_budget_s: a positive value is that many seconds, 0 none, and
+ * FMUC_TIME_BUDGET_AUTO, the CLI's default, fmuc_budget_auto: FMUC_BUDGET_FACTOR x the nominal
+ * runs' wall time + FMUC_BUDGET_BASE_S for an FMU whose time is its own: a nominal run took more
+ * than FMUC_HORIZON_SLOW_S of CPU time (the threshold of the short horizon) or its start, up to
+ * the first output interval, at least FMUC_BUDGET_START_S; else none) the runner
+ * admits a dynamic check only when its estimate fits what is left of the budget, counted from the
+ * start of the battery; a check that does not is not applicable with the reason and marked
+ * not_run (the reports list it as not run). The estimate is fmuc_shared_check_cost: the check's
+ * instance starts per interface (fmuc_check.sessions) x the cost of one bounded session of each
+ * interface, measured on the nominal run (its start, the CPU time up to the first output
+ * interval, plus the horizon's share of the rest), plus a worker per interface. A check whose
+ * sessions cost the FMU less than FMUC_BUDGET_MIN_CHECK_S is always run (its time is fmucheck's
+ * own, not the FMU's), as is a check with sessions 0. Ordinary FMUs (milliseconds per start and
+ * per run) never see the automatic budget: their battery is fmucheck's own time, and leaving
+ * checks out would save nothing of the FMU's. Both thresholds are CPU times, far from ordinary
+ * FMUs, so that whether a budget applies does not move with the machine's load. */
+#define FMUC_BUDGET_FACTOR 3.0
+#define FMUC_BUDGET_BASE_S 2.0
+#define FMUC_BUDGET_MIN_CHECK_S 0.25
+#define FMUC_BUDGET_START_S 0.25
+/* the runner scales every estimate by this, or by the ratio of what the checks with an estimate
+ * took to their estimates so far in its process when that is larger */
+#define FMUC_BUDGET_MARGIN 1.5
+/** The automatic budget: FMUC_BUDGET_FACTOR x nominal_wall_s + FMUC_BUDGET_BASE_S when
+ *  nominal_cpu_s (the slowest nominal run's CPU time) exceeds FMUC_HORIZON_SLOW_S or start_cpu_s
+ *  (the costliest start, fmuc_sim_result.start_cpu_s) is at least FMUC_BUDGET_START_S, else 0. */
+double fmuc_budget_auto(double nominal_wall_s, double nominal_cpu_s, double start_cpu_s);
+/** The budget in seconds of wall time from the start of the battery for the options' setting and
+ *  the nominal runs made (fmuc_shared_calibrate), or 0 when there is none. */
+double fmuc_shared_budget(const fmuc_subject *s);
+/** The estimated cost (s) of a check that applies to the interfaces applies (FMUC_APPLIES_*)
+ *  and starts sessions instances in each: over those with a measured nominal run, sessions x
+ *  fmuc_shared_session_cost plus the worker (the nominal run's wall time beyond its simulation:
+ *  fork, sandbox, loading the library); 0 when sessions is 0 or the sessions' part is below
+ *  FMUC_BUDGET_MIN_CHECK_S. */
+double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned sessions);
+/** One bounded session of interface iface (fmuc_iface): the nominal run's start_cpu_s plus the
+ *  horizon's share of the rest of its CPU time; 0 when it was not measured. */
+double fmuc_shared_session_cost(const fmuc_subject *s, int iface);
+/** Admission (pure): whether a check estimated at cost_s may start when elapsed_s of budget_s
+ *  are spent (budget_s 0 or cost_s 0: always). */
+int fmuc_budget_admits(double budget_s, double elapsed_s, double cost_s);
 
 /** The run's options as the checks of this FMU see them (a copy whose timeout_s the calibration
  *  scales); returns opts itself when sr is NULL. The runner points the subject at it. */

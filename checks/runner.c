@@ -314,7 +314,43 @@ typedef struct run_ctx {
     const fmuc_run_hooks *hooks;
     fmuc_subject subj;
     size_t done, total;
+    double t_begin; /* when the battery began (the time budget counts from there) */
+    /* the checks with an estimate run so far in this process (the runner or a lane): their
+     * estimates and what they took; the estimates of the next ones are scaled by that ratio
+     * when it is above FMUC_BUDGET_MARGIN, else by the margin (the bounded runs cost more than
+     * the nominal run's share says: FS_OPSC's 1.4 to 1.8 times) */
+    double est_sum, took_sum;
 } run_ctx;
+
+/* The time budget (checks/check.h): NULL when dynamic check c may start now, else the reason it
+ * is left out, in buf. */
+static const char *over_budget(const run_ctx *x, const fmuc_check *c, double now, char *buf,
+                               size_t len)
+{
+    double budget = fmuc_shared_budget(&x->subj);
+    if (!(budget > 0.0))
+        return NULL;
+    double cost = fmuc_shared_check_cost(&x->subj, c->applies, c->sessions);
+    double scale = FMUC_BUDGET_MARGIN;
+    if (x->est_sum > 0.0 && x->took_sum > scale * x->est_sum)
+        scale = x->took_sum / x->est_sum;
+    cost *= scale;
+    double spent = now - x->t_begin;
+    if (fmuc_budget_admits(budget, spent, cost))
+        return NULL;
+    double one = cost / (double)c->sessions;
+    char limit[96];
+    if (x->opts->time_budget_s > 0.0)
+        snprintf(limit, sizeof limit, "%.1f s (--time-budget)", budget);
+    else
+        snprintf(limit, sizeof limit, "%.1f s (%g x the nominal runs + %g s)", budget,
+                 FMUC_BUDGET_FACTOR, FMUC_BUDGET_BASE_S);
+    snprintf(buf, len, "not run: the time budget of %s does not hold it: %.1f s spent, the "
+                       "check estimated at %.1f s (%u instance start(s) per interface; one start "
+                       "of each interface costs %.2f s, measured on the nominal runs); "
+                       "--time-budget=off runs every check", limit, spent, cost, c->sessions, one);
+    return buf;
+}
 
 /* Decide whether check c can run and run it (or make it not applicable) into r, timed. */
 static void run_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int *ran)
@@ -329,14 +365,27 @@ static void run_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int *ran)
     if (!why)
         why = unusable(&x->subj, c, buf, sizeof buf);
     double t0 = now_s();
-    /* the nominal runs first: they give the later checks their timeout and horizon */
-    if (!why && (c->needs & FMUC_NEEDS_SANDBOX) && strncmp(c->id, "load-", 5) != 0)
+    int not_run = 0;
+    /* the nominal runs first: they give the later checks their timeout, horizon and budget */
+    if (!why && (c->needs & FMUC_NEEDS_SANDBOX) && strncmp(c->id, "load-", 5) != 0) {
         fmuc_shared_calibrate(&x->subj);
+        why = over_budget(x, c, now_s(), buf, sizeof buf);
+        not_run = why != NULL;
+    }
+    double t_run = now_s();
     if (why)
         fmuc_result_na(r, "%s", why);
     else
         c->run(&x->subj, r);
+    r->not_run = (unsigned char)not_run;
     r->duration_s = now_s() - t0;
+    if (!why && fmuc_shared_budget(&x->subj) > 0.0) {
+        double est = fmuc_shared_check_cost(&x->subj, c->applies, c->sessions);
+        if (est > 0.0) {
+            x->est_sum += est;
+            x->took_sum += now_s() - t_run;
+        }
+    }
     *ran = why == NULL;
 }
 
@@ -423,6 +472,7 @@ static cJSON *result_to_json(const fmuc_result *r, size_t pos, int ran, int chan
     cJSON_AddNumberToObject(o, "letter", r->letter_fail);
     cJSON_AddNumberToObject(o, "other", r->other_fail);
     cJSON_AddNumberToObject(o, "duration", r->duration_s);
+    cJSON_AddNumberToObject(o, "not_run", r->not_run);
     cJSON *m = cJSON_AddArrayToObject(o, "messages");
     for (size_t i = 0; m && i < r->nmessages; i++)
         cJSON_AddItemToArray(m, cJSON_CreateString(r->messages[i]));
@@ -454,6 +504,7 @@ static int result_from_json(const cJSON *o, const fmuc_check *c, fmuc_result *r,
     r->letter_fail = (unsigned char)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "letter"));
     r->other_fail = (unsigned char)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "other"));
     r->duration_s = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "duration"));
+    r->not_run = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "not_run")) != 0.0;
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(o, "evidence");
     if (ev && !(r->evidence = cJSON_Duplicate(ev, 1))) {
         fmuc_result_clear(r);
@@ -763,6 +814,50 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
     return taken;
 }
 
+/* Under a time budget, the checks that can only warn under the selected profile (level should
+ * there) and cost instance starts (fmuc_check.sessions) go after the others: what the budget
+ * leaves out should be what cannot fail. Stable; strict (every warning fails) keeps the order. */
+static void defer_under_budget(size_t *order, size_t n, fmuc_profile profile)
+{
+    if (profile == FMUC_PROFILE_STRICT || n < 2)
+        return;
+    size_t *late = malloc(n * sizeof *late);
+    if (!late)
+        return;
+    size_t k = 0, nl = 0;
+    for (size_t i = 0; i < n; i++) {
+        const fmuc_check *c = fmuc_checks[order[i]];
+        if (c->sessions > 0 && strcmp(fmuc_check_profile_level(c, profile), "should") == 0)
+            late[nl++] = order[i];
+        else
+            order[k++] = order[i];
+    }
+    memcpy(order + k, late, nl * sizeof *late);
+    free(late);
+}
+
+static size_t registry_pos(const char *id)
+{
+    size_t i = 0;
+    while (fmuc_checks[i] && strcmp(fmuc_checks[i]->id, id) != 0)
+        i++;
+    return i;
+}
+
+/* r[0..n) sorted by their checks' positions in the registry (insertion sort: n is the battery) */
+static void registry_order(fmuc_result *r, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        fmuc_result t = r[i];
+        size_t pt = registry_pos(t.id), j = i;
+        while (j > 0 && registry_pos(r[j - 1].id) > pt) {
+            r[j] = r[j - 1];
+            j--;
+        }
+        r[j] = t;
+    }
+}
+
 fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_err,
                          const fmuc_options *opts, const fmuc_run_filter *filter,
                          const fmuc_run_hooks *hooks)
@@ -772,15 +867,22 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         total += fmuc_run_selected(filter, fmuc_checks[i]) ? 1 : 0;
     fmuc_result *arr = realloc(rep->results, (rep->nresults + total) * sizeof *arr + 1);
     size_t *idx = malloc((nchecks + 1) * sizeof *idx);
-    if (!arr || !idx) {
+    size_t *pos = malloc((nchecks + 1) * sizeof *pos);
+    size_t *order = malloc((nchecks + 1) * sizeof *order);
+    if (!arr || !idx || !pos || !order) {
         free(idx);
+        free(pos);
+        free(order);
         if (arr)
             rep->results = arr;
         return FMUC_ENOMEM;
     }
     rep->results = arr;
+    size_t first = rep->nresults;
+    for (size_t k = 0; k < nchecks; k++)
+        order[k] = k;
     run_ctx x = {.rep = rep, .fmu = fmu, .open_err = open_err, .opts = opts, .filter = filter,
-                 .hooks = hooks, .total = total};
+                 .hooks = hooks, .total = total, .t_begin = now_s()};
     /* without memory for it, every check makes its own runs */
     x.subj = (fmuc_subject){.fmu = fmu, .opts = opts, .shared = fmuc_shared_runs_new()};
     /* the checks see the options with the timeout scaled by the nominal runs */
@@ -789,21 +891,29 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
                                   (opts->check_jobs == 0 && cpus_available() >= 2));
     fmuc_err err = FMUC_OK;
     int solo = 0; /* the next check runs here (a lane saw it change the shared state) */
-    for (size_t i = 0; fmuc_checks[i] && err == FMUC_OK && !stop_asked(&x);) {
-        const fmuc_check *c = fmuc_checks[i];
+    int deferred = 0;
+    /* p: the position in order[] of the next check */
+    for (size_t p = 0; p < nchecks && err == FMUC_OK && !stop_asked(&x);) {
+        if (!deferred && fmuc_shared_budget(&x.subj) > 0.0) {
+            defer_under_budget(order + p, nchecks - p, opts->profile);
+            deferred = 1;
+        }
+        const fmuc_check *c = fmuc_checks[order[p]];
         if (!fmuc_run_selected(filter, c)) {
-            i++;
+            p++;
             continue;
         }
         if (lanes && !solo && lane_ok(&x, c)) {
             /* the selected checks from here to the first a lane may not hold */
             size_t n = 0;
-            for (size_t k = i; fmuc_checks[k] && lane_ok(&x, fmuc_checks[k]); k++)
-                if (fmuc_run_selected(filter, fmuc_checks[k]))
-                    idx[n++] = k;
+            for (size_t k = p; k < nchecks && lane_ok(&x, fmuc_checks[order[k]]); k++)
+                if (fmuc_run_selected(filter, fmuc_checks[order[k]])) {
+                    pos[n] = k;
+                    idx[n++] = order[k];
+                }
             if (n >= 2) {
                 size_t t = run_batch(&x, idx, n, &solo, &err);
-                i = t == n ? idx[n - 1] + 1 : idx[t];
+                p = t == n ? pos[n - 1] + 1 : pos[t];
                 continue;
             }
         }
@@ -812,9 +922,18 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         int ran = 0;
         run_one(&x, c, r, &ran);
         err = finish_one(&x, c, r, ran);
-        i++;
+        p++;
     }
+    /* the results in the registry's order, whatever order they ran in */
+    if (deferred)
+        registry_order(rep->results + first, rep->nresults - first);
+    free(pos);
+    free(order);
     free(idx);
+    rep->time_budget_s = fmuc_shared_budget(&x.subj);
+    rep->not_run = 0;
+    for (size_t i = 0; i < rep->nresults; i++)
+        rep->not_run += rep->results[i].not_run;
     fmuc_shared_runs_free(x.subj.shared);
     if (err != FMUC_OK)
         return err;

@@ -785,6 +785,81 @@ void fmuc_shared_calibrate(const fmuc_subject *s)
     }
 }
 
+/* ---- the time budget ------------------------------------------------------------------------ */
+
+double fmuc_budget_auto(double nominal_wall_s, double nominal_cpu_s, double start_cpu_s)
+{
+    if (!(nominal_wall_s > 0.0) ||
+        !(nominal_cpu_s > FMUC_HORIZON_SLOW_S || start_cpu_s >= FMUC_BUDGET_START_S))
+        return 0.0;
+    return FMUC_BUDGET_FACTOR * nominal_wall_s + FMUC_BUDGET_BASE_S;
+}
+
+double fmuc_shared_budget(const fmuc_subject *s)
+{
+    double b = s->opts ? s->opts->time_budget_s : 0.0;
+    if (b > 0.0)
+        return b;
+    if (b != FMUC_TIME_BUDGET_AUTO || !s->shared || !s->shared->calibrated)
+        return 0.0;
+    double wall = 0.0, cpu = 0.0, start = 0.0;
+    for (size_t i = 0; i < 2; i++) {
+        const shared_entry *e = &s->shared->e[i];
+        if (e->done && e->took > 0.0) {
+            wall += e->took;
+            cpu = fmax(cpu, e->cpu_s);
+            start = fmax(start, e->r.start_cpu_s);
+        }
+    }
+    return fmuc_budget_auto(wall, cpu, start);
+}
+
+double fmuc_shared_session_cost(const fmuc_subject *s, int iface)
+{
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
+        return 0.0;
+    const shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
+    if (!e->done)
+        return 0.0;
+    double start = e->r.start_cpu_s > 0.0 ? e->r.start_cpu_s : e->cpu_s;
+    if (start > e->cpu_s)
+        start = e->cpu_s;
+    double share = 1.0;
+    if (isfinite(e->span) && e->span > 0.0 && e->r.step > 0.0) {
+        double n = floor(e->span / e->r.step + 1e-9);
+        if (n >= 1.0)
+            share = fmuc_shared_horizon_steps(n, e->cpu_s > FMUC_HORIZON_SLOW_S) / n;
+    }
+    return start + share * (e->cpu_s - start);
+}
+
+double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned sessions)
+{
+    if (!sessions || !s->shared)
+        return 0.0;
+    double fmu = 0.0, workers = 0.0;
+    for (int f = FMUC_IFACE_ME; f <= FMUC_IFACE_CS; f++) {
+        if (!(applies & (f == FMUC_IFACE_ME ? FMUC_APPLIES_ME : FMUC_APPLIES_CS)))
+            continue;
+        const shared_entry *e = &s->shared->e[f];
+        if (!e->done)
+            continue;
+        fmu += (double)sessions * fmuc_shared_session_cost(s, f);
+        /* the worker of the interface (fork, sandbox, loading the library): the nominal run's
+         * wall time beyond its simulation */
+        workers += e->took > e->sim_s ? e->took - e->sim_s : 0.0;
+    }
+    /* what the FMU's own calls cost decides; fmucheck's workers only add to a real cost */
+    return fmu < FMUC_BUDGET_MIN_CHECK_S ? 0.0 : fmu + workers;
+}
+
+int fmuc_budget_admits(double budget_s, double elapsed_s, double cost_s)
+{
+    if (!(budget_s > 0.0) || !(cost_s > 0.0))
+        return 1;
+    return elapsed_s + cost_s <= budget_s;
+}
+
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions)
 {
     const fmuc_shared_runs *sr = s->shared;

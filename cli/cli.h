@@ -54,7 +54,8 @@ typedef struct fmuc_cli_config {
     size_t npins;
     const char *pass_env[FMUC_SANDBOX_MAX_ALLOW]; /* "passEnv": names added to --pass-env */
     size_t npass_env;
-    int has_rtol, has_atol, has_timeout, has_tmult, has_stop_time;
+    int has_rtol, has_atol, has_timeout, has_tmult, has_stop_time, has_time_budget;
+    double time_budget_s;       /* "timeBudget": "auto" | "off" | seconds (as --time-budget) */
     double rtol, atol, timeout_s, tmult, stop_time; /* stop_time: "stopTime" (as --stop-time) */
 } fmuc_cli_config;
 
@@ -74,7 +75,7 @@ typedef struct fmuc_cli {
     int stdout_color;
     int stderr_tty;             /* stderr is a terminal: live progress line */
     /* set on the command line (they win over the config file) */
-    int set_rtol, set_atol, set_timeout, set_tmult, set_profile;
+    int set_rtol, set_atol, set_timeout, set_tmult, set_profile, set_time_budget;
     const char *config_path;    /* --config */
     fmuc_cli_config config;
     const char *baseline_path;  /* --baseline old/report.json (batch: old OUTDIR or its index.json) */
@@ -96,6 +97,8 @@ int fmuc_cli_preflight(fmuc_cli *cli);
 cJSON *fmuc_cli_limits_json(const fmuc_cli *cli);
 
 int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv);
+/** "auto" (FMUC_TIME_BUDGET_AUTO), "off" (0) or seconds > 0 into *out; -1 when s is none. */
+int fmuc_cli_parse_time_budget(const char *s, double *out);
 void fmuc_cli_usage(FILE *out);
 int fmuc_cli_list_checks(const fmuc_cli *cli);
 int fmuc_cli_check_one(fmuc_cli *cli, const char *path);

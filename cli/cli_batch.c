@@ -336,6 +336,9 @@ static cJSON *item_json(const batch_item *it, const char *outdir)
             cJSON_AddItemToObject(o, "verdicts", cJSON_Duplicate(vs, 1));
         cJSON_AddNumberToObject(o, "exitCode", it->rc);
         cJSON_AddItemToObject(o, "counts", counts_from(sum));
+        const cJSON *tb = cJSON_GetObjectItemCaseSensitive(sum, "timeBudget");
+        if (cJSON_IsObject(tb)) /* checks the time budget left out */
+            cJSON_AddItemToObject(o, "timeBudget", cJSON_Duplicate(tb, 1));
     } else {
         cJSON_AddStringToObject(o, "status", status_for(it->rc));
         cJSON_AddNullToObject(o, "verdict");
@@ -493,9 +496,14 @@ static void print_index(const fmuc_cli *cli, const cJSON *idx, const char *outdi
             char code[8] = "-";
             if (cJSON_IsNumber(ec))
                 snprintf(code, sizeof code, "%d", ec->valueint);
-            printf("  %-12s exit %-3s %s\n", v && st && !strcmp(st, "complete") ? v : st ? st : "?",
+            printf("  %-12s exit %-3s %s", v && st && !strcmp(st, "complete") ? v : st ? st : "?",
                    code,
                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "path")));
+            const cJSON *nr = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(it, "timeBudget"), "notRun");
+            if (cJSON_IsNumber(nr) && nr->valueint > 0)
+                printf(" (%d check(s) not run: time budget)", nr->valueint);
+            putchar('\n');
         }
         printf("  index: %s/index.json\n  html:  %s/index.html\n", outdir, outdir);
     }

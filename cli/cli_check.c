@@ -133,6 +133,10 @@ static char *options_json(const fmuc_cli *cli)
     if (cli->config_path)
         cJSON_AddStringToObject(o, "config", cli->config_path);
     cJSON_AddStringToObject(o, "profile", fmuc_profile_name(op->profile));
+    if (op->time_budget_s > 0.0)
+        cJSON_AddNumberToObject(o, "timeBudget", op->time_budget_s);
+    else
+        cJSON_AddStringToObject(o, "timeBudget", op->time_budget_s == 0.0 ? "off" : "auto");
     if (cli->baseline_path)
         cJSON_AddStringToObject(o, "baseline", cli->baseline_path);
     cJSON_AddStringToObject(o, "failOn", cli->fail_on_new ? "new" : "any");
@@ -275,7 +279,11 @@ static void print_summary(const fmuc_cli *cli, const fmuc_report *rep, const cha
         if (html_path)
             printf("  html:   %s\n", html_path);
     }
-    printf("%s%s%s %s\n", on, what, off, rep->fmu.file_name ? rep->fmu.file_name : "");
+    printf("%s%s%s %s", on, what, off, rep->fmu.file_name ? rep->fmu.file_name : "");
+    if (rep->not_run)
+        printf(" (%zu check(s) not run: time budget %.1f s; --time-budget=off runs them)",
+               rep->not_run, rep->time_budget_s);
+    putchar('\n');
 }
 
 static int write_all_reports(const fmuc_cli *cli, const fmuc_report *rep, const char *outdir,

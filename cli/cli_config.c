@@ -159,7 +159,7 @@ static int parse_root(fmuc_cli_config *c, const cJSON *root)
         return bad(c, "(top level)", "the config must be a JSON object%s", "");
     static const char *const allowed[] = {"profile", "advisory", "levels",   "waivers", "tolerances",
                                           "timeouts", "sha256",  "passEnv", "stopTime",
-                                          "comment", NULL};
+                                          "timeBudget", "comment", NULL};
     if (only_keys(c, root, "", allowed) < 0)
         return -1;
 
@@ -269,6 +269,17 @@ static int parse_root(fmuc_cli_config *c, const cJSON *root)
         c->stop_time = v->valuedouble;
     }
 
+    v = cJSON_GetObjectItemCaseSensitive(root, "timeBudget");
+    if (v) {
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble > 0.0)
+            c->time_budget_s = v->valuedouble;
+        else if (!cJSON_IsString(v) ||
+                 fmuc_cli_parse_time_budget(v->valuestring, &c->time_budget_s) < 0)
+            return bad(c, "timeBudget", "must be \"auto\", \"off\" or a number of seconds > 0 "
+                                        "(as --time-budget)%s", "");
+        c->has_time_budget = 1;
+    }
+
     v = cJSON_GetObjectItemCaseSensitive(root, "passEnv");
     if (v) {
         if (!cJSON_IsArray(v))
@@ -372,6 +383,8 @@ int fmuc_cli_config_load(fmuc_cli *cli)
     }
     if (c->has_profile && !cli->set_profile)
         cli->opts.profile = c->profile;
+    if (c->has_time_budget && !cli->set_time_budget)
+        cli->opts.time_budget_s = c->time_budget_s;
     /* passEnv: added to the --pass-env names (a name given twice counts once) */
     for (size_t i = 0; i < c->npass_env; i++) {
         fmuc_sandbox_config *sb = &cli->opts.sandbox;

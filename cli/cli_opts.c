@@ -171,6 +171,25 @@ static int parse_double(const char *opt, const char *s, double lo, double *out)
     return 0;
 }
 
+int fmuc_cli_parse_time_budget(const char *s, double *out)
+{
+    if (strcmp(s, "auto") == 0) {
+        *out = FMUC_TIME_BUDGET_AUTO;
+        return 0;
+    }
+    if (strcmp(s, "off") == 0) {
+        *out = 0.0;
+        return 0;
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || !end || end == s || *end || !isfinite(v) || !(v > 0.0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
 {
     char *end = NULL;
@@ -203,6 +222,7 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
     memset(cli, 0, sizeof *cli);
     fmuc_options_init(&cli->opts);
     cli->opts.check_jobs = 0; /* two lanes where two CPUs are available (--check-jobs) */
+    cli->opts.time_budget_s = FMUC_TIME_BUDGET_AUTO; /* --time-budget */
     cli->opts.self_exe = argv[0];
     int c;
     opterr = 0;
@@ -355,6 +375,14 @@ int fmuc_cli_parse(fmuc_cli *cli, int argc, char **argv)
                 return FMUC_EXIT_USAGE;
             }
             cli->fail_on_new = strcmp(optarg, "new") == 0;
+            break;
+        case FMUC_OPT_TIME_BUDGET:
+            if (fmuc_cli_parse_time_budget(optarg, &cli->opts.time_budget_s) < 0) {
+                fprintf(stderr, "fmucheck: --time-budget: '%s' is not auto, off or a number of "
+                                "seconds > 0\n", optarg);
+                return FMUC_EXIT_USAGE;
+            }
+            cli->set_time_budget = 1;
             break;
         case FMUC_OPT_CHECK_JOBS:
             if (parse_int("--check-jobs", optarg, 1, 2, &cli->opts.check_jobs) < 0)

@@ -355,6 +355,10 @@ static void write_glance(FILE *f, const fmuc_report *r)
         fputs("<p class=\"banner\">Unsupported FMI version: only FMI 2.0 is checked.</p>\n", f);
     if (r->incomplete)
         fputs("<p class=\"banner\">The run was interrupted: this report is incomplete.</p>\n", f);
+    if (r->not_run)
+        fprintf(f, "<p class=\"banner\">Time budget %.1f s: %zu check(s) not run (not applicable "
+                   "below, with the reason); <code>--time-budget=off</code> runs every check.</p>\n",
+                r->time_budget_s, r->not_run);
     const fmuc_result *top[FMUC_HIGHLIGHTS];
     size_t nprob = fmuc_report__problems(r, top, FMUC_HIGHLIGHTS);
     fputs("<p class=\"verdict\">", f);

@@ -102,6 +102,8 @@ cJSON *fmuc_result_to_json(const fmuc_result *r)
     else
         cJSON_AddNullToObject(o, "evidence");
     cJSON_AddNumberToObject(o, "durationSeconds", r->duration_s);
+    if (r->not_run)
+        cJSON_AddStringToObject(o, "notRun", "time budget");
     if (r->waiver)
         cJSON_AddStringToObject(o, "waiver", r->waiver);
     return o;
@@ -162,6 +164,13 @@ cJSON *fmuc_report_to_json(const fmuc_report *r)
         add_str(vs, fmuc_profile_name((fmuc_profile)p),
                 fmuc_verdict_name(fmuc_report_overall_under(r, (fmuc_profile)p)));
     cJSON_AddNumberToObject(sum, "durationSeconds", r->duration_s);
+    /* the time budget that applied (checks/check.h) and the checks it left out (each marked
+     * "notRun" and not applicable with the reason) */
+    if (r->time_budget_s > 0.0) {
+        cJSON *tb = cJSON_AddObjectToObject(sum, "timeBudget");
+        cJSON_AddNumberToObject(tb, "seconds", r->time_budget_s);
+        cJSON_AddNumberToObject(tb, "notRun", (double)r->not_run);
+    }
     /* the most serious problems in words, for a reader deciding whether to adopt the FMU */
     cJSON *hl = cJSON_AddArrayToObject(root, "highlights");
     char lines[FMUC_HIGHLIGHTS][FMUC_HIGHLIGHT_MAX];

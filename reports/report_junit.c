@@ -171,6 +171,11 @@ fmuc_err fmuc_report_junit_write(FILE *f, const fmuc_report *r)
         property(f, "unsupported", "yes");
     if (r->incomplete)
         property(f, "incomplete", "yes");
+    if (r->not_run) {
+        char nr[64];
+        snprintf(nr, sizeof nr, "%zu", r->not_run);
+        property(f, "notRunTimeBudget", nr);
+    }
     fputs("    </properties>\n", f);
     for (size_t i = 0; i < r->nresults; i++)
         write_case(f, &r->results[i]);

@@ -86,6 +86,9 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
         fputs("unsupported FMI version: only FMI 2.0 is checked\n", f);
     if (r->incomplete)
         fputs("run interrupted: the results are incomplete\n", f);
+    if (r->not_run)
+        fprintf(f, "time budget %.1f s: %zu check(s) not run (listed below as not applicable; "
+                   "--time-budget=off runs every check)\n", r->time_budget_s, r->not_run);
     {
         char iso[512];
         fmuc_report__isolation_line(r, iso, sizeof iso);

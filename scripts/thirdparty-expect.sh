@@ -46,13 +46,13 @@ if [ -z "$from" ]; then
     from=$build/thirdparty-out
     rm -rf "$from"
     echo "fmucheck on ${#fmus[@]} FMUs -> $from/batch"
-    "$build/fmucheck" -j 2 -q -o "$from/batch" "${fmus[@]}" || true # exit codes are verdicts
+    "$build/fmucheck" -j 2 -q --time-budget off -o "$from/batch" "${fmus[@]}" || true # exit codes are verdicts
     indexes=("$from/batch/index.json")
     for k in "${!opt_files[@]}"; do
         [ -f "$shared/thirdparty/${opt_files[$k]}" ] || continue
         echo "fmucheck ${opt_args[$k]} on ${opt_files[$k]} -> $from/options-$((k + 1))"
         # shellcheck disable=SC2086 # the options column is split at spaces
-        "$build/fmucheck" -q --shard 1/1 -o "$from/options-$((k + 1))" ${opt_args[$k]} -- \
+        "$build/fmucheck" -q --time-budget off --shard 1/1 -o "$from/options-$((k + 1))" ${opt_args[$k]} -- \
             "$shared/thirdparty/${opt_files[$k]}" || true
         [ -f "$from/options-$((k + 1))/index.json" ] && indexes+=("$from/options-$((k + 1))/index.json")
     done

@@ -189,5 +189,6 @@ const fmuc_check fmuc_check_api_process_state = {
     .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .sessions = 1,
     .run = run,
 };

@@ -326,5 +326,6 @@ const fmuc_check fmuc_check_api_stop_time = {
     .absent_in_v1 = "FMI 1.0 ME takes no stop time and CS 1.0 only forbids the master to step "
                     "past tStop",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX,
+    .sessions = 1,
     .run = run,
 };

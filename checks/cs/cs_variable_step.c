@@ -447,5 +447,6 @@ const fmuc_check fmuc_check_cs_variable_step = {
     .applies = FMUC_APPLIES_CS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .sessions = 3,
     .run = run,
 };

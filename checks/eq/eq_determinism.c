@@ -552,5 +552,6 @@ const fmuc_check fmuc_check_eq_determinism = {
     .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .sessions = 5,
     .run = run,
 };

@@ -303,5 +303,6 @@ const fmuc_check fmuc_check_eq_serialize_corrupt = {
     .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no FMU state and no deserialization of one (both came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .sessions = 1,
     .run = run,
 };

@@ -228,5 +228,6 @@ const fmuc_check fmuc_check_me_vs_cs = {
     .absent_in_v1 = "FMI 1.0 has no FMU with both interfaces: Model Exchange and Co-Simulation are "
                     "separate standards and a 1.0 FMU implements one of them",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .sessions = 1,
     .run = run,
 };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef FMUC_DEFECT_PROCESS_GLOBALS
 #include <locale.h>
 #include <signal.h>
@@ -159,7 +160,30 @@ struct fmuc_m_ctx {
 #ifdef FMUC_GLUE_CONSTANT_STEP
     double const_h; /* the first communicationStepSize since instantiation or reset (0: none) */
 #endif
+#ifdef FMUC_HOSTILE_SLOW_START_MS
+    int started; /* the first step since instantiation or reset was made (slow_start) */
+#endif
 };
+
+#ifdef FMUC_HOSTILE_SLOW_START_MS
+/* The first step of every instance (after fmi2Instantiate or fmi2Reset) costs
+ * FMUC_HOSTILE_SLOW_START_MS milliseconds of CPU time, like an FMU that fits its tables or
+ * solves its initial system there (Dymola's FS_OPSC: about a second). */
+static void slow_start(struct fmuc_m_ctx *c)
+{
+    if (c->started)
+        return;
+    c->started = 1;
+    struct timespec a, b;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+    do {
+        for (volatile int k = 0; k < 10000; k++)
+            ;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+    } while ((double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) * 1e-6 <
+             (double)(FMUC_HOSTILE_SLOW_START_MS));
+}
+#endif
 
 static const char *const default_categories[] = {
     "logEvents", "logStatusWarning", "logStatusDiscard", "logStatusError",
@@ -913,6 +937,9 @@ fmi2Status fmi2Reset(fmi2Component comp)
 #ifdef FMUC_GLUE_CONSTANT_STEP
     c->const_h = 0.0;
 #endif
+#ifdef FMUC_HOSTILE_SLOW_START_MS
+    c->started = 0;
+#endif
 #ifdef FMUC_DEFECT_RESET_ERROR
     glog(c, fmi2Error, "fmi2Reset: not supported");
     return done(c, fmi2Error); /* §2.1.6: the FMU must go back to the instantiated state */
@@ -1365,6 +1392,9 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component comp,
     (void)noSetFMUStatePriorToCurrentPoint;
     REQUIRE_PTR(enterEventMode, CompletedIntegratorStep);
     REQUIRE_PTR(terminateSimulation, CompletedIntegratorStep);
+#ifdef FMUC_HOSTILE_SLOW_START_MS
+    slow_start(c);
+#endif
 #ifdef FMUC_DEFECT_IGNORE_COMPLETED_STEP
     return fmi2OK; /* outputs left unwritten */
 #else
@@ -1708,6 +1738,9 @@ fmi2Status fmi2DoStep(fmi2Component comp, fmi2Real currentCommunicationPoint,
 #ifdef FMUC_HOSTILE_HANG_IN_DOSTEP
     for (volatile int spin = 1; spin;) {
     }
+#endif
+#ifdef FMUC_HOSTILE_SLOW_START_MS
+    slow_start(c);
 #endif
     fmi2Status st;
     if (c->desc->do_step)

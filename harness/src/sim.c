@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fmuc/fmuc_drive.h"
 #include "fmuc/fmuc_inst.h"
@@ -134,6 +135,7 @@ typedef struct rec_group {
 
 typedef struct sim {
     int ver;                  /* FMI version (1, 2 or 3) */
+    double cpu0;              /* process CPU time when the run began (start_cpu_s) */
     char fnbuf[64];           /* fnname's name built on the fly (FMI 1.0) */
     rec_group grp[FMUC_INST_NBASE];
     fmuc_worker_ctx *ctx;
@@ -567,6 +569,15 @@ static void check_time(sim *s, double t, double v)
 
 /* Read every recorded column at time t into a new row. Returns 0, or -1 when a read failed
  * hard (Error/Fatal) or an output was not finite (the run stops). */
+/* CPU time of the whole process (the FMU's threads included), s. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int record_row(sim *s, double t, fmuc_diag *diag)
 {
     fmuc_sim_result *r = s->r;
@@ -574,6 +585,8 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
         return 0;
     if (grow_points(s, diag) < 0)
         return -1;
+    if (r->npoints == 1)
+        r->start_cpu_s = fmax(0.0, cpu_now() - s->cpu0);
     double *row = r->values + r->npoints * r->ncols;
     for (size_t k = 0; k < r->ncols; k++)
         row[k] = NAN;
@@ -1400,6 +1413,7 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_resu
     if (out->ncols && s.max_points > MAX_VALUES / out->ncols)
         s.max_points = MAX_VALUES / out->ncols > 2 ? MAX_VALUES / out->ncols : 2;
     out->end_time = out->start;
+    s.cpu0 = cpu_now();
     rc = cfg->iface == FMUC_IFACE_ME ? run_me(&s, diag) : run_cs(&s, diag);
 done:
     for (int b = 0; b < FMUC_INST_NBASE; b++) {

@@ -220,7 +220,7 @@ static const char *sample_value(const char *name)
         {"network", "deny"},  {"fail-on", "any"},      {"soak", "3"},
         {"timeout", "5"},     {"timeout-multiplier", "2"}, {"rtol", "0.1"},
         {"atol", "0.1"},      {"allow-write", "/tmp"}, {"pass-env", "FMUC_X"},
-        {"only", "md-*,zip-*"}, {"skip", "api-*"},   {"check-jobs", "1"},
+        {"only", "md-*,zip-*"}, {"skip", "api-*"},   {"check-jobs", "1"}, {"time-budget", "off"},
         {"stop-time", "2.5"},
     };
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)

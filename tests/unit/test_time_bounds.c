@@ -295,3 +295,167 @@ Test(time_bounds, a_hang_after_reset_costs_one_timeout, .timeout = 300)
     cr_expect_eq(t.timeouts, 1, "one worker timed out, not one per check (%d)", t.timeouts);
     cr_expect_geq(t.stopped, 1, "eq-determinism stops before the fmi2DoStep after its reset");
 }
+
+/* The time budget (checks/check.h "the time budget"): the automatic limit applies to FMUs whose
+ * time is their own (a nominal run above FMUC_HORIZON_SLOW_S of CPU time, or a start above
+ * FMUC_BUDGET_START_S), 3 x their nominal runs + 2 s;
+ * a check is admitted while its estimate fits what is left; a check without an estimate (no
+ * instance of its own, or one that costs the FMU nothing to speak of) always runs. */
+Test(time_bounds, the_budget_and_its_admission)
+{
+    cr_expect_float_eq(fmuc_budget_auto(0.5, 0.4, 0.01), 0.0, 1e-12, "a fast FMU: no budget");
+    cr_expect_float_eq(fmuc_budget_auto(2.6, 2.5, 0.7), 9.8, 1e-9, "FS_OPSC: 3 x 2.6 s + 2 s");
+    cr_expect_float_eq(fmuc_budget_auto(3.0, 2.9, 0.001), 11.0, 1e-9, "a slow run, cheap start");
+    cr_expect_float_eq(fmuc_budget_auto(0.4, 0.35, 0.3), 3.2, 1e-9, "a fast run, costly start");
+    cr_expect_float_eq(fmuc_budget_auto(0.0, 3.0, 1.0), 0.0, 1e-12, "no wall time measured: none");
+    cr_expect(fmuc_budget_admits(0.0, 100.0, 50.0), "no budget admits everything");
+    cr_expect(fmuc_budget_admits(10.0, 5.0, 4.0));
+    cr_expect(fmuc_budget_admits(10.0, 6.0, 4.0), "exactly the budget");
+    cr_expect_not(fmuc_budget_admits(10.0, 7.0, 4.0));
+    cr_expect(fmuc_budget_admits(10.0, 12.0, 0.0), "a check without an estimate always runs");
+
+    /* the estimate: nothing before the nominal runs, nothing for sessions 0 */
+    fmuc_fmu fmu;
+    memset(&fmu, 0, sizeof fmu);
+    fmuc_options opts;
+    fmuc_options_init(&opts);
+    cr_expect_float_eq(opts.time_budget_s, 0.0, 1e-12, "the library's default: no budget");
+    opts.time_budget_s = FMUC_TIME_BUDGET_AUTO;
+    fmuc_subject s = {.fmu = &fmu, .opts = &opts, .shared = fmuc_shared_runs_new()};
+    cr_assert(s.shared);
+    cr_expect_float_eq(fmuc_shared_budget(&s), 0.0, 1e-12, "auto before the nominal runs: none");
+    cr_expect_float_eq(fmuc_shared_check_cost(&s, FMUC_APPLIES_MECS, 5), 0.0, 1e-12);
+    opts.time_budget_s = 7.5;
+    cr_expect_float_eq(fmuc_shared_budget(&s), 7.5, 1e-12, "an explicit budget");
+    fmuc_shared_runs_free(s.shared);
+}
+
+static const char *budget_message(cJSON *check)
+{
+    return cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(check, "messages"), 0));
+}
+
+/* The battery with the default budget on a fixture whose every instance start costs 300 ms of
+ * CPU time (hostile/slow-start: ~40 starts, 12 s of the FMU's time, nominal runs of 0.3 s each):
+ * the budget is 3 x the nominal runs + 2 s; the checks left out are dynamic checks with an
+ * estimate, each not applicable with a message naming the budget and marked "notRun"; the
+ * summary says how many; nothing fails; the archive and model-description checks all run. With
+ * --time-budget off the same check runs. (hostile/slow-start in the fixture matrix: an explicit
+ * --time-budget 3.) */
+Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
+{
+    char *out = fmuc_test_mkdtemp("budget");
+    cr_assert(out);
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--timeout-multiplier",
+                    (char *)fmuc_test_timeout_multiplier(), "-o", out,
+                    FMUC_FMU_DIR "/hostile/slow-start.fmu", NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    cr_expect_eq(run.status, 0, "exit %d: %s", run.status, run.err);
+    cr_expect(strstr(run.out, "not run: time budget "), "the last line says so: %s", run.out);
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(rpath);
+    cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+    int not_run = 0;
+    char first[64] = "";
+    cJSON *c;
+    size_t at = 0; /* under a budget the checks that can only warn run last (runner.c): the
+                    * report still lists every check in the registry's order */
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+        const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+        cr_assert(id && v);
+        cr_expect(fmuc_checks[at] && strcmp(fmuc_checks[at]->id, id) == 0,
+                  "report position %zu: %s, registry: %s", at, id,
+                  fmuc_checks[at] ? fmuc_checks[at]->id : "(end)");
+        at++;
+        cr_expect(strcmp(v, "fail") && strcmp(v, "error"), "%s: %s", id, v);
+        if (!cJSON_GetObjectItem(c, "notRun"))
+            continue;
+        not_run++;
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", id);
+        const fmuc_check *chk = fmuc_check_find(id);
+        cr_assert(chk);
+        cr_expect(chk->sessions > 0, "%s has no estimate, yet was left out", id);
+        cr_expect(strncmp(id, "zip-", 4) && strncmp(id, "md-", 3) && strncmp(id, "load-", 5), "%s",
+                  id);
+        cr_expect_str_eq(v, "not-applicable", "%s", id);
+        const char *m0 = budget_message(c);
+        cr_expect(m0 && strstr(m0, "not run: the time budget of ") &&
+                      strstr(m0, "(3 x the nominal runs + 2 s)") &&
+                      strstr(m0, "--time-budget=off"),
+                  "%s: %s", id, m0 ? m0 : "(no message)");
+    }
+    cr_expect_geq(not_run, 1, "12 s of instance starts do not fit 3 x 0.6 s + 2 s");
+    /* the budget: 3 x the nominal runs' figures of the calibration evidence + 2 s */
+    double nominal = 0.0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        cJSON *cal = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "evidence"), "calibration");
+        cJSON *i;
+        cJSON_ArrayForEach(i, cal)
+            nominal += cJSON_GetNumberValue(cJSON_GetObjectItem(i, "nominal_run_s"));
+    }
+    cr_expect_gt(nominal, 0.5, "two nominal runs of 0.3 s CPU each at least");
+    cJSON *tb = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "summary"), "timeBudget");
+    cr_expect_float_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(tb, "seconds")),
+                       3.0 * nominal + 2.0, 1e-6);
+    cr_expect_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(tb, "notRun")), not_run);
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(out);
+
+    /* the first check left out, without a budget: it runs (and passes) */
+    char *argv2[] = {FMUC_EXE, "-q", "--no-html", "--time-budget", "off", "--only", first,
+                     "--timeout-multiplier", (char *)fmuc_test_timeout_multiplier(), "-o", out,
+                     FMUC_FMU_DIR "/hostile/slow-start.fmu", NULL};
+    cr_assert(fmuc_test_exec(&run, argv2, NULL) == 0);
+    rep = fmuc_test_read_json(rpath);
+    cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
+    {
+        const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+        if (strcmp(id, first))
+            continue;
+        cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")), "pass", "%s: %s",
+                         id, budget_message(c) ? budget_message(c) : "");
+        cr_expect_null(cJSON_GetObjectItem(c, "notRun"));
+    }
+    cr_expect_null(cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "summary"), "timeBudget"));
+    cJSON_Delete(rep);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(out);
+    free(out);
+}
+
+/* --time-budget and the config's "timeBudget" take auto, off or seconds; anything else is a usage
+ * error naming the option or the key. */
+Test(time_bounds, the_budget_option_and_config_key)
+{
+    char *argv[] = {FMUC_EXE, "--time-budget", "soon", FMUC_FMU_DIR "/hostile/slow-start.fmu",
+                    NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    cr_expect_eq(run.status, 64, "exit %d", run.status);
+    cr_expect(strstr(run.err, "--time-budget") && strstr(run.err, "soon"), "%s", run.err);
+    fmuc_test_run_free(&run);
+
+    char *dir = fmuc_test_mkdtemp("budgetcfg");
+    cr_assert(dir);
+    char cfg[4200];
+    snprintf(cfg, sizeof cfg, "%s/gate.json", dir);
+    FILE *f = fopen(cfg, "w");
+    cr_assert(f);
+    fputs("{\"timeBudget\": -2}\n", f);
+    fclose(f);
+    char *argv2[] = {FMUC_EXE, "--config", cfg, FMUC_FMU_DIR "/hostile/slow-start.fmu", NULL};
+    cr_assert(fmuc_test_exec(&run, argv2, NULL) == 0);
+    cr_expect_eq(run.status, 64, "exit %d", run.status);
+    cr_expect(strstr(run.err, "timeBudget"), "%s", run.err);
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}

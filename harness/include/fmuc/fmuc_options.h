@@ -9,6 +9,9 @@
 #include "fmuc/fmuc_result.h"
 #include "fmuc/fmuc_sandbox.h"
 
+/* fmuc_options.time_budget_s: 3 x the nominal runs + 2 s (checks/check.h, "the time budget") */
+#define FMUC_TIME_BUDGET_AUTO (-1.0)
+
 typedef struct fmuc_options {
     double timeout_s;           /* default wall-clock limit per dynamic check (seconds) */
     double timeout_multiplier;  /* scales every timeout (slow machines, sanitizers) */
@@ -37,6 +40,10 @@ typedef struct fmuc_options {
     fmuc_fmu_limits limits;
     fmuc_sandbox_config sandbox; /* worker isolation (--isolation, --network, --allow-write ...) */
     int verbose;
+    double time_budget_s;       /* --time-budget: the battery's wall-time budget (checks/check.h
+                                 * "the time budget"): -1 (FMUC_TIME_BUDGET_AUTO, the CLI's
+                                 * default) 3 x the nominal runs + 2 s, > 0 seconds, 0 none
+                                 * (fmuc_options_init) */
     fmuc_profile profile;       /* --profile / config "profile" (default interop) */
     struct fmuc_worker_hangs *worker_hangs; /* calls that hung in a worker of this FMU, not made
                                  * again (fmuc_worker.h; set by the checks' shared runs) */

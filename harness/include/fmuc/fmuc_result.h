@@ -58,6 +58,8 @@ typedef struct fmuc_result {
     unsigned char other_fail;      /* a failure came from anything else */
     unsigned char na_whole;        /* fmuc_result_na was called: the check is not applicable */
     unsigned na_parts;             /* fmuc_result_na_part calls: parts (interfaces) not judged */
+    unsigned char not_run;         /* not applicable because the battery's time budget left it
+                                    * out (checks/runner.c): the reports list it as not run */
 } fmuc_result;
 
 void fmuc_result_init(fmuc_result *r, const char *id, const char *title, const char *spec,
@@ -145,6 +147,8 @@ typedef struct fmuc_report {
     char *rejected_reason;
     int unsupported;              /* FMI 1.0 / 3.0 */
     int incomplete;               /* interrupted run */
+    double time_budget_s;         /* the battery's time budget (s) that applied, 0: none */
+    size_t not_run;               /* checks the time budget left out (fmuc_result.not_run) */
     char *environment_required;   /* X10: needsExecutionTool="true" and the FMU could not be
                                    * instantiated here: why the dynamic checks did not run */
     size_t nresults;

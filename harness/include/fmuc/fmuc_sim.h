@@ -273,6 +273,10 @@ typedef struct fmuc_sim_result {
     fmuc_sim_nonfinite *nonfinite;
     uint64_t steps;           /* CS DoStep calls / ME accepted integrator steps */
     uint64_t rhs_evals, root_evals;
+    double start_cpu_s;       /* CPU time of the worker from instantiation to the second row
+                               * (the first output interval: instantiate, initialize, the first
+                               * steps), 0 when the run recorded no second row; what starting one
+                               * more instance costs (the battery's time budget, checks/runner.c) */
     int completed;            /* reached the stop time (or the FMU asked to terminate) */
     int terminated_by_fmu;    /* terminateSimulation / fmi2Terminated */
     int instantiate_failed;   /* fmi2Instantiate returned NULL */
