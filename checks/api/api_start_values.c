@@ -179,6 +179,9 @@ typedef struct sv_miss {
 
 typedef struct sv_state {
     sv_count c;
+    signed char *init_r; /* per element (elem_off): the comparison in Initialization Mode, -1 not
+                          * compared (refused, unparsed) */
+    size_t *elem_off;    /* job->vars[j]'s first element in init_r */
     sv_miss miss[MAX_KEPT];
     size_t nmiss;
     const char *rounded_name; /* the first CMP_ROUNDED variable, its text and value */
@@ -197,6 +200,8 @@ static void judge(const sv_job *job, fmuc_inst_base b, const size_t *idx, size_t
             char g[160];
             const char *t = apiu_start_token(md, i, k, ne);
             int r = compare(b, t, vals, sizes, off + k, g, sizeof g);
+            if (st->init_r)
+                st->init_r[st->elem_off[idx[j]] + k] = (signed char)r;
             if (r == CMP_UNPARSED) {
                 st->c.unparsed++;
                 continue;
@@ -241,6 +246,81 @@ static void read_after_init(fmuc_inst *in, const sv_job *job, sv_state *st)
         free(vals);
         free(sizes);
     }
+}
+
+/* After ExitInitializationMode, every probed variable whose value in Initialization Mode was its
+ * start value is read again: one that changed when initialization ended (red-team round 5: a
+ * state with initial="exact" that fmi2ExitInitializationMode moved by 0.05 passed) is no longer
+ * "initialized with the start value", and nothing between the two calls set it (§2.2.7; 3.0.2
+ * §2.4.7.5). Fails; the first MAX_FINDINGS are named. */
+static void judge_exit_jumps(fmuc_worker_ctx *ctx, fmuc_inst *in, const sv_job *job, int ver,
+                             const sv_state *st, const char *exit_fn, cJSON *reply)
+{
+    char fn[32];
+    size_t named = 0, jumps = 0;
+    size_t *idx = malloc((job->nvars + 1) * sizeof *idx);
+    fmuc_vr *vr = malloc((job->nvars + 1) * sizeof *vr);
+    for (int bi = 0; bi < FMUC_INST_NBASE && idx && vr && st->init_r; bi++) {
+        fmuc_inst_base b = (fmuc_inst_base)bi;
+        size_t n = 0, ne = 0;
+        for (size_t j = 0; j < job->nvars; j++)
+            if (apiu_inst_base(job->md->vars[job->vars[j]].base) == b) {
+                idx[n] = j;
+                vr[n++] = job->md->vars[job->vars[j]].value_reference;
+                ne += job->nelem[j];
+            }
+        if (!n)
+            continue;
+        void *vals = calloc(ne, apiu_value_size(b));
+        size_t *sizes = calloc(ne, sizeof *sizes);
+        fmuc_worker_phase(ctx, "get after %s (%s)", exit_fn, apiu_base3_name(b));
+        if (!vals || !sizes || !fmuc_status_ok(apiu_get_values(in, b, vr, n, vals, sizes, ne))) {
+            /* a refused get after initialization is api-variable-access's */
+            free(vals);
+            free(sizes);
+            break;
+        }
+        size_t off = 0;
+        for (size_t j = 0; j < n; j++) {
+            size_t i = job->vars[idx[j]], nel = job->nelem[idx[j]];
+            for (size_t k = 0; k < nel; k++) {
+                int before = st->init_r[st->elem_off[idx[j]] + k];
+                if (before != CMP_EQUAL && before != CMP_NEAR && before != CMP_ROUNDED)
+                    continue;
+                char g[160];
+                const char *t = apiu_start_token(job->md, i, k, nel);
+                if (compare(b, t, vals, sizes, off + k, g, sizeof g) != CMP_DIFFER)
+                    continue;
+                jumps++;
+                if (named++ >= MAX_FINDINGS)
+                    continue;
+                const fmuc_md_var *v = &job->md->vars[i];
+                const char *q = b == FMUC_INST_STRING ? "\"" : "";
+                char el[40] = "";
+                if (nel > 1)
+                    snprintf(el, sizeof el, " element %zu", k + 1);
+                apiu_finding(reply, "fail",
+                             "%s: %s '%s'%s (valueReference %" PRIu32 ", line %" PRIu32 "): %s "
+                             "returned its start value %s%s%s in Initialization Mode and %s "
+                             "after %s, with nothing set in between: %s",
+                             apiu_iface_name(job->type), fmuc_md_causality_name(v->causality),
+                             v->name ? v->name : "?", el, v->value_reference, v->line,
+                             apiu_accessor(ver, b, 0, fn, sizeof fn), q, t, q, g, exit_fn,
+                             v->causality == FMUC_CAUS_INPUT && v->initial == FMUC_INIT_NONE
+                                 ? "an input that is not set keeps its start value"
+                                 : "initial = exact: the variable is initialized with its start "
+                                   "value, and ending initialization must not move it");
+            }
+            off += nel;
+        }
+        free(vals);
+        free(sizes);
+    }
+    if (jumps > MAX_FINDINGS)
+        apiu_finding(reply, "fail", "%s: %zu more variable(s) left their start values in %s",
+                     apiu_iface_name(job->type), jumps - MAX_FINDINGS, exit_fn);
+    free(idx);
+    free(vr);
 }
 
 static void report_misses(cJSON *reply, const sv_job *job, int ver, const sv_state *st,
@@ -431,6 +511,15 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     size_t *idx = malloc((job->nvars + 1) * sizeof *idx);
     fmuc_vr *vr = malloc((job->nvars + 1) * sizeof *vr);
     fmuc_status worst = FMUC_STATUS_OK;
+    size_t nel_all = 0;
+    st->elem_off = malloc((job->nvars + 1) * sizeof *st->elem_off);
+    for (size_t j = 0; st->elem_off && j < job->nvars; j++) {
+        st->elem_off[j] = nel_all;
+        nel_all += job->nelem[j];
+    }
+    st->init_r = st->elem_off ? malloc(nel_all + 1) : NULL;
+    if (st->init_r)
+        memset(st->init_r, -1, nel_all + 1);
     for (int bi = 0; bi < FMUC_INST_NBASE && idx && vr; bi++) {
         fmuc_inst_base b = (fmuc_inst_base)bi;
         size_t n = 0, ne = 0;
@@ -473,14 +562,17 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     free(idx);
     free(vr);
     const char *exit_fn = apiu_fn(ver, job->type, FMUC_INST_OP_EXIT_INIT);
-    if (st->nmiss && fmuc_status_ok(worst)) {
-        /* does the model run with the start value all the same? */
+    if (st->c.compared && fmuc_status_ok(worst)) {
+        /* does the model run with the start values? (the misses: all the same; the others:
+         * still) */
         fmuc_worker_phase(ctx, "after initialization");
         fmuc_status s = fmuc_inst_exit_initialization_mode(in);
-        if (fmuc_status_ok(s))
+        if (fmuc_status_ok(s)) {
             read_after_init(in, job, st);
-        else
+            judge_exit_jumps(ctx, in, job, ver, st, exit_fn, reply);
+        } else {
             worst = s;
+        }
     }
     report_misses(reply, job, ver, st, exit_fn);
     if (st->c.rounded)
@@ -499,6 +591,8 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     cJSON_AddNumberToObject(reply, "nearly", (double)st->c.nearly);
     cJSON_AddNumberToObject(reply, "refused", (double)st->c.refused);
     cJSON_AddNumberToObject(reply, "unparsed", (double)st->c.unparsed);
+    free(st->init_r);
+    free(st->elem_off);
     free(st);
     if (worst == FMUC_STATUS_FATAL)
         fmuc_inst_abandon(in); /* after Fatal not even FreeInstance */

@@ -832,6 +832,26 @@ static inline void apiu_judge_run(const fmuc_subject *s, const fmuc_sim_result *
     for (size_t k = 0; k < r->ncols; k++) {
         const fmuc_sim_column *col = &r->cols[k];
         const fmuc_md_var *v = fmuc_md_var_at(md, col->var_index);
+        if (v && col->causality == FMUC_CAUS_OUTPUT && col->type == FMUC_TYPE_BOOLEAN &&
+            ver == 2) {
+            /* FMI 2.0.4 §2.1.2 (fmi2TypesPlatform.h), "Values for fmi2Boolean": fmi2True 1,
+             * fmi2False 0. An importer that compares with fmi2True reads any other value as
+             * false, one that tests it as a C truth value as true. (The 1.0 and 3.0 instance
+             * layers hand the harness 0 or 1: not judged there.) */
+            size_t nbad = 0, first = 0;
+            for (size_t p = 0; p < r->npoints; p++) {
+                double x = fmuc_sim_value(r, p, k);
+                if (isfinite(x) && x != 0.0 && x != 1.0 && !nbad++)
+                    first = p;
+            }
+            if (nbad)
+                fmuc_result_violation(res, "Boolean output '%s' (vr %u, line %u): fmi2GetBoolean "
+                                           "gave %.17g at t=%.9g (%zu of %zu points); the values "
+                                           "of fmi2Boolean are fmi2True (1) and fmi2False (0) "
+                                           "(FMI 2.0.4 §2.1.2, fmi2TypesPlatform.h)",
+                                      col->name, col->vr, v->line, fmuc_sim_value(r, first, k),
+                                      r->times[first], nbad, r->npoints);
+        }
         if (!v || col->causality != FMUC_CAUS_OUTPUT || col->type == FMUC_TYPE_BOOLEAN)
             continue;
         double mn = 0, mx = 0;

@@ -1,7 +1,8 @@
 /* me-directional-derivatives: when providesDirectionalDerivative(s)="true", J·v from
  * fmi2/fmi3GetDirectionalDerivative (knowns = the state VRs, unknowns = the derivative VRs) agrees
  * with the central difference (f(x+δv) − f(x−δv)) / 2δ, δ = 1e-6·max(1, ‖x‖∞), at several
- * points of the continuous region and seeded random unit directions:
+ * points of the continuous region (the start state, seeded points around it, and up to two
+ * points on the trajectory from it, trajectory_points) and seeded random unit directions:
  *   ε_dd = ‖Jv − fd‖₂ / max(‖fd‖₂, 1e-4·‖f(x)‖₂) ≤ 1e-6.
  * FMI 3.0 with providesAdjointDerivatives="true": at each point wᵀJ from fmi3GetAdjointDerivative
  * (seeded random unit w) agrees with wᵀ times the Jacobian assembled column by column from
@@ -22,6 +23,9 @@
 #include "me_util.h"
 
 #define NPOINTS 4
+#define NTRAJ 2         /* points on the trajectory from the start state (trajectory_points) */
+#define TRAJ_STEPS 200  /* RK4 steps of that trajectory at most */
+#define TRAJ_BOUND 100.0 /* it stops where a state leaves 100 x max(|start|, nominal) */
 #define NDIRS 2
 #define EPS_DD_MAX 1e-6
 #define SEED 0x5EEDF00Dull
@@ -167,6 +171,96 @@ static int adjoint_at(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m, 
     return 0;
 }
 
+/* Points away from the start state (red-team round 5: a directional derivative wrong only in a
+ * region the start's neighbourhood never reaches passed): the states of the ODE x' = f(t, x)
+ * from (t0, x0), integrated here with classic RK4 through meu_eval, in steps of the default
+ * experiment's stepSize (else a 500th of its span) for at most TRAJ_STEPS steps, ending before
+ * the stop time and a time event the initial event iteration announced. The integration stops
+ * where an evaluation fails, a value is not finite, a state leaves TRAJ_BOUND x max(|x0|,
+ * nominal), or an event indicator changes its sign from the start's (the FMU's discrete state
+ * is that of the start, so the points stay in its continuous region); no event is handled.
+ * Writes up to NTRAJ points (times tp, states xp[k * nx]) at the half and at the end of what was
+ * integrated (at least 10 steps); returns how many. */
+static size_t trajectory_points(meu_session *s, const fmuc_md *md, size_t nx, size_t ni,
+                                const double *x0, const double *nom, const double *zs,
+                                double *tp, double *xp)
+{
+    if (nx == 0)
+        return 0;
+    const fmuc_md_experiment *ex = &md->experiment;
+    double span = s->t1 - s->t0, end = s->t1;
+    if (s->info.next_event_time_defined && s->info.next_event_time > s->t0 &&
+        s->info.next_event_time < end)
+        end = s->info.next_event_time;
+    double h = ex->present && ex->has_step && ex->step_size > 0.0 ? ex->step_size : span / 500.0;
+    if (!(h > 0.0) || !isfinite(h))
+        return 0;
+    size_t n = (size_t)fmin((double)TRAJ_STEPS, floor((end - s->t0) / h * (1.0 - 1e-9)));
+    if (n < 10)
+        return 0;
+    double *x = calloc(5 * nx + ni + 1, sizeof(double));
+    if (!x)
+        return 0;
+    double *k1 = x + nx, *k2 = k1 + nx, *k3 = k2 + nx, *xt = k3 + nx, *z = xt + nx;
+    double *k4 = k1; /* k1 is folded into x before k4 is needed: see below */
+    memcpy(x, x0, nx * sizeof *x);
+    size_t done = 0, half = 0;
+    double t = s->t0, thalf = t;
+    double *xhalf = xp; /* the half point is written in place as it passes */
+    for (size_t k = 0; k < n; k++) {
+        int ok = meu_ok(meu_eval(s, nx, 0, t, x, k1, NULL));
+        for (size_t i = 0; ok && i < nx; i++)
+            xt[i] = x[i] + 0.5 * h * k1[i];
+        ok = ok && meu_ok(meu_eval(s, nx, 0, t + 0.5 * h, xt, k2, NULL));
+        for (size_t i = 0; ok && i < nx; i++)
+            xt[i] = x[i] + 0.5 * h * k2[i];
+        ok = ok && meu_ok(meu_eval(s, nx, 0, t + 0.5 * h, xt, k3, NULL));
+        /* x + h/6 (k1 + 2 k2 + 2 k3), then + h/6 k4 */
+        for (size_t i = 0; ok && i < nx; i++) {
+            double part = x[i] + h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i]);
+            xt[i] = x[i] + h * k3[i];
+            k3[i] = part;
+        }
+        ok = ok && meu_ok(meu_eval(s, nx, 0, t + h, xt, k4, NULL));
+        for (size_t i = 0; ok && i < nx; i++) {
+            double xi = k3[i] + h / 6.0 * k4[i];
+            double sc = fmax(fabs(x0[i]), isfinite(nom[i]) && nom[i] > 0.0 ? nom[i] : 1.0);
+            if (!isfinite(xi) || fabs(xi) > TRAJ_BOUND * sc)
+                ok = 0;
+            xt[i] = xi;
+        }
+        if (ok && ni) {
+            ok = meu_ok(meu_eval(s, nx, ni, t + h, xt, k1, z));
+            for (size_t j = 0; ok && j < ni; j++)
+                if (!isfinite(z[j]) || (zs[j] > 0.0) != (z[j] > 0.0))
+                    ok = 0;
+        }
+        if (!ok)
+            break;
+        memcpy(x, xt, nx * sizeof *x);
+        t = s->t0 + (double)(k + 1) * h;
+        done = k + 1;
+        if (done == n / 2) {
+            memcpy(xhalf, x, nx * sizeof *x);
+            thalf = t;
+            half = 1;
+        }
+    }
+    size_t np = 0;
+    if (done >= 10) {
+        if (half && done > n / 2) {
+            tp[np++] = thalf;
+            memcpy(xp + nx, x, nx * sizeof *x);
+            tp[np++] = t;
+        } else {
+            memcpy(xp, x, nx * sizeof *x);
+            tp[np++] = t;
+        }
+    }
+    free(x);
+    return np;
+}
+
 static int worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const dd_job *job = payload;
@@ -195,6 +289,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     double *w = calloc(nb, sizeof(double)), *adj = calloc(nb, sizeof(double));
     double *wj = calloc(nb, sizeof(double)), *e = calloc(nb, sizeof(double));
     fmuc_vr *uvr = calloc(nb, sizeof(fmuc_vr)), *kvr = calloc(nb, sizeof(fmuc_vr));
+    double *xtraj = NULL; /* the trajectory points' states (trajectory_points) */
     if (!x0 || !nom || !x || !xp || !xa || !xb || !f || !fp || !fm || !fd || !jv || !v || !z0 ||
         !z || !colmax || !rowscale || !jdd || !w || !adj || !wj || !e || !uvr || !kvr) {
         meu_fatal(ctx, "out of memory");
@@ -214,11 +309,24 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     size_t evaluated = 0, failed = 0, adj_evaluated = 0, rounded_dirs = 0;
     double worst = 0.0, worst_adj = 0.0;
     cJSON *adjoints = job->adjoint ? cJSON_AddArrayToObject(reply, "adjoint") : NULL;
-    for (int p = 0; p < NPOINTS; p++) {
+    /* the points: the start state, NPOINTS - 1 seeded ones around it, and up to NTRAJ on the
+     * trajectory from it (trajectory_points) */
+    double tp[NTRAJ];
+    size_t ntraj = 0;
+    xtraj = calloc(NTRAJ * nx + 1, sizeof(double));
+    fmuc_worker_phase(ctx, "trajectory from the start state");
+    if (xtraj && meu_ok(meu_eval(&s, nx, ni, s.t0, x0, f, z0)))
+        ntraj = trajectory_points(&s, md, nx, ni, x0, nom, z0, tp, xtraj);
+    cJSON_AddNumberToObject(reply, "trajectory_points", (double)ntraj);
+    for (int p = 0; p < NPOINTS + (int)ntraj; p++) {
         double t = s.t0;
         for (size_t i = 0; i < nx; i++) {
             double sc = isfinite(nom[i]) && nom[i] > 0.0 ? nom[i] : 1.0;
             x[i] = x0[i] + (p == 0 ? 0.0 : 0.1 * sc * (2.0 * meu_rand(&rng) - 1.0));
+        }
+        if (p >= NPOINTS) {
+            t = tp[p - NPOINTS];
+            memcpy(x, xtraj + (size_t)(p - NPOINTS) * nx, nx * sizeof *x);
         }
         fmuc_worker_phase(ctx, "point %d", p);
         st = meu_eval(&s, nx, ni, t, x, f, z0);
@@ -408,6 +516,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
                  rounded_dirs, rounded_dirs == 1 ? "" : "s");
     (void)failed;
 out:
+    free(xtraj);
     free(x0);
     free(nom);
     free(x);
@@ -532,7 +641,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                     "|f(x)|_2), J_dd columns = directional derivatives along e_j");
         static const char *const keys[] = {"points",        "evaluated",         "worst_eps_dd",
                                            "undeclared",    "adjoint",           "adjoint_evaluated",
-                                           "worst_eps_adj"};
+                                           "worst_eps_adj", "trajectory_points"};
         meu_evidence_from_reply(res, reply, keys, sizeof keys / sizeof keys[0]);
         add_plot(ev, pts);
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(reply, "worst_eps_dd");

@@ -658,7 +658,9 @@ static int record_row(sim *s, double t, fmuc_diag *diag)
                             "%zu variables", s->nb);
         if (ok(st))
             for (size_t k = 0; k < s->nb; k++)
-                row[s->rb[k].col] = s->bbuf[k] ? 1.0 : 0.0;
+                /* FMI 2.0: the value as the FMU gave it (cs-/me-nominal-run judge values other
+                 * than fmi2True and fmi2False); the 1.0 and 3.0 instance layers give 0 or 1 */
+                row[s->rb[k].col] = s->ver == 2 ? (double)s->bbuf[k] : s->bbuf[k] ? 1.0 : 0.0;
         else if (chart_forbids && st == FMUC_STATUS_ERROR)
             refused = 1;
         else {

@@ -98,7 +98,8 @@ Test(me_directional_derivatives, na_without_capability)
     expect("good", "BouncingBall", &fmuc_check_me_directional_derivatives, FMUC_VERDICT_NA);
 }
 
-/* ε_dd is reported for each (point, direction) with a plot; good SMD is far below 1e-6. */
+/* ε_dd is reported for each (point, direction) with a plot; good SMD is far below 1e-6. The
+ * points: the start, three around it, two on the trajectory from it (t = 0.99 and 1.99 s). */
 Test(me_directional_derivatives, eps_per_point)
 {
     me_run r;
@@ -106,7 +107,14 @@ Test(me_directional_derivatives, eps_per_point)
     cr_assert_eq(r.res.verdict, FMUC_VERDICT_PASS, "%s", msgs(&r.res));
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(r.res.evidence, "points");
     cr_assert(cJSON_IsArray(pts));
-    cr_expect_eq(cJSON_GetArraySize(pts), 8, "4 points x 2 directions");
+    const cJSON *tp = cJSON_GetObjectItemCaseSensitive(r.res.evidence, "trajectory_points");
+    cr_expect(cJSON_IsNumber(tp) && tp->valueint == 2, "two points on the trajectory");
+    cr_expect_eq(cJSON_GetArraySize(pts), 12, "6 points x 2 directions");
+    int later = 0;
+    const cJSON *q;
+    cJSON_ArrayForEach(q, pts)
+        later += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(q, "t")) > 0.5;
+    cr_expect_eq(later, 4, "the trajectory's points are away from the start time");
     const cJSON *p;
     cJSON_ArrayForEach(p, pts)
     {
@@ -118,7 +126,7 @@ Test(me_directional_derivatives, eps_per_point)
     cr_assert(cJSON_IsArray(plots) && cJSON_GetArraySize(plots) == 1);
     const cJSON *pl = cJSON_GetArrayItem(plots, 0);
     cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pl, "logy")));
-    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pl, "x")), 8);
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(pl, "x")), 12);
     done(&r);
 }
 
@@ -137,7 +145,21 @@ Test(me_directional_derivatives, scaled_jacobian_fails)
         cr_expect(fabs(e - 1e-3) < 1e-5, "eps_dd %g, expected 1e-3", e);
         n++;
     }
-    cr_expect_eq(n, 8);
+    cr_expect_eq(n, 12);
+    done(&r);
+}
+
+/* Doubled only where v < -0.08 m/s: the start and the points around it pass, the trajectory's
+ * points (t = 0.99 s: v = -0.10) fail, naming the point and its time. */
+Test(me_directional_derivatives, wrong_away_from_the_start_fails)
+{
+    me_run r;
+    run_check(&r, "broken", "me-directional-derivatives--away-from-start",
+              &fmuc_check_me_directional_derivatives, NULL);
+    cr_expect_eq(r.res.verdict, FMUC_VERDICT_FAIL, "%s", msgs(&r.res));
+    cr_expect(strstr(msgs(&r.res), "point 4 direction 0 (t = 0.98999999999999999"), "%s",
+              msgs(&r.res));
+    cr_expect_not(strstr(msgs(&r.res), "point 0 "), "the start state is right: %s", msgs(&r.res));
     done(&r);
 }
 

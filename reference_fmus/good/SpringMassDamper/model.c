@@ -112,6 +112,10 @@ static fmi2Status dir_deriv(fmuc_m_ctx *ctx, void *data, const fmi2ValueReferenc
 #ifdef FMUC_DEFECT_DIR_DERIV_WRONG
         acc *= 2.0;
 #endif
+#ifdef FMUC_DEFECT_DIR_DERIV_WRONG_AWAY
+        if (s->v < -0.08) /* only where the mass moves back fast: never near the start state */
+            acc *= 2.0;
+#endif
         dv_unknown[i] = acc;
     }
     return fmi2OK;
