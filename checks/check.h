@@ -260,7 +260,7 @@ typedef struct fmuc_shared_hang {
  * (Dymola's FS_OPSC fits its polynomials in the first fmi2DoStep of every instance) still spends
  * (instances started) x (start cost), and the battery starts some thirty. With a budget
  * (fmuc_options.time_budget_s: a positive value is that many seconds, 0 none, and
- * FMUC_TIME_BUDGET_AUTO, the CLI's default, fmuc_budget_auto: FMUC_BUDGET_FACTOR x the nominal
+ * FMUC_TIME_BUDGET_AUTO, the CLI's default, fmuc_shared_budget_auto: FMUC_BUDGET_FACTOR x the nominal
  * runs' wall time + FMUC_BUDGET_BASE_S for an FMU whose time is its own: a nominal run took more
  * than FMUC_HORIZON_SLOW_S of CPU time (the threshold of the short horizon) or its start, up to
  * the first output interval, at least FMUC_BUDGET_START_S; else none) the runner
@@ -285,7 +285,7 @@ typedef struct fmuc_shared_hang {
 /** The automatic budget: FMUC_BUDGET_FACTOR x nominal_wall_s + FMUC_BUDGET_BASE_S when
  *  nominal_cpu_s (the slowest nominal run's CPU time) exceeds FMUC_HORIZON_SLOW_S or start_cpu_s
  *  (the costliest start, fmuc_sim_result.start_cpu_s) is at least FMUC_BUDGET_START_S, else 0. */
-double fmuc_budget_auto(double nominal_wall_s, double nominal_cpu_s, double start_cpu_s);
+double fmuc_shared_budget_auto(double nominal_wall_s, double nominal_cpu_s, double start_cpu_s);
 /** The budget in seconds of wall time from the start of the battery for the options' setting and
  *  the nominal runs made (fmuc_shared_calibrate), or 0 when there is none. */
 double fmuc_shared_budget(const fmuc_subject *s);
@@ -300,7 +300,7 @@ double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned 
 double fmuc_shared_session_cost(const fmuc_subject *s, int iface);
 /** Admission (pure): whether a check estimated at cost_s may start when elapsed_s of budget_s
  *  are spent (budget_s 0 or cost_s 0: always). */
-int fmuc_budget_admits(double budget_s, double elapsed_s, double cost_s);
+int fmuc_shared_budget_admits(double budget_s, double elapsed_s, double cost_s);
 
 /** The run's options as the checks of this FMU see them (a copy whose timeout_s the calibration
  *  scales); returns opts itself when sr is NULL. The runner points the subject at it. */

@@ -336,19 +336,20 @@ static const char *over_budget(const run_ctx *x, const fmuc_check *c, double now
         scale = x->took_sum / x->est_sum;
     cost *= scale;
     double spent = now - x->t_begin;
-    if (fmuc_budget_admits(budget, spent, cost))
+    if (fmuc_shared_budget_admits(budget, spent, cost))
         return NULL;
     double one = cost / (double)c->sessions;
     char limit[96];
     if (x->opts->time_budget_s > 0.0)
-        snprintf(limit, sizeof limit, "%.1f s (--time-budget)", budget);
+        snprintf(limit, sizeof limit, "%.1f s (--time-budget or the config's timeBudget)", budget);
     else
         snprintf(limit, sizeof limit, "%.1f s (%g x the nominal runs + %g s)", budget,
                  FMUC_BUDGET_FACTOR, FMUC_BUDGET_BASE_S);
     snprintf(buf, len, "not run: the time budget of %s does not hold it: %.1f s spent, the "
-                       "check estimated at %.1f s (%u instance start(s) per interface; one start "
-                       "of each interface costs %.2f s, measured on the nominal runs); "
-                       "--time-budget=off runs every check", limit, spent, cost, c->sessions, one);
+                       "check estimated at %.1f s (%u instance start(s) per interface, about "
+                       "%.2f s each with its worker, from the nominal runs, x %.2f for what the "
+                       "checks so far took); --time-budget=off runs every check",
+             limit, spent, cost, c->sessions, one / scale, scale);
     return buf;
 }
 
@@ -815,9 +816,11 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
 }
 
 /* Under a time budget, the checks that can only warn under the selected profile (level should
- * there) and cost instance starts (fmuc_check.sessions) go after the others: what the budget
- * leaves out should be what cannot fail. Stable; strict (every warning fails) keeps the order. */
-static void defer_under_budget(size_t *order, size_t n, fmuc_profile profile)
+ * there, or a gating config's "levels" entry says should) and cost instance starts
+ * (fmuc_check.sessions) go after the others: what the budget leaves out should be what cannot
+ * fail. Stable; strict (every warning fails) keeps the order. */
+static void defer_under_budget(size_t *order, size_t n, fmuc_profile profile,
+                               const fmuc_run_hooks *hooks)
 {
     if (profile == FMUC_PROFILE_STRICT || n < 2)
         return;
@@ -827,7 +830,13 @@ static void defer_under_budget(size_t *order, size_t n, fmuc_profile profile)
     size_t k = 0, nl = 0;
     for (size_t i = 0; i < n; i++) {
         const fmuc_check *c = fmuc_checks[order[i]];
-        if (c->sessions > 0 && strcmp(fmuc_check_profile_level(c, profile), "should") == 0)
+        int can_fail = strcmp(fmuc_check_profile_level(c, profile), "should") != 0;
+        fmuc_level level = c->level;
+        /* a gating config's level for the check wins (finish_one applies it to the verdict) */
+        if (hooks && hooks->level_override &&
+            hooks->level_override(c->id, &level, hooks->payload))
+            can_fail = level == FMUC_LEVEL_MUST;
+        if (c->sessions > 0 && !can_fail)
             late[nl++] = order[i];
         else
             order[k++] = order[i];
@@ -895,7 +904,7 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
     /* p: the position in order[] of the next check */
     for (size_t p = 0; p < nchecks && err == FMUC_OK && !stop_asked(&x);) {
         if (!deferred && fmuc_shared_budget(&x.subj) > 0.0) {
-            defer_under_budget(order + p, nchecks - p, opts->profile);
+            defer_under_budget(order + p, nchecks - p, opts->profile, hooks);
             deferred = 1;
         }
         const fmuc_check *c = fmuc_checks[order[p]];
@@ -924,8 +933,9 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
         err = finish_one(&x, c, r, ran);
         p++;
     }
-    /* the results in the registry's order, whatever order they ran in */
-    if (deferred)
+    /* the results in the registry's order, whatever order they ran in; not after a stop (the
+     * CLI keeps the results in the order they were made, up to the one the signal cut short) */
+    if (deferred && !stop_asked(&x))
         registry_order(rep->results + first, rep->nresults - first);
     free(pos);
     free(order);

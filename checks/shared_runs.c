@@ -787,7 +787,7 @@ void fmuc_shared_calibrate(const fmuc_subject *s)
 
 /* ---- the time budget ------------------------------------------------------------------------ */
 
-double fmuc_budget_auto(double nominal_wall_s, double nominal_cpu_s, double start_cpu_s)
+double fmuc_shared_budget_auto(double nominal_wall_s, double nominal_cpu_s, double start_cpu_s)
 {
     if (!(nominal_wall_s > 0.0) ||
         !(nominal_cpu_s > FMUC_HORIZON_SLOW_S || start_cpu_s >= FMUC_BUDGET_START_S))
@@ -811,7 +811,7 @@ double fmuc_shared_budget(const fmuc_subject *s)
             start = fmax(start, e->r.start_cpu_s);
         }
     }
-    return fmuc_budget_auto(wall, cpu, start);
+    return fmuc_shared_budget_auto(wall, cpu, start);
 }
 
 double fmuc_shared_session_cost(const fmuc_subject *s, int iface)
@@ -853,7 +853,7 @@ double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned 
     return fmu < FMUC_BUDGET_MIN_CHECK_S ? 0.0 : fmu + workers;
 }
 
-int fmuc_budget_admits(double budget_s, double elapsed_s, double cost_s)
+int fmuc_shared_budget_admits(double budget_s, double elapsed_s, double cost_s)
 {
     if (!(budget_s > 0.0) || !(cost_s > 0.0))
         return 1;

@@ -1,6 +1,7 @@
 /* --baseline old/report.json: compare this run with an earlier report, check by check (by id).
  * A failure is a fail or error verdict. new = failing now, not failing (or absent) then; fixed =
  * failing then, run now and not failing; unchanged = failing in both; notRun = failing then and
+ * left out by the time budget now, or
  * not part of this run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,8 @@ cJSON *fmuc_cli_baseline_compare(const fmuc_report *rep, const char *path, char 
         const char *then = base_verdict(checks, r->id, rep->profile);
         if (is_failure(now))
             entry(is_failure(then) ? same : nw, r->id, now, then);
+        else if (is_failure(then) && r->not_run)
+            entry(notrun, r->id, NULL, then); /* the time budget left it out: nothing fixed */
         else if (is_failure(then))
             entry(fixed, r->id, now, then);
     }

@@ -337,7 +337,9 @@ static cJSON *item_json(const batch_item *it, const char *outdir)
         cJSON_AddNumberToObject(o, "exitCode", it->rc);
         cJSON_AddItemToObject(o, "counts", counts_from(sum));
         const cJSON *tb = cJSON_GetObjectItemCaseSensitive(sum, "timeBudget");
-        if (cJSON_IsObject(tb)) /* checks the time budget left out */
+        const cJSON *tbn = cJSON_GetObjectItemCaseSensitive(tb, "notRun");
+        if (cJSON_IsObject(tb) && cJSON_IsNumber(tbn) && tbn->valuedouble > 0)
+            /* checks the time budget left out */
             cJSON_AddItemToObject(o, "timeBudget", cJSON_Duplicate(tb, 1));
     } else {
         cJSON_AddStringToObject(o, "status", status_for(it->rc));

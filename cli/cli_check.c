@@ -435,6 +435,9 @@ int fmuc_cli_check_one(fmuc_cli *cli, const char *path)
             fmuc_result_clear(&rep.results[i]);
         if (rep.nresults > st.keep)
             rep.nresults = st.keep;
+        rep.not_run = 0; /* the checks the time budget left out, among those kept */
+        for (size_t i = 0; i < rep.nresults; i++)
+            rep.not_run += rep.results[i].not_run;
     }
     if (st.stopped || fmuc_cli_signal_stop())
         rep.incomplete = 1;

@@ -357,14 +357,16 @@ static void write_glance(FILE *f, const fmuc_report *r)
         fputs("<p class=\"banner\">The run was interrupted: this report is incomplete.</p>\n", f);
     if (r->not_run)
         fprintf(f, "<p class=\"banner\">Time budget %.1f s: %zu check(s) not run (not applicable "
-                   "below, with the reason); <code>--time-budget=off</code> runs every check.</p>\n",
+                   "below, marked &ldquo;not run&rdquo;, with the reason); <code>--time-budget=off</code> "
+                   "runs every check.</p>\n",
                 r->time_budget_s, r->not_run);
     const fmuc_result *top[FMUC_HIGHLIGHTS];
     size_t nprob = fmuc_report__problems(r, top, FMUC_HIGHLIGHTS);
     fputs("<p class=\"verdict\">", f);
     badge(f, r->overall);
     fprintf(f, " under profile <b>%s</b>: ", fmuc_profile_name(r->profile));
-    if (nprob == 0 && r->counts[FMUC_VERDICT_PASS] && !r->rejected && !r->incomplete)
+    if (nprob == 0 && r->counts[FMUC_VERDICT_PASS] && !r->rejected && !r->incomplete &&
+        !r->not_run)
         fprintf(f, "all %zu applicable checks pass, %zu not applicable",
                 r->counts[FMUC_VERDICT_PASS], r->counts[FMUC_VERDICT_NA]);
     else
@@ -693,11 +695,15 @@ static void write_row(FILE *f, const fmuc_result *res, size_t ri)
     fprintf(f, "\" data-verdict=\"%s\"><td><code class=\"cid\">", vc);
     esc_or(f, res->id, "unnamed");
     fputs("</code></td><td>", f);
-    badge(f, res->verdict);
+    if (res->not_run) /* the time budget left it out: no verdict, not "not applicable" */
+        fputs("<span class=\"badge v-na\">not run</span>", f);
+    else
+        badge(f, res->verdict);
     fputs("</td><td>", f);
     esc_or(f, res->title, "untitled check");
     if (res->verdict == FMUC_VERDICT_NA && res->nmessages) {
-        fputs(" <span class=\"reason\">&mdash; not applicable: ", f);
+        fputs(res->not_run ? " <span class=\"reason\">&mdash; "
+                           : " <span class=\"reason\">&mdash; not applicable: ", f);
         fmuc_report__xml_escape(f, res->messages[0], MSG_MAX_BYTES, FMUC_ESC_HTML);
         fputs("</span>", f);
     }
@@ -733,6 +739,9 @@ static void write_checks(FILE *f, const fmuc_report *r)
         n = nprob;
     if (!r->nresults)
         fputs("<p class=\"none\">No checks ran.</p>\n", f);
+    else if (!nprob && r->not_run)
+        fprintf(f, "<p class=\"allpass\">No problem found in the checks that ran; %zu check(s) "
+                   "were not run (time budget).</p>\n", r->not_run);
     else if (!nprob)
         fputs("<p class=\"allpass\">No problem found: every applicable check passes.</p>\n", f);
     for (size_t i = 0; i < n; i++)

@@ -86,9 +86,16 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
         fputs("unsupported FMI version: only FMI 2.0 is checked\n", f);
     if (r->incomplete)
         fputs("run interrupted: the results are incomplete\n", f);
-    if (r->not_run)
-        fprintf(f, "time budget %.1f s: %zu check(s) not run (listed below as not applicable; "
-                   "--time-budget=off runs every check)\n", r->time_budget_s, r->not_run);
+    if (r->not_run) {
+        fprintf(f, "time budget %.1f s: %zu check(s) not run (--time-budget=off runs every "
+                   "check):", r->time_budget_s, r->not_run);
+        for (size_t i = 0; i < r->nresults; i++)
+            if (r->results[i].not_run) {
+                fputc(' ', f);
+                put_safe(f, r->results[i].id ? r->results[i].id : "?", 80);
+            }
+        fputc('\n', f);
+    }
     {
         char iso[512];
         fmuc_report__isolation_line(r, iso, sizeof iso);
@@ -105,7 +112,8 @@ fmuc_err fmuc_report_text_write(FILE *f, const fmuc_report *r, int color)
     fputc('\n', f);
     put_verdict(f, r->overall, color, 0);
     fprintf(f, " under profile %s: ", fmuc_profile_name(r->profile));
-    if (nprob == 0 && r->counts[FMUC_VERDICT_PASS] && !r->rejected && !r->incomplete)
+    if (nprob == 0 && r->counts[FMUC_VERDICT_PASS] && !r->rejected && !r->incomplete &&
+        !r->not_run)
         fprintf(f, "all %zu applicable checks pass, %zu not applicable", r->counts[FMUC_VERDICT_PASS],
                 r->counts[FMUC_VERDICT_NA]);
     else

@@ -248,27 +248,40 @@ static void read_after_init(fmuc_inst *in, const sv_job *job, sv_state *st)
     }
 }
 
+/* The probed variables of base type b: their positions in job->vars into idx, their value
+ * references into vr, their element count into *ne; returns how many. */
+static size_t of_base(const sv_job *job, fmuc_inst_base b, size_t *idx, fmuc_vr *vr, size_t *ne)
+{
+    size_t n = 0;
+    *ne = 0;
+    for (size_t j = 0; j < job->nvars; j++)
+        if (apiu_inst_base(job->md->vars[job->vars[j]].base) == b) {
+            idx[n] = j;
+            vr[n++] = job->md->vars[job->vars[j]].value_reference;
+            *ne += job->nelem[j];
+        }
+    return n;
+}
+
 /* After ExitInitializationMode, every probed variable whose value in Initialization Mode was its
- * start value is read again: one that changed when initialization ended (red-team round 5: a
- * state with initial="exact" that fmi2ExitInitializationMode moved by 0.05 passed) is no longer
- * "initialized with the start value", and nothing between the two calls set it (§2.2.7; 3.0.2
- * §2.4.7.5). Fails; the first MAX_FINDINGS are named. */
+ * start value is read again (red-team round 5: a state with initial="exact" that
+ * fmi2ExitInitializationMode moved by 0.05 passed). A parameter, constant or input that changed
+ * when initialization ended, nothing having set it, is no longer "initialized with the start
+ * value" (§2.2.7; 3.0.2 §2.4.7.5): fail. Any other variable (a continuous state, an output or a
+ * local with initial="exact") warns: the event at the start time may change it, which a
+ * Co-Simulation FMU handles inside the FMU and some tools handle inside ExitInitializationMode
+ * (Model Exchange reports it after fmi2NewDiscreteStates, valuesOfContinuousStatesChanged). The
+ * first MAX_FINDINGS are named. */
 static void judge_exit_jumps(fmuc_worker_ctx *ctx, fmuc_inst *in, const sv_job *job, int ver,
                              const sv_state *st, const char *exit_fn, cJSON *reply)
 {
     char fn[32];
-    size_t named = 0, jumps = 0;
+    size_t named = 0, jumps = 0, moved = 0; /* parameters/constants/inputs; the others */
     size_t *idx = malloc((job->nvars + 1) * sizeof *idx);
     fmuc_vr *vr = malloc((job->nvars + 1) * sizeof *vr);
     for (int bi = 0; bi < FMUC_INST_NBASE && idx && vr && st->init_r; bi++) {
         fmuc_inst_base b = (fmuc_inst_base)bi;
-        size_t n = 0, ne = 0;
-        for (size_t j = 0; j < job->nvars; j++)
-            if (apiu_inst_base(job->md->vars[job->vars[j]].base) == b) {
-                idx[n] = j;
-                vr[n++] = job->md->vars[job->vars[j]].value_reference;
-                ne += job->nelem[j];
-            }
+        size_t ne = 0, n = of_base(job, b, idx, vr, &ne);
         if (!n)
             continue;
         void *vals = calloc(ne, apiu_value_size(b));
@@ -291,34 +304,45 @@ static void judge_exit_jumps(fmuc_worker_ctx *ctx, fmuc_inst *in, const sv_job *
                 const char *t = apiu_start_token(job->md, i, k, nel);
                 if (compare(b, t, vals, sizes, off + k, g, sizeof g) != CMP_DIFFER)
                     continue;
-                jumps++;
+                const fmuc_md_var *v = &job->md->vars[i];
+                int fixed = v->causality == FMUC_CAUS_PARAMETER ||
+                            v->causality == FMUC_CAUS_STRUCTURAL_PARAMETER ||
+                            v->causality == FMUC_CAUS_INPUT || v->variability == FMUC_VAR_CONSTANT;
+                if (fixed)
+                    jumps++;
+                else
+                    moved++;
                 if (named++ >= MAX_FINDINGS)
                     continue;
-                const fmuc_md_var *v = &job->md->vars[i];
                 const char *q = b == FMUC_INST_STRING ? "\"" : "";
                 char el[40] = "";
                 if (nel > 1)
                     snprintf(el, sizeof el, " element %zu", k + 1);
-                apiu_finding(reply, "fail",
+                apiu_finding(reply, fixed ? "fail" : "warn",
                              "%s: %s '%s'%s (valueReference %" PRIu32 ", line %" PRIu32 "): %s "
                              "returned its start value %s%s%s in Initialization Mode and %s "
                              "after %s, with nothing set in between: %s",
                              apiu_iface_name(job->type), fmuc_md_causality_name(v->causality),
                              v->name ? v->name : "?", el, v->value_reference, v->line,
                              apiu_accessor(ver, b, 0, fn, sizeof fn), q, t, q, g, exit_fn,
-                             v->causality == FMUC_CAUS_INPUT && v->initial == FMUC_INIT_NONE
+                             v->causality == FMUC_CAUS_INPUT
                                  ? "an input that is not set keeps its start value"
-                                 : "initial = exact: the variable is initialized with its start "
-                                   "value, and ending initialization must not move it");
+                             : fixed ? "initial = exact: it is initialized with its start value, "
+                                       "and ending initialization does not change a parameter"
+                                     : "initial = exact: it is initialized with its start value; "
+                                       "an event at the start time may move it (Model Exchange "
+                                       "reports that after fmi2NewDiscreteStates), so a warning");
             }
             off += nel;
         }
         free(vals);
         free(sizes);
     }
-    if (jumps > MAX_FINDINGS)
-        apiu_finding(reply, "fail", "%s: %zu more variable(s) left their start values in %s",
-                     apiu_iface_name(job->type), jumps - MAX_FINDINGS, exit_fn);
+    if (named > MAX_FINDINGS)
+        apiu_finding(reply, jumps ? "fail" : "warn",
+                     "%s: %zu variable(s) in all left their start values in %s (%zu parameters, "
+                     "constants or inputs)",
+                     apiu_iface_name(job->type), jumps + moved, exit_fn, jumps);
     free(idx);
     free(vr);
 }
@@ -522,13 +546,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
         memset(st->init_r, -1, nel_all + 1);
     for (int bi = 0; bi < FMUC_INST_NBASE && idx && vr; bi++) {
         fmuc_inst_base b = (fmuc_inst_base)bi;
-        size_t n = 0, ne = 0;
-        for (size_t j = 0; j < job->nvars; j++)
-            if (apiu_inst_base(job->md->vars[job->vars[j]].base) == b) {
-                idx[n] = j;
-                vr[n++] = job->md->vars[job->vars[j]].value_reference;
-                ne += job->nelem[j];
-            }
+        size_t ne = 0, n = of_base(job, b, idx, vr, &ne);
         if (!n)
             continue;
         void *vals = calloc(ne, apiu_value_size(b));
@@ -572,6 +590,11 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
             judge_exit_jumps(ctx, in, job, ver, st, exit_fn, reply);
         } else {
             worst = s;
+            apiu_finding(reply, "note", "%s: %s returned %s: the values after initialization "
+                                        "and the reset probe are not compared (the nominal "
+                                        "runs judge initialization)",
+                         apiu_iface_name(job->type), exit_fn,
+                         fmuc_status_name(ver, s, b2, sizeof b2));
         }
     }
     report_misses(reply, job, ver, st, exit_fn);

@@ -25,7 +25,8 @@
 #define NPOINTS 4
 #define NTRAJ 2         /* points on the trajectory from the start state (trajectory_points) */
 #define TRAJ_STEPS 200  /* RK4 steps of that trajectory at most */
-#define TRAJ_BOUND 100.0 /* it stops where a state leaves 100 x max(|start|, nominal) */
+#define TRAJ_BOUND 10.0  /* it stops where a state leaves 10 x max(|start|, nominal) */
+#define TRAJ_STEP_MAX 0.1 /* ... or moves by more than a tenth of that scale in one step */
 #define NDIRS 2
 #define EPS_DD_MAX 1e-6
 #define SEED 0x5EEDF00Dull
@@ -177,7 +178,9 @@ static int adjoint_at(fmuc_worker_ctx *ctx, meu_session *s, const meu_model *m, 
  * experiment's stepSize (else a 500th of its span) for at most TRAJ_STEPS steps, ending before
  * the stop time and a time event the initial event iteration announced. The integration stops
  * where an evaluation fails, a value is not finite, a state leaves TRAJ_BOUND x max(|x0|,
- * nominal), or an event indicator changes its sign from the start's (the FMU's discrete state
+ * nominal) or moves by more than TRAJ_STEP_MAX of that in one step (dynamics too fast for the
+ * step: a stiff model's explicit integration going unstable), or an event indicator changes its
+ * sign from the start's (the FMU's discrete state
  * is that of the start, so the points stay in its continuous region); no event is handled.
  * Writes up to NTRAJ points (times tp, states xp[k * nx]) at the half and at the end of what was
  * integrated (at least 10 steps); returns how many. */
@@ -225,7 +228,11 @@ static size_t trajectory_points(meu_session *s, const fmuc_md *md, size_t nx, si
         for (size_t i = 0; ok && i < nx; i++) {
             double xi = k3[i] + h / 6.0 * k4[i];
             double sc = fmax(fabs(x0[i]), isfinite(nom[i]) && nom[i] > 0.0 ? nom[i] : 1.0);
-            if (!isfinite(xi) || fabs(xi) > TRAJ_BOUND * sc)
+            /* far out, or a step that moves a state by more than TRAJ_STEP_MAX of its scale:
+             * dynamics too fast for this step (a stiff FMU's explicit RK4 leaving the physical
+             * region, where clamps and tables make f non-smooth) */
+            if (!isfinite(xi) || fabs(xi) > TRAJ_BOUND * sc ||
+                fabs(xi - x[i]) > TRAJ_STEP_MAX * sc)
                 ok = 0;
             xt[i] = xi;
         }
@@ -309,16 +316,28 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     size_t evaluated = 0, failed = 0, adj_evaluated = 0, rounded_dirs = 0;
     double worst = 0.0, worst_adj = 0.0;
     cJSON *adjoints = job->adjoint ? cJSON_AddArrayToObject(reply, "adjoint") : NULL;
-    /* the points: the start state, NPOINTS - 1 seeded ones around it, and up to NTRAJ on the
-     * trajectory from it (trajectory_points) */
+    /* the points: the start state, NPOINTS - 1 seeded ones around it, and then up to NTRAJ on
+     * the trajectory from it (trajectory_points, integrated once those are done) */
     double tp[NTRAJ];
     size_t ntraj = 0;
+    int traj_done = 0;
     xtraj = calloc(NTRAJ * nx + 1, sizeof(double));
-    fmuc_worker_phase(ctx, "trajectory from the start state");
-    if (xtraj && meu_ok(meu_eval(&s, nx, ni, s.t0, x0, f, z0)))
-        ntraj = trajectory_points(&s, md, nx, ni, x0, nom, z0, tp, xtraj);
-    cJSON_AddNumberToObject(reply, "trajectory_points", (double)ntraj);
-    for (int p = 0; p < NPOINTS + (int)ntraj; p++) {
+    for (int p = 0; p < NPOINTS + NTRAJ; p++) {
+        if (s.worst >= FMUC_STATUS_ERROR) {
+            /* after Error only freeing (or resetting) the instance is allowed (2.0 §2.1.3) */
+            meu_note(ctx, "point %d and later: not evaluated, a call returned %s before", p,
+                     meu_status(s.worst, sb, sizeof sb));
+            break;
+        }
+        if (p >= NPOINTS && !traj_done) {
+            traj_done = 1;
+            fmuc_worker_phase(ctx, "trajectory from the start state");
+            if (xtraj && meu_ok(meu_eval(&s, nx, ni, s.t0, x0, f, z0)))
+                ntraj = trajectory_points(&s, md, nx, ni, x0, nom, z0, tp, xtraj);
+            cJSON_AddNumberToObject(reply, "trajectory_points", (double)ntraj);
+        }
+        if (p >= NPOINTS && (size_t)(p - NPOINTS) >= ntraj)
+            break;
         double t = s.t0;
         for (size_t i = 0; i < nx; i++) {
             double sc = isfinite(nom[i]) && nom[i] > 0.0 ? nom[i] : 1.0;
@@ -678,5 +697,6 @@ const fmuc_check fmuc_check_me_directional_derivatives = {
     .versions = FMUC_V2 | FMUC_V3,
     .absent_in_v1 = "FMI 1.0 has no directional derivatives (fmi2GetDirectionalDerivative came with FMI 2.0)",
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
+    .sessions = 1,
     .run = run,
 };

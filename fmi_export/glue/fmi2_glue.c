@@ -903,14 +903,20 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component comp)
     st = run_calc(c); /* initial equations see the final init-mode values */
     if (st <= fmi2Warning && c->desc->exit_init)
         st = worst(st, c->desc->exit_init(c, c->data));
-#ifdef FMUC_DEFECT_EXACT_JUMPS_AT_EXIT
-    /* the first local or output Real with initial="exact" leaves its start value as
-     * initialization ends (by a tenth of its nominal, else 0.01) */
+#if defined(FMUC_DEFECT_EXACT_JUMPS_AT_EXIT) || defined(FMUC_DEFECT_PARAMETER_JUMPS_AT_EXIT)
+    /* the first local or output Real with initial="exact" (..._PARAMETER_...: the first Real
+     * parameter) leaves its start value as initialization ends (by a tenth of its nominal, else
+     * 0.01) */
     for (size_t i = 0; st <= fmi2Warning && i < c->desc->nvars; i++) {
         const fmuc_m_var *v = &c->desc->vars[i];
+#ifdef FMUC_DEFECT_PARAMETER_JUMPS_AT_EXIT
+        if (v->type != FMUC_M_REAL || v->dim > 1 || v->causality != FMUC_M_PARAMETER)
+            continue;
+#else
         if (v->type != FMUC_M_REAL || v->initial != FMUC_M_EXACT || v->dim > 1 ||
             v->causality == FMUC_M_PARAMETER || v->causality == FMUC_M_INPUT)
             continue;
+#endif
         *(double *)(void *)((char *)c->data + v->offset) +=
             (v->flags & FMUC_M_HAS_NOMINAL) ? 0.1 * v->nominal : 0.01;
         st = worst(st, run_calc(c));

@@ -567,8 +567,6 @@ static void check_time(sim *s, double t, double v)
     }
 }
 
-/* Read every recorded column at time t into a new row. Returns 0, or -1 when a read failed
- * hard (Error/Fatal) or an output was not finite (the run stops). */
 /* CPU time of the whole process (the FMU's threads included), s. */
 static double cpu_now(void)
 {
@@ -578,6 +576,8 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Read every recorded column at time t into a new row. Returns 0, or -1 when a read failed
+ * hard (Error/Fatal) or an output was not finite (the run stops). */
 static int record_row(sim *s, double t, fmuc_diag *diag)
 {
     fmuc_sim_result *r = s->r;

@@ -303,16 +303,16 @@ Test(time_bounds, a_hang_after_reset_costs_one_timeout, .timeout = 300)
  * instance of its own, or one that costs the FMU nothing to speak of) always runs. */
 Test(time_bounds, the_budget_and_its_admission)
 {
-    cr_expect_float_eq(fmuc_budget_auto(0.5, 0.4, 0.01), 0.0, 1e-12, "a fast FMU: no budget");
-    cr_expect_float_eq(fmuc_budget_auto(2.6, 2.5, 0.7), 9.8, 1e-9, "FS_OPSC: 3 x 2.6 s + 2 s");
-    cr_expect_float_eq(fmuc_budget_auto(3.0, 2.9, 0.001), 11.0, 1e-9, "a slow run, cheap start");
-    cr_expect_float_eq(fmuc_budget_auto(0.4, 0.35, 0.3), 3.2, 1e-9, "a fast run, costly start");
-    cr_expect_float_eq(fmuc_budget_auto(0.0, 3.0, 1.0), 0.0, 1e-12, "no wall time measured: none");
-    cr_expect(fmuc_budget_admits(0.0, 100.0, 50.0), "no budget admits everything");
-    cr_expect(fmuc_budget_admits(10.0, 5.0, 4.0));
-    cr_expect(fmuc_budget_admits(10.0, 6.0, 4.0), "exactly the budget");
-    cr_expect_not(fmuc_budget_admits(10.0, 7.0, 4.0));
-    cr_expect(fmuc_budget_admits(10.0, 12.0, 0.0), "a check without an estimate always runs");
+    cr_expect_float_eq(fmuc_shared_budget_auto(0.5, 0.4, 0.01), 0.0, 1e-12, "a fast FMU: no budget");
+    cr_expect_float_eq(fmuc_shared_budget_auto(2.6, 2.5, 0.7), 9.8, 1e-9, "FS_OPSC: 3 x 2.6 s + 2 s");
+    cr_expect_float_eq(fmuc_shared_budget_auto(3.0, 2.9, 0.001), 11.0, 1e-9, "a slow run, cheap start");
+    cr_expect_float_eq(fmuc_shared_budget_auto(0.4, 0.35, 0.3), 3.2, 1e-9, "a fast run, costly start");
+    cr_expect_float_eq(fmuc_shared_budget_auto(0.0, 3.0, 1.0), 0.0, 1e-12, "no wall time measured: none");
+    cr_expect(fmuc_shared_budget_admits(0.0, 100.0, 50.0), "no budget admits everything");
+    cr_expect(fmuc_shared_budget_admits(10.0, 5.0, 4.0));
+    cr_expect(fmuc_shared_budget_admits(10.0, 6.0, 4.0), "exactly the budget");
+    cr_expect_not(fmuc_shared_budget_admits(10.0, 7.0, 4.0));
+    cr_expect(fmuc_shared_budget_admits(10.0, 12.0, 0.0), "a check without an estimate always runs");
 
     /* the estimate: nothing before the nominal runs, nothing for sessions 0 */
     fmuc_fmu fmu;
@@ -456,6 +456,38 @@ Test(time_bounds, the_budget_option_and_config_key)
     cr_expect_eq(run.status, 64, "exit %d", run.status);
     cr_expect(strstr(run.err, "timeBudget"), "%s", run.err);
     fmuc_test_run_free(&run);
+
+    /* "off" in the config, and the option winning over it: a budget of 1 s cannot hold a check
+     * of two 0.3 s starts after two nominal runs of 0.3 s */
+    f = fopen(cfg, "w");
+    cr_assert(f);
+    fputs("{\"timeBudget\": \"off\"}\n", f);
+    fclose(f);
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/out/report.json", dir);
+    for (int k = 0; k < 2; k++) {
+        char out[4200];
+        snprintf(out, sizeof out, "%s/out", dir);
+        char *argv3[] = {FMUC_EXE, "-q", "--no-html", "--config", cfg, "--only",
+                         "eq-serialize-corrupt", "-o", out, k ? "--time-budget" : "--check-jobs",
+                         k ? "1" : "1", FMUC_FMU_DIR "/hostile/slow-start.fmu", NULL};
+        cr_assert(fmuc_test_exec(&run, argv3, NULL) == 0);
+        cJSON *rep = fmuc_test_read_json(rpath);
+        cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+        cJSON *tb = cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "summary"), "timeBudget");
+        const char *opt = cJSON_GetStringValue(
+            cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "options"), "timeBudget"));
+        if (k == 0) {
+            cr_expect_null(tb, "the config's \"off\": no budget");
+            cr_expect(opt && strcmp(opt, "off") == 0, "options.timeBudget %s", opt ? opt : "-");
+        } else {
+            cr_expect_float_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(tb, "seconds")), 1.0,
+                               1e-9, "--time-budget 1 wins over the config");
+            cr_expect_eq((int)cJSON_GetNumberValue(cJSON_GetObjectItem(tb, "notRun")), 1);
+        }
+        cJSON_Delete(rep);
+        fmuc_test_run_free(&run);
+    }
     fmuc_test_rm_rf(dir);
     free(dir);
 }
