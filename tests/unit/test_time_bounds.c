@@ -491,3 +491,58 @@ Test(time_bounds, the_budget_option_and_config_key)
     fmuc_test_rm_rf(dir);
     free(dir);
 }
+
+static int file_has(const char *path, const char *what)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    static char buf[1 << 22];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, what) != NULL;
+}
+
+/* A check the budget left out, as each report shows it: the text report names it, the HTML
+ * report gives it a "not run" badge, the JUnit file a property, and a --baseline in which it
+ * failed lists it under notRun, not under fixed (a budget of 1 s cannot hold a check of two
+ * 0.3 s starts after two nominal runs of 0.3 s). */
+Test(time_bounds, a_check_left_out_in_every_report, .timeout = 120)
+{
+    char *dir = fmuc_test_mkdtemp("budgetrep");
+    cr_assert(dir);
+    char base[4200], out[4200], junit[4200], path[4400];
+    snprintf(base, sizeof base, "%s/base.json", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(junit, sizeof junit, "%s/junit.xml", dir);
+    FILE *f = fopen(base, "w");
+    cr_assert(f);
+    fputs("{\"schema\": \"fmucheck-report\", \"schemaVersion\": 1, \"fmu\": {}, \"checks\": ["
+          "{\"id\": \"eq-serialize-corrupt\", \"verdict\": \"fail\", \"verdicts\": "
+          "{\"interop\": \"fail\", \"standard\": \"fail\", \"strict\": \"fail\"}}]}\n",
+          f);
+    fclose(f);
+    char *argv[] = {FMUC_EXE, "--time-budget", "1", "--only", "eq-serialize-corrupt",
+                    "--baseline", base, "--junit", junit, "-o", out,
+                    FMUC_FMU_DIR "/hostile/slow-start.fmu", NULL};
+    fmuc_test_run run;
+    cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
+    cr_expect(strstr(run.out, "1 check(s) not run (--time-budget=off runs every check): "
+                              "eq-serialize-corrupt"),
+              "the text report names it: %s", run.out);
+    snprintf(path, sizeof path, "%s/report.json", out);
+    cJSON *rep = fmuc_test_read_json(path);
+    cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
+    cJSON *bl = cJSON_GetObjectItem(rep, "baseline");
+    cJSON *nr = cJSON_GetArrayItem(cJSON_GetObjectItem(bl, "notRun"), 0);
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(nr, "id")), "eq-serialize-corrupt");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(bl, "fixed")), 0, "nothing was fixed");
+    cJSON_Delete(rep);
+    snprintf(path, sizeof path, "%s/report.html", out);
+    cr_expect(file_has(path, "<span class=\"badge v-na\">not run</span>"), "HTML badge");
+    cr_expect(file_has(junit, "notRunTimeBudget"), "JUnit property");
+    fmuc_test_run_free(&run);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
