@@ -155,9 +155,6 @@ int fmuc_shared_runs_claims_ok(const fmuc_shared_runs *sr, const int took[2],
 void fmuc_shared_runs_claims_apply(fmuc_shared_runs *sr, const int took[2], const char *check_id);
 /** Has the calibration (the nominal runs) been made? */
 int fmuc_shared_runs_calibrated(const fmuc_shared_runs *sr);
-/** The nominal runs are made and every one of them went to its end: none failed, crashed, hung
- *  or exited (so no check will be the first to report a death of theirs). */
-int fmuc_shared_runs_healthy(const fmuc_shared_runs *sr);
 /** The nominal run's configuration for one interface: the default experiment, inputs from
  *  --input or else their start values (no excitation), the defaults of fmuc_sim_config_init. */
 void fmuc_shared_nominal_config(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_config *cfg);

@@ -815,38 +815,6 @@ static size_t run_batch(run_ctx *x, const size_t *idx, size_t n, int *solo, fmuc
     return taken;
 }
 
-/* Once the nominal runs are made and every one of them went to its end, the checks that start
- * the most instances (fmuc_check.sessions at least FMUC_FRONT_SESSIONS: eq-serialize,
- * eq-determinism, eq-fmu-state) go first, the most first (stable): with two lanes the long ones
- * then run beside the many short ones instead of alone at the end (0001_ECS_HW: eq-determinism,
- * 1.4 s of its 2.3 s, came last). Only then: a nominal run that failed or died is reported by the
- * first check in the registry's order that steps the interface, and the others name it. None of
- * them asks for a nominal run (fmuc_shared_nominal_run: cs-variable-step does, through cs_util.h,
- * and would take its report and calibration evidence from api-status-codes, hence 4, not 3).
- * The order is the same with one lane or two; the report lists the results in the registry's
- * order. */
-#define FMUC_FRONT_SESSIONS 4u
-static void front_load(size_t *order, size_t n)
-{
-    size_t *tmp = malloc((n + 1) * sizeof *tmp);
-    if (!tmp)
-        return;
-    size_t k = 0;
-    unsigned most = 0;
-    for (size_t i = 0; i < n; i++)
-        if (fmuc_checks[order[i]]->sessions > most)
-            most = fmuc_checks[order[i]]->sessions;
-    for (unsigned want = most; want >= FMUC_FRONT_SESSIONS; want--)
-        for (size_t i = 0; i < n; i++)
-            if (fmuc_checks[order[i]]->sessions == want)
-                tmp[k++] = order[i];
-    for (size_t i = 0; i < n; i++)
-        if (fmuc_checks[order[i]]->sessions < FMUC_FRONT_SESSIONS)
-            tmp[k++] = order[i];
-    memcpy(order, tmp, n * sizeof *order);
-    free(tmp);
-}
-
 /* Under a time budget, the checks that can only warn under the selected profile (level should
  * there, or a gating config's "levels" entry says should) and cost instance starts
  * (fmuc_check.sessions) go after the others: what the budget leaves out should be what cannot
@@ -932,14 +900,9 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
                                   (opts->check_jobs == 0 && cpus_available() >= 2));
     fmuc_err err = FMUC_OK;
     int solo = 0; /* the next check runs here (a lane saw it change the shared state) */
-    int reordered = 0, deferred = 0;
+    int deferred = 0;
     /* p: the position in order[] of the next check */
     for (size_t p = 0; p < nchecks && err == FMUC_OK && !stop_asked(&x);) {
-        if (!reordered && fmuc_shared_runs_calibrated(x.subj.shared)) {
-            if (fmuc_shared_runs_healthy(x.subj.shared))
-                front_load(order + p, nchecks - p);
-            reordered = 1;
-        }
         if (!deferred && fmuc_shared_budget(&x.subj) > 0.0) {
             defer_under_budget(order + p, nchecks - p, opts->profile, hooks);
             deferred = 1;
@@ -972,7 +935,7 @@ fmuc_err fmuc_run_checks(fmuc_report *rep, const fmuc_fmu *fmu, fmuc_err open_er
     }
     /* the results in the registry's order, whatever order they ran in; not after a stop (the
      * CLI keeps the results in the order they were made, up to the one the signal cut short) */
-    if ((reordered || deferred) && !stop_asked(&x))
+    if (deferred && !stop_asked(&x))
         registry_order(rep->results + first, rep->nresults - first);
     free(pos);
     free(order);

@@ -389,22 +389,6 @@ int fmuc_shared_runs_calibrated(const fmuc_shared_runs *sr)
     return sr && sr->calibrated;
 }
 
-int fmuc_shared_runs_healthy(const fmuc_shared_runs *sr)
-{
-    if (!sr || !sr->calibrated)
-        return 0;
-    int any = 0;
-    for (size_t i = 0; i < 2; i++) {
-        const shared_entry *e = &sr->e[i];
-        if (!e->done)
-            continue;
-        any = 1;
-        if (e->rc != 0 || e->died || sr->hang[i].seen)
-            return 0;
-    }
-    return any;
-}
-
 double fmuc_shared_fixed_step_stop(const fmuc_md *md, fmuc_iface iface, double t0, double t1)
 {
     if (md->fmi != FMUC_FMI3 || iface != FMUC_IFACE_CS || !md->cs.has_fixed_internal_step_size ||
