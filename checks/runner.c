@@ -323,14 +323,16 @@ typedef struct run_ctx {
 } run_ctx;
 
 /* The time budget (checks/check.h): NULL when dynamic check c may start now, else the reason it
- * is left out, in buf. */
+ * is left out, in buf. *est: its estimate before scaling (0 without a budget or an estimate),
+ * which run_one learns from once the check ran. */
 static const char *over_budget(const run_ctx *x, const fmuc_check *c, double now, char *buf,
-                               size_t len)
+                               size_t len, double *est)
 {
+    *est = 0.0;
     double budget = fmuc_shared_budget(&x->subj);
     if (!(budget > 0.0))
         return NULL;
-    double cost = fmuc_shared_check_cost(&x->subj, c->applies, c->sessions);
+    double cost = *est = fmuc_shared_check_cost(&x->subj, c->applies, c->sessions);
     double scale = FMUC_BUDGET_MARGIN;
     if (x->est_sum > 0.0 && x->took_sum > scale * x->est_sum)
         scale = x->took_sum / x->est_sum;
@@ -367,10 +369,11 @@ static void run_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int *ran)
         why = unusable(&x->subj, c, buf, sizeof buf);
     double t0 = now_s();
     int not_run = 0;
+    double est = 0.0;
     /* the nominal runs first: they give the later checks their timeout, horizon and budget */
     if (!why && (c->needs & FMUC_NEEDS_SANDBOX) && strncmp(c->id, "load-", 5) != 0) {
         fmuc_shared_calibrate(&x->subj);
-        why = over_budget(x, c, now_s(), buf, sizeof buf);
+        why = over_budget(x, c, now_s(), buf, sizeof buf, &est);
         not_run = why != NULL;
     }
     double t_run = now_s();
@@ -380,12 +383,9 @@ static void run_one(run_ctx *x, const fmuc_check *c, fmuc_result *r, int *ran)
         c->run(&x->subj, r);
     r->not_run = (unsigned char)not_run;
     r->duration_s = now_s() - t0;
-    if (!why && fmuc_shared_budget(&x->subj) > 0.0) {
-        double est = fmuc_shared_check_cost(&x->subj, c->applies, c->sessions);
-        if (est > 0.0) {
-            x->est_sum += est;
-            x->took_sum += now_s() - t_run;
-        }
+    if (!why && est > 0.0) {
+        x->est_sum += est;
+        x->took_sum += now_s() - t_run;
     }
     *ran = why == NULL;
 }
