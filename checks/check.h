@@ -215,17 +215,22 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
  *    limit of the nominal runs themselves, is --timeout when it was given (timeout_explicit),
  *    else FMUC_NOMINAL_TIMEOUT_S: a slow FMU on a loaded machine is no hang. The checks before
  *    the calibration get --timeout (60 s).
- *  - every run beyond the nominal one covers fmuc_shared_horizon_steps(N, slow) of the N
- *    communication (or output) steps the nominal run's simulated span has on that run's grid:
+ *  - every run beyond the nominal one covers fmuc_shared_horizon_steps(N, C, S) of the N
+ *    communication (or output) steps the nominal run's simulated span has on that run's grid
+ *    (C: the CPU time of the nominal run's worker, S: its start, fmuc_sim_result.start_cpu_s):
  *    all of them up to FMUC_HORIZON_MIN_STEPS, else a tenth, at least that many, at most
- *    FMUC_HORIZON_MAX_STEPS; when the nominal run's worker took more than FMUC_HORIZON_SLOW_S
- *    of CPU time (not wall time: the verdicts must not move with the machine's load), at most
- *    FMUC_HORIZON_STEPS_SLOW (a slow FMU's run costs seconds per instance, and the
- *    battery starts some twenty: issue 16's bound of 3 nominal runs + 2 s); and it ends before
- *    a call that hung. Counted in steps, so that the
- *    horizon (and the verdict) of an FMU does not move with the machine's load; the one
- *    measured threshold lies far above the nominal runs of ordinary FMUs (milliseconds) and
- *    below those of slow ones (seconds).
+ *    FMUC_HORIZON_MAX_STEPS; when C - S (the run after its start) exceeds FMUC_HORIZON_MID_S,
+ *    at most fmuc_shared_horizon_share(C, S) of N (a half, a quarter, ... one halving per
+ *    doubling of C - S beyond FMUC_HORIZON_MID_S, at least FMUC_HORIZON_STEPS_SLOW steps): the
+ *    battery starts some thirty instances, most of them excited, each dearer than the nominal
+ *    run (Dymola's 0001_ECS_HW: 0.2-0.3 s per nominal run, 0.6 s per excited eq- run; issue
+ *    16's bound of 3 nominal runs + 2 s); when C exceeds FMUC_HORIZON_SLOW_S, at most
+ *    FMUC_HORIZON_STEPS_SLOW (a slow FMU's run costs seconds per instance); and it ends before
+ *    a call that hung. Counted in steps of the nominal span and from CPU times (not wall
+ *    times), with thresholds that double: an ordinary FMU (milliseconds per run) always gets
+ *    the whole span, and another machine or load moves an FMU's horizon only when its run's
+ *    CPU time crosses a power of two times FMUC_HORIZON_MID_S (the verdicts of defects that
+ *    act at every step do not move; the README says so).
  *  - a call that hung (worker timeout with an FMI call in progress) is remembered per interface:
  *    a later run that would reach it again is not applicable, naming the check that saw it. */
 #define FMUC_TIMEOUT_FACTOR 30.0
@@ -237,6 +242,8 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
 #define FMUC_HORIZON_SLOW_S 2.0
 #define FMUC_HORIZON_SHARE 0.1
 #define FMUC_HORIZON_MAX_STEPS 2000.0
+#define FMUC_HORIZON_MID_S 0.05
+#define FMUC_HORIZON_MIN_SHARE (1.0 / 64.0)
 /* FMI 3.0 Co-Simulation with a declared fixedInternalStepSize f (§4.4): the nominal run covers at
  * most this many internal steps, [start, start + FMUC_NOMINAL_MAX_INTERNAL_STEPS * f] (the
  * Reference-FMU Roberts declares stopTime 1e8 with a fixed-step solver inside); every later run
@@ -295,9 +302,14 @@ double fmuc_shared_budget(const fmuc_subject *s);
  *  fork, sandbox, loading the library); 0 when sessions is 0 or the sessions' part is below
  *  FMUC_BUDGET_MIN_CHECK_S. */
 double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned sessions);
-/** One bounded session of interface iface (fmuc_iface): the nominal run's start_cpu_s plus the
- *  horizon's share of the rest of its CPU time; 0 when it was not measured. */
+/** One bounded session of interface iface (fmuc_iface): fmuc_shared_session_cost_of the nominal
+ *  run's figures; 0 when it was not measured. */
 double fmuc_shared_session_cost(const fmuc_subject *s, int iface);
+/** One bounded session of a nominal run of cpu_s CPU time over n steps of its span: its start
+ *  (start_cpu_s, the CPU time up to the second output row; negative: unknown, the run had none,
+ *  and all of it counts as start) plus the horizon's share (fmuc_shared_horizon_steps) of the
+ *  rest. */
+double fmuc_shared_session_cost_of(double cpu_s, double start_cpu_s, double n);
 /** Admission (pure): whether a check estimated at cost_s may start when elapsed_s of budget_s
  *  are spent (budget_s 0 or cost_s 0: always). */
 int fmuc_shared_budget_admits(double budget_s, double elapsed_s, double cost_s);
@@ -315,9 +327,14 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
  *  the scaled timeout, at most its cap; s->opts->timeout_s for one session or before the
  *  calibration. */
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
-/** How many of the n steps of the nominal span runs beyond the nominal one cover (see above);
- *  slow: the nominal run's worker took more than FMUC_HORIZON_SLOW_S of CPU time. */
-double fmuc_shared_horizon_steps(double n, int slow);
+/** The share of the nominal span that runs beyond the nominal one may cover for a nominal run
+ *  whose worker took cpu_s of CPU time, start_cpu_s of it up to its first output interval: 1
+ *  while the rest is at most FMUC_HORIZON_MID_S, then halved per doubling of it, at least
+ *  FMUC_HORIZON_MIN_SHARE (see above). */
+double fmuc_shared_horizon_share(double cpu_s, double start_cpu_s);
+/** How many of the n steps of the nominal span runs beyond the nominal one cover (see above)
+ *  for a nominal run of cpu_s CPU time, start_cpu_s of it its start. */
+double fmuc_shared_horizon_steps(double n, double cpu_s, double start_cpu_s);
 /** Remember a hang seen by check_id's worker on iface (o ended in a timeout during a call). */
 void fmuc_shared_note_outcome(const fmuc_subject *s, fmuc_iface iface, const char *check_id,
                               const fmuc_worker_outcome *o);

@@ -735,16 +735,37 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s)
     return user_timeout_s > 0.0 && t > user_timeout_s ? user_timeout_s : t;
 }
 
-double fmuc_shared_horizon_steps(double n, int slow)
+double fmuc_shared_horizon_share(double cpu_s, double start_cpu_s)
 {
-    if (slow)
+    double run = cpu_s - (start_cpu_s > 0.0 ? start_cpu_s : 0.0);
+    double share = 1.0;
+    for (double r = run / FMUC_HORIZON_MID_S; r > 1.0 && share > FMUC_HORIZON_MIN_SHARE; r /= 2.0)
+        share /= 2.0;
+    return share;
+}
+
+double fmuc_shared_horizon_steps(double n, double cpu_s, double start_cpu_s)
+{
+    if (cpu_s > FMUC_HORIZON_SLOW_S)
         return n > FMUC_HORIZON_STEPS_SLOW ? FMUC_HORIZON_STEPS_SLOW : n;
-    if (!(n > FMUC_HORIZON_MIN_STEPS))
-        return n;
-    double k = floor(FMUC_HORIZON_SHARE * n);
-    if (k < FMUC_HORIZON_MIN_STEPS)
-        k = FMUC_HORIZON_MIN_STEPS;
-    return k > FMUC_HORIZON_MAX_STEPS ? FMUC_HORIZON_MAX_STEPS : k;
+    double k = n;
+    if (n > FMUC_HORIZON_MIN_STEPS) {
+        k = floor(FMUC_HORIZON_SHARE * n);
+        if (k < FMUC_HORIZON_MIN_STEPS)
+            k = FMUC_HORIZON_MIN_STEPS;
+        if (k > FMUC_HORIZON_MAX_STEPS)
+            k = FMUC_HORIZON_MAX_STEPS;
+    }
+    /* a run that costs a tenth of a second or more: halved per doubling of its cost */
+    double share = fmuc_shared_horizon_share(cpu_s, start_cpu_s);
+    if (share < 1.0) {
+        double m = floor(share * n);
+        if (m < FMUC_HORIZON_STEPS_SLOW)
+            m = FMUC_HORIZON_STEPS_SLOW;
+        if (m < k)
+            k = m;
+    }
+    return k < n ? k : n;
 }
 
 void fmuc_shared_calibrate(const fmuc_subject *s)
@@ -814,6 +835,13 @@ double fmuc_shared_budget(const fmuc_subject *s)
     return fmuc_shared_budget_auto(wall, cpu, start);
 }
 
+double fmuc_shared_session_cost_of(double cpu_s, double start_cpu_s, double n)
+{
+    double start = start_cpu_s >= 0.0 && start_cpu_s <= cpu_s ? start_cpu_s : cpu_s;
+    double share = n >= 1.0 ? fmuc_shared_horizon_steps(n, cpu_s, start) / n : 1.0;
+    return start + share * (cpu_s - start);
+}
+
 double fmuc_shared_session_cost(const fmuc_subject *s, int iface)
 {
     if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
@@ -821,16 +849,15 @@ double fmuc_shared_session_cost(const fmuc_subject *s, int iface)
     const shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
     if (!e->done)
         return 0.0;
-    double start = e->r.start_cpu_s > 0.0 ? e->r.start_cpu_s : e->cpu_s;
-    if (start > e->cpu_s)
-        start = e->cpu_s;
-    double share = 1.0;
-    if (isfinite(e->span) && e->span > 0.0 && e->r.step > 0.0) {
-        double n = floor(e->span / e->r.step + 1e-9);
-        if (n >= 1.0)
-            share = fmuc_shared_horizon_steps(n, e->cpu_s > FMUC_HORIZON_SLOW_S) / n;
-    }
-    return start + share * (e->cpu_s - start);
+    /* the start is measured at the second output row; a run without one was all start. A
+     * start of 0 is a measurement: the process CPU clock of a worker under its CPU limit
+     * advances by scheduler ticks, so a start of a millisecond or less reads 0 (CraneController:
+     * its session was costed as the whole nominal run, 3.7 s, and the budget left out five
+     * checks of a battery that took 3.7 s in all) */
+    double n = 0.0;
+    if (isfinite(e->span) && e->span > 0.0 && e->r.step > 0.0)
+        n = floor(e->span / e->r.step + 1e-9);
+    return fmuc_shared_session_cost_of(e->cpu_s, e->r.npoints >= 2 ? e->r.start_cpu_s : -1.0, n);
 }
 
 double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned sessions)
@@ -886,7 +913,7 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
     const char *why = NULL;
     if (e->done && isfinite(e->span) && e->span > 0.0 && step > 0.0) {
         double n = floor(e->span / step + 1e-9);
-        double k = fmuc_shared_horizon_steps(n, e->cpu_s > FMUC_HORIZON_SLOW_S);
+        double k = fmuc_shared_horizon_steps(n, e->cpu_s, e->r.start_cpu_s);
         if (k < n) {
             *t_end = t0 + k * step;
             why = "bounded horizon";

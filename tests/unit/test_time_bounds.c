@@ -22,17 +22,40 @@ Test(time_bounds, timeout_scales_with_the_nominal_run)
                        "an explicit --timeout below the minimum wins");
     cr_expect_float_eq(fmuc_shared_scaled_timeout(60.0, NAN), 60.0, 1e-12,
                        "no measurement: the user's timeout");
-    /* the horizon, in steps of the nominal span (never in measured seconds): all of a short
-     * experiment (1000 steps), else a tenth, at least that, at most 2000; a slow FMU: at most 20 */
-    cr_expect_float_eq(fmuc_shared_horizon_steps(0.0, 0), 0.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(1000.0, 0), 1000.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(500.0, 1), 20.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(15.0, 1), 15.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(3000.0, 0), 1000.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(15000.0, 0), 1500.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(3000.0, 1), 20.0, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(1e6, 0), FMUC_HORIZON_MAX_STEPS, 1e-12);
-    cr_expect_float_eq(fmuc_shared_horizon_steps(1e6, 1), FMUC_HORIZON_STEPS_SLOW, 1e-12);
+    /* the horizon, in steps of the nominal span: all of a short experiment (1000 steps), else
+     * a tenth, at least that, at most 2000; a slow FMU (above 2 s CPU): at most 20 */
+    const double fast = 0.01, slow = 3.0;
+    cr_expect_float_eq(fmuc_shared_horizon_steps(0.0, fast, 0.0), 0.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(1000.0, fast, 0.0), 1000.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(500.0, slow, 0.0), 20.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(15.0, slow, 0.0), 15.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(3000.0, fast, 0.0), 1000.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(15000.0, fast, 0.0), 1500.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(3000.0, slow, 0.0), 20.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(1e6, fast, 0.0), FMUC_HORIZON_MAX_STEPS, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(1e6, slow, 0.0), FMUC_HORIZON_STEPS_SLOW, 1e-12);
+    /* between: the run after its start beyond FMUC_HORIZON_MID_S of CPU time halves the span
+     * per doubling, at least 20 steps; the start itself (a costly initialization) does not
+     * shorten it */
+    const double m = FMUC_HORIZON_MID_S;
+    cr_expect_float_eq(fmuc_shared_horizon_share(m, 0.0), 1.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(1.5 * m, 0.0), 0.5, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(2.0 * m, 0.0), 0.5, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(2.5 * m, 0.0), 0.25, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(4.0 * m, 0.0), 0.25, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(20.0 * m, 0.0), 1.0 / 32.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(1e9, 0.0), FMUC_HORIZON_MIN_SHARE, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_share(1.0 + 0.9 * m, 1.0), 1.0, 1e-12,
+                       "the start is not the run");
+    cr_expect_float_eq(fmuc_shared_horizon_steps(200.0, 0.02 + 2.5 * m, 0.02), 50.0, 1e-12);
+    cr_expect_float_eq(fmuc_shared_horizon_steps(200.0, 20.0 * m, 0.0), 20.0, 1e-12,
+                       "at least 20 steps");
+    cr_expect_float_eq(fmuc_shared_horizon_steps(10.0, 8.0 * m, 0.0), 10.0, 1e-12,
+                       "never more than the span");
+    cr_expect_float_eq(fmuc_shared_horizon_steps(8000.0, 1.5 * m, 0.0), 1000.0, 1e-12,
+                       "the shorter of the two bounds");
+    cr_expect_float_eq(fmuc_shared_horizon_steps(8000.0, 12.0 * m, 0.0), 500.0, 1e-12);
+    cr_expect(20.0 * m < FMUC_HORIZON_SLOW_S, "the cases above are below the slow threshold");
 }
 
 static fmuc_worker_outcome hung_outcome(const char *call, const char *phase)
@@ -313,6 +336,17 @@ Test(time_bounds, the_budget_and_its_admission)
     cr_expect(fmuc_shared_budget_admits(10.0, 6.0, 4.0), "exactly the budget");
     cr_expect_not(fmuc_shared_budget_admits(10.0, 7.0, 4.0));
     cr_expect(fmuc_shared_budget_admits(10.0, 12.0, 0.0), "a check without an estimate always runs");
+    /* a session: the start plus the horizon's share of the rest */
+    cr_expect_float_eq(fmuc_shared_session_cost_of(3.0, 1.0, 100.0), 1.0 + 0.2 * 2.0, 1e-9,
+                       "slow: the start and 20 of 100 steps");
+    cr_expect_float_eq(fmuc_shared_session_cost_of(0.05, 0.01, 100.0), 0.05, 1e-9,
+                       "fast: the whole run");
+    cr_expect_float_eq(fmuc_shared_session_cost_of(3.6, 0.0, 1e6), 3.6 * 20.0 / 1e6, 1e-12,
+                       "a start measured as 0 (CPU clock ticks: CraneController) is no unknown");
+    cr_expect_float_eq(fmuc_shared_session_cost_of(3.6, -1.0, 1e6), 3.6, 1e-12,
+                       "a run without a second row: all of it is start");
+    cr_expect_float_eq(fmuc_shared_session_cost_of(0.3, 0.5, 100.0), 0.3, 1e-12,
+                       "a start above the whole: the whole");
 
     /* the estimate: nothing before the nominal runs, nothing for sessions 0 */
     fmuc_fmu fmu;
