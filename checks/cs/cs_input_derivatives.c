@@ -322,6 +322,6 @@ const fmuc_check fmuc_check_cs_input_derivatives = {
     .applies = FMUC_APPLIES_CS,
     .versions = FMUC_V1 | FMUC_V2,
     .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
-    .sessions = 1,
+    .sessions = 3, /* three fresh instances, each in its own worker */
     .run = run,
 };
