@@ -884,7 +884,7 @@ int fmuc_shared_budget_admits(double budget_s, double elapsed_s, double cost_s)
 {
     if (!(budget_s > 0.0) || !(cost_s > 0.0))
         return 1;
-    return elapsed_s + cost_s <= budget_s;
+    return elapsed_s + cost_s <= budget_s - FMUC_BUDGET_RESERVE_S;
 }
 
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions)

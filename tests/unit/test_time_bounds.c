@@ -333,7 +333,9 @@ Test(time_bounds, the_budget_and_its_admission)
     cr_expect_float_eq(fmuc_shared_budget_auto(0.0, 3.0, 1.0), 0.0, 1e-12, "no wall time measured: none");
     cr_expect(fmuc_shared_budget_admits(0.0, 100.0, 50.0), "no budget admits everything");
     cr_expect(fmuc_shared_budget_admits(10.0, 5.0, 4.0));
-    cr_expect(fmuc_shared_budget_admits(10.0, 6.0, 4.0), "exactly the budget");
+    cr_expect(fmuc_shared_budget_admits(10.0, 6.0 - FMUC_BUDGET_RESERVE_S, 4.0),
+              "exactly the budget less what the process spends around the battery");
+    cr_expect_not(fmuc_shared_budget_admits(10.0, 6.0, 4.0), "the reserve is kept");
     cr_expect_not(fmuc_shared_budget_admits(10.0, 7.0, 4.0));
     cr_expect(fmuc_shared_budget_admits(10.0, 12.0, 0.0), "a check without an estimate always runs");
     /* a session: the start plus the horizon's share of the rest */
@@ -375,13 +377,13 @@ static const char *budget_message(cJSON *check)
  * estimate, each not applicable with a message naming the budget and marked "notRun"; the
  * summary says how many; nothing fails; the archive and model-description checks all run. With
  * --time-budget off the same check runs. (hostile/slow-start in the fixture matrix: an explicit
- * --time-budget 3.) */
-Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
+ * --time-budget 3.) budget_run makes and judges that run with --check-jobs jobs ("1": the checks
+ * one after another in the runner's own process, "2": two lanes) and puts the first check left
+ * out into first (64 bytes). */
+static void budget_run(const char *jobs, char *out, char *first)
 {
-    char *out = fmuc_test_mkdtemp("budget");
-    cr_assert(out);
-    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--timeout-multiplier",
-                    (char *)fmuc_test_timeout_multiplier(), "-o", out,
+    char *argv[] = {FMUC_EXE, "-q", "--no-html", "--check-jobs", (char *)jobs,
+                    "--timeout-multiplier", (char *)fmuc_test_timeout_multiplier(), "-o", out,
                     FMUC_FMU_DIR "/hostile/slow-start.fmu", NULL};
     fmuc_test_run run;
     cr_assert(fmuc_test_exec(&run, argv, NULL) == 0);
@@ -392,7 +394,6 @@ Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
     cJSON *rep = fmuc_test_read_json(rpath);
     cr_assert(rep, "no report (exit %d): %s", run.status, run.err);
     int not_run = 0;
-    char first[64] = "";
     cJSON *c;
     size_t at = 0; /* under a budget the checks that can only warn run last (runner.c): the
                     * report still lists every check in the registry's order */
@@ -410,7 +411,7 @@ Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
             continue;
         not_run++;
         if (!first[0])
-            snprintf(first, sizeof first, "%s", id);
+            snprintf(first, 64, "%s", id);
         const fmuc_check *chk = fmuc_check_find(id);
         cr_assert(chk);
         cr_expect(chk->sessions > 0, "%s has no estimate, yet was left out", id);
@@ -423,7 +424,8 @@ Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
                       strstr(m0, "--time-budget=off"),
                   "%s: %s", id, m0 ? m0 : "(no message)");
     }
-    cr_expect_geq(not_run, 1, "12 s of instance starts do not fit 3 x 0.6 s + 2 s");
+    cr_expect_geq(not_run, 1,
+                  "--check-jobs %s: 12 s of instance starts do not fit 3 x 0.6 s + 2 s", jobs);
     /* the budget: 3 x the nominal runs' figures of the calibration evidence + 2 s */
     double nominal = 0.0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, "checks"))
@@ -441,6 +443,18 @@ Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
     cJSON_Delete(rep);
     fmuc_test_run_free(&run);
     fmuc_test_rm_rf(out);
+}
+
+Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
+{
+    char *out = fmuc_test_mkdtemp("budget");
+    cr_assert(out);
+    char first[64] = "";
+    budget_run("2", out, first);
+    fmuc_test_run run;
+    char rpath[4200];
+    snprintf(rpath, sizeof rpath, "%s/report.json", out);
+    cJSON *rep, *c;
 
     /* the first check left out, without a budget: it runs (and passes) */
     char *argv2[] = {FMUC_EXE, "-q", "--no-html", "--time-budget", "off", "--only", first,
@@ -462,6 +476,16 @@ Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
     cJSON_Delete(rep);
     fmuc_test_run_free(&run);
     fmuc_test_rm_rf(out);
+    free(out);
+}
+
+Test(time_bounds, a_budget_holds_with_one_check_at_a_time, .timeout = 300)
+{
+    char *out = fmuc_test_mkdtemp("budget1");
+    cr_assert(out);
+    char first[64] = "";
+    budget_run("1", out, first);
+    cr_expect(first[0], "a check was left out");
     free(out);
 }
 
