@@ -217,7 +217,8 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
  *    the calibration get --timeout (60 s).
  *  - every run beyond the nominal one covers fmuc_shared_horizon_steps(N, C, S) of the N
  *    communication (or output) steps the nominal run's simulated span has on that run's grid
- *    (C: the CPU time of the nominal run's worker, S: its start, fmuc_sim_result.start_cpu_s):
+ *    (C: the nominal run's CPU time from instantiation to its end, fmuc_sim_result.run_cpu_s,
+ *    else its worker's; S: its start, fmuc_sim_result.start_cpu_s, -1 without a second row):
  *    all of them up to FMUC_HORIZON_MIN_STEPS, else a tenth, at least that many, at most
  *    FMUC_HORIZON_MAX_STEPS; when C - S (the run after its start) exceeds FMUC_HORIZON_MID_S,
  *    at most fmuc_shared_horizon_share(C, S) of N (a half, a quarter, ... one halving per
@@ -235,6 +236,12 @@ void fmuc_check_profiles(const fmuc_check *c, fmuc_result *r, fmuc_profile selec
  *    a later run that would reach it again is not applicable, naming the check that saw it. */
 #define FMUC_TIMEOUT_FACTOR 30.0
 #define FMUC_NOMINAL_TIMEOUT_S 300.0
+/* a nominal run at FMUC_NOMINAL_TIMEOUT_S whose FMI calls keep returning (the call in progress
+ * made, or the last returned, less than a tenth of that limit ago) runs on, up to this: a slow
+ * FMU on a slow machine is no hang either (OSOM's nominal run, 3500 s of a 20-sim model, took
+ * 170 s on one machine and 298 s to over 300 s on another); a call that does not return for 30 s ends it
+ * (fmuc_worker_spec.progress_limit_s). Not with --timeout, the upper bound of everything. */
+#define FMUC_NOMINAL_PROGRESS_S 1200.0
 #define FMUC_TIMEOUT_SESSION_FACTOR 3.0
 #define FMUC_TIMEOUT_MIN_S 1.0
 #define FMUC_HORIZON_MIN_STEPS 1000.0
@@ -333,9 +340,10 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s);
  *  calibration. */
 double fmuc_shared_worker_timeout(const fmuc_subject *s, size_t sessions);
 /** The share of the nominal span that runs beyond the nominal one may cover for a nominal run
- *  whose worker took cpu_s of CPU time, start_cpu_s of it up to its first output interval: 1
- *  while the rest is at most FMUC_HORIZON_MID_S, then halved per doubling of it, at least
- *  FMUC_HORIZON_MIN_SHARE (see above). */
+ *  of cpu_s CPU time (from instantiation to its end), start_cpu_s of it up to its first output
+ *  interval (negative: unknown, all of it start): 1 while the rest is at most
+ *  FMUC_HORIZON_MID_S, then halved per doubling of it, at least FMUC_HORIZON_MIN_SHARE (see
+ *  above). */
 double fmuc_shared_horizon_share(double cpu_s, double start_cpu_s);
 /** How many of the n steps of the nominal span runs beyond the nominal one cover (see above)
  *  for a nominal run of cpu_s CPU time, start_cpu_s of it its start. */

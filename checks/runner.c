@@ -350,8 +350,9 @@ static const char *over_budget(const run_ctx *x, const fmuc_check *c, double now
     snprintf(buf, len, "not run: the time budget of %s does not hold it: %.1f s spent, the "
                        "check estimated at %.1f s (%u instance start(s) per interface, about "
                        "%.2f s each with its worker, from the nominal runs, x %.2f for what the "
-                       "checks so far took); --time-budget=off runs every check",
-             limit, spent, cost, c->sessions, one / scale, scale);
+                       "checks so far took; %g s of the budget are kept for opening the FMU and "
+                       "writing the reports); --time-budget=off runs every check",
+             limit, spent, cost, c->sessions, one / scale, scale, FMUC_BUDGET_RESERVE_S);
     return buf;
 }
 

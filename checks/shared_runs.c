@@ -501,8 +501,11 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
     const char *label = nominal_label(iface);
     fmuc_shared_nominal_config(s, iface, &cfg);
     fmuc_options no = *s->opts;
-    if (s->shared && s->shared->bound)
+    if (s->shared && s->shared->bound) {
         no.timeout_s = timeout_cap(&s->shared->opts);
+        if (!s->shared->opts.timeout_explicit && no.timeout_s == FMUC_NOMINAL_TIMEOUT_S)
+            no.timeout_progress_s = FMUC_NOMINAL_PROGRESS_S;
+    }
     int rc = fmuc_sim_run_isolated(s->fmu, &no, &cfg, label, r, &o, res);
     /* a crash or hang in it: the interface cannot be simulated (in instantiation or
      * initialization: not used at all) by the checks that follow. Made by the calibration (no
@@ -735,9 +738,24 @@ double fmuc_shared_scaled_timeout(double user_timeout_s, double nominal_s)
     return user_timeout_s > 0.0 && t > user_timeout_s ? user_timeout_s : t;
 }
 
+/* The nominal run's CPU time from instantiation to its end (the simulation's own figure; the
+ * worker's, with its start and the reply's encoding, when that is missing) and its start (CPU
+ * time to the second output row; -1, unknown: a run without one, all start), as the horizon and
+ * the budget's estimate read them. */
+static double nominal_cpu(const shared_entry *e)
+{
+    return e->r.run_cpu_s > 0.0 ? e->r.run_cpu_s : e->cpu_s;
+}
+
+static double nominal_start(const shared_entry *e)
+{
+    return e->r.npoints >= 2 ? e->r.start_cpu_s : -1.0;
+}
+
 double fmuc_shared_horizon_share(double cpu_s, double start_cpu_s)
 {
-    double run = cpu_s - (start_cpu_s > 0.0 ? start_cpu_s : 0.0);
+    /* an unknown start (negative) or one above the whole: all of it was start */
+    double run = start_cpu_s >= 0.0 && start_cpu_s <= cpu_s ? cpu_s - start_cpu_s : 0.0;
     double share = 1.0;
     for (double r = run / FMUC_HORIZON_MID_S; r > 1.0 && share > FMUC_HORIZON_MIN_SHARE; r /= 2.0)
         share /= 2.0;
@@ -756,7 +774,7 @@ double fmuc_shared_horizon_steps(double n, double cpu_s, double start_cpu_s)
         if (k > FMUC_HORIZON_MAX_STEPS)
             k = FMUC_HORIZON_MAX_STEPS;
     }
-    /* a run that costs a tenth of a second or more: halved per doubling of its cost */
+    /* a run (after its start) above FMUC_HORIZON_MID_S: halved per doubling of its cost */
     double share = fmuc_shared_horizon_share(cpu_s, start_cpu_s);
     if (share < 1.0) {
         double m = floor(share * n);
@@ -828,7 +846,7 @@ double fmuc_shared_budget(const fmuc_subject *s)
         const shared_entry *e = &s->shared->e[i];
         if (e->done && e->took > 0.0) {
             wall += e->took;
-            cpu = fmax(cpu, e->cpu_s);
+            cpu = fmax(cpu, nominal_cpu(e));
             start = fmax(start, e->r.start_cpu_s);
         }
     }
@@ -857,7 +875,7 @@ double fmuc_shared_session_cost(const fmuc_subject *s, int iface)
     double n = 0.0;
     if (isfinite(e->span) && e->span > 0.0 && e->r.step > 0.0)
         n = floor(e->span / e->r.step + 1e-9);
-    return fmuc_shared_session_cost_of(e->cpu_s, e->r.npoints >= 2 ? e->r.start_cpu_s : -1.0, n);
+    return fmuc_shared_session_cost_of(nominal_cpu(e), nominal_start(e), n);
 }
 
 double fmuc_shared_check_cost(const fmuc_subject *s, unsigned applies, unsigned sessions)
@@ -913,7 +931,7 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
     const char *why = NULL;
     if (e->done && isfinite(e->span) && e->span > 0.0 && step > 0.0) {
         double n = floor(e->span / step + 1e-9);
-        double k = fmuc_shared_horizon_steps(n, e->cpu_s, e->r.start_cpu_s);
+        double k = fmuc_shared_horizon_steps(n, nominal_cpu(e), nominal_start(e));
         if (k < n) {
             *t_end = t0 + k * step;
             why = "bounded horizon";
@@ -960,7 +978,8 @@ int fmuc_shared_horizon(const fmuc_subject *s, fmuc_iface iface, double t0, doub
                 cJSON_AddNumberToObject(o, "stop", *t_end);
                 cJSON_AddStringToObject(o, "reason", why);
                 cJSON_AddNumberToObject(o, "nominal_run_seconds", e->sim_s);
-                cJSON_AddNumberToObject(o, "nominal_run_cpu_seconds", e->cpu_s);
+                cJSON_AddNumberToObject(o, "nominal_run_cpu_seconds", nominal_cpu(e));
+                cJSON_AddNumberToObject(o, "nominal_start_cpu_seconds", e->r.start_cpu_s);
                 if (h)
                     cJSON_AddStringToObject(o, "hung", h->fn);
             }

@@ -1417,6 +1417,7 @@ int fmuc_sim_run(fmuc_worker_ctx *ctx, const fmuc_sim_config *cfg, fmuc_sim_resu
     out->end_time = out->start;
     s.cpu0 = cpu_now();
     rc = cfg->iface == FMUC_IFACE_ME ? run_me(&s, diag) : run_cs(&s, diag);
+    out->run_cpu_s = fmax(0.0, cpu_now() - s.cpu0);
 done:
     for (int b = 0; b < FMUC_INST_NBASE; b++) {
         free(s.grp[b].vr);

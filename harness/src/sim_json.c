@@ -148,6 +148,7 @@ cJSON *fmuc_sim_result_to_json(const fmuc_sim_result *r)
     add_num(j, "rhs_evals", (double)r->rhs_evals);
     add_num(j, "root_evals", (double)r->root_evals);
     add_num(j, "start_cpu_s", r->start_cpu_s);
+    add_num(j, "run_cpu_s", r->run_cpu_s);
     cJSON_AddBoolToObject(j, "completed", r->completed);
     cJSON_AddBoolToObject(j, "terminated_by_fmu", r->terminated_by_fmu);
     cJSON_AddBoolToObject(j, "instantiate_failed", r->instantiate_failed);
@@ -300,6 +301,8 @@ fmuc_err fmuc_sim_result_from_json(fmuc_sim_result *r, const cJSON *j)
     r->root_evals = jcount(jnum(j, "root_evals"));
     double sc = jnum(j, "start_cpu_s");
     r->start_cpu_s = isfinite(sc) && sc > 0.0 ? sc : 0.0;
+    double rc = jnum(j, "run_cpu_s");
+    r->run_cpu_s = isfinite(rc) && rc > 0.0 ? rc : 0.0;
     r->completed = jbool(j, "completed");
     r->terminated_by_fmu = jbool(j, "terminated_by_fmu");
     r->instantiate_failed = jbool(j, "instantiate_failed");

@@ -66,6 +66,36 @@ long fmuc_worker_thread_count(void)
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* A worker past its wall-clock limit is still making progress while an FMI call was made, or
+ * the last one returned, less than this long ago. */
+static double progress_stall_s(double timeout)
+{
+    return timeout * 0.1 > 1.0 ? timeout * 0.1 : 1.0;
+}
+
+/* The new deadline of a worker at its deadline whose calls keep returning (spec.progress_limit_s):
+ * the instant its current FMI call (or, between calls, the last call's return) becomes older
+ * than progress_stall_s, at most start + limit; 0 when it already is (or nothing was called).
+ * The trace region is the worker's (FMU code can write it): what it can gain is the limit. */
+static double progress_deadline(fmuc_w_shared *sh, double start, double timeout, double limit,
+                                double now)
+{
+    uint64_t n = __atomic_load_n(&sh->ncalls, __ATOMIC_ACQUIRE);
+    if (n == 0)
+        return 0.0;
+    const fmuc_w_call *e = fmuc_trace__slot(sh, n - 1);
+    if (e->seq != n - 1 || e->t0_ns == 0)
+        return 0.0;
+    uint32_t st = __atomic_load_n(&e->state, __ATOMIC_ACQUIRE);
+    double last = (double)e->t0_ns * 1e-9;
+    if (st != FMUC_W_CALL_RUNNING && st != FMUC_W_CALL_EMPTY)
+        last += (double)e->dt_ns * 1e-9;
+    double d = last + progress_stall_s(timeout);
+    if (!(d > now))
+        return 0.0;
+    return d < start + limit ? d : start + limit;
+}
+
 void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fmuc_options *opts)
 {
     memset(spec, 0, sizeof *spec);
@@ -73,6 +103,7 @@ void fmuc_worker_spec_init(fmuc_worker_spec *spec, const fmuc_fmu *fmu, const fm
     if (opts) {
         spec->timeout_s = opts->timeout_s;
         spec->timeout_multiplier = opts->timeout_multiplier;
+        spec->progress_limit_s = opts->timeout_progress_s;
         spec->rlimit_as_bytes = opts->rlimit_as_bytes;
         spec->rlimit_fsize_bytes = opts->rlimit_fsize_bytes;
         spec->capture_cap_bytes = opts->capture_cap_bytes;
@@ -860,7 +891,8 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     sink so = {-1, NULL, 0, 0, 0}, se = {-1, NULL, 0, 0, 0}, sr = {-1, NULL, 0, 0, 0};
     int pidfd = -1, status = 0, alive = 0, timed_out = 0, reply_overflow = 0;
     int prev_subreaper = 0, subreaper_set = 0;
-    double start, deadline, drain_until = 0, timeout;
+    double start, deadline, drain_until = 0, timeout, limit;
+    int extended = 0;
     char token[64];
     pid_t pid = -1;
     known_children known = {{0}, 0, 0}; /* our children before the worker (sweep_escaped) */
@@ -886,6 +918,9 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     if (!spec.reply_max_bytes)
         spec.reply_max_bytes = DEFAULT_REPLY_MAX;
     timeout = spec.timeout_s * spec.timeout_multiplier;
+    /* the furthest a worker whose calls keep returning may run (progress_deadline) */
+    limit = spec.progress_limit_s > spec.timeout_s ? spec.progress_limit_s * spec.timeout_multiplier
+                                                   : timeout;
 
     snprintf(token, sizeof token, "%ld-%lld", (long)getpid(), (long long)(now_s() * 1e6));
     sh = map_shared(token);
@@ -950,7 +985,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     ca.rep_w = prep[1];
     ca.parent = getpid();
     ca.token = token;
-    ca.timeout_s = timeout;
+    ca.timeout_s = limit; /* the CPU limit follows the furthest wall-clock limit */
     ca.fn = fn;
     ca.payload = payload;
     ca.plan = &plan;
@@ -1042,6 +1077,11 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                 /* SIGCHLD ignored by the host process: the status is lost */
                 alive = 0;
                 status = -1;
+            } else if (now_s() >= deadline && limit > timeout &&
+                       progress_deadline(sh, start, timeout, limit, now_s()) > deadline) {
+                /* at its limit, but its FMI calls keep returning: a slow FMU, no hang */
+                deadline = progress_deadline(sh, start, timeout, limit, now_s());
+                extended = 1;
             } else if (now_s() >= deadline) {
                 kill(-pid, SIGKILL);
                 kill(pid, SIGKILL);
@@ -1089,7 +1129,13 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     uint32_t hb = __atomic_load_n(&sh->hung_before, __ATOMIC_ACQUIRE);
     if (timed_out) {
         out->end = FMUC_WORKER_TIMEOUT;
-        set_detail(out, "wall-clock limit of %g s exceeded; process group killed", timeout);
+        if (extended)
+            set_detail(out, "wall-clock limit of %g s exceeded and no FMI call returned for %g s "
+                            "(or the further limit of %g s for a worker whose calls keep "
+                            "returning was reached); process group killed",
+                       timeout, progress_stall_s(timeout), limit);
+        else
+            set_detail(out, "wall-clock limit of %g s exceeded; process group killed", timeout);
         note_hang(&spec, sh, out);
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_HUNG_BEFORE && spec.hangs &&
                hb >= 1 && hb <= spec.hangs->n && hb <= FMUC_WORKER_HANGS_MAX &&
@@ -1111,7 +1157,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
         /* the CPU limit fmucheck set (worker_main: ceil(timeout) + 1 s); SIGXCPU well before
          * it comes from FMU code that lowered RLIMIT_CPU (or raised the signal itself): the FMU
          * ended its own process, a crash, not a hang to remember */
-        double cpu_limit = ceil(timeout) + 1;
+        double cpu_limit = ceil(limit) + 1;
         int lowered = cpu_lim_ok && (out->signal == SIGXCPU || out->signal == SIGKILL) &&
                       ((double)cpu_lim.rlim_cur + XCPU_MARGIN_S < cpu_limit ||
                        (double)cpu_lim.rlim_max + XCPU_MARGIN_S < cpu_limit);

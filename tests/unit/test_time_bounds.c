@@ -47,6 +47,9 @@ Test(time_bounds, timeout_scales_with_the_nominal_run)
     cr_expect_float_eq(fmuc_shared_horizon_share(1e9, 0.0), FMUC_HORIZON_MIN_SHARE, 1e-12);
     cr_expect_float_eq(fmuc_shared_horizon_share(1.0 + 0.9 * m, 1.0), 1.0, 1e-12,
                        "the start is not the run");
+    cr_expect_float_eq(fmuc_shared_horizon_share(1.0, -1.0), 1.0, 1e-12,
+                       "an unknown start (no second row): all of it start, as the estimate");
+    cr_expect_float_eq(fmuc_shared_horizon_share(0.5, 0.9), 1.0, 1e-12, "a start above the whole");
     cr_expect_float_eq(fmuc_shared_horizon_steps(200.0, 0.02 + 2.5 * m, 0.02), 50.0, 1e-12);
     cr_expect_float_eq(fmuc_shared_horizon_steps(200.0, 20.0 * m, 0.0), 20.0, 1e-12,
                        "at least 20 steps");
@@ -379,8 +382,8 @@ static const char *budget_message(cJSON *check)
  * --time-budget off the same check runs. (hostile/slow-start in the fixture matrix: an explicit
  * --time-budget 3.) budget_run makes and judges that run with --check-jobs jobs ("1": the checks
  * one after another in the runner's own process, "2": two lanes) and puts the first check left
- * out into first (64 bytes). */
-static void budget_run(const char *jobs, char *out, char *first)
+ * out into first (firstsz bytes). */
+static void budget_run(const char *jobs, char *out, char *first, size_t firstsz)
 {
     char *argv[] = {FMUC_EXE, "-q", "--no-html", "--check-jobs", (char *)jobs,
                     "--timeout-multiplier", (char *)fmuc_test_timeout_multiplier(), "-o", out,
@@ -411,7 +414,7 @@ static void budget_run(const char *jobs, char *out, char *first)
             continue;
         not_run++;
         if (!first[0])
-            snprintf(first, 64, "%s", id);
+            snprintf(first, firstsz, "%s", id);
         const fmuc_check *chk = fmuc_check_find(id);
         cr_assert(chk);
         cr_expect(chk->sessions > 0, "%s has no estimate, yet was left out", id);
@@ -450,7 +453,8 @@ Test(time_bounds, a_budget_leaves_out_what_does_not_fit, .timeout = 300)
     char *out = fmuc_test_mkdtemp("budget");
     cr_assert(out);
     char first[64] = "";
-    budget_run("2", out, first);
+    budget_run("2", out, first, sizeof first);
+    cr_assert(first[0], "a check was left out");
     fmuc_test_run run;
     char rpath[4200];
     snprintf(rpath, sizeof rpath, "%s/report.json", out);
@@ -484,7 +488,7 @@ Test(time_bounds, a_budget_holds_with_one_check_at_a_time, .timeout = 300)
     char *out = fmuc_test_mkdtemp("budget1");
     cr_assert(out);
     char first[64] = "";
-    budget_run("1", out, first);
+    budget_run("1", out, first, sizeof first);
     cr_expect(first[0], "a check was left out");
     free(out);
 }

@@ -18,6 +18,9 @@ typedef struct fmuc_options {
     int timeout_explicit;       /* timeout_s was given (--timeout, config): the upper bound of
                                  * every worker, the nominal runs included; else the nominal runs
                                  * may take FMUC_NOMINAL_TIMEOUT_S (checks/check.h) */
+    double timeout_progress_s;  /* > timeout_s: a worker at its limit whose FMI calls keep
+                                 * returning runs on, up to this (fmuc_worker_spec.progress_limit_s;
+                                 * set for the nominal runs only; 0: the limit is final) */
     uint64_t rlimit_as_bytes;   /* worker address-space limit (init: 4 GiB; 0: the worker's default) */
     uint64_t rlimit_fsize_bytes;/* worker file-size limit */
     uint64_t capture_cap_bytes; /* stdout/stderr bytes kept per worker */

@@ -277,6 +277,9 @@ typedef struct fmuc_sim_result {
                                * (the first output interval: instantiate, initialize, the first
                                * steps), 0 when the run recorded no second row; what starting one
                                * more instance costs (the battery's time budget, checks/runner.c) */
+    double run_cpu_s;         /* CPU time of the worker from instantiation to the end of the run
+                               * (the FMU's and the driver's, not the worker's start nor the
+                               * reply's encoding), 0 when not measured */
     int completed;            /* reached the stop time (or the FMU asked to terminate) */
     int terminated_by_fmu;    /* terminateSimulation / fmi2Terminated */
     int instantiate_failed;   /* fmi2Instantiate returned NULL */

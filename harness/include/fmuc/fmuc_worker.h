@@ -75,6 +75,13 @@ typedef struct fmuc_worker_spec {
     const fmuc_fmu *fmu;          /* FMU to load in the worker (may be NULL for non-FMU workers) */
     double timeout_s;             /* wall clock, CLOCK_MONOTONIC (60 s) */
     double timeout_multiplier;    /* scales timeout_s (1) */
+    double progress_limit_s;      /* above timeout_s: a worker still running at its limit whose
+                                     FMI calls keep returning (the call in progress made, or the
+                                     last one returned, less than a tenth of the limit ago, at
+                                     least 1 s) is not killed but watched on, until no call
+                                     returns for that long or this limit is reached (both scaled
+                                     by the multiplier); the RLIMIT_CPU follows it. 0: the limit
+                                     is final (the default) */
     uint64_t rlimit_as_bytes;     /* RLIMIT_AS (4 GiB; not applied under AddressSanitizer) */
     uint64_t rlimit_fsize_bytes;  /* RLIMIT_FSIZE (1 GiB) */
     uint64_t capture_cap_bytes;   /* stdout and stderr bytes kept, each (64 KiB); rest counted */
