@@ -752,10 +752,16 @@ static double nominal_start(const shared_entry *e)
     return e->r.npoints >= 2 ? e->r.start_cpu_s : -1.0;
 }
 
+/* the start of a run of cpu_s as the horizon and the estimate count it: an unknown start
+ * (negative) or one above the whole means all of it was start */
+static double known_start(double cpu_s, double start_cpu_s)
+{
+    return start_cpu_s >= 0.0 && start_cpu_s <= cpu_s ? start_cpu_s : cpu_s;
+}
+
 double fmuc_shared_horizon_share(double cpu_s, double start_cpu_s)
 {
-    /* an unknown start (negative) or one above the whole: all of it was start */
-    double run = start_cpu_s >= 0.0 && start_cpu_s <= cpu_s ? cpu_s - start_cpu_s : 0.0;
+    double run = cpu_s - known_start(cpu_s, start_cpu_s);
     double share = 1.0;
     for (double r = run / FMUC_HORIZON_MID_S; r > 1.0 && share > FMUC_HORIZON_MIN_SHARE; r /= 2.0)
         share /= 2.0;
@@ -855,7 +861,7 @@ double fmuc_shared_budget(const fmuc_subject *s)
 
 double fmuc_shared_session_cost_of(double cpu_s, double start_cpu_s, double n)
 {
-    double start = start_cpu_s >= 0.0 && start_cpu_s <= cpu_s ? start_cpu_s : cpu_s;
+    double start = known_start(cpu_s, start_cpu_s);
     double share = n >= 1.0 ? fmuc_shared_horizon_steps(n, cpu_s, start) / n : 1.0;
     return start + share * (cpu_s - start);
 }

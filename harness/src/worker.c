@@ -891,7 +891,7 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
     sink so = {-1, NULL, 0, 0, 0}, se = {-1, NULL, 0, 0, 0}, sr = {-1, NULL, 0, 0, 0};
     int pidfd = -1, status = 0, alive = 0, timed_out = 0, reply_overflow = 0;
     int prev_subreaper = 0, subreaper_set = 0;
-    double start, deadline, drain_until = 0, timeout, limit;
+    double start, deadline, drain_until = 0, timeout, limit, ext;
     int extended = 0;
     char token[64];
     pid_t pid = -1;
@@ -1077,10 +1077,12 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                 /* SIGCHLD ignored by the host process: the status is lost */
                 alive = 0;
                 status = -1;
-            } else if (now_s() >= deadline && limit > timeout &&
-                       progress_deadline(sh, start, timeout, limit, now_s()) > deadline) {
+            } else if (now_s() >= deadline &&
+                       (ext = limit > timeout ? progress_deadline(sh, start, timeout, limit,
+                                                                  now_s())
+                                              : 0.0) > deadline) {
                 /* at its limit, but its FMI calls keep returning: a slow FMU, no hang */
-                deadline = progress_deadline(sh, start, timeout, limit, now_s());
+                deadline = ext;
                 extended = 1;
             } else if (now_s() >= deadline) {
                 kill(-pid, SIGKILL);
