@@ -316,7 +316,8 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
         return;
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
-    equ_plan_excite(&p, res);
+    /* moving inputs, held over blocks in Co-Simulation (equ_plan_excite_held) */
+    equ_plan_excite_held(&p, res);
     size_t n = (p.nsteps + 1) * p.nout;
     int once = equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS);
     det_job j1 = {&p, 0, !once, once, 0, 0}, j2 = {&p, 1, 0, once, 0, 0},

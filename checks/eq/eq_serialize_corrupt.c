@@ -8,7 +8,8 @@
  * own, so that a refusal (fmi2Error: only fmi2FreeInstance may follow, §2.1.3) or a crash
  * cannot touch the next probe; what a failed call left in its FMUstate argument is never used
  * (never freed); a state the FMU accepted is freed with fmi2FreeFMUstate. The valid bytes come
- * from a first worker (up to HANDOVER_MAX, beyond that each probe worker makes them itself). *
+ * from a first worker (up to HANDOVER_MAX, beyond that each probe worker makes them itself),
+ * which serializes the state right after initialization. *
  * FMI 3.0: the same probes of fmi3DeserializeFMUState, whose text (FMI 3.0.2 §2.2.7.4) is as
  * silent on damaged bytes as 2.0's. */
 #include <stdio.h>
@@ -40,7 +41,8 @@ static const char *const probe_phases[] = {"fmi2DeSerializeFMUstate of ",
 /* Crashes in these phases belong to eq-serialize (valid states). */
 static const char *const valid_phases[] = {"fmi2GetFMUstate", NULL};
 
-/* Run an instance to t1 and serialize its state into *buf (malloc); the instance stays (in).
+/* Start an instance, run it to t1 (p->t[k1]) and serialize its state into *buf (malloc); the
+ * instance stays (in).
  * 0, or -1 with reply["run_error"] / reply["serialize_error"] set. */
 static int make_bytes(fmuc_worker_ctx *ctx, const cor_job *job,
                       const equ_plan *p, equ_inst *in, uint8_t **buf, size_t *sz)
@@ -206,7 +208,10 @@ static void run_iface(const fmuc_subject *s, fmuc_result *res, fmuc_iface iface,
     }
     equ_plan_me_budget(&p, level, EQU_ME_SUBSTEPS_SHORT);
     equ_plan_excite(&p, res);
-    cor_job job = {&p, p.nsteps / 4,
+    /* the valid bytes are those of the state right after initialization (t1 = the start): the
+     * probes ask what damaged bytes do, not where the state was taken, and the first steps of
+     * a run can cost most of it (issue 16's time bounds: one instance's transient fewer) */
+    cor_job job = {&p, 0,
                    equ_cap(s->fmu, iface, FMUC_CAP_CAN_BE_INSTANTIATED_ONLY_ONCE_PER_PROCESS),
                    0, NULL, 0};
     snprintf(what, sizeof what, "%s: getting or serializing a valid state (see eq-serialize); "

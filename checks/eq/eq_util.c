@@ -386,7 +386,14 @@ size_t equ_excite_column(const fmuc_sim_input *in, const equ_var *v)
     return c;
 }
 
-void equ_plan_excite(equ_plan *p, fmuc_result *res)
+size_t equ_cs_input_block(size_t nplanned)
+{
+    size_t b = (nplanned + EQU_CS_INPUT_CHANGES - 1) / EQU_CS_INPUT_CHANGES;
+    return b ? b : 1;
+}
+
+/* The excitation, each input held over blocks of `block` steps (1: the value of every step). */
+static void excite_blocks(equ_plan *p, fmuc_result *res, size_t block)
 {
     double t0 = p->t[0], span = p->t[p->nplanned > 0 ? p->nplanned : p->nsteps] - t0;
     double t1 = t0 + (span > 0.0 ? span : 1.0);
@@ -413,12 +420,14 @@ void equ_plan_excite(equ_plan *p, fmuc_result *res)
             cols = cJSON_AddArrayToObject(mine, "inputs");
         }
     }
+    if (mine && block > 1)
+        cJSON_AddNumberToObject(mine, "held_steps", (double)block);
     for (size_t j = 0; j < p->nin; j++) {
         size_t c = equ_excite_column(&in, &p->in[j]);
         if (c == in.ncols)
             continue;
         for (size_t k = 0; k <= p->nsteps; k++)
-            p->in_values[k * p->nin + j] = fmuc_sim_input_value(&in, c, p->t[k]);
+            p->in_values[k * p->nin + j] = fmuc_sim_input_value(&in, c, p->t[k / block * block]);
         cJSON *o = cols ? cJSON_CreateObject() : NULL;
         if (o) {
             cJSON_AddStringToObject(o, "name", p->in[j].name);
@@ -431,6 +440,19 @@ void equ_plan_excite(equ_plan *p, fmuc_result *res)
         }
     }
     fmuc_sim_input_free(&in);
+}
+
+void equ_plan_excite(equ_plan *p, fmuc_result *res)
+{
+    excite_blocks(p, res, 1);
+}
+
+void equ_plan_excite_held(equ_plan *p, fmuc_result *res)
+{
+    excite_blocks(p, res,
+                  p->iface == FMUC_IFACE_CS
+                      ? equ_cs_input_block(p->nplanned > 0 ? p->nplanned : p->nsteps)
+                      : 1);
 }
 
 size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab)

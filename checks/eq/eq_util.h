@@ -28,6 +28,12 @@
 #define EQU_STEPS_MAX 100000
 /* At most this many variables are recorded per run (the first ones in document order). */
 #define EQU_MAX_VARS 2000
+/* equ_plan_excite_held, Co-Simulation: an excited input changes at most this many times over
+ * the planned run (held over blocks of steps). A Co-Simulation FMU sees its inputs as a
+ * staircase anyway, and one whose integrator restarts at every input change (Dymola's CS
+ * export) pays a restart per change, not per step: 0001_ECS_HW's excited step cost 2.6 ms
+ * against 0.1 ms with the inputs held (issue 16's time bounds). */
+#define EQU_CS_INPUT_CHANGES 32
 /* ME runs: RK4 substeps per run (every substep costs about ten traced FMI calls) */
 #define EQU_ME_SUBSTEPS_LONG 4000
 #define EQU_ME_SUBSTEPS_SHORT 2000
@@ -102,12 +108,23 @@ int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, c
 /** Fill in_values with the simulation driver's excitation (fmuc_sim_input_excitation: a
  *  one-sided swing from the start value, within [min, max] of the variable or its declared type,
  *  its sign kept) over the planned run [t[0], t[nplanned]] (the same after equ_plan_horizon,
- *  whose run is the start of the planned one). Pure function of the model description and the
- *  grid; out of memory, the start values stay. With res, the excitation goes into its evidence
- *  ("inputs": {"<interface>": {"source", "t0", "t1", "inputs": [{"name", "vr", "pattern",
- *  "offset", "amplitude", "cycles"}]}}; "swing": u = offset + amplitude (1 - cos(2 pi cycles
- *  tau)) / 2, tau = (t - t0) / (t1 - t0)) when the run has inputs. */
+ *  whose run is the start of the planned one): its value at every t[k]. Pure function of the
+ *  model description and the grid; out of memory, the start values stay. With res, the
+ *  excitation goes into its evidence ("inputs": {"<interface>": {"source", "t0", "t1",
+ *  "inputs": [{"name", "vr", "pattern", "offset", "amplitude", "cycles"}]}}; "swing": u =
+ *  offset + amplitude (1 - cos(2 pi cycles tau)) / 2, tau = (t - t0) / (t1 - t0)) when the run
+ *  has inputs. The checks of FMU states (eq-fmu-state, eq-serialize) use it: an input that
+ *  changes at every step is what shows a state that lost the inputs' history. */
 void equ_plan_excite(equ_plan *p, fmuc_result *res);
+/** The same excitation, for Co-Simulation held over blocks of equ_cs_input_block(nplanned)
+ *  steps (the value at each block's first point; at most EQU_CS_INPUT_CHANGES changes over the
+ *  planned run; evidence "held_steps"); Model Exchange as equ_plan_excite. For checks that ask
+ *  whether runs with the same moving inputs agree (eq-determinism), where when the inputs move
+ *  does not matter. */
+void equ_plan_excite_held(equ_plan *p, fmuc_result *res);
+/** Steps a Co-Simulation input is held for in a planned run of nplanned steps: the smallest
+ *  block that gives at most EQU_CS_INPUT_CHANGES changes, at least 1. */
+size_t equ_cs_input_block(size_t nplanned);
 /** The column of variable v in an excitation (fmuc_sim_input_excitation), matched by its line
  *  and value reference (names may repeat in a bad file); in->ncols when it has none. */
 size_t equ_excite_column(const fmuc_sim_input *in, const equ_var *v);
