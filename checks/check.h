@@ -45,7 +45,11 @@ enum {
     FMUC_NEEDS_XML = 1u << 1,     /* a parsed model description */
     FMUC_NEEDS_BINARY = 1u << 2,  /* the shared library for this platform */
     FMUC_NEEDS_SANDBOX = 1u << 3, /* calls into the FMU (in a worker process) */
-    FMUC_NEEDS_RUN = 1u << 4      /* simulates the interface (the nominal run or its own) */
+    FMUC_NEEDS_RUN = 1u << 4,     /* simulates the interface (the nominal run or its own) */
+    FMUC_NEEDS_OBSERVED = 1u << 5 /* judges the nominal run of an interface when its worker
+                                   * observed it (fmuc_shared_nominal_observed), making a
+                                   * session of its own only without: the time budget counts
+                                   * no session for such an interface */
 };
 
 typedef struct fmuc_shared_runs fmuc_shared_runs;
@@ -354,6 +358,27 @@ void fmuc_shared_note_outcome(const fmuc_subject *s, fmuc_iface iface, const cha
 /** The buffer violations (fmuc_worker_outcome.buffer_violations) of the nominal run of iface,
  *  once made (fmuc_shared_calibrate), or NULL. */
 const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmuc_iface iface);
+/** What the nominal run of an interface showed of an ordinary session besides its results
+ *  (made with fmuc_sim_config.record_sandbox and observe_release), for the checks that judge a
+ *  whole session: api-sandbox (the attempts its worker's sandbox recorded) and
+ *  api-resources-released (what its free left behind). A run from instantiation to the stop
+ *  time covers what their own short session would, and more, without one more instance start
+ *  (issue 16's time bounds). */
+typedef struct fmuc_shared_observed {
+    const char *owner;            /* the check that took the run's report ("" not yet) */
+    fmuc_isolation isolation;     /* the worker's sandbox (fmuc_worker_outcome.isolation) */
+    const cJSON *sandbox_events;  /* the recorded attempts kept (NULL: none) */
+    uint64_t sandbox_events_total, sandbox_violations;
+    const cJSON *release;         /* fmuc_worker_release_end's figures (NULL: the instance
+                                   * was not made) */
+    const char *after_reply;      /* how unloading the library ended the worker ("": well) */
+    double stop;                  /* the run's stop time */
+    const char *stop_reason;      /* why it ended before, or NULL */
+} fmuc_shared_observed;
+/** The nominal run of iface as observed: NULL without shared runs, before it was made, or when
+ *  its worker did not end normally (a crash, a hang: the nominal-run checks judge it, and a
+ *  check that needs the session makes its own). */
+const fmuc_shared_observed *fmuc_shared_nominal_observed(const fmuc_subject *s, fmuc_iface iface);
 /** The earliest hang remembered for iface, or NULL. */
 const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmuc_iface iface);
 /** The horizon of a run beyond the nominal one that starts at t0 with communication steps of

@@ -332,7 +332,14 @@ static const char *over_budget(const run_ctx *x, const fmuc_check *c, double now
     double budget = fmuc_shared_budget(&x->subj);
     if (!(budget > 0.0))
         return NULL;
-    double cost = *est = fmuc_shared_check_cost(&x->subj, c->applies, c->sessions);
+    unsigned applies = c->applies;
+    if (c->needs & FMUC_NEEDS_OBSERVED) { /* the nominal run answers it: no instance start */
+        if (fmuc_shared_nominal_observed(&x->subj, FMUC_IFACE_ME))
+            applies &= ~(unsigned)FMUC_APPLIES_ME;
+        if (fmuc_shared_nominal_observed(&x->subj, FMUC_IFACE_CS))
+            applies &= ~(unsigned)FMUC_APPLIES_CS;
+    }
+    double cost = *est = fmuc_shared_check_cost(&x->subj, applies, c->sessions);
     double scale = FMUC_BUDGET_MARGIN;
     if (x->est_sum > 0.0 && x->took_sum > scale * x->est_sum)
         scale = x->took_sum / x->est_sum;

@@ -40,6 +40,9 @@ typedef struct shared_entry {
     char death[600];    /* ... fmuc_worker_death_text */
     fmuc_worker_death sig; /* ... the same as data (fmuc_shared_nominal_died_in) */
     cJSON *bufv;        /* the run's worker's buffer_violations (owned; NULL when none) */
+    int observed;       /* obs is filled (its worker ended normally) */
+    fmuc_shared_observed obs; /* sandbox_events and release owned */
+    char obs_after_reply[400]; /* obs.after_reply's text */
 } shared_entry;
 
 struct fmuc_shared_runs {
@@ -95,8 +98,11 @@ void fmuc_shared_runs_free(fmuc_shared_runs *sr)
 {
     if (!sr)
         return;
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < 2; i++) {
         cJSON_Delete(sr->e[i].bufv);
+        cJSON_Delete((cJSON *)sr->e[i].obs.sandbox_events);
+        cJSON_Delete((cJSON *)sr->e[i].obs.release);
+    }
     for (size_t i = 0; i < 2; i++)
         if (sr->e[i].done) {
             fmuc_sim_result_free(&sr->e[i].r);
@@ -464,6 +470,17 @@ const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmuc_iface ifa
     return s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1].bufv;
 }
 
+const fmuc_shared_observed *fmuc_shared_nominal_observed(const fmuc_subject *s, fmuc_iface iface)
+{
+    if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
+        return NULL;
+    shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
+    if (!e->done || !e->observed)
+        return NULL;
+    e->obs.owner = e->owner;
+    return &e->obs;
+}
+
 const fmuc_shared_hang *fmuc_shared_hang_find(const fmuc_subject *s, fmuc_iface iface)
 {
     if (!s->shared || (iface != FMUC_IFACE_ME && iface != FMUC_IFACE_CS))
@@ -493,6 +510,29 @@ static const char *nominal_label(fmuc_iface iface)
 static void mark_unusable(const fmuc_subject *s, fmuc_iface iface, int level,
                           const char *check_id, const char *why, const fmuc_worker_death *d);
 
+/* What e's run showed of its session (fmuc_shared_observed), when its worker ended normally. */
+static void observe(shared_entry *e, const fmuc_worker_outcome *o, const fmuc_sim_result *r)
+{
+    cJSON_Delete((cJSON *)e->obs.sandbox_events);
+    cJSON_Delete((cJSON *)e->obs.release);
+    memset(&e->obs, 0, sizeof e->obs);
+    e->observed = o->end == FMUC_WORKER_OK && o->reply &&
+                  cJSON_GetObjectItemCaseSensitive(o->reply, "sim");
+    if (!e->observed)
+        return;
+    fmuc_shared_observed *b = &e->obs;
+    b->isolation = o->isolation;
+    b->sandbox_events = o->sandbox_events ? cJSON_Duplicate(o->sandbox_events, 1) : NULL;
+    b->sandbox_events_total = o->sandbox_events_total;
+    b->sandbox_violations = o->sandbox_violations;
+    const cJSON *rel = cJSON_GetObjectItemCaseSensitive(o->reply, "release");
+    b->release = rel ? cJSON_Duplicate(rel, 1) : NULL;
+    b->after_reply = e->obs_after_reply;
+    snprintf(e->obs_after_reply, sizeof e->obs_after_reply, "%s", o->after_reply);
+    b->stop = r->stop;
+    b->stop_reason = r->stop_reason; /* e->r's, freed with it */
+}
+
 static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmuc_result *res,
                 shared_entry *e, const char *check_id)
 {
@@ -500,6 +540,9 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
     fmuc_worker_outcome o;
     const char *label = nominal_label(iface);
     fmuc_shared_nominal_config(s, iface, &cfg);
+    /* watched as api-sandbox and api-resources-released judge a session (fmuc_shared_observed) */
+    cfg.record_sandbox = e != NULL;
+    cfg.observe_release = e != NULL;
     fmuc_options no = *s->opts;
     if (s->shared && s->shared->bound) {
         no.timeout_s = timeout_cap(&s->shared->opts);
@@ -534,6 +577,7 @@ static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmu
         e->iface = (int)iface;
         cJSON_Delete(e->bufv);
         e->bufv = o.buffer_violations ? cJSON_Duplicate(o.buffer_violations, 1) : NULL;
+        observe(e, &o, r);
         fmuc_shared_note_outcome(s, iface, check_id, &o);
         const fmuc_shared_hang *h = fmuc_shared_hang_find(s, iface);
         /* a hang: the time that went into the calls that returned, up to the hang */

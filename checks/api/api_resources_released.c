@@ -4,27 +4,20 @@
  * every block allocateMemory returned went back through freeMemory, freeMemory never got a
  * pointer allocateMemory did not return, and no thread the FMU started is still running. A host
  * that unloads the library with such a thread alive crashes when the thread runs again.
- * Judged over a short session per interface (instantiate, initialize, ten communication points of
- * the default experiment, terminate, free) in a worker of its own. SHOULD: a leak or a lingering
+ * Judged over the nominal run of each interface when its worker ended normally (instantiation
+ * to the stop time, then the free; fmuc_shared_nominal_observed: a whole session, no instance
+ * more), else over a short session of its own (instantiate, initialize, ten communication
+ * points of the default experiment, terminate, free) in a worker of its own. SHOULD: a leak or a lingering
  * thread pool is a defect a host can live with for a while, and it is reported as a warning;
  * `{"levels": {"api-resources-released": "must"}}` makes it gate.
  * FMI 3.0: fmi3FreeInstance "frees all the allocated memory and other resources that have been
  * allocated by the functions of the FMU interface" (FMI 3.0.2 §2.3.1, fmi3-rules C-15). 3.0 has
  * no memory callbacks (the FMU allocates on its own), so the host sees no blocks there: only the
  * threads left running are judged, and a note says so. */
-#include <errno.h>
-#include <time.h>
 
 #include "api_util.h"
 
-enum { POINTS = 10, THREAD_WAIT_MS = 200 };
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
+enum { POINTS = 10 };
 
 /* what the worker's session needs: the interface and the stop time fmuc_shared_run_config chose
  * (NaN: the default experiment's; an FMI 3.0 CS FMU with a fixed internal step gets a bounded
@@ -39,11 +32,10 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     const rr_job *job = payload;
     fmuc_iface iface = job->iface;
     cJSON *reply = fmuc_worker_reply(ctx);
-    long threads0 = fmuc_worker_thread_count();
+    fmuc_worker_release_mark mark;
+    fmuc_worker_release_begin(ctx, &mark); /* before the library: its threads count too */
     if (apiu_load(ctx, iface) < 0)
         return 0;
-    fmuc_worker_memory m0, m1;
-    fmuc_worker_memory_now(ctx, &m0);
     fmuc_sim_config cfg;
     fmuc_sim_config_init(&cfg, iface);
     cfg.max_steps = POINTS;
@@ -61,24 +53,7 @@ static int worker(fmuc_worker_ctx *ctx, void *payload)
     if (rc >= 0)
         cJSON_AddNumberToObject(reply, "session_stop_time", r.stop);
     fmuc_sim_result_free(&r);
-    fmuc_worker_memory_now(ctx, &m1);
-    cJSON_AddNumberToObject(reply, "allocs", (double)(m1.allocs - m0.allocs));
-    cJSON_AddNumberToObject(reply, "blocks_kept",
-                            (double)((m1.allocs - m0.allocs) - (m1.frees - m0.frees)));
-    cJSON_AddNumberToObject(reply, "bytes_kept", (double)(m1.live_bytes - m0.live_bytes));
-    cJSON_AddNumberToObject(reply, "bad_frees", (double)(m1.bad_frees - m0.bad_frees));
-    /* a thread pool may take a moment to wind down after the last instance */
-    long left = -1;
-    fmuc_worker_phase(ctx, "threads after %s",
-                      apiu_fn(fmuc_inst_version(ctx), iface, FMUC_INST_OP_FREE));
-    for (long waited = 0; threads0 >= 0; waited += 10) {
-        long now = fmuc_worker_thread_count();
-        left = now >= 0 ? now - threads0 : -1;
-        if (left <= 0 || waited >= THREAD_WAIT_MS)
-            break;
-        sleep_ms(10);
-    }
-    cJSON_AddNumberToObject(reply, "threads_left", (double)left);
+    fmuc_worker_release_end(ctx, &mark, reply);
     return 0;
 }
 
@@ -106,10 +81,35 @@ static void judge(const cJSON *r, const char *ifn, const char *fr, fmuc_result *
         fmuc_result_violation(res, "%s: threads the FMU started, still running %d ms after "
                                    "%s: %.0f; a host that then unloads the library "
                                    "crashes when they run again",
-                              ifn, THREAD_WAIT_MS, fr, threads);
+                              ifn, FMUC_WORKER_THREAD_WAIT_MS, fr, threads);
     else if (threads < 0)
         fmuc_result_note(res, "%s: /proc/self/task is not readable here; threads not counted",
                          ifn);
+}
+
+/* One interface's session: its figures r (fmuc_worker_release_end's keys), how unloading the
+ * library ended its worker (after, "" well), its stop time and why it ended early (or NULL),
+ * whose session it was; judged into res, recorded in the evidence. */
+static void judge_session(const cJSON *r, const char *after, double stop, const char *ended,
+                          const char *session, const char *ifn, const char *fr, fmuc_result *res)
+{
+    judge(r, ifn, fr, res);
+    if (after[0]) /* B18: the worker replied, then the unload ended it */
+        fmuc_result_violation(res, "%s: after %s, unloading the FMU's library ended the process "
+                                   "with %s: a host that unloads the FMU crashes (a thread the "
+                                   "FMU left running in its code, or the library's destructor)",
+                              ifn, fr, after);
+    cJSON *e = cJSON_AddObjectToObject(fmuc_result_evidence(res), ifn);
+    static const char *const keys[] = {"allocs", "blocks_kept", "bytes_kept", "bad_frees",
+                                       "threads_left"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        cJSON_AddNumberToObject(e, keys[k], num(r, keys[k]));
+    cJSON_AddNumberToObject(e, "session_stop_time", stop);
+    cJSON_AddStringToObject(e, "session", session);
+    if (ended)
+        fmuc_result_note(res, "%s: the session ended early (%s; see the nominal-run checks); "
+                              "released resources judged all the same",
+                         ifn, ended);
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)
@@ -120,11 +120,23 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_result_na(res, "no binary for this platform");
         return;
     }
-    cJSON *ev = fmuc_result_evidence(res);
     char why[400] = "";
     const int ver = fmuc_fmu_fmi_version(s->fmu);
     for (size_t i = 0; i < n; i++) {
         fmuc_worker_outcome o;
+        const char *fr = apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE);
+        /* the nominal run, when it ended normally: a whole session, no instance more */
+        const fmuc_shared_observed *ob = fmuc_shared_nominal_observed(s, ifs[i].type);
+        if (ob && ob->release) {
+            char session[160];
+            snprintf(session, sizeof session,
+                     "the nominal %s run, instantiation to its stop time%s%s%s", ifs[i].name,
+                     ob->owner[0] ? " (" : "", ob->owner, ob->owner[0] ? ")" : "");
+            tested++;
+            judge_session(ob->release, ob->after_reply, ob->stop, ob->stop_reason, session,
+                          ifs[i].name, fr, res);
+            continue;
+        }
         /* the session would reach a call that hung before: not again */
         fmuc_sim_config cfg;
         fmuc_sim_config_init(&cfg, ifs[i].type);
@@ -146,24 +158,10 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                  apiu_fn(ver, ifs[i].type, FMUC_INST_OP_INSTANTIATE));
             } else {
                 tested++;
-                judge(r, ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE), res);
-                if (o.after_reply[0]) /* B18: the worker replied, then the unload ended it */
-                    fmuc_result_violation(
-                        res, "%s: after %s, unloading the FMU's library ended the process with "
-                             "%s: a host that unloads the FMU crashes (a thread the FMU left "
-                             "running in its code, or the library's destructor)",
-                        ifs[i].name, apiu_fn(ver, ifs[i].type, FMUC_INST_OP_FREE), o.after_reply);
-                cJSON *e = cJSON_AddObjectToObject(ev, ifs[i].name);
-                static const char *const keys[] = {"allocs",    "blocks_kept",  "bytes_kept",
-                                                   "bad_frees", "threads_left", "session_stop_time"};
-                for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-                    cJSON_AddNumberToObject(e, keys[k], num(r, keys[k]));
-                const char *ended =
-                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "session_ended"));
-                if (ended)
-                    fmuc_result_note(res, "%s: the session ended early (%s; see the nominal-run "
-                                          "checks); released resources judged all the same",
-                                     ifs[i].name, ended);
+                judge_session(
+                    r, o.after_reply, num(r, "session_stop_time"),
+                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "session_ended")),
+                    "a session of its own (ten communication points)", ifs[i].name, fr, res);
             }
         }
         fmuc_worker_outcome_free(&o);
@@ -192,7 +190,8 @@ const fmuc_check fmuc_check_api_resources_released = {
            "and join or stop every thread it started, before returning.",
     .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
-    .sessions = 1,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN |
+             FMUC_NEEDS_OBSERVED,
+    .sessions = 1, /* none for an interface whose nominal run was observed */
     .run = run,
 };

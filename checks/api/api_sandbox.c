@@ -1,4 +1,6 @@
-/* api-sandbox: during a normal life cycle (instantiate, set up, initialise, a few intervals of
+/* api-sandbox: during a normal life cycle (the nominal run of the interface, from instantiation
+ * to its stop time, whose worker recorded it, fmuc_shared_nominal_observed; without one that
+ * ended normally a session of its own: instantiate, set up, initialise, a few intervals of
  * the step-wise driver, terminate, free) the FMU writes only beneath its working directory /
  * $TMPDIR (the worker's scratch folder) and does not use the network. FMI 2.0 hands the FMU its
  * resources/ location to read from (§2.1.5 fmuResourceLocation, §2.3) and asks for external
@@ -57,14 +59,14 @@ static int in_resources(const fmuc_fmu *fmu, const char *path)
 
 /* Every recorded attempt: a warning (tool policy), except that FMI 3.0.2 §2.5.1.5 makes a write
  * or delete in the extracted resources/ folder a must (it fails). */
-static void report_events(const fmuc_worker_outcome *o, const fmuc_fmu *fmu, const char *iface,
-                          fmuc_result *res)
+static void report_events(const cJSON *events, uint64_t violations, const fmuc_fmu *fmu,
+                          const char *iface, fmuc_result *res)
 {
-    int n = cJSON_GetArraySize(o->sandbox_events);
+    int n = cJSON_GetArraySize(events);
     /* pass 0 the failures (named first), pass 1 the warnings */
     for (int k = 0; k < 2 * n; k++) {
         int pass = k / n, i = k % n;
-        const cJSON *e = cJSON_GetArrayItem(o->sandbox_events, i);
+        const cJSON *e = cJSON_GetArrayItem(events, i);
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "violation")))
             continue;
         const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "kind"));
@@ -89,9 +91,53 @@ static void report_events(const fmuc_worker_outcome *o, const fmuc_fmu *fmu, con
                               path ? path : addr ? addr : "?", er ? ", got " : "", er ? er : "",
                               by ? " from " : "", by ? by : "");
     }
-    if (o->sandbox_violations > (uint64_t)n)
+    if (violations > (uint64_t)n)
         fmuc_result_note(res, "%s: %" PRIu64 " attempts in total (the first %d are kept)", iface,
-                         o->sandbox_violations, n);
+                         violations, n);
+}
+
+/* The evidence of one interface: the worker's isolation, the attempts, and whose session. */
+static void put_evidence(fmuc_result *res, const char *iface, const fmuc_isolation *iso,
+                         uint64_t total, uint64_t violations, const cJSON *events,
+                         const char *stopped, const char *session)
+{
+    cJSON *ev = fmuc_result_evidence(res);
+    if (!ev)
+        return;
+    cJSON *sb = cJSON_AddObjectToObject(ev, iface);
+    cJSON_AddItemToObject(sb, "isolation", fmuc_isolation_json(iso));
+    cJSON_AddNumberToObject(sb, "attempts", (double)total);
+    cJSON_AddNumberToObject(sb, "violations", (double)violations);
+    if (events)
+        cJSON_AddItemToObject(sb, "events", cJSON_Duplicate(events, 1));
+    if (stopped)
+        cJSON_AddStringToObject(sb, "lifeCycleStopped", stopped);
+    cJSON_AddStringToObject(sb, "session", session);
+}
+
+/* Judged on the nominal run of the interface (fmuc_shared_nominal_observed), when it was
+ * recorded: 1 when judged (or the system records nothing: *none set), else 0. */
+static int from_nominal(const fmuc_subject *s, const apiu_iface *ifc, fmuc_result *res,
+                        int *none)
+{
+    const fmuc_shared_observed *ob = fmuc_shared_nominal_observed(s, ifc->type);
+    if (!ob || !ob->isolation.known)
+        return 0;
+    if (!ob->isolation.seccomp) {
+        fmuc_result_na(res, "this system records no sandbox events (isolation %s; missing %s): "
+                            "writes and network use cannot be observed",
+                       ob->isolation.strict ? "strict" : "basic",
+                       ob->isolation.missing[0] ? ob->isolation.missing : "seccomp");
+        *none = 1;
+        return 1;
+    }
+    report_events(ob->sandbox_events, ob->sandbox_violations, s->fmu, ifc->name, res);
+    char session[160];
+    snprintf(session, sizeof session, "the nominal %s run, instantiation to its stop time%s%s%s",
+             ifc->name, ob->owner[0] ? " (" : "", ob->owner, ob->owner[0] ? ")" : "");
+    put_evidence(res, ifc->name, &ob->isolation, ob->sandbox_events_total,
+                 ob->sandbox_violations, ob->sandbox_events, ob->stop_reason, session);
+    return 1;
 }
 
 static void run(const fmuc_subject *s, fmuc_result *res)
@@ -109,6 +155,13 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_worker_outcome o;
         fmuc_worker_spec spec;
         fmuc_diag d = {{0}, FMUC_OK};
+        int none = 0;
+        if (from_nominal(s, &ifs[i], res, &none)) {
+            if (none)
+                return;
+            tested++;
+            continue;
+        }
         /* the life cycle would reach a call that hung before: not again */
         double t_end;
         if (fmuc_shared_horizon(s, ifs[i].type, t0, h, &t_end, NULL, why, sizeof why) != 0 ||
@@ -127,7 +180,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         fmuc_sim_add_log(&o, fmuc_result_evidence(res));
         /* the attempts first (also when the FMU then crashed), then the worker's own verdict */
         if (o.isolation.known && o.isolation.seccomp)
-            report_events(&o, s->fmu, ifs[i].name, res);
+            report_events(o.sandbox_events, o.sandbox_violations, s->fmu, ifs[i].name, res);
         const cJSON *r = NULL;
         {
             fmuc_worker_outcome quiet = o;
@@ -154,18 +207,11 @@ static void run(const fmuc_subject *s, fmuc_result *res)
             continue;
         }
         tested++;
-        cJSON *ev = fmuc_result_evidence(res);
-        if (ev) {
-            cJSON *sb = cJSON_AddObjectToObject(ev, ifs[i].name);
-            cJSON_AddItemToObject(sb, "isolation", fmuc_isolation_json(&o.isolation));
-            cJSON_AddNumberToObject(sb, "attempts", (double)o.sandbox_events_total);
-            cJSON_AddNumberToObject(sb, "violations", (double)o.sandbox_violations);
-            if (o.sandbox_events)
-                cJSON_AddItemToObject(sb, "events", cJSON_Duplicate(o.sandbox_events, 1));
-            const char *stopped = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "stopped")) : NULL;
-            if (stopped)
-                cJSON_AddStringToObject(sb, "lifeCycleStopped", stopped);
-        }
+        put_evidence(res, ifs[i].name, &o.isolation, o.sandbox_events_total,
+                     o.sandbox_violations, o.sandbox_events,
+                     r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "stopped"))
+                       : NULL,
+                     "a session of its own (life cycle with a few steps)");
         fmuc_worker_outcome_free(&o);
     }
     if (!tested && res->verdict <= FMUC_VERDICT_PASS && why[0])
@@ -190,7 +236,8 @@ const fmuc_check fmuc_check_api_sandbox = {
            "resources/ location, and document any network need in documentation/.",
     .applies = FMUC_APPLIES_MECS,
     .versions = FMUC_V1 | FMUC_V2 | FMUC_V3,
-    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN,
-    .sessions = 1,
+    .needs = FMUC_NEEDS_XML | FMUC_NEEDS_BINARY | FMUC_NEEDS_SANDBOX | FMUC_NEEDS_RUN |
+             FMUC_NEEDS_OBSERVED,
+    .sessions = 1, /* none for an interface whose nominal run was observed */
     .run = run,
 };

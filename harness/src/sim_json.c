@@ -507,6 +507,8 @@ static int iso_worker(fmuc_worker_ctx *ctx, void *payload)
 {
     const iso_payload *p = payload;
     cJSON *reply = fmuc_worker_reply(ctx);
+    fmuc_worker_release_mark mark;
+    fmuc_worker_release_begin(ctx, &mark); /* before the library: its threads count too */
     if (fmuc_inst_load(ctx, (fmuc_iface)p->cfg->iface) < 0) {
         cJSON_AddStringToObject(reply, "load_error", fmuc_worker_load_error(ctx));
         return 1;
@@ -518,6 +520,9 @@ static int iso_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "harness_error", d.msg);
     else
         cJSON_AddItemToObject(reply, "sim", fmuc_sim_result_to_json(&r));
+    /* the run ended with the instance freed (fmuc_sim_run) */
+    if (rc >= 0 && !r.instantiate_failed && p->cfg->observe_release)
+        fmuc_worker_release_end(ctx, &mark, cJSON_AddObjectToObject(reply, "release"));
     fmuc_sim_result_free(&r);
     return rc < 0 ? 2 : 0;
 }
@@ -548,6 +553,7 @@ int fmuc_sim_run_isolated(const fmuc_fmu *fmu, const fmuc_options *opts,
     fmuc_worker_spec spec;
     fmuc_worker_spec_init(&spec, fmu, opts);
     spec.label = label;
+    spec.record_sandbox = c.record_sandbox;
     iso_payload p = {&c};
     fmuc_diag d = {{0}, FMUC_OK};
     if (fmuc_worker_run(&spec, iso_worker, &p, o, &d) < 0) {

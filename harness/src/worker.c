@@ -42,6 +42,38 @@ long fmuc_worker_thread_count(void)
     return n;
 }
 
+void fmuc_worker_release_begin(const fmuc_worker_ctx *ctx, fmuc_worker_release_mark *m)
+{
+    m->threads = fmuc_worker_thread_count();
+    fmuc_worker_memory_now(ctx, &m->mem);
+}
+
+void fmuc_worker_release_end(fmuc_worker_ctx *ctx, const fmuc_worker_release_mark *m,
+                             cJSON *into)
+{
+    fmuc_worker_memory m1;
+    fmuc_worker_memory_now(ctx, &m1);
+    const fmuc_worker_memory *m0 = &m->mem;
+    cJSON_AddNumberToObject(into, "allocs", (double)(m1.allocs - m0->allocs));
+    cJSON_AddNumberToObject(into, "blocks_kept",
+                            (double)((m1.allocs - m0->allocs) - (m1.frees - m0->frees)));
+    cJSON_AddNumberToObject(into, "bytes_kept", (double)(m1.live_bytes - m0->live_bytes));
+    cJSON_AddNumberToObject(into, "bad_frees", (double)(m1.bad_frees - m0->bad_frees));
+    /* a thread pool may take a moment to wind down after the last instance */
+    long left = -1;
+    fmuc_worker_phase(ctx, "threads after the last instance");
+    for (long waited = 0; m->threads >= 0; waited += 10) {
+        long now = fmuc_worker_thread_count();
+        left = now >= 0 ? now - m->threads : -1;
+        if (left <= 0 || waited >= FMUC_WORKER_THREAD_WAIT_MS)
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
+    cJSON_AddNumberToObject(into, "threads_left", (double)left);
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #define FMUC_ASAN 1
 #elif defined(__has_feature)

@@ -521,6 +521,59 @@ Test(verdicts, a_crash_in_initialization_is_one_error_and_the_rest_not_applicabl
     no_children_left();
 }
 
+/* The "session" an interface of api-sandbox or api-resources-released was judged on (evidence
+ * {"<interface>": {"session": ...}}), or NULL. */
+static const char *session_of(const fmuc_result *r, const char *iface)
+{
+    const cJSON *e = r->evidence ? cJSON_GetObjectItemCaseSensitive(r->evidence, iface) : NULL;
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "session"));
+}
+
+/* api-sandbox and api-resources-released judge the nominal run of an interface that its worker
+ * observed (a whole session, no instance start of their own) and find there what their own
+ * short session finds: the fixtures' writes outside the sandbox, a leaked block, a thread left
+ * running. Alone, without the nominal runs, they make their own session, with the same
+ * verdicts. */
+Test(verdicts, sandbox_and_resources_judge_the_observed_nominal_run, .timeout = 180)
+{
+    static const char *const only[] = {"load-dlopen", "api-sandbox", "api-resources-released",
+                                       "cs-nominal-run", "me-nominal-run"};
+    static const struct {
+        const char *fmu, *check;
+        fmuc_verdict v;
+    } cases[] = {
+        {BROKEN("api-sandbox"), "api-sandbox", FMUC_VERDICT_WARN},
+        {BROKEN("api-resources-released"), "api-resources-released", FMUC_VERDICT_WARN},
+        {BROKEN("api-resources-released--thread"), "api-resources-released", FMUC_VERDICT_WARN},
+        {GOOD, "api-sandbox", FMUC_VERDICT_PASS},
+        {GOOD, "api-resources-released", FMUC_VERDICT_PASS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fmuc_report rep;
+        fmuc_test_run_checks(cases[i].fmu, only, sizeof only / sizeof only[0], &rep);
+        const fmuc_result *r = fmuc_test_result_of(&rep, cases[i].check);
+        if (r->verdict != cases[i].v)
+            dump(r);
+        cr_expect_eq(r->verdict, cases[i].v, "%s on %s: %s", cases[i].check, cases[i].fmu,
+                     fmuc_verdict_name(r->verdict));
+        const char *sess = session_of(r, "CoSimulation");
+        cr_expect(sess && strstr(sess, "the nominal CoSimulation run"), "%s on %s: session %s",
+                  cases[i].check, cases[i].fmu, sess ? sess : "(none)");
+        fmuc_report_free(&rep);
+        /* alone: a session of its own */
+        fmuc_result res;
+        const fmuc_check *c = fmuc_check_find(cases[i].check);
+        cr_assert(c);
+        cr_expect_eq(run_check(cases[i].fmu, c, &res, 0), cases[i].v, "%s alone on %s: %s",
+                     cases[i].check, cases[i].fmu, fmuc_verdict_name(res.verdict));
+        sess = session_of(&res, "CoSimulation");
+        cr_expect(sess && strstr(sess, "a session of its own"), "%s alone on %s: session %s",
+                  cases[i].check, cases[i].fmu, sess ? sess : "(none)");
+        fmuc_result_clear(&res);
+    }
+    no_children_left();
+}
+
 Test(verdicts, a_crash_in_the_nominal_run_spares_the_checks_that_do_not_simulate, .timeout = 120)
 {
     fmuc_report rep;

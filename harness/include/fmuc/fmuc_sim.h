@@ -170,6 +170,12 @@ struct fmuc_sim_config {
     size_t max_events;            /* events before the run is stopped (100000) */
     const char *instance_name;    /* default "fmucheck-sim" */
     fmuc_sim_hooks hooks;
+    /* fmuc_sim_run_isolated only: the session is also watched for what api-sandbox and
+     * api-resources-released judge, so that the nominal runs answer them */
+    int record_sandbox;           /* the worker records write and network attempts
+                                   * (fmuc_worker_spec.record_sandbox) */
+    int observe_release;          /* the reply gets "release": what the session left after its
+                                   * free (fmuc_worker_release_end) */
 };
 
 /** Defaults (NaN times, record_inputs 1, bounds as documented above). */

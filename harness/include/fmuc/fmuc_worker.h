@@ -297,6 +297,23 @@ void fmuc_worker_memory_now(const fmuc_worker_ctx *ctx, fmuc_worker_memory *m);
 /** Threads of the calling process now (the entries of /proc/self/task), -1 when unreadable. */
 long fmuc_worker_thread_count(void);
 
+/** What a session leaves behind once its last instance is freed (api-resources-released, and
+ *  the nominal runs with fmuc_sim_config.observe_release): marked before the FMU's library is
+ *  loaded (the threads of the process, the memory callbacks' counters), told after the free. */
+typedef struct fmuc_worker_release_mark {
+    long threads;
+    fmuc_worker_memory mem;
+} fmuc_worker_release_mark;
+/* how long a thread pool may take to wind down after the last instance (ms) */
+#define FMUC_WORKER_THREAD_WAIT_MS 200
+void fmuc_worker_release_begin(const fmuc_worker_ctx *ctx, fmuc_worker_release_mark *m);
+/** Into `into`: "allocs" (blocks from allocateMemory since the mark), "blocks_kept" (not given
+ *  back through freeMemory), "bytes_kept", "bad_frees", and "threads_left" (threads beyond the
+ *  mark's after waiting up to FMUC_WORKER_THREAD_WAIT_MS for them to end; -1 when
+ *  /proc/self/task cannot be read). Announces the phase "threads after the last instance". */
+void fmuc_worker_release_end(fmuc_worker_ctx *ctx, const fmuc_worker_release_mark *m,
+                             cJSON *into);
+
 /** Instantiate with the harness callbacks, resource URI of spec->fmu, visible=false,
  *  loggingOn=true. guid NULL: the model description's guid. */
 fmi2Component fmuc_fmi_instantiate(const fmuc_fmi *f, fmi2Type type, const char *guid,
