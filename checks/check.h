@@ -285,9 +285,10 @@ typedef struct fmuc_shared_hang {
  * admits a dynamic check only when its estimate fits what is left of the budget, counted from the
  * start of the battery; a check that does not is not applicable with the reason and marked
  * not_run (the reports list it as not run). The estimate is fmuc_shared_check_cost: the check's
- * instance starts per interface (fmuc_check.sessions) x the cost of one bounded session of each
- * interface, measured on the nominal run (its start, the CPU time up to the first output
- * interval, plus the horizon's share of the rest), plus a worker per interface. A check whose
+ * instance starts per interface (fmuc_check.sessions; none for an interface a
+ * FMUC_NEEDS_OBSERVED check judges on its observed nominal run) x the cost of one bounded
+ * session of each interface, measured on the nominal run (its start, the CPU time up to the
+ * first output interval, plus the horizon's share of the rest), plus a worker per interface. A check whose
  * sessions cost the FMU less than FMUC_BUDGET_MIN_CHECK_S is always run (its time is fmucheck's
  * own, not the FMU's), as is a check with sessions 0. Ordinary FMUs (milliseconds per start and
  * per run) never see the automatic budget: their battery is fmucheck's own time, and leaving
@@ -365,12 +366,12 @@ const cJSON *fmuc_shared_buffer_violations(const fmuc_subject *s, fmuc_iface ifa
  *  time covers what their own short session would, and more, without one more instance start
  *  (issue 16's time bounds). */
 typedef struct fmuc_shared_observed {
-    const char *owner;            /* the check that took the run's report ("" not yet) */
     fmuc_isolation isolation;     /* the worker's sandbox (fmuc_worker_outcome.isolation) */
     const cJSON *sandbox_events;  /* the recorded attempts kept (NULL: none) */
     uint64_t sandbox_events_total, sandbox_violations;
     const cJSON *release;         /* fmuc_worker_release_end's figures (NULL: the instance
-                                   * was not made) */
+                                   * was not made or not freed, or a thread of the FMU was
+                                   * still running right after the free) */
     const char *after_reply;      /* how unloading the library ended the worker ("": well) */
     double stop;                  /* the run's stop time */
     const char *stop_reason;      /* why it ended before, or NULL */

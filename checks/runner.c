@@ -334,10 +334,11 @@ static const char *over_budget(const run_ctx *x, const fmuc_check *c, double now
         return NULL;
     unsigned applies = c->applies;
     if (c->needs & FMUC_NEEDS_OBSERVED) { /* the nominal run answers it: no instance start */
-        if (fmuc_shared_nominal_observed(&x->subj, FMUC_IFACE_ME))
-            applies &= ~(unsigned)FMUC_APPLIES_ME;
-        if (fmuc_shared_nominal_observed(&x->subj, FMUC_IFACE_CS))
-            applies &= ~(unsigned)FMUC_APPLIES_CS;
+        for (int f = FMUC_IFACE_ME; f <= FMUC_IFACE_CS; f++) {
+            const fmuc_shared_observed *ob = fmuc_shared_nominal_observed(&x->subj, f);
+            if (ob && ob->isolation.known && ob->release) /* both checks' part observed */
+                applies &= ~(unsigned)(f == FMUC_IFACE_ME ? FMUC_APPLIES_ME : FMUC_APPLIES_CS);
+        }
     }
     double cost = *est = fmuc_shared_check_cost(&x->subj, applies, c->sessions);
     double scale = FMUC_BUDGET_MARGIN;

@@ -477,7 +477,6 @@ const fmuc_shared_observed *fmuc_shared_nominal_observed(const fmuc_subject *s, 
     shared_entry *e = &s->shared->e[iface == FMUC_IFACE_ME ? 0 : 1];
     if (!e->done || !e->observed)
         return NULL;
-    e->obs.owner = e->owner;
     return &e->obs;
 }
 
@@ -525,8 +524,13 @@ static void observe(shared_entry *e, const fmuc_worker_outcome *o, const fmuc_si
     b->sandbox_events = o->sandbox_events ? cJSON_Duplicate(o->sandbox_events, 1) : NULL;
     b->sandbox_events_total = o->sandbox_events_total;
     b->sandbox_violations = o->sandbox_violations;
+    /* not with a thread of the FMU still running: api-resources-released waits for it in a
+     * session of its own (the nominal run does not wait, fmuc_sim_config.observe_release) */
     const cJSON *rel = cJSON_GetObjectItemCaseSensitive(o->reply, "release");
-    b->release = rel ? cJSON_Duplicate(rel, 1) : NULL;
+    const cJSON *left = cJSON_GetObjectItemCaseSensitive(rel, "threads_left");
+    b->release = rel && cJSON_IsNumber(left) && left->valuedouble <= 0.0
+                     ? cJSON_Duplicate(rel, 1)
+                     : NULL;
     b->after_reply = e->obs_after_reply;
     snprintf(e->obs_after_reply, sizeof e->obs_after_reply, "%s", o->after_reply);
     b->stop = r->stop;

@@ -73,7 +73,9 @@ static void print_needs(unsigned n)
                  {FMUC_NEEDS_XML, "a parsed model description"},
                  {FMUC_NEEDS_BINARY, "the shared library for this platform"},
                  {FMUC_NEEDS_SANDBOX, "calls into the FMU (in a worker process)"},
-                 {FMUC_NEEDS_RUN, "a simulation of the interface"}};
+                 {FMUC_NEEDS_RUN, "a simulation of the interface"},
+                 {FMUC_NEEDS_OBSERVED, "the nominal run as observed (a session of its own "
+                                       "without one)"}};
     const char *sep = "";
     for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++)
         if (n & needs[i].bit) {

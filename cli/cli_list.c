@@ -37,6 +37,8 @@ static cJSON *needs_json(unsigned n)
         cJSON_AddItemToArray(a, cJSON_CreateString("sandbox"));
     if (n & FMUC_NEEDS_RUN)
         cJSON_AddItemToArray(a, cJSON_CreateString("run"));
+    if (n & FMUC_NEEDS_OBSERVED)
+        cJSON_AddItemToArray(a, cJSON_CreateString("observed-nominal-run"));
     return a;
 }
 

@@ -86,10 +86,14 @@ static void report_events(const cJSON *events, uint64_t violations, const fmuc_f
                              by ? " from " : "", by ? by : "");
             continue;
         }
+        /* the errno is "unknown" when the recorder let the call go on (the nominal runs'
+         * recording-only workers): then only who denied it is known */
+        int known = er && strcmp(er, "unknown") != 0;
         fmuc_result_violation(res, "%s: %s %s(%s) outside the sandbox%s%s%s%s", iface,
                               net ? "network access" : "write", sc ? sc : "?",
-                              path ? path : addr ? addr : "?", er ? ", got " : "", er ? er : "",
-                              by ? " from " : "", by ? by : "");
+                              path ? path : addr ? addr : "?", known ? ", got " : "",
+                              known ? er : "", by ? (known ? " from " : ", denied by the ") : "",
+                              by ? by : "");
     }
     if (violations > (uint64_t)n)
         fmuc_result_note(res, "%s: %" PRIu64 " attempts in total (the first %d are kept)", iface,
@@ -133,8 +137,8 @@ static int from_nominal(const fmuc_subject *s, const apiu_iface *ifc, fmuc_resul
     }
     report_events(ob->sandbox_events, ob->sandbox_violations, s->fmu, ifc->name, res);
     char session[160];
-    snprintf(session, sizeof session, "the nominal %s run, instantiation to its stop time%s%s%s",
-             ifc->name, ob->owner[0] ? " (" : "", ob->owner, ob->owner[0] ? ")" : "");
+    snprintf(session, sizeof session, "the nominal %s run, instantiation to its stop time",
+             ifc->name);
     put_evidence(res, ifc->name, &ob->isolation, ob->sandbox_events_total,
                  ob->sandbox_violations, ob->sandbox_events, ob->stop_reason, session);
     return 1;

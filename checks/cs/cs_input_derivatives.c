@@ -294,6 +294,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         }
     }
     cJSON_AddNumberToObject(ev, "largest_output_change_by_the_derivatives", effect);
+    cJSON_AddBoolToObject(ev, "held_run", effect == 0.0); /* made below only then */
     if (effect > 0.0) {
         fmuc_result_note(res, "the input derivatives change the outputs (largest: '%s' by %.3g "
                               "at t=%.9g)",

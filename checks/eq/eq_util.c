@@ -386,9 +386,9 @@ size_t equ_excite_column(const fmuc_sim_input *in, const equ_var *v)
     return c;
 }
 
-size_t equ_cs_input_block(size_t nplanned)
+size_t equ_cs_input_block(size_t n)
 {
-    size_t b = (nplanned + EQU_CS_INPUT_CHANGES - 1) / EQU_CS_INPUT_CHANGES;
+    size_t b = (n + EQU_CS_INPUT_CHANGES - 1) / EQU_CS_INPUT_CHANGES;
     return b ? b : 1;
 }
 
@@ -449,10 +449,8 @@ void equ_plan_excite(equ_plan *p, fmuc_result *res)
 
 void equ_plan_excite_held(equ_plan *p, fmuc_result *res)
 {
-    excite_blocks(p, res,
-                  p->iface == FMUC_IFACE_CS
-                      ? equ_cs_input_block(p->nplanned > 0 ? p->nplanned : p->nsteps)
-                      : 1);
+    /* blocks of the run as made (after a horizon's cut), so that a short run moves too */
+    excite_blocks(p, res, p->iface == FMUC_IFACE_CS ? equ_cs_input_block(p->nsteps) : 1);
 }
 
 size_t equ_plan_inputs_from_table(equ_plan *p, const fmuc_refcsv *tab)

@@ -28,8 +28,8 @@
 #define EQU_STEPS_MAX 100000
 /* At most this many variables are recorded per run (the first ones in document order). */
 #define EQU_MAX_VARS 2000
-/* equ_plan_excite_held, Co-Simulation: an excited input changes at most this many times over
- * the planned run (held over blocks of steps). A Co-Simulation FMU sees its inputs as a
+/* equ_plan_excite_held, Co-Simulation: an excited input changes at most this many times in a
+ * run (held over blocks of steps). A Co-Simulation FMU sees its inputs as a
  * staircase anyway, and one whose integrator restarts at every input change (Dymola's CS
  * export) pays a restart per change, not per step: 0001_ECS_HW's excited step cost 2.6 ms
  * against 0.1 ms with the inputs held (issue 16's time bounds). */
@@ -116,15 +116,17 @@ int equ_plan_init_grid_any(equ_plan *p, const fmuc_fmu *fmu, fmuc_iface iface, c
  *  has inputs. The checks of FMU states (eq-fmu-state, eq-serialize) use it: an input that
  *  changes at every step is what shows a state that lost the inputs' history. */
 void equ_plan_excite(equ_plan *p, fmuc_result *res);
-/** The same excitation, for Co-Simulation held over blocks of equ_cs_input_block(nplanned)
- *  steps (the value at each block's first point; at most EQU_CS_INPUT_CHANGES changes over the
- *  planned run; evidence "held_steps"); Model Exchange as equ_plan_excite. For checks that ask
- *  whether runs with the same moving inputs agree (eq-determinism), where when the inputs move
- *  does not matter. */
+/** The same excitation, for Co-Simulation held over blocks of equ_cs_input_block(nsteps)
+ *  steps of the run as made (after equ_plan_horizon: the value at each block's first point; at
+ *  most EQU_CS_INPUT_CHANGES changes in the run; evidence "held_steps"); Model Exchange as
+ *  equ_plan_excite. For checks that ask whether runs with the same moving inputs agree
+ *  (eq-determinism), where when the inputs move does not matter. An input whose swing has a
+ *  whole number of cycles per block is sampled at one phase and stays at its start value (with
+ *  32 blocks, the 32nd input of a run whose steps are a multiple of 32). */
 void equ_plan_excite_held(equ_plan *p, fmuc_result *res);
-/** Steps a Co-Simulation input is held for in a planned run of nplanned steps: the smallest
- *  block that gives at most EQU_CS_INPUT_CHANGES changes, at least 1. */
-size_t equ_cs_input_block(size_t nplanned);
+/** Steps a Co-Simulation input is held for in a run of n steps: the smallest block that gives
+ *  at most EQU_CS_INPUT_CHANGES changes, at least 1. */
+size_t equ_cs_input_block(size_t n);
 /** The column of variable v in an excitation (fmuc_sim_input_excitation), matched by its line
  *  and value reference (names may repeat in a bad file); in->ncols when it has none. */
 size_t equ_excite_column(const fmuc_sim_input *in, const equ_var *v);

@@ -871,7 +871,14 @@ static void handle(supervisor *s, const struct seccomp_notif *rq, struct seccomp
     const __u64 *a = rq->data.args;
     pid_t pid = (pid_t)rq->pid;
     int nr = rq->data.nr;
+    /* the network is denied (policy); the recorder refuses a network call itself only when it
+     * is not record-only (there the network namespace and Landlock answer, as in every other
+     * worker, and the attempt is recorded all the same) */
     int deny_net = s->plan->cfg->network_allow ? 0 : 1;
+    int refuse = deny_net && !s->plan->record_only;
+    /* record only: the errno the call then gets is the kernel's, not known here (-1) */
+    const char *denier = refuse ? "seccomp" : deny_net ? "network namespace" : "";
+    int net_err = refuse ? EACCES : deny_net ? -1 : 0;
     char *name = seccomp_syscall_resolve_num_arch(rq->data.arch, nr);
     const char *call = name ? name : "?";
     char p1[PATH_MAX], p2[PATH_MAX], r1[PATH_MAX], r2[PATH_MAX], what[FMUC_W_SB_TEXT];
@@ -892,11 +899,12 @@ static void handle(supervisor *s, const struct seccomp_notif *rq, struct seccomp
         snprintf(what, sizeof what, "%s, %s", family_name(fam, fb, sizeof fb),
                  type == SOCK_STREAM ? "SOCK_STREAM" : type == SOCK_DGRAM ? "SOCK_DGRAM"
                  : type == SOCK_RAW  ? "SOCK_RAW" : "other type");
-        if (deny_net) {
+        if (refuse) {
             rs->flags = 0;
             rs->error = -EACCES;
-            record(s, FMUC_SB_EV_NET, pid, call, what, EACCES, 1, "seccomp");
         }
+        if (deny_net)
+            record(s, FMUC_SB_EV_NET, pid, call, what, net_err, 1, denier);
         goto out;
     }
     if (nr == SCMP_SYS(connect) || nr == SCMP_SYS(bind) || nr == SCMP_SYS(sendto) ||
@@ -928,12 +936,11 @@ static void handle(supervisor *s, const struct seccomp_notif *rq, struct seccomp
         if (fam == AF_UNIX || fam == AF_NETLINK || fam == AF_UNSPEC)
             goto out;
         format_addr(raw, (size_t)alen, what, sizeof what);
-        if (deny_net) {
+        if (refuse) {
             rs->flags = 0;
             rs->error = -EACCES;
         }
-        record(s, FMUC_SB_EV_NET, pid, call, what, deny_net ? EACCES : 0, deny_net,
-               deny_net ? "seccomp" : "");
+        record(s, FMUC_SB_EV_NET, pid, call, what, net_err, deny_net, denier);
         goto out;
     }
 

@@ -45,6 +45,7 @@ typedef struct fmuc_sandbox_plan {
     int uid, gid;
     char *scratch;                    /* per-worker scratch directory (malloc'ed, absolute) */
     int record;                       /* install the seccomp recording (spec->record_sandbox) */
+    int record_only;                  /* ... that refuses nothing itself (record_sandbox 2) */
     int reused;                       /* scratch is the FMU's shared one: emptied, not removed */
     char **read;                      /* readable beneath (malloc'ed absolute paths): the FMU's
                                          temp and extraction folders, the user's input files */

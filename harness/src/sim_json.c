@@ -520,9 +520,12 @@ static int iso_worker(fmuc_worker_ctx *ctx, void *payload)
         cJSON_AddStringToObject(reply, "harness_error", d.msg);
     else
         cJSON_AddItemToObject(reply, "sim", fmuc_sim_result_to_json(&r));
-    /* the run ended with the instance freed (fmuc_sim_run) */
-    if (rc >= 0 && !r.instantiate_failed && p->cfg->observe_release)
-        fmuc_worker_release_end(ctx, &mark, cJSON_AddObjectToObject(reply, "release"));
+    /* when the run freed its instance (not after fmi2Fatal); no wait for threads still
+     * running: one that crashed here would sink the whole run (api-resources-released waits
+     * in a session of its own then) */
+    if (rc >= 0 && p->cfg->observe_release &&
+        r.status_counts[FMUC_SIM_FN_FreeInstance][FMUC_STATUS_OK] > 0)
+        fmuc_worker_release_end(ctx, &mark, cJSON_AddObjectToObject(reply, "release"), 0);
     fmuc_sim_result_free(&r);
     return rc < 0 ? 2 : 0;
 }
@@ -553,7 +556,7 @@ int fmuc_sim_run_isolated(const fmuc_fmu *fmu, const fmuc_options *opts,
     fmuc_worker_spec spec;
     fmuc_worker_spec_init(&spec, fmu, opts);
     spec.label = label;
-    spec.record_sandbox = c.record_sandbox;
+    spec.record_sandbox = c.record_sandbox ? FMUC_RECORD_ONLY : 0;
     iso_payload p = {&c};
     fmuc_diag d = {{0}, FMUC_OK};
     if (fmuc_worker_run(&spec, iso_worker, &p, o, &d) < 0) {
@@ -561,7 +564,10 @@ int fmuc_sim_run_isolated(const fmuc_fmu *fmu, const fmuc_options *opts,
         goto done;
     }
     fmuc_sim_add_log(o, fmuc_result_evidence(res));
-    if (fmuc_worker_outcome_to_result(o, res))
+    fmuc_worker_outcome quiet = *o;
+    if (c.record_sandbox)
+        quiet.sandbox_violations = 0; /* recorded for api-sandbox, which names them */
+    if (fmuc_worker_outcome_to_result(&quiet, res))
         goto done;
     const char *le = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->reply, "load_error"));
     const char *he = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->reply, "harness_error"));

@@ -49,7 +49,7 @@ void fmuc_worker_release_begin(const fmuc_worker_ctx *ctx, fmuc_worker_release_m
 }
 
 void fmuc_worker_release_end(fmuc_worker_ctx *ctx, const fmuc_worker_release_mark *m,
-                             cJSON *into)
+                             cJSON *into, long wait_ms)
 {
     fmuc_worker_memory m1;
     fmuc_worker_memory_now(ctx, &m1);
@@ -61,12 +61,13 @@ void fmuc_worker_release_end(fmuc_worker_ctx *ctx, const fmuc_worker_release_mar
     cJSON_AddNumberToObject(into, "bad_frees", (double)(m1.bad_frees - m0->bad_frees));
     /* a thread pool may take a moment to wind down after the last instance */
     long left = -1;
-    fmuc_worker_phase(ctx, "threads after the last instance");
     for (long waited = 0; m->threads >= 0; waited += 10) {
         long now = fmuc_worker_thread_count();
         left = now >= 0 ? now - m->threads : -1;
-        if (left <= 0 || waited >= FMUC_WORKER_THREAD_WAIT_MS)
+        if (left <= 0 || waited >= wait_ms)
             break;
+        if (waited == 0)
+            fmuc_worker_phase(ctx, "threads after the last instance");
         struct timespec ts = {0, 10 * 1000 * 1000};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
             ;
@@ -970,7 +971,8 @@ fmuc_err fmuc_worker_run(const fmuc_worker_spec *spec_in, fmuc_worker_fn fn, voi
                                 spec.tmp_parent, diag);
     if (err < 0)
         goto out;
-    plan.record = spec.record_sandbox;
+    plan.record = spec.record_sandbox != 0;
+    plan.record_only = spec.record_sandbox == FMUC_RECORD_ONLY;
     {
         /* readable in the worker besides the system folders: the FMU's temp folder (extraction
          * and scratch) and the user's input files, by absolute path */

@@ -181,6 +181,8 @@ static int fmuc_test_copy(const char *src, const char *dst)
     return rc;
 }
 
+/* api-sandbox's recorded events of kind with errno err (NULL: any errno, but denied by
+ * something: "deniedBy" present) */
 static int sandbox_events_with(const cJSON *rep, const char *kind, const char *err)
 {
     int n = 0;
@@ -198,7 +200,8 @@ static int sandbox_events_with(const cJSON *rep, const char *kind, const char *e
             {
                 const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "kind"));
                 const char *e = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "errno"));
-                if (k && e && !strcmp(k, kind) && !strcmp(e, err))
+                const char *by = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "deniedBy"));
+                if (k && e && !strcmp(k, kind) && (err ? !strcmp(e, err) : by && by[0]))
                     n++;
             }
         }
@@ -279,7 +282,9 @@ Test(badinput_binary, b12_fmu_network_use_is_denied_and_named, .timeout = 180)
         if (iso_has(rep, "seccomp")) {
             cr_expect_eq(r.status, 1, "%s: %s", fmus[i], r.out);
             cr_expect_str_eq(bi_verdict(rep, "api-sandbox"), "fail");
-            cr_expect_geq(sandbox_events_with(rep, "network", "EACCES"), 2, "%s", fmus[i]);
+            /* the nominal run's recording refuses nothing itself: the network namespace
+             * denies (errno "unknown" to the recorder); a session of its own: EACCES */
+            cr_expect_geq(sandbox_events_with(rep, "network", NULL), 2, "%s", fmus[i]);
         }
         cJSON_Delete(rep);
         fmuc_test_run_free(&r);

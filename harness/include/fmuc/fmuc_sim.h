@@ -172,10 +172,13 @@ struct fmuc_sim_config {
     fmuc_sim_hooks hooks;
     /* fmuc_sim_run_isolated only: the session is also watched for what api-sandbox and
      * api-resources-released judge, so that the nominal runs answer them */
-    int record_sandbox;           /* the worker records write and network attempts
-                                   * (fmuc_worker_spec.record_sandbox) */
-    int observe_release;          /* the reply gets "release": what the session left after its
-                                   * free (fmuc_worker_release_end) */
+    int record_sandbox;           /* the worker records write and network attempts, refusing
+                                   * nothing itself (FMUC_RECORD_ONLY); the run's result gets no
+                                   * note of them (api-sandbox names them) */
+    int observe_release;          /* the reply gets "release" when the instance was freed: what
+                                   * the session left (fmuc_worker_release_end, no wait for
+                                   * threads: a thread still running is api-resources-released's
+                                   * to wait for, in a session of its own) */
 };
 
 /** Defaults (NaN times, record_inputs 1, bounds as documented above). */

@@ -71,6 +71,9 @@ typedef struct fmuc_worker_hangs {
     fmuc_worker_hang e[FMUC_WORKER_HANGS_MAX];
 } fmuc_worker_hangs;
 
+/* fmuc_worker_spec.record_sandbox: record, refusing nothing itself */
+#define FMUC_RECORD_ONLY 2
+
 typedef struct fmuc_worker_spec {
     const fmuc_fmu *fmu;          /* FMU to load in the worker (may be NULL for non-FMU workers) */
     double timeout_s;             /* wall clock, CLOCK_MONOTONIC (60 s) */
@@ -91,7 +94,10 @@ typedef struct fmuc_worker_spec {
     int record_sandbox;           /* also record write and network attempts (seccomp notification
                                      watched by a thread in the worker, about 0.5 ms a worker);
                                      the enforcement (Landlock, network namespace, privilege
-                                     drop) applies to every worker either way */
+                                     drop) applies to every worker either way. 1: the recorder
+                                     also refuses network calls (EACCES) while the network is
+                                     denied; FMUC_RECORD_ONLY: it refuses nothing, so the FMU
+                                     meets what it meets in any other worker (the nominal runs) */
     const char *tmp_parent;       /* where the scratch dir goes when fmu is NULL ($TMPDIR, /tmp) */
     const char *read_files[4];    /* the user's files the worker reads besides the FMU (--input,
                                      --reference, --energy-spec, --compare); NULL entries unused.
@@ -309,10 +315,10 @@ typedef struct fmuc_worker_release_mark {
 void fmuc_worker_release_begin(const fmuc_worker_ctx *ctx, fmuc_worker_release_mark *m);
 /** Into `into`: "allocs" (blocks from allocateMemory since the mark), "blocks_kept" (not given
  *  back through freeMemory), "bytes_kept", "bad_frees", and "threads_left" (threads beyond the
- *  mark's after waiting up to FMUC_WORKER_THREAD_WAIT_MS for them to end; -1 when
- *  /proc/self/task cannot be read). Announces the phase "threads after the last instance". */
+ *  mark's after waiting up to wait_ms for them to end; -1 when /proc/self/task cannot be
+ *  read). Announces the phase "threads after the last instance" while it waits. */
 void fmuc_worker_release_end(fmuc_worker_ctx *ctx, const fmuc_worker_release_mark *m,
-                             cJSON *into);
+                             cJSON *into, long wait_ms);
 
 /** Instantiate with the harness callbacks, resource URI of spec->fmu, visible=false,
  *  loggingOn=true. guid NULL: the model description's guid. */
