@@ -876,8 +876,15 @@ static void handle(supervisor *s, const struct seccomp_notif *rq, struct seccomp
      * worker, and the attempt is recorded all the same) */
     int deny_net = s->plan->cfg->network_allow ? 0 : 1;
     int refuse = deny_net && !s->plan->record_only;
-    /* record only: the errno the call then gets is the kernel's, not known here (-1) */
-    const char *denier = refuse ? "seccomp" : deny_net ? "network namespace" : "";
+    /* record only: the errno the call then gets is the kernel's, not known here (-1), and the
+     * worker's own network isolation denies it (set up before the recording started) */
+    const char *denier = "";
+    if (refuse)
+        denier = "seccomp";
+    else if (deny_net && s->sb->netns)
+        denier = "network namespace";
+    else if (deny_net && s->sb->landlock_net)
+        denier = "landlock";
     int net_err = refuse ? EACCES : deny_net ? -1 : 0;
     char *name = seccomp_syscall_resolve_num_arch(rq->data.arch, nr);
     const char *call = name ? name : "?";
