@@ -21,7 +21,7 @@ typedef struct fmuc_w_sb_event {
     int32_t pid;             /* calling thread */
     char call[32];           /* syscall name */
     char what[FMUC_W_SB_TEXT]; /* resolved path(s) or address */
-    char enforced[16];       /* who denies it: "landlock", "seccomp", "" */
+    char enforced[24];       /* who denies it: "landlock", "seccomp", "network namespace", "" */
 } fmuc_w_sb_event;
 
 typedef struct fmuc_w_sandbox {
