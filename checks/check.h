@@ -375,6 +375,8 @@ typedef struct fmuc_shared_observed {
     const char *after_reply;      /* how unloading the library ended the worker ("": well) */
     double stop;                  /* the run's stop time */
     const char *stop_reason;      /* why it ended before, or NULL */
+    const char *session;          /* which session this is, for the evidence ("the nominal
+                                   * ModelExchange run, instantiation to its stop time") */
 } fmuc_shared_observed;
 /** The nominal run of iface as observed: NULL without shared runs, before it was made, or when
  *  its worker did not end normally (a crash, a hang: the nominal-run checks judge it, and a

@@ -43,6 +43,7 @@ typedef struct shared_entry {
     int observed;       /* obs is filled (its worker ended normally) */
     fmuc_shared_observed obs; /* sandbox_events and release owned */
     char obs_after_reply[400]; /* obs.after_reply's text */
+    char obs_session[96];      /* obs.session's text */
 } shared_entry;
 
 struct fmuc_shared_runs {
@@ -535,6 +536,10 @@ static void observe(shared_entry *e, const fmuc_worker_outcome *o, const fmuc_si
     snprintf(e->obs_after_reply, sizeof e->obs_after_reply, "%s", o->after_reply);
     b->stop = r->stop;
     b->stop_reason = r->stop_reason; /* e->r's, freed with it */
+    snprintf(e->obs_session, sizeof e->obs_session,
+             "the nominal %s run, instantiation to its stop time",
+             e->iface == FMUC_IFACE_ME ? "ModelExchange" : "CoSimulation");
+    b->session = e->obs_session;
 }
 
 static int make(const fmuc_subject *s, fmuc_iface iface, fmuc_sim_result *r, fmuc_result *res,

@@ -128,11 +128,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         /* the nominal run, when it ended normally: a whole session, no instance more */
         const fmuc_shared_observed *ob = fmuc_shared_nominal_observed(s, ifs[i].type);
         if (ob && ob->release) {
-            char session[160];
-            snprintf(session, sizeof session, "the nominal %s run, instantiation to its stop time",
-                     ifs[i].name);
             tested++;
-            judge_session(ob->release, ob->after_reply, ob->stop, ob->stop_reason, session,
+            judge_session(ob->release, ob->after_reply, ob->stop, ob->stop_reason, ob->session,
                           ifs[i].name, fr, res);
             continue;
         }

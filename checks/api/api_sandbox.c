@@ -119,6 +119,14 @@ static void put_evidence(fmuc_result *res, const char *iface, const fmuc_isolati
     cJSON_AddStringToObject(sb, "session", session);
 }
 
+/* Not applicable: the worker's sandbox (iso) records nothing on this system. */
+static void na_unrecorded(const fmuc_isolation *iso, fmuc_result *res)
+{
+    fmuc_result_na(res, "this system records no sandbox events (isolation %s; missing %s): "
+                        "writes and network use cannot be observed",
+                   iso->strict ? "strict" : "basic", iso->missing[0] ? iso->missing : "seccomp");
+}
+
 /* Judged on the nominal run of the interface (fmuc_shared_nominal_observed), when it was
  * recorded: 1 when judged (or the system records nothing: *none set), else 0. */
 static int from_nominal(const fmuc_subject *s, const apiu_iface *ifc, fmuc_result *res,
@@ -128,19 +136,13 @@ static int from_nominal(const fmuc_subject *s, const apiu_iface *ifc, fmuc_resul
     if (!ob || !ob->isolation.known)
         return 0;
     if (!ob->isolation.seccomp) {
-        fmuc_result_na(res, "this system records no sandbox events (isolation %s; missing %s): "
-                            "writes and network use cannot be observed",
-                       ob->isolation.strict ? "strict" : "basic",
-                       ob->isolation.missing[0] ? ob->isolation.missing : "seccomp");
+        na_unrecorded(&ob->isolation, res);
         *none = 1;
         return 1;
     }
     report_events(ob->sandbox_events, ob->sandbox_violations, s->fmu, ifc->name, res);
-    char session[160];
-    snprintf(session, sizeof session, "the nominal %s run, instantiation to its stop time",
-             ifc->name);
     put_evidence(res, ifc->name, &ob->isolation, ob->sandbox_events_total,
-                 ob->sandbox_violations, ob->sandbox_events, ob->stop_reason, session);
+                 ob->sandbox_violations, ob->sandbox_events, ob->stop_reason, ob->session);
     return 1;
 }
 
@@ -186,23 +188,16 @@ static void run(const fmuc_subject *s, fmuc_result *res)
         if (o.isolation.known && o.isolation.seccomp)
             report_events(o.sandbox_events, o.sandbox_violations, s->fmu, ifs[i].name, res);
         const cJSON *r = NULL;
-        {
-            fmuc_worker_outcome quiet = o;
-            quiet.sandbox_violations = 0; /* already named one by one above */
-            if (!fmuc_worker_outcome_to_result(&quiet, res))
-                r = o.reply;
-            else
-                apiu_note_death(s, res, ifs[i].type, &o);
-        }
+        if (!fmuc_worker_outcome_to_result_ex(&o, res, FMUC_OUTCOME_NO_SANDBOX_NOTE))
+            r = o.reply; /* (the attempts are named one by one above) */
+        else
+            apiu_note_death(s, res, ifs[i].type, &o);
         if (!o.isolation.known) {
             fmuc_worker_outcome_free(&o);
             continue;
         }
         if (!o.isolation.seccomp) {
-            fmuc_result_na(res, "this system records no sandbox events (isolation %s; missing %s): "
-                                "writes and network use cannot be observed",
-                           o.isolation.strict ? "strict" : "basic",
-                           o.isolation.missing[0] ? o.isolation.missing : "seccomp");
+            na_unrecorded(&o.isolation, res);
             fmuc_worker_outcome_free(&o);
             return;
         }

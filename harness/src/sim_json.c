@@ -564,10 +564,9 @@ int fmuc_sim_run_isolated(const fmuc_fmu *fmu, const fmuc_options *opts,
         goto done;
     }
     fmuc_sim_add_log(o, fmuc_result_evidence(res));
-    fmuc_worker_outcome quiet = *o;
-    if (c.record_sandbox)
-        quiet.sandbox_violations = 0; /* recorded for api-sandbox, which names them */
-    if (fmuc_worker_outcome_to_result(&quiet, res))
+    /* the attempts were recorded for api-sandbox, which names them */
+    if (fmuc_worker_outcome_to_result_ex(o, res,
+                                         c.record_sandbox ? FMUC_OUTCOME_NO_SANDBOX_NOTE : 0))
         goto done;
     const char *le = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->reply, "load_error"));
     const char *he = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->reply, "harness_error"));

@@ -1375,6 +1375,12 @@ static cJSON *head_json(const fmuc_worker_capture *c, size_t max)
 
 int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res)
 {
+    return fmuc_worker_outcome_to_result_ex(o, res, 0);
+}
+
+int fmuc_worker_outcome_to_result_ex(const fmuc_worker_outcome *o, fmuc_result *res,
+                                     unsigned flags)
+{
     cJSON *ev = fmuc_result_evidence(res), *w;
     char wh[768], sig[32], calls[1400];
     int bad = o->end != FMUC_WORKER_OK;
@@ -1432,7 +1438,7 @@ int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res
                          o->forked_copies, o->forked_copies == 1 ? "y" : "ies",
                          o->forked_call[0] ? o->forked_call : "an FMI call",
                          o->forked_copies == 1 ? "it was" : "they were");
-    if (o->sandbox_violations > 0) {
+    if (o->sandbox_violations > 0 && !(flags & FMUC_OUTCOME_NO_SANDBOX_NOTE)) {
         /* what the FMU attempted outside its sandbox, seen by whichever worker */
         char first[700] = "";
         const cJSON *e = cJSON_GetArrayItem(o->sandbox_events, 0);

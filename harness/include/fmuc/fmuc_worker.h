@@ -231,6 +231,15 @@ int fmuc_worker_death_same(const fmuc_worker_death *a, const fmuc_worker_death *
  *  "fmi_time_total_s", "duration_total_s"). Returns nonzero when the check must not interpret
  *  out->reply (anything but FMUC_WORKER_OK), 0 otherwise. */
 int fmuc_worker_outcome_to_result(const fmuc_worker_outcome *o, fmuc_result *res);
+/** Flags of fmuc_worker_outcome_to_result_ex. */
+enum {
+    /** No note on the sandbox attempts: the worker recorded them for api-sandbox, which names
+     *  them one by one (the nominal runs, api-sandbox's own session). */
+    FMUC_OUTCOME_NO_SANDBOX_NOTE = 1u << 0,
+};
+/** fmuc_worker_outcome_to_result with flags (FMUC_OUTCOME_*). */
+int fmuc_worker_outcome_to_result_ex(const fmuc_worker_outcome *o, fmuc_result *res,
+                                     unsigned flags);
 
 /* ---------------------------------------------------------------------------------------------
  * Worker side (only valid inside fn)
