@@ -169,6 +169,14 @@ int tp_expect_read(const char *path, tp_expect *e, char *err, size_t errlen)
             rc = -2;
             break;
         }
+        if (!clause[0] && !(strcmp(t2, "pass") == 0 && strcmp(t3, "pass") == 0)) {
+            seterr(err, errlen,
+                   "%s line %d: check %s is expected %s/%s but names no clause after '|' (the "
+                   "clause of the standard behind the verdict, or why it is not applicable)",
+                   path, lineno, t1, t2, t3);
+            rc = -2;
+            break;
+        }
         if (find_line(e, t1)) {
             seterr(err, errlen, "%s line %d: check %s is listed twice", path, lineno, t1);
             rc = -2;

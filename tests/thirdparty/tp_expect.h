@@ -5,8 +5,9 @@
  *   # comment
  *   @status <report status> | <reason>          (absent: "complete")
  *   <check-id> <standard-verdict> <interop-verdict> | <clause of the standard, or why n/a>
- * one line per check whose verdict is not "pass" in the standard or the interop profile. A check
- * that is not listed is expected to pass in both. Verdicts: pass warn fail error not-applicable.
+ * one line per check whose verdict is not "pass" in the standard or the interop profile, with its
+ * clause (a line without one is malformed). A check that is not listed is expected to pass in
+ * both. Verdicts: pass warn fail error not-applicable.
  *
  * Used by tests/unit/test_thirdparty.c (compare) and fmuc_tp_expect (regenerate). */
 #ifndef FMUC_TP_EXPECT_H

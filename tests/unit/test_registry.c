@@ -5,11 +5,13 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "runner.h"
+#include "fmuc_test_util.h"
 
 static int kebab(const char *id)
 {
@@ -304,6 +306,36 @@ Test(registry, interop_downgrades_carry_a_reason)
     const fmuc_check *ba = fmuc_check_find("load-binary-arch");
     cr_assert(ba);
     cr_expect_str_eq(fmuc_check_profile_level(ba, FMUC_PROFILE_INTEROP), "must/should");
+}
+
+/* README "Profiles" gives every must rule that interop downgrades a row of its table ("The must
+ * rules that warn under interop, and why"). */
+Test(registry, readme_explains_every_interop_downgrade)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/README.md", FMUC_SOURCE_DIR);
+    char *text = fmuc_test_read_file(path, NULL);
+    cr_assert(text, "README.md missing");
+    const char *from = strstr(text, "The must rules that warn under interop");
+    cr_assert(from, "README.md has no table of the interop downgrades");
+    const char *to = strstr(from, "\n\n");
+    to = to ? strstr(to + 2, "\n\n") : NULL; /* the table is the paragraph after the heading */
+    cr_assert(to, "the table of the interop downgrades does not end");
+    size_t missing = 0;
+    for (size_t i = 0; fmuc_checks[i]; i++) {
+        const fmuc_check *c = fmuc_checks[i];
+        if (c->interop == FMUC_INTEROP_SAME || c->level != FMUC_LEVEL_MUST)
+            continue;
+        char needle[256];
+        snprintf(needle, sizeof needle, "\n| `%s` |", c->id);
+        const char *at = strstr(from, needle);
+        if (!at || at > to) {
+            cr_log_error("README.md Profiles: no row for %s, which warns under interop", c->id);
+            missing++;
+        }
+    }
+    free(text);
+    cr_expect(missing == 0, "%zu interop downgrades not explained in README.md", missing);
 }
 
 static fmuc_result profiled(const char *check_id, int letter, int other, int warn)
