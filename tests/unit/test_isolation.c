@@ -281,17 +281,22 @@ Test(isolation, fmu_keeps_its_own_library_symbols, .timeout = 300)
 Test(isolation, caller_environment_never_reaches_fmu_code, .timeout = 300)
 {
     char *out = fmuc_test_mkdtemp("iso-env");
-    char secret[96], lib[160], passed[96], sv[200], lv[220], pe[240];
+    char secret[96], lib[160], pre[160], passed[96], sv[200], lv[220], pv[220], pe[240];
     make_token(secret, sizeof secret, "envsecret");
     make_token(lib, sizeof lib, "libpath");
+    make_token(pre, sizeof pre, "preload");
     make_token(passed, sizeof passed, "passed");
     snprintf(sv, sizeof sv, "FMUC_ISO_SECRET=%s", secret);
     snprintf(lv, sizeof lv, "LD_LIBRARY_PATH=/nonexistent/%s", lib);
+    /* (a file that does not exist: the loader says so and goes on; a real one would come before
+     * the sanitizer runtime in the ASan build) */
+    snprintf(pv, sizeof pv, "LD_PRELOAD=/nonexistent/%s.so", pre);
     snprintf(pe, sizeof pe, "FMUC_ISO_PASSED=%s", passed);
     char *env[20];
     size_t n = base_env(env, 16, "/nonexistent", "/tmp");
     env[n++] = sv;
     env[n++] = lv;
+    env[n++] = pv;
     env[n++] = pe;
     env[n] = NULL;
     const char *extra[] = {"--pass-env", "FMUC_ISO_PASSED", NULL};
@@ -299,6 +304,10 @@ Test(isolation, caller_environment_never_reaches_fmu_code, .timeout = 300)
     iso_check(&r, NULL, FMUC_EXE, out, HOSTILE("logs-environment"), extra, env);
     const char *secrets[] = {secret, "FMUC_ISO_SECRET", lib, NULL};
     expect_clean(&r, "logs-environment", secrets);
+    /* LD_PRELOAD: fmucheck's own loader names the missing file on stderr, but FMU code never
+     * sees the variable */
+    cr_expect(!strstr(r.report, pre) && !strstr(r.report, "LD_PRELOAD="),
+              "the caller's LD_PRELOAD reaches FMU code");
     /* the channel works: the fixture's messages are in the report, with the minimal set */
     cr_expect(strstr(r.report, "environ: "), "the fixture's log reaches the report");
     cr_expect(strstr(r.report, "PATH=/usr/bin:/bin"), "the minimal PATH is logged");
