@@ -1,10 +1,14 @@
 /* md-ms-dependencies: the dependencies attribute of every ModelStructure Unknown (FMI 2.0.4 §2.2.8,
  * catalogue B-406, B-407, B-408): indices sorted ascending without duplicates; only allowed knowns:
  * for Outputs and Derivatives the inputs, the continuous-time states and the independent variable;
- * for InitialUnknowns the inputs, the variables with initial="exact" and the independent variable;
- * a Co-Simulation-only FMU without providesDirectionalDerivative lists no states in Outputs (its
- * Derivatives list is ignored, §2.2.8, so it is not judged). Out-of-range entries are
- * md-ms-indices'. FMI 3.0 (§2.4.8, B-406, B-407): no ordering rule; the knowns of Output and
+ * for InitialUnknowns the inputs, the variables with initial="exact" and the independent variable.
+ * In Co-Simulation the same knowns hold "at communication points" (§2.2.8, and the XSD's
+ * fmi2VariableDependency: "The Knowns are inputs, continuous states and independent variable"),
+ * also without providesDirectionalDerivative: then the Derivatives list is ignored (not judged
+ * here), but "the model still has continuous-time states" (§2.2.8 on Derivatives), so an output
+ * of such an FMU may list a state; the catalogue's B-408, which forbids it, is in no 2.0.4 text
+ * (red-team round 6: JModelica's LinearCoSimulation sub-systems failed on it). FMI 3.0 keeps it
+ * as a warning (B-412, derived). Out-of-range entries are md-ms-indices'. FMI 3.0 (§2.4.8, B-406, B-407): no ordering rule; the knowns of Output and
  * ContinuousStateDerivative add parameters and discrete states; entries name valueReferences. */
 #include "check.h"
 #include "md_util.h"
@@ -49,7 +53,7 @@ static void run(const fmuc_subject *s, fmuc_result *res)
     const fmuc_md *md = &s->fmu->md;
     fmuc_ms_roles roles = {0};
     size_t nchecked = 0;
-    int cs_no_dd = md->cs.present && !md->me.present &&
+    int cs_no_dd = md->fmi == FMUC_FMI3 && md->cs.present && !md->me.present &&
                    !(md->cs.caps & (1u << FMUC_CAP_PROVIDES_DIRECTIONAL_DERIVATIVE));
     if (fmuc_ms__roles(&roles, md) < 0) {
         fmuc_result_error(res, "out of memory");
@@ -96,8 +100,8 @@ static void run(const fmuc_subject *s, fmuc_result *res)
                                           why);
                 } else if (cs_no_dd && id != FMUC_MS_INITIAL_UNKNOWNS &&
                            (roles.role[j] & FMUC_MS_STATE)) {
-                    /* FMI 3.0: a derived rule (B-412, D) */
-                    (md->fmi == FMUC_FMI3 ? fmuc_result_warn : fmuc_result_violation)(res, "%s: dependency %u, "
+                    /* FMI 3.0 only: a derived rule (B-412, D) */
+                    fmuc_result_warn(res, "%s: dependency %u, "
                                           FMUC_MS_VAR ", is a continuous-time state, but this "
                                           "Co-Simulation FMU has providesDirectionalDerivative="
                                           "false (states are not knowns then)", 
