@@ -208,7 +208,8 @@ void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n)
     const cJSON *uid = cJSON_GetObjectItemCaseSensitive(iso, "uid");
     const cJSON *pd = cJSON_GetObjectItemCaseSensitive(iso, "privilegeDrop");
     const cJSON *miss = cJSON_GetObjectItemCaseSensitive(iso, "missing");
-    char ll[32] = "no landlock", missing[256] = "";
+    const cJSON *priv = cJSON_GetObjectItemCaseSensitive(iso, "privateFolders");
+    char ll[32] = "no landlock", missing[256] = "", own[64] = "";
     size_t off = 0;
     if (cJSON_IsNumber(abi) && abi->valuedouble >= 1)
         snprintf(ll, sizeof ll, "landlock ABI %.0f", abi->valuedouble);
@@ -219,11 +220,20 @@ void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n)
         if (w > 0)
             off += (size_t)w;
     }
-    snprintf(buf, n, "%s: %s, %s, %s, network %s, uid %.0f%s%s%s%s",
+    /* the worker's own temporary folders ("private /tmp and /dev/shm") */
+    size_t po = 0;
+    for (const cJSON *m = cJSON_IsArray(priv) ? priv->child : NULL; m && po < sizeof own;
+         m = m->next) {
+        int w = snprintf(own + po, sizeof own - po, "%s%s", po ? " and " : ", private ",
+                         cJSON_IsString(m) ? m->valuestring : "?");
+        if (w > 0)
+            po += (size_t)w;
+    }
+    snprintf(buf, n, "%s: %s, %s, %s, network %s%s, uid %.0f%s%s%s%s",
              cJSON_IsString(lvl) ? lvl->valuestring : "?", ll,
              cJSON_IsTrue(sc) ? "seccomp recording" : "no seccomp recording",
              cJSON_IsTrue(ns) ? "own network namespace" : "host network namespace",
-             cJSON_IsString(net) ? net->valuestring : "?",
+             cJSON_IsString(net) ? net->valuestring : "?", own,
              cJSON_IsNumber(uid) ? uid->valuedouble : -1.0,
              cJSON_IsString(pd) && !strcmp(pd->valuestring, "disabled") ? ", privilege drop disabled"
                                                                          : "",

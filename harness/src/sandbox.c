@@ -26,7 +26,9 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -113,8 +115,9 @@ static int write_file(const char *path, const char *text)
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* Unprivileged: a user namespace mapping our ids onto themselves, then a network namespace. */
-static int unshare_user_net(void)
+/* Unprivileged: a user namespace mapping our ids onto themselves (the capabilities to make
+ * network and mount namespaces, within it). */
+static int unshare_user(void)
 {
     char map[64];
     uid_t uid = geteuid();
@@ -128,7 +131,13 @@ static int unshare_user_net(void)
     snprintf(map, sizeof map, "%lu %lu 1\n", (unsigned long)gid, (unsigned long)gid);
     if (write_file("/proc/self/gid_map", map) < 0)
         return -1;
-    return unshare(CLONE_NEWNET);
+    return 0;
+}
+
+/* Unprivileged: a user namespace, then a network namespace. */
+static int unshare_user_net(void)
+{
+    return unshare_user() == 0 ? unshare(CLONE_NEWNET) : -1;
 }
 
 static int probe_child(int which)
@@ -230,6 +239,12 @@ cJSON *fmuc_isolation_json(const fmuc_isolation *iso)
                                                 : "own-namespace");
     cJSON_AddStringToObject(o, "environment", iso->env_minimal ? "minimal" : "inherited");
     cJSON_AddStringToObject(o, "filesystemRead", iso->fs_read ? "confined" : "unconfined");
+    /* make_private_tmp: the folders the worker had of its own */
+    m = cJSON_AddArrayToObject(o, "privateFolders");
+    if (m && (iso->private_tmp & FMUC_SB_PRIVATE_TMP))
+        cJSON_AddItemToArray(m, cJSON_CreateString("/tmp"));
+    if (m && (iso->private_tmp & FMUC_SB_PRIVATE_SHM))
+        cJSON_AddItemToArray(m, cJSON_CreateString("/dev/shm"));
     cJSON_AddStringToObject(o, "signalsAndPtrace", iso->signals == 1   ? "landlock-scope"
                                                    : iso->signals == 2 ? "seccomp"
                                                                        : "unconfined");
@@ -794,6 +809,10 @@ static int beneath(const char *path, const char *dir)
     return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
+static int in_private(int mask, const char *p);
+
+/* 1: the worker may write at p; 0: Landlock refuses it; -1: the read-only bind of a host folder
+ * in the worker's private /tmp or /dev/shm refuses it (EROFS) */
 static int path_allowed(const supervisor *s, pid_t pid, const char *p)
 {
     static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/stdout",
@@ -812,6 +831,12 @@ static int path_allowed(const supervisor *s, pid_t pid, const char *p)
     for (size_t i = 0; i < s->plan->cfg->nallow_write; i++)
         if (s->plan->cfg->allow_write[i] && beneath(p, s->plan->cfg->allow_write[i]))
             return 1;
+    if (in_private(s->sb->private_tmp, p)) {
+        for (size_t i = 0; i < s->plan->nread; i++)
+            if (s->plan->read[i] && beneath(p, s->plan->read[i]))
+                return -1;
+        return 1;
+    }
     return 0;
 }
 
@@ -993,14 +1018,17 @@ static void handle(supervisor *s, const struct seccomp_notif *rq, struct seccomp
     } else if (two) {
         resolve_path(pid, dir1, p1, r1, sizeof r1);
         resolve_path(pid, dir2, p2, r2, sizeof r2);
-        ok = path_allowed(s, pid, r1) && path_allowed(s, pid, r2);
+        int ok1 = path_allowed(s, pid, r1), ok2 = path_allowed(s, pid, r2);
+        ok = ok1 == 0 || ok2 == 0 ? 0 : ok1 < 0 || ok2 < 0 ? -1 : 1;
         join3(what, sizeof what, r1, " -> ", r2);
     } else {
         resolve_path(pid, dir1, p1, r1, sizeof r1);
         ok = path_allowed(s, pid, r1);
         join3(what, sizeof what, r1, "", "");
     }
-    if (!ok)
+    if (ok < 0) /* Landlock lets it through (the private folder), the mount does not */
+        record(s, FMUC_SB_EV_FS, pid, call, what, EROFS, 1, "read-only bind mount");
+    else if (!ok)
         record(s, FMUC_SB_EV_FS, pid, call, what, s->sb->landlock_abi ? EACCES : 0, 1,
                s->sb->landlock_abi ? "landlock" : "");
 out:
@@ -1123,6 +1151,221 @@ fail:
     return -1;
 }
 
+/* ---- child: private /tmp and /dev/shm ------------------------------------------------------- */
+
+/* glibc's tmpfile() writes into /tmp whatever TMPDIR says, as does a hard-coded
+ * mkstemp("/tmp/..."), and sem_open/shm_open use /dev/shm: all outside the scratch folder, so
+ * Landlock refused them and a good FMU that used them failed in fmi2Instantiate (red-team
+ * round 6). A worker therefore gets both folders of its own: in a mount namespace of its own, an
+ * empty tmpfs on each, into which what the worker needs of the host's folder is bound back at its
+ * path (the scratch folder and --allow-write folders writable; the extracted FMU, the user's
+ * input files and the files the worker has mapped read-only). Landlock then allows writing
+ * beneath the private folder: what the FMU writes there stays in the worker (the tmpfs goes with
+ * it), and nothing else of the host's /tmp is visible. Without a mount namespace (no user
+ * namespace for an ordinary user) the folders stay the host's, confined by Landlock as before. */
+
+static const struct {
+    const char *dir;
+    int bit;
+} private_dirs[] = {{"/tmp", FMUC_SB_PRIVATE_TMP}, {"/dev/shm", FMUC_SB_PRIVATE_SHM}};
+
+#define PRIVATE_SIZE "size=256m,nr_inodes=65536"
+#define PRIVATE_BINDS 96
+
+/* Whether p lies in one of the private folders of mask. */
+static int in_private(int mask, const char *p)
+{
+    for (size_t i = 0; i < sizeof private_dirs / sizeof private_dirs[0]; i++)
+        if ((mask & private_dirs[i].bit) && beneath(p, private_dirs[i].dir))
+            return 1;
+    return 0;
+}
+
+typedef struct priv_bind {
+    const char *path; /* absolute, in a private folder */
+    int rw;
+    int fd;           /* O_PATH to the host's path, opened before the tmpfs covers it */
+    int dir;
+} priv_bind;
+
+typedef struct priv_set {
+    priv_bind b[PRIVATE_BINDS];
+    size_t n;
+    int mask;         /* the folders that can be made private */
+    char mapped[PRIVATE_BINDS][PATH_MAX];
+    size_t nmapped;
+} priv_set;
+
+/* Add path (rw or read-only) when it lies in a private folder; a path that is a private folder
+ * itself, or above one, keeps that folder the host's (the user asked for all of it). */
+static void priv_add(priv_set *ps, const char *path, int rw)
+{
+    if (!path || path[0] != '/')
+        return;
+    for (size_t i = 0; i < sizeof private_dirs / sizeof private_dirs[0]; i++)
+        if (beneath(private_dirs[i].dir, path))
+            ps->mask &= ~private_dirs[i].bit;
+    if (!in_private(ps->mask, path) || ps->n >= PRIVATE_BINDS)
+        return;
+    for (size_t i = 0; i < ps->n; i++)
+        if (!strcmp(ps->b[i].path, path)) {
+            ps->b[i].rw |= rw;
+            return;
+        }
+    ps->b[ps->n++] = (priv_bind){path, rw, -1, 0};
+}
+
+static int priv_by_length(const void *a, const void *b)
+{
+    size_t la = strlen(((const priv_bind *)a)->path), lb = strlen(((const priv_bind *)b)->path);
+    return la < lb ? -1 : la > lb;
+}
+
+/* The files the worker has mapped (fmucheck, its libraries) that lie in a private folder. */
+static void priv_add_mapped(priv_set *ps)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[PATH_MAX + 256];
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f) && ps->nmapped < PRIVATE_BINDS) {
+        char *path = strchr(line, '/');
+        if (!path)
+            continue;
+        path[strcspn(path, "\n")] = '\0';
+        if (strstr(path, " (deleted)") || !in_private(ps->mask, path))
+            continue;
+        if (ps->nmapped && !strcmp(ps->mapped[ps->nmapped - 1], path))
+            continue;
+        snprintf(ps->mapped[ps->nmapped], PATH_MAX, "%s", path);
+        priv_add(ps, ps->mapped[ps->nmapped++], 0);
+    }
+    fclose(f);
+}
+
+/* mkdir -p of path's parents in the tmpfs, then path itself: a folder or an empty file. */
+static int priv_mountpoint(const char *path, int dir)
+{
+    char buf[PATH_MAX];
+    size_t len = strlen(path);
+    if (len >= sizeof buf)
+        return -1;
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i < len; i++) {
+        if (buf[i] != '/')
+            continue;
+        buf[i] = '\0';
+        int rc = mkdir(buf, 0755);
+        buf[i] = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    if (dir)
+        return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+/* Make the bind at path read-only, keeping the flags the mount has (a user namespace may not
+ * drop a locked one). */
+static int priv_readonly(const char *path)
+{
+    struct statvfs sv;
+    unsigned long fl = MS_BIND | MS_REMOUNT | MS_RDONLY;
+    if (statvfs(path, &sv) != 0)
+        return -1;
+    if (sv.f_flag & ST_NOSUID)
+        fl |= MS_NOSUID;
+    if (sv.f_flag & ST_NODEV)
+        fl |= MS_NODEV;
+    if (sv.f_flag & ST_NOEXEC)
+        fl |= MS_NOEXEC;
+    if (sv.f_flag & ST_NOATIME)
+        fl |= MS_NOATIME;
+    if (sv.f_flag & ST_NODIRATIME)
+        fl |= MS_NODIRATIME;
+    if (sv.f_flag & ST_RELATIME)
+        fl |= MS_RELATIME;
+    return mount(NULL, path, NULL, fl, NULL);
+}
+
+/* In a mount namespace of its own (entered here; in_userns: the worker already has a user
+ * namespace, else an ordinary user makes one), give the worker a private /tmp and /dev/shm.
+ * Returns the FMUC_SB_PRIVATE_* bits made; 0 when none (the host's folders stay, nothing
+ * changed that matters: at most an unchanged mount namespace of its own). */
+static int make_private_tmp(const fmuc_sandbox_plan *plan, int in_userns)
+{
+    priv_set *ps = calloc(1, sizeof *ps);
+    int made = 0;
+    if (!ps)
+        return 0;
+    for (size_t i = 0; i < sizeof private_dirs / sizeof private_dirs[0]; i++) {
+        struct stat st;
+        if (lstat(private_dirs[i].dir, &st) == 0 && S_ISDIR(st.st_mode))
+            ps->mask |= private_dirs[i].bit;
+    }
+    priv_add(ps, plan->scratch, 1);
+    for (size_t i = 0; i < plan->cfg->nallow_write; i++)
+        priv_add(ps, plan->cfg->allow_write[i], 1);
+    for (size_t i = 0; i < plan->nread; i++)
+        priv_add(ps, plan->read[i], 0);
+    priv_add_mapped(ps);
+    if (!ps->mask || ps->n >= PRIVATE_BINDS)
+        goto out; /* (too many to bind back: keep the host's folders) */
+    qsort(ps->b, ps->n, sizeof ps->b[0], priv_by_length);
+    if (geteuid() != 0 && !in_userns && unshare_user() != 0)
+        goto out;
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        goto out;
+    /* what to bind back, opened in the new namespace (a bind's source must be one of its
+     * mounts) while the host's folders are still in view */
+    for (size_t i = 0; i < ps->n; i++) {
+        struct stat st;
+        ps->b[i].fd = open(ps->b[i].path, O_PATH | O_CLOEXEC);
+        if (ps->b[i].fd >= 0 && fstat(ps->b[i].fd, &st) == 0)
+            ps->b[i].dir = S_ISDIR(st.st_mode);
+    }
+    for (size_t d = 0; d < sizeof private_dirs / sizeof private_dirs[0]; d++) {
+        if (!(ps->mask & private_dirs[d].bit))
+            continue;
+        if (mount("fmucheck-private", private_dirs[d].dir, "tmpfs", MS_NOSUID | MS_NODEV,
+                  "mode=1777," PRIVATE_SIZE) != 0)
+            continue;
+        int ok = 1;
+        for (size_t i = 0; ok && i < ps->n; i++) {
+            const priv_bind *b = &ps->b[i];
+            if (b->fd < 0 || !beneath(b->path, private_dirs[d].dir))
+                continue;
+            /* beneath a folder already bound back: visible, only a different mode binds it
+             * again (the scratch folder inside the read-only extraction folder) */
+            const priv_bind *above = NULL;
+            for (size_t k = 0; k < i; k++)
+                if (ps->b[k].fd >= 0 && ps->b[k].dir && beneath(b->path, ps->b[k].path))
+                    above = &ps->b[k];
+            if (above && above->rw == b->rw)
+                continue;
+            char src[64];
+            snprintf(src, sizeof src, "/proc/self/fd/%d", b->fd);
+            ok = (above || priv_mountpoint(b->path, b->dir) == 0) &&
+                 mount(src, b->path, NULL, MS_BIND | MS_REC, NULL) == 0 &&
+                 (b->rw || priv_readonly(b->path) == 0);
+        }
+        if (ok)
+            made |= private_dirs[d].bit;
+        else /* back to the host's folder (with its binds, in this namespace only) */
+            umount2(private_dirs[d].dir, MNT_DETACH);
+    }
+out:
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->b[i].fd >= 0)
+            close(ps->b[i].fd);
+    free(ps);
+    return made;
+}
+
 /* ---- child: confinement -------------------------------------------------------------------- */
 
 #define LL_FS_READ (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR)
@@ -1180,7 +1423,7 @@ static int ll_add_mapped(int rs, uint64_t handled)
 }
 
 static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, int scope_signals,
-                          int *net_done, char *why, size_t n)
+                          int private_mask, int *net_done, char *why, size_t n)
 {
     struct ll_ruleset_attr attr;
     size_t attr_size = sizeof(uint64_t);
@@ -1224,6 +1467,14 @@ static int apply_landlock(const fmuc_sandbox_plan *plan, int abi, int deny_net, 
     for (size_t i = 0; i < plan->cfg->nallow_write; i++)
         if (ll_add_path(rs, plan->cfg->allow_write[i], fs, handled) < 0) {
             what = plan->cfg->allow_write[i];
+            goto fail;
+        }
+    /* the worker's own /tmp and /dev/shm (make_private_tmp): what is bound back read-only
+     * stays so by its mount */
+    for (size_t i = 0; i < sizeof private_dirs / sizeof private_dirs[0]; i++)
+        if ((private_mask & private_dirs[i].bit) &&
+            ll_add_path(rs, private_dirs[i].dir, fs, handled) < 0) {
+            what = private_dirs[i].dir;
             goto fail;
         }
     if (ll_add_path(rs, "/dev/null", fs, handled) < 0 ||
@@ -1393,6 +1644,11 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
             sb->netns = 2;
     }
 
+    /* the worker's own /tmp and /dev/shm, only where Landlock will confine it (mounts need the
+     * privileges dropped below, and Landlock forbids them once applied) */
+    if (!basic && plan->scratch && !sb->valgrind && ll_abi() > 0)
+        sb->private_tmp = make_private_tmp(plan, sb->netns == 2);
+
     if (plan->drop) {
         gid_t g = (gid_t)plan->gid;
         uid_t u = (uid_t)plan->uid;
@@ -1424,7 +1680,8 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
         abi = ll_abi();
         if (abi > 0 && plan->scratch) {
             ll_signals = abi >= 6 && !cfg->force_signal_seccomp;
-            if (apply_landlock(plan, abi, deny_net, ll_signals, &net_ll, why, sizeof why) < 0)
+            if (apply_landlock(plan, abi, deny_net, ll_signals, sb->private_tmp, &net_ll, why,
+                               sizeof why) < 0)
                 return fail(sb, "%s", why);
             sb->landlock_abi = abi;
             sb->landlock_net = net_ll;
@@ -1499,6 +1756,7 @@ void fmuc_sandbox__decode(const fmuc_w_sandbox *sb, fmuc_worker_outcome *out)
     iso->signals = sb->signals == 1 || sb->signals == 2 ? sb->signals : 0;
     iso->env_minimal = sb->env_minimal != 0;
     iso->symbols_global = sb->valgrind != 0;
+    iso->private_tmp = sb->private_tmp & (FMUC_SB_PRIVATE_TMP | FMUC_SB_PRIVATE_SHM);
     {
         char *m = clean(sb->missing, sizeof sb->missing);
         snprintf(iso->missing, sizeof iso->missing, "%s", m ? m : "");

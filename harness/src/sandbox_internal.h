@@ -13,6 +13,8 @@
 #define FMUC_W_SB_TEXT 600
 
 enum { FMUC_SB_EV_FS = 1, FMUC_SB_EV_NET = 2 };
+/* The temporary folders a worker has of its own (a tmpfs in its mount namespace). */
+enum { FMUC_SB_PRIVATE_TMP = 1, FMUC_SB_PRIVATE_SHM = 2 };
 
 typedef struct fmuc_w_sb_event {
     int32_t kind;            /* FMUC_SB_EV_* */
@@ -31,6 +33,7 @@ typedef struct fmuc_w_sandbox {
     int32_t no_new_privs, uid, gid, privilege_drop, landlock_abi, landlock_net, seccomp, netns,
         network_deny, basic_requested, strict, fs_read, signals, env_minimal,
         valgrind; /* running under valgrind: the loader keeps the FMU in fmucheck's namespace */
+    int32_t private_tmp;     /* folders of its own (FMUC_SB_PRIVATE_*), fmuc_sandbox.c */
     char missing[256];
     uint64_t events_total;   /* every recorded attempt, also those not kept */
     uint64_t violations_total;

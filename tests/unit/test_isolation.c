@@ -401,6 +401,52 @@ Test(isolation, root_fixtures_change_nothing_and_leak_nothing, .timeout = 600)
     unlink(spath);
 }
 
+/* ---- temporary folders: the worker's own /tmp and /dev/shm --------------------------------- */
+
+#define TF_KEPT "/tmp/fmuc-temp-files-kept"
+#define TF_MARKER "/tmp/fmuc-temp-files-host-marker"
+
+static void expect_private_temp(const iso_result *r, const char *what)
+{
+    expect_clean(r, what, NULL);
+    const cJSON *pf =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(r->rep, "isolation"), "privateFolders");
+    cr_expect(cJSON_GetArraySize(pf) == 2, "%s: /tmp and /dev/shm are the worker's own", what);
+    cr_expect(!strstr(r->report, "host marker visible"), "%s: the host's /tmp is visible", what);
+    cr_expect(!strstr(r->report, "temp-files: "), "%s: the fixture logged a failure", what);
+    cr_expect_eq(access(TF_KEPT, F_OK), -1, "%s: the FMU's /tmp file reached the host's", what);
+}
+
+/* The fixture uses tmpfile(), a mkstemp file in /tmp and a named semaphore (/dev/shm), as real
+ * FMUs do, and looks for a file of the host's /tmp: the battery passes, as root and as an
+ * ordinary user, nothing it writes reaches the host and nothing of the host's /tmp is seen. */
+Test(isolation, temp_folders_are_the_workers_own, .timeout = 600)
+{
+    if (syscall(SYS_landlock_create_ruleset, NULL, 0, 1u) < 1)
+        cr_skip_test("no Landlock: the temporary folders stay the host's");
+    unlink(TF_KEPT);
+    write_text(TF_MARKER, "host", 0644);
+    if (geteuid() == 0) {
+        char *out = fmuc_test_mkdtemp("iso-tmp");
+        char *env[16];
+        base_env(env, 16, "/nonexistent", "/tmp");
+        iso_result r;
+        iso_check(&r, NULL, FMUC_EXE, out, HOSTILE("temp-files"), NULL, env);
+        expect_private_temp(&r, "temp-files (root)");
+        iso_result_free(&r);
+        fmuc_test_rm_rf(out);
+        free(out);
+    }
+    world w;
+    iso_result r;
+    run_as_user(&r, &w, HOSTILE("temp-files"), NULL);
+    expect_private_temp(&r, "temp-files (ordinary user)");
+    iso_result_free(&r);
+    world_fini(&w);
+    unlink(TF_MARKER);
+    unlink(TF_KEPT);
+}
+
 /* ---- the seccomp fallback for signals (kernels without Landlock ABI 6) -------------------- */
 
 static int fn_signal_parent(fmuc_worker_ctx *ctx, void *payload)

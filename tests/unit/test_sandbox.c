@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <seccomp.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,15 @@ static int landlock_abi(void)
 }
 
 /* A folder the dropped worker (nobody) may write into, for the Landlock tests; skips the test on
- * a kernel without Landlock. */
+ * a kernel without Landlock. In /var/tmp: /tmp is the worker's own (make_private_tmp), where a
+ * host folder is not even visible. */
 static char *landlock_writable_dir(const char *name)
 {
     if (!landlock_abi())
         cr_skip_test("no Landlock on this kernel");
-    char *dir = fmuc_test_mkdtemp(name);
+    char *dir = NULL;
+    cr_assert(asprintf(&dir, "/var/tmp/fmuc-test-%s-XXXXXX", name) > 0);
+    cr_assert(mkdtemp(dir), "cannot make a folder in /var/tmp: %s", strerror(errno));
     cr_assert_eq(chmod(dir, 0777), 0);
     return dir;
 }
@@ -156,9 +160,9 @@ static int fn_writes(fmuc_worker_ctx *ctx, void *payload)
     cJSON_AddNumberToObject(r, "outside_errno", fd >= 0 ? 0 : errno);
     if (fd >= 0)
         close(fd);
-    cJSON_AddNumberToObject(r, "mkdir_errno", mkdir("/tmp/fmuc-sandbox-mkdir-probe", 0700) == 0
-                                                  ? 0 : errno);
-    rmdir("/tmp/fmuc-sandbox-mkdir-probe");
+    cJSON_AddNumberToObject(r, "mkdir_errno",
+                            mkdir("/var/tmp/fmuc-sandbox-mkdir-probe", 0700) == 0 ? 0 : errno);
+    rmdir("/var/tmp/fmuc-sandbox-mkdir-probe");
     fd = open("/dev/null", O_WRONLY);
     cJSON_AddNumberToObject(r, "devnull_errno", fd >= 0 ? 0 : errno);
     if (fd >= 0)
@@ -201,9 +205,141 @@ Test(sandbox, landlock_denies_writes_outside_scratch_and_records_them)
     if (o.isolation.seccomp) {
         cr_expect_geq(o.sandbox_violations, 2);
         cr_expect(has_event(&o, "filesystem", "outside.txt"));
-        cr_expect(has_event(&o, "filesystem", "/tmp/fmuc-sandbox-mkdir-probe"));
+        cr_expect(has_event(&o, "filesystem", "/var/tmp/fmuc-sandbox-mkdir-probe"));
         cr_expect(!has_event(&o, "filesystem", "inside.txt"), "allowed writes are no violation");
         cr_expect(!has_event(&o, "filesystem", "/dev/null"));
+    }
+    fmuc_worker_outcome_free(&o);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* payload: a file of the host's /tmp. The worker's own /tmp and /dev/shm (make_private_tmp):
+ * tmpfile(), a file of its own in /tmp and a named semaphore work, the host's file is not there,
+ * and the scratch folder (TMPDIR) is still where it was. */
+static int fn_private(fmuc_worker_ctx *ctx, void *payload)
+{
+    const char *host_file = payload;
+    cJSON *r = fmuc_worker_reply(ctx);
+    char buf[8] = "";
+    FILE *f = tmpfile();
+    int ok = f && fputs("abc", f) >= 0 && fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0 &&
+             fgets(buf, sizeof buf, f) && strcmp(buf, "abc") == 0;
+    if (f)
+        fclose(f);
+    cJSON_AddBoolToObject(r, "tmpfile", ok);
+    int fd = open("/tmp/fmuc-private-probe", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    cJSON_AddNumberToObject(r, "tmp_errno", fd >= 0 ? 0 : errno);
+    if (fd >= 0)
+        close(fd);
+    sem_t *sem = sem_open("/fmuc-private-probe", O_CREAT, 0600, 1);
+    cJSON_AddBoolToObject(r, "sem_open", sem != SEM_FAILED);
+    if (sem != SEM_FAILED) {
+        sem_close(sem);
+        sem_unlink("/fmuc-private-probe");
+    }
+    struct stat st;
+    cJSON_AddNumberToObject(r, "host_file_errno", stat(host_file, &st) == 0 ? 0 : errno);
+    const char *tmp = getenv("TMPDIR");
+    fd = tmp ? open(".", O_RDONLY | O_DIRECTORY) : -1;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/in-scratch.txt", tmp ? tmp : ".");
+    int sfd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    cJSON_AddNumberToObject(r, "scratch_errno", sfd >= 0 ? 0 : errno);
+    if (sfd >= 0)
+        close(sfd);
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
+Test(sandbox, private_tmp_and_shm_of_its_own)
+{
+    if (!landlock_abi())
+        cr_skip_test("no Landlock on this kernel");
+    char host_file[] = "/tmp/fmuc-test-host-file-XXXXXX";
+    int hfd = mkstemp(host_file);
+    cr_assert(hfd >= 0);
+    close(hfd);
+    unlink("/tmp/fmuc-private-probe");
+    fmuc_worker_outcome o;
+    run_worker(NULL, fn_private, host_file, &o);
+    if (geteuid() == 0 || o.isolation.private_tmp) {
+        /* as root a mount namespace is always possible; an ordinary user needs a user one */
+        cr_expect_eq(o.isolation.private_tmp, 3, "a private /tmp and /dev/shm");
+        cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o.reply, "tmpfile")));
+        cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o.reply, "sem_open")));
+        cr_expect_eq(reply_num(&o, "tmp_errno"), 0, "a file of its own in /tmp");
+        cr_expect_eq(reply_num(&o, "host_file_errno"), ENOENT, "the host's /tmp is not visible");
+        cr_expect_eq(access("/tmp/fmuc-private-probe", F_OK), -1,
+                     "what the worker wrote in its /tmp reached the host's");
+        if (o.isolation.seccomp)
+            cr_expect(!has_event(&o, "filesystem", "/tmp/fmuc-private-probe"),
+                      "a write into the private /tmp is no violation");
+        cJSON *j = fmuc_isolation_json(&o.isolation);
+        char *t = cJSON_PrintUnformatted(j);
+        cr_expect(t && strstr(t, "\"privateFolders\":[\"/tmp\",\"/dev/shm\"]"), "%s", t);
+        free(t);
+        cJSON_Delete(j);
+    }
+    cr_expect_eq(reply_num(&o, "scratch_errno"), 0, "the scratch folder stays writable");
+    fmuc_worker_outcome_free(&o);
+    unlink(host_file);
+}
+
+/* A user's file bound back into the private /tmp is read-only there: a write gets EROFS and is
+ * recorded as refused by the read-only bind (where Landlock alone would let it through). */
+static int fn_write_read_only(fmuc_worker_ctx *ctx, void *payload)
+{
+    cJSON *r = fmuc_worker_reply(ctx);
+    int fd = open((const char *)payload, O_RDONLY);
+    cJSON_AddNumberToObject(r, "read_errno", fd >= 0 ? 0 : errno);
+    if (fd >= 0)
+        close(fd);
+    fd = open((const char *)payload, O_WRONLY | O_TRUNC);
+    cJSON_AddNumberToObject(r, "errno", fd >= 0 ? 0 : errno);
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
+Test(sandbox, read_only_files_in_the_private_tmp)
+{
+    if (!landlock_abi() || geteuid() != 0)
+        cr_skip_test("needs Landlock and root (a mount namespace)");
+    char *dir = fmuc_test_mkdtemp("sb-ro");
+    cr_assert(dir && strncmp(dir, "/tmp/", 5) == 0, "the test needs TMPDIR in /tmp");
+    cr_assert_eq(chmod(dir, 0755), 0);
+    char file[4200];
+    snprintf(file, sizeof file, "%s/input.csv", dir);
+    FILE *f = fopen(file, "w");
+    cr_assert(f);
+    fputs("time,u\n0,1\n", f);
+    fclose(f);
+    cr_assert_eq(chmod(file, 0666), 0);
+    fmuc_worker_outcome o;
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    memset(&spec, 0, sizeof spec);
+    spec.timeout_s = 20;
+    spec.record_sandbox = 1;
+    spec.read_files[0] = file;
+    cr_assert_eq(fmuc_worker_run(&spec, fn_write_read_only, file, &o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    cr_expect_eq(o.isolation.private_tmp & 1, 1);
+    cr_expect_eq(reply_num(&o, "read_errno"), 0, "the user's file is readable");
+    cr_expect_eq(reply_num(&o, "errno"), EROFS);
+    struct stat st;
+    cr_expect(stat(file, &st) == 0 && st.st_size > 0, "the file was not truncated");
+    if (o.isolation.seccomp) {
+        int n = cJSON_GetArraySize(o.sandbox_events), seen = 0;
+        for (int i = 0; i < n; i++) {
+            const cJSON *e = cJSON_GetArrayItem(o.sandbox_events, i);
+            const char *by = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "deniedBy"));
+            const char *er = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "errno"));
+            seen |= by && !strcmp(by, "read-only bind mount") && er && !strcmp(er, "EROFS");
+        }
+        cr_expect(seen, "the write is recorded as refused by the read-only bind");
     }
     fmuc_worker_outcome_free(&o);
     fmuc_test_rm_rf(dir);

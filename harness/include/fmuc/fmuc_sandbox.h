@@ -97,6 +97,8 @@ typedef struct fmuc_isolation {
     int signals;             /* signal/ptrace confinement: 1 Landlock scope, 2 seccomp, 0 none */
     int env_minimal;         /* FMU code saw the minimal environment only */
     int symbols_global;      /* under valgrind: FMU libraries share fmucheck's symbol scope */
+    int private_tmp;         /* /tmp (bit 0) and /dev/shm (bit 1) are the worker's own: an empty
+                              * tmpfs with what it needs of the host's bound back */
     char missing[256];       /* comma-separated parts missing for "strict" ("" when none) */
 } fmuc_isolation;
 
