@@ -679,8 +679,20 @@ static int set_minimal_env(const fmuc_sandbox_plan *plan)
 
 /* ---- child: recording ---------------------------------------------------------------------- */
 
+/* The most host paths bound back into the private folders (make_private_tmp). */
+#define PRIVATE_BINDS 96
+
+/* The binds of the private folders and whether each is writable, for the recorder (the
+ * worker's own memory, made before the recorder starts). */
+typedef struct priv_binds {
+    char *path[PRIVATE_BINDS];
+    int rw[PRIVATE_BINDS];
+    size_t n;
+} priv_binds;
+
 typedef struct supervisor {
     const fmuc_sandbox_plan *plan;
+    const priv_binds *binds;   /* NULL: no private folder */
     fmuc_w_sandbox *sb;
     int fd;                    /* notification fd, -1 until handed over */
     pthread_mutex_t mu;
@@ -806,6 +818,8 @@ static int beneath(const char *path, const char *dir)
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/')
         n--;
+    if (n == 1 && dir[0] == '/')
+        return path[0] == '/'; /* everything is beneath the root */
     return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
@@ -832,10 +846,17 @@ static int path_allowed(const supervisor *s, pid_t pid, const char *p)
         if (s->plan->cfg->allow_write[i] && beneath(p, s->plan->cfg->allow_write[i]))
             return 1;
     if (in_private(s->sb->private_tmp, p)) {
-        for (size_t i = 0; i < s->plan->nread; i++)
-            if (s->plan->read[i] && beneath(p, s->plan->read[i]))
-                return -1;
-        return 1;
+        /* the longest bind that holds p decides; in none, p is the tmpfs's */
+        size_t best = 0;
+        int rw = 1;
+        for (size_t i = 0; s->binds && i < s->binds->n; i++) {
+            size_t l = strlen(s->binds->path[i]);
+            if (l >= best && beneath(p, s->binds->path[i])) {
+                best = l;
+                rw = s->binds->rw[i];
+            }
+        }
+        return rw ? 1 : -1;
     }
     return 0;
 }
@@ -1097,7 +1118,8 @@ static int add_net_rules(scmp_filter_ctx ctx)
 
 /* Start the supervisor thread, then install the filter on this thread only (the supervisor,
  * created before, stays unfiltered) and hand it the notification fd. */
-static int start_recording(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, char *why, size_t n)
+static int start_recording(const fmuc_sandbox_plan *plan, const priv_binds *binds,
+                           fmuc_w_sandbox *sb, char *why, size_t n)
 {
     supervisor *s = calloc(1, sizeof *s);
     scmp_filter_ctx ctx = NULL;
@@ -1108,6 +1130,7 @@ static int start_recording(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, ch
         return -1;
     }
     s->plan = plan;
+    s->binds = binds;
     s->sb = sb;
     s->fd = -1;
     pthread_mutex_init(&s->mu, NULL);
@@ -1167,10 +1190,10 @@ fail:
 static const struct {
     const char *dir;
     int bit;
-} private_dirs[] = {{"/tmp", FMUC_SB_PRIVATE_TMP}, {"/dev/shm", FMUC_SB_PRIVATE_SHM}};
+    const char *opts; /* the tmpfs's: its pages are memory, not counted in RLIMIT_AS */
+} private_dirs[] = {{"/tmp", FMUC_SB_PRIVATE_TMP, "mode=1777,size=256m,nr_inodes=65536"},
+                    {"/dev/shm", FMUC_SB_PRIVATE_SHM, "mode=1777,size=64m,nr_inodes=16384"}};
 
-#define PRIVATE_SIZE "size=256m,nr_inodes=65536"
-#define PRIVATE_BINDS 96
 
 /* Whether p lies in one of the private folders of mask. */
 static int in_private(int mask, const char *p)
@@ -1186,6 +1209,7 @@ typedef struct priv_bind {
     int rw;
     int fd;           /* O_PATH to the host's path, opened before the tmpfs covers it */
     int dir;
+    int bound;        /* visible in the private folder (bound, or beneath a bound folder) */
 } priv_bind;
 
 typedef struct priv_set {
@@ -1212,7 +1236,7 @@ static void priv_add(priv_set *ps, const char *path, int rw)
             ps->b[i].rw |= rw;
             return;
         }
-    ps->b[ps->n++] = (priv_bind){path, rw, -1, 0};
+    ps->b[ps->n++] = (priv_bind){path, rw, -1, 0, 0};
 }
 
 static int priv_by_length(const void *a, const void *b)
@@ -1292,11 +1316,37 @@ static int priv_readonly(const char *path)
     return mount(NULL, path, NULL, fl, NULL);
 }
 
+/* A seccomp filter refusing (EPERM) every call that changes mounts, for the rest of the worker's
+ * life: mount, umount2, pivot_root and the new mount API (mount_setattr, open_tree, move_mount,
+ * fsopen, fsconfig, fsmount, fspick; those libseccomp does not know are left out). 0 or -1. */
+static int deny_mount_calls(void)
+{
+    static const char *const calls[] = {"mount",     "umount2",    "pivot_root", "mount_setattr",
+                                        "open_tree", "move_mount", "fsopen",     "fsconfig",
+                                        "fsmount",   "fspick"};
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    int rc = ctx ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < sizeof calls / sizeof calls[0]; i++) {
+        int nr = seccomp_syscall_resolve_name(calls[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+    }
+    if (rc == 0)
+        rc = seccomp_load(ctx);
+    if (ctx)
+        seccomp_release(ctx);
+    if (rc != 0)
+        errno = rc < 0 ? -rc : EINVAL;
+    return rc == 0 ? 0 : -1;
+}
+
 /* In a mount namespace of its own (entered here; in_userns: the worker already has a user
  * namespace, else an ordinary user makes one), give the worker a private /tmp and /dev/shm.
  * Returns the FMUC_SB_PRIVATE_* bits made; 0 when none (the host's folders stay, nothing
- * changed that matters: at most an unchanged mount namespace of its own). */
-static int make_private_tmp(const fmuc_sandbox_plan *plan, int in_userns)
+ * changed that matters: at most an unchanged mount namespace of its own); -1 when a half-built
+ * folder could not be taken down (the worker must not run). ro (may be NULL) gets the binds in
+ * the private folders and whether each is writable, for the recorder. */
+static int make_private_tmp(const fmuc_sandbox_plan *plan, int in_userns, priv_binds *ro)
 {
     priv_set *ps = calloc(1, sizeof *ps);
     int made = 0;
@@ -1332,31 +1382,55 @@ static int make_private_tmp(const fmuc_sandbox_plan *plan, int in_userns)
         if (!(ps->mask & private_dirs[d].bit))
             continue;
         if (mount("fmucheck-private", private_dirs[d].dir, "tmpfs", MS_NOSUID | MS_NODEV,
-                  "mode=1777," PRIVATE_SIZE) != 0)
+                  private_dirs[d].opts) != 0)
             continue;
         int ok = 1;
         for (size_t i = 0; ok && i < ps->n; i++) {
             const priv_bind *b = &ps->b[i];
             if (b->fd < 0 || !beneath(b->path, private_dirs[d].dir))
                 continue;
-            /* beneath a folder already bound back: visible, only a different mode binds it
-             * again (the scratch folder inside the read-only extraction folder) */
+            /* beneath a folder already bound back: visible; only a writable one inside a
+             * read-only one binds again (the scratch folder inside the extraction folder). A
+             * read-only path inside a writable folder stays writable, as Landlock's union of
+             * the two rules made it before (--allow-write DIR with an input file in DIR) */
             const priv_bind *above = NULL;
             for (size_t k = 0; k < i; k++)
-                if (ps->b[k].fd >= 0 && ps->b[k].dir && beneath(b->path, ps->b[k].path))
+                if (ps->b[k].fd >= 0 && ps->b[k].dir && ps->b[k].bound &&
+                    beneath(b->path, ps->b[k].path))
                     above = &ps->b[k];
-            if (above && above->rw == b->rw)
+            if (above && above->rw >= b->rw) {
+                ps->b[i].bound = 1;
+                ps->b[i].rw = above->rw;
                 continue;
+            }
             char src[64];
             snprintf(src, sizeof src, "/proc/self/fd/%d", b->fd);
             ok = (above || priv_mountpoint(b->path, b->dir) == 0) &&
                  mount(src, b->path, NULL, MS_BIND | MS_REC, NULL) == 0 &&
                  (b->rw || priv_readonly(b->path) == 0);
+            ps->b[i].bound = ok;
         }
-        if (ok)
+        if (ok) {
             made |= private_dirs[d].bit;
-        else /* back to the host's folder (with its binds, in this namespace only) */
-            umount2(private_dirs[d].dir, MNT_DETACH);
+        } else if (umount2(private_dirs[d].dir, MNT_DETACH) != 0) {
+            /* back to the host's folder failed: a half-built one without its Landlock rule */
+            made = -1;
+            goto out;
+        } else {
+            for (size_t i = 0; i < ps->n; i++)
+                if (beneath(ps->b[i].path, private_dirs[d].dir))
+                    ps->b[i].bound = 0;
+        }
+    }
+    /* what the recorder needs: the read-only binds, the longest match deciding */
+    if (made > 0 && ro) {
+        for (size_t i = 0; i < ps->n; i++)
+            if (ps->b[i].bound && in_private(made, ps->b[i].path)) {
+                ro->path[ro->n] = strdup(ps->b[i].path);
+                ro->rw[ro->n] = ps->b[i].rw;
+                if (ro->path[ro->n])
+                    ro->n++;
+            }
     }
 out:
     for (size_t i = 0; i < ps->n; i++)
@@ -1645,9 +1719,22 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
     }
 
     /* the worker's own /tmp and /dev/shm, only where Landlock will confine it (mounts need the
-     * privileges dropped below, and Landlock forbids them once applied) */
-    if (!basic && plan->scratch && !sb->valgrind && ll_abi() > 0)
-        sb->private_tmp = make_private_tmp(plan, sb->netns == 2);
+     * privileges dropped below, and Landlock forbids them once applied). binds lives as long
+     * as the worker (the recorder reads it). */
+    priv_binds *binds = NULL;
+    if (!basic && plan->scratch && !sb->valgrind && ll_abi() > 0) {
+        binds = calloc(1, sizeof *binds);
+        int made = binds ? make_private_tmp(plan, sb->netns == 2, binds) : 0;
+        if (made < 0)
+            return fail(sb, "a private /tmp could not be taken down after a failed bind: %s",
+                        strerror(errno));
+        sb->private_tmp = made;
+        /* a worker with capabilities over its mount namespace (an ordinary user's in its user
+         * namespace, root's with --no-privilege-drop) could otherwise make the read-only binds
+         * writable: Landlock refuses mount(2) and umount2(2) but not mount_setattr(2) */
+        if (made && deny_mount_calls() != 0)
+            return fail(sb, "cannot refuse the mount system calls: %s", strerror(errno));
+    }
 
     if (plan->drop) {
         gid_t g = (gid_t)plan->gid;
@@ -1690,7 +1777,7 @@ int fmuc_sandbox__apply(const fmuc_sandbox_plan *plan, fmuc_w_sandbox *sb, int p
                 sb->signals = 1; /* ptrace is confined to the domain by every ABI */
         }
         if (plan->record && seccomp_notify_available()) {
-            if (start_recording(plan, sb, why, sizeof why) < 0)
+            if (start_recording(plan, binds, sb, why, sizeof why) < 0)
                 return fail(sb, "seccomp recording: %s", why);
             sb->seccomp = 1;
         }

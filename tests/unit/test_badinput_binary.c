@@ -4,6 +4,7 @@
  * packaged at test time from tests/fixtures/badinput/bi_fmu.c builds and a hand-written
  * modelDescription.xml; the well-behaved build passes every check. */
 #include <criterion/criterion.h>
+#include <glob.h>
 #include <criterion/logging.h>
 
 #include "test_badinput_util.h"
@@ -260,6 +261,10 @@ Test(badinput_binary, b11_fmu_writes_outside_its_scratch_are_denied, .timeout = 
         cr_expect_geq(sandbox_events_with(rep, "filesystem", "EACCES"), 2, "%s", r.out);
         cr_expect(strstr(r.out, "fmu-wrote-resources"), "%s", r.out);
         cr_expect(!strstr(r.out, "fmu-wrote-tmp"), "a write into the private /tmp is no finding");
+        glob_t g;
+        cr_expect_eq(glob("/tmp/fmu-wrote-tmp*", 0, NULL, &g), GLOB_NOMATCH,
+                     "the FMU's write into its /tmp reached the host's");
+        globfree(&g);
     }
     cr_expect_eq(fmuc_test_count_entries(e.out), 1, "only report.json in the report folder");
     cJSON_Delete(rep);

@@ -11,9 +11,11 @@
 #include <netinet/in.h>
 #include <seccomp.h>
 #include <semaphore.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -288,60 +290,147 @@ Test(sandbox, private_tmp_and_shm_of_its_own)
 }
 
 /* A user's file bound back into the private /tmp is read-only there: a write gets EROFS and is
- * recorded as refused by the read-only bind (where Landlock alone would let it through). */
+ * recorded as refused by the read-only bind (where Landlock alone would let it through). With
+ * capabilities over its mount namespace (root without the privilege drop here; an ordinary user
+ * in its user namespace) the worker still cannot make the bind writable: every mount call is
+ * refused (mount_setattr is one Landlock lets through). */
 static int fn_write_read_only(fmuc_worker_ctx *ctx, void *payload)
 {
+    const char *file = payload;
     cJSON *r = fmuc_worker_reply(ctx);
-    int fd = open((const char *)payload, O_RDONLY);
+    int fd = open(file, O_RDONLY);
     cJSON_AddNumberToObject(r, "read_errno", fd >= 0 ? 0 : errno);
     if (fd >= 0)
         close(fd);
-    fd = open((const char *)payload, O_WRONLY | O_TRUNC);
+#ifdef SYS_mount_setattr
+    struct {
+        uint64_t set, clr, propagation, userns_fd;
+    } attr = {0, 0x00000001 /* MOUNT_ATTR_RDONLY */, 0, 0};
+    long rc = syscall(SYS_mount_setattr, AT_FDCWD, file, 0, &attr, sizeof attr);
+    cJSON_AddNumberToObject(r, "mount_setattr_errno", rc == 0 ? 0 : errno);
+#endif
+    cJSON_AddNumberToObject(r, "remount_errno",
+                            mount(NULL, file, NULL, MS_REMOUNT | MS_BIND, NULL) == 0 ? 0 : errno);
+    cJSON_AddNumberToObject(r, "umount_errno", umount2(file, MNT_DETACH) == 0 ? 0 : errno);
+    fd = open(file, O_WRONLY | O_TRUNC);
     cJSON_AddNumberToObject(r, "errno", fd >= 0 ? 0 : errno);
     if (fd >= 0)
         close(fd);
     return 0;
 }
 
-Test(sandbox, read_only_files_in_the_private_tmp)
+/* A folder beneath the host's /tmp (where the private /tmp binds it back), or a skip. */
+static char *host_tmp_dir(const char *tag)
 {
-    if (!landlock_abi() || geteuid() != 0)
-        cr_skip_test("needs Landlock and root (a mount namespace)");
-    char *dir = fmuc_test_mkdtemp("sb-ro");
-    cr_assert(dir && strncmp(dir, "/tmp/", 5) == 0, "the test needs TMPDIR in /tmp");
-    cr_assert_eq(chmod(dir, 0755), 0);
-    char file[4200];
-    snprintf(file, sizeof file, "%s/input.csv", dir);
+    char *dir = NULL;
+    cr_assert(asprintf(&dir, "/tmp/fmuc-test-%s-XXXXXX", tag) > 0);
+    cr_assert(mkdtemp(dir), "cannot make a folder in /tmp: %s", strerror(errno));
+    return dir;
+}
+
+static char *write_input(const char *dir)
+{
+    char *file = NULL;
+    cr_assert(asprintf(&file, "%s/input.csv", dir) > 0);
     FILE *f = fopen(file, "w");
     cr_assert(f);
     fputs("time,u\n0,1\n", f);
     fclose(f);
     cr_assert_eq(chmod(file, 0666), 0);
+    return file;
+}
+
+Test(sandbox, read_only_files_in_the_private_tmp)
+{
+    if (!landlock_abi() || geteuid() != 0)
+        cr_skip_test("needs Landlock and root (a mount namespace)");
+    char *dir = host_tmp_dir("sb-ro");
+    cr_assert_eq(chmod(dir, 0755), 0);
+    char *file = write_input(dir);
+    for (int keep_root = 0; keep_root < 2; keep_root++) {
+        fmuc_sandbox_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.no_privilege_drop = keep_root;
+        fmuc_worker_outcome o;
+        fmuc_worker_spec spec;
+        fmuc_diag d = {{0}, FMUC_OK};
+        memset(&spec, 0, sizeof spec);
+        spec.timeout_s = 20;
+        spec.sandbox = &cfg;
+        spec.record_sandbox = 1;
+        spec.read_files[0] = file;
+        cr_assert_eq(fmuc_worker_run(&spec, fn_write_read_only, file, &o, &d), FMUC_OK, "%s",
+                     d.msg);
+        cr_assert_eq(o.end, FMUC_WORKER_OK);
+        cr_expect_eq(o.isolation.private_tmp & 1, 1);
+        cr_expect_eq(reply_num(&o, "read_errno"), 0, "the user's file is readable");
+#ifdef SYS_mount_setattr
+        cr_expect_eq(reply_num(&o, "mount_setattr_errno"), EPERM, "keep_root %d", keep_root);
+#endif
+        cr_expect_eq(reply_num(&o, "remount_errno"), EPERM, "keep_root %d", keep_root);
+        cr_expect_eq(reply_num(&o, "umount_errno"), EPERM, "keep_root %d", keep_root);
+        cr_expect_eq(reply_num(&o, "errno"), EROFS, "keep_root %d", keep_root);
+        struct stat st;
+        cr_expect(stat(file, &st) == 0 && st.st_size > 0, "the file was not truncated");
+        if (o.isolation.seccomp) {
+            int n = cJSON_GetArraySize(o.sandbox_events), seen = 0;
+            for (int i = 0; i < n; i++) {
+                const cJSON *e = cJSON_GetArrayItem(o.sandbox_events, i);
+                const char *by =
+                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "deniedBy"));
+                const char *er =
+                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "errno"));
+                seen |= by && !strcmp(by, "read-only bind mount") && er && !strcmp(er, "EROFS");
+            }
+            cr_expect(seen, "the write is recorded as refused by the read-only bind");
+        }
+        fmuc_worker_outcome_free(&o);
+    }
+    free(file);
+    fmuc_test_rm_rf(dir);
+    free(dir);
+}
+
+/* An input file inside an --allow-write folder stays writable in the private /tmp, as the union
+ * of the two Landlock rules made it before (the read-only bind is not made inside a writable
+ * one), and a write there is no finding. */
+static int fn_write(fmuc_worker_ctx *ctx, void *payload)
+{
+    int fd = open((const char *)payload, O_WRONLY | O_APPEND);
+    cJSON_AddNumberToObject(fmuc_worker_reply(ctx), "errno", fd >= 0 ? 0 : errno);
+    if (fd >= 0) {
+        if (write(fd, "1,2\n", 4) != 4)
+            cJSON_AddBoolToObject(fmuc_worker_reply(ctx), "short_write", 1);
+        close(fd);
+    }
+    return 0;
+}
+
+Test(sandbox, input_file_inside_an_allowed_folder_stays_writable)
+{
+    if (!landlock_abi())
+        cr_skip_test("no Landlock on this kernel");
+    char *dir = host_tmp_dir("sb-rw");
+    cr_assert_eq(chmod(dir, 0777), 0);
+    char *file = write_input(dir);
+    fmuc_sandbox_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.allow_write[cfg.nallow_write++] = dir;
     fmuc_worker_outcome o;
     fmuc_worker_spec spec;
     fmuc_diag d = {{0}, FMUC_OK};
     memset(&spec, 0, sizeof spec);
     spec.timeout_s = 20;
+    spec.sandbox = &cfg;
     spec.record_sandbox = 1;
     spec.read_files[0] = file;
-    cr_assert_eq(fmuc_worker_run(&spec, fn_write_read_only, file, &o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(fmuc_worker_run(&spec, fn_write, file, &o, &d), FMUC_OK, "%s", d.msg);
     cr_assert_eq(o.end, FMUC_WORKER_OK);
-    cr_expect_eq(o.isolation.private_tmp & 1, 1);
-    cr_expect_eq(reply_num(&o, "read_errno"), 0, "the user's file is readable");
-    cr_expect_eq(reply_num(&o, "errno"), EROFS);
-    struct stat st;
-    cr_expect(stat(file, &st) == 0 && st.st_size > 0, "the file was not truncated");
-    if (o.isolation.seccomp) {
-        int n = cJSON_GetArraySize(o.sandbox_events), seen = 0;
-        for (int i = 0; i < n; i++) {
-            const cJSON *e = cJSON_GetArrayItem(o.sandbox_events, i);
-            const char *by = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "deniedBy"));
-            const char *er = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "errno"));
-            seen |= by && !strcmp(by, "read-only bind mount") && er && !strcmp(er, "EROFS");
-        }
-        cr_expect(seen, "the write is recorded as refused by the read-only bind");
-    }
+    cr_expect_eq(reply_num(&o, "errno"), 0, "the input file in the allowed folder is writable");
+    if (o.isolation.seccomp)
+        cr_expect(!has_event(&o, "filesystem", "input.csv"), "an allowed write is no finding");
     fmuc_worker_outcome_free(&o);
+    free(file);
     fmuc_test_rm_rf(dir);
     free(dir);
 }
