@@ -194,6 +194,21 @@ fmuc_err fmuc_report_text_write_plain(FILE *out, const fmuc_report *r)
     return fmuc_report_text_write(out, r, 0);
 }
 
+/* The strings of the JSON array arr into buf: first before the first, sep between the others
+ * ("" when arr has none; "?" for an item that is no string; cut at n). */
+static void join_strings(const cJSON *arr, char *buf, size_t n, const char *first,
+                         const char *sep)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (const cJSON *m = cJSON_IsArray(arr) ? arr->child : NULL; m && off < n; m = m->next) {
+        int w = snprintf(buf + off, n - off, "%s%s", off ? sep : first,
+                         cJSON_IsString(m) ? m->valuestring : "?");
+        if (w > 0)
+            off += (size_t)w;
+    }
+}
+
 void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n)
 {
     const cJSON *iso = r ? r->isolation : NULL;
@@ -210,25 +225,11 @@ void fmuc_report__isolation_line(const fmuc_report *r, char *buf, size_t n)
     const cJSON *miss = cJSON_GetObjectItemCaseSensitive(iso, "missing");
     const cJSON *priv = cJSON_GetObjectItemCaseSensitive(iso, "privateFolders");
     char ll[32] = "no landlock", missing[256] = "", own[64] = "";
-    size_t off = 0;
     if (cJSON_IsNumber(abi) && abi->valuedouble >= 1)
         snprintf(ll, sizeof ll, "landlock ABI %.0f", abi->valuedouble);
-    for (const cJSON *m = cJSON_IsArray(miss) ? miss->child : NULL; m && off < sizeof missing;
-         m = m->next) {
-        int w = snprintf(missing + off, sizeof missing - off, "%s%s", off ? ", " : "",
-                         cJSON_IsString(m) ? m->valuestring : "?");
-        if (w > 0)
-            off += (size_t)w;
-    }
+    join_strings(miss, missing, sizeof missing, "", ", ");
     /* the worker's own temporary folders ("private /tmp and /dev/shm") */
-    size_t po = 0;
-    for (const cJSON *m = cJSON_IsArray(priv) ? priv->child : NULL; m && po < sizeof own;
-         m = m->next) {
-        int w = snprintf(own + po, sizeof own - po, "%s%s", po ? " and " : ", private ",
-                         cJSON_IsString(m) ? m->valuestring : "?");
-        if (w > 0)
-            po += (size_t)w;
-    }
+    join_strings(priv, own, sizeof own, ", private ", " and ");
     snprintf(buf, n, "%s: %s, %s, %s, network %s%s, uid %.0f%s%s%s%s",
              cJSON_IsString(lvl) ? lvl->valuestring : "?", ll,
              cJSON_IsTrue(sc) ? "seccomp recording" : "no seccomp recording",

@@ -8,7 +8,8 @@
  * here), but "the model still has continuous-time states" (§2.2.8 on Derivatives), so an output
  * of such an FMU may list a state; the catalogue's B-408, which forbids it, is in no 2.0.4 text
  * (red-team round 6: JModelica's LinearCoSimulation sub-systems failed on it). FMI 3.0 keeps it
- * as a warning (B-412, derived). Out-of-range entries are md-ms-indices'. FMI 3.0 (§2.4.8, B-406, B-407): no ordering rule; the knowns of Output and
+ * as a warning (B-412, derived). Out-of-range entries are md-ms-indices'. FMI 3.0 (§2.4.8,
+ * B-406, B-407): no ordering rule; the knowns of Output and
  * ContinuousStateDerivative add parameters and discrete states; entries name valueReferences. */
 #include "check.h"
 #include "md_util.h"

@@ -328,6 +328,22 @@ static char *host_tmp_dir(const char *tag)
     return dir;
 }
 
+/* A recording worker under cfg that may read the user's file (as --input gives it), running fn
+ * with the file's path; asserts that it ended normally. */
+static void run_with_file(const fmuc_sandbox_config *cfg, fmuc_worker_fn fn, const char *file,
+                          fmuc_worker_outcome *o)
+{
+    fmuc_worker_spec spec;
+    fmuc_diag d = {{0}, FMUC_OK};
+    memset(&spec, 0, sizeof spec);
+    spec.timeout_s = 20;
+    spec.sandbox = cfg;
+    spec.record_sandbox = 1;
+    spec.read_files[0] = file;
+    cr_assert_eq(fmuc_worker_run(&spec, fn, (void *)file, o, &d), FMUC_OK, "%s", d.msg);
+    cr_assert_eq(o->end, FMUC_WORKER_OK);
+}
+
 static char *write_input(const char *dir)
 {
     char *file = NULL;
@@ -352,16 +368,7 @@ Test(sandbox, read_only_files_in_the_private_tmp)
         memset(&cfg, 0, sizeof cfg);
         cfg.no_privilege_drop = keep_root;
         fmuc_worker_outcome o;
-        fmuc_worker_spec spec;
-        fmuc_diag d = {{0}, FMUC_OK};
-        memset(&spec, 0, sizeof spec);
-        spec.timeout_s = 20;
-        spec.sandbox = &cfg;
-        spec.record_sandbox = 1;
-        spec.read_files[0] = file;
-        cr_assert_eq(fmuc_worker_run(&spec, fn_write_read_only, file, &o, &d), FMUC_OK, "%s",
-                     d.msg);
-        cr_assert_eq(o.end, FMUC_WORKER_OK);
+        run_with_file(&cfg, fn_write_read_only, file, &o);
         cr_expect_eq(o.isolation.private_tmp & 1, 1);
         cr_expect_eq(reply_num(&o, "read_errno"), 0, "the user's file is readable");
 #ifdef SYS_mount_setattr
@@ -417,15 +424,7 @@ Test(sandbox, input_file_inside_an_allowed_folder_stays_writable)
     memset(&cfg, 0, sizeof cfg);
     cfg.allow_write[cfg.nallow_write++] = dir;
     fmuc_worker_outcome o;
-    fmuc_worker_spec spec;
-    fmuc_diag d = {{0}, FMUC_OK};
-    memset(&spec, 0, sizeof spec);
-    spec.timeout_s = 20;
-    spec.sandbox = &cfg;
-    spec.record_sandbox = 1;
-    spec.read_files[0] = file;
-    cr_assert_eq(fmuc_worker_run(&spec, fn_write, file, &o, &d), FMUC_OK, "%s", d.msg);
-    cr_assert_eq(o.end, FMUC_WORKER_OK);
+    run_with_file(&cfg, fn_write, file, &o);
     cr_expect_eq(reply_num(&o, "errno"), 0, "the input file in the allowed folder is writable");
     if (o.isolation.seccomp)
         cr_expect(!has_event(&o, "filesystem", "input.csv"), "an allowed write is no finding");
